@@ -1,0 +1,28 @@
+# Writes a C++ file that holds the shipped data files as string constants.
+# Invoked at build time: cmake -DOUT=... -DPEAKS=... -DCLASSES=... -P embed_data.cmake
+file(READ "${PEAKS}" peaks_text)
+file(READ "${CLASSES}" classes_text)
+set(delim "RL_EMBED")
+foreach(text IN ITEMS "${peaks_text}" "${classes_text}")
+  string(FIND "${text}" ")${delim}" found)
+  if(NOT found EQUAL -1)
+    message(FATAL_ERROR "embedded data file contains the raw-string delimiter")
+  endif()
+endforeach()
+file(WRITE "${OUT}.tmp"
+"// Generated from data/ by cmake/embed_data.cmake. Do not edit.
+#include \"roofline/embedded_data.hpp\"
+
+namespace roofline {
+std::string_view builtin_peaks_md() {
+  static constexpr char text[] = R\"${delim}(${peaks_text})${delim}\";
+  return {text, sizeof(text) - 1};
+}
+std::string_view builtin_kernel_classes() {
+  static constexpr char text[] = R\"${delim}(${classes_text})${delim}\";
+  return {text, sizeof(text) - 1};
+}
+}  // namespace roofline
+")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUT}.tmp")

@@ -1,0 +1,77 @@
+#pragma once
+// The whole run (SPEC §3): load the inputs, run the pure pipeline, produce one Analysis.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/analysis.hpp"
+#include "roofline/load.hpp"
+
+namespace roofline {
+
+// Where the inputs are. Empty optional = use the SPEC §1 default location.
+struct InputPaths {
+  std::filesystem::path eval_dir = ".";
+  std::optional<long> round;
+  std::optional<std::filesystem::path> topn, env, config, peaks;
+};
+
+// One input after reading: the parsed value (or not), with the name used in messages.
+template <class T>
+struct InputFile {
+  std::string display;  // path relative to the evaluation folder when inside it
+  bool found = false;
+  Loaded<T> loaded;
+};
+
+struct AnalyzeInputs {
+  InputFile<TopN> topn;
+  InputFile<EnvReport> env;
+  InputFile<ModelConfig> config;
+  InputFile<PeaksTable> peaks;  // found=false + no value => built-in table
+  std::vector<std::string> notes;
+};
+
+struct AnalyzeOptions {
+  ScopeOptions scope;
+  VerdictParams verdict;
+  std::vector<ClassRule> overrides;
+  const std::vector<ClassRule>* families = nullptr;  // null = shipped table
+};
+
+struct RunInfo {
+  std::string model;
+  std::string backend;
+  std::string model_arch_class;
+  Workload workload;
+  double tp = 1.0;
+  std::string topn_source;  // profiler "source" field
+  std::optional<double> n_prefill_steps, n_decode_steps;
+  std::string inputs;       // which files were read, for the report header
+};
+
+struct Analysis {
+  std::string gfx;
+  std::string product;  // canonical, "" = none
+  ResolvedPeaks peaks;
+  char stage = 'A';
+  double head_threshold_pct = 5.0;
+  std::size_t skipped_count = 0;
+  std::vector<EntryResult> entries;
+  Rankings rankings;
+  std::vector<Degradation> degraded;
+  std::vector<std::string> skill_errors;
+  std::vector<std::string> notes;
+  RunInfo run;
+};
+
+// Reads every input file (the only I/O before writing). Never throws.
+AnalyzeInputs load_inputs(const InputPaths& paths);
+
+// The pipeline: scope -> peaks -> regime -> classify -> model -> verdict -> advice -> rankings.
+// Pure; a failure inside one entry degrades that entry (L5) and never the run.
+Analysis analyze(const AnalyzeInputs& inputs, const AnalyzeOptions& options);
+
+}  // namespace roofline

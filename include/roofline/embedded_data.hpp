@@ -1,0 +1,9 @@
+#pragma once
+// Text of the shipped data files, compiled in by cmake/embed_data.cmake.
+
+#include <string_view>
+
+namespace roofline {
+std::string_view builtin_peaks_md();
+std::string_view builtin_kernel_classes();
+}  // namespace roofline

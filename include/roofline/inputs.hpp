@@ -1,0 +1,165 @@
+#pragma once
+// Plain structs for the four inputs (SPEC §2), as the loaders hand them to the pipeline.
+// Every optional field is std::optional or an empty string: a missing field is data, not an error.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace roofline {
+
+enum class Regime { prefill, decode };
+
+const char* to_string(Regime r);
+
+// A value that may be recorded separately for the prefill and the decode regime.
+template <class T>
+struct PerRegime {
+  std::optional<T> prefill;
+  std::optional<T> decode;
+  const std::optional<T>& at(Regime r) const { return r == Regime::prefill ? prefill : decode; }
+  std::optional<T>& at(Regime r) { return r == Regime::prefill ? prefill : decode; }
+  bool any() const { return prefill.has_value() || decode.has_value(); }
+};
+
+// `est_shape[regime]`: rows in flight and, when the profiler recorded them, N and K.
+struct EstShape {
+  std::optional<double> m;
+  std::optional<double> n;
+  std::optional<double> k;
+};
+
+// One `top_kernels[]` element of profile_topN.json.
+struct TopNEntry {
+  std::size_t index = 0;       // position in top_kernels[]
+  std::optional<long> rank;    // the profiler's rank, when given
+  std::string name;
+  std::string short_name;
+  nlohmann::json pct_gpu_time_raw;  // copied verbatim into the artifact
+  double pct_gpu_time = 0.0;        // the same value as a number
+  std::optional<double> calls;
+  std::optional<double> total_ms;
+  std::optional<double> avg_us;
+  std::vector<std::vector<std::int64_t>> shapes;  // operand dims; an unreadable operand is {}
+  std::vector<std::string> dtypes;                // operand dtypes, as spelled
+  std::string classification;
+  std::string backend_guess;
+  std::optional<bool> editable;
+  std::string opt_hint;
+  std::string phase;
+  std::vector<std::string> served_regimes;
+  PerRegime<double> phase_calls_measured;
+  PerRegime<double> calls_per_step;
+  PerRegime<double> base_latency_ms;
+  PerRegime<EstShape> est_shape;
+  std::optional<double> est_calls;
+  std::optional<double> serving_weighted_pct;
+};
+
+struct ServingInfo {
+  std::optional<double> n_prefill_steps;
+  std::optional<double> n_decode_steps;
+  std::optional<double> decode_batch_captured;
+  std::optional<double> decode_batch_steady;
+  bool present = false;
+  std::optional<double> steps(Regime r) const {
+    return r == Regime::prefill ? n_prefill_steps : n_decode_steps;
+  }
+};
+
+// profile_topN.json. Entries that could not be read at all are not here; their problems are.
+struct TopN {
+  std::string source;
+  std::optional<double> total_gpu_time_ms;
+  std::optional<double> num_kernel_launches;
+  std::optional<double> num_distinct_kernels;
+  ServingInfo serving;
+  std::vector<TopNEntry> entries;
+};
+
+struct Workload {
+  std::optional<double> isl;
+  std::optional<double> osl;
+  std::optional<double> conc;
+};
+
+// Optional device properties for the derived-bandwidth fallback (L1).
+struct DeviceProps {
+  std::optional<double> memory_clock_rate_khz;
+  std::optional<double> memory_bus_width_bits;
+  std::optional<double> multi_processor_count;
+  std::optional<double> clock_rate_khz;
+};
+
+// env_report.json, normalized: `gfx` without feature suffix, `product` lower-case or empty.
+struct EnvReport {
+  std::string gfx_raw;
+  std::string gfx;
+  std::string product_raw;  // as spelled (string form), empty when absent
+  std::string product;      // canonical; empty = no product constraint
+  std::optional<double> physical_cu_count;
+  std::string model_arch_class;
+  std::string model_dtype;
+  Workload workload;
+  double tp = 1.0;
+  bool tp_given = false;
+  std::string kv_cache_dtype;
+  std::string model;  // `model` or `model_path`
+  std::string backend;
+  DeviceProps device_props;
+};
+
+// The HuggingFace config.json fields the byte models need (SPEC §2.3), spellings resolved.
+struct ModelConfig {
+  std::string model_type;
+  std::optional<double> layers;
+  std::optional<double> hidden;
+  std::optional<double> intermediate;
+  std::optional<double> experts;
+  std::optional<double> top_k;
+  std::optional<double> moe_intermediate;
+  std::string moe_intermediate_source;  // which key provided it
+  std::optional<double> first_k_dense;
+  std::optional<double> moe_layers;  // layers carrying routed experts
+  std::string moe_layers_rule;       // how moe_layers was derived
+  std::optional<double> n_heads;
+  std::optional<double> n_kv_heads;
+  bool n_kv_heads_defaulted = false;
+  std::optional<double> head_dim;
+  bool head_dim_derived = false;
+  std::optional<double> full_attention_layers;
+  std::string full_attention_rule;
+  std::optional<double> kv_lora_rank;
+  std::optional<double> qk_rope_head_dim;
+  std::optional<double> qk_nope_head_dim;
+  std::optional<double> v_head_dim;
+  std::optional<double> index_topk;
+  std::string dtype;  // torch_dtype | dtype, as spelled
+  std::string quant_method;
+  std::optional<double> quant_weight_bytes;  // bytes per weight element implied by quantization
+  std::string quant_rule;                    // how quant_weight_bytes was decided
+  bool from_text_config = false;
+};
+
+// One fenced yaml block of peaks.md.
+struct PeaksSection {
+  std::string gfx;      // normalized
+  std::string product;  // lower-case, empty = no product
+  std::optional<double> cu;
+  std::optional<double> hbm_bw_bytes_s;
+  std::map<std::string, double> flops;  // canonical dtype key -> dense FLOP/s
+  std::optional<double> l2_bytes;
+  std::optional<double> mall_bytes;
+  int line = 0;  // 1-based line of the block's opening fence
+};
+
+struct PeaksTable {
+  std::string source_name;  // "built-in" or the file as given
+  std::vector<PeaksSection> sections;
+};
+
+}  // namespace roofline

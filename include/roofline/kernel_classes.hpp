@@ -1,0 +1,25 @@
+#pragma once
+// The data-driven table of well-known kernel families (data/kernel_classes.tsv) and the
+// `--classify PATTERN=CLASS[:detail]` override spelling.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/analysis.hpp"
+#include "roofline/load.hpp"
+
+namespace roofline {
+
+// One rule per non-comment line: `pattern  class[:detail]  description...` (whitespace separated).
+Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
+                                                    const std::string& display_name);
+
+// The shipped table, parsed once.
+const std::vector<ClassRule>& builtin_kernel_classes_rules();
+
+// Parses `PATTERN=CLASS[:detail]`; on failure returns nullopt and sets `error`.
+std::optional<ClassRule> parse_classify_override(std::string_view spec, std::string& error);
+
+}  // namespace roofline

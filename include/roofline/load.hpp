@@ -1,0 +1,53 @@
+#pragma once
+// Loading the inputs (SPEC §2). Parsing works on text so it can be tested and fuzzed without
+// files; reading files is a separate, thin step. Loaders never throw: every problem becomes a
+// one-line message naming the file and the field, and whatever could be read is kept.
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/inputs.hpp"
+
+namespace roofline {
+
+inline constexpr std::size_t k_max_json_bytes = 256u * 1024u * 1024u;
+inline constexpr int k_max_json_depth = 256;
+inline constexpr std::size_t k_max_topn_entries = 100000;
+
+template <class T>
+struct Loaded {
+  std::optional<T> value;           // nullopt when nothing usable could be read
+  std::vector<std::string> errors;  // "file: field: what is wrong"
+  std::vector<std::string> notes;   // facts worth recording that are not errors
+};
+
+struct FileText {
+  bool found = false;
+  std::string text;
+  std::string error;  // set when the file exists but cannot be read (or is too large)
+};
+
+// Reads a whole file; refuses files larger than `max_bytes`.
+FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes);
+
+Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name);
+Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name);
+Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name);
+
+// Parses peaks.md (fenced yaml blocks). Bad blocks are reported and skipped; good ones kept.
+Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name);
+
+// Normalizes a gfx spelling: lower-case, feature suffix after the first ':' removed.
+std::string normalize_gfx(std::string_view gfx);
+
+// Canonical product identity: lower-case; "", "unknown", "none", "n/a" mean no product.
+// When one of `known_products` occurs in the spelling as a whole word (e.g. "AMD Radeon AI PRO
+// R9700" contains "r9700"), that product is returned.
+std::string canonical_product(std::string_view spelling,
+                              const std::vector<std::string>& known_products);
+
+}  // namespace roofline

@@ -1,0 +1,39 @@
+#pragma once
+// Rendering the Analysis (SPEC §10) and writing it safely.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analyze.hpp"
+
+namespace roofline {
+
+using ordered_json = nlohmann::ordered_json;
+
+// One entry as in profile_roofline.json (key order as SPEC §10; non-finite -> null).
+ordered_json entry_json(const EntryResult& entry);
+
+// The whole artifact. Deterministic: same Analysis -> same bytes.
+ordered_json artifact_json(const Analysis& analysis);
+std::string render_json(const Analysis& analysis);
+
+// profile_roofline.md: header, summary, both rankings side by side, per-entry detail.
+std::string render_markdown(const Analysis& analysis);
+
+// The compact terminal table printed by `--format text`.
+std::string render_text_summary(const Analysis& analysis, const std::vector<std::string>& written,
+                                bool color);
+
+// Escapes text for a Markdown table cell or inline code: `|`, newlines, backticks, HTML.
+std::string md_escape(std::string_view text);
+
+// Writes `content` to `path` atomically: a temp file in the same folder, flushed, then renamed
+// over the target. On failure the previous file is untouched and no temp file is left.
+// Returns "" on success, else a one-line reason.
+std::string write_atomic(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace roofline

@@ -1,0 +1,53 @@
+#pragma once
+// Defensive JSON reading shared by the loaders: parse with limits, then read fields one by one,
+// turning a wrong type into a message on that field instead of an exception.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace roofline::detail {
+
+using json = nlohmann::json;
+
+// Parses `text` as one JSON value. On failure returns nullopt and sets `error` to a one-line
+// message (prefixed with `display_name`). Refuses nesting deeper than `max_depth` before parsing,
+// so hostile inputs cannot exhaust the stack.
+std::optional<json> parse_json(std::string_view text, const std::string& display_name,
+                               int max_depth, std::string& error);
+
+// The JSON type of a value, for messages ("a string", "an array", ...).
+std::string describe_type(const json& v);
+
+// Reads typed fields of objects, recording a message for each present-but-wrong field.
+class FieldReader {
+ public:
+  FieldReader(std::string file, std::vector<std::string>& errors)
+      : file_(std::move(file)), errors_(errors) {}
+
+  const json* find(const json& obj, std::string_view key) const;
+  std::optional<double> number(const json& obj, std::string_view key, const std::string& path);
+  // Accepts a number or a string holding a number (some exporters quote numbers) — strings
+  // that do not parse are errors.
+  std::optional<double> number_lenient(const json& obj, std::string_view key,
+                                       const std::string& path);
+  std::optional<std::string> string(const json& obj, std::string_view key, const std::string& path);
+  std::optional<bool> boolean(const json& obj, std::string_view key, const std::string& path);
+  const json* object(const json& obj, std::string_view key, const std::string& path);
+  const json* array(const json& obj, std::string_view key, const std::string& path);
+
+  void error(const std::string& path, const std::string& what);
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  std::vector<std::string>& errors_;
+};
+
+std::string lower_ascii(std::string_view s);
+std::string trim(std::string_view s);
+
+}  // namespace roofline::detail

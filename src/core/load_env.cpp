@@ -1,0 +1,123 @@
+// env_report.json -> EnvReport (SPEC §2.2).
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "core/json_input.hpp"
+#include "roofline/load.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::FieldReader;
+using detail::json;
+
+// A product identity may be a plain string or a structured object.
+std::string read_product(FieldReader& f, const json& doc) {
+  for (const char* key : {"device_target", "device_sku", "target", "sku"}) {
+    const json* v = f.find(doc, key);
+    if (!v || v->is_null()) continue;
+    if (v->is_string()) return v->get<std::string>();
+    if (v->is_object()) {
+      for (const char* inner : {"product", "sku", "device_sku", "name", "marketing_name", "target"}) {
+        const json* p = f.find(*v, inner);
+        if (p && p->is_string() && !p->get_ref<const std::string&>().empty())
+          return p->get<std::string>();
+      }
+      continue;  // an object without a product spelling: no constraint from this key
+    }
+    f.error(key, "expected a product name or object, got " + detail::describe_type(*v));
+  }
+  return {};
+}
+
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+}  // namespace
+
+std::string normalize_gfx(std::string_view gfx) {
+  std::string s = detail::lower_ascii(detail::trim(gfx));
+  if (auto colon = s.find(':'); colon != std::string::npos) s.erase(colon);
+  return detail::trim(s);
+}
+
+std::string canonical_product(std::string_view spelling,
+                              const std::vector<std::string>& known_products) {
+  std::string s = detail::lower_ascii(detail::trim(spelling));
+  if (s.empty() || s == "unknown" || s == "none" || s == "n/a" || s == "null" || s == "-")
+    return {};
+  for (const std::string& known : known_products) {
+    if (known.empty()) continue;
+    for (std::size_t pos = s.find(known); pos != std::string::npos; pos = s.find(known, pos + 1)) {
+      bool left_ok = pos == 0 || !is_word_char(s[pos - 1]);
+      std::size_t end = pos + known.size();
+      bool right_ok = end == s.size() || !is_word_char(s[end]);
+      if (left_ok && right_ok) return known;
+    }
+  }
+  return s;
+}
+
+Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name) {
+  Loaded<EnvReport> out;
+  std::string error;
+  auto doc = detail::parse_json(text, display_name, k_max_json_depth, error);
+  if (!doc) {
+    out.errors.push_back(error);
+    return out;
+  }
+  if (!doc->is_object()) {
+    out.errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}",
+                                     display_name, detail::describe_type(*doc)));
+    return out;
+  }
+  FieldReader f(display_name, out.errors);
+  EnvReport env;
+  env.gfx_raw = f.string(*doc, "gfx", "gfx").value_or("");
+  if (env.gfx_raw.empty()) {
+    // Some reports only carry the gfx inside a structured device_target.
+    if (const json* dt = f.find(*doc, "device_target"); dt && dt->is_object())
+      if (const json* g = f.find(*dt, "gfx"); g && g->is_string()) env.gfx_raw = g->get<std::string>();
+  }
+  env.gfx = normalize_gfx(env.gfx_raw);
+  if (env.gfx.empty()) out.errors.push_back(fmt::format("{}: gfx: missing; hardware peaks cannot be resolved", display_name));
+  env.product_raw = read_product(f, *doc);
+  env.product = canonical_product(env.product_raw, {});
+  env.physical_cu_count = f.number_lenient(*doc, "physical_cu_count", "physical_cu_count");
+  env.model_arch_class = f.string(*doc, "model_arch_class", "model_arch_class").value_or("");
+  env.model_dtype = f.string(*doc, "model_dtype", "model_dtype").value_or("");
+  if (const json* w = f.object(*doc, "workload", "workload")) {
+    env.workload.isl = f.number_lenient(*w, "isl", "workload.isl");
+    env.workload.osl = f.number_lenient(*w, "osl", "workload.osl");
+    env.workload.conc = f.number_lenient(*w, "conc", "workload.conc");
+    for (auto [value, name] : {std::pair{&env.workload.isl, "isl"}, std::pair{&env.workload.osl, "osl"},
+                               std::pair{&env.workload.conc, "conc"}})
+      if (*value && **value < 0) {
+        f.error(fmt::format("workload.{}", name), fmt::format("negative value {}; ignored", **value));
+        value->reset();
+      }
+  }
+  if (auto tp = f.number_lenient(*doc, "tp", "tp")) {
+    if (*tp >= 1 && *tp <= 4096) {
+      env.tp = *tp;
+      env.tp_given = true;
+    } else {
+      f.error("tp", fmt::format("expected a tensor-parallel degree >= 1, got {}; using 1", *tp));
+    }
+  }
+  env.kv_cache_dtype = f.string(*doc, "kv_cache_dtype", "kv_cache_dtype").value_or("");
+  env.model = f.string(*doc, "model", "model").value_or("");
+  if (env.model.empty()) env.model = f.string(*doc, "model_path", "model_path").value_or("");
+  env.backend = f.string(*doc, "backend", "backend").value_or("");
+  if (const json* props = f.object(*doc, "device_props", "device_props")) {
+    auto& p = env.device_props;
+    p.memory_clock_rate_khz = f.number_lenient(*props, "memory_clock_rate_khz", "device_props.memory_clock_rate_khz");
+    p.memory_bus_width_bits = f.number_lenient(*props, "memory_bus_width_bits", "device_props.memory_bus_width_bits");
+    p.multi_processor_count = f.number_lenient(*props, "multi_processor_count", "device_props.multi_processor_count");
+    p.clock_rate_khz = f.number_lenient(*props, "clock_rate_khz", "device_props.clock_rate_khz");
+  }
+  out.value = std::move(env);
+  return out;
+}
+
+}  // namespace roofline

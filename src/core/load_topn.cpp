@@ -1,0 +1,261 @@
+// profile_topN.json -> TopN (SPEC §2.1). One unreadable entry never loses the others.
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/json_input.hpp"
+#include "roofline/load.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::FieldReader;
+using detail::json;
+
+void read_per_regime(FieldReader& f, const json& entry, std::string_view key,
+                     const std::string& path, PerRegime<double>& out) {
+  const json* obj = f.object(entry, key, path + "." + std::string(key));
+  if (!obj) return;
+  out.prefill = f.number(*obj, "prefill", fmt::format("{}.{}.prefill", path, key));
+  out.decode = f.number(*obj, "decode", fmt::format("{}.{}.decode", path, key));
+}
+
+void read_est_shape(FieldReader& f, const json& entry, const std::string& path,
+                    PerRegime<EstShape>& out) {
+  const json* obj = f.object(entry, "est_shape", path + ".est_shape");
+  if (!obj) return;
+  for (Regime r : {Regime::prefill, Regime::decode}) {
+    std::string rp = fmt::format("{}.est_shape.{}", path, to_string(r));
+    const json* shape = f.object(*obj, to_string(r), rp);
+    if (!shape) continue;
+    EstShape s;
+    for (const char* key : {"M", "m"})
+      if (!s.m) s.m = f.number(*shape, key, rp + "." + key);
+    for (const char* key : {"N", "n"})
+      if (!s.n) s.n = f.number(*shape, key, rp + "." + key);
+    for (const char* key : {"K", "k"})
+      if (!s.k) s.k = f.number(*shape, key, rp + "." + key);
+    out.at(r) = s;
+  }
+}
+
+// shapes: [[64,2048],[1024,2048]]; an operand that is not a list of integers is kept as {} so
+// operand positions still line up with dtypes.
+void read_shapes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+  const json* shapes = f.array(entry, "shapes", path + ".shapes");
+  if (!shapes) return;
+  for (std::size_t i = 0; i < shapes->size(); ++i) {
+    const json& op = (*shapes)[i];
+    std::vector<std::int64_t> dims;
+    if (op.is_array()) {
+      bool ok = true;
+      for (const json& d : op) {
+        if (d.is_number_integer() || d.is_number_unsigned()) {
+          auto v = d.get<std::int64_t>();
+          if (v < 0) ok = false;
+          dims.push_back(v);
+        } else if (d.is_number_float() && std::isfinite(d.get<double>()) &&
+                   d.get<double>() >= 0 && d.get<double>() < 9.0e15 &&
+                   std::floor(d.get<double>()) == d.get<double>()) {
+          dims.push_back(static_cast<std::int64_t>(d.get<double>()));
+        } else {
+          ok = false;
+        }
+      }
+      if (!ok) {
+        f.error(fmt::format("{}.shapes[{}]", path, i),
+                "expected non-negative integer dimensions, got " + detail::describe_type(op));
+        dims.clear();
+      }
+    } else if (!op.is_null()) {
+      f.error(fmt::format("{}.shapes[{}]", path, i),
+              "expected a list of dimensions, got " + detail::describe_type(op));
+    }
+    e.shapes.push_back(std::move(dims));
+  }
+}
+
+void read_dtypes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+  const json* dtypes = f.array(entry, "dtypes", path + ".dtypes");
+  if (!dtypes) return;
+  for (std::size_t i = 0; i < dtypes->size(); ++i) {
+    const json& d = (*dtypes)[i];
+    if (d.is_string()) e.dtypes.push_back(d.get<std::string>());
+    else {
+      if (!d.is_null())
+        f.error(fmt::format("{}.dtypes[{}]", path, i),
+                "expected a dtype string, got " + detail::describe_type(d));
+      e.dtypes.emplace_back();
+    }
+  }
+}
+
+void read_served_regimes(FieldReader& f, const json& entry, const std::string& path,
+                         TopNEntry& e) {
+  const json* v = f.find(entry, "served_regimes");
+  if (!v || v->is_null()) return;
+  if (v->is_string()) {  // tolerate "decode" or "prefill,decode"
+    std::stringstream ss(v->get<std::string>());
+    std::string part;
+    while (std::getline(ss, part, ','))
+      if (!detail::trim(part).empty()) e.served_regimes.push_back(detail::lower_ascii(detail::trim(part)));
+    return;
+  }
+  if (!v->is_array()) {
+    f.error(path + ".served_regimes", "expected a list of regimes, got " + detail::describe_type(*v));
+    return;
+  }
+  for (const json& r : *v)
+    if (r.is_string()) e.served_regimes.push_back(detail::lower_ascii(detail::trim(r.get<std::string>())));
+}
+
+// Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
+std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
+  const std::string path = fmt::format("top_kernels[{}]", index);
+  if (!entry.is_object()) {
+    f.error(path, "expected an object, got " + detail::describe_type(entry));
+    return std::nullopt;
+  }
+  TopNEntry e;
+  e.index = index;
+  auto name = f.string(entry, "name", path + ".name");
+  auto short_name = f.string(entry, "short_name", path + ".short_name");
+  if ((!name || name->empty()) && short_name && !short_name->empty()) name = short_name;
+  if (!name || name->empty()) {
+    f.error(path + ".name", "missing kernel name; entry skipped");
+    return std::nullopt;
+  }
+  e.name = *name;
+  e.short_name = short_name && !short_name->empty() ? *short_name : *name;
+  if (auto r = f.number(entry, "rank", path + ".rank")) {
+    if (*r >= 0 && *r < 1e9 && std::floor(*r) == *r) e.rank = static_cast<long>(*r);
+    else f.error(path + ".rank", fmt::format("expected a non-negative integer, got {}", *r));
+  }
+
+  const json* pct = f.find(entry, "pct_gpu_time");
+  if (!pct || pct->is_null()) {
+    f.error(path + ".pct_gpu_time", fmt::format("missing; entry '{}' skipped", e.name));
+    return std::nullopt;
+  }
+  if (!pct->is_number() || !std::isfinite(pct->get<double>())) {
+    f.error(path + ".pct_gpu_time",
+            fmt::format("expected a number, got {}; entry '{}' skipped", detail::describe_type(*pct),
+                        e.name));
+    return std::nullopt;
+  }
+  e.pct_gpu_time_raw = *pct;
+  e.pct_gpu_time = pct->get<double>();
+  if (e.pct_gpu_time < 0.0 || e.pct_gpu_time > 100.0)
+    f.error(path + ".pct_gpu_time",
+            fmt::format("{} is outside [0, 100]; kept verbatim", e.pct_gpu_time));
+
+  e.calls = f.number(entry, "calls", path + ".calls");
+  e.total_ms = f.number(entry, "total_ms", path + ".total_ms");
+  e.avg_us = f.number(entry, "avg_us", path + ".avg_us");
+  read_shapes(f, entry, path, e);
+  read_dtypes(f, entry, path, e);
+  e.classification = detail::lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
+  e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
+  e.editable = f.boolean(entry, "editable", path + ".editable");
+  e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
+  e.phase = detail::lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
+  read_served_regimes(f, entry, path, e);
+  read_per_regime(f, entry, "phase_calls_measured", path, e.phase_calls_measured);
+  read_per_regime(f, entry, "calls_per_step", path, e.calls_per_step);
+  read_per_regime(f, entry, "base_latency_ms", path, e.base_latency_ms);
+  read_est_shape(f, entry, path, e.est_shape);
+  e.est_calls = f.number(entry, "est_calls", path + ".est_calls");
+  e.serving_weighted_pct = f.number(entry, "serving_weighted_pct", path + ".serving_weighted_pct");
+  return e;
+}
+
+}  // namespace
+
+const char* to_string(Regime r) { return r == Regime::prefill ? "prefill" : "decode"; }
+
+FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes) {
+  FileText out;
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return out;
+  out.found = true;
+  if (std::filesystem::is_directory(status)) {
+    out.error = "is a directory, expected a file";
+    return out;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.error = "cannot be opened for reading";
+    return out;
+  }
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) {
+      out.error = fmt::format("larger than the {} MiB input limit", max_bytes / (1024 * 1024));
+      return out;
+    }
+  }
+  if (in.bad()) {
+    out.error = "read error";
+    return out;
+  }
+  out.text = std::move(text);
+  return out;
+}
+
+Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name) {
+  Loaded<TopN> out;
+  std::string error;
+  auto doc = detail::parse_json(text, display_name, k_max_json_depth, error);
+  if (!doc) {
+    out.errors.push_back(error);
+    return out;
+  }
+  if (!doc->is_object()) {
+    out.errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}",
+                                     display_name, detail::describe_type(*doc)));
+    return out;
+  }
+  FieldReader f(display_name, out.errors);
+  TopN topn;
+  topn.source = f.string(*doc, "source", "source").value_or("");
+  topn.total_gpu_time_ms = f.number(*doc, "total_gpu_time_ms", "total_gpu_time_ms");
+  topn.num_kernel_launches = f.number(*doc, "num_kernel_launches", "num_kernel_launches");
+  topn.num_distinct_kernels = f.number(*doc, "num_distinct_kernels", "num_distinct_kernels");
+  if (const json* serving = f.object(*doc, "serving", "serving")) {
+    topn.serving.present = true;
+    topn.serving.n_prefill_steps = f.number(*serving, "n_prefill_steps", "serving.n_prefill_steps");
+    topn.serving.n_decode_steps = f.number(*serving, "n_decode_steps", "serving.n_decode_steps");
+    topn.serving.decode_batch_captured =
+        f.number(*serving, "decode_batch_captured", "serving.decode_batch_captured");
+    topn.serving.decode_batch_steady =
+        f.number(*serving, "decode_batch_steady", "serving.decode_batch_steady");
+    for (auto* steps : {&topn.serving.n_prefill_steps, &topn.serving.n_decode_steps})
+      if (*steps && **steps < 0) {
+        f.error("serving", fmt::format("negative step count {}; ignored", **steps));
+        steps->reset();
+      }
+  }
+  const json* kernels = f.array(*doc, "top_kernels", "top_kernels");
+  if (!kernels) {
+    if (!f.find(*doc, "top_kernels"))
+      out.errors.push_back(fmt::format("{}: top_kernels: missing; no kernels to analyse", display_name));
+    out.value = std::move(topn);
+    return out;
+  }
+  std::size_t limit = std::min(kernels->size(), k_max_topn_entries);
+  if (kernels->size() > k_max_topn_entries)
+    out.errors.push_back(fmt::format("{}: top_kernels: {} entries, only the first {} are read",
+                                     display_name, kernels->size(), k_max_topn_entries));
+  for (std::size_t i = 0; i < limit; ++i)
+    if (auto e = read_entry(f, (*kernels)[i], i)) topn.entries.push_back(std::move(*e));
+  out.value = std::move(topn);
+  return out;
+}
+
+}  // namespace roofline

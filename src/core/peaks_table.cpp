@@ -1,0 +1,186 @@
+// peaks.md -> PeaksTable (SPEC §2.4): one fenced ```yaml block per calibrated part.
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "core/json_input.hpp"
+#include "roofline/dtype.hpp"
+#include "roofline/embedded_data.hpp"
+#include "roofline/peaks.hpp"
+
+namespace roofline {
+namespace {
+
+struct Block {
+  int line = 0;  // 1-based line of the opening fence
+  std::string text;
+};
+
+std::vector<Block> yaml_blocks(std::string_view md) {
+  std::vector<Block> blocks;
+  std::istringstream in{std::string(md)};
+  std::string line;
+  int lineno = 0;
+  bool inside = false;
+  Block current;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::string t = detail::trim(line);
+    if (!inside) {
+      if (t.rfind("```", 0) == 0) {
+        std::string lang = detail::lower_ascii(detail::trim(t.substr(3)));
+        if (lang == "yaml" || lang == "yml") {
+          inside = true;
+          current = Block{lineno, {}};
+        } else {
+          // A fence of another language (or none): skip to its end.
+          while (std::getline(in, line)) {
+            ++lineno;
+            if (detail::trim(line).rfind("```", 0) == 0) break;
+          }
+        }
+      }
+      continue;
+    }
+    if (t.rfind("```", 0) == 0) {
+      blocks.push_back(std::move(current));
+      inside = false;
+      continue;
+    }
+    current.text += line;
+    current.text += '\n';
+  }
+  if (inside) blocks.push_back(std::move(current));  // unterminated fence: still read it
+  return blocks;
+}
+
+std::optional<double> yaml_number(const YAML::Node& node, const std::string& where,
+                                  std::vector<std::string>& errors) {
+  if (!node || node.IsNull()) return std::nullopt;
+  if (!node.IsScalar()) {
+    errors.push_back(fmt::format("{}: expected a number", where));
+    return std::nullopt;
+  }
+  const std::string& s = node.Scalar();
+  double v = 0.0;
+  std::istringstream ss(s);
+  ss.imbue(std::locale::classic());
+  ss >> v;
+  if (ss.fail() || !ss.eof() || !std::isfinite(v) || v < 0) {
+    // allow trailing whitespace only
+    std::string rest;
+    if (!ss.fail()) std::getline(ss, rest);
+    if (ss.fail() || !detail::trim(rest).empty() || !std::isfinite(v) || v < 0) {
+      errors.push_back(fmt::format("{}: expected a non-negative number, got '{}'", where, s));
+      return std::nullopt;
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name) {
+  Loaded<PeaksTable> out;
+  PeaksTable table;
+  table.source_name = display_name;
+  auto blocks = yaml_blocks(text);
+  if (blocks.empty())
+    out.errors.push_back(fmt::format("{}: no ```yaml blocks found", display_name));
+  for (const Block& block : blocks) {
+    std::string where = fmt::format("{}:{}", display_name, block.line);
+    YAML::Node node;
+    try {
+      node = YAML::Load(block.text);
+    } catch (const YAML::Exception& e) {
+      out.errors.push_back(fmt::format("{}: invalid YAML at block line {}: {}", where,
+                                       e.mark.line + 1, e.msg));
+      continue;
+    }
+    if (!node.IsMap()) {
+      out.errors.push_back(fmt::format("{}: yaml block is not a mapping; skipped", where));
+      continue;
+    }
+    try {
+      PeaksSection s;
+      s.line = block.line;
+      if (node["gfx"] && node["gfx"].IsScalar()) s.gfx = normalize_gfx(node["gfx"].Scalar());
+      if (s.gfx.empty()) {
+        out.errors.push_back(fmt::format("{}: section has no gfx; skipped", where));
+        continue;
+      }
+      where = fmt::format("{} ({})", where, s.gfx);
+      if (node["product"] && node["product"].IsScalar())
+        s.product = canonical_product(node["product"].Scalar(), {});
+      s.cu = yaml_number(node["cu"], where + ": cu", out.errors);
+      s.hbm_bw_bytes_s = yaml_number(node["hbm_bw_bytes_s"], where + ": hbm_bw_bytes_s", out.errors);
+      if (!s.hbm_bw_bytes_s)
+        out.errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
+      s.l2_bytes = yaml_number(node["l2_bytes"], where + ": l2_bytes", out.errors);
+      s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", out.errors);
+      if (YAML::Node flops = node["flops"]; flops && !flops.IsNull()) {
+        if (!flops.IsMap()) {
+          out.errors.push_back(fmt::format("{}: flops: expected a mapping of dtype: FLOP/s", where));
+        } else {
+          for (const auto& kv : flops) {
+            std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+            auto dt = parse_dtype(key);
+            if (!dt || !dt->has_peak_key) {
+              out.errors.push_back(fmt::format("{}: flops.{}: not a known dtype key", where, key));
+              continue;
+            }
+            if (auto v = yaml_number(kv.second, fmt::format("{}: flops.{}", where, key), out.errors))
+              s.flops[dt->key] = *v;
+          }
+        }
+      }
+      table.sections.push_back(std::move(s));
+    } catch (const YAML::Exception& e) {
+      out.errors.push_back(fmt::format("{}: {}", where, e.msg));
+    }
+  }
+  out.value = std::move(table);
+  return out;
+}
+
+std::vector<std::string> check_peaks(const PeaksTable& table) {
+  std::vector<std::string> problems;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const PeaksSection& s : table.sections) {
+    std::string where = fmt::format("{}:{} ({}{})", table.source_name, s.line, s.gfx,
+                                    s.product.empty() ? "" : ", product " + s.product);
+    if (!seen.insert({s.gfx, s.product}).second)
+      problems.push_back(fmt::format("{}: duplicate section for ({}, {})", where, s.gfx,
+                                     s.product.empty() ? "no product" : s.product));
+    auto bf16 = s.flops.find("bf16"), fp16 = s.flops.find("fp16");
+    if (bf16 != s.flops.end() && fp16 != s.flops.end() &&
+        std::fabs(bf16->second - fp16->second) > 1e-9 * std::max(bf16->second, fp16->second))
+      problems.push_back(fmt::format(
+          "{}: bf16 {:g} != fp16 {:g}: matrix units run both at one rate, so one peak is "
+          "mis-calibrated (compute axis not validated)",
+          where, bf16->second, fp16->second));
+  }
+  return problems;
+}
+
+std::vector<std::string> known_products(const PeaksTable& table) {
+  std::vector<std::string> out;
+  for (const PeaksSection& s : table.sections)
+    if (!s.product.empty()) out.push_back(s.product);
+  return out;
+}
+
+const PeaksTable& builtin_peaks() {
+  static const PeaksTable table = [] {
+    auto loaded = parse_peaks_md(builtin_peaks_md(), "built-in peaks.md");
+    return loaded.value.value_or(PeaksTable{});
+  }();
+  return table;
+}
+
+}  // namespace roofline

@@ -1,0 +1,123 @@
+#include "output/md_util.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/report.hpp"
+
+namespace roofline {
+namespace detail {
+
+std::string human_bytes(double b) {
+  double a = std::fabs(b);
+  if (a >= 1e12) return fmt::format("{:.2f} TB", b / 1e12);
+  if (a >= 1e9) return fmt::format("{:.2f} GB", b / 1e9);
+  if (a >= 1e6) return fmt::format("{:.1f} MB", b / 1e6);
+  if (a >= 1e3) return fmt::format("{:.1f} kB", b / 1e3);
+  return fmt::format("{:.0f} B", b);
+}
+
+std::string human_rate(double v, const char* unit) {
+  double a = std::fabs(v);
+  if (a >= 1e15) return fmt::format("{:.3g} P{}", v / 1e15, unit);
+  if (a >= 1e12) return fmt::format("{:.3g} T{}", v / 1e12, unit);
+  if (a >= 1e9) return fmt::format("{:.3g} G{}", v / 1e9, unit);
+  if (a >= 1e6) return fmt::format("{:.3g} M{}", v / 1e6, unit);
+  return fmt::format("{:.3g} {}", v, unit);
+}
+
+std::string human_time_ms(double ms) {
+  if (std::fabs(ms) < 1.0) return fmt::format("{:.3f} µs", ms * 1000.0);
+  return fmt::format("{:.3f} ms", ms);
+}
+
+std::string human_pct(std::optional<double> r) {
+  if (!r || !std::isfinite(*r)) return "—";
+  return fmt::format("{:.1f}%", *r * 100.0);
+}
+
+std::string human_count(double v) {
+  double a = std::fabs(v);
+  if (a >= 1e12) return fmt::format("{:.3g} T", v / 1e12);
+  if (a >= 1e9) return fmt::format("{:.3g} G", v / 1e9);
+  if (a >= 1e6) return fmt::format("{:.3g} M", v / 1e6);
+  if (a >= 1e3) return fmt::format("{:.3g} k", v / 1e3);
+  return fmt::format("{:.3g}", v);
+}
+
+namespace {
+
+// Cuts at a UTF-8 character boundary.
+std::string cut(std::string_view s, std::size_t max_chars) {
+  if (max_chars == 0 || s.size() <= max_chars) return std::string(s);
+  std::size_t end = max_chars;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return std::string(s.substr(0, end)) + "…";
+}
+
+}  // namespace
+
+std::string md_code(std::string_view text, bool in_table, std::size_t max_chars) {
+  std::string s;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') s += ' ';
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) s += '?';
+    else s += c;
+  }
+  s = cut(s, max_chars);
+  std::size_t longest = 0, run = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  if (in_table) {
+    std::string escaped;
+    for (char c : s) {
+      if (c == '|') escaped += "\\|";
+      else escaped += c;
+    }
+    s = std::move(escaped);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = s.empty() || s.front() == '`' || s.back() == '`' || s.front() == ' ';
+  return pad ? fence + " " + s + " " + fence : fence + s + fence;
+}
+
+}  // namespace detail
+
+std::string md_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto alnum = [&](std::size_t j) {
+      return j < text.size() && std::isalnum(static_cast<unsigned char>(text[j]));
+    };
+    switch (c) {
+      case '\n': case '\r': case '\t': out += ' '; break;
+      case '|': out += "\\|"; break;
+      case '\\': out += "\\\\"; break;
+      case '`': out += "\\`"; break;
+      case '*': out += "\\*"; break;
+      case '[': out += "\\["; break;
+      case ']': out += "\\]"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '_':
+        // Intraword underscores cannot start emphasis; escape only at word edges.
+        if (i > 0 && alnum(i - 1) && alnum(i + 1)) out += '_';
+        else out += "\\_";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+        else out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace roofline

@@ -1,0 +1,82 @@
+// The compact terminal table of `--format text`.
+#include <algorithm>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "output/md_util.hpp"
+#include "roofline/report.hpp"
+
+namespace roofline {
+namespace {
+
+std::string clip(std::string_view s, std::size_t n) {
+  std::string out;
+  for (char c : s) out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+  if (out.size() <= n) return out;
+  std::size_t end = n - 1;
+  while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
+  return out.substr(0, end) + "…";
+}
+
+std::size_t display_width(std::string_view s) {
+  std::size_t w = 0;
+  for (char c : s)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
+  return w;
+}
+
+std::string pad(std::string_view s, std::size_t width, bool right = false) {
+  std::size_t w = display_width(s);
+  std::string fill(w < width ? width - w : 0, ' ');
+  return right ? fill + std::string(s) : std::string(s) + fill;
+}
+
+fmt::text_style style_for(Headroom h) {
+  switch (h) {
+    case Headroom::underperforming: return fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold;
+    case Headroom::moderate: return fmt::fg(fmt::terminal_color::yellow);
+    case Headroom::saturated: return fmt::fg(fmt::terminal_color::green);
+    case Headroom::unknown: return fmt::fg(fmt::terminal_color::bright_black);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string render_text_summary(const Analysis& a, const std::vector<std::string>& written, bool color) {
+  std::string out;
+  const auto paint = [&](const std::string& s, fmt::text_style st) { return color ? fmt::format(st, "{}", s) : s; };
+  out += fmt::format("roofline: {}{} stage {}, peaks {} ({}), {} entries ≥ {:g}%, {} skipped\n",
+                     a.gfx.empty() ? "unknown gfx" : a.gfx, a.product.empty() ? "" : "/" + a.product, a.stage,
+                     to_string(a.peaks.source), to_string(a.peaks.confidence), a.entries.size(), a.head_threshold_pct,
+                     a.skipped_count);
+  if (!a.entries.empty()) {
+    const std::size_t name_w = 34;
+    out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true), pad("class", 11),
+                       pad("roof", 6, true), pad("bound", 8), pad("headroom", 15), pad("gain", 7, true), "speedup");
+    for (const auto& e : a.entries) {
+      const Verdict& v = e.verdict;
+      std::string headroom = e.degraded && e.degraded->level == "L2" ? "not modelled"
+                             : v.suspect                             ? "infeasible"
+                             : v.dispatch_bound                      ? "dispatch-bound"
+                                                                     : to_string(v.headroom);
+      std::string gain = v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
+      std::string speed = v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
+      out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad(clip(e.short_name, name_w), name_w),
+                         pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
+                         pad(detail::human_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
+                         paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
+    }
+    if (!a.rankings.by_expected_gain.empty() && !a.rankings.by_pct.empty() &&
+        a.rankings.by_expected_gain.front() != a.rankings.by_pct.front())
+      out += fmt::format("  rankings disagree: most GPU time {}, most to win {}\n", clip(a.rankings.by_pct.front(), 40),
+                         clip(a.rankings.by_expected_gain.front(), 40));
+  }
+  if (!a.degraded.empty() || !a.skill_errors.empty())
+    out += fmt::format("  {} degraded, {} skill errors (details in the report)\n", a.degraded.size(), a.skill_errors.size());
+  for (const auto& w : written) out += fmt::format("  wrote {}\n", w);
+  return out;
+}
+
+}  // namespace roofline

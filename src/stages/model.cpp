@@ -1,0 +1,212 @@
+// Stage 4 (SPEC §4): dispatch to the per-class byte/FLOP model, then the feasibility rule.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "stages/model_internal.hpp"
+
+namespace roofline {
+namespace detail {
+
+double elements(const std::vector<std::int64_t>& dims) {
+  if (dims.empty()) return 0.0;
+  double n = 1.0;
+  for (auto d : dims) n *= static_cast<double>(d);
+  return n;
+}
+
+std::string fmt_bytes(double bytes) {
+  double a = std::fabs(bytes);
+  if (a >= 1e9) return fmt::format("{:.3f} GB", bytes / 1e9);
+  if (a >= 1e6) return fmt::format("{:.2f} MB", bytes / 1e6);
+  if (a >= 1e3) return fmt::format("{:.2f} kB", bytes / 1e3);
+  return fmt::format("{:.0f} B", bytes);
+}
+
+std::string fmt_g(double v) { return fmt::format("{:.6g}", v); }
+
+void require(const std::optional<double>& value, const char* name, std::string& missing) {
+  if (value && *value > 0) return;
+  if (!missing.empty()) missing += ", ";
+  missing += name;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::ResolvedDtypes;
+
+const Dtype k_bf16{"bf16", 2.0, true};
+
+// The weight dtype a quantization_config implies: fp8 / fp4 by method, else int8 / int4 by bits.
+Dtype quantized_weight_dtype(const ModelConfig& cfg) {
+  const double bytes = *cfg.quant_weight_bytes;
+  const bool fp = cfg.quant_method.find("fp") != std::string::npos;
+  if (bytes <= 0.5) return fp ? Dtype{"fp4", 0.5, true} : Dtype{"int4", bytes, false};
+  if (bytes <= 1.0) return fp ? Dtype{"fp8", 1.0, true} : Dtype{"int8", bytes, true};
+  return Dtype{"bf16", bytes, true};
+}
+
+// Index of the operand that holds the weights for this class, when the entry's dtypes can say.
+std::optional<std::size_t> weight_operand(const TopNEntry& e, OpClass cls) {
+  if (cls == OpClass::moe)
+    for (std::size_t i = 0; i < e.shapes.size(); ++i)
+      if (e.shapes[i].size() == 3) return i;
+  if (cls == OpClass::gemm || cls == OpClass::moe) return std::size_t{1};
+  return std::nullopt;
+}
+
+ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
+                              const ModelContext& ctx) {
+  ResolvedDtypes d;
+  const ModelConfig* cfg = ctx.config;
+  const EnvReport* env = ctx.env;
+  // Activations: entry dtypes[0], else config torch_dtype|dtype, else bf16.
+  std::optional<Dtype> cfg_dtype = cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
+  if (!e.dtypes.empty() && parse_dtype(e.dtypes[0])) {
+    d.act = *parse_dtype(e.dtypes[0]);
+    d.act_source = fmt::format("entry dtypes[0] '{}'", e.dtypes[0]);
+  } else if (cfg_dtype) {
+    d.act = *cfg_dtype;
+    d.act_source = fmt::format("config dtype '{}'", cfg->dtype);
+  } else {
+    d.act = k_bf16;
+    d.act_source = "default bf16 (no entry or config dtype)";
+  }
+  // Weights: entry dtypes at the weight operand, else quantization_config, else
+  // env_report.model_dtype, else config dtype, else the activation dtype.
+  auto wi = weight_operand(e, cls.op_class);
+  if (wi && *wi < e.dtypes.size() && e.dtypes.size() >= 2 && parse_dtype(e.dtypes[*wi])) {
+    d.weight = *parse_dtype(e.dtypes[*wi]);
+    d.weight_source = fmt::format("entry dtypes[{}] '{}'", *wi, e.dtypes[*wi]);
+  } else if (cfg && cfg->quant_weight_bytes) {
+    d.weight = quantized_weight_dtype(*cfg);
+    d.weight_source = cfg->quant_rule;
+  } else if (env && parse_dtype(env->model_dtype)) {
+    d.weight = *parse_dtype(env->model_dtype);
+    d.weight_source = fmt::format("env_report model_dtype '{}'", env->model_dtype);
+  } else if (cfg_dtype) {
+    d.weight = *cfg_dtype;
+    d.weight_source = fmt::format("config dtype '{}'", cfg->dtype);
+  } else {
+    d.weight = d.act;
+    d.weight_source = "same as activations (no weight dtype anywhere)";
+  }
+  // KV cache: env kv_cache_dtype (unless "auto"), else the activation dtype.
+  if (env && !env->kv_cache_dtype.empty() && parse_dtype(env->kv_cache_dtype)) {
+    d.kv = *parse_dtype(env->kv_cache_dtype);
+    d.kv_source = fmt::format("env_report kv_cache_dtype '{}'", env->kv_cache_dtype);
+  } else {
+    d.kv = d.act;
+    d.kv_source = env && !env->kv_cache_dtype.empty()
+                      ? fmt::format("activation dtype (kv_cache_dtype '{}')", env->kv_cache_dtype)
+                      : "activation dtype (no kv_cache_dtype)";
+  }
+  return d;
+}
+
+void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelContext& ctx,
+                    std::optional<double>& rows, std::string& source) {
+  if (auto est = e.est_shape.at(regime.regime); est && est->m && *est->m > 0) {
+    rows = *est->m;
+    source = fmt::format("est_shape.{}.M", to_string(regime.regime));
+    return;
+  }
+  if (!ctx.env) return;
+  const Workload& w = ctx.env->workload;
+  if (regime.regime == Regime::decode && w.conc && *w.conc > 0) {
+    rows = *w.conc;
+    source = "decode -> workload.conc";
+  } else if (regime.regime == Regime::prefill && w.isl && *w.isl > 0) {
+    rows = *w.isl;
+    source = "prefill -> workload.isl";
+  }
+}
+
+// SPEC §4 feasibility rule: the largest candidate with bytes <= peak_bw * t_unit.
+void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
+  if (work.candidates.empty()) return;
+  std::optional<double> budget;
+  if (peaks.hbm_bw_bytes_s && *peaks.hbm_bw_bytes_s > 0 && work.t_unit_ms > 0)
+    budget = *peaks.hbm_bw_bytes_s * work.t_unit_ms / 1000.0;
+  work.chosen = 0;
+  if (!budget) {
+    for (auto& c : work.candidates) c.feasible = true;
+    if (work.candidates.size() > 1)
+      work.notes.push_back(fmt::format("no bandwidth peak to test candidates against; using '{}'",
+                                       work.candidates[0].label));
+  } else {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < work.candidates.size(); ++i) {
+      auto& c = work.candidates[i];
+      c.feasible = c.bytes <= *budget;
+      if (c.feasible && (!best || c.bytes > work.candidates[*best].bytes)) best = i;
+    }
+    work.any_feasible = best.has_value();
+    if (best) work.chosen = *best;
+    if (work.candidates.size() > 1 || !work.any_feasible) {
+      std::string list;
+      for (const auto& c : work.candidates)
+        list += fmt::format("{}{} {} ({} of peak bw x t_unit)", list.empty() ? "" : "; ", c.label,
+                            detail::fmt_bytes(c.bytes),
+                            c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
+                                       : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget));
+      work.notes.push_back(
+          work.any_feasible
+              ? fmt::format("byte candidates: {} -> '{}' (largest feasible)", list,
+                            work.candidates[work.chosen].label)
+              : fmt::format("byte candidates: {} -> none feasible: the byte model is refuted by the "
+                            "measured time (at most {} can move in t_unit)",
+                            list, detail::fmt_bytes(*budget)));
+    }
+  }
+  work.bytes = work.candidates[work.chosen].bytes;
+  work.flops = work.candidates[work.chosen].flops;
+}
+
+}  // namespace
+
+WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+                        const ModelContext& ctx) {
+  WorkEstimate work;
+  if (!regime.t_ms || !(*regime.t_ms > 0)) {
+    work.unmodeled_reason = regime.t_ms
+        ? fmt::format("per-launch time {} ms is not positive ({})", detail::fmt_g(*regime.t_ms), regime.t_source)
+        : fmt::format("no per-launch time: neither base_latency_ms.{} nor avg_us", to_string(regime.regime));
+    return work;
+  }
+  work.t_unit_ms = *regime.t_ms;
+  work.unit = "1 launch";
+  if (cls.op_class == OpClass::unknown) {
+    work.unmodeled_reason = cls.collective ? "collective: no interconnect peak"
+                            : !cls.detail.empty()
+                                ? fmt::format("op class unknown ({}): no byte model", cls.detail)
+                                : "op class unknown: no byte model (use --classify PATTERN=CLASS)";
+    return work;
+  }
+  detail::ModelInput in{e, regime, cls, ctx, resolve_dtypes(e, cls, ctx), 1.0, std::nullopt, {}};
+  if (ctx.env) in.tp = ctx.env->tp;
+  rows_in_flight(e, regime, ctx, in.rows, in.rows_source);
+  work.weight_dtype = in.dtypes.weight.key;
+  work.activation_dtype = in.dtypes.act.key;
+  work.kv_dtype = in.dtypes.kv.key;
+  switch (cls.op_class) {
+    case OpClass::gemm: detail::model_gemm(in, work); break;
+    case OpClass::moe: detail::model_moe(in, work); break;
+    case OpClass::attn: detail::model_attention(in, work); break;
+    case OpClass::elementwise: detail::model_elementwise(in, work); break;
+    case OpClass::unknown: break;
+  }
+  if (!work.unmodeled_reason.empty() || work.candidates.empty()) {
+    if (work.unmodeled_reason.empty()) work.unmodeled_reason = "no byte model produced";
+    work.candidates.clear();
+    return work;
+  }
+  work.modeled = true;
+  choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  return work;
+}
+
+}  // namespace roofline

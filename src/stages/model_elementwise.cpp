@@ -1,0 +1,103 @@
+// Elementwise / norm / quant / memory ops (SPEC §4): bytes = inputs + outputs, flops ≈ elements,
+// memory-bound by construction (no compute peak is used).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "stages/model_internal.hpp"
+
+namespace roofline::detail {
+namespace {
+
+struct Operand {
+  double elems = 0;
+  Dtype dtype;
+};
+
+std::vector<Operand> operands(const ModelInput& in) {
+  std::vector<Operand> ops;
+  const TopNEntry& e = in.entry;
+  for (std::size_t i = 0; i < e.shapes.size(); ++i) {
+    if (e.shapes[i].empty()) continue;
+    Operand op;
+    op.elems = elements(e.shapes[i]);
+    auto dt = i < e.dtypes.size() ? parse_dtype(e.dtypes[i]) : std::nullopt;
+    op.dtype = dt ? *dt : in.dtypes.act;
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+}  // namespace
+
+void model_elementwise(const ModelInput& in, WorkEstimate& work) {
+  const std::string kind = in.cls.detail.empty() ? "elementwise" : in.cls.detail;
+  work.has_compute_peak_class = false;
+  work.compute_dtype = in.dtypes.act;
+  auto ops = operands(in);
+  double in_bytes = 0, out_bytes = 0, elems = 0;
+  std::string how;
+  if (!ops.empty()) {
+    auto largest = *std::max_element(ops.begin(), ops.end(),
+                                     [](const Operand& a, const Operand& b) { return a.elems < b.elems; });
+    for (const Operand& op : ops) in_bytes += op.elems * op.dtype.bytes;
+    elems = largest.elems;
+    if (kind == "fill") {
+      in_bytes = 0;
+      out_bytes = largest.elems * largest.dtype.bytes;
+      how = "fill writes the largest operand, reads nothing";
+    } else if (kind == "act_and_mul") {
+      out_bytes = ops[0].elems / 2.0 * ops[0].dtype.bytes;
+      how = "reads all operands, writes half of operand 0 (gate and up halves -> one)";
+    } else if (kind == "quant") {
+      out_bytes = largest.elems * 1.0;
+      how = "reads all operands, writes the largest as 1-byte values (scales ignored)";
+    } else if (kind == "add_norm") {
+      out_bytes = 2.0 * ops[0].elems * ops[0].dtype.bytes;
+      how = "reads all operands, writes operand 0 twice (normalized output and updated residual)";
+    } else if (kind == "kv_write") {
+      // Operands 0 and 1 are the new K and V; the cache operand is huge and only partly touched.
+      const std::size_t n = std::min<std::size_t>(2, ops.size());
+      in_bytes = 0;
+      double new_elems = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        in_bytes += ops[i].elems * ops[i].dtype.bytes;
+        new_elems += ops[i].elems;
+      }
+      out_bytes = new_elems * in.dtypes.kv.bytes;
+      elems = new_elems;
+      how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}", in.dtypes.kv.key);
+    } else if (kind == "reduce") {
+      out_bytes = 0;
+      how = "reads all operands; the reduced output is negligible";
+    } else {
+      out_bytes = largest.elems * largest.dtype.bytes;
+      how = "reads all operands, writes one tensor the size of the largest (outputs are not recorded in the Top-N)";
+    }
+    work.notes.push_back(fmt::format("{} from shapes: {}; in {} + out {}", kind, how, fmt_bytes(in_bytes),
+                                     fmt_bytes(out_bytes)));
+  } else {
+    if (kind == "index") {
+      work.unmodeled_reason = "routing/index kernel: bytes depend on its index tensors, which need recorded shapes";
+      return;
+    }
+    const ModelConfig* cfg = in.ctx.config;
+    if (!cfg || !cfg->hidden || !in.rows) {
+      work.unmodeled_reason = fmt::format(
+          "elementwise byte model needs shapes, or M·hidden_size ({}{})",
+          !in.rows ? "rows in flight unknown" : "", (!cfg || !cfg->hidden) ? (in.rows ? "no hidden_size in config" : ", no hidden_size in config") : "");
+      return;
+    }
+    elems = *in.rows * *cfg->hidden;
+    in_bytes = elems * in.dtypes.act.bytes;
+    out_bytes = elems * in.dtypes.act.bytes;
+    work.notes.push_back(fmt::format(
+        "{} without shapes: reads and writes M·hidden = {} x {} elements at the activation dtype {} ({}): {}",
+        kind, fmt_g(*in.rows), fmt_g(*cfg->hidden), in.dtypes.act.key, in.rows_source,
+        fmt_bytes(in_bytes + out_bytes)));
+  }
+  work.notes.push_back(fmt::format("flops ≈ elements = {:.4g}; memory-bound by construction (no compute peak used)", elems));
+  work.candidates.push_back({kind, in_bytes + out_bytes, elems, true});
+}
+
+}  // namespace roofline::detail

@@ -1,0 +1,49 @@
+// Stage 7b (SPEC §8, §10): both rankings, side by side, never blended.
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis.hpp"
+
+namespace roofline {
+
+Rankings rank_entries(std::vector<EntryResult>& entries, const ResolvedPeaks& peaks) {
+  Rankings r;
+  std::map<std::string, int> name_count;
+  for (const auto& e : entries) ++name_count[e.name];
+  for (auto& e : entries) {
+    e.ranking_name = e.name;
+    if (name_count[e.name] > 1)
+      e.ranking_name += fmt::format("#{}", e.rank ? *e.rank : static_cast<long>(e.topn_index) + 1);
+  }
+  std::vector<std::size_t> order(entries.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  auto by_pct = [&](std::size_t a, std::size_t b) {
+    if (entries[a].pct_gpu_time != entries[b].pct_gpu_time)
+      return entries[a].pct_gpu_time > entries[b].pct_gpu_time;
+    return entries[a].ranking_name < entries[b].ranking_name;
+  };
+  std::stable_sort(order.begin(), order.end(), by_pct);
+  for (std::size_t i : order) r.by_pct.push_back(entries[i].ranking_name);
+
+  if (peaks.hard_unknown || peaks.source == PeaksSource::none) {
+    r.notes.push_back("ranking_by_expected_gain is empty: no hardware denominator for this part, so no "
+                      "roofline ranking; use ranking_by_pct (pct_gpu_time order)");
+    return r;
+  }
+  auto has_verdict = [&](std::size_t i) { return entries[i].verdict.headroom != Headroom::unknown; };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (has_verdict(a) != has_verdict(b)) return has_verdict(a);
+    if (has_verdict(a)) {
+      const double ga = entries[a].verdict.expected_e2e_gain_pct, gb = entries[b].verdict.expected_e2e_gain_pct;
+      if (ga != gb) return ga > gb;
+    }
+    return by_pct(a, b);
+  });
+  for (std::size_t i : order) r.by_expected_gain.push_back(entries[i].ranking_name);
+  return r;
+}
+
+}  // namespace roofline

@@ -1,0 +1,79 @@
+// Stage 2 (SPEC §3.2): the e2e-critical regime, its per-launch time and launches per step.
+#include <fmt/format.h>
+
+#include "roofline/analysis.hpp"
+
+namespace roofline {
+namespace {
+
+std::optional<Regime> single_regime(const TopNEntry& e) {
+  bool p = false, d = false;
+  for (const std::string& r : e.served_regimes) {
+    if (r == "prefill") p = true;
+    else if (r == "decode") d = true;
+  }
+  if (p != d) return p ? Regime::prefill : Regime::decode;
+  if (e.served_regimes.empty()) {
+    if (e.phase == "prefill") return Regime::prefill;
+    if (e.phase == "decode") return Regime::decode;
+  }
+  return std::nullopt;
+}
+
+std::string fmt_num(double v) { return fmt::format("{:.6g}", v); }
+
+}  // namespace
+
+RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
+  RegimeChoice out;
+  if (auto one = single_regime(e)) {
+    out.regime = *one;
+    out.why = fmt::format("runs only in {} ({})", to_string(*one),
+                          e.served_regimes.empty() ? "phase" : "served_regimes");
+  } else {
+    // Launch weight per regime: calls_per_step x steps, else phase_calls_measured.
+    std::optional<double> wp, wd;
+    std::string basis;
+    auto steps_p = serving.n_prefill_steps, steps_d = serving.n_decode_steps;
+    if (e.calls_per_step.any() && steps_p && steps_d) {
+      wp = e.calls_per_step.prefill.value_or(0.0) * *steps_p;
+      wd = e.calls_per_step.decode.value_or(0.0) * *steps_d;
+      basis = "calls_per_step x steps";
+    } else if (e.phase_calls_measured.any()) {
+      wp = e.phase_calls_measured.prefill.value_or(0.0);
+      wd = e.phase_calls_measured.decode.value_or(0.0);
+      basis = "phase_calls_measured";
+    }
+    if (wp && wd && (*wp > 0 || *wd > 0)) {
+      out.regime = *wp > *wd ? Regime::prefill : Regime::decode;
+      out.why = fmt::format("carries the launches ({}: prefill {}, decode {})", basis, fmt_num(*wp),
+                            fmt_num(*wd));
+    } else if (steps_p && steps_d && (*steps_p > 0 || *steps_d > 0)) {
+      out.regime = *steps_p > *steps_d ? Regime::prefill : Regime::decode;
+      out.why = fmt::format("no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
+                            to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
+    } else {
+      out.regime = Regime::decode;
+      out.why = "no per-regime data and no step counts; assumed decode";
+    }
+  }
+  const Regime r = out.regime;
+  if (auto base = e.base_latency_ms.at(r)) {
+    out.t_ms = *base;
+    out.t_source = fmt::format("base_latency_ms.{}", to_string(r));
+  } else if (e.avg_us) {
+    out.t_ms = *e.avg_us / 1000.0;
+    out.t_source = "avg_us / 1000 (no per-regime latency)";
+  }
+  if (auto cps = e.calls_per_step.at(r)) {
+    out.launches_per_step = *cps;
+    out.launches_source = fmt::format("calls_per_step.{}", to_string(r));
+  } else if (e.calls && serving.steps(r) && *serving.steps(r) > 0) {
+    out.launches_per_step = *e.calls / *serving.steps(r);
+    out.launches_source = fmt::format("calls {} / n_{}_steps {}", fmt_num(*e.calls), to_string(r),
+                                      fmt_num(*serving.steps(r)));
+  }
+  return out;
+}
+
+}  // namespace roofline

@@ -1,0 +1,109 @@
+// Stage 1 (SPEC §3.1): hardware denominators for this run.
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis.hpp"
+#include "roofline/load.hpp"
+#include "roofline/peaks.hpp"
+
+namespace roofline {
+namespace {
+
+// Client RDNA4: "gfx120" followed by digits only (gfx1200, gfx1201). gfx125x is CDNA5.
+bool is_client_rdna4(const std::string& gfx) {
+  if (gfx.rfind("gfx120", 0) != 0 || gfx.size() == 6) return false;
+  for (std::size_t i = 6; i < gfx.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(gfx[i]))) return false;
+  return true;
+}
+
+bool bf16_equals_fp16(const std::map<std::string, double>& flops) {
+  auto bf16 = flops.find("bf16"), fp16 = flops.find("fp16");
+  if (bf16 == flops.end() || fp16 == flops.end()) return false;
+  return std::fabs(bf16->second - fp16->second) <= 1e-9 * std::max(bf16->second, fp16->second);
+}
+
+}  // namespace
+
+std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key) {
+  auto it = peaks.flops.find(dtype_key);
+  if (it == peaks.flops.end() || !(it->second > 0)) return std::nullopt;
+  return it->second;
+}
+
+ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spelling,
+                            const std::string& product_spelling, const DeviceProps& props) {
+  ResolvedPeaks out;
+  out.gfx = normalize_gfx(gfx_spelling);
+  out.product = canonical_product(product_spelling, known_products(table));
+  const std::string product_text = out.product.empty() ? "no product" : "product " + out.product;
+
+  if (out.gfx.empty()) {
+    out.notes.push_back("no gfx in env_report.json: peaks unknown, every headroom unknown");
+    return out;
+  }
+  const PeaksSection* match = nullptr;
+  bool gfx_known = false;
+  for (const PeaksSection& s : table.sections) {
+    if (s.gfx != out.gfx) continue;
+    gfx_known = true;
+    if (s.product == out.product) {
+      match = &s;
+      break;
+    }
+  }
+  if (match) {
+    out.source = PeaksSource::table;
+    out.confidence = Confidence::high;
+    out.hbm_bw_bytes_s = match->hbm_bw_bytes_s;
+    out.flops = match->flops;
+    out.l2_bytes = match->l2_bytes;
+    out.mall_bytes = match->mall_bytes;
+    out.section = fmt::format("{}:{} ({}{})", table.source_name, match->line, match->gfx,
+                              match->product.empty() ? "" : ", product " + match->product);
+    out.notes.push_back(fmt::format("peaks from {}", out.section));
+    if (!match->hbm_bw_bytes_s) out.notes.push_back("the matching section has no hbm_bw_bytes_s: memory axis unknown");
+    out.compute_validated = bf16_equals_fp16(match->flops);
+    if (!out.compute_validated)
+      out.notes.push_back(
+          match->flops.count("bf16") && match->flops.count("fp16")
+              ? "bf16 != fp16 in the peaks section: compute peaks not validated, compute-axis entries get confidence low"
+              : "peaks section lacks bf16 or fp16: compute peaks cannot be validated, compute-axis entries get confidence low");
+    return out;
+  }
+  if (is_client_rdna4(out.gfx)) {
+    out.hard_unknown = true;
+    out.notes.push_back(fmt::format(
+        "{} is client RDNA4 with {}: numeric peaks exist only for a product the table names "
+        "(e.g. r9700); hard unknown, no denominator derived, every headroom unknown",
+        out.gfx, product_text));
+    return out;
+  }
+  if (gfx_known)
+    out.notes.push_back(fmt::format(
+        "{} has peaks sections, but none for {} (a section without product matches only runs "
+        "with no product or device_target 'unknown')",
+        out.gfx, product_text));
+  const auto& p = props;
+  if (p.memory_clock_rate_khz && p.memory_bus_width_bits && *p.memory_clock_rate_khz > 0 &&
+      *p.memory_bus_width_bits > 0) {
+    out.source = PeaksSource::derived;
+    out.confidence = Confidence::low;
+    out.hbm_bw_bytes_s = *p.memory_clock_rate_khz * 1e3 * *p.memory_bus_width_bits / 8.0 * 2.0;
+    out.notes.push_back(fmt::format(
+        "{} not in the peaks table: bandwidth derived from device_props "
+        "(memory_clock_rate_khz {} x 1e3 x memory_bus_width_bits {} / 8 x 2 = {:.4g} B/s), "
+        "FLOP peaks unknown, confidence low",
+        out.gfx, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
+    return out;
+  }
+  out.notes.push_back(fmt::format(
+      "{} not in the peaks table and no device_props (memory_clock_rate_khz, memory_bus_width_bits) "
+      "to derive bandwidth: peaks unknown, every headroom unknown",
+      out.gfx));
+  return out;
+}
+
+}  // namespace roofline

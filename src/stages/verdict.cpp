@@ -1,0 +1,129 @@
+// Stages 5–6 (SPEC §5, §7 L3): utilization, bound, headroom verdict, sanity band.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr double k_bound_util = 0.60;
+constexpr double k_sane_low = 0.001;
+constexpr double k_sane_high = 1.0;
+
+std::string pct(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
+
+}  // namespace
+
+std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
+  const bool r9700 = product == "r9700";
+  switch (cls) {
+    case OpClass::gemm: return 0.90;
+    case OpClass::moe: return r9700 ? 0.76 : 0.90;
+    case OpClass::elementwise: return r9700 ? 0.76 : 0.875;
+    case OpClass::attn: return 0.50;
+    case OpClass::unknown: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const ResolvedPeaks& peaks,
+              const VerdictParams& params) {
+  Verdict v;
+  if (!work.modeled || !(work.t_unit_ms > 0)) return v;
+  const double t_s = work.t_unit_ms / 1000.0;
+  const double bytes = work.bytes, flops = work.flops;
+  v.achieved_bw_bytes_s = bytes / t_s;
+  v.achieved_flops = flops / t_s;
+  v.target_eff = target_eff_for(cls, peaks.product);
+  if (bytes > 0) v.arithmetic_intensity = flops / bytes;
+
+  const auto peak_bw = peaks.hbm_bw_bytes_s && *peaks.hbm_bw_bytes_s > 0 ? peaks.hbm_bw_bytes_s : std::nullopt;
+  std::optional<double> peak_flops;
+  if (work.has_compute_peak_class) peak_flops = peak_flops_for(peaks, work.compute_dtype.key);
+  if (peak_bw) v.hbm_util = *v.achieved_bw_bytes_s / *peak_bw;
+  if (peak_flops) v.compute_util = *v.achieved_flops / *peak_flops;
+  if (peak_bw && peak_flops) v.ridge_point = *peak_flops / *peak_bw;
+
+  if (work.has_compute_peak_class && !peak_flops && !peaks.hard_unknown && peaks.source != PeaksSource::none)
+    v.notes.push_back(fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
+                                  work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key));
+
+  // Roof axis: compute when AI is beyond the ridge point, else memory.
+  v.compute_axis = v.arithmetic_intensity && v.ridge_point && *v.arithmetic_intensity > *v.ridge_point;
+  if (v.compute_axis) v.roofline_pct_raw = v.compute_util;
+  else v.roofline_pct_raw = v.hbm_util;
+  if (!v.roofline_pct_raw) {
+    v.notes.push_back("no peak for the roof axis: no utilization, no verdict");
+    return v;
+  }
+  const double raw = *v.roofline_pct_raw;
+  const Bound axis = v.compute_axis ? Bound::compute : Bound::memory;
+  const bool both_low = v.hbm_util.value_or(0.0) < k_bound_util && v.compute_util.value_or(0.0) < k_bound_util;
+  v.bound = both_low ? Bound::latency : axis;
+
+  v.dispatch_bound = work.t_unit_ms * 1000.0 <= 2.0 * params.launch_overhead_us;
+  v.suspect = !(bytes > 0) || raw < k_sane_low || raw > k_sane_high;
+  if (v.dispatch_bound || v.suspect) {
+    v.roofline_pct = std::clamp(raw, 0.0, 1.0);
+    if (v.dispatch_bound) {
+      v.bound = Bound::latency;
+      v.notes.push_back(fmt::format(
+          "dispatch-bound: t_unit {:.3f} us <= 2 x launch overhead {:g} us: timed by dispatch, not by "
+          "its bytes or math; no verdict; lever: fusion / graph capture",
+          work.t_unit_ms * 1000.0, params.launch_overhead_us));
+    }
+    if (v.suspect) {
+      v.stage_c_candidate = true;
+      if (peak_bw) v.bytes_upper_bound = *peak_bw * t_s;
+      if (peak_flops) v.flops_upper_bound = *peak_flops * t_s;
+      if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
+          work.moe->weight_bytes_per_elem > 0) {
+        const double per_expert = work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
+        v.implied_max_experts_hit =
+            std::max(0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
+      }
+      std::string why = !(bytes > 0) ? "bytes <= 0"
+                        : raw > k_sane_high
+                            ? fmt::format("{} of the {} roof is above 100%: the byte/FLOP model is refuted by the measured time",
+                                          pct(raw), v.compute_axis ? "compute" : "memory")
+                            : fmt::format("{} of the {} roof is below 0.1%: the model or the time is off", pct(raw),
+                                          v.compute_axis ? "compute" : "memory");
+      v.notes.push_back(fmt::format("infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
+                                    "stage-C (counters) candidate", why, pct(*v.roofline_pct)));
+      if (v.bytes_upper_bound)
+        v.notes.push_back(fmt::format("the measurement allows at most bytes_upper_bound = peak_bw·t_unit = {:.4g} B",
+                                      *v.bytes_upper_bound));
+      if (v.implied_max_experts_hit)
+        v.notes.push_back(fmt::format(
+            "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / (weight_elems·w)) = {:.0f} of {:.0f} "
+            "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
+            *v.implied_max_experts_hit, work.moe->experts));
+      if (v.compute_axis && !peaks.compute_validated && raw > k_sane_high)
+        v.notes.push_back("a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != fp16)");
+    }
+    return v;
+  }
+
+  v.roofline_pct = raw;
+  if (!v.target_eff) return v;
+  const double target = *v.target_eff;
+  v.attainable_speedup = std::max(1.0, target / raw);
+  v.expected_e2e_gain_pct = pct_gpu_time * (1.0 - 1.0 / v.attainable_speedup);
+  v.headroom = raw >= 0.9 * target   ? Headroom::saturated
+               : raw >= 0.6 * target ? Headroom::moderate
+                                     : Headroom::underperforming;
+  v.notes.push_back(fmt::format(
+      "{} of the {} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util {}); "
+      "target_eff {} -> attainable {:.3f}x, expected e2e gain = pct {} x (1 - 1/attainable) = {:.3f}%",
+      pct(raw), v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
+      v.compute_axis ? ">" : "<=", v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
+      to_string(v.bound), pct(v.hbm_util.value_or(0.0)),
+      v.compute_util ? pct(*v.compute_util) : std::string("unknown"), target, v.attainable_speedup,
+      pct_gpu_time, v.expected_e2e_gain_pct));
+  return v;
+}
+
+}  // namespace roofline

@@ -153,13 +153,13 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
   const std::string& m = c.quant_method;
   if (m == "mxfp4" || m == "nvfp4" || m.find("fp4") != std::string::npos) {
     c.quant_weight_bytes = 0.5;
-    c.quant_rule = fmt::format("{}.quant_method {} -> 0.5 B weights", path, m);
+    c.quant_rule = fmt::format("{}.quant_method {} → 0.5 B weights", path, m);
   } else if (m == "fp8" || m == "fbgemm_fp8" || m == "ptpc_fp8" || m.find("fp8") != std::string::npos) {
     c.quant_weight_bytes = 1.0;
-    c.quant_rule = fmt::format("{}.quant_method {} -> 1 B weights", path, m);
+    c.quant_rule = fmt::format("{}.quant_method {} → 1 B weights", path, m);
   } else if (bits && (*bits == 4 || *bits == 8 || *bits == 2 || *bits == 3)) {
     c.quant_weight_bytes = *bits / 8.0;
-    c.quant_rule = fmt::format("{}.bits {} -> {} B weights", path, *bits, *bits / 8.0);
+    c.quant_rule = fmt::format("{}.bits {} → {} B weights", path, *bits, *bits / 8.0);
   } else if (const json* groups = f.find(*q, "config_groups"); groups && groups->is_object()) {
     // compressed-tensors: config_groups.<g>.weights.num_bits
     for (const auto& [name, group] : groups->items()) {
@@ -169,7 +169,7 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
       auto nb = w->find("num_bits");
       if (nb != w->end() && nb->is_number() && nb->get<double>() > 0 && nb->get<double>() <= 16) {
         c.quant_weight_bytes = nb->get<double>() / 8.0;
-        c.quant_rule = fmt::format("{}.config_groups.{}.weights.num_bits {} -> {} B weights", path, name,
+        c.quant_rule = fmt::format("{}.config_groups.{}.weights.num_bits {} → {} B weights", path, name,
                                    nb->get<double>(), *c.quant_weight_bytes);
         break;
       }

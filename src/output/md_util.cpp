@@ -102,8 +102,11 @@ std::string md_escape(std::string_view text) {
       case '\\': out += "\\\\"; break;
       case '`': out += "\\`"; break;
       case '*': out += "\\*"; break;
-      case '[': out += "\\["; break;
-      case ']': out += "\\]"; break;
+      case ']':
+        // Only a `]` followed by `(`, `[` or `:` can close a link; escape just those.
+        if (i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == '[' || text[i + 1] == ':')) out += "\\]";
+        else out += ']';
+        break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '&': out += "&amp;"; break;

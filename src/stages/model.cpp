@@ -118,10 +118,10 @@ void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelC
   const Workload& w = ctx.env->workload;
   if (regime.regime == Regime::decode && w.conc && *w.conc > 0) {
     rows = *w.conc;
-    source = "decode -> workload.conc";
+    source = "decode: workload.conc";
   } else if (regime.regime == Regime::prefill && w.isl && *w.isl > 0) {
     rows = *w.isl;
-    source = "prefill -> workload.isl";
+    source = "prefill: workload.isl";
   }
 }
 
@@ -149,15 +149,15 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
     if (work.candidates.size() > 1 || !work.any_feasible) {
       std::string list;
       for (const auto& c : work.candidates)
-        list += fmt::format("{}{} {} ({} of peak bw x t_unit)", list.empty() ? "" : "; ", c.label,
+        list += fmt::format("{}{} {} ({} of peak bw × t_unit)", list.empty() ? "" : "; ", c.label,
                             detail::fmt_bytes(c.bytes),
                             c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
                                        : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget));
       work.notes.push_back(
           work.any_feasible
-              ? fmt::format("byte candidates: {} -> '{}' (largest feasible)", list,
+              ? fmt::format("byte candidates: {} → '{}' (largest feasible)", list,
                             work.candidates[work.chosen].label)
-              : fmt::format("byte candidates: {} -> none feasible: the byte model is refuted by the "
+              : fmt::format("byte candidates: {} → none feasible: the byte model is refuted by the "
                             "measured time (at most {} can move in t_unit)",
                             list, detail::fmt_bytes(*budget)));
     }

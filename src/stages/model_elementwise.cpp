@@ -48,7 +48,7 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
       how = "fill writes the largest operand, reads nothing";
     } else if (kind == "act_and_mul") {
       out_bytes = ops[0].elems / 2.0 * ops[0].dtype.bytes;
-      how = "reads all operands, writes half of operand 0 (gate and up halves -> one)";
+      how = "reads all operands, writes half of operand 0 (gate and up halves → one)";
     } else if (kind == "quant") {
       out_bytes = largest.elems * 1.0;
       how = "reads all operands, writes the largest as 1-byte values (scales ignored)";

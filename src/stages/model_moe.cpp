@@ -69,7 +69,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
       work.t_unit_ms = k * *in.regime.t_ms;
       work.unit = fmt::format("{} launches = one MoE layer", fmt_g(k));
       work.notes.push_back(fmt::format(
-          "logical unit: {} launches/step ({}) / {} MoE layers ({}) = {:.3f} -> {} launches per layer "
+          "logical unit: {} launches/step ({}) / {} MoE layers ({}) = {:.3f} → {} launches per layer "
           "under one kernel name; t_unit = {} x {:.3f} us = {:.3f} us, byte model covers both stages",
           fmt_g(*lps), in.regime.launches_source, fmt_g(*L), cfg->moe_layers_rule, ratio, fmt_g(k),
           fmt_g(k), *in.regime.t_ms * 1000.0, work.t_unit_ms * 1000.0));

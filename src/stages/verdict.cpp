@@ -117,9 +117,9 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
                                      : Headroom::underperforming;
   v.notes.push_back(fmt::format(
       "{} of the {} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util {}); "
-      "target_eff {} -> attainable {:.3f}x, expected e2e gain = pct {} x (1 - 1/attainable) = {:.3f}%",
+      "target_eff {} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = {:.3f}%",
       pct(raw), v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
-      v.compute_axis ? ">" : "<=", v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
+      v.compute_axis ? ">" : "≤", v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
       to_string(v.bound), pct(v.hbm_util.value_or(0.0)),
       v.compute_util ? pct(*v.compute_util) : std::string("unknown"), target, v.attainable_speedup,
       pct_gpu_time, v.expected_e2e_gain_pct));

@@ -40,14 +40,15 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
   v.target_eff = target_eff_for(cls, peaks.product);
   if (bytes > 0) v.arithmetic_intensity = flops / bytes;
 
-  const auto peak_bw = peaks.hbm_bw_bytes_s && *peaks.hbm_bw_bytes_s > 0 ? peaks.hbm_bw_bytes_s : std::nullopt;
-  std::optional<double> peak_flops;
-  if (work.has_compute_peak_class) peak_flops = peak_flops_for(peaks, work.compute_dtype.key);
-  if (peak_bw) v.hbm_util = *v.achieved_bw_bytes_s / *peak_bw;
-  if (peak_flops) v.compute_util = *v.achieved_flops / *peak_flops;
-  if (peak_bw && peak_flops) v.ridge_point = *peak_flops / *peak_bw;
+  // Plain doubles (0 = unknown): peaks are positive by construction.
+  const double peak_bw = peaks.hbm_bw_bytes_s.value_or(0.0) > 0 ? *peaks.hbm_bw_bytes_s : 0.0;
+  const double peak_flops =
+      work.has_compute_peak_class ? peak_flops_for(peaks, work.compute_dtype.key).value_or(0.0) : 0.0;
+  if (peak_bw > 0) v.hbm_util = bytes / t_s / peak_bw;
+  if (peak_flops > 0) v.compute_util = flops / t_s / peak_flops;
+  if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
 
-  if (work.has_compute_peak_class && !peak_flops && !peaks.hard_unknown && peaks.source != PeaksSource::none)
+  if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown && peaks.source != PeaksSource::none)
     v.notes.push_back(fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
                                   work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key));
 
@@ -77,8 +78,8 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
     }
     if (v.suspect) {
       v.stage_c_candidate = true;
-      if (peak_bw) v.bytes_upper_bound = *peak_bw * t_s;
-      if (peak_flops) v.flops_upper_bound = *peak_flops * t_s;
+      if (peak_bw > 0) v.bytes_upper_bound = peak_bw * t_s;
+      if (peak_flops > 0) v.flops_upper_bound = peak_flops * t_s;
       if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
           work.moe->weight_bytes_per_elem > 0) {
         const double per_expert = work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Installs the Debian packages roofline needs to build and test — only those missing.
+# Uses sudo when not run as root. Safe to run repeatedly.
+set -eu
+
+PACKAGES="build-essential cmake nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev python3 python3-jsonschema"
+
+missing=""
+for p in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "install-deps: need root or sudo to install:$missing" >&2
+  exit 1
+fi
+echo "install-deps: installing$missing" >&2
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,75 @@
+#pragma once
+// Shared fixtures for the unit tests: hand-built structs only (no files, no processes).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "roofline/analysis.hpp"
+
+namespace roofline::test {
+
+// Relative tolerance for every float comparison.
+inline Approx rel(double v, double eps = 1e-9) { return Approx(v).epsilon(eps); }
+
+// True when one of `lines` contains every needle.
+inline bool any_contains(const std::vector<std::string>& lines, std::initializer_list<std::string_view> needles) {
+  for (const auto& l : lines) {
+    bool all = true;
+    for (auto n : needles)
+      if (l.find(n) == std::string::npos) all = false;
+    if (all) return true;
+  }
+  return false;
+}
+
+inline bool contains(std::string_view hay, std::string_view needle) {
+  return hay.find(needle) != std::string_view::npos;
+}
+
+// gfx950 (MI350X/MI355X) denominators as SPEC §2.4 lists them, resolved by hand.
+inline ResolvedPeaks gfx950_peaks() {
+  ResolvedPeaks p;
+  p.gfx = "gfx950";
+  p.hbm_bw_bytes_s = 8.0e12;
+  p.flops = {{"fp64", 7.86e13}, {"fp32", 1.57e14}, {"bf16", 2.5e15}, {"fp16", 2.5e15},
+             {"fp8", 5.0e15},   {"int8", 5.0e15},  {"fp4", 1.0e16}};
+  p.l2_bytes = 4194304.0;
+  p.source = PeaksSource::table;
+  p.confidence = Confidence::high;
+  p.compute_validated = true;
+  return p;
+}
+
+// gfx1201 + product r9700 as SPEC §2.4 lists it.
+inline ResolvedPeaks r9700_peaks() {
+  ResolvedPeaks p;
+  p.gfx = "gfx1201";
+  p.product = "r9700";
+  p.hbm_bw_bytes_s = 6.4e11;
+  p.flops = {{"fp32", 4.78e13}, {"bf16", 1.91e14}, {"fp16", 1.91e14}, {"fp8", 3.83e14}, {"int8", 3.83e14}};
+  p.l2_bytes = 8388608.0;
+  p.source = PeaksSource::table;
+  p.confidence = Confidence::high;
+  p.compute_validated = true;
+  return p;
+}
+
+inline Dtype dt(const char* key, double bytes) { return Dtype{key, bytes, true}; }
+
+// A modeled single-candidate WorkEstimate for the judge.
+inline WorkEstimate work_of(double bytes, double flops, double t_unit_ms, Dtype compute = dt("bf16", 2.0)) {
+  WorkEstimate w;
+  w.modeled = true;
+  w.unit = "1 launch";
+  w.t_unit_ms = t_unit_ms;
+  w.bytes = bytes;
+  w.flops = flops;
+  w.candidates.push_back({"model", bytes, flops, true});
+  w.compute_dtype = compute;
+  return w;
+}
+
+}  // namespace roofline::test

@@ -14,13 +14,29 @@ struct Operand {
   Dtype dtype;
 };
 
-std::vector<Operand> operands(const ModelInput& in) {
+// Operands from the recorded shapes. When est_shape gives this regime's rows and the recorded
+// shapes were captured at another row count, operands sharing operand 0's leading dim are
+// rescaled to the regime's rows (`scaled` says so).
+std::vector<Operand> operands(const ModelInput& in, std::string& scaled) {
   std::vector<Operand> ops;
   const TopNEntry& e = in.entry;
+  const auto est = e.est_shape.at(in.regime.regime);
+  std::int64_t rows0 = 0;
+  for (const auto& dims : e.shapes)
+    if (!dims.empty()) {
+      rows0 = dims[0];
+      break;
+    }
+  const bool rescale = est && est->m && *est->m > 0 && rows0 > 0 && static_cast<double>(rows0) != *est->m;
+  if (rescale)
+    scaled = fmt::format("recorded shapes have {} rows, est_shape.{}.M = {}: operands with that leading dim rescaled",
+                         rows0, to_string(in.regime.regime), fmt_g(*est->m));
   for (std::size_t i = 0; i < e.shapes.size(); ++i) {
     if (e.shapes[i].empty()) continue;
     Operand op;
     op.elems = elements(e.shapes[i]);
+    if (rescale && e.shapes[i].size() >= 2 && e.shapes[i][0] == rows0)
+      op.elems = op.elems / static_cast<double>(rows0) * *est->m;
     auto dt = i < e.dtypes.size() ? parse_dtype(e.dtypes[i]) : std::nullopt;
     op.dtype = dt ? *dt : in.dtypes.act;
     ops.push_back(op);
@@ -34,7 +50,9 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
   const std::string kind = in.cls.detail.empty() ? "elementwise" : in.cls.detail;
   work.has_compute_peak_class = false;
   work.compute_dtype = in.dtypes.act;
-  auto ops = operands(in);
+  std::string scaled;
+  auto ops = operands(in, scaled);
+  if (!scaled.empty()) work.notes.push_back(scaled);
   double in_bytes = 0, out_bytes = 0, elems = 0;
   std::string how;
   if (!ops.empty()) {
@@ -92,7 +110,7 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
     in_bytes = elems * in.dtypes.act.bytes;
     out_bytes = elems * in.dtypes.act.bytes;
     work.notes.push_back(fmt::format(
-        "{} without shapes: reads and writes M·hidden = {} x {} elements at the activation dtype {} ({}): {}",
+        "{} without shapes: reads and writes M·hidden = {} × {} elements at the activation dtype {} ({}): {}",
         kind, fmt_g(*in.rows), fmt_g(*cfg->hidden), in.dtypes.act.key, in.rows_source,
         fmt_bytes(in_bytes + out_bytes)));
   }

@@ -70,7 +70,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
       work.unit = fmt::format("{} launches = one MoE layer", fmt_g(k));
       work.notes.push_back(fmt::format(
           "logical unit: {} launches/step ({}) / {} MoE layers ({}) = {:.3f} → {} launches per layer "
-          "under one kernel name; t_unit = {} x {:.3f} us = {:.3f} us, byte model covers both stages",
+          "under one kernel name; t_unit = {} × {:.3f} µs = {:.3f} µs, byte model covers both stages",
           fmt_g(*lps), in.regime.launches_source, fmt_g(*L), cfg->moe_layers_rule, ratio, fmt_g(k),
           fmt_g(k), *in.regime.t_ms * 1000.0, work.t_unit_ms * 1000.0));
     } else if (integer && k >= 2) {

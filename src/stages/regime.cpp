@@ -38,7 +38,7 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
     if (e.calls_per_step.any() && steps_p && steps_d) {
       wp = e.calls_per_step.prefill.value_or(0.0) * *steps_p;
       wd = e.calls_per_step.decode.value_or(0.0) * *steps_d;
-      basis = "calls_per_step x steps";
+      basis = "calls_per_step × steps";
     } else if (e.phase_calls_measured.any()) {
       wp = e.phase_calls_measured.prefill.value_or(0.0);
       wd = e.phase_calls_measured.decode.value_or(0.0);

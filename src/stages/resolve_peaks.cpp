@@ -94,7 +94,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
     out.hbm_bw_bytes_s = *p.memory_clock_rate_khz * 1e3 * *p.memory_bus_width_bits / 8.0 * 2.0;
     out.notes.push_back(fmt::format(
         "{} not in the peaks table: bandwidth derived from device_props "
-        "(memory_clock_rate_khz {} x 1e3 x memory_bus_width_bits {} / 8 x 2 = {:.4g} B/s), "
+        "(memory_clock_rate_khz {} · 1e3 · memory_bus_width_bits {} / 8 · 2 = {:.4g} B/s), "
         "FLOP peaks unknown, confidence low",
         out.gfx, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
     return out;

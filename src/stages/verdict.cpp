@@ -72,7 +72,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
     if (v.dispatch_bound) {
       v.bound = Bound::latency;
       v.notes.push_back(fmt::format(
-          "dispatch-bound: t_unit {:.3f} us <= 2 x launch overhead {:g} us: timed by dispatch, not by "
+          "dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: timed by dispatch, not by "
           "its bytes or math; no verdict; lever: fusion / graph capture",
           work.t_unit_ms * 1000.0, params.launch_overhead_us));
     }

@@ -1,0 +1,163 @@
+// Stage 3 (SPEC §3 step 3): override > kernel-family table > collective / generic tokens > profiler.
+#include <catch2/catch.hpp>
+
+#include "roofline/kernel_classes.hpp"
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+
+namespace {
+
+TopNEntry entry(std::string name, std::string classification = "", std::string short_name = "") {
+  TopNEntry e;
+  e.name = std::move(name);
+  e.short_name = short_name.empty() ? e.name : std::move(short_name);
+  e.classification = std::move(classification);
+  e.pct_gpu_time = 6.0;
+  return e;
+}
+
+ClassRules shipped() {
+  ClassRules r;
+  r.families = builtin_kernel_classes_rules();
+  return r;
+}
+
+ClassRule override_rule(const std::string& spec) {
+  std::string error;
+  auto r = parse_classify_override(spec, error);
+  INFO(error);
+  REQUIRE(r.has_value());
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
+  const ClassRules rules = shipped();
+  struct Case {
+    const char* name;
+    OpClass cls;
+    const char* detail;
+  };
+  const Case cases[] = {
+      {"fused_moe_kernel", OpClass::moe, ""},
+      {"ck_moe_stage1<ck::tensor_layout::gemm::RowMajor, 256, 64, 128>", OpClass::moe, "stage1"},
+      {"kernel_moe_gemm<ck::GridwiseMoeGemm<256, 128, 64>, true, 2>", OpClass::moe, ""},
+      {"_fwd_grouped_kernel_stage1", OpClass::attn, "decode"},
+      {"_fwd_kernel_stage2", OpClass::attn, "decode_reduce"},
+      {"kernel_paged_attention_2d", OpClass::attn, "decode"},
+      {"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x256_MI16x16x1_SN_LDSB1_AFC1", OpClass::gemm, ""},
+      {"void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>(int, int, int, float, __hip_bfloat16 const*)",
+       OpClass::gemm, ""},
+      {"void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, true>(c10::BFloat16*)",
+       OpClass::elementwise, "act_and_mul"},
+      {"void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, float, int)",
+       OpClass::elementwise, "add_norm"},
+      {"moe_align_block_size_kernel", OpClass::elementwise, "index"},
+      {"fused_recurrent_gated_delta_rule_fwd_kernel", OpClass::unknown, "linear_attention"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    Classification got = classify(entry(c.name), rules);
+    CHECK(got.op_class == c.cls);
+    CHECK(got.detail == c.detail);
+    CHECK(got.rule.find("kernel_classes.tsv") != std::string::npos);
+  }
+}
+
+TEST_CASE("classify: a user override beats the shipped table", "[classify]") {
+  ClassRules rules = shipped();
+  rules.overrides.push_back(override_rule("fused_moe*=gemm"));
+  Classification c = classify(entry("fused_moe_kernel"), rules);
+  CHECK(c.op_class == OpClass::gemm);
+  CHECK(c.rule.find("--classify") != std::string::npos);
+  // The override is a glob over the whole name: it does not touch other kernels.
+  CHECK(classify(entry("kernel_paged_attention_2d"), rules).op_class == OpClass::attn);
+}
+
+TEST_CASE("classify: override with a detail, first override wins", "[classify]") {
+  ClassRules rules = shipped();
+  rules.overrides.push_back(override_rule("my_moe_gateup=moe:stage1"));
+  rules.overrides.push_back(override_rule("my_moe=attn"));
+  Classification c = classify(entry("my_moe_gateup_v2"), rules);
+  CHECK(c.op_class == OpClass::moe);
+  CHECK(c.detail == "stage1");
+  std::string error;
+  CHECK_FALSE(parse_classify_override("foo=tensorcore", error).has_value());
+  CHECK(error.find("tensorcore") != std::string::npos);
+  CHECK_FALSE(parse_classify_override("=gemm", error).has_value());
+}
+
+TEST_CASE("classify: the table beats generic tokens", "[classify]") {
+  // "moe_align_block_size" contains the generic MoE token "moe", but the table says index kernel.
+  const ClassRules rules = shipped();
+  CHECK(classify(entry("moe_align_block_size_kernel"), rules).op_class == OpClass::elementwise);
+  ClassRules empty;
+  CHECK(classify(entry("moe_align_block_size_kernel"), empty).op_class == OpClass::moe);
+}
+
+TEST_CASE("classify: collectives are unknown with the collective flag", "[classify]") {
+  const ClassRules rules = shipped();
+  for (const char* name : {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+                           "cross_device_reduce_1stage<__hip_bfloat16, 8>",
+                           "custom_allreduce_two_shot", "rccl_all_gather_kernel", "reduce_scatter_ring_kernel"}) {
+    INFO(name);
+    Classification c = classify(entry(name, "library_gemm"), rules);
+    CHECK(c.op_class == OpClass::unknown);
+    CHECK(c.collective);
+  }
+}
+
+TEST_CASE("classify: collective tokens beat generic tokens", "[classify]") {
+  ClassRules no_table;
+  // "reduce" alone would be elementwise; "all_reduce" makes it a collective.
+  Classification c = classify(entry("two_shot_all_reduce_kernel"), no_table);
+  CHECK(c.op_class == OpClass::unknown);
+  CHECK(c.collective);
+  CHECK(classify(entry("block_reduce_kernel"), no_table).op_class == OpClass::elementwise);
+}
+
+TEST_CASE("classify: generic tokens in SPEC order", "[classify]") {
+  ClassRules no_table;
+  struct Case {
+    const char* name;
+    OpClass cls;
+  };
+  const Case cases[] = {
+      {"my_expert_gemm_kernel", OpClass::moe},        // MoE before GEMM
+      {"triton_flash_decode_kernel", OpClass::attn},  // attention
+      {"mla_absorb_gemm", OpClass::attn},             // attention before GEMM
+      {"custom_gemv_splitk", OpClass::gemm},
+      {"triton_linear_kernel", OpClass::gemm},
+      {"triton_red_fused_rms_0", OpClass::elementwise},
+      {"silu_kernel", OpClass::elementwise},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    Classification got = classify(entry(c.name, "other"), no_table);
+    CHECK(got.op_class == c.cls);
+    CHECK(got.rule.find("name token") != std::string::npos);
+  }
+}
+
+TEST_CASE("classify: the profiler's classification is the last resort", "[classify]") {
+  ClassRules no_table;
+  CHECK(classify(entry("kernel_0x7f3a", "library_gemm"), no_table).op_class == OpClass::gemm);
+  CHECK(classify(entry("kernel_0x7f3a", "library_attn"), no_table).op_class == OpClass::attn);
+  CHECK(classify(entry("kernel_0x7f3a", "elementwise_overhead"), no_table).op_class == OpClass::elementwise);
+  CHECK(classify(entry("kernel_0x7f3a", "reduction_norm"), no_table).op_class == OpClass::elementwise);
+  CHECK(classify(entry("kernel_0x7f3a", "memory"), no_table).op_class == OpClass::elementwise);
+  Classification triton = classify(entry("kernel_0x7f3a", "triton"), no_table);
+  CHECK(triton.op_class == OpClass::unknown);
+  CHECK_FALSE(triton.collective);
+  // A name token beats the profiler: a "memory" hint on a GEMM name is still a GEMM.
+  CHECK(classify(entry("custom_matmul_kernel", "memory"), no_table).op_class == OpClass::gemm);
+}
+
+TEST_CASE("classify: short_name is matched too", "[classify]") {
+  const ClassRules rules = shipped();
+  Classification c = classify(entry("void (anonymous namespace)::kernel_0<float, 4>(float*)", "", "rms_norm"), rules);
+  CHECK(c.op_class == OpClass::elementwise);
+  CHECK(c.detail == "norm");
+}

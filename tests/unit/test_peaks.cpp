@@ -1,0 +1,199 @@
+// peaks.hpp / load.hpp: parse_peaks_md (SPEC §2.4), check_peaks (§1, §9), the built-in table.
+#include <catch2/catch.hpp>
+
+#include "roofline/load.hpp"
+#include "roofline/peaks.hpp"
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::any_contains;
+using roofline::test::rel;
+
+namespace {
+
+const PeaksSection* find_section(const PeaksTable& t, const std::string& gfx, const std::string& product) {
+  for (const auto& s : t.sections)
+    if (s.gfx == gfx && s.product == product) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("parse_peaks_md: yaml blocks, comments, other fences ignored", "[peaks]") {
+  const char* md = R"(# My peaks
+
+Prose with `inline code` and a shell fence that must be ignored:
+
+```bash
+gfx: gfx000
+hbm_bw_bytes_s: 1
+```
+
+```yaml
+gfx: gfx942:sramecc+:xnack-   # feature suffix is stripped
+cu: 304
+hbm_bw_bytes_s: 5.3e12        # HBM3
+flops:
+  bf16: 1.31e15
+  fp16: 1.31e15
+  float8_e4m3fnuz: 2.61e15    # alias -> fp8
+l2_bytes: 4194304
+```
+
+```yml
+gfx: gfx1201
+product: R9700
+hbm_bw_bytes_s: 6.4e11
+```
+)";
+  auto loaded = parse_peaks_md(md, "my_peaks.md");
+  REQUIRE(loaded.value);
+  INFO((loaded.errors.empty() ? std::string() : loaded.errors.front()));
+  CHECK(loaded.errors.empty());
+  const PeaksTable& t = *loaded.value;
+  REQUIRE(t.sections.size() == 2);
+  CHECK(find_section(t, "gfx000", "") == nullptr);
+  const PeaksSection* mi300 = find_section(t, "gfx942", "");
+  REQUIRE(mi300);
+  CHECK(mi300->cu.value() == rel(304));
+  CHECK(mi300->hbm_bw_bytes_s.value() == rel(5.3e12));
+  CHECK(mi300->flops.at("bf16") == rel(1.31e15));
+  CHECK(mi300->flops.at("fp8") == rel(2.61e15));
+  CHECK(mi300->l2_bytes.value() == rel(4194304));
+  CHECK(mi300->line == 10);  // 1-based line of the opening fence
+  const PeaksSection* r9700 = find_section(t, "gfx1201", "r9700");
+  REQUIRE(r9700);
+  CHECK(r9700->hbm_bw_bytes_s.value() == rel(6.4e11));
+}
+
+TEST_CASE("parse_peaks_md: a bad block is skipped with a message, good ones kept", "[peaks]") {
+  const char* md = R"(```yaml
+gfx: gfx950
+hbm_bw_bytes_s: 8.0e12
+```
+
+```yaml
+gfx: [gfx942
+hbm_bw_bytes_s: 5.3e12
+```
+
+```yaml
+hbm_bw_bytes_s: 1.0e12
+```
+
+```yaml
+gfx: gfx1151
+hbm_bw_bytes_s: fast
+flops:
+  bf16: 6.0e13
+  qbit9: 1.0e13
+```
+)";
+  auto loaded = parse_peaks_md(md, "peaks.md");
+  REQUIRE(loaded.value);
+  const PeaksTable& t = *loaded.value;
+  CHECK(find_section(t, "gfx950", ""));
+  CHECK_FALSE(find_section(t, "gfx942", ""));
+  CHECK(any_contains(loaded.errors, {"peaks.md:6", "invalid YAML"}));
+  CHECK(any_contains(loaded.errors, {"peaks.md:11", "no gfx"}));
+  CHECK(any_contains(loaded.errors, {"peaks.md:15", "hbm_bw_bytes_s", "fast"}));
+  CHECK(any_contains(loaded.errors, {"peaks.md:15", "flops.qbit9"}));
+  const PeaksSection* apu = find_section(t, "gfx1151", "");
+  REQUIRE(apu);
+  CHECK_FALSE(apu->hbm_bw_bytes_s.has_value());
+  CHECK(apu->flops.at("bf16") == rel(6.0e13));
+}
+
+TEST_CASE("parse_peaks_md: no yaml blocks at all is an error", "[peaks]") {
+  auto loaded = parse_peaks_md("# nothing here\n", "empty.md");
+  CHECK(any_contains(loaded.errors, {"empty.md", "no ```yaml blocks"}));
+}
+
+TEST_CASE("check_peaks: bf16 != fp16 and duplicate (gfx, product) are flagged", "[peaks]") {
+  PeaksTable t;
+  t.source_name = "peaks.md";
+  PeaksSection a;
+  a.gfx = "gfx942";
+  a.hbm_bw_bytes_s = 5.3e12;
+  a.flops = {{"bf16", 1.31e15}, {"fp16", 1.31e15}};
+  a.line = 3;
+  PeaksSection b = a;  // same (gfx, no product): duplicate
+  b.line = 20;
+  PeaksSection c;
+  c.gfx = "gfx1201";
+  c.product = "r9700";
+  c.hbm_bw_bytes_s = 6.4e11;
+  c.flops = {{"bf16", 1.91e14}, {"fp16", 3.83e14}};  // mis-calibrated: sparse fp16 figure
+  c.line = 40;
+  PeaksSection d = c;  // same gfx, no product: not a duplicate of c
+  d.product.clear();
+  d.flops = {{"bf16", 1.91e14}, {"fp16", 1.91e14}};
+  d.line = 60;
+
+  SECTION("a sound table has no problems") {
+    t.sections = {a, d};
+    CHECK(check_peaks(t).empty());
+  }
+  SECTION("flagged") {
+    t.sections = {a, b, c, d};
+    auto problems = check_peaks(t);
+    CHECK(problems.size() == 2);
+    CHECK(any_contains(problems, {"peaks.md:20", "duplicate", "gfx942"}));
+    CHECK(any_contains(problems, {"peaks.md:40", "bf16", "fp16", "r9700"}));
+    CHECK_FALSE(any_contains(problems, {"peaks.md:60"}));
+  }
+}
+
+TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks]") {
+  const PeaksTable& t = builtin_peaks();
+  CHECK(check_peaks(t).empty());
+  REQUIRE(t.sections.size() == 4);
+
+  SECTION("gfx950 MI350X/MI355X") {
+    const PeaksSection* s = find_section(t, "gfx950", "");
+    REQUIRE(s);
+    CHECK(s->hbm_bw_bytes_s.value() == rel(8.0e12));
+    CHECK(s->flops.at("bf16") == rel(2.5e15));
+    CHECK(s->flops.at("fp16") == rel(2.5e15));
+    CHECK(s->flops.at("fp8") == rel(5.0e15));
+    CHECK(s->flops.at("fp4") == rel(1.0e16));
+    CHECK(s->flops.at("fp32") == rel(1.57e14));
+    CHECK(s->flops.at("fp64") == rel(7.86e13));
+    CHECK(s->l2_bytes.value() == rel(4.0 * 1024 * 1024));
+  }
+  SECTION("gfx942 MI300X") {
+    const PeaksSection* s = find_section(t, "gfx942", "");
+    REQUIRE(s);
+    CHECK(s->hbm_bw_bytes_s.value() == rel(5.3e12));
+    CHECK(s->flops.at("bf16") == rel(1.31e15));
+    CHECK(s->flops.at("fp16") == rel(1.31e15));
+    CHECK(s->flops.at("fp8") == rel(2.61e15));
+    CHECK(s->flops.at("fp32") == rel(1.63e14));
+    CHECK(s->flops.at("fp64") == rel(1.63e14));
+    CHECK(s->flops.count("fp4") == 0);
+  }
+  SECTION("gfx1151 Strix Halo") {
+    const PeaksSection* s = find_section(t, "gfx1151", "");
+    REQUIRE(s);
+    CHECK(s->hbm_bw_bytes_s.value() == rel(2.56e11));
+    CHECK(s->flops.at("bf16") == rel(6.0e13));
+    CHECK(s->flops.at("fp16") == rel(6.0e13));
+    CHECK(s->flops.at("int8") == rel(6.0e13));
+    CHECK(s->flops.at("fp32") == rel(3.0e13));
+    CHECK(s->flops.count("fp8") == 0);
+  }
+  SECTION("r9700 (gfx1201, product-gated)") {
+    CHECK(find_section(t, "gfx1201", "") == nullptr);  // never a bare gfx1201 section
+    const PeaksSection* s = find_section(t, "gfx1201", "r9700");
+    REQUIRE(s);
+    CHECK(s->cu.value() == rel(64));
+    CHECK(s->hbm_bw_bytes_s.value() == rel(6.4e11));
+    CHECK(s->flops.at("bf16") == rel(1.91e14));
+    CHECK(s->flops.at("fp16") == rel(1.91e14));
+    CHECK(s->flops.at("fp8") == rel(3.83e14));
+    CHECK(s->flops.at("int8") == rel(3.83e14));
+    CHECK(s->flops.at("fp32") == rel(4.78e13));
+    CHECK(s->flops.count("fp4") == 0);
+  }
+  CHECK(known_products(t) == std::vector<std::string>{"r9700"});
+}

@@ -1,0 +1,120 @@
+// Stage 2 (SPEC §3 step 2, §2.1): the e2e-critical regime, t_ms and launches_per_step.
+#include <catch2/catch.hpp>
+
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::rel;
+
+namespace {
+
+ServingInfo serving(std::optional<double> prefill, std::optional<double> decode) {
+  ServingInfo s;
+  s.present = true;
+  s.n_prefill_steps = prefill;
+  s.n_decode_steps = decode;
+  return s;
+}
+
+// fused_moe_kernel of the worked example: both regimes, per-regime fields.
+TopNEntry moe_entry() {
+  TopNEntry e;
+  e.name = "fused_moe_kernel";
+  e.calls = 164560;
+  e.avg_us = 53.789;
+  e.served_regimes = {"prefill", "decode"};
+  e.phase = "both";
+  e.phase_calls_measured.prefill = 1920;
+  e.phase_calls_measured.decode = 162640;
+  e.calls_per_step.prefill = 80;
+  e.calls_per_step.decode = 80;
+  e.base_latency_ms.prefill = 0.4196;
+  e.base_latency_ms.decode = 0.049471;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("pick_regime: the worked example is decode, from calls_per_step x steps", "[regime]") {
+  RegimeChoice r = pick_regime(moe_entry(), serving(24, 2033));
+  CHECK(r.regime == Regime::decode);
+  CHECK(r.t_ms.value() == rel(0.049471));  // base_latency_ms.decode, not avg_us
+  CHECK(r.launches_per_step.value() == rel(80));
+}
+
+TEST_CASE("pick_regime: the regime carrying the launches wins, not the one with more steps", "[regime]") {
+  TopNEntry e = moe_entry();
+  e.calls_per_step.prefill = 4000;  // 4000 x 24 = 96000 > 80 x 1000
+  e.calls_per_step.decode = 80;
+  RegimeChoice r = pick_regime(e, serving(24, 1000));
+  CHECK(r.regime == Regime::prefill);
+  CHECK(r.t_ms.value() == rel(0.4196));
+  CHECK(r.launches_per_step.value() == rel(4000));
+}
+
+TEST_CASE("pick_regime: a single served regime is that regime", "[regime]") {
+  TopNEntry e = moe_entry();
+  e.served_regimes = {"prefill"};
+  RegimeChoice r = pick_regime(e, serving(24, 2033));
+  CHECK(r.regime == Regime::prefill);
+  CHECK(r.t_ms.value() == rel(0.4196));
+
+  TopNEntry phase_only;
+  phase_only.name = "context_attention_fwd";
+  phase_only.phase = "prefill";
+  phase_only.avg_us = 812.0;
+  CHECK(pick_regime(phase_only, serving(24, 2033)).regime == Regime::prefill);
+}
+
+TEST_CASE("pick_regime: phase_calls_measured when calls_per_step cannot be weighted", "[regime]") {
+  TopNEntry e = moe_entry();
+  e.calls_per_step = {};
+  e.phase_calls_measured.prefill = 90000;
+  e.phase_calls_measured.decode = 1000;
+  RegimeChoice r = pick_regime(e, serving(std::nullopt, std::nullopt));
+  CHECK(r.regime == Regime::prefill);
+}
+
+TEST_CASE("pick_regime: without per-regime data the larger step count decides", "[regime]") {
+  TopNEntry e;
+  e.name = "rms_norm_kernel";
+  e.avg_us = 3.2;
+  e.calls = 4000;
+  CHECK(pick_regime(e, serving(3000, 1000)).regime == Regime::prefill);
+  RegimeChoice d = pick_regime(e, serving(24, 2033));
+  CHECK(d.regime == Regime::decode);
+  // No per-regime latency: t_ms = avg_us / 1000; launches = calls / n_decode_steps.
+  CHECK(d.t_ms.value() == rel(0.0032));
+  CHECK(d.launches_per_step.value() == rel(4000.0 / 2033.0));
+}
+
+TEST_CASE("pick_regime: with nothing, decode and a note", "[regime]") {
+  TopNEntry e;
+  e.name = "mystery";
+  e.avg_us = 12.5;
+  e.calls = 100;
+  RegimeChoice r = pick_regime(e, ServingInfo{});
+  CHECK(r.regime == Regime::decode);
+  CHECK_FALSE(r.why.empty());
+  CHECK(r.t_ms.value() == rel(0.0125));
+  CHECK_FALSE(r.launches_per_step.has_value());  // no step count: null
+}
+
+TEST_CASE("pick_regime: base_latency_ms of the other regime is not used", "[regime]") {
+  TopNEntry e;
+  e.name = "kernel_paged_attention_2d";
+  e.avg_us = 141.0;
+  e.served_regimes = {"decode"};
+  e.base_latency_ms.prefill = 0.4;
+  RegimeChoice r = pick_regime(e, serving(24, 2033));
+  CHECK(r.regime == Regime::decode);
+  CHECK(r.t_ms.value() == rel(0.141));
+  CHECK_FALSE(r.t_ms.value() == rel(0.4));
+}
+
+TEST_CASE("pick_regime: calls_per_step of the chosen regime beats calls / steps", "[regime]") {
+  TopNEntry e = moe_entry();
+  e.calls = 999999;  // would give a different launches_per_step
+  RegimeChoice r = pick_regime(e, serving(24, 2033));
+  CHECK(r.launches_per_step.value() == rel(80));
+}

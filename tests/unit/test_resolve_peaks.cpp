@@ -1,0 +1,121 @@
+// Stage 1 (SPEC §3 step 1): product gating, RDNA4 hard unknown, derived bandwidth, dtype lookup.
+#include <catch2/catch.hpp>
+
+#include "roofline/peaks.hpp"
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::rel;
+
+namespace {
+
+DeviceProps mi_props(double clock_khz, double bus_bits) {
+  DeviceProps p;
+  p.memory_clock_rate_khz = clock_khz;
+  p.memory_bus_width_bits = bus_bits;
+  p.multi_processor_count = 256;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("resolve_peaks: gfx950 with a feature suffix and device_target unknown", "[peaks][resolve]") {
+  ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx950:sramecc+:xnack-", "unknown", {});
+  CHECK(p.gfx == "gfx950");
+  CHECK(p.product.empty());
+  CHECK(p.source == PeaksSource::table);
+  CHECK(p.confidence == Confidence::high);
+  CHECK(p.hbm_bw_bytes_s.value() == rel(8.0e12));
+  CHECK(p.compute_validated);
+  CHECK_FALSE(p.hard_unknown);
+}
+
+TEST_CASE("resolve_peaks: r9700 numbers only with the product", "[peaks][resolve]") {
+  SECTION("product spelled as a marketing name") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1201", "AMD Radeon AI PRO R9700", {});
+    CHECK(p.product == "r9700");
+    CHECK(p.source == PeaksSource::table);
+    CHECK(p.hbm_bw_bytes_s.value() == rel(6.4e11));
+    CHECK(p.flops.at("fp8") == rel(3.83e14));
+  }
+  SECTION("bare gfx1201 is a hard unknown, even with device_props") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1201", "unknown", mi_props(2.5e6, 256));
+    CHECK(p.hard_unknown);
+    CHECK(p.source == PeaksSource::none);
+    CHECK_FALSE(p.hbm_bw_bytes_s.has_value());
+    CHECK(p.flops.empty());
+  }
+  SECTION("gfx1200 (another RDNA4 SKU) is a hard unknown") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1200", "", mi_props(2.5e6, 128));
+    CHECK(p.hard_unknown);
+    CHECK_FALSE(p.hbm_bw_bytes_s.has_value());
+  }
+  SECTION("gfx1201 with another product is still a hard unknown") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1201", "Radeon RX 9070 XT", mi_props(2.5e6, 256));
+    CHECK(p.hard_unknown);
+    CHECK_FALSE(p.hbm_bw_bytes_s.has_value());
+  }
+}
+
+TEST_CASE("resolve_peaks: gfx1250 is CDNA5, not RDNA4: derived from device_props", "[peaks][resolve]") {
+  // clock_khz·1e3 · bus_bits/8 · 2
+  ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1250", "", mi_props(2.0e6, 8192));
+  CHECK_FALSE(p.hard_unknown);
+  CHECK(p.source == PeaksSource::derived);
+  CHECK(p.confidence == Confidence::low);
+  CHECK(p.hbm_bw_bytes_s.value() == rel(2.0e6 * 1e3 * 8192.0 / 8.0 * 2.0));
+  CHECK(p.hbm_bw_bytes_s.value() == rel(4.096e12));
+  CHECK(p.flops.empty());  // FLOPs unknown
+}
+
+TEST_CASE("resolve_peaks: unknown gfx without props is unknown", "[peaks][resolve]") {
+  ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1250", "", {});
+  CHECK(p.source == PeaksSource::none);
+  CHECK_FALSE(p.hard_unknown);
+  CHECK_FALSE(p.hbm_bw_bytes_s.has_value());
+  ResolvedPeaks none = resolve_peaks(builtin_peaks(), "", "", {});
+  CHECK(none.source == PeaksSource::none);
+  CHECK_FALSE(none.hbm_bw_bytes_s.has_value());
+}
+
+TEST_CASE("resolve_peaks: a product-less section matches only runs without a product", "[peaks][resolve]") {
+  // gfx950 has one section without product: a run naming MI355X does not match it.
+  ResolvedPeaks named = resolve_peaks(builtin_peaks(), "gfx950", "MI355X", {});
+  CHECK(named.source != PeaksSource::table);
+  CHECK_FALSE(named.hbm_bw_bytes_s.has_value());
+  ResolvedPeaks derived = resolve_peaks(builtin_peaks(), "gfx950", "MI355X", mi_props(4.0e6, 8192));
+  CHECK(derived.source == PeaksSource::derived);
+  CHECK(derived.hbm_bw_bytes_s.value() == rel(8.192e12));
+}
+
+TEST_CASE("resolve_peaks: compute_validated follows bf16 == fp16", "[peaks][resolve]") {
+  PeaksTable t;
+  t.source_name = "custom.md";
+  PeaksSection good;
+  good.gfx = "gfx942";
+  good.hbm_bw_bytes_s = 5.3e12;
+  good.flops = {{"bf16", 1.31e15}, {"fp16", 1.31e15}};
+  PeaksSection bad = good;
+  bad.gfx = "gfx90a";
+  bad.flops = {{"bf16", 3.83e14}, {"fp16", 1.915e14}};
+  PeaksSection half = good;
+  half.gfx = "gfx908";
+  half.flops = {{"fp32", 4.6e13}};
+  t.sections = {good, bad, half};
+  CHECK(resolve_peaks(t, "gfx942", "", {}).compute_validated);
+  CHECK_FALSE(resolve_peaks(t, "gfx90a", "", {}).compute_validated);
+  CHECK_FALSE(resolve_peaks(t, "gfx908", "", {}).compute_validated);
+  CHECK(resolve_peaks(t, "gfx90a", "", {}).source == PeaksSource::table);
+}
+
+TEST_CASE("peak_flops_for: a missing dtype is unknown, never the table maximum", "[peaks][resolve]") {
+  ResolvedPeaks strix = resolve_peaks(builtin_peaks(), "gfx1151", "", {});
+  REQUIRE(strix.source == PeaksSource::table);
+  CHECK_FALSE(peak_flops_for(strix, "fp8").has_value());
+  CHECK_FALSE(peak_flops_for(strix, "fp4").has_value());
+  CHECK(peak_flops_for(strix, "bf16").value() == rel(6.0e13));
+  ResolvedPeaks mi300 = resolve_peaks(builtin_peaks(), "gfx942", "", {});
+  CHECK_FALSE(peak_flops_for(mi300, "fp4").has_value());
+  CHECK(peak_flops_for(mi300, "fp8").value() == rel(2.61e15));
+  CHECK_FALSE(peak_flops_for(mi300, "").has_value());
+}

@@ -99,8 +99,8 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
 
 namespace {
 
-EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules& rules,
-                          const ModelContext& ctx, const ResolvedPeaks& peaks, const AnalyzeOptions& opts) {
+// The fields an entry copies verbatim from its Top-N record.
+EntryResult entry_identity(const TopNEntry& e) {
   EntryResult r;
   r.topn_index = e.index;
   r.rank = e.rank;
@@ -110,6 +110,12 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   r.pct_gpu_time = e.pct_gpu_time;
   r.editable = e.editable;
   r.stage = 'A';
+  return r;
+}
+
+EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules& rules,
+                          const ModelContext& ctx, const ResolvedPeaks& peaks, const AnalyzeOptions& opts) {
+  EntryResult r = entry_identity(e);
   r.regime = pick_regime(e, topn.serving);
   r.notes.push_back(fmt::format("regime {}: {}", to_string(r.regime.regime), r.regime.why));
   if (r.regime.t_ms)
@@ -211,14 +217,7 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
     try {
       a.entries.push_back(analyze_entry(e, topn, rules, ctx, a.peaks, opts));
     } catch (const std::exception& ex) {
-      EntryResult r;
-      r.topn_index = e.index;
-      r.rank = e.rank;
-      r.name = e.name;
-      r.short_name = e.short_name;
-      r.pct_gpu_time_raw = e.pct_gpu_time_raw;
-      r.pct_gpu_time = e.pct_gpu_time;
-      r.editable = e.editable;
+      EntryResult r = entry_identity(e);
       r.route = "fall back to pct_gpu_time order (analysis failed)";
       r.notes.push_back(fmt::format("internal error while analysing this entry: {}", ex.what()));
       r.degraded = Degradation{e.name, "L5", fmt::format("analysis failed: {}", ex.what())};

@@ -47,10 +47,8 @@ struct PeaksArgs {
 };
 
 struct CalcArgs {
-  double bytes = 0, flops = 0, time_us = 0;
-  std::string gfx, product, dtype, op_class, peaks, format = "text";
-  std::optional<double> pct;
-  double launch_overhead_us = 5.0;
+  CalcInput in;
+  std::string peaks, format = "text";
 };
 
 void err_line(const std::string& msg) { std::fprintf(stderr, "roofline: %s\n", msg.c_str()); }
@@ -257,17 +255,7 @@ int run_peaks_check(const PeaksArgs& args) {
 int run_calc(const CalcArgs& args) {
   PeaksTable storage;
   const PeaksTable& table = load_peaks_or_throw(args.peaks, storage);
-  CalcInput in;
-  in.bytes = args.bytes;
-  in.flops = args.flops;
-  in.time_us = args.time_us;
-  in.gfx = args.gfx;
-  in.product = args.product;
-  in.dtype = args.dtype;
-  in.op_class = args.op_class;
-  in.pct_gpu_time = args.pct;
-  in.launch_overhead_us = args.launch_overhead_us;
-  CalcResult r = calc(in, table);
+  CalcResult r = calc(args.in, table);
   if (!r.errors.empty()) throw UsageError(r.errors.front());
   std::string out = args.format == "json" ? calc_json(r).dump(2) + "\n" : calc_text(r);
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -373,15 +361,15 @@ int run(int argc, char** argv) {
 
   CalcArgs c;
   auto* calc_cmd = app.add_subcommand("calc", "What-if: the roofline arithmetic on raw bytes, FLOPs and time");
-  calc_cmd->add_option("--bytes", c.bytes, "HBM bytes moved by one unit")->required()->check(non_negative());
-  calc_cmd->add_option("--flops", c.flops, "FLOPs of one unit")->required()->check(non_negative());
-  calc_cmd->add_option("--time-us", c.time_us, "Time of one unit in microseconds")->required()->check(CLI::PositiveNumber);
-  calc_cmd->add_option("--gfx", c.gfx, "gfx name, e.g. gfx950")->required();
-  calc_cmd->add_option("--product", c.product, "Product identity (e.g. r9700)");
-  calc_cmd->add_option("--dtype", c.dtype, "Compute dtype (bf16, fp16, fp8, fp32, ...)")->required();
-  calc_cmd->add_option("--class", c.op_class, "Op class: gemm, moe, attn, elementwise, unknown")->required();
-  calc_cmd->add_option("--pct", c.pct, "pct_gpu_time of the kernel (for the expected e2e gain)")->check(CLI::Range(0.0, 100.0));
-  calc_cmd->add_option("--launch-overhead-us", c.launch_overhead_us, "Dispatch floor unit")->check(non_negative())->capture_default_str();
+  calc_cmd->add_option("--bytes", c.in.bytes, "HBM bytes moved by one unit")->required()->check(non_negative());
+  calc_cmd->add_option("--flops", c.in.flops, "FLOPs of one unit")->required()->check(non_negative());
+  calc_cmd->add_option("--time-us", c.in.time_us, "Time of one unit in microseconds")->required()->check(CLI::PositiveNumber);
+  calc_cmd->add_option("--gfx", c.in.gfx, "gfx name, e.g. gfx950")->required();
+  calc_cmd->add_option("--product", c.in.product, "Product identity (e.g. r9700)");
+  calc_cmd->add_option("--dtype", c.in.dtype, "Compute dtype (bf16, fp16, fp8, fp32, ...)")->required();
+  calc_cmd->add_option("--class", c.in.op_class, "Op class: gemm, moe, attn, elementwise, unknown")->required();
+  calc_cmd->add_option("--pct", c.in.pct_gpu_time, "pct_gpu_time of the kernel (for the expected e2e gain)")->check(CLI::Range(0.0, 100.0));
+  calc_cmd->add_option("--launch-overhead-us", c.in.launch_overhead_us, "Dispatch floor unit")->check(non_negative())->capture_default_str();
   calc_cmd->add_option("--peaks", c.peaks, "Peaks file (default: built-in)")->check(CLI::ExistingFile);
   calc_cmd->add_option("-f,--format", c.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 

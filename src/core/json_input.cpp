@@ -81,6 +81,22 @@ std::optional<json> parse_json(std::string_view text, const std::string& display
   }
 }
 
+std::optional<json> parse_json_object(std::string_view text, const std::string& display_name,
+                                      int max_depth, std::vector<std::string>& errors) {
+  std::string error;
+  auto doc = parse_json(text, display_name, max_depth, error);
+  if (!doc) {
+    errors.push_back(error);
+    return std::nullopt;
+  }
+  if (!doc->is_object()) {
+    errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}", display_name,
+                                 describe_type(*doc)));
+    return std::nullopt;
+  }
+  return doc;
+}
+
 std::string describe_type(const json& v) {
   switch (v.type()) {
     case json::value_t::null: return "null";

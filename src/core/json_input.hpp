@@ -19,6 +19,10 @@ using json = nlohmann::json;
 std::optional<json> parse_json(std::string_view text, const std::string& display_name,
                                int max_depth, std::string& error);
 
+// parse_json, then requires a top-level object; on failure appends one message to `errors`.
+std::optional<json> parse_json_object(std::string_view text, const std::string& display_name,
+                                      int max_depth, std::vector<std::string>& errors);
+
 // The JSON type of a value, for messages ("a string", "an array", ...).
 std::string describe_type(const json& v);
 

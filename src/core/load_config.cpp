@@ -183,17 +183,8 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
 
 Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name) {
   Loaded<ModelConfig> out;
-  std::string error;
-  auto doc = detail::parse_json(text, display_name, k_max_json_depth, error);
-  if (!doc) {
-    out.errors.push_back(error);
-    return out;
-  }
-  if (!doc->is_object()) {
-    out.errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}",
-                                     display_name, detail::describe_type(*doc)));
-    return out;
-  }
+  auto doc = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  if (!doc) return out;
   FieldReader f(display_name, out.errors);
   const json* text_cfg = f.object(*doc, "text_config", "text_config");
   ConfigView view(f, *doc, text_cfg);

@@ -60,17 +60,8 @@ std::string canonical_product(std::string_view spelling,
 
 Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name) {
   Loaded<EnvReport> out;
-  std::string error;
-  auto doc = detail::parse_json(text, display_name, k_max_json_depth, error);
-  if (!doc) {
-    out.errors.push_back(error);
-    return out;
-  }
-  if (!doc->is_object()) {
-    out.errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}",
-                                     display_name, detail::describe_type(*doc)));
-    return out;
-  }
+  auto doc = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  if (!doc) return out;
   FieldReader f(display_name, out.errors);
   EnvReport env;
   env.gfx_raw = f.string(*doc, "gfx", "gfx").value_or("");

@@ -210,17 +210,8 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
 
 Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name) {
   Loaded<TopN> out;
-  std::string error;
-  auto doc = detail::parse_json(text, display_name, k_max_json_depth, error);
-  if (!doc) {
-    out.errors.push_back(error);
-    return out;
-  }
-  if (!doc->is_object()) {
-    out.errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}",
-                                     display_name, detail::describe_type(*doc)));
-    return out;
-  }
+  auto doc = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  if (!doc) return out;
   FieldReader f(display_name, out.errors);
   TopN topn;
   topn.source = f.string(*doc, "source", "source").value_or("");

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -262,19 +263,24 @@ int run_calc(const CalcArgs& args) {
   return k_exit_ok;
 }
 
-CLI::Validator non_negative() {
+// A finite number within [lo, hi] (CLI::Range lets NaN through); hi = inf means no upper bound.
+CLI::Validator finite_range(double lo, double hi) {
+  const std::string want = std::isinf(hi) ? fmt::format("a finite number >= {:g}", lo)
+                                          : fmt::format("a number between {:g} and {:g}", lo, hi);
   return CLI::Validator(
-      [](std::string& s) -> std::string {
+      [lo, hi, want](std::string& s) -> std::string {
         try {
-          double v = std::stod(s);
-          if (!std::isfinite(v) || v < 0) return "must be a finite number >= 0";
+          std::size_t used = 0;
+          double v = std::stod(s, &used);
+          if (used == s.size() && std::isfinite(v) && v >= lo && v <= hi) return {};
         } catch (...) {
-          return "must be a number";
         }
-        return {};
+        return "must be " + want;
       },
-      "NUMBER>=0");
+      std::isinf(hi) ? fmt::format("NUMBER>={:g}", lo) : fmt::format("NUMBER in [{:g}, {:g}]", lo, hi));
 }
+
+CLI::Validator non_negative() { return finite_range(0.0, std::numeric_limits<double>::infinity()); }
 
 }  // namespace
 
@@ -327,7 +333,7 @@ int run(int argc, char** argv) {
       ->check(CLI::ExistingPath);
   analyze_cmd->add_option("--head-threshold", a.head_threshold,
                           "Analyse entries at or above this % of GPU time (default: $HEAD_THRESHOLD_PCT, else 5)")
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(finite_range(0.0, 100.0));
   analyze_cmd->add_option("--max-entries", a.max_entries, "At most this many head entries")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
       ->capture_default_str();
@@ -368,7 +374,7 @@ int run(int argc, char** argv) {
   calc_cmd->add_option("--product", c.in.product, "Product identity (e.g. r9700)");
   calc_cmd->add_option("--dtype", c.in.dtype, "Compute dtype (bf16, fp16, fp8, fp32, ...)")->required();
   calc_cmd->add_option("--class", c.in.op_class, "Op class: gemm, moe, attn, elementwise, unknown")->required();
-  calc_cmd->add_option("--pct", c.in.pct_gpu_time, "pct_gpu_time of the kernel (for the expected e2e gain)")->check(CLI::Range(0.0, 100.0));
+  calc_cmd->add_option("--pct", c.in.pct_gpu_time, "pct_gpu_time of the kernel (for the expected e2e gain)")->check(finite_range(0.0, 100.0));
   calc_cmd->add_option("--launch-overhead-us", c.in.launch_overhead_us, "Dispatch floor unit")->check(non_negative())->capture_default_str();
   calc_cmd->add_option("--peaks", c.peaks, "Peaks file (default: built-in)")->check(CLI::ExistingFile);
   calc_cmd->add_option("-f,--format", c.format, "text or json")->check(CLI::IsMember({"text", "json"}));

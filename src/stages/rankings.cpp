@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -13,10 +14,19 @@ Rankings rank_entries(std::vector<EntryResult>& entries, const ResolvedPeaks& pe
   Rankings r;
   std::map<std::string, int> name_count;
   for (const auto& e : entries) ++name_count[e.name];
+  std::set<std::string> used;
+  for (const auto& e : entries)
+    if (name_count[e.name] == 1) used.insert(e.name);
   for (auto& e : entries) {
     e.ranking_name = e.name;
-    if (name_count[e.name] > 1)
-      e.ranking_name += fmt::format("#{}", e.rank ? *e.rank : static_cast<long>(e.topn_index) + 1);
+    if (name_count[e.name] == 1) continue;
+    // Duplicated name: suffix the profiler's rank (else the Top-N position); a profile that
+    // repeats ranks too gets a further ".k" so every ranking name stays unique.
+    const long rank = e.rank ? *e.rank : static_cast<long>(e.topn_index) + 1;
+    std::string candidate = fmt::format("{}#{}", e.name, rank);
+    for (int k = 2; used.count(candidate); ++k) candidate = fmt::format("{}#{}.{}", e.name, rank, k);
+    used.insert(candidate);
+    e.ranking_name = candidate;
   }
   std::vector<std::size_t> order(entries.size());
   std::iota(order.begin(), order.end(), std::size_t{0});

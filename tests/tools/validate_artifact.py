@@ -138,6 +138,13 @@ def validate(validator, walker, instance):
     problems = []
     for error in validator.iter_errors(instance):
         message = short(error.message, error.instance)
+        if error.validator == "uniqueItems" and isinstance(error.instance, list):
+            seen, dups = [], []
+            for item in error.instance:
+                if item in seen and item not in dups:
+                    dups.append(item)
+                seen.append(item)
+            message += ": " + ", ".join(short(json.dumps(d, ensure_ascii=False)) for d in dups)
         rule = walker.rule_description(error.schema_path)
         if rule:
             message += f" [rule: {rule}]"

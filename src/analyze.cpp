@@ -179,6 +179,11 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   const ModelConfig* config = in.config.loaded.value ? &*in.config.loaded.value : nullptr;
   const PeaksTable& table = in.peaks.loaded.value ? *in.peaks.loaded.value : builtin_peaks();
 
+  if (in.peaks.loaded.value && in.peaks.display != "built-in peaks.md")
+    for (const auto& problem : check_peaks(table)) {
+      a.warnings.push_back(problem);
+      a.notes.push_back("peaks table problem: " + problem);
+    }
   a.peaks = resolve_peaks(table, env ? env->gfx_raw : "", env ? env->product_raw : "",
                           env ? env->device_props : DeviceProps{});
   a.gfx = a.peaks.gfx;

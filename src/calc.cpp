@@ -30,7 +30,7 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   w.t_unit_ms = in.time_us / 1000.0;
   w.compute_dtype = dtype.value_or(Dtype{});
   w.has_compute_peak_class = e.cls.op_class != OpClass::elementwise;
-  w.candidates.push_back({"given", in.bytes, in.flops, true});
+  w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt});
   w.bytes = in.bytes;
   w.flops = in.flops;
   if (r.peaks.hbm_bw_bytes_s) w.candidates[0].feasible = in.bytes <= *r.peaks.hbm_bw_bytes_s * w.t_unit_ms / 1000.0;

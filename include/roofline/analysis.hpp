@@ -102,7 +102,7 @@ struct Candidate {
   std::string label;
   double bytes = 0.0;
   double flops = 0.0;
-  bool feasible = true;  // bytes <= peak_bw * t_unit (true when no peak to test against)
+  std::optional<bool> feasible;  // bytes <= peak_bw * t_unit; nullopt when no peak to test against
 };
 struct MoeFacts {
   double experts = 0, top_k = 0, pairs = 0, experts_hit = 0;

@@ -63,6 +63,7 @@ struct Analysis {
   Rankings rankings;
   std::vector<Degradation> degraded;
   std::vector<std::string> skill_errors;
+  std::vector<std::string> warnings;  // problems that change no number (also in notes): stderr
   std::vector<std::string> notes;
   RunInfo run;
 };

@@ -144,6 +144,7 @@ int run_analyze(const AnalyzeArgs& args) {
   if (out_dir.empty()) out_dir = ".";
 
   for (const auto& e : analysis.skill_errors) err_line("error: " + e);
+  for (const auto& w : analysis.warnings) err_line("warning: " + w);
   for (const auto& d : analysis.degraded) err_line(fmt::format("degraded [{}] {}: {}", d.level, d.name, d.reason));
 
   const std::string json_text = render_json(analysis);
@@ -151,7 +152,7 @@ int run_analyze(const AnalyzeArgs& args) {
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) {
-    err_line(fmt::format("cannot create output folder {}: {}", out_dir.string(), ec.message()));
+    err_line(fmt::format("artifacts not written: cannot create output folder {}: {}", out_dir.string(), ec.message()));
     return k_exit_write;
   }
   const fs::path json_path = out_dir / "profile_roofline.json";
@@ -159,7 +160,7 @@ int run_analyze(const AnalyzeArgs& args) {
   std::vector<std::string> written;
   for (const auto& [path, text] : {std::pair{json_path, &json_text}, std::pair{md_path, &md_text}}) {
     if (std::string error = write_atomic(path, *text); !error.empty()) {
-      err_line("cannot write artifact: " + error);
+      err_line("artifacts not written: " + error);
       return k_exit_write;
     }
     written.push_back(path.string());

@@ -74,7 +74,7 @@ ordered_json entry_json(const EntryResult& e) {
     candidates.push_back(ordered_json{{"label", c.label},
                                       {"bytes", num(c.bytes)},
                                       {"flops", num(c.flops)},
-                                      {"feasible", c.feasible},
+                                      {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
                                       {"chosen", i == w.chosen}});
   }
   j["byte_candidates"] = std::move(candidates);

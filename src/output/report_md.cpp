@@ -153,7 +153,8 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index, con
     if (w.candidates.size() > 1) {
       out += " — candidates:";
       for (const auto& c : w.candidates)
-        out += fmt::format(" {} {} ({}),", md_escape(c.label), human_bytes(c.bytes), c.feasible ? "feasible" : "infeasible");
+        out += fmt::format(" {} {} ({}),", md_escape(c.label), human_bytes(c.bytes),
+                          !c.feasible ? "feasibility unknown" : *c.feasible ? "feasible" : "infeasible");
       out.pop_back();
     }
     out += "\n";

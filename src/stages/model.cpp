@@ -133,7 +133,7 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
     budget = *peaks.hbm_bw_bytes_s * work.t_unit_ms / 1000.0;
   work.chosen = 0;
   if (!budget) {
-    for (auto& c : work.candidates) c.feasible = true;
+    for (auto& c : work.candidates) c.feasible.reset();
     if (work.candidates.size() > 1)
       work.notes.push_back(fmt::format("no bandwidth peak to test candidates against; using '{}'",
                                        work.candidates[0].label));
@@ -142,7 +142,7 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
     for (std::size_t i = 0; i < work.candidates.size(); ++i) {
       auto& c = work.candidates[i];
       c.feasible = c.bytes <= *budget;
-      if (c.feasible && (!best || c.bytes > work.candidates[*best].bytes)) best = i;
+      if (*c.feasible && (!best || c.bytes > work.candidates[*best].bytes)) best = i;
     }
     work.any_feasible = best.has_value();
     if (best) work.chosen = *best;
@@ -151,7 +151,7 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
       for (const auto& c : work.candidates)
         list += fmt::format("{}{} {} ({} of peak bw × t_unit)", list.empty() ? "" : "; ", c.label,
                             detail::fmt_bytes(c.bytes),
-                            c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
+                            *c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
                                        : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget));
       work.notes.push_back(
           work.any_feasible

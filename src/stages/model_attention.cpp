@@ -59,7 +59,7 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
       "bytes = B·S·n_kv·head_dim·2·kv_bytes = {} (K and V; Q and O negligible at decode); "
       "flops = 2·B·n_q·S·head_dim·2 = {:.4g}",
       fmt_bytes(bytes), flops));
-  work.candidates.push_back({"KV cache read", bytes, flops, true});
+  work.candidates.push_back({"KV cache read", bytes, flops, std::nullopt});
 }
 
 void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
@@ -80,7 +80,7 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
     const double flops = 2.0 * B * n_q * s * (width + rank);
     work.notes.push_back(fmt::format("{}: S = {}: bytes = B·S·c·kv = {}, flops = 2·B·n_q·S·(c + kv_lora_rank) = {:.4g}",
                                      label, fmt_g(s), fmt_bytes(bytes), flops));
-    work.candidates.push_back({label, bytes, flops, true});
+    work.candidates.push_back({label, bytes, flops, std::nullopt});
   };
   add("full context", S);
   if (c.index_topk && *c.index_topk > 0) add("index_topk selection", std::min(S, *c.index_topk));
@@ -115,7 +115,7 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
   work.notes.push_back(fmt::format(
       "bytes = Q {} + K {} + V {} + O {} = {} (each once); flops = 2·n_q·T²/2·(d_qk + d_v)·batch = {:.4g}",
       fmt_bytes(q), fmt_bytes(k), fmt_bytes(v), fmt_bytes(o), fmt_bytes(q + k + v + o), flops));
-  work.candidates.push_back({"Q, K, V, O once", q + k + v + o, flops, true});
+  work.candidates.push_back({"Q, K, V, O once", q + k + v + o, flops, std::nullopt});
 }
 
 void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
@@ -131,7 +131,7 @@ void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
       "(num_kv_splits is not in the inputs) = {}, writes the output {}; B = {} ({}), n_q {}, head dim {}",
       fmt_g(k_assumed_kv_splits), fmt_bytes(partials), fmt_bytes(out), fmt_g(B), in.rows_source,
       fmt_g(n_q), fmt_g(hd_v)));
-  work.candidates.push_back({"partials + output", partials + out, B * n_q * k_assumed_kv_splits * hd_v * 2.0, true});
+  work.candidates.push_back({"partials + output", partials + out, B * n_q * k_assumed_kv_splits * hd_v * 2.0, std::nullopt});
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
         fmt_bytes(in_bytes + out_bytes)));
   }
   work.notes.push_back(fmt::format("flops ≈ elements = {:.4g}; memory-bound by construction (no compute peak used)", elems));
-  work.candidates.push_back({kind, in_bytes + out_bytes, elems, true});
+  work.candidates.push_back({kind, in_bytes + out_bytes, elems, std::nullopt});
 }
 
 }  // namespace roofline::detail

@@ -86,7 +86,7 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   work.notes.push_back(fmt::format(
       "bytes = M·K·a {} + K·N·w {} + M·N·a {} = {}; flops = 2·M·N·K = {:.4g}", fmt_bytes(a_bytes),
       fmt_bytes(b_bytes), fmt_bytes(c_bytes), fmt_bytes(a_bytes + b_bytes + c_bytes), flops));
-  work.candidates.push_back({"dense GEMM", a_bytes + b_bytes + c_bytes, flops, true});
+  work.candidates.push_back({"dense GEMM", a_bytes + b_bytes + c_bytes, flops, std::nullopt});
 }
 
 }  // namespace roofline::detail

@@ -149,8 +149,8 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
       "bytes = experts_hit·weight_elems·w + activations = {}; all-expert model (E instead of "
       "experts_hit) = {}; flops = 2·pairs·weight_elems = {:.4g}",
       fmt_bytes(hit_bytes), fmt_bytes(all_bytes), flops));
-  work.candidates.push_back({"experts_hit", hit_bytes, flops, true});
-  work.candidates.push_back({"all experts", all_bytes, flops, true});
+  work.candidates.push_back({"experts_hit", hit_bytes, flops, std::nullopt});
+  work.candidates.push_back({"all experts", all_bytes, flops, std::nullopt});
 }
 
 }  // namespace roofline::detail

@@ -68,6 +68,10 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
   if (auto cps = e.calls_per_step.at(r)) {
     out.launches_per_step = *cps;
     out.launches_source = fmt::format("calls_per_step.{}", to_string(r));
+  } else if (auto measured = e.phase_calls_measured.at(r); measured && serving.steps(r) && *serving.steps(r) > 0) {
+    out.launches_per_step = *measured / *serving.steps(r);
+    out.launches_source = fmt::format("phase_calls_measured.{} {} / n_{}_steps {}", to_string(r), fmt_num(*measured),
+                                      to_string(r), fmt_num(*serving.steps(r)));
   } else if (e.calls && serving.steps(r) && *serving.steps(r) > 0) {
     out.launches_per_step = *e.calls / *serving.steps(r);
     out.launches_source = fmt::format("calls {} / n_{}_steps {}", fmt_num(*e.calls), to_string(r),

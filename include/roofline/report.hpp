@@ -31,9 +31,10 @@ std::string render_text_summary(const Analysis& analysis, const std::vector<std:
 // Escapes text for a Markdown table cell or inline code: `|`, newlines, backticks, HTML.
 std::string md_escape(std::string_view text);
 
-// Writes `content` to `path` atomically: a temp file in the same folder, flushed, then renamed
-// over the target. On failure the previous file is untouched and no temp file is left.
-// Returns "" on success, else a one-line reason.
-std::string write_atomic(const std::filesystem::path& path, std::string_view content);
+// Writes `content` to `path` atomically: a temp file in the same folder, renamed over the target,
+// so a reader or a crash never sees a half-written file. With `durable`, the temp file is also
+// fsync'ed before the rename (survives power loss; costs milliseconds on slow disks). On failure
+// the previous file is untouched and no temp file is left. Returns "" on success, else a reason.
+std::string write_atomic(const std::filesystem::path& path, std::string_view content, bool durable = false);
 
 }  // namespace roofline

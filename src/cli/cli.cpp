@@ -41,6 +41,7 @@ struct AnalyzeArgs {
   std::size_t max_entries = 8;
   double launch_overhead_us = 5.0;
   bool strict = false;
+  bool fsync = false;
 };
 
 struct PeaksArgs {
@@ -159,7 +160,7 @@ int run_analyze(const AnalyzeArgs& args) {
   const fs::path md_path = out_dir / "profile_roofline.md";
   std::vector<std::string> written;
   for (const auto& [path, text] : {std::pair{json_path, &json_text}, std::pair{md_path, &md_text}}) {
-    if (std::string error = write_atomic(path, *text); !error.empty()) {
+    if (std::string error = write_atomic(path, *text, args.fsync); !error.empty()) {
       err_line("artifacts not written: " + error);
       return k_exit_write;
     }
@@ -350,6 +351,9 @@ int run(int argc, char** argv) {
                                                    "Default: text on a terminal, quiet otherwise")
       ->check(CLI::IsMember({"text", "json", "quiet"}));
   analyze_cmd->add_flag("--strict", a.strict, "Exit 1 when anything is degraded or a skill error occurred");
+  analyze_cmd->add_flag("--fsync", a.fsync,
+                        "Flush the artifacts to stable storage before the atomic rename (survives power loss; "
+                        "slower on some disks). Without it writes are still atomic against crashes");
 
   PeaksArgs p;
   auto* peaks_cmd = app.add_subcommand("peaks", "Inspect or validate hardware peak tables");

@@ -1,6 +1,5 @@
 #include "roofline/kernel_classes.hpp"
 
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -29,18 +28,25 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
                                                     const std::string& display_name) {
   Loaded<std::vector<ClassRule>> out;
   std::vector<ClassRule> rules;
-  std::istringstream in{std::string(text)};
-  std::string line;
   int lineno = 0;
-  while (std::getline(in, line)) {
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::string t = detail::trim(text.substr(pos, eol - pos));
+    pos = eol + 1;
     ++lineno;
-    std::string t = detail::trim(line);
     if (t.empty() || t[0] == '#') continue;
-    std::istringstream fields(t);
-    std::string pattern, spec;
-    fields >> pattern >> spec;
-    std::string description;
-    std::getline(fields, description);
+    // pattern, class[:detail], then the rest of the line as the description
+    auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+    std::size_t p_end = 0;
+    while (p_end < t.size() && !is_space(t[p_end])) ++p_end;
+    std::size_t s_begin = p_end;
+    while (s_begin < t.size() && is_space(t[s_begin])) ++s_begin;
+    std::size_t s_end = s_begin;
+    while (s_end < t.size() && !is_space(t[s_end])) ++s_end;
+    const std::string pattern = t.substr(0, p_end);
+    const std::string spec = t.substr(s_begin, s_end - s_begin);
+    const std::string description = t.substr(s_end);
     auto cls = parse_class_spec(spec);
     if (pattern.empty() || !cls) {
       out.errors.push_back(fmt::format("{}:{}: expected 'pattern class[:detail] description', got '{}'",

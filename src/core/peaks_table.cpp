@@ -1,4 +1,5 @@
 // peaks.md -> PeaksTable (SPEC §2.4): one fenced ```yaml block per calibrated part.
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
@@ -66,19 +67,14 @@ std::optional<double> yaml_number(const YAML::Node& node, const std::string& whe
     errors.push_back(fmt::format("{}: expected a number", where));
     return std::nullopt;
   }
-  const std::string& s = node.Scalar();
+  const std::string s = detail::trim(node.Scalar());
+  const char* first = s.data();
+  if (!s.empty() && s[0] == '+') ++first;  // YAML allows an explicit plus sign
   double v = 0.0;
-  std::istringstream ss(s);
-  ss.imbue(std::locale::classic());
-  ss >> v;
-  if (ss.fail() || !ss.eof() || !std::isfinite(v) || v < 0) {
-    // allow trailing whitespace only
-    std::string rest;
-    if (!ss.fail()) std::getline(ss, rest);
-    if (ss.fail() || !detail::trim(rest).empty() || !std::isfinite(v) || v < 0) {
-      errors.push_back(fmt::format("{}: expected a non-negative number, got '{}'", where, s));
-      return std::nullopt;
-    }
+  auto [end, ec] = std::from_chars(first, s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < 0) {
+    errors.push_back(fmt::format("{}: expected a non-negative number, got '{}'", where, node.Scalar()));
+    return std::nullopt;
   }
   return v;
 }

@@ -1,4 +1,4 @@
-// Crash-safe artifact writes: temp file in the target folder, flush + fsync, rename.
+// Crash-safe artifact writes: temp file in the target folder, (optionally fsync), rename.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,7 +12,7 @@
 
 namespace roofline {
 
-std::string write_atomic(const std::filesystem::path& path, std::string_view content) {
+std::string write_atomic(const std::filesystem::path& path, std::string_view content, bool durable) {
   namespace fs = std::filesystem;
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   const fs::path tmp = dir / fmt::format(".{}.tmp.{}", path.filename().string(), ::getpid());
@@ -36,7 +36,7 @@ std::string write_atomic(const std::filesystem::path& path, std::string_view con
     p += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) return fail("fsync failed");
+  if (durable && ::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) return fail("fsync failed");
   if (::close(fd) != 0) {
     std::string msg = fmt::format("{}: close failed: {}", path.string(), std::strerror(errno));
     ::unlink(tmp_s.c_str());

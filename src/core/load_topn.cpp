@@ -15,12 +15,23 @@ namespace {
 using detail::FieldReader;
 using detail::json;
 
+// A count or a time: negative values are reported on their field and dropped.
+std::optional<double> non_negative(FieldReader& f, const json& obj, std::string_view key,
+                                   const std::string& path) {
+  auto v = f.number(obj, key, path);
+  if (v && *v < 0) {
+    f.error(path, fmt::format("negative value {}; ignored", *v));
+    return std::nullopt;
+  }
+  return v;
+}
+
 void read_per_regime(FieldReader& f, const json& entry, std::string_view key,
                      const std::string& path, PerRegime<double>& out) {
   const json* obj = f.object(entry, key, path + "." + std::string(key));
   if (!obj) return;
-  out.prefill = f.number(*obj, "prefill", fmt::format("{}.{}.prefill", path, key));
-  out.decode = f.number(*obj, "decode", fmt::format("{}.{}.decode", path, key));
+  out.prefill = non_negative(f, *obj, "prefill", fmt::format("{}.{}.prefill", path, key));
+  out.decode = non_negative(f, *obj, "decode", fmt::format("{}.{}.decode", path, key));
 }
 
 void read_est_shape(FieldReader& f, const json& entry, const std::string& path,
@@ -152,9 +163,9 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
     f.error(path + ".pct_gpu_time",
             fmt::format("{} is outside [0, 100]; kept verbatim", e.pct_gpu_time));
 
-  e.calls = f.number(entry, "calls", path + ".calls");
-  e.total_ms = f.number(entry, "total_ms", path + ".total_ms");
-  e.avg_us = f.number(entry, "avg_us", path + ".avg_us");
+  e.calls = non_negative(f, entry, "calls", path + ".calls");
+  e.total_ms = non_negative(f, entry, "total_ms", path + ".total_ms");
+  e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
   read_shapes(f, entry, path, e);
   read_dtypes(f, entry, path, e);
   e.classification = detail::lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
@@ -167,7 +178,7 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   read_per_regime(f, entry, "calls_per_step", path, e.calls_per_step);
   read_per_regime(f, entry, "base_latency_ms", path, e.base_latency_ms);
   read_est_shape(f, entry, path, e.est_shape);
-  e.est_calls = f.number(entry, "est_calls", path + ".est_calls");
+  e.est_calls = non_negative(f, entry, "est_calls", path + ".est_calls");
   e.serving_weighted_pct = f.number(entry, "serving_weighted_pct", path + ".serving_weighted_pct");
   return e;
 }

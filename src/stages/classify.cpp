@@ -26,9 +26,12 @@ constexpr std::array<TokenGroup, 4> k_token_groups{{
       "elementwise", "softmax", "reduce", "memcpy", "memset"}},
 }};
 
-constexpr std::array<std::string_view, 12> k_collective_tokens{
-    "allreduce", "all_reduce", "all_gather", "allgather", "reduce_scatter", "reducescatter",
-    "nccl",      "rccl",       "alltoall",   "all_to_all", "all2all",       "custom_ar"};
+// Collectives are checked right after the user's overrides: their names also contain generic
+// tokens ("reduce", "gather") that would otherwise model them as memory-bound elementwise ops.
+constexpr std::array<std::string_view, 14> k_collective_tokens{
+    "allreduce", "all_reduce", "all_gather",  "allgather",           "reduce_scatter",
+    "reducescatter", "nccl",   "rccl",        "alltoall",            "all_to_all",
+    "all2all",   "custom_ar",  "quickreduce", "cross_device_reduce"};
 
 std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<ClassRule>& rules,
                                           std::string_view source) {
@@ -53,7 +56,6 @@ std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<
 
 Classification classify(const TopNEntry& e, const ClassRules& rules) {
   if (auto c = match_rules(e, rules.overrides, "--classify")) return *c;
-  if (auto c = match_rules(e, rules.families, "kernel_classes.tsv")) return *c;
   for (std::string_view token : k_collective_tokens) {
     if (icontains(e.name, token) || icontains(e.short_name, token)) {
       Classification c;
@@ -64,6 +66,7 @@ Classification classify(const TopNEntry& e, const ClassRules& rules) {
       return c;
     }
   }
+  if (auto c = match_rules(e, rules.families, "kernel_classes.tsv")) return *c;
   for (const TokenGroup& group : k_token_groups) {
     for (std::string_view token : group.tokens) {
       if (token.empty()) continue;

@@ -101,7 +101,8 @@ TEST_CASE("classify: collectives are unknown with the collective flag", "[classi
   const ClassRules rules = shipped();
   for (const char* name : {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
                            "cross_device_reduce_1stage<__hip_bfloat16, 8>",
-                           "custom_allreduce_two_shot", "rccl_all_gather_kernel", "reduce_scatter_ring_kernel"}) {
+                           "custom_allreduce_two_shot", "rccl_all_gather_kernel", "one_shot_all_reduce_kernel<__hip_bfloat16>",
+                           "reduce_scatter_ring_kernel"}) {
     INFO(name);
     Classification c = classify(entry(name, "library_gemm"), rules);
     CHECK(c.op_class == OpClass::unknown);

@@ -13,7 +13,7 @@ namespace {
 const char* const k_file = "profile/round_1/profile_topN.json";
 
 // A GEAK-style Top-N with two kernels; the second name has template commas.
-const char* const k_topn = R"({
+const char* const k_topn = R"json({
   "source": "torch.profiler trace of vLLM serving (gfx950), standardized Top-N",
   "total_gpu_time_ms": 33467.3,
   "num_kernel_launches": 1087412,
@@ -38,7 +38,7 @@ const char* const k_topn = R"({
      "shapes": [[64, 2048], [64, 2048], [2048]], "dtypes": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"],
      "classification": "Reduction_Norm", "editable": false, "phase": "Decode"}
   ]
-})";
+})json";
 
 }  // namespace
 
@@ -224,4 +224,12 @@ TEST_CASE("parse_topn: short_name stands in for a missing name", "[load][topn]")
   REQUIRE(loaded.value->entries.size() == 1);
   CHECK(loaded.value->entries[0].name == "rms_norm");
   CHECK(loaded.value->entries[0].short_name == "rms_norm");
+}
+
+TEST_CASE("parse_topn: hostile nesting is refused before parsing", "[load][topn]") {
+  const std::string deep = "{\"top_kernels\": " + std::string(300, '[') + std::string(300, ']') + "}";
+  Loaded<TopN> loaded;
+  REQUIRE_NOTHROW(loaded = parse_topn(deep, k_file));
+  CHECK_FALSE(loaded.value.has_value());
+  CHECK(any_contains(loaded.errors, {k_file, "nested deeper"}));
 }

@@ -1,0 +1,161 @@
+// Stage 7a (SPEC §8): route table, low-confidence fallback, shippability gate, levers.
+#include <catch2/catch.hpp>
+
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::contains;
+using roofline::test::gfx950_peaks;
+
+namespace {
+
+EntryResult judged(Headroom h, Bound b, OpClass cls = OpClass::gemm) {
+  EntryResult e;
+  e.name = e.short_name = "kernel";
+  e.pct_gpu_time = 10.0;
+  e.topn_index = 0;
+  e.cls.op_class = cls;
+  e.work.modeled = true;
+  e.work.t_unit_ms = 0.1;
+  e.work.bytes = 1.0e8;
+  e.work.candidates.push_back({"model", 1.0e8, 1.0e9, true});
+  e.verdict.headroom = h;
+  e.verdict.bound = b;
+  e.confidence = Confidence::medium;
+  e.editable = true;
+  return e;
+}
+
+// The MoE of SPEC §11 plus its neighbours in the Top-N.
+TopN example_topn() {
+  TopN t;
+  auto add = [&](const char* name, const char* short_name, double pct) {
+    TopNEntry e;
+    e.index = t.entries.size();
+    e.name = name;
+    e.short_name = short_name;
+    e.pct_gpu_time = pct;
+    t.entries.push_back(e);
+  };
+  add("fused_moe_kernel", "fused_moe_kernel", 26.45);
+  add("void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, true>(c10::BFloat16*)",
+      "act_and_mul_kernel", 1.05);
+  add("moe_align_block_size_kernel", "moe_align_block_size_kernel", 0.87);
+  return t;
+}
+
+EntryResult saturated_moe(bool all_experts_chosen) {
+  EntryResult e = judged(Headroom::saturated, Bound::memory, OpClass::moe);
+  e.name = e.short_name = "fused_moe_kernel";
+  MoeFacts m;
+  m.experts = 256;
+  m.experts_hit = 221.5;
+  m.weight_elems_per_expert = 3.0 * 512 * 2048;
+  m.weight_bytes_per_elem = 1.0;
+  m.stage = "both";
+  e.work.moe = m;
+  e.work.unit_launches = 2;
+  e.work.weight_dtype = "fp8";
+  e.work.candidates = {{"experts_hit", 6.97e8, 3.2e9, true}, {"all experts", 8.06e8, 3.2e9, all_experts_chosen}};
+  e.work.chosen = all_experts_chosen ? 1 : 0;
+  e.work.bytes = e.work.candidates[e.work.chosen].bytes;
+  e.work.weight_bytes = 6.967e8;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("advise: SPEC §8 route table", "[advise]") {
+  const TopN topn;
+  const ResolvedPeaks peaks = gfx950_peaks();
+  CHECK(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route == "kernel tuning, top priority");
+  CHECK(advise(judged(Headroom::underperforming, Bound::compute), topn, peaks).route == "kernel tuning, top priority");
+  const std::string lat = advise(judged(Headroom::underperforming, Bound::latency), topn, peaks).route;
+  for (const char* lever : {"kernel work", "occupancy", "dependency chain", "fusion", "split-K"}) CHECK(contains(lat, lever));
+  const std::string sat_mem = advise(judged(Headroom::saturated, Bound::memory), topn, peaks).route;
+  CHECK(contains(sat_mem, "byte-reduction / algorithmic track"));
+  CHECK(contains(sat_mem, "never dropped"));
+  const std::string sat_lat = advise(judged(Headroom::saturated, Bound::latency), topn, peaks).route;
+  CHECK(contains(sat_lat, "fewer bytes (e.g. fp8 KV) or fusion"));
+  CHECK(contains(sat_lat, "more tuning will not help"));
+}
+
+TEST_CASE("advise: unknown headroom or low confidence falls back to pct order", "[advise]") {
+  const TopN topn;
+  const ResolvedPeaks peaks = gfx950_peaks();
+  EntryResult unknown = judged(Headroom::unknown, Bound::unknown);
+  CHECK(advise(unknown, topn, peaks).route.rfind("fall back to pct_gpu_time order", 0) == 0);
+
+  EntryResult low = judged(Headroom::underperforming, Bound::memory);
+  low.confidence = Confidence::low;
+  const std::string route = advise(low, topn, peaks).route;
+  CHECK(route.rfind("fall back to pct_gpu_time order", 0) == 0);
+  CHECK(contains(route, "confidence low"));
+  CHECK(contains(route, "kernel tuning, top priority"));  // the indicated route is still named
+}
+
+TEST_CASE("advise: editable:false allows host-side levers only", "[advise]") {
+  const TopN topn;
+  const ResolvedPeaks peaks = gfx950_peaks();
+  EntryResult locked = judged(Headroom::underperforming, Bound::memory);
+  locked.name = "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x256";
+  locked.editable = false;
+  const std::string route = advise(locked, topn, peaks).route;
+  CHECK(contains(route, "kernel tuning, top priority"));
+  CHECK(contains(route, "host-side"));
+  for (const char* lever : {"dispatch choice", "tuning DB", "backend swap"}) CHECK(contains(route, lever));
+  CHECK_FALSE(contains(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route, "host-side"));
+  EntryResult unknown_editability = judged(Headroom::underperforming, Bound::memory);
+  unknown_editability.editable.reset();
+  CHECK_FALSE(contains(advise(unknown_editability, topn, peaks).route, "host-side"));
+}
+
+TEST_CASE("advise: byte-reduction levers only when saturated", "[advise]") {
+  const TopN topn = example_topn();
+  const ResolvedPeaks peaks = gfx950_peaks();
+  Advice sat = advise(saturated_moe(false), topn, peaks);
+  REQUIRE_FALSE(sat.levers.empty());
+  // Fuse an adjacent op that is in the Top-N, by name.
+  bool names_neighbour = false;
+  for (const auto& l : sat.levers) names_neighbour |= contains(l, "act_and_mul_kernel");
+  CHECK(names_neighbour);
+  // fp8 weights on a part with an fp4 peak: mxfp4, flagged lossy.
+  bool fp4 = false;
+  for (const auto& l : sat.levers) fp4 |= contains(l, "mxfp4") && contains(l, "accuracy gate");
+  CHECK(fp4);
+  // Never propose changing the workload or speculative decoding.
+  for (const auto& l : sat.levers) {
+    CHECK_FALSE(contains(l, "speculative"));
+    CHECK_FALSE(contains(l, "concurrency"));
+  }
+
+  EntryResult under = saturated_moe(false);
+  under.verdict.headroom = Headroom::underperforming;
+  CHECK(advise(under, topn, peaks).levers.empty());
+  EntryResult moderate = saturated_moe(false);
+  moderate.verdict.headroom = Headroom::moderate;
+  CHECK(advise(moderate, topn, peaks).levers.empty());
+}
+
+TEST_CASE("advise: the all-expert gap is a lever when the all-expert model fits", "[advise]") {
+  const TopN topn = example_topn();
+  Advice a = advise(saturated_moe(true), topn, gfx950_peaks());
+  bool unrouted = false;
+  for (const auto& l : a.levers) unrouted |= contains(l, "unrouted experts") && contains(l, "256");
+  CHECK(unrouted);
+  Advice b = advise(saturated_moe(false), topn, gfx950_peaks());
+  for (const auto& l : b.levers) CHECK_FALSE(contains(l, "unrouted experts"));
+}
+
+TEST_CASE("advise: saturated bf16 attention gets the fp8 KV lever", "[advise]") {
+  EntryResult attn = judged(Headroom::saturated, Bound::memory, OpClass::attn);
+  attn.name = attn.short_name = "kernel_paged_attention_2d";
+  attn.work.kv_bytes = 2.01e8;
+  attn.work.kv_dtype = "bf16";
+  Advice a = advise(attn, TopN{}, gfx950_peaks());
+  bool kv = false;
+  for (const auto& l : a.levers) kv |= contains(l, "fp8 KV");
+  CHECK(kv);
+  attn.work.kv_dtype = "fp8";
+  for (const auto& l : advise(attn, TopN{}, gfx950_peaks()).levers) CHECK_FALSE(contains(l, "fp8 KV"));
+}

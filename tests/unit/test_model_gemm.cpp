@@ -1,0 +1,178 @@
+// Stage 4, dense GEMM (SPEC §4): flops = 2MNK, bytes = MK·a + KN·w + MN·a, B stored [K,N] or [N,K].
+#include <catch2/catch.hpp>
+
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::gfx950_peaks;
+using roofline::test::rel;
+
+namespace {
+
+struct Fixture {
+  EnvReport env;
+  ModelConfig config;
+  ResolvedPeaks peaks = gfx950_peaks();
+  Fixture() {
+    env.gfx = "gfx950";
+    env.workload = {1024, 1024, 64};
+    env.model_dtype = "bf16";
+    config.dtype = "bfloat16";
+    config.hidden = 2048;
+  }
+  ModelContext ctx() const { return ModelContext{&env, &config, "", &peaks}; }
+};
+
+RegimeChoice decode_regime(double t_ms) {
+  RegimeChoice r;
+  r.regime = Regime::decode;
+  r.t_ms = t_ms;
+  r.launches_per_step = 80;
+  return r;
+}
+
+Classification gemm_class() {
+  Classification c;
+  c.op_class = OpClass::gemm;
+  return c;
+}
+
+TopNEntry gemm_entry(std::vector<std::vector<std::int64_t>> shapes, std::vector<std::string> dtypes) {
+  TopNEntry e;
+  e.name = "_w8a8_block_fp8_matmul";
+  e.pct_gpu_time = 6.62;
+  e.shapes = std::move(shapes);
+  e.dtypes = std::move(dtypes);
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("model_work GEMM: B stored [N,K] is matched on K", "[model][gemm]") {
+  Fixture f;
+  // QKV projection of the worked example: [64, 2048] x [12288, 2048]^T, fp8 weights and activations.
+  TopNEntry e = gemm_entry({{64, 2048}, {12288, 2048}}, {"torch.float8_e4m3fn", "torch.float8_e4m3fn"});
+  WorkEstimate w = model_work(e, decode_regime(0.0129), gemm_class(), f.ctx());
+  REQUIRE(w.modeled);
+  const double M = 64, K = 2048, N = 12288;
+  CHECK(w.flops == rel(2 * M * N * K));
+  CHECK(w.bytes == rel(M * K * 1 + K * N * 1 + M * N * 1));
+  CHECK(w.bytes == rel(26083328.0));
+  CHECK(w.weight_bytes == rel(K * N));
+  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.t_unit_ms == rel(0.0129));
+  CHECK(w.unit_launches == rel(1));
+}
+
+TEST_CASE("model_work GEMM: [K,N] and [N,K] storage give the same work", "[model][gemm]") {
+  Fixture f;
+  TopNEntry kn = gemm_entry({{64, 4096}, {4096, 1024}}, {"torch.bfloat16", "torch.bfloat16"});
+  TopNEntry nk = gemm_entry({{64, 4096}, {1024, 4096}}, {"torch.bfloat16", "torch.bfloat16"});
+  WorkEstimate a = model_work(kn, decode_regime(0.02), gemm_class(), f.ctx());
+  WorkEstimate b = model_work(nk, decode_regime(0.02), gemm_class(), f.ctx());
+  REQUIRE(a.modeled);
+  REQUIRE(b.modeled);
+  const double M = 64, K = 4096, N = 1024;
+  CHECK(a.flops == rel(2 * M * N * K));
+  CHECK(b.flops == rel(2 * M * N * K));
+  CHECK(a.bytes == rel((M * K + K * N + M * N) * 2));
+  CHECK(b.bytes == rel(a.bytes));
+}
+
+TEST_CASE("model_work GEMM: bf16 activations with fp8 weights", "[model][gemm]") {
+  Fixture f;
+  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"c10::BFloat16", "float8_e4m3fnuz"});
+  WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
+  REQUIRE(w.modeled);
+  const double M = 64, K = 2048, N = 1024;
+  CHECK(w.bytes == rel(M * K * 2 + K * N * 1 + M * N * 2));
+  CHECK(w.compute_dtype.key == "bf16");  // the wider of the two
+  CHECK(w.activation_dtype == "bf16");
+  CHECK(w.weight_dtype == "fp8");
+}
+
+TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry does not say", "[model][gemm]") {
+  Fixture f;
+  f.config.quant_method = "fp8";
+  f.config.quant_weight_bytes = 1.0;
+  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
+  WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
+  REQUIRE(w.modeled);
+  const double M = 64, K = 2048, N = 1024;
+  CHECK(w.weight_dtype == "fp8");
+  CHECK(w.bytes == rel(M * K * 2 + K * N * 1 + M * N * 2));
+}
+
+TEST_CASE("model_work GEMM: env model_dtype beats the config dtype for weights", "[model][gemm]") {
+  Fixture f;
+  f.env.model_dtype = "fp8";
+  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
+  WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
+  REQUIRE(w.modeled);
+  CHECK(w.weight_dtype == "fp8");
+  CHECK(w.activation_dtype == "bf16");
+}
+
+TEST_CASE("model_work GEMM: a8w4 computes in fp8 and reads half-byte weights", "[model][gemm]") {
+  Fixture f;
+  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.float8_e4m3fn", "mxfp4"});
+  WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
+  REQUIRE(w.modeled);
+  const double M = 64, K = 2048, N = 1024;
+  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.bytes == rel(M * K * 1 + K * N * 0.5 + M * N * 1));
+}
+
+TEST_CASE("model_work GEMM: est_shape M is the rows in flight", "[model][gemm]") {
+  Fixture f;
+  TopNEntry e = gemm_entry({{256, 2048}, {1024, 2048}}, {"torch.bfloat16", "torch.bfloat16"});
+  e.est_shape.decode = EstShape{64, std::nullopt, std::nullopt};
+  WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
+  REQUIRE(w.modeled);
+  CHECK(w.flops == rel(2.0 * 64 * 1024 * 2048));
+}
+
+TEST_CASE("model_work GEMM: unusable shapes are not modelled, with a reason", "[model][gemm]") {
+  Fixture f;
+  SECTION("no shapes") {
+    WorkEstimate w = model_work(gemm_entry({}, {}), decode_regime(0.01), gemm_class(), f.ctx());
+    CHECK_FALSE(w.modeled);
+    CHECK(w.unmodeled_reason.find("shapes") != std::string::npos);
+    CHECK(w.candidates.empty());
+  }
+  SECTION("no operand shares K") {
+    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 4096}}, {"bf16", "bf16"}), decode_regime(0.01),
+                                gemm_class(), f.ctx());
+    CHECK_FALSE(w.modeled);
+    CHECK(w.unmodeled_reason.find("K") != std::string::npos);
+  }
+  SECTION("no per-launch time") {
+    RegimeChoice r;
+    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"}), r, gemm_class(), f.ctx());
+    CHECK_FALSE(w.modeled);
+    CHECK_FALSE(w.unmodeled_reason.empty());
+  }
+  SECTION("a negative per-launch time") {
+    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"}), decode_regime(-0.01),
+                                gemm_class(), f.ctx());
+    CHECK_FALSE(w.modeled);
+    CHECK(w.unmodeled_reason.find("not positive") != std::string::npos);
+  }
+}
+
+TEST_CASE("model_work: the unknown class and collectives are not modelled", "[model]") {
+  Fixture f;
+  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"});
+  Classification unknown;
+  WorkEstimate w = model_work(e, decode_regime(0.05), unknown, f.ctx());
+  CHECK_FALSE(w.modeled);
+  CHECK(w.unmodeled_reason.find("unknown") != std::string::npos);
+  CHECK(w.bytes == 0.0);
+
+  Classification coll;
+  coll.collective = true;
+  coll.detail = "collective";
+  WorkEstimate c = model_work(e, decode_regime(0.05), coll, f.ctx());
+  CHECK_FALSE(c.modeled);
+  CHECK(c.unmodeled_reason == "collective: no interconnect peak");
+}

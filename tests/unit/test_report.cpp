@@ -1,0 +1,259 @@
+// report.hpp (SPEC §10): Markdown escaping, table integrity, JSON determinism, atomic writes.
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "roofline/report.hpp"
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::contains;
+using roofline::test::gfx950_peaks;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const k_hostile = "evil|kernel`<script>alert(1)</script>\n| injected | row |";
+
+EntryResult make_entry(const std::string& name, double pct, Headroom h, double gain) {
+  EntryResult e;
+  e.name = e.short_name = e.ranking_name = name;
+  e.pct_gpu_time = pct;
+  e.pct_gpu_time_raw = pct;
+  e.cls.op_class = OpClass::gemm;
+  e.regime.t_ms = 0.05;
+  e.work.modeled = true;
+  e.work.unit = "1 launch";
+  e.work.t_unit_ms = 0.05;
+  e.work.bytes = 2.0e8;
+  e.work.flops = 1.0e9;
+  e.work.candidates.push_back({"dense GEMM", 2.0e8, 1.0e9, true});
+  e.verdict.hbm_util = 0.5;
+  e.verdict.achieved_bw_bytes_s = 4.0e12;
+  e.verdict.achieved_flops = 2.0e13;
+  e.verdict.roofline_pct = 0.5;
+  e.verdict.roofline_pct_raw = 0.5;
+  e.verdict.bound = Bound::latency;
+  e.verdict.headroom = h;
+  e.verdict.expected_e2e_gain_pct = gain;
+  e.verdict.target_eff = 0.9;
+  e.route = "kernel tuning | top priority";
+  e.notes = {"note with <script>x</script> and a | pipe"};
+  return e;
+}
+
+Analysis hostile_analysis() {
+  Analysis a;
+  a.gfx = "gfx950";
+  a.peaks = gfx950_peaks();
+  a.run.model = "Qwen/Qwen3.5-35B-A3B-FP8";
+  a.entries.push_back(make_entry(k_hostile, 26.45, Headroom::underperforming, 4.0));
+  a.entries.push_back(make_entry("a``b`c|d", 8.86, Headroom::moderate, 1.0));
+  a.entries.push_back(make_entry("void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int)", 6.62, Headroom::saturated, 0.1));
+  for (const auto& e : a.entries) a.rankings.by_pct.push_back(e.ranking_name);
+  a.rankings.by_expected_gain = a.rankings.by_pct;
+  a.degraded.push_back(Degradation{k_hostile, "L2", "no <b>model</b> | for this"});
+  return a;
+}
+
+// `|` not escaped by a backslash.
+std::size_t cell_pipes(const std::string& line) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < line.size(); ++i)
+    if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++n;
+  return n;
+}
+
+// The table lines that follow `heading` up to the first blank line after the table.
+std::vector<std::string> table_after(const std::string& md, const std::string& heading) {
+  std::vector<std::string> rows;
+  std::istringstream in(md.substr(md.find(heading)));
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '|') {
+      inside = true;
+      rows.push_back(line);
+    } else if (inside) {
+      break;
+    }
+  }
+  return rows;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::size_t temp_files_in(const fs::path& dir) {
+  std::size_t n = 0;
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().filename().string().find(".tmp") != std::string::npos) ++n;
+  return n;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("roofline_unit_" + std::to_string(::getpid()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("md_escape: table-breaking and HTML characters", "[report]") {
+  CHECK(md_escape("a|b") == "a\\|b");
+  CHECK(md_escape("line1\nline2\r\n") == "line1 line2  ");
+  CHECK(md_escape("x`y") == "x\\`y");
+  CHECK(md_escape("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;");
+  CHECK(md_escape("a & b") == "a &amp; b");
+  CHECK(md_escape("fused_moe_kernel") == "fused_moe_kernel");  // intraword underscores stay
+  const std::string hostile = md_escape(k_hostile);
+  CHECK(hostile.find('\n') == std::string::npos);
+  CHECK(hostile.find("<script") == std::string::npos);
+  CHECK(cell_pipes(hostile) == 0);
+}
+
+TEST_CASE("render_markdown: hostile kernel names cannot break the tables", "[report]") {
+  const std::string md = render_markdown(hostile_analysis());
+  // Raw newline inside a name would start a line with the injected row.
+  std::istringstream in(md);
+  std::string line;
+  while (std::getline(in, line)) {
+    INFO(line);
+    CHECK(line.rfind("| injected", 0) != 0);
+    // HTML from names or notes only ever appears inside a code span.
+    if (auto pos = line.find("<script"); pos != std::string::npos)
+      CHECK(line.substr(0, pos).find('`') != std::string::npos);
+  }
+  const auto summary = table_after(md, "## Summary");
+  REQUIRE(summary.size() == 2 + 3);  // header, rule, 3 entries
+  for (const auto& row : summary) {
+    INFO(row);
+    CHECK(cell_pipes(row) == 11);  // 10 columns
+  }
+  const auto rankings = table_after(md, "## Rankings");
+  REQUIRE(rankings.size() == 2 + 3);
+  for (const auto& row : rankings) {
+    INFO(row);
+    CHECK(cell_pipes(row) == 4);  // 3 columns
+  }
+  const auto degraded = table_after(md, "## Degraded");
+  REQUIRE(degraded.size() == 3);
+  for (const auto& row : degraded) {
+    INFO(row);
+    CHECK(cell_pipes(row) == 4);
+  }
+  CHECK(contains(md, "&lt;script&gt;x&lt;/script&gt;"));  // the note, escaped
+}
+
+TEST_CASE("render_markdown: the rankings' disagreement is called out", "[report]") {
+  Analysis a;
+  a.gfx = "gfx950";
+  a.peaks = gfx950_peaks();
+  a.entries.push_back(make_entry("fused_moe_kernel", 26.45, Headroom::saturated, 0.57));
+  a.entries.push_back(make_entry("kernel_paged_attention_2d", 8.86, Headroom::underperforming, 5.7));
+  a.rankings.by_pct = {"fused_moe_kernel", "kernel_paged_attention_2d"};
+  a.rankings.by_expected_gain = {"kernel_paged_attention_2d", "fused_moe_kernel"};
+  const std::string md = render_markdown(a);
+  CHECK(contains(md, "disagree"));
+}
+
+TEST_CASE("render_json: deterministic, verbatim pct, non-finite numbers are null", "[report]") {
+  Analysis a = hostile_analysis();
+  a.entries[0].pct_gpu_time_raw = nlohmann::json::parse("26.45");
+  a.entries[1].verdict.hbm_util = std::numeric_limits<double>::quiet_NaN();
+  a.entries[1].verdict.achieved_bw_bytes_s = std::numeric_limits<double>::infinity();
+  a.entries[1].verdict.arithmetic_intensity = -std::numeric_limits<double>::infinity();
+  const std::string first = render_json(a);
+  CHECK(render_json(a) == first);
+  auto j = nlohmann::ordered_json::parse(first);  // valid JSON (no NaN/Infinity tokens)
+  CHECK(first.find("NaN") == std::string::npos);
+  CHECK(first.find("Infinity") == std::string::npos);
+  const auto& e1 = j["entries"][1];
+  CHECK(e1["hbm_util"].is_null());
+  CHECK(e1["achieved_bw_bytes_s"].is_null());
+  CHECK(e1["arithmetic_intensity"].is_null());
+  CHECK(j["entries"][0]["pct_gpu_time"].dump() == "26.45");
+  CHECK(j["entries"][0]["name"] == k_hostile);  // names are data in JSON, kept exactly
+}
+
+TEST_CASE("render_json: key order as SPEC §10", "[report]") {
+  auto j = nlohmann::ordered_json::parse(render_json(hostile_analysis()));
+  auto in_order = [](const nlohmann::ordered_json& obj, std::vector<std::string> keys) {
+    std::size_t next = 0;
+    for (auto it = obj.begin(); it != obj.end() && next < keys.size(); ++it)
+      if (it.key() == keys[next]) ++next;
+    return next == keys.size();
+  };
+  CHECK(in_order(j, {"skill", "skill_version", "tool", "gfx", "product", "peaks", "stage", "head_threshold_pct",
+                     "skipped_count", "entries", "ranking_by_pct", "ranking_by_expected_gain", "degraded",
+                     "skill_errors"}));
+  CHECK(j["skill"] == "roofline");
+  CHECK(j["peaks"]["source"] == "table");
+  CHECK(in_order(j["entries"][0],
+                 {"name", "short_name", "pct_gpu_time", "regime", "op_class", "modeled", "t_ms", "launches_per_step",
+                  "unit", "t_unit_ms", "bytes_est", "flops_est", "achieved_bw_bytes_s", "achieved_flops", "hbm_util",
+                  "compute_util", "arithmetic_intensity", "ridge_point", "bound_type", "roofline_pct",
+                  "roofline_pct_raw", "target_eff", "attainable_speedup", "expected_e2e_gain_pct", "headroom_class",
+                  "confidence", "suspect", "editable", "route", "byte_reduction_levers", "notes"}));
+}
+
+TEST_CASE("render_json: suspect entries carry the upper bounds", "[report]") {
+  Analysis a = hostile_analysis();
+  Verdict& v = a.entries[0].verdict;
+  v.suspect = true;
+  v.stage_c_candidate = true;
+  v.bytes_upper_bound = 7.915e8;
+  v.implied_max_experts_hit = 251;
+  auto j = nlohmann::ordered_json::parse(render_json(a));
+  CHECK(j["entries"][0]["bytes_upper_bound"].get<double>() == Approx(7.915e8));
+  CHECK(j["entries"][0]["implied_max_experts_hit"].get<double>() == Approx(251));
+  CHECK(j["entries"][0]["stage_c_candidate"] == true);
+  CHECK_FALSE(j["entries"][1].contains("bytes_upper_bound"));
+}
+
+TEST_CASE("write_atomic: writes, replaces, leaves no temp file", "[report][io]") {
+  TempDir dir;
+  const fs::path target = dir.path / "profile_roofline.json";
+  CHECK(write_atomic(target, "{\"a\": 1}\n").empty());
+  CHECK(read_file(target) == "{\"a\": 1}\n");
+  CHECK(write_atomic(target, "{\"b\": 2}\n").empty());
+  CHECK(read_file(target) == "{\"b\": 2}\n");
+  CHECK(temp_files_in(dir.path) == 0);
+}
+
+TEST_CASE("write_atomic: a missing target folder is a message, not a file", "[report][io]") {
+  TempDir dir;
+  const fs::path target = dir.path / "no_such_round" / "profile_roofline.json";
+  std::string error;
+  REQUIRE_NOTHROW(error = write_atomic(target, "x"));
+  CHECK_FALSE(error.empty());
+  CHECK(contains(error, "profile_roofline.json"));
+  CHECK_FALSE(fs::exists(target));
+  CHECK(temp_files_in(dir.path) == 0);
+}
+
+TEST_CASE("write_atomic: a failed rename keeps the old target and removes the temp file", "[report][io]") {
+  TempDir dir;
+  const fs::path target = dir.path / "profile_roofline.md";
+  fs::create_directories(target / "occupied");  // a non-empty folder cannot be replaced by a file
+  const std::string error = write_atomic(target, "# report\n");
+  CHECK_FALSE(error.empty());
+  CHECK(fs::is_directory(target / "occupied"));
+  CHECK(temp_files_in(dir.path) == 0);
+}

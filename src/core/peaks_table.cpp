@@ -10,7 +10,6 @@
 
 #include "core/json_input.hpp"
 #include "roofline/dtype.hpp"
-#include "roofline/embedded_data.hpp"
 #include "roofline/peaks.hpp"
 
 namespace roofline {
@@ -169,14 +168,6 @@ std::vector<std::string> known_products(const PeaksTable& table) {
   for (const PeaksSection& s : table.sections)
     if (!s.product.empty()) out.push_back(s.product);
   return out;
-}
-
-const PeaksTable& builtin_peaks() {
-  static const PeaksTable table = [] {
-    auto loaded = parse_peaks_md(builtin_peaks_md(), "built-in peaks.md");
-    return loaded.value.value_or(PeaksTable{});
-  }();
-  return table;
 }
 
 }  // namespace roofline

@@ -1,6 +1,7 @@
 // peaks.hpp / load.hpp: parse_peaks_md (SPEC §2.4), check_peaks (§1, §9), the built-in table.
 #include <catch2/catch.hpp>
 
+#include "roofline/embedded_data.hpp"
 #include "roofline/load.hpp"
 #include "roofline/peaks.hpp"
 #include "unit/test_helpers.hpp"
@@ -196,4 +197,24 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     CHECK(s->flops.count("fp4") == 0);
   }
   CHECK(known_products(t) == std::vector<std::string>{"r9700"});
+}
+
+TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text", "[peaks]") {
+  auto parsed = roofline::parse_peaks_md(roofline::builtin_peaks_md(), "built-in peaks.md");
+  REQUIRE(parsed.errors.empty());
+  REQUIRE(parsed.value);
+  const auto& generated = roofline::builtin_peaks();
+  REQUIRE(generated.sections.size() == parsed.value->sections.size());
+  for (std::size_t i = 0; i < generated.sections.size(); ++i) {
+    const auto& g = generated.sections[i];
+    const auto& p = parsed.value->sections[i];
+    CHECK(g.gfx == p.gfx);
+    CHECK(g.product == p.product);
+    CHECK(g.line == p.line);
+    CHECK(g.cu == p.cu);
+    CHECK(g.hbm_bw_bytes_s == p.hbm_bw_bytes_s);  // exact: written as hex floats
+    CHECK(g.l2_bytes == p.l2_bytes);
+    CHECK(g.mall_bytes == p.mall_bytes);
+    CHECK(g.flops == p.flops);
+  }
 }

@@ -58,7 +58,8 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   } else {
     env_path = dir / "env_report.json";
     if (!exists_file(env_path)) {
-      fs::path alt = paths.topn ? topn_path.parent_path() / "env_report.json" : round_dir(paths) / "env_report.json";
+      fs::path alt = paths.topn ? topn_path.parent_path() / "env_report.json"
+                                : round_dir(paths) / "env_report.json";
       if (exists_file(alt)) env_path = alt;
     }
   }
@@ -81,14 +82,15 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   in.config = load_file<ModelConfig>(config_path, dir, parse_model_config);
   if (!in.config.found) {
     std::string looked;
-    for (const auto& c : config_candidates) looked += (looked.empty() ? "" : ", ") + display_path(c, dir);
+    for (const auto& c : config_candidates)
+      looked += (looked.empty() ? "" : ", ") + display_path(c, dir);
     in.config.display = looked;
   }
 
   if (paths.peaks) {
-    in.peaks = load_file<PeaksTable>(*paths.peaks, dir, [](std::string_view text, const std::string& name) {
-      return parse_peaks_md(text, name);
-    });
+    in.peaks = load_file<PeaksTable>(
+        *paths.peaks, dir,
+        [](std::string_view text, const std::string& name) { return parse_peaks_md(text, name); });
   } else {
     in.peaks.display = "built-in peaks.md";
     in.peaks.found = true;
@@ -114,14 +116,17 @@ EntryResult entry_identity(const TopNEntry& e) {
 }
 
 EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules& rules,
-                          const ModelContext& ctx, const ResolvedPeaks& peaks, const AnalyzeOptions& opts) {
+                          const ModelContext& ctx, const ResolvedPeaks& peaks,
+                          const AnalyzeOptions& opts) {
   EntryResult r = entry_identity(e);
   r.regime = pick_regime(e, topn.serving);
   r.notes.push_back(fmt::format("regime {}: {}", to_string(r.regime.regime), r.regime.why));
   if (r.regime.t_ms)
-    r.notes.push_back(fmt::format("t_ms {:.6g} ms per launch from {}", *r.regime.t_ms, r.regime.t_source));
+    r.notes.push_back(
+        fmt::format("t_ms {:.6g} ms per launch from {}", *r.regime.t_ms, r.regime.t_source));
   if (r.regime.launches_per_step)
-    r.notes.push_back(fmt::format("launches_per_step {:.6g} from {}", *r.regime.launches_per_step, r.regime.launches_source));
+    r.notes.push_back(fmt::format("launches_per_step {:.6g} from {}", *r.regime.launches_per_step,
+                                  r.regime.launches_source));
   r.cls = classify(e, rules);
   r.notes.push_back(fmt::format("op class {} by {}{}", to_string(r.cls.op_class), r.cls.rule,
                                 r.cls.detail.empty() ? "" : fmt::format(" [{}]", r.cls.detail)));
@@ -129,7 +134,9 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   if (r.work.modeled) {
     r.notes.push_back(fmt::format("unit: {} (t_unit {:.6g} ms)", r.work.unit, r.work.t_unit_ms));
     for (const auto& n : r.work.notes) r.notes.push_back(n);
-    r.notes.push_back("units: bytes are HBM bytes per unit, flops dense FLOPs per unit, rates per second of t_unit");
+    r.notes.push_back(
+        "units: bytes are HBM bytes per unit, flops dense FLOPs per unit, rates per second of "
+        "t_unit");
   } else {
     for (const auto& n : r.work.notes) r.notes.push_back(n);
     r.notes.push_back("not modelled: " + r.work.unmodeled_reason);
@@ -139,15 +146,21 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
 
   // Confidence: stage A is an estimate; low peaks or an unvalidated compute axis keep it low.
   r.confidence = Confidence::low;
-  r.notes.push_back("confidence low: stage A estimate from Top-N shapes and config (display and annotate only)");
+  r.notes.push_back(
+      "confidence low: stage A estimate from Top-N shapes and config (display and annotate only)");
   if (r.verdict.compute_axis && !peaks.compute_validated)
-    r.notes.push_back("compute-axis entry on unvalidated compute peaks (bf16 != fp16 or missing): confidence low");
+    r.notes.push_back(
+        "compute-axis entry on unvalidated compute peaks (bf16 != fp16 or missing): confidence "
+        "low");
 
-  if (!r.work.modeled) r.degraded = Degradation{e.name, "L2", r.work.unmodeled_reason};
+  if (!r.work.modeled)
+    r.degraded = Degradation{e.name, "L2", r.work.unmodeled_reason};
   else if (r.verdict.suspect)
-    r.degraded = Degradation{e.name, "L3",
-                             fmt::format("infeasible: raw roofline_pct {:.4g} outside [0.001, 1]; no verdict, stage-C candidate",
-                                         r.verdict.roofline_pct_raw.value_or(0.0))};
+    r.degraded = Degradation{
+        e.name, "L3",
+        fmt::format(
+            "infeasible: raw roofline_pct {:.4g} outside [0.001, 1]; no verdict, stage-C candidate",
+            r.verdict.roofline_pct_raw.value_or(0.0))};
   Advice advice = advise(r, topn, peaks);
   r.route = advice.route;
   r.levers = advice.levers;
@@ -165,8 +178,11 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   auto collect = [&](const auto& file, bool required, const char* what) {
     for (const auto& err : file.loaded.errors) a.skill_errors.push_back(err);
     if (!file.found) {
-      if (required) a.skill_errors.push_back(fmt::format("{}: not found ({})", file.display, what));
-      else a.notes.push_back(fmt::format("no model config found (looked for {}): models that need it degrade", file.display));
+      if (required)
+        a.skill_errors.push_back(fmt::format("{}: not found ({})", file.display, what));
+      else
+        a.notes.push_back(fmt::format(
+            "no model config found (looked for {}): models that need it degrade", file.display));
     }
   };
   collect(in.topn, true, "the Top-N profile is required");
@@ -190,7 +206,8 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   a.product = a.peaks.product;
   for (const auto& n : a.peaks.notes) a.notes.push_back(n);
   if (a.peaks.source != PeaksSource::table)
-    a.degraded.push_back(Degradation{"(peaks)", "L1", a.peaks.notes.empty() ? "peaks unknown" : a.peaks.notes.back()});
+    a.degraded.push_back(Degradation{
+        "(peaks)", "L1", a.peaks.notes.empty() ? "peaks unknown" : a.peaks.notes.back()});
 
   if (env) {
     a.run.model = env->model;
@@ -202,8 +219,9 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   a.run.topn_source = topn.source;
   a.run.n_prefill_steps = topn.serving.n_prefill_steps;
   a.run.n_decode_steps = topn.serving.n_decode_steps;
-  a.run.inputs = fmt::format("{}; {}; {}; {}", in.topn.display, in.env.display,
-                             in.config.found ? in.config.display : "no config.json", in.peaks.display);
+  a.run.inputs =
+      fmt::format("{}; {}; {}; {}", in.topn.display, in.env.display,
+                  in.config.found ? in.config.display : "no config.json", in.peaks.display);
 
   const Scope scope = scope_to_head(topn, opts.scope);
   a.skipped_count = scope.skipped_count;
@@ -213,8 +231,10 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   ModelContext ctx;
   ctx.env = env;
   ctx.config = config;
-  ctx.config_status = config ? "" : in.config.found ? fmt::format("{} could not be read", in.config.display)
-                                                    : fmt::format("not found (looked for {})", in.config.display);
+  ctx.config_status = config ? ""
+                      : in.config.found
+                          ? fmt::format("{} could not be read", in.config.display)
+                          : fmt::format("not found (looked for {})", in.config.display);
   ctx.peaks = &a.peaks;
 
   for (std::size_t idx : scope.selected) {
@@ -233,12 +253,14 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   a.rankings = rank_entries(a.entries, a.peaks);
   for (const auto& n : a.rankings.notes) a.notes.push_back(n);
   for (const auto& e : a.entries)
-    if (e.degraded) a.degraded.push_back(Degradation{e.ranking_name, e.degraded->level, e.degraded->reason});
+    if (e.degraded)
+      a.degraded.push_back(Degradation{e.ranking_name, e.degraded->level, e.degraded->reason});
   a.stage = 'A';
   for (const auto& e : a.entries) a.stage = std::max(a.stage, e.stage);
-  a.notes.push_back(fmt::format("scope: {} of {} Top-N entries at or above {}% of GPU time (cap {}); {} skipped",
-                                a.entries.size(), topn.entries.size(), fmt::format("{:g}", a.head_threshold_pct),
-                                opts.scope.max_entries, a.skipped_count));
+  a.notes.push_back(
+      fmt::format("scope: {} of {} Top-N entries at or above {}% of GPU time (cap {}); {} skipped",
+                  a.entries.size(), topn.entries.size(), fmt::format("{:g}", a.head_threshold_pct),
+                  opts.scope.max_entries, a.skipped_count));
   return a;
 }
 

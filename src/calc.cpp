@@ -18,11 +18,15 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   e.regime.t_ms = in.time_us / 1000.0;
   e.regime.t_source = "--time-us";
   auto cls = parse_op_class(in.op_class);
-  if (!cls) r.errors.push_back(fmt::format("--class '{}': expected gemm, moe, attn, elementwise or unknown", in.op_class));
+  if (!cls)
+    r.errors.push_back(
+        fmt::format("--class '{}': expected gemm, moe, attn, elementwise or unknown", in.op_class));
   e.cls.op_class = cls.value_or(OpClass::unknown);
   e.cls.rule = "--class";
   auto dtype = parse_dtype(in.dtype);
-  if (!dtype) r.errors.push_back(fmt::format("--dtype '{}': not a dtype roofline knows (e.g. bf16, fp8, fp16)", in.dtype));
+  if (!dtype)
+    r.errors.push_back(
+        fmt::format("--dtype '{}': not a dtype roofline knows (e.g. bf16, fp8, fp16)", in.dtype));
   WorkEstimate& w = e.work;
   w.modeled = in.time_us > 0;
   if (!w.modeled) w.unmodeled_reason = "--time-us must be positive";
@@ -33,15 +37,18 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt});
   w.bytes = in.bytes;
   w.flops = in.flops;
-  if (r.peaks.hbm_bw_bytes_s) w.candidates[0].feasible = in.bytes <= *r.peaks.hbm_bw_bytes_s * w.t_unit_ms / 1000.0;
+  if (r.peaks.hbm_bw_bytes_s)
+    w.candidates[0].feasible = in.bytes <= *r.peaks.hbm_bw_bytes_s * w.t_unit_ms / 1000.0;
   VerdictParams params;
   params.launch_overhead_us = in.launch_overhead_us;
   e.verdict = judge(w, e.cls.op_class, e.pct_gpu_time, r.peaks, params);
   e.confidence = r.peaks.confidence;
   e.notes = r.peaks.notes;
-  e.notes.push_back(fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes, in.flops, in.time_us,
+  e.notes.push_back(fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes,
+                                in.flops, in.time_us,
                                 w.compute_dtype.key.empty() ? "unknown" : w.compute_dtype.key));
-  if (!in.pct_gpu_time) e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
+  if (!in.pct_gpu_time)
+    e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
   for (const auto& n : e.verdict.notes) e.notes.push_back(n);
   if (!w.modeled) e.notes.push_back(w.unmodeled_reason);
   Advice advice = advise(e, TopN{}, r.peaks);
@@ -55,13 +62,15 @@ ordered_json calc_json(const CalcResult& r) {
   ordered_json j = entry_json(r.entry);
   ordered_json flops = ordered_json::object();
   for (const auto& [k, v] : r.peaks.flops) flops[k] = v;
-  j["peaks"] = ordered_json{{"gfx", r.peaks.gfx},
-                            {"product", r.peaks.product.empty() ? ordered_json(nullptr) : ordered_json(r.peaks.product)},
-                            {"hbm_bw_bytes_s", r.peaks.hbm_bw_bytes_s ? ordered_json(*r.peaks.hbm_bw_bytes_s) : ordered_json(nullptr)},
-                            {"flops", flops},
-                            {"source", to_string(r.peaks.source)},
-                            {"confidence", to_string(r.peaks.confidence)},
-                            {"compute_validated", r.peaks.compute_validated}};
+  j["peaks"] = ordered_json{
+      {"gfx", r.peaks.gfx},
+      {"product", r.peaks.product.empty() ? ordered_json(nullptr) : ordered_json(r.peaks.product)},
+      {"hbm_bw_bytes_s",
+       r.peaks.hbm_bw_bytes_s ? ordered_json(*r.peaks.hbm_bw_bytes_s) : ordered_json(nullptr)},
+      {"flops", flops},
+      {"source", to_string(r.peaks.source)},
+      {"confidence", to_string(r.peaks.confidence)},
+      {"compute_validated", r.peaks.compute_validated}};
   return j;
 }
 

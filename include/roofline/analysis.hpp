@@ -75,7 +75,7 @@ RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving);
 struct ClassRule {
   std::string pattern;  // glob (* ?) or, without wildcards, a substring; case-insensitive
   OpClass op_class = OpClass::unknown;
-  std::string detail;   // MoE stage, attention variant, elementwise kind, "collective", ...
+  std::string detail;  // MoE stage, attention variant, elementwise kind, "collective", ...
   std::string description;
   int line = 0;
 };
@@ -133,7 +133,8 @@ struct WorkEstimate {
 WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx);
 
-// ---- stages 5–6: utilization and verdict ---------------------------------------------------------
+// ---- stages 5–6: utilization and verdict
+// ---------------------------------------------------------
 struct VerdictParams {
   double launch_overhead_us = 5.0;
 };
@@ -186,7 +187,8 @@ struct EntryResult {
   std::string ranking_name;
 };
 
-// ---- stage 7: route, levers, rankings -------------------------------------------------------------
+// ---- stage 7: route, levers, rankings
+// -------------------------------------------------------------
 struct Advice {
   std::string route;
   std::vector<std::string> levers;

@@ -8,8 +8,8 @@
 namespace roofline {
 
 struct Dtype {
-  std::string key;        // canonical: bf16 fp16 fp32 fp64 fp8 int8 fp4 tf32 int4 int32 int64 bool
-  double bytes = 0.0;     // bytes per element (fp4/int4: 0.5)
+  std::string key;     // canonical: bf16 fp16 fp32 fp64 fp8 int8 fp4 tf32 int4 int32 int64 bool
+  double bytes = 0.0;  // bytes per element (fp4/int4: 0.5)
   bool has_peak_key = false;  // true for the keys a peaks table may carry
 };
 

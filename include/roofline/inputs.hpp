@@ -35,8 +35,8 @@ struct EstShape {
 
 // One `top_kernels[]` element of profile_topN.json.
 struct TopNEntry {
-  std::size_t index = 0;       // position in top_kernels[]
-  std::optional<long> rank;    // the profiler's rank, when given
+  std::size_t index = 0;     // position in top_kernels[]
+  std::optional<long> rank;  // the profiler's rank, when given
   std::string name;
   std::string short_name;
   nlohmann::json pct_gpu_time_raw;  // copied verbatim into the artifact

@@ -35,6 +35,7 @@ std::string md_escape(std::string_view text);
 // so a reader or a crash never sees a half-written file. With `durable`, the temp file is also
 // fsync'ed before the rename (survives power loss; costs milliseconds on slow disks). On failure
 // the previous file is untouched and no temp file is left. Returns "" on success, else a reason.
-std::string write_atomic(const std::filesystem::path& path, std::string_view content, bool durable = false);
+std::string write_atomic(const std::filesystem::path& path, std::string_view content,
+                         bool durable = false);
 
 }  // namespace roofline

@@ -18,7 +18,9 @@ bool contains(std::string_view hay, std::string_view needle) {
   return hay.find(needle) != std::string_view::npos;
 }
 
-Dtype make(const char* key, double bytes, bool peak) { return Dtype{key, bytes, peak}; }
+Dtype make(const char* key, double bytes, bool peak) {
+  return Dtype{key, bytes, peak};
+}
 
 }  // namespace
 
@@ -67,6 +69,8 @@ std::string canonical_dtype_key(std::string_view spelling) {
   return d ? d->key : std::string();
 }
 
-const Dtype& wider_dtype(const Dtype& a, const Dtype& b) { return b.bytes > a.bytes ? b : a; }
+const Dtype& wider_dtype(const Dtype& a, const Dtype& b) {
+  return b.bytes > a.bytes ? b : a;
+}
 
 }  // namespace roofline

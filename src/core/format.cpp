@@ -6,49 +6,68 @@ namespace roofline {
 
 const char* to_string(OpClass c) {
   switch (c) {
-    case OpClass::gemm: return "gemm";
-    case OpClass::moe: return "moe";
-    case OpClass::attn: return "attn";
-    case OpClass::elementwise: return "elementwise";
-    case OpClass::unknown: return "unknown";
+    case OpClass::gemm:
+      return "gemm";
+    case OpClass::moe:
+      return "moe";
+    case OpClass::attn:
+      return "attn";
+    case OpClass::elementwise:
+      return "elementwise";
+    case OpClass::unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 const char* to_string(Bound b) {
   switch (b) {
-    case Bound::memory: return "memory";
-    case Bound::compute: return "compute";
-    case Bound::latency: return "latency";
-    case Bound::unknown: return "unknown";
+    case Bound::memory:
+      return "memory";
+    case Bound::compute:
+      return "compute";
+    case Bound::latency:
+      return "latency";
+    case Bound::unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 const char* to_string(Headroom h) {
   switch (h) {
-    case Headroom::underperforming: return "underperforming";
-    case Headroom::moderate: return "moderate";
-    case Headroom::saturated: return "saturated";
-    case Headroom::unknown: return "unknown";
+    case Headroom::underperforming:
+      return "underperforming";
+    case Headroom::moderate:
+      return "moderate";
+    case Headroom::saturated:
+      return "saturated";
+    case Headroom::unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 const char* to_string(Confidence c) {
   switch (c) {
-    case Confidence::low: return "low";
-    case Confidence::medium: return "medium";
-    case Confidence::high: return "high";
+    case Confidence::low:
+      return "low";
+    case Confidence::medium:
+      return "medium";
+    case Confidence::high:
+      return "high";
   }
   return "low";
 }
 
 const char* to_string(PeaksSource s) {
   switch (s) {
-    case PeaksSource::table: return "table";
-    case PeaksSource::derived: return "derived";
-    case PeaksSource::none: return "none";
+    case PeaksSource::table:
+      return "table";
+    case PeaksSource::derived:
+      return "derived";
+    case PeaksSource::none:
+      return "none";
   }
   return "none";
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -31,12 +31,16 @@ int nesting_depth(std::string_view text, int limit) {
   bool in_string = false, escaped = false;
   for (char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
+    if (c == '"')
+      in_string = true;
     else if (c == '[' || c == '{') {
       max_depth = std::max(max_depth, ++depth);
       if (max_depth > limit) return max_depth;
@@ -90,8 +94,8 @@ std::optional<json> parse_json_object(std::string_view text, const std::string& 
     return std::nullopt;
   }
   if (!doc->is_object()) {
-    errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}", display_name,
-                                 describe_type(*doc)));
+    errors.push_back(fmt::format("{}: expected a JSON object at the top level, got {}",
+                                 display_name, describe_type(*doc)));
     return std::nullopt;
   }
   return doc;
@@ -99,16 +103,24 @@ std::optional<json> parse_json_object(std::string_view text, const std::string& 
 
 std::string describe_type(const json& v) {
   switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return fmt::format("a string ({})", snippet(v));
-    case json::value_t::boolean: return fmt::format("a boolean ({})", snippet(v));
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::string:
+      return fmt::format("a string ({})", snippet(v));
+    case json::value_t::boolean:
+      return fmt::format("a boolean ({})", snippet(v));
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return fmt::format("a number ({})", snippet(v));
-    case json::value_t::binary: return "binary data";
-    case json::value_t::discarded: return "nothing";
+    case json::value_t::number_float:
+      return fmt::format("a number ({})", snippet(v));
+    case json::value_t::binary:
+      return "binary data";
+    case json::value_t::discarded:
+      return "nothing";
   }
   return "something else";
 }

@@ -1,6 +1,5 @@
 #include "roofline/kernel_classes.hpp"
 
-
 #include <fmt/format.h>
 
 #include "core/json_input.hpp"
@@ -49,8 +48,9 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
     const std::string description = t.substr(s_end);
     auto cls = parse_class_spec(spec);
     if (pattern.empty() || !cls) {
-      out.errors.push_back(fmt::format("{}:{}: expected 'pattern class[:detail] description', got '{}'",
-                                       display_name, lineno, t));
+      out.errors.push_back(
+          fmt::format("{}:{}: expected 'pattern class[:detail] description', got '{}'",
+                      display_name, lineno, t));
       continue;
     }
     rules.push_back(ClassRule{pattern, cls->first, cls->second, detail::trim(description), lineno});
@@ -70,17 +70,22 @@ const std::vector<ClassRule>& builtin_kernel_classes_rules() {
 std::optional<ClassRule> parse_classify_override(std::string_view spec, std::string& error) {
   auto eq = spec.rfind('=');
   if (eq == std::string_view::npos || eq == 0) {
-    error = fmt::format("--classify '{}': expected PATTERN=CLASS (CLASS one of gemm, moe, attn, "
-                        "elementwise, unknown; optionally CLASS:detail)", spec);
+    error = fmt::format(
+        "--classify '{}': expected PATTERN=CLASS (CLASS one of gemm, moe, attn, "
+        "elementwise, unknown; optionally CLASS:detail)",
+        spec);
     return std::nullopt;
   }
   auto cls = parse_class_spec(spec.substr(eq + 1));
   if (!cls) {
-    error = fmt::format("--classify '{}': unknown class '{}' (expected gemm, moe, attn, "
-                        "elementwise or unknown)", spec, spec.substr(eq + 1));
+    error = fmt::format(
+        "--classify '{}': unknown class '{}' (expected gemm, moe, attn, "
+        "elementwise or unknown)",
+        spec, spec.substr(eq + 1));
     return std::nullopt;
   }
-  return ClassRule{std::string(spec.substr(0, eq)), cls->first, cls->second, "--classify override", 0};
+  return ClassRule{std::string(spec.substr(0, eq)), cls->first, cls->second, "--classify override",
+                   0};
 }
 
 }  // namespace roofline

@@ -20,7 +20,8 @@ class ConfigView {
   ConfigView(FieldReader& f, const json& top, const json* text) : f_(f), top_(top), text_(text) {}
 
   // The first of `keys` present (text_config, then top level) as a positive number.
-  std::optional<double> number(std::initializer_list<const char*> keys, std::string* used = nullptr) {
+  std::optional<double> number(std::initializer_list<const char*> keys,
+                               std::string* used = nullptr) {
     for (const json* scope : {text_, &top_}) {
       if (!scope) continue;
       for (const char* key : keys) {
@@ -75,18 +76,24 @@ void read_layer_types(FieldReader& f, ConfigView& view, ModelConfig& c) {
       for (const json& t : *types) {
         if (!t.is_string()) continue;
         const auto& s = t.get_ref<const std::string&>();
-        if (s == "full_attention") ++full;
-        else if (s == "sliding_attention") ++sliding;
+        if (s == "full_attention")
+          ++full;
+        else if (s == "sliding_attention")
+          ++sliding;
       }
       c.full_attention_layers = full;
-      c.full_attention_rule = fmt::format("{} of {} layer_types are full_attention", full, types->size());
-      if (sliding > 0) c.full_attention_rule += fmt::format(" ({} sliding_attention not counted)", sliding);
+      c.full_attention_rule =
+          fmt::format("{} of {} layer_types are full_attention", full, types->size());
+      if (sliding > 0)
+        c.full_attention_rule += fmt::format(" ({} sliding_attention not counted)", sliding);
       return;
     }
   }
-  if (auto interval = view.number({"full_attention_interval"}); interval && *interval >= 1 && c.layers) {
+  if (auto interval = view.number({"full_attention_interval"});
+      interval && *interval >= 1 && c.layers) {
     c.full_attention_layers = std::floor(*c.layers / *interval);
-    c.full_attention_rule = fmt::format("{} layers / full_attention_interval {}", *c.layers, *interval);
+    c.full_attention_rule =
+        fmt::format("{} layers / full_attention_interval {}", *c.layers, *interval);
     return;
   }
   if (c.layers) {
@@ -101,7 +108,8 @@ void read_moe_layers(FieldReader& f, ConfigView& view, ModelConfig& c) {
   std::string mlp_path;
   const json* mlp_only = view.find("mlp_only_layers", mlp_path);
   auto sparse_step = view.number({"decoder_sparse_step"});
-  if ((mlp_only && mlp_only->is_array() && !mlp_only->empty()) || (sparse_step && *sparse_step > 1)) {
+  if ((mlp_only && mlp_only->is_array() && !mlp_only->empty()) ||
+      (sparse_step && *sparse_step > 1)) {
     std::set<long> dense;
     if (mlp_only && mlp_only->is_array())
       for (const json& i : *mlp_only)
@@ -111,8 +119,8 @@ void read_moe_layers(FieldReader& f, ConfigView& view, ModelConfig& c) {
     for (long i = 0; i < layers && i < 1000000; ++i)
       if (!dense.count(i) && (i + 1) % step == 0) ++count;
     c.moe_layers = static_cast<double>(count);
-    c.moe_layers_rule = fmt::format("{} layers, {} in mlp_only_layers, decoder_sparse_step {}", layers,
-                                    dense.size(), step);
+    c.moe_layers_rule = fmt::format("{} layers, {} in mlp_only_layers, decoder_sparse_step {}",
+                                    layers, dense.size(), step);
     return;
   }
   if (mlp_only && !mlp_only->is_array())
@@ -124,13 +132,15 @@ void read_moe_layers(FieldReader& f, ConfigView& view, ModelConfig& c) {
     for (long i = static_cast<long>(first_dense); i < layers && i < 1000000; ++i)
       if (i % static_cast<long>(*freq) == 0) ++count;
     c.moe_layers = static_cast<double>(count);
-    c.moe_layers_rule = fmt::format("{} layers from first_k_dense_replace {} every moe_layer_freq {}",
-                                    layers, first_dense, *freq);
+    c.moe_layers_rule =
+        fmt::format("{} layers from first_k_dense_replace {} every moe_layer_freq {}", layers,
+                    first_dense, *freq);
     return;
   }
   c.moe_layers = std::max(0.0, *c.layers - first_dense);
-  c.moe_layers_rule = c.first_k_dense ? fmt::format("{} layers - first_k_dense_replace {}", *c.layers, first_dense)
-                                      : fmt::format("all {} layers", *c.layers);
+  c.moe_layers_rule =
+      c.first_k_dense ? fmt::format("{} layers - first_k_dense_replace {}", *c.layers, first_dense)
+                      : fmt::format("all {} layers", *c.layers);
 }
 
 void read_quantization(FieldReader& f, const json& doc, const json* text, ModelConfig& c) {
@@ -138,15 +148,17 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
   std::string path = "quantization_config";
   for (const json* scope : {&doc, text}) {
     if (!scope) continue;
-    if (const json* v = f.object(*scope, "quantization_config",
-                                 scope == text ? "text_config.quantization_config" : "quantization_config")) {
+    if (const json* v =
+            f.object(*scope, "quantization_config",
+                     scope == text ? "text_config.quantization_config" : "quantization_config")) {
       q = v;
       path = scope == text ? "text_config.quantization_config" : "quantization_config";
       break;
     }
   }
   if (!q) return;
-  c.quant_method = detail::lower_ascii(f.string(*q, "quant_method", path + ".quant_method").value_or(""));
+  c.quant_method =
+      detail::lower_ascii(f.string(*q, "quant_method", path + ".quant_method").value_or(""));
   auto bits = f.number(*q, "bits", path + ".bits");
   if (!bits) bits = f.number(*q, "w_bit", path + ".w_bit");
   if (!bits) bits = f.number(*q, "weight_bits", path + ".weight_bits");
@@ -154,7 +166,8 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
   if (m == "mxfp4" || m == "nvfp4" || m.find("fp4") != std::string::npos) {
     c.quant_weight_bytes = 0.5;
     c.quant_rule = fmt::format("{}.quant_method {} → 0.5 B weights", path, m);
-  } else if (m == "fp8" || m == "fbgemm_fp8" || m == "ptpc_fp8" || m.find("fp8") != std::string::npos) {
+  } else if (m == "fp8" || m == "fbgemm_fp8" || m == "ptpc_fp8" ||
+             m.find("fp8") != std::string::npos) {
     c.quant_weight_bytes = 1.0;
     c.quant_rule = fmt::format("{}.quant_method {} → 1 B weights", path, m);
   } else if (bits && (*bits == 4 || *bits == 8 || *bits == 2 || *bits == 3)) {
@@ -169,14 +182,15 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
       auto nb = w->find("num_bits");
       if (nb != w->end() && nb->is_number() && nb->get<double>() > 0 && nb->get<double>() <= 16) {
         c.quant_weight_bytes = nb->get<double>() / 8.0;
-        c.quant_rule = fmt::format("{}.config_groups.{}.weights.num_bits {} → {} B weights", path, name,
-                                   nb->get<double>(), *c.quant_weight_bytes);
+        c.quant_rule = fmt::format("{}.config_groups.{}.weights.num_bits {} → {} B weights", path,
+                                   name, nb->get<double>(), *c.quant_weight_bytes);
         break;
       }
     }
   }
   if (!c.quant_weight_bytes && !m.empty())
-    c.quant_rule = fmt::format("{}.quant_method '{}' does not say the weight width; not used", path, m);
+    c.quant_rule =
+        fmt::format("{}.quant_method '{}' does not say the weight width; not used", path, m);
 }
 
 }  // namespace

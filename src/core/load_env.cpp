@@ -19,7 +19,8 @@ std::string read_product(FieldReader& f, const json& doc) {
     if (!v || v->is_null()) continue;
     if (v->is_string()) return v->get<std::string>();
     if (v->is_object()) {
-      for (const char* inner : {"product", "sku", "device_sku", "name", "marketing_name", "target"}) {
+      for (const char* inner :
+           {"product", "sku", "device_sku", "name", "marketing_name", "target"}) {
         const json* p = f.find(*v, inner);
         if (p && p->is_string() && !p->get_ref<const std::string&>().empty())
           return p->get<std::string>();
@@ -31,7 +32,9 @@ std::string read_product(FieldReader& f, const json& doc) {
   return {};
 }
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
 
 }  // namespace
 
@@ -68,10 +71,13 @@ Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& dis
   if (env.gfx_raw.empty()) {
     // Some reports only carry the gfx inside a structured device_target.
     if (const json* dt = f.find(*doc, "device_target"); dt && dt->is_object())
-      if (const json* g = f.find(*dt, "gfx"); g && g->is_string()) env.gfx_raw = g->get<std::string>();
+      if (const json* g = f.find(*dt, "gfx"); g && g->is_string())
+        env.gfx_raw = g->get<std::string>();
   }
   env.gfx = normalize_gfx(env.gfx_raw);
-  if (env.gfx.empty()) out.errors.push_back(fmt::format("{}: gfx: missing; hardware peaks cannot be resolved", display_name));
+  if (env.gfx.empty())
+    out.errors.push_back(
+        fmt::format("{}: gfx: missing; hardware peaks cannot be resolved", display_name));
   env.product_raw = read_product(f, *doc);
   env.product = canonical_product(env.product_raw, {});
   env.physical_cu_count = f.number_lenient(*doc, "physical_cu_count", "physical_cu_count");
@@ -81,10 +87,12 @@ Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& dis
     env.workload.isl = f.number_lenient(*w, "isl", "workload.isl");
     env.workload.osl = f.number_lenient(*w, "osl", "workload.osl");
     env.workload.conc = f.number_lenient(*w, "conc", "workload.conc");
-    for (auto [value, name] : {std::pair{&env.workload.isl, "isl"}, std::pair{&env.workload.osl, "osl"},
-                               std::pair{&env.workload.conc, "conc"}})
+    for (auto [value, name] :
+         {std::pair{&env.workload.isl, "isl"}, std::pair{&env.workload.osl, "osl"},
+          std::pair{&env.workload.conc, "conc"}})
       if (*value && **value < 0) {
-        f.error(fmt::format("workload.{}", name), fmt::format("negative value {}; ignored", **value));
+        f.error(fmt::format("workload.{}", name),
+                fmt::format("negative value {}; ignored", **value));
         value->reset();
       }
   }
@@ -102,9 +110,12 @@ Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& dis
   env.backend = f.string(*doc, "backend", "backend").value_or("");
   if (const json* props = f.object(*doc, "device_props", "device_props")) {
     auto& p = env.device_props;
-    p.memory_clock_rate_khz = f.number_lenient(*props, "memory_clock_rate_khz", "device_props.memory_clock_rate_khz");
-    p.memory_bus_width_bits = f.number_lenient(*props, "memory_bus_width_bits", "device_props.memory_bus_width_bits");
-    p.multi_processor_count = f.number_lenient(*props, "multi_processor_count", "device_props.multi_processor_count");
+    p.memory_clock_rate_khz =
+        f.number_lenient(*props, "memory_clock_rate_khz", "device_props.memory_clock_rate_khz");
+    p.memory_bus_width_bits =
+        f.number_lenient(*props, "memory_bus_width_bits", "device_props.memory_bus_width_bits");
+    p.multi_processor_count =
+        f.number_lenient(*props, "multi_processor_count", "device_props.multi_processor_count");
     p.clock_rate_khz = f.number_lenient(*props, "clock_rate_khz", "device_props.clock_rate_khz");
   }
   out.value = std::move(env);

@@ -68,9 +68,8 @@ void read_shapes(FieldReader& f, const json& entry, const std::string& path, Top
           auto v = d.get<std::int64_t>();
           if (v < 0) ok = false;
           dims.push_back(v);
-        } else if (d.is_number_float() && std::isfinite(d.get<double>()) &&
-                   d.get<double>() >= 0 && d.get<double>() < 9.0e15 &&
-                   std::floor(d.get<double>()) == d.get<double>()) {
+        } else if (d.is_number_float() && std::isfinite(d.get<double>()) && d.get<double>() >= 0 &&
+                   d.get<double>() < 9.0e15 && std::floor(d.get<double>()) == d.get<double>()) {
           dims.push_back(static_cast<std::int64_t>(d.get<double>()));
         } else {
           ok = false;
@@ -94,7 +93,8 @@ void read_dtypes(FieldReader& f, const json& entry, const std::string& path, Top
   if (!dtypes) return;
   for (std::size_t i = 0; i < dtypes->size(); ++i) {
     const json& d = (*dtypes)[i];
-    if (d.is_string()) e.dtypes.push_back(d.get<std::string>());
+    if (d.is_string())
+      e.dtypes.push_back(d.get<std::string>());
     else {
       if (!d.is_null())
         f.error(fmt::format("{}.dtypes[{}]", path, i),
@@ -104,23 +104,25 @@ void read_dtypes(FieldReader& f, const json& entry, const std::string& path, Top
   }
 }
 
-void read_served_regimes(FieldReader& f, const json& entry, const std::string& path,
-                         TopNEntry& e) {
+void read_served_regimes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
   const json* v = f.find(entry, "served_regimes");
   if (!v || v->is_null()) return;
   if (v->is_string()) {  // tolerate "decode" or "prefill,decode"
     std::stringstream ss(v->get<std::string>());
     std::string part;
     while (std::getline(ss, part, ','))
-      if (!detail::trim(part).empty()) e.served_regimes.push_back(detail::lower_ascii(detail::trim(part)));
+      if (!detail::trim(part).empty())
+        e.served_regimes.push_back(detail::lower_ascii(detail::trim(part)));
     return;
   }
   if (!v->is_array()) {
-    f.error(path + ".served_regimes", "expected a list of regimes, got " + detail::describe_type(*v));
+    f.error(path + ".served_regimes",
+            "expected a list of regimes, got " + detail::describe_type(*v));
     return;
   }
   for (const json& r : *v)
-    if (r.is_string()) e.served_regimes.push_back(detail::lower_ascii(detail::trim(r.get<std::string>())));
+    if (r.is_string())
+      e.served_regimes.push_back(detail::lower_ascii(detail::trim(r.get<std::string>())));
 }
 
 // Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
@@ -142,8 +144,10 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.name = *name;
   e.short_name = short_name && !short_name->empty() ? *short_name : *name;
   if (auto r = f.number(entry, "rank", path + ".rank")) {
-    if (*r >= 0 && *r < 1e9 && std::floor(*r) == *r) e.rank = static_cast<long>(*r);
-    else f.error(path + ".rank", fmt::format("expected a non-negative integer, got {}", *r));
+    if (*r >= 0 && *r < 1e9 && std::floor(*r) == *r)
+      e.rank = static_cast<long>(*r);
+    else
+      f.error(path + ".rank", fmt::format("expected a non-negative integer, got {}", *r));
   }
 
   const json* pct = f.find(entry, "pct_gpu_time");
@@ -152,9 +156,8 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
     return std::nullopt;
   }
   if (!pct->is_number() || !std::isfinite(pct->get<double>())) {
-    f.error(path + ".pct_gpu_time",
-            fmt::format("expected a number, got {}; entry '{}' skipped", detail::describe_type(*pct),
-                        e.name));
+    f.error(path + ".pct_gpu_time", fmt::format("expected a number, got {}; entry '{}' skipped",
+                                                detail::describe_type(*pct), e.name));
     return std::nullopt;
   }
   e.pct_gpu_time_raw = *pct;
@@ -168,7 +171,8 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
   read_shapes(f, entry, path, e);
   read_dtypes(f, entry, path, e);
-  e.classification = detail::lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
+  e.classification =
+      detail::lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
   e.editable = f.boolean(entry, "editable", path + ".editable");
   e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
@@ -185,7 +189,9 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
 
 }  // namespace
 
-const char* to_string(Regime r) { return r == Regime::prefill ? "prefill" : "decode"; }
+const char* to_string(Regime r) {
+  return r == Regime::prefill ? "prefill" : "decode";
+}
 
 FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes) {
   FileText out;
@@ -246,7 +252,8 @@ Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name) 
   const json* kernels = f.array(*doc, "top_kernels", "top_kernels");
   if (!kernels) {
     if (!f.find(*doc, "top_kernels"))
-      out.errors.push_back(fmt::format("{}: top_kernels: missing; no kernels to analyse", display_name));
+      out.errors.push_back(
+          fmt::format("{}: top_kernels: missing; no kernels to analyse", display_name));
     out.value = std::move(topn);
     return out;
   }

@@ -5,7 +5,9 @@
 namespace roofline::detail {
 namespace {
 
-char fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+char fold(char c) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
 
 // Iterative glob with single-star backtracking: linear in practice, no recursion.
 bool glob(std::string_view p, std::string_view s) {

@@ -72,7 +72,8 @@ std::optional<double> yaml_number(const YAML::Node& node, const std::string& whe
   double v = 0.0;
   auto [end, ec] = std::from_chars(first, s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < 0) {
-    errors.push_back(fmt::format("{}: expected a non-negative number, got '{}'", where, node.Scalar()));
+    errors.push_back(
+        fmt::format("{}: expected a non-negative number, got '{}'", where, node.Scalar()));
     return std::nullopt;
   }
   return v;
@@ -93,8 +94,8 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
     try {
       node = YAML::Load(block.text);
     } catch (const YAML::Exception& e) {
-      out.errors.push_back(fmt::format("{}: invalid YAML at block line {}: {}", where,
-                                       e.mark.line + 1, e.msg));
+      out.errors.push_back(
+          fmt::format("{}: invalid YAML at block line {}: {}", where, e.mark.line + 1, e.msg));
       continue;
     }
     if (!node.IsMap()) {
@@ -113,14 +114,15 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
       if (node["product"] && node["product"].IsScalar())
         s.product = canonical_product(node["product"].Scalar(), {});
       s.cu = yaml_number(node["cu"], where + ": cu", out.errors);
-      s.hbm_bw_bytes_s = yaml_number(node["hbm_bw_bytes_s"], where + ": hbm_bw_bytes_s", out.errors);
-      if (!s.hbm_bw_bytes_s)
-        out.errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
+      s.hbm_bw_bytes_s =
+          yaml_number(node["hbm_bw_bytes_s"], where + ": hbm_bw_bytes_s", out.errors);
+      if (!s.hbm_bw_bytes_s) out.errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
       s.l2_bytes = yaml_number(node["l2_bytes"], where + ": l2_bytes", out.errors);
       s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", out.errors);
       if (YAML::Node flops = node["flops"]; flops && !flops.IsNull()) {
         if (!flops.IsMap()) {
-          out.errors.push_back(fmt::format("{}: flops: expected a mapping of dtype: FLOP/s", where));
+          out.errors.push_back(
+              fmt::format("{}: flops: expected a mapping of dtype: FLOP/s", where));
         } else {
           for (const auto& kv : flops) {
             std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
@@ -129,7 +131,8 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
               out.errors.push_back(fmt::format("{}: flops.{}: not a known dtype key", where, key));
               continue;
             }
-            if (auto v = yaml_number(kv.second, fmt::format("{}: flops.{}", where, key), out.errors))
+            if (auto v =
+                    yaml_number(kv.second, fmt::format("{}: flops.{}", where, key), out.errors))
               s.flops[dt->key] = *v;
           }
         }

@@ -12,7 +12,9 @@ ordered_json num(std::optional<double> v) {
   if (!v || !std::isfinite(*v)) return nullptr;
   return *v;
 }
-ordered_json num(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+ordered_json num(double v) {
+  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
+}
 
 std::string join_notes(const std::vector<std::string>& notes) {
   std::string out;
@@ -32,7 +34,8 @@ ordered_json entry_json(const EntryResult& e) {
   ordered_json j;
   j["name"] = e.name;
   j["short_name"] = e.short_name;
-  j["pct_gpu_time"] = e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw) : num(e.pct_gpu_time);
+  j["pct_gpu_time"] =
+      e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw) : num(e.pct_gpu_time);
   j["regime"] = to_string(e.regime.regime);
   j["op_class"] = to_string(e.cls.op_class);
   j["modeled"] = w.modeled;
@@ -71,11 +74,12 @@ ordered_json entry_json(const EntryResult& e) {
   ordered_json candidates = ordered_json::array();
   for (std::size_t i = 0; i < w.candidates.size(); ++i) {
     const Candidate& c = w.candidates[i];
-    candidates.push_back(ordered_json{{"label", c.label},
-                                      {"bytes", num(c.bytes)},
-                                      {"flops", num(c.flops)},
-                                      {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
-                                      {"chosen", i == w.chosen}});
+    candidates.push_back(
+        ordered_json{{"label", c.label},
+                     {"bytes", num(c.bytes)},
+                     {"flops", num(c.flops)},
+                     {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
+                     {"chosen", i == w.chosen}});
   }
   j["byte_candidates"] = std::move(candidates);
   return j;

@@ -12,13 +12,15 @@
 
 namespace roofline {
 
-std::string write_atomic(const std::filesystem::path& path, std::string_view content, bool durable) {
+std::string write_atomic(const std::filesystem::path& path, std::string_view content,
+                         bool durable) {
   namespace fs = std::filesystem;
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   const fs::path tmp = dir / fmt::format(".{}.tmp.{}", path.filename().string(), ::getpid());
   const std::string tmp_s = tmp.string();
   int fd = ::open(tmp_s.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return fmt::format("{}: cannot create temp file: {}", path.string(), std::strerror(errno));
+  if (fd < 0)
+    return fmt::format("{}: cannot create temp file: {}", path.string(), std::strerror(errno));
   auto fail = [&](const char* what) {
     std::string msg = fmt::format("{}: {}: {}", path.string(), what, std::strerror(errno));
     ::close(fd);

@@ -63,9 +63,12 @@ std::string cut(std::string_view s, std::size_t max_chars) {
 std::string md_code(std::string_view text, bool in_table, std::size_t max_chars) {
   std::string s;
   for (char c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') s += ' ';
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) s += '?';
-    else s += c;
+    if (c == '\n' || c == '\r' || c == '\t')
+      s += ' ';
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      s += '?';
+    else
+      s += c;
   }
   s = cut(s, max_chars);
   std::size_t longest = 0, run = 0;
@@ -76,8 +79,10 @@ std::string md_code(std::string_view text, bool in_table, std::size_t max_chars)
   if (in_table) {
     std::string escaped;
     for (char c : s) {
-      if (c == '|') escaped += "\\|";
-      else escaped += c;
+      if (c == '|')
+        escaped += "\\|";
+      else
+        escaped += c;
     }
     s = std::move(escaped);
   }
@@ -97,27 +102,51 @@ std::string md_escape(std::string_view text) {
       return j < text.size() && std::isalnum(static_cast<unsigned char>(text[j]));
     };
     switch (c) {
-      case '\n': case '\r': case '\t': out += ' '; break;
-      case '|': out += "\\|"; break;
-      case '\\': out += "\\\\"; break;
-      case '`': out += "\\`"; break;
-      case '*': out += "\\*"; break;
+      case '\n':
+      case '\r':
+      case '\t':
+        out += ' ';
+        break;
+      case '|':
+        out += "\\|";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '`':
+        out += "\\`";
+        break;
+      case '*':
+        out += "\\*";
+        break;
       case ']':
         // Only a `]` followed by `(`, `[` or `:` can close a link; escape just those.
-        if (i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == '[' || text[i + 1] == ':')) out += "\\]";
-        else out += ']';
+        if (i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == '[' || text[i + 1] == ':'))
+          out += "\\]";
+        else
+          out += ']';
         break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
       case '_':
         // Intraword underscores cannot start emphasis; escape only at word edges.
-        if (i > 0 && alnum(i - 1) && alnum(i + 1)) out += '_';
-        else out += "\\_";
+        if (i > 0 && alnum(i - 1) && alnum(i + 1))
+          out += '_';
+        else
+          out += "\\_";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+          out += '?';
+        else
+          out += c;
     }
   }
   return out;

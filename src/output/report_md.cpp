@@ -19,7 +19,9 @@ using detail::md_code;
 
 constexpr std::size_t k_table_name_chars = 60;
 
-std::string pct_text(const EntryResult& e) { return fmt::format("{:g}%", e.pct_gpu_time); }
+std::string pct_text(const EntryResult& e) {
+  return fmt::format("{:g}%", e.pct_gpu_time);
+}
 
 std::string gain_text(const EntryResult& e) {
   if (e.verdict.headroom == Headroom::unknown) return "—";
@@ -45,11 +47,14 @@ const EntryResult* find_by_ranking_name(const Analysis& a, const std::string& na
 }
 
 std::string peaks_line(const ResolvedPeaks& p) {
-  if (p.source == PeaksSource::none) return p.hard_unknown ? "hard unknown (no numeric denominator)" : "unknown";
-  std::string s = p.hbm_bw_bytes_s ? human_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" : "memory unknown";
+  if (p.source == PeaksSource::none)
+    return p.hard_unknown ? "hard unknown (no numeric denominator)" : "unknown";
+  std::string s =
+      p.hbm_bw_bytes_s ? human_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" : "memory unknown";
   for (const auto& [k, v] : p.flops) s += fmt::format(", {} {}", k, human_rate(v, "FLOP/s"));
   s += fmt::format("; source {}{}, confidence {}, compute {}", to_string(p.source),
-                   p.section.empty() ? "" : " (" + md_escape(p.section) + ")", to_string(p.confidence),
+                   p.section.empty() ? "" : " (" + md_escape(p.section) + ")",
+                   to_string(p.confidence),
                    p.compute_validated ? "validated (bf16 = fp16)" : "not validated");
   return s;
 }
@@ -63,20 +68,26 @@ void header(std::string& out, const Analysis& a) {
   out += "| | |\n|---|---|\n";
   out += fmt::format("| Model | {}{} |\n", md_escape(r.model.empty() ? "unknown" : r.model),
                      r.model_arch_class.empty() ? "" : " (" + md_escape(r.model_arch_class) + ")");
-  out += fmt::format("| Hardware | {}{} |\n", a.gfx.empty() ? "unknown gfx" : md_escape(a.gfx),
-                     a.product.empty() ? ", no product constraint" : ", product " + md_escape(a.product));
-  auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:g}", *v) : std::string("?"); };
-  out += fmt::format("| Workload | isl {}, osl {}, conc {}, tp {:g}{} |\n", opt(r.workload.isl), opt(r.workload.osl),
-                     opt(r.workload.conc), r.tp, r.backend.empty() ? "" : ", backend " + md_escape(r.backend));
+  out += fmt::format(
+      "| Hardware | {}{} |\n", a.gfx.empty() ? "unknown gfx" : md_escape(a.gfx),
+      a.product.empty() ? ", no product constraint" : ", product " + md_escape(a.product));
+  auto opt = [](const std::optional<double>& v) {
+    return v ? fmt::format("{:g}", *v) : std::string("?");
+  };
+  out += fmt::format("| Workload | isl {}, osl {}, conc {}, tp {:g}{} |\n", opt(r.workload.isl),
+                     opt(r.workload.osl), opt(r.workload.conc), r.tp,
+                     r.backend.empty() ? "" : ", backend " + md_escape(r.backend));
   if (r.n_prefill_steps || r.n_decode_steps)
-    out += fmt::format("| Steps | {} prefill, {} decode |\n", opt(r.n_prefill_steps), opt(r.n_decode_steps));
+    out += fmt::format("| Steps | {} prefill, {} decode |\n", opt(r.n_prefill_steps),
+                       opt(r.n_decode_steps));
   out += fmt::format("| Stage | {} — {} |\n", a.stage,
-                     a.stage == 'A'   ? "estimate from Top-N shapes and config: display and annotate only"
+                     a.stage == 'A'
+                         ? "estimate from Top-N shapes and config: display and annotate only"
                      : a.stage == 'B' ? "captured shapes: rank as a secondary key"
                                       : "measured counters: rank and cite");
   out += fmt::format("| Peaks | {} |\n", peaks_line(a.peaks));
-  out += fmt::format("| Head | entries ≥ {:g}% of GPU time: {} analysed, {} skipped |\n", a.head_threshold_pct,
-                     a.entries.size(), a.skipped_count);
+  out += fmt::format("| Head | entries ≥ {:g}% of GPU time: {} analysed, {} skipped |\n",
+                     a.head_threshold_pct, a.entries.size(), a.skipped_count);
   out += fmt::format("| Inputs | {} |\n\n", md_escape(r.inputs));
 }
 
@@ -86,21 +97,26 @@ void summary(std::string& out, const Analysis& a) {
     out += "No Top-N entry reached the head threshold; nothing to analyse.\n\n";
     return;
   }
-  out += "| kernel | GPU time | class | unit time | bytes | roof % | bound | headroom | attainable | e2e gain |\n";
+  out +=
+      "| kernel | GPU time | class | unit time | bytes | roof % | bound | headroom | attainable | "
+      "e2e gain |\n";
   out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
   for (const auto& e : a.entries) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                       md_code(e.short_name, true, k_table_name_chars), pct_text(e), to_string(e.cls.op_class),
-                       e.work.t_unit_ms > 0 ? human_time_ms(e.work.t_unit_ms) : "—",
-                       e.work.modeled ? human_bytes(e.work.bytes) : "—", human_pct(e.verdict.roofline_pct),
-                       to_string(e.verdict.bound), headroom_text(e), speedup_text(e), gain_text(e));
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        md_code(e.short_name, true, k_table_name_chars), pct_text(e), to_string(e.cls.op_class),
+        e.work.t_unit_ms > 0 ? human_time_ms(e.work.t_unit_ms) : "—",
+        e.work.modeled ? human_bytes(e.work.bytes) : "—", human_pct(e.verdict.roofline_pct),
+        to_string(e.verdict.bound), headroom_text(e), speedup_text(e), gain_text(e));
   }
   out += "\n";
 }
 
 void rankings(std::string& out, const Analysis& a) {
   out += "## Rankings\n\n";
-  out += "Both orders are shown on purpose: GPU time says what is big, the roofline says what has room.\n\n";
+  out +=
+      "Both orders are shown on purpose: GPU time says what is big, the roofline says what has "
+      "room.\n\n";
   const auto& p = a.rankings.by_pct;
   const auto& g = a.rankings.by_expected_gain;
   out += "| # | by GPU time | by expected e2e gain |\n|--:|---|---|\n";
@@ -108,11 +124,13 @@ void rankings(std::string& out, const Analysis& a) {
     std::string left, right;
     if (i < p.size())
       if (const auto* e = find_by_ranking_name(a, p[i]))
-        left = fmt::format("{} ({})", md_code(e->ranking_name, true, k_table_name_chars), pct_text(*e));
+        left = fmt::format("{} ({})", md_code(e->ranking_name, true, k_table_name_chars),
+                           pct_text(*e));
     if (i < g.size())
       if (const auto* e = find_by_ranking_name(a, g[i]))
-        right = fmt::format("{} ({})", md_code(e->ranking_name, true, k_table_name_chars),
-                            e->verdict.headroom == Headroom::unknown ? "no verdict" : gain_text(*e));
+        right =
+            fmt::format("{} ({})", md_code(e->ranking_name, true, k_table_name_chars),
+                        e->verdict.headroom == Headroom::unknown ? "no verdict" : gain_text(*e));
     out += fmt::format("| {} | {} | {} |\n", i + 1, left, right);
   }
   out += "\n";
@@ -122,66 +140,83 @@ void rankings(std::string& out, const Analysis& a) {
   const auto* top_gain = find_by_ranking_name(a, g.front());
   if (!top_pct || !top_gain) return;
   if (top_pct == top_gain) {
-    out += fmt::format("**The rankings agree at the top:** {} is both the largest consumer and the one with the "
-                       "most to win.\n\n", md_code(top_pct->ranking_name, false));
+    out += fmt::format(
+        "**The rankings agree at the top:** {} is both the largest consumer and the one with the "
+        "most to win.\n\n",
+        md_code(top_pct->ranking_name, false));
   } else if (top_gain->verdict.headroom != Headroom::unknown) {
     out += fmt::format(
         "**The rankings disagree:** {} takes the most GPU time ({}), but {} has the most to win "
         "({} e2e against {}). {}\n\n",
-        md_code(top_pct->ranking_name, false), pct_text(*top_pct), md_code(top_gain->ranking_name, false),
-        gain_text(*top_gain), gain_text(*top_pct),
+        md_code(top_pct->ranking_name, false), pct_text(*top_pct),
+        md_code(top_gain->ranking_name, false), gain_text(*top_gain), gain_text(*top_pct),
         top_pct->verdict.headroom == Headroom::saturated
-            ? "The largest consumer is already near its roof: its lever is moving fewer bytes, not tuning."
+            ? "The largest consumer is already near its roof: its lever is moving fewer bytes, not "
+              "tuning."
             : "");
   }
 }
 
-void entry_detail(std::string& out, const EntryResult& e, std::size_t index, const ResolvedPeaks& peaks) {
+void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
+                  const ResolvedPeaks& peaks) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
   out += fmt::format("### {}. {} — {}, {}\n\n", index, md_code(e.short_name, false, 120),
                      to_string(e.cls.op_class), headroom_text(e));
   if (e.short_name != e.name) out += fmt::format("- **Kernel:** {}\n", md_code(e.name, false));
   out += fmt::format("- **GPU time:** {} ({} regime{})\n", pct_text(e), to_string(e.regime.regime),
-                     e.regime.launches_per_step ? fmt::format(", {:g} launches/step", *e.regime.launches_per_step) : "");
+                     e.regime.launches_per_step
+                         ? fmt::format(", {:g} launches/step", *e.regime.launches_per_step)
+                         : "");
   if (e.regime.t_ms)
-    out += fmt::format("- **Unit:** {}: {} per launch, {} per unit\n", md_escape(w.unit.empty() ? "1 launch" : w.unit),
-                       human_time_ms(*e.regime.t_ms), human_time_ms(w.t_unit_ms > 0 ? w.t_unit_ms : *e.regime.t_ms));
+    out +=
+        fmt::format("- **Unit:** {}: {} per launch, {} per unit\n",
+                    md_escape(w.unit.empty() ? "1 launch" : w.unit), human_time_ms(*e.regime.t_ms),
+                    human_time_ms(w.t_unit_ms > 0 ? w.t_unit_ms : *e.regime.t_ms));
   if (w.modeled) {
-    out += fmt::format("- **Work:** {} and {} FLOP per unit, model '{}'", human_bytes(w.bytes), human_count(w.flops),
-                       md_escape(w.candidates[w.chosen].label));
+    out += fmt::format("- **Work:** {} and {} FLOP per unit, model '{}'", human_bytes(w.bytes),
+                       human_count(w.flops), md_escape(w.candidates[w.chosen].label));
     if (w.candidates.size() > 1) {
       out += " — candidates:";
       for (const auto& c : w.candidates)
         out += fmt::format(" {} {} ({}),", md_escape(c.label), human_bytes(c.bytes),
-                          !c.feasible ? "feasibility unknown" : *c.feasible ? "feasible" : "infeasible");
+                           !c.feasible   ? "feasibility unknown"
+                           : *c.feasible ? "feasible"
+                                         : "infeasible");
       out.pop_back();
     }
     out += "\n";
     std::string hbm = v.hbm_util && peaks.hbm_bw_bytes_s
-                          ? fmt::format("{} ({} of {})", human_pct(v.hbm_util), human_rate(*v.achieved_bw_bytes_s, "B/s"),
+                          ? fmt::format("{} ({} of {})", human_pct(v.hbm_util),
+                                        human_rate(*v.achieved_bw_bytes_s, "B/s"),
                                         human_rate(*peaks.hbm_bw_bytes_s, "B/s"))
                           : "unknown";
-    std::string comp = v.compute_util
-                           ? fmt::format("{} ({} {})", human_pct(v.compute_util), human_rate(*v.achieved_flops, "FLOP/s"),
-                                         w.compute_dtype.key)
-                           : "unknown";
-    out += fmt::format("- **Utilization:** memory {}, compute {}; AI {} FLOP/B, ridge {}\n", hbm, comp,
-                       v.arithmetic_intensity ? fmt::format("{:.3g}", *v.arithmetic_intensity) : "—",
-                       v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : "—");
+    std::string comp =
+        v.compute_util ? fmt::format("{} ({} {})", human_pct(v.compute_util),
+                                     human_rate(*v.achieved_flops, "FLOP/s"), w.compute_dtype.key)
+                       : "unknown";
+    out +=
+        fmt::format("- **Utilization:** memory {}, compute {}; AI {} FLOP/B, ridge {}\n", hbm, comp,
+                    v.arithmetic_intensity ? fmt::format("{:.3g}", *v.arithmetic_intensity) : "—",
+                    v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : "—");
     if (v.headroom != Headroom::unknown)
-      out += fmt::format("- **Verdict:** {}-bound, {} of the {} roof against target {:g} → {}; attainable {}, "
-                         "expected e2e gain {}\n",
-                         to_string(v.bound), human_pct(v.roofline_pct), v.compute_axis ? "compute" : "memory",
-                         v.target_eff.value_or(0.0), to_string(v.headroom), speedup_text(e), gain_text(e));
+      out += fmt::format(
+          "- **Verdict:** {}-bound, {} of the {} roof against target {:g} → {}; attainable {}, "
+          "expected e2e gain {}\n",
+          to_string(v.bound), human_pct(v.roofline_pct), v.compute_axis ? "compute" : "memory",
+          v.target_eff.value_or(0.0), to_string(v.headroom), speedup_text(e), gain_text(e));
     else
       out += fmt::format("- **Verdict:** none — {}{}\n", headroom_text(e),
-                         v.roofline_pct_raw ? fmt::format(", raw roofline {} (display {})", human_pct(v.roofline_pct_raw),
-                                                          human_pct(v.roofline_pct))
-                                            : "");
+                         v.roofline_pct_raw
+                             ? fmt::format(", raw roofline {} (display {})",
+                                           human_pct(v.roofline_pct_raw), human_pct(v.roofline_pct))
+                             : "");
     if (v.bytes_upper_bound)
-      out += fmt::format("- **Measurement implies:** at most {} per unit{}\n", human_bytes(*v.bytes_upper_bound),
-                         v.implied_max_experts_hit ? fmt::format(", at most {:.0f} distinct experts", *v.implied_max_experts_hit) : "");
+      out += fmt::format(
+          "- **Measurement implies:** at most {} per unit{}\n", human_bytes(*v.bytes_upper_bound),
+          v.implied_max_experts_hit
+              ? fmt::format(", at most {:.0f} distinct experts", *v.implied_max_experts_hit)
+              : "");
   }
   out += fmt::format("- **Route:** {}\n", md_escape(e.route));
   if (!e.levers.empty()) {
@@ -210,7 +245,8 @@ std::string render_markdown(const Analysis& a) {
   if (!a.degraded.empty()) {
     out += "## Degraded\n\n| name | level | reason |\n|---|---|---|\n";
     for (const auto& d : a.degraded)
-      out += fmt::format("| {} | {} | {} |\n", md_code(d.name, true, k_table_name_chars), d.level, md_escape(d.reason));
+      out += fmt::format("| {} | {} | {} |\n", md_code(d.name, true, k_table_name_chars), d.level,
+                         md_escape(d.reason));
     out += "\n";
   }
   if (!a.skill_errors.empty()) {
@@ -223,8 +259,10 @@ std::string render_markdown(const Analysis& a) {
     for (const auto& n : a.notes) out += fmt::format("- {}\n", md_escape(n));
     out += "\n";
   }
-  out += "---\n*roofline " ROOFLINE_VERSION " — advisory: `pct_gpu_time` stays the primary key and measurement stays "
-         "the judge. A kernel near its roof is finished with tuning, not finished: its lever is moving fewer bytes.*\n";
+  out += "---\n*roofline " ROOFLINE_VERSION
+         " — advisory: `pct_gpu_time` stays the primary key and measurement stays "
+         "the judge. A kernel near its roof is finished with tuning, not finished: its lever is "
+         "moving fewer bytes.*\n";
   return out;
 }
 

@@ -34,47 +34,61 @@ std::string pad(std::string_view s, std::size_t width, bool right = false) {
 
 fmt::text_style style_for(Headroom h) {
   switch (h) {
-    case Headroom::underperforming: return fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold;
-    case Headroom::moderate: return fmt::fg(fmt::terminal_color::yellow);
-    case Headroom::saturated: return fmt::fg(fmt::terminal_color::green);
-    case Headroom::unknown: return fmt::fg(fmt::terminal_color::bright_black);
+    case Headroom::underperforming:
+      return fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold;
+    case Headroom::moderate:
+      return fmt::fg(fmt::terminal_color::yellow);
+    case Headroom::saturated:
+      return fmt::fg(fmt::terminal_color::green);
+    case Headroom::unknown:
+      return fmt::fg(fmt::terminal_color::bright_black);
   }
   return {};
 }
 
 }  // namespace
 
-std::string render_text_summary(const Analysis& a, const std::vector<std::string>& written, bool color) {
+std::string render_text_summary(const Analysis& a, const std::vector<std::string>& written,
+                                bool color) {
   std::string out;
-  const auto paint = [&](const std::string& s, fmt::text_style st) { return color ? fmt::format(st, "{}", s) : s; };
-  out += fmt::format("roofline: {}{} stage {}, peaks {} ({}), {} entries ≥ {:g}%, {} skipped\n",
-                     a.gfx.empty() ? "unknown gfx" : a.gfx, a.product.empty() ? "" : "/" + a.product, a.stage,
-                     to_string(a.peaks.source), to_string(a.peaks.confidence), a.entries.size(), a.head_threshold_pct,
-                     a.skipped_count);
+  const auto paint = [&](const std::string& s, fmt::text_style st) {
+    return color ? fmt::format(st, "{}", s) : s;
+  };
+  out +=
+      fmt::format("roofline: {}{} stage {}, peaks {} ({}), {} entries ≥ {:g}%, {} skipped\n",
+                  a.gfx.empty() ? "unknown gfx" : a.gfx, a.product.empty() ? "" : "/" + a.product,
+                  a.stage, to_string(a.peaks.source), to_string(a.peaks.confidence),
+                  a.entries.size(), a.head_threshold_pct, a.skipped_count);
   if (!a.entries.empty()) {
     const std::size_t name_w = 34;
-    out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true), pad("class", 11),
-                       pad("roof", 6, true), pad("bound", 8), pad("headroom", 15), pad("gain", 7, true), "speedup");
+    out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),
+                       pad("class", 11), pad("roof", 6, true), pad("bound", 8), pad("headroom", 15),
+                       pad("gain", 7, true), "speedup");
     for (const auto& e : a.entries) {
       const Verdict& v = e.verdict;
       std::string headroom = e.degraded && e.degraded->level == "L2" ? "not modelled"
                              : v.suspect                             ? "infeasible"
                              : v.dispatch_bound                      ? "dispatch-bound"
                                                                      : to_string(v.headroom);
-      std::string gain = v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
-      std::string speed = v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
-      out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad(clip(e.short_name, name_w), name_w),
-                         pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
-                         pad(detail::human_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
-                         paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
+      std::string gain =
+          v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
+      std::string speed =
+          v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
+      out += fmt::format(
+          "  {} {} {} {} {} {} {} {}\n", pad(clip(e.short_name, name_w), name_w),
+          pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
+          pad(detail::human_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
+          paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
     }
     if (!a.rankings.by_expected_gain.empty() && !a.rankings.by_pct.empty() &&
         a.rankings.by_expected_gain.front() != a.rankings.by_pct.front())
-      out += fmt::format("  rankings disagree: most GPU time {}, most to win {}\n", clip(a.rankings.by_pct.front(), 40),
+      out += fmt::format("  rankings disagree: most GPU time {}, most to win {}\n",
+                         clip(a.rankings.by_pct.front(), 40),
                          clip(a.rankings.by_expected_gain.front(), 40));
   }
   if (!a.degraded.empty() || !a.skill_errors.empty())
-    out += fmt::format("  {} degraded, {} skill errors (details in the report)\n", a.degraded.size(), a.skill_errors.size());
+    out += fmt::format("  {} degraded, {} skill errors (details in the report)\n",
+                       a.degraded.size(), a.skill_errors.size());
   for (const auto& w : written) out += fmt::format("  wrote {}\n", w);
   return out;
 }

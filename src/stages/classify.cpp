@@ -29,9 +29,9 @@ constexpr std::array<TokenGroup, 4> k_token_groups{{
 // Collectives are checked right after the user's overrides: their names also contain generic
 // tokens ("reduce", "gather") that would otherwise model them as memory-bound elementwise ops.
 constexpr std::array<std::string_view, 14> k_collective_tokens{
-    "allreduce", "all_reduce", "all_gather",  "allgather",           "reduce_scatter",
-    "reducescatter", "nccl",   "rccl",        "alltoall",            "all_to_all",
-    "all2all",   "custom_ar",  "quickreduce", "cross_device_reduce"};
+    "allreduce",     "all_reduce", "all_gather",  "allgather",          "reduce_scatter",
+    "reducescatter", "nccl",       "rccl",        "alltoall",           "all_to_all",
+    "all2all",       "custom_ar",  "quickreduce", "cross_device_reduce"};
 
 std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<ClassRule>& rules,
                                           std::string_view source) {
@@ -80,16 +80,19 @@ Classification classify(const TopNEntry& e, const ClassRules& rules) {
   }
   const std::string& p = e.classification;
   Classification c;
-  if (p == "library_gemm") c.op_class = OpClass::gemm;
-  else if (p == "library_attn") c.op_class = OpClass::attn;
+  if (p == "library_gemm")
+    c.op_class = OpClass::gemm;
+  else if (p == "library_attn")
+    c.op_class = OpClass::attn;
   else if (p == "elementwise_overhead" || p == "reduction_norm" || p == "memory")
     c.op_class = OpClass::elementwise;
   if (c.op_class != OpClass::unknown) {
     c.rule = fmt::format("profiler classification '{}'", p);
     return c;
   }
-  c.rule = p.empty() ? "no rule matched and no profiler classification"
-                     : fmt::format("no rule matched; profiler classification '{}' names no op class", p);
+  c.rule = p.empty()
+               ? "no rule matched and no profiler classification"
+               : fmt::format("no rule matched; profiler classification '{}' names no op class", p);
   return c;
 }
 

@@ -16,7 +16,8 @@ using detail::icontains;
 std::string table_route(const EntryResult& e) {
   const Verdict& v = e.verdict;
   if (!e.work.modeled) return "no byte model: nothing to route on";
-  if (v.dispatch_bound) return "fusion / graph capture (dispatch-bound: the launch, not the kernel, is the cost)";
+  if (v.dispatch_bound)
+    return "fusion / graph capture (dispatch-bound: the launch, not the kernel, is the cost)";
   if (v.suspect) return "measure it: stage C counters (the byte/FLOP model is refuted by the time)";
   const bool latency = v.bound == Bound::latency;
   switch (v.headroom) {
@@ -29,9 +30,11 @@ std::string table_route(const EntryResult& e) {
     case Headroom::saturated:
       if (latency) return "fewer bytes (e.g. fp8 KV) or fusion; more tuning will not help";
       if (v.bound == Bound::compute)
-        return "algorithmic track: fewer FLOPs (lower-precision math, skipped work); tuning has nothing left";
+        return "algorithmic track: fewer FLOPs (lower-precision math, skipped work); tuning has "
+               "nothing left";
       return "byte-reduction / algorithmic track — never dropped";
-    case Headroom::unknown: break;
+    case Headroom::unknown:
+      break;
   }
   return "no verdict";
 }
@@ -40,16 +43,24 @@ std::string table_route(const EntryResult& e) {
 std::vector<std::string_view> fusion_partners(OpClass cls) {
   switch (cls) {
     case OpClass::moe:
-      return {"act_and_mul", "silu_and_mul", "moe_align", "moe_sum", "topk", "moe_sorting", "quant"};
-    case OpClass::gemm: return {"norm", "act_and_mul", "silu_and_mul", "quant", "rotary", "rope"};
-    case OpClass::attn: return {"rotary", "rope", "reshape_and_cache", "concat_and_cache", "_fwd_kernel_stage2", "reduce_segments", "quant"};
-    case OpClass::elementwise: return {"norm", "quant", "act_and_mul", "silu_and_mul", "rotary"};
-    case OpClass::unknown: return {};
+      return {"act_and_mul", "silu_and_mul", "moe_align", "moe_sum",
+              "topk",        "moe_sorting",  "quant"};
+    case OpClass::gemm:
+      return {"norm", "act_and_mul", "silu_and_mul", "quant", "rotary", "rope"};
+    case OpClass::attn:
+      return {
+          "rotary",          "rope", "reshape_and_cache", "concat_and_cache", "_fwd_kernel_stage2",
+          "reduce_segments", "quant"};
+    case OpClass::elementwise:
+      return {"norm", "quant", "act_and_mul", "silu_and_mul", "rotary"};
+    case OpClass::unknown:
+      return {};
   }
   return {};
 }
 
-std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn, const ResolvedPeaks& peaks) {
+std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
+                                    const ResolvedPeaks& peaks) {
   std::vector<std::string> out;
   const WorkEstimate& w = e.work;
   // 1. Fuse an adjacent op that appears in the Top-N.
@@ -58,9 +69,10 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn, cons
     if (other.index == e.topn_index || fused >= 2) continue;
     for (std::string_view token : fusion_partners(e.cls.op_class)) {
       if (icontains(other.name, token) || icontains(other.short_name, token)) {
-        out.push_back(fmt::format(
-            "fuse '{}' ({}% of GPU time) into this kernel: its HBM round trip of the activations disappears",
-            other.short_name, other.pct_gpu_time));
+        out.push_back(
+            fmt::format("fuse '{}' ({}% of GPU time) into this kernel: its HBM round trip of the "
+                        "activations disappears",
+                        other.short_name, other.pct_gpu_time));
         ++fused;
         break;
       }
@@ -69,37 +81,44 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn, cons
   // 2. Stop reading unrouted experts (all-expert model chosen vs experts_hit).
   if (w.moe && w.candidates.size() >= 2 && w.candidates[w.chosen].label == "all experts") {
     const double hit = w.candidates[0].bytes, all = w.candidates[w.chosen].bytes;
-    out.push_back(fmt::format(
-        "stop reading unrouted experts: the time fits streaming all {:.0f} experts ({}); reading only the "
-        "~{:.1f} experts the batch routes to moves {} ({:.0f}% fewer bytes)",
-        w.moe->experts, fmt_bytes(all), w.moe->experts_hit, fmt_bytes(hit), 100.0 * (1.0 - hit / all)));
+    out.push_back(
+        fmt::format("stop reading unrouted experts: the time fits streaming all {:.0f} experts "
+                    "({}); reading only the "
+                    "~{:.1f} experts the batch routes to moves {} ({:.0f}% fewer bytes)",
+                    w.moe->experts, fmt_bytes(all), w.moe->experts_hit, fmt_bytes(hit),
+                    100.0 * (1.0 - hit / all)));
   }
   // 3. Lower-precision weights or KV cache (lossy).
   const bool has_fp4 = peaks.flops.count("fp4") > 0;
   if ((e.cls.op_class == OpClass::gemm || e.cls.op_class == OpClass::moe) && w.weight_bytes > 0) {
-    const double weights = w.moe && w.candidates[w.chosen].label == "all experts"
-                               ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
-                               : w.weight_bytes;
+    const double weights =
+        w.moe && w.candidates[w.chosen].label == "all experts"
+            ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
+            : w.weight_bytes;
     if (w.weight_dtype == "bf16" || w.weight_dtype == "fp16" || w.weight_dtype == "fp32") {
       out.push_back(fmt::format(
-          "fp8 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; lossy: must pass the accuracy gate)",
+          "fp8 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
+          "lossy: must pass the accuracy gate)",
           fmt_bytes(weights), fmt_bytes(weights / (w.weight_dtype == "fp32" ? 4.0 : 2.0)),
           100.0 * (weights - weights / (w.weight_dtype == "fp32" ? 4.0 : 2.0)) / w.bytes));
     } else if ((w.weight_dtype == "fp8" || w.weight_dtype == "int8") && has_fp4) {
       out.push_back(fmt::format(
-          "mxfp4 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; lossy: must pass the accuracy gate)",
+          "mxfp4 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
+          "lossy: must pass the accuracy gate)",
           fmt_bytes(weights), fmt_bytes(weights / 2.0), 100.0 * weights / 2.0 / w.bytes));
     }
   }
-  if (e.cls.op_class == OpClass::attn && w.kv_bytes > 0 && (w.kv_dtype == "bf16" || w.kv_dtype == "fp16")) {
+  if (e.cls.op_class == OpClass::attn && w.kv_bytes > 0 &&
+      (w.kv_dtype == "bf16" || w.kv_dtype == "fp16")) {
     out.push_back(fmt::format(
         "fp8 KV cache: {} of K/V per launch becomes {} (lossy: must pass the accuracy gate)",
         fmt_bytes(w.kv_bytes), fmt_bytes(w.kv_bytes / 2.0)));
   }
   // 4. Layout / L2 reuse where the model shows re-read traffic.
   if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == "both" && w.unit_launches >= 2)
-    out.push_back("single-launch MoE (both stages in one kernel): keeps the gate/up intermediate on chip and "
-                  "drops one launch per layer");
+    out.push_back(
+        "single-launch MoE (both stages in one kernel): keeps the gate/up intermediate on chip and "
+        "drops one launch per layer");
   return out;
 }
 
@@ -110,15 +129,17 @@ Advice advise(const EntryResult& e, const TopN& topn, const ResolvedPeaks& peaks
   std::string base = table_route(e);
   const bool unknown = e.verdict.headroom == Headroom::unknown;
   if (unknown || e.confidence == Confidence::low) {
-    std::string why = unknown ? "no verdict" : fmt::format("confidence low: stage {} estimate", e.stage);
+    std::string why =
+        unknown ? "no verdict" : fmt::format("confidence low: stage {} estimate", e.stage);
     if (unknown && e.confidence == Confidence::low && e.work.modeled) why += ", confidence low";
     a.route = fmt::format("fall back to pct_gpu_time order ({}); indicated: {}", why, base);
   } else {
     a.route = base;
   }
   if (e.editable && !*e.editable)
-    a.route += "; not editable (precompiled library or hand assembly): host-side levers only — dispatch "
-               "choice, tuning DB, backend swap";
+    a.route +=
+        "; not editable (precompiled library or hand assembly): host-side levers only — dispatch "
+        "choice, tuning DB, backend swap";
   if (e.verdict.headroom == Headroom::saturated) a.levers = levers_for(e, topn, peaks);
   return a;
 }

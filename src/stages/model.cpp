@@ -24,7 +24,9 @@ std::string fmt_bytes(double bytes) {
   return fmt::format("{:.0f} B", bytes);
 }
 
-std::string fmt_g(double v) { return fmt::format("{:.6g}", v); }
+std::string fmt_g(double v) {
+  return fmt::format("{:.6g}", v);
+}
 
 void require(const std::optional<double>& value, const char* name, std::string& missing) {
   if (value && *value > 0) return;
@@ -64,7 +66,8 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
   const ModelConfig* cfg = ctx.config;
   const EnvReport* env = ctx.env;
   // Activations: entry dtypes[0], else config torch_dtype|dtype, else bf16.
-  std::optional<Dtype> cfg_dtype = cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
+  std::optional<Dtype> cfg_dtype =
+      cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
   if (!e.dtypes.empty() && parse_dtype(e.dtypes[0])) {
     d.act = *parse_dtype(e.dtypes[0]);
     d.act_source = fmt::format("entry dtypes[0] '{}'", e.dtypes[0]);
@@ -151,8 +154,9 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
       for (const auto& c : work.candidates)
         list += fmt::format("{}{} {} ({} of peak bw × t_unit)", list.empty() ? "" : "; ", c.label,
                             detail::fmt_bytes(c.bytes),
-                            *c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
-                                       : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget));
+                            *c.feasible
+                                ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
+                                : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget));
       work.notes.push_back(
           work.any_feasible
               ? fmt::format("byte candidates: {} → '{}' (largest feasible)", list,
@@ -172,9 +176,11 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
                         const ModelContext& ctx) {
   WorkEstimate work;
   if (!regime.t_ms || !(*regime.t_ms > 0)) {
-    work.unmodeled_reason = regime.t_ms
-        ? fmt::format("per-launch time {} ms is not positive ({})", detail::fmt_g(*regime.t_ms), regime.t_source)
-        : fmt::format("no per-launch time: neither base_latency_ms.{} nor avg_us", to_string(regime.regime));
+    work.unmodeled_reason =
+        regime.t_ms ? fmt::format("per-launch time {} ms is not positive ({})",
+                                  detail::fmt_g(*regime.t_ms), regime.t_source)
+                    : fmt::format("no per-launch time: neither base_latency_ms.{} nor avg_us",
+                                  to_string(regime.regime));
     return work;
   }
   work.t_unit_ms = *regime.t_ms;
@@ -193,11 +199,20 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
   work.activation_dtype = in.dtypes.act.key;
   work.kv_dtype = in.dtypes.kv.key;
   switch (cls.op_class) {
-    case OpClass::gemm: detail::model_gemm(in, work); break;
-    case OpClass::moe: detail::model_moe(in, work); break;
-    case OpClass::attn: detail::model_attention(in, work); break;
-    case OpClass::elementwise: detail::model_elementwise(in, work); break;
-    case OpClass::unknown: break;
+    case OpClass::gemm:
+      detail::model_gemm(in, work);
+      break;
+    case OpClass::moe:
+      detail::model_moe(in, work);
+      break;
+    case OpClass::attn:
+      detail::model_attention(in, work);
+      break;
+    case OpClass::elementwise:
+      detail::model_elementwise(in, work);
+      break;
+    case OpClass::unknown:
+      break;
   }
   if (!work.unmodeled_reason.empty() || work.candidates.empty()) {
     if (work.unmodeled_reason.empty()) work.unmodeled_reason = "no byte model produced";

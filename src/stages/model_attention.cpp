@@ -48,13 +48,15 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
   work.notes.push_back(fmt::format(
       "decode attention ({}): B = {} ({}), S = isl + osl/2 = {} (average context mid-decode, an "
-      "assumption and a real error source), per-rank heads n_q = {}/{} = {}, n_kv = max(1, {}/{}) = {}{}, "
+      "assumption and a real error source), per-rank heads n_q = {}/{} = {}, n_kv = max(1, {}/{}) "
+      "= {}{}, "
       "head_dim {}{}",
-      n_kv < n_q ? "GQA" : "MHA", fmt_g(B), in.rows_source, fmt_g(S), fmt_g(*c.n_heads), fmt_g(in.tp),
-      fmt_g(n_q), fmt_g(*c.n_kv_heads), fmt_g(in.tp), fmt_g(n_kv),
+      n_kv < n_q ? "GQA" : "MHA", fmt_g(B), in.rows_source, fmt_g(S), fmt_g(*c.n_heads),
+      fmt_g(in.tp), fmt_g(n_q), fmt_g(*c.n_kv_heads), fmt_g(in.tp), fmt_g(n_kv),
       c.n_kv_heads_defaulted ? " (num_key_value_heads absent: = attention heads)" : "", fmt_g(hd),
       c.head_dim_derived ? " (hidden/heads)" : ""));
-  work.notes.push_back(fmt::format("KV dtype {} ({} B, {})", in.dtypes.kv.key, kv, in.dtypes.kv_source));
+  work.notes.push_back(
+      fmt::format("KV dtype {} ({} B, {})", in.dtypes.kv.key, kv, in.dtypes.kv_source));
   work.notes.push_back(fmt::format(
       "bytes = B·S·n_kv·head_dim·2·kv_bytes = {} (K and V; Q and O negligible at decode); "
       "flops = 2·B·n_q·S·head_dim·2 = {:.4g}",
@@ -71,15 +73,17 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
   const double kv = in.dtypes.kv.bytes;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
   work.notes.push_back(fmt::format(
-      "MLA decode: latent width c = kv_lora_rank {} + qk_rope_head_dim {} = {} (latent cache is not "
+      "MLA decode: latent width c = kv_lora_rank {} + qk_rope_head_dim {} = {} (latent cache is "
+      "not "
       "TP-sharded), B = {} ({}), per-rank q heads {}/{} = {}, KV dtype {} ({} B, {})",
-      fmt_g(rank), fmt_g(rope), fmt_g(width), fmt_g(B), in.rows_source, fmt_g(*c.n_heads), fmt_g(in.tp),
-      fmt_g(n_q), in.dtypes.kv.key, kv, in.dtypes.kv_source));
+      fmt_g(rank), fmt_g(rope), fmt_g(width), fmt_g(B), in.rows_source, fmt_g(*c.n_heads),
+      fmt_g(in.tp), fmt_g(n_q), in.dtypes.kv.key, kv, in.dtypes.kv_source));
   auto add = [&](const std::string& label, double s) {
     const double bytes = B * s * width * kv;
     const double flops = 2.0 * B * n_q * s * (width + rank);
-    work.notes.push_back(fmt::format("{}: S = {}: bytes = B·S·c·kv = {}, flops = 2·B·n_q·S·(c + kv_lora_rank) = {:.4g}",
-                                     label, fmt_g(s), fmt_bytes(bytes), flops));
+    work.notes.push_back(fmt::format(
+        "{}: S = {}: bytes = B·S·c·kv = {}, flops = 2·B·n_q·S·(c + kv_lora_rank) = {:.4g}", label,
+        fmt_g(s), fmt_bytes(bytes), flops));
     work.candidates.push_back({label, bytes, flops, std::nullopt});
   };
   add("full context", S);
@@ -91,7 +95,8 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig& c = *in.ctx.config;
   const EnvReport* env = in.ctx.env;
   const double M = *in.rows;
-  const double T = env && env->workload.isl && *env->workload.isl > 0 ? std::min(*env->workload.isl, M) : M;
+  const double T =
+      env && env->workload.isl && *env->workload.isl > 0 ? std::min(*env->workload.isl, M) : M;
   const double batch = std::max(1.0, M / T);
   const double n_q = *c.n_heads / in.tp;
   const bool mla = c.kv_lora_rank && *c.kv_lora_rank > 0 && c.qk_nope_head_dim && c.v_head_dim;
@@ -107,13 +112,15 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
   const double v = batch * T * n_kv * hd_v * kv, o = batch * T * n_q * hd_v * a;
   work.kv_bytes = k + v;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
+  work.notes.push_back(
+      fmt::format("prefill attention{}: M = {} rows ({}), T = {} tokens per sequence chunk, batch "
+                  "= {}, causal; "
+                  "per-rank n_q {}, n_kv {}, head dims qk {} / v {}",
+                  mla ? " (MLA, decompressed heads)" : "", fmt_g(M), in.rows_source, fmt_g(T),
+                  fmt_g(batch), fmt_g(n_q), fmt_g(n_kv), fmt_g(hd_qk), fmt_g(hd_v)));
   work.notes.push_back(fmt::format(
-      "prefill attention{}: M = {} rows ({}), T = {} tokens per sequence chunk, batch = {}, causal; "
-      "per-rank n_q {}, n_kv {}, head dims qk {} / v {}",
-      mla ? " (MLA, decompressed heads)" : "", fmt_g(M), in.rows_source, fmt_g(T), fmt_g(batch), fmt_g(n_q),
-      fmt_g(n_kv), fmt_g(hd_qk), fmt_g(hd_v)));
-  work.notes.push_back(fmt::format(
-      "bytes = Q {} + K {} + V {} + O {} = {} (each once); flops = 2·n_q·T²/2·(d_qk + d_v)·batch = {:.4g}",
+      "bytes = Q {} + K {} + V {} + O {} = {} (each once); flops = 2·n_q·T²/2·(d_qk + d_v)·batch = "
+      "{:.4g}",
       fmt_bytes(q), fmt_bytes(k), fmt_bytes(v), fmt_bytes(o), fmt_bytes(q + k + v + o), flops));
   work.candidates.push_back({"Q, K, V, O once", q + k + v + o, flops, std::nullopt});
 }
@@ -128,10 +135,12 @@ void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
   work.has_compute_peak_class = false;
   work.notes.push_back(fmt::format(
       "split-KV reduction: reads fp32 partial outputs + log-sum-exp for an assumed {} KV splits "
-      "(num_kv_splits is not in the inputs) = {}, writes the output {}; B = {} ({}), n_q {}, head dim {}",
+      "(num_kv_splits is not in the inputs) = {}, writes the output {}; B = {} ({}), n_q {}, head "
+      "dim {}",
       fmt_g(k_assumed_kv_splits), fmt_bytes(partials), fmt_bytes(out), fmt_g(B), in.rows_source,
       fmt_g(n_q), fmt_g(hd_v)));
-  work.candidates.push_back({"partials + output", partials + out, B * n_q * k_assumed_kv_splits * hd_v * 2.0, std::nullopt});
+  work.candidates.push_back({"partials + output", partials + out,
+                             B * n_q * k_assumed_kv_splits * hd_v * 2.0, std::nullopt});
 }
 
 }  // namespace
@@ -139,28 +148,34 @@ void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
 void model_attention(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
   if (!cfg) {
-    work.unmodeled_reason = "attention byte model needs the model config.json (num_attention_heads, "
-                            "num_key_value_heads, head_dim): " + in.ctx.config_status;
+    work.unmodeled_reason =
+        "attention byte model needs the model config.json (num_attention_heads, "
+        "num_key_value_heads, head_dim): " +
+        in.ctx.config_status;
     return;
   }
   const std::string variant = variant_for(in);
   std::string missing;
   require(cfg->n_heads, "num_attention_heads", missing);
-  if (variant == "mla_decode") require(cfg->kv_lora_rank, "kv_lora_rank", missing);
-  else require(cfg->head_dim, "head_dim (or hidden_size)", missing);
-  if (variant != "mla_decode" && variant != "decode_reduce") require(cfg->n_kv_heads, "num_key_value_heads", missing);
+  if (variant == "mla_decode")
+    require(cfg->kv_lora_rank, "kv_lora_rank", missing);
+  else
+    require(cfg->head_dim, "head_dim (or hidden_size)", missing);
+  if (variant != "mla_decode" && variant != "decode_reduce")
+    require(cfg->n_kv_heads, "num_key_value_heads", missing);
   if (!missing.empty()) {
     work.unmodeled_reason = "attention byte model: config.json lacks " + missing;
     return;
   }
   if (!in.rows) {
-    work.unmodeled_reason = fmt::format("attention byte model needs rows in flight: no est_shape.{}.M and no workload.{}",
-                                        to_string(in.regime.regime), in.regime.regime == Regime::decode ? "conc" : "isl");
+    work.unmodeled_reason = fmt::format(
+        "attention byte model needs rows in flight: no est_shape.{}.M and no workload.{}",
+        to_string(in.regime.regime), in.regime.regime == Regime::decode ? "conc" : "isl");
     return;
   }
   if (cfg->full_attention_layers)
-    work.notes.push_back(fmt::format("attention layers: {} ({})", fmt_g(*cfg->full_attention_layers),
-                                     cfg->full_attention_rule));
+    work.notes.push_back(fmt::format("attention layers: {} ({})",
+                                     fmt_g(*cfg->full_attention_layers), cfg->full_attention_rule));
   if (variant == "prefill") return prefill(in, work);
   if (variant == "decode_reduce") return decode_reduce(in, work, *in.rows);
   double S = 0;

@@ -27,10 +27,13 @@ std::vector<Operand> operands(const ModelInput& in, std::string& scaled) {
       rows0 = dims[0];
       break;
     }
-  const bool rescale = est && est->m && *est->m > 0 && rows0 > 0 && static_cast<double>(rows0) != *est->m;
+  const bool rescale =
+      est && est->m && *est->m > 0 && rows0 > 0 && static_cast<double>(rows0) != *est->m;
   if (rescale)
-    scaled = fmt::format("recorded shapes have {} rows, est_shape.{}.M = {}: operands with that leading dim rescaled",
-                         rows0, to_string(in.regime.regime), fmt_g(*est->m));
+    scaled = fmt::format(
+        "recorded shapes have {} rows, est_shape.{}.M = {}: operands with that leading dim "
+        "rescaled",
+        rows0, to_string(in.regime.regime), fmt_g(*est->m));
   for (std::size_t i = 0; i < e.shapes.size(); ++i) {
     if (e.shapes[i].empty()) continue;
     Operand op;
@@ -56,8 +59,9 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
   double in_bytes = 0, out_bytes = 0, elems = 0;
   std::string how;
   if (!ops.empty()) {
-    auto largest = *std::max_element(ops.begin(), ops.end(),
-                                     [](const Operand& a, const Operand& b) { return a.elems < b.elems; });
+    auto largest =
+        *std::max_element(ops.begin(), ops.end(),
+                          [](const Operand& a, const Operand& b) { return a.elems < b.elems; });
     for (const Operand& op : ops) in_bytes += op.elems * op.dtype.bytes;
     elems = largest.elems;
     if (kind == "fill") {
@@ -84,37 +88,46 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
       }
       out_bytes = new_elems * in.dtypes.kv.bytes;
       elems = new_elems;
-      how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}", in.dtypes.kv.key);
+      how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}",
+                        in.dtypes.kv.key);
     } else if (kind == "reduce") {
       out_bytes = 0;
       how = "reads all operands; the reduced output is negligible";
     } else {
       out_bytes = largest.elems * largest.dtype.bytes;
-      how = "reads all operands, writes one tensor the size of the largest (outputs are not recorded in the Top-N)";
+      how =
+          "reads all operands, writes one tensor the size of the largest (outputs are not recorded "
+          "in the Top-N)";
     }
-    work.notes.push_back(fmt::format("{} from shapes: {}; in {} + out {}", kind, how, fmt_bytes(in_bytes),
-                                     fmt_bytes(out_bytes)));
+    work.notes.push_back(fmt::format("{} from shapes: {}; in {} + out {}", kind, how,
+                                     fmt_bytes(in_bytes), fmt_bytes(out_bytes)));
   } else {
     if (kind == "index") {
-      work.unmodeled_reason = "routing/index kernel: bytes depend on its index tensors, which need recorded shapes";
+      work.unmodeled_reason =
+          "routing/index kernel: bytes depend on its index tensors, which need recorded shapes";
       return;
     }
     const ModelConfig* cfg = in.ctx.config;
     if (!cfg || !cfg->hidden || !in.rows) {
-      work.unmodeled_reason = fmt::format(
-          "elementwise byte model needs shapes, or M·hidden_size ({}{})",
-          !in.rows ? "rows in flight unknown" : "", (!cfg || !cfg->hidden) ? (in.rows ? "no hidden_size in config" : ", no hidden_size in config") : "");
+      work.unmodeled_reason =
+          fmt::format("elementwise byte model needs shapes, or M·hidden_size ({}{})",
+                      !in.rows ? "rows in flight unknown" : "",
+                      (!cfg || !cfg->hidden)
+                          ? (in.rows ? "no hidden_size in config" : ", no hidden_size in config")
+                          : "");
       return;
     }
     elems = *in.rows * *cfg->hidden;
     in_bytes = elems * in.dtypes.act.bytes;
     out_bytes = elems * in.dtypes.act.bytes;
-    work.notes.push_back(fmt::format(
-        "{} without shapes: reads and writes M·hidden = {} × {} elements at the activation dtype {} ({}): {}",
-        kind, fmt_g(*in.rows), fmt_g(*cfg->hidden), in.dtypes.act.key, in.rows_source,
-        fmt_bytes(in_bytes + out_bytes)));
+    work.notes.push_back(
+        fmt::format("{} without shapes: reads and writes M·hidden = {} × {} elements at the "
+                    "activation dtype {} ({}): {}",
+                    kind, fmt_g(*in.rows), fmt_g(*cfg->hidden), in.dtypes.act.key, in.rows_source,
+                    fmt_bytes(in_bytes + out_bytes)));
   }
-  work.notes.push_back(fmt::format("flops ≈ elements = {:.4g}; memory-bound by construction (no compute peak used)", elems));
+  work.notes.push_back(fmt::format(
+      "flops ≈ elements = {:.4g}; memory-bound by construction (no compute peak used)", elems));
   work.candidates.push_back({kind, in_bytes + out_bytes, elems, std::nullopt});
 }
 

@@ -61,16 +61,17 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
                                   fmt_g(*est->m), fmt_g(*est->n), fmt_g(*est->k))};
   }
   if (!shape || shape->m <= 0 || shape->n <= 0 || shape->k <= 0) {
-    work.unmodeled_reason = e.shapes.empty()
-        ? "GEMM needs operand shapes ([M,K] and [K,N] or [N,K]) or est_shape M/N/K; the entry has none"
-        : "GEMM shapes unusable: no two operands share the inner dimension K";
+    work.unmodeled_reason =
+        e.shapes.empty() ? "GEMM needs operand shapes ([M,K] and [K,N] or [N,K]) or est_shape "
+                           "M/N/K; the entry has none"
+                         : "GEMM shapes unusable: no two operands share the inner dimension K";
     return;
   }
   GemmShape s = *shape;
   work.notes.push_back("GEMM: " + s.how);
   if (est && est->m && *est->m > 0 && *est->m != s.m) {
-    work.notes.push_back(fmt::format("M = {} from est_shape.{}.M (recorded shapes say {})", fmt_g(*est->m),
-                                     to_string(in.regime.regime), fmt_g(s.m)));
+    work.notes.push_back(fmt::format("M = {} from est_shape.{}.M (recorded shapes say {})",
+                                     fmt_g(*est->m), to_string(in.regime.regime), fmt_g(s.m)));
     s.m = *est->m;
   }
   const double a = in.dtypes.act.bytes, w = in.dtypes.weight.bytes;
@@ -80,9 +81,10 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   const double flops = 2.0 * s.m * s.n * s.k;  // batched B: A rows already span the batch
   work.weight_bytes = b_bytes;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.weight);
-  work.notes.push_back(fmt::format(
-      "dtypes: activations {} ({} B, {}), weights {} ({} B, {})", in.dtypes.act.key, in.dtypes.act.bytes,
-      in.dtypes.act_source, in.dtypes.weight.key, in.dtypes.weight.bytes, in.dtypes.weight_source));
+  work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
+                                   in.dtypes.act.key, in.dtypes.act.bytes, in.dtypes.act_source,
+                                   in.dtypes.weight.key, in.dtypes.weight.bytes,
+                                   in.dtypes.weight_source));
   work.notes.push_back(fmt::format(
       "bytes = M·K·a {} + K·N·w {} + M·N·a {} = {}; flops = 2·M·N·K = {:.4g}", fmt_bytes(a_bytes),
       fmt_bytes(b_bytes), fmt_bytes(c_bytes), fmt_bytes(a_bytes + b_bytes + c_bytes), flops));

@@ -26,9 +26,10 @@ std::string stage_from_name(const TopNEntry& e) {
 void model_moe(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
   if (!cfg) {
-    work.unmodeled_reason = "MoE byte model needs the model config.json (num_experts, "
-                            "num_experts_per_tok, moe_intermediate_size, hidden_size): " +
-                            in.ctx.config_status;
+    work.unmodeled_reason =
+        "MoE byte model needs the model config.json (num_experts, "
+        "num_experts_per_tok, moe_intermediate_size, hidden_size): " +
+        in.ctx.config_status;
     return;
   }
   std::string missing;
@@ -51,9 +52,10 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   const double M = *in.rows;
 
   // Stage: the kernel-family table, then the name, then "both".
-  std::string stage = in.cls.detail == "stage1" || in.cls.detail == "stage2" || in.cls.detail == "both"
-                          ? in.cls.detail
-                          : stage_from_name(in.entry);
+  std::string stage =
+      in.cls.detail == "stage1" || in.cls.detail == "stage2" || in.cls.detail == "both"
+          ? in.cls.detail
+          : stage_from_name(in.entry);
   const bool stage_named = !stage.empty();
   if (!stage_named) stage = "both";
 
@@ -69,25 +71,32 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
       work.t_unit_ms = k * *in.regime.t_ms;
       work.unit = fmt::format("{} launches = one MoE layer", fmt_g(k));
       work.notes.push_back(fmt::format(
-          "logical unit: {} launches/step ({}) / {} MoE layers ({}) = {:.3f} → {} launches per layer "
-          "under one kernel name; t_unit = {} × {:.3f} µs = {:.3f} µs, byte model covers both stages",
+          "logical unit: {} launches/step ({}) / {} MoE layers ({}) = {:.3f} → {} launches per "
+          "layer "
+          "under one kernel name; t_unit = {} × {:.3f} µs = {:.3f} µs, byte model covers both "
+          "stages",
           fmt_g(*lps), in.regime.launches_source, fmt_g(*L), cfg->moe_layers_rule, ratio, fmt_g(k),
           fmt_g(k), *in.regime.t_ms * 1000.0, work.t_unit_ms * 1000.0));
     } else if (integer && k >= 2) {
-      work.notes.push_back(fmt::format(
-          "logical unit: 1 launch ({} launches/step over {} MoE layers, but the name fixes the stage: {})",
-          fmt_g(*lps), fmt_g(*L), stage));
+      work.notes.push_back(
+          fmt::format("logical unit: 1 launch ({} launches/step over {} MoE layers, but the name "
+                      "fixes the stage: {})",
+                      fmt_g(*lps), fmt_g(*L), stage));
     } else {
       work.notes.push_back(fmt::format(
           "logical unit: 1 launch ({} launches/step over {} MoE layers = {:.3f}{})", fmt_g(*lps),
-          fmt_g(*L), ratio, integer ? "" : ", not an integer: stages not inferred from the launch count"));
+          fmt_g(*L), ratio,
+          integer ? "" : ", not an integer: stages not inferred from the launch count"));
     }
   } else {
-    work.notes.push_back(fmt::format("logical unit: 1 launch ({})",
-                                     !lps ? "launches per step unknown" : "MoE layer count unknown"));
+    work.notes.push_back(
+        fmt::format("logical unit: 1 launch ({})",
+                    !lps ? "launches per step unknown" : "MoE layer count unknown"));
   }
 
-  const double weight_elems = stage == "stage1" ? 2.0 * I * H : stage == "stage2" ? I * H : 3.0 * I * H;
+  const double weight_elems = stage == "stage1"   ? 2.0 * I * H
+                              : stage == "stage2" ? I * H
+                                                  : 3.0 * I * H;
   const double w = in.dtypes.weight.bytes, a = in.dtypes.act.bytes;
   const double pairs = M * top_k;
   const double experts_hit = E * (1.0 - std::pow(1.0 - 1.0 / E, pairs));
@@ -107,12 +116,14 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
     const auto l2 = in.ctx.peaks ? in.ctx.peaks->l2_bytes : std::nullopt;
     act_bytes = 2.0 * M * H * a;
     if (l2 && inter <= *l2) {
-      act_how = fmt::format("tokens in + out 2·M·H; inter-stage intermediates pairs·3I = {} fit in L2 ({}) and are not counted",
-                            fmt_bytes(inter), fmt_bytes(*l2));
+      act_how = fmt::format(
+          "tokens in + out 2·M·H; inter-stage intermediates pairs·3I = {} fit in L2 ({}) and are "
+          "not counted",
+          fmt_bytes(inter), fmt_bytes(*l2));
     } else {
       act_bytes += inter;
-      act_how = fmt::format("tokens in + out 2·M·H + inter-stage intermediates pairs·3I = {}{}", fmt_bytes(inter),
-                            l2 ? " (larger than L2)" : " (L2 size unknown)");
+      act_how = fmt::format("tokens in + out 2·M·H + inter-stage intermediates pairs·3I = {}{}",
+                            fmt_bytes(inter), l2 ? " (larger than L2)" : " (L2 size unknown)");
     }
   }
 
@@ -135,15 +146,20 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   work.notes.push_back(fmt::format(
       "MoE: M = {} rows ({}), top_k {}, pairs {}, E {}, experts_hit = E·(1-(1-1/E)^pairs) = {:.2f}",
       fmt_g(M), in.rows_source, fmt_g(top_k), fmt_g(pairs), fmt_g(E), experts_hit));
-  work.notes.push_back(fmt::format(
-      "stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp {} = {}, H = {}",
-      stage, stage_named ? "from " + (in.cls.detail.empty() ? std::string("the kernel name") : "the kernel-family table")
-                         : "not named: both",
-      stage == "stage1" ? "2·I·H" : stage == "stage2" ? "I·H" : "3·I·H", fmt_g(*cfg->moe_intermediate),
-      fmt_g(in.tp), fmt_g(I), fmt_g(H)));
-  work.notes.push_back(fmt::format(
-      "dtypes: weights {} ({} B, {}), activations {} ({} B, {})", in.dtypes.weight.key, w,
-      in.dtypes.weight_source, in.dtypes.act.key, a, in.dtypes.act_source));
+  work.notes.push_back(
+      fmt::format("stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
+                  "{} = {}, H = {}",
+                  stage,
+                  stage_named ? "from " + (in.cls.detail.empty() ? std::string("the kernel name")
+                                                                 : "the kernel-family table")
+                              : "not named: both",
+                  stage == "stage1"   ? "2·I·H"
+                  : stage == "stage2" ? "I·H"
+                                      : "3·I·H",
+                  fmt_g(*cfg->moe_intermediate), fmt_g(in.tp), fmt_g(I), fmt_g(H)));
+  work.notes.push_back(fmt::format("dtypes: weights {} ({} B, {}), activations {} ({} B, {})",
+                                   in.dtypes.weight.key, w, in.dtypes.weight_source,
+                                   in.dtypes.act.key, a, in.dtypes.act_source));
   work.notes.push_back(fmt::format("activation bytes {} ({})", fmt_bytes(act_bytes), act_how));
   work.notes.push_back(fmt::format(
       "bytes = experts_hit·weight_elems·w + activations = {}; all-expert model (E instead of "

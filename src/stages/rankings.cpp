@@ -24,7 +24,8 @@ Rankings rank_entries(std::vector<EntryResult>& entries, const ResolvedPeaks& pe
     // repeats ranks too gets a further ".k" so every ranking name stays unique.
     const long rank = e.rank ? *e.rank : static_cast<long>(e.topn_index) + 1;
     std::string candidate = fmt::format("{}#{}", e.name, rank);
-    for (int k = 2; used.count(candidate); ++k) candidate = fmt::format("{}#{}.{}", e.name, rank, k);
+    for (int k = 2; used.count(candidate); ++k)
+      candidate = fmt::format("{}#{}.{}", e.name, rank, k);
     used.insert(candidate);
     e.ranking_name = candidate;
   }
@@ -39,15 +40,19 @@ Rankings rank_entries(std::vector<EntryResult>& entries, const ResolvedPeaks& pe
   for (std::size_t i : order) r.by_pct.push_back(entries[i].ranking_name);
 
   if (peaks.hard_unknown || peaks.source == PeaksSource::none) {
-    r.notes.push_back("ranking_by_expected_gain is empty: no hardware denominator for this part, so no "
-                      "roofline ranking; use ranking_by_pct (pct_gpu_time order)");
+    r.notes.push_back(
+        "ranking_by_expected_gain is empty: no hardware denominator for this part, so no "
+        "roofline ranking; use ranking_by_pct (pct_gpu_time order)");
     return r;
   }
-  auto has_verdict = [&](std::size_t i) { return entries[i].verdict.headroom != Headroom::unknown; };
+  auto has_verdict = [&](std::size_t i) {
+    return entries[i].verdict.headroom != Headroom::unknown;
+  };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     if (has_verdict(a) != has_verdict(b)) return has_verdict(a);
     if (has_verdict(a)) {
-      const double ga = entries[a].verdict.expected_e2e_gain_pct, gb = entries[b].verdict.expected_e2e_gain_pct;
+      const double ga = entries[a].verdict.expected_e2e_gain_pct,
+                   gb = entries[b].verdict.expected_e2e_gain_pct;
       if (ga != gb) return ga > gb;
     }
     return by_pct(a, b);

@@ -9,8 +9,10 @@ namespace {
 std::optional<Regime> single_regime(const TopNEntry& e) {
   bool p = false, d = false;
   for (const std::string& r : e.served_regimes) {
-    if (r == "prefill") p = true;
-    else if (r == "decode") d = true;
+    if (r == "prefill")
+      p = true;
+    else if (r == "decode")
+      d = true;
   }
   if (p != d) return p ? Regime::prefill : Regime::decode;
   if (e.served_regimes.empty()) {
@@ -20,7 +22,9 @@ std::optional<Regime> single_regime(const TopNEntry& e) {
   return std::nullopt;
 }
 
-std::string fmt_num(double v) { return fmt::format("{:.6g}", v); }
+std::string fmt_num(double v) {
+  return fmt::format("{:.6g}", v);
+}
 
 }  // namespace
 
@@ -50,8 +54,9 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
                             fmt_num(*wd));
     } else if (steps_p && steps_d && (*steps_p > 0 || *steps_d > 0)) {
       out.regime = *steps_p > *steps_d ? Regime::prefill : Regime::decode;
-      out.why = fmt::format("no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
-                            to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
+      out.why = fmt::format(
+          "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
+          to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
     } else {
       out.regime = Regime::decode;
       out.why = "no per-regime data and no step counts; assumed decode";
@@ -68,10 +73,11 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
   if (auto cps = e.calls_per_step.at(r)) {
     out.launches_per_step = *cps;
     out.launches_source = fmt::format("calls_per_step.{}", to_string(r));
-  } else if (auto measured = e.phase_calls_measured.at(r); measured && serving.steps(r) && *serving.steps(r) > 0) {
+  } else if (auto measured = e.phase_calls_measured.at(r);
+             measured && serving.steps(r) && *serving.steps(r) > 0) {
     out.launches_per_step = *measured / *serving.steps(r);
-    out.launches_source = fmt::format("phase_calls_measured.{} {} / n_{}_steps {}", to_string(r), fmt_num(*measured),
-                                      to_string(r), fmt_num(*serving.steps(r)));
+    out.launches_source = fmt::format("phase_calls_measured.{} {} / n_{}_steps {}", to_string(r),
+                                      fmt_num(*measured), to_string(r), fmt_num(*serving.steps(r)));
   } else if (e.calls && serving.steps(r) && *serving.steps(r) > 0) {
     out.launches_per_step = *e.calls / *serving.steps(r);
     out.launches_source = fmt::format("calls {} / n_{}_steps {}", fmt_num(*e.calls), to_string(r),

@@ -64,13 +64,15 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
     out.section = fmt::format("{}:{} ({}{})", table.source_name, match->line, match->gfx,
                               match->product.empty() ? "" : ", product " + match->product);
     out.notes.push_back(fmt::format("peaks from {}", out.section));
-    if (!match->hbm_bw_bytes_s) out.notes.push_back("the matching section has no hbm_bw_bytes_s: memory axis unknown");
+    if (!match->hbm_bw_bytes_s)
+      out.notes.push_back("the matching section has no hbm_bw_bytes_s: memory axis unknown");
     out.compute_validated = bf16_equals_fp16(match->flops);
     if (!out.compute_validated)
-      out.notes.push_back(
-          match->flops.count("bf16") && match->flops.count("fp16")
-              ? "bf16 != fp16 in the peaks section: compute peaks not validated, compute-axis entries get confidence low"
-              : "peaks section lacks bf16 or fp16: compute peaks cannot be validated, compute-axis entries get confidence low");
+      out.notes.push_back(match->flops.count("bf16") && match->flops.count("fp16")
+                              ? "bf16 != fp16 in the peaks section: compute peaks not validated, "
+                                "compute-axis entries get confidence low"
+                              : "peaks section lacks bf16 or fp16: compute peaks cannot be "
+                                "validated, compute-axis entries get confidence low");
     return out;
   }
   if (is_client_rdna4(out.gfx)) {
@@ -99,10 +101,11 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
         out.gfx, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
     return out;
   }
-  out.notes.push_back(fmt::format(
-      "{} not in the peaks table and no device_props (memory_clock_rate_khz, memory_bus_width_bits) "
-      "to derive bandwidth: peaks unknown, every headroom unknown",
-      out.gfx));
+  out.notes.push_back(
+      fmt::format("{} not in the peaks table and no device_props (memory_clock_rate_khz, "
+                  "memory_bus_width_bits) "
+                  "to derive bandwidth: peaks unknown, every headroom unknown",
+                  out.gfx));
   return out;
 }
 

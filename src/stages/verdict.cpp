@@ -13,24 +13,31 @@ constexpr double k_bound_util = 0.60;
 constexpr double k_sane_low = 0.001;
 constexpr double k_sane_high = 1.0;
 
-std::string pct(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
+std::string pct(double v) {
+  return fmt::format("{:.1f}%", 100.0 * v);
+}
 
 }  // namespace
 
 std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
   const bool r9700 = product == "r9700";
   switch (cls) {
-    case OpClass::gemm: return 0.90;
-    case OpClass::moe: return r9700 ? 0.76 : 0.90;
-    case OpClass::elementwise: return r9700 ? 0.76 : 0.875;
-    case OpClass::attn: return 0.50;
-    case OpClass::unknown: return std::nullopt;
+    case OpClass::gemm:
+      return 0.90;
+    case OpClass::moe:
+      return r9700 ? 0.76 : 0.90;
+    case OpClass::elementwise:
+      return r9700 ? 0.76 : 0.875;
+    case OpClass::attn:
+      return 0.50;
+    case OpClass::unknown:
+      return std::nullopt;
   }
   return std::nullopt;
 }
 
-Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const ResolvedPeaks& peaks,
-              const VerdictParams& params) {
+Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+              const ResolvedPeaks& peaks, const VerdictParams& params) {
   Verdict v;
   if (!work.modeled || !(work.t_unit_ms > 0)) return v;
   const double t_s = work.t_unit_ms / 1000.0;
@@ -42,27 +49,34 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
 
   // Plain doubles (0 = unknown): peaks are positive by construction.
   const double peak_bw = peaks.hbm_bw_bytes_s.value_or(0.0) > 0 ? *peaks.hbm_bw_bytes_s : 0.0;
-  const double peak_flops =
-      work.has_compute_peak_class ? peak_flops_for(peaks, work.compute_dtype.key).value_or(0.0) : 0.0;
+  const double peak_flops = work.has_compute_peak_class
+                                ? peak_flops_for(peaks, work.compute_dtype.key).value_or(0.0)
+                                : 0.0;
   if (peak_bw > 0) v.hbm_util = bytes / t_s / peak_bw;
   if (peak_flops > 0) v.compute_util = flops / t_s / peak_flops;
   if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
 
-  if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown && peaks.source != PeaksSource::none)
-    v.notes.push_back(fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
-                                  work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key));
+  if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
+      peaks.source != PeaksSource::none)
+    v.notes.push_back(
+        fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
+                    work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key));
 
   // Roof axis: compute when AI is beyond the ridge point, else memory.
-  v.compute_axis = v.arithmetic_intensity && v.ridge_point && *v.arithmetic_intensity > *v.ridge_point;
-  if (v.compute_axis) v.roofline_pct_raw = v.compute_util;
-  else v.roofline_pct_raw = v.hbm_util;
+  v.compute_axis =
+      v.arithmetic_intensity && v.ridge_point && *v.arithmetic_intensity > *v.ridge_point;
+  if (v.compute_axis)
+    v.roofline_pct_raw = v.compute_util;
+  else
+    v.roofline_pct_raw = v.hbm_util;
   if (!v.roofline_pct_raw) {
     v.notes.push_back("no peak for the roof axis: no utilization, no verdict");
     return v;
   }
   const double raw = *v.roofline_pct_raw;
   const Bound axis = v.compute_axis ? Bound::compute : Bound::memory;
-  const bool both_low = v.hbm_util.value_or(0.0) < k_bound_util && v.compute_util.value_or(0.0) < k_bound_util;
+  const bool both_low =
+      v.hbm_util.value_or(0.0) < k_bound_util && v.compute_util.value_or(0.0) < k_bound_util;
   v.bound = both_low ? Bound::latency : axis;
 
   v.dispatch_bound = work.t_unit_ms * 1000.0 <= 2.0 * params.launch_overhead_us;
@@ -71,10 +85,11 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
     v.roofline_pct = std::clamp(raw, 0.0, 1.0);
     if (v.dispatch_bound) {
       v.bound = Bound::latency;
-      v.notes.push_back(fmt::format(
-          "dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: timed by dispatch, not by "
-          "its bytes or math; no verdict; lever: fusion / graph capture",
-          work.t_unit_ms * 1000.0, params.launch_overhead_us));
+      v.notes.push_back(
+          fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: timed by "
+                      "dispatch, not by "
+                      "its bytes or math; no verdict; lever: fusion / graph capture",
+                      work.t_unit_ms * 1000.0, params.launch_overhead_us));
     }
     if (v.suspect) {
       v.stage_c_candidate = true;
@@ -82,28 +97,38 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
       if (peak_flops > 0) v.flops_upper_bound = peak_flops * t_s;
       if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
           work.moe->weight_bytes_per_elem > 0) {
-        const double per_expert = work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
-        v.implied_max_experts_hit =
-            std::max(0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
+        const double per_expert =
+            work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
+        v.implied_max_experts_hit = std::max(
+            0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
       }
-      std::string why = !(bytes > 0) ? "bytes <= 0"
-                        : raw > k_sane_high
-                            ? fmt::format("{} of the {} roof is above 100%: the byte/FLOP model is refuted by the measured time",
-                                          pct(raw), v.compute_axis ? "compute" : "memory")
-                            : fmt::format("{} of the {} roof is below 0.1%: the model or the time is off", pct(raw),
-                                          v.compute_axis ? "compute" : "memory");
-      v.notes.push_back(fmt::format("infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
-                                    "stage-C (counters) candidate", why, pct(*v.roofline_pct)));
+      std::string why =
+          !(bytes > 0) ? "bytes <= 0"
+          : raw > k_sane_high
+              ? fmt::format(
+                    "{} of the {} roof is above 100%: the byte/FLOP model is refuted by the "
+                    "measured time",
+                    pct(raw), v.compute_axis ? "compute" : "memory")
+              : fmt::format("{} of the {} roof is below 0.1%: the model or the time is off",
+                            pct(raw), v.compute_axis ? "compute" : "memory");
+      v.notes.push_back(fmt::format(
+          "infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
+          "stage-C (counters) candidate",
+          why, pct(*v.roofline_pct)));
       if (v.bytes_upper_bound)
-        v.notes.push_back(fmt::format("the measurement allows at most bytes_upper_bound = peak_bw·t_unit = {:.4g} B",
-                                      *v.bytes_upper_bound));
+        v.notes.push_back(fmt::format(
+            "the measurement allows at most bytes_upper_bound = peak_bw·t_unit = {:.4g} B",
+            *v.bytes_upper_bound));
       if (v.implied_max_experts_hit)
         v.notes.push_back(fmt::format(
-            "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / (weight_elems·w)) = {:.0f} of {:.0f} "
+            "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
+            "(weight_elems·w)) = {:.0f} of {:.0f} "
             "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
             *v.implied_max_experts_hit, work.moe->experts));
       if (v.compute_axis && !peaks.compute_validated && raw > k_sane_high)
-        v.notes.push_back("a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != fp16)");
+        v.notes.push_back(
+            "a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != "
+            "fp16)");
     }
     return v;
   }
@@ -118,9 +143,11 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time, const 
                                      : Headroom::underperforming;
   v.notes.push_back(fmt::format(
       "{} of the {} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util {}); "
-      "target_eff {} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = {:.3f}%",
+      "target_eff {} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = "
+      "{:.3f}%",
       pct(raw), v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
-      v.compute_axis ? ">" : "≤", v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
+      v.compute_axis ? ">" : "≤",
+      v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
       to_string(v.bound), pct(v.hbm_util.value_or(0.0)),
       v.compute_util ? pct(*v.compute_util) : std::string("unknown"), target, v.attainable_speedup,
       pct_gpu_time, v.expected_e2e_gain_pct));

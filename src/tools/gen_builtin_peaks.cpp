@@ -12,7 +12,9 @@
 
 namespace {
 
-std::string hex(double v) { return fmt::format("{:a}", v); }  // exact round trip
+std::string hex(double v) {
+  return fmt::format("{:a}", v);
+}  // exact round trip
 
 std::string quoted(const std::string& s) {
   std::string out = "\"";
@@ -23,7 +25,9 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-std::string opt(const std::optional<double>& v) { return v ? hex(*v) : "std::nullopt"; }
+std::string opt(const std::optional<double>& v) {
+  return v ? hex(*v) : "std::nullopt";
+}
 
 }  // namespace
 
@@ -50,10 +54,14 @@ int main(int argc, char** argv) {
   std::string out = "// Generated from data/peaks.md by gen_builtin_peaks. Do not edit.\n";
   for (const auto& s : loaded.value->sections) {
     out += "{\n  PeaksSection s;\n";
-    out += fmt::format("  s.gfx = {};\n  s.product = {};\n  s.line = {};\n", quoted(s.gfx), quoted(s.product), s.line);
-    out += fmt::format("  s.cu = {};\n  s.hbm_bw_bytes_s = {};\n", opt(s.cu), opt(s.hbm_bw_bytes_s));
-    out += fmt::format("  s.l2_bytes = {};\n  s.mall_bytes = {};\n", opt(s.l2_bytes), opt(s.mall_bytes));
-    for (const auto& [key, value] : s.flops) out += fmt::format("  s.flops[{}] = {};\n", quoted(key), hex(value));
+    out += fmt::format("  s.gfx = {};\n  s.product = {};\n  s.line = {};\n", quoted(s.gfx),
+                       quoted(s.product), s.line);
+    out +=
+        fmt::format("  s.cu = {};\n  s.hbm_bw_bytes_s = {};\n", opt(s.cu), opt(s.hbm_bw_bytes_s));
+    out += fmt::format("  s.l2_bytes = {};\n  s.mall_bytes = {};\n", opt(s.l2_bytes),
+                       opt(s.mall_bytes));
+    for (const auto& [key, value] : s.flops)
+      out += fmt::format("  s.flops[{}] = {};\n", quoted(key), hex(value));
     out += "  t.sections.push_back(std::move(s));\n}\n";
   }
   std::string tmp = std::string(argv[2]) + ".tmp";

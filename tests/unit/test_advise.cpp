@@ -38,7 +38,8 @@ TopN example_topn() {
     t.entries.push_back(e);
   };
   add("fused_moe_kernel", "fused_moe_kernel", 26.45);
-  add("void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, true>(c10::BFloat16*)",
+  add("void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, "
+      "true>(c10::BFloat16*)",
       "act_and_mul_kernel", 1.05);
   add("moe_align_block_size_kernel", "moe_align_block_size_kernel", 0.87);
   return t;
@@ -56,7 +57,8 @@ EntryResult saturated_moe(bool all_experts_chosen) {
   e.work.moe = m;
   e.work.unit_launches = 2;
   e.work.weight_dtype = "fp8";
-  e.work.candidates = {{"experts_hit", 6.97e8, 3.2e9, true}, {"all experts", 8.06e8, 3.2e9, all_experts_chosen}};
+  e.work.candidates = {{"experts_hit", 6.97e8, 3.2e9, true},
+                       {"all experts", 8.06e8, 3.2e9, all_experts_chosen}};
   e.work.chosen = all_experts_chosen ? 1 : 0;
   e.work.bytes = e.work.candidates[e.work.chosen].bytes;
   e.work.weight_bytes = 6.967e8;
@@ -68,14 +70,19 @@ EntryResult saturated_moe(bool all_experts_chosen) {
 TEST_CASE("advise: SPEC §8 route table", "[advise]") {
   const TopN topn;
   const ResolvedPeaks peaks = gfx950_peaks();
-  CHECK(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route == "kernel tuning, top priority");
-  CHECK(advise(judged(Headroom::underperforming, Bound::compute), topn, peaks).route == "kernel tuning, top priority");
-  const std::string lat = advise(judged(Headroom::underperforming, Bound::latency), topn, peaks).route;
-  for (const char* lever : {"kernel work", "occupancy", "dependency chain", "fusion", "split-K"}) CHECK(contains(lat, lever));
+  CHECK(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route ==
+        "kernel tuning, top priority");
+  CHECK(advise(judged(Headroom::underperforming, Bound::compute), topn, peaks).route ==
+        "kernel tuning, top priority");
+  const std::string lat =
+      advise(judged(Headroom::underperforming, Bound::latency), topn, peaks).route;
+  for (const char* lever : {"kernel work", "occupancy", "dependency chain", "fusion", "split-K"})
+    CHECK(contains(lat, lever));
   const std::string sat_mem = advise(judged(Headroom::saturated, Bound::memory), topn, peaks).route;
   CHECK(contains(sat_mem, "byte-reduction / algorithmic track"));
   CHECK(contains(sat_mem, "never dropped"));
-  const std::string sat_lat = advise(judged(Headroom::saturated, Bound::latency), topn, peaks).route;
+  const std::string sat_lat =
+      advise(judged(Headroom::saturated, Bound::latency), topn, peaks).route;
   CHECK(contains(sat_lat, "fewer bytes (e.g. fp8 KV) or fusion"));
   CHECK(contains(sat_lat, "more tuning will not help"));
 }
@@ -103,8 +110,10 @@ TEST_CASE("advise: editable:false allows host-side levers only", "[advise]") {
   const std::string route = advise(locked, topn, peaks).route;
   CHECK(contains(route, "kernel tuning, top priority"));
   CHECK(contains(route, "host-side"));
-  for (const char* lever : {"dispatch choice", "tuning DB", "backend swap"}) CHECK(contains(route, lever));
-  CHECK_FALSE(contains(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route, "host-side"));
+  for (const char* lever : {"dispatch choice", "tuning DB", "backend swap"})
+    CHECK(contains(route, lever));
+  CHECK_FALSE(contains(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route,
+                       "host-side"));
   EntryResult unknown_editability = judged(Headroom::underperforming, Bound::memory);
   unknown_editability.editable.reset();
   CHECK_FALSE(contains(advise(unknown_editability, topn, peaks).route, "host-side"));
@@ -157,5 +166,6 @@ TEST_CASE("advise: saturated bf16 attention gets the fp8 KV lever", "[advise]") 
   for (const auto& l : a.levers) kv |= contains(l, "fp8 KV");
   CHECK(kv);
   attn.work.kv_dtype = "fp8";
-  for (const auto& l : advise(attn, TopN{}, gfx950_peaks()).levers) CHECK_FALSE(contains(l, "fp8 KV"));
+  for (const auto& l : advise(attn, TopN{}, gfx950_peaks()).levers)
+    CHECK_FALSE(contains(l, "fp8 KV"));
 }

@@ -1,4 +1,5 @@
-// Stage 3 (SPEC §3 step 3): override > kernel-family table > collective / generic tokens > profiler.
+// Stage 3 (SPEC §3 step 3): override > kernel-family table > collective / generic tokens >
+// profiler.
 #include <catch2/catch.hpp>
 
 #include "roofline/kernel_classes.hpp"
@@ -47,12 +48,16 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
       {"_fwd_grouped_kernel_stage1", OpClass::attn, "decode"},
       {"_fwd_kernel_stage2", OpClass::attn, "decode_reduce"},
       {"kernel_paged_attention_2d", OpClass::attn, "decode"},
-      {"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x256_MI16x16x1_SN_LDSB1_AFC1", OpClass::gemm, ""},
-      {"void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>(int, int, int, float, __hip_bfloat16 const*)",
+      {"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x256_MI16x16x1_SN_LDSB1_AFC1",
        OpClass::gemm, ""},
-      {"void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, true>(c10::BFloat16*)",
+      {"void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>(int, int, int, float, "
+       "__hip_bfloat16 const*)",
+       OpClass::gemm, ""},
+      {"void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, "
+       "true>(c10::BFloat16*)",
        OpClass::elementwise, "act_and_mul"},
-      {"void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, float, int)",
+      {"void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, "
+       "float, int)",
        OpClass::elementwise, "add_norm"},
       {"moe_align_block_size_kernel", OpClass::elementwise, "index"},
       {"fused_recurrent_gated_delta_rule_fwd_kernel", OpClass::unknown, "linear_attention"},
@@ -99,10 +104,11 @@ TEST_CASE("classify: the table beats generic tokens", "[classify]") {
 
 TEST_CASE("classify: collectives are unknown with the collective flag", "[classify]") {
   const ClassRules rules = shipped();
-  for (const char* name : {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
-                           "cross_device_reduce_1stage<__hip_bfloat16, 8>",
-                           "custom_allreduce_two_shot", "rccl_all_gather_kernel", "one_shot_all_reduce_kernel<__hip_bfloat16>",
-                           "reduce_scatter_ring_kernel"}) {
+  for (const char* name :
+       {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+        "cross_device_reduce_1stage<__hip_bfloat16, 8>", "custom_allreduce_two_shot",
+        "rccl_all_gather_kernel", "one_shot_all_reduce_kernel<__hip_bfloat16>",
+        "reduce_scatter_ring_kernel"}) {
     INFO(name);
     Classification c = classify(entry(name, "library_gemm"), rules);
     CHECK(c.op_class == OpClass::unknown);
@@ -146,8 +152,10 @@ TEST_CASE("classify: the profiler's classification is the last resort", "[classi
   ClassRules no_table;
   CHECK(classify(entry("kernel_0x7f3a", "library_gemm"), no_table).op_class == OpClass::gemm);
   CHECK(classify(entry("kernel_0x7f3a", "library_attn"), no_table).op_class == OpClass::attn);
-  CHECK(classify(entry("kernel_0x7f3a", "elementwise_overhead"), no_table).op_class == OpClass::elementwise);
-  CHECK(classify(entry("kernel_0x7f3a", "reduction_norm"), no_table).op_class == OpClass::elementwise);
+  CHECK(classify(entry("kernel_0x7f3a", "elementwise_overhead"), no_table).op_class ==
+        OpClass::elementwise);
+  CHECK(classify(entry("kernel_0x7f3a", "reduction_norm"), no_table).op_class ==
+        OpClass::elementwise);
   CHECK(classify(entry("kernel_0x7f3a", "memory"), no_table).op_class == OpClass::elementwise);
   Classification triton = classify(entry("kernel_0x7f3a", "triton"), no_table);
   CHECK(triton.op_class == OpClass::unknown);
@@ -158,7 +166,8 @@ TEST_CASE("classify: the profiler's classification is the last resort", "[classi
 
 TEST_CASE("classify: short_name is matched too", "[classify]") {
   const ClassRules rules = shipped();
-  Classification c = classify(entry("void (anonymous namespace)::kernel_0<float, 4>(float*)", "", "rms_norm"), rules);
+  Classification c = classify(
+      entry("void (anonymous namespace)::kernel_0<float, 4>(float*)", "", "rms_norm"), rules);
   CHECK(c.op_class == OpClass::elementwise);
   CHECK(c.detail == "norm");
 }

@@ -45,8 +45,9 @@ TEST_CASE("parse_dtype: fp32 and fp64", "[dtype]") {
 }
 
 TEST_CASE("parse_dtype: every fp8 spelling is fp8 at 1 byte", "[dtype]") {
-  for (const char* s : {"float8_e4m3fnuz", "torch.float8_e4m3fnuz", "torch.float8_e4m3fn", "float8_e5m2",
-                        "torch.float8_e5m2fnuz", "fp8", "e4m3", "e5m2", "mxfp8", "fp8_e4m3", "FP8"})
+  for (const char* s :
+       {"float8_e4m3fnuz", "torch.float8_e4m3fnuz", "torch.float8_e4m3fn", "float8_e5m2",
+        "torch.float8_e5m2fnuz", "fp8", "e4m3", "e5m2", "mxfp8", "fp8_e4m3", "FP8"})
     expect_dtype(s, "fp8", 1.0);
 }
 

@@ -12,10 +12,13 @@
 namespace roofline::test {
 
 // Relative tolerance for every float comparison.
-inline Approx rel(double v, double eps = 1e-9) { return Approx(v).epsilon(eps); }
+inline Approx rel(double v, double eps = 1e-9) {
+  return Approx(v).epsilon(eps);
+}
 
 // True when one of `lines` contains every needle.
-inline bool any_contains(const std::vector<std::string>& lines, std::initializer_list<std::string_view> needles) {
+inline bool any_contains(const std::vector<std::string>& lines,
+                         std::initializer_list<std::string_view> needles) {
   for (const auto& l : lines) {
     bool all = true;
     for (auto n : needles)
@@ -49,7 +52,8 @@ inline ResolvedPeaks r9700_peaks() {
   p.gfx = "gfx1201";
   p.product = "r9700";
   p.hbm_bw_bytes_s = 6.4e11;
-  p.flops = {{"fp32", 4.78e13}, {"bf16", 1.91e14}, {"fp16", 1.91e14}, {"fp8", 3.83e14}, {"int8", 3.83e14}};
+  p.flops = {
+      {"fp32", 4.78e13}, {"bf16", 1.91e14}, {"fp16", 1.91e14}, {"fp8", 3.83e14}, {"int8", 3.83e14}};
   p.l2_bytes = 8388608.0;
   p.source = PeaksSource::table;
   p.confidence = Confidence::high;
@@ -57,10 +61,13 @@ inline ResolvedPeaks r9700_peaks() {
   return p;
 }
 
-inline Dtype dt(const char* key, double bytes) { return Dtype{key, bytes, true}; }
+inline Dtype dt(const char* key, double bytes) {
+  return Dtype{key, bytes, true};
+}
 
 // A modeled single-candidate WorkEstimate for the judge.
-inline WorkEstimate work_of(double bytes, double flops, double t_unit_ms, Dtype compute = dt("bf16", 2.0)) {
+inline WorkEstimate work_of(double bytes, double flops, double t_unit_ms,
+                            Dtype compute = dt("bf16", 2.0)) {
   WorkEstimate w;
   w.modeled = true;
   w.unit = "1 launch";

@@ -45,7 +45,8 @@ TEST_CASE("parse_env_report: gfx feature suffix stripped from the first colon", 
   CHECK(normalize_gfx("gfx1250") == "gfx1250");
 }
 
-TEST_CASE("parse_env_report: product spellings device_target, device_sku, target, sku", "[load][env]") {
+TEST_CASE("parse_env_report: product spellings device_target, device_sku, target, sku",
+          "[load][env]") {
   SECTION("device_target string") {
     auto l = parse_env_report(R"({"gfx": "gfx1201", "device_target": "R9700"})", k_file);
     CHECK(l.value->product == "r9700");
@@ -64,8 +65,9 @@ TEST_CASE("parse_env_report: product spellings device_target, device_sku, target
     CHECK(l.value->product == "mi300x");
   }
   SECTION("object form") {
-    auto l = parse_env_report(R"({"device_target": {"gfx": "gfx1201:xnack-", "product": "AMD Radeon AI PRO R9700"}})",
-                              k_file);
+    auto l = parse_env_report(
+        R"({"device_target": {"gfx": "gfx1201:xnack-", "product": "AMD Radeon AI PRO R9700"}})",
+        k_file);
     REQUIRE(l.value);
     CHECK(l.value->gfx == "gfx1201");  // gfx read from inside the object when absent at the top
     CHECK(l.value->product_raw == "AMD Radeon AI PRO R9700");
@@ -105,7 +107,8 @@ TEST_CASE("parse_env_report: tp defaults to 1, a bad tp is reported", "[load][en
   CHECK(none.value->tp == rel(1));
   CHECK_FALSE(none.value->tp_given);
 
-  auto four = parse_env_report(R"({"gfx": "gfx950", "tp": "4"})", k_file);  // quoted numbers accepted
+  auto four =
+      parse_env_report(R"({"gfx": "gfx950", "tp": "4"})", k_file);  // quoted numbers accepted
   CHECK(four.value->tp == rel(4));
   CHECK(four.value->tp_given);
 
@@ -119,7 +122,8 @@ TEST_CASE("parse_env_report: tp defaults to 1, a bad tp is reported", "[load][en
 }
 
 TEST_CASE("parse_env_report: workload fields, negatives ignored with a message", "[load][env]") {
-  auto l = parse_env_report(R"({"gfx": "gfx950", "workload": {"isl": -1024, "osl": "1024", "conc": [64]}})", k_file);
+  auto l = parse_env_report(
+      R"({"gfx": "gfx950", "workload": {"isl": -1024, "osl": "1024", "conc": [64]}})", k_file);
   REQUIRE(l.value);
   CHECK_FALSE(l.value->workload.isl);
   CHECK(l.value->workload.osl.value() == rel(1024));
@@ -135,7 +139,8 @@ TEST_CASE("parse_env_report: model_path stands in for model", "[load][env]") {
 
 TEST_CASE("parse_env_report: device_props for the derived-bandwidth fallback", "[load][env]") {
   auto l = parse_env_report(R"({"gfx": "gfx1250", "device_props": {"memory_clock_rate_khz": 2000000,
-      "memory_bus_width_bits": 8192, "multi_processor_count": 256, "clock_rate_khz": "2400000"}})", k_file);
+      "memory_bus_width_bits": 8192, "multi_processor_count": 256, "clock_rate_khz": "2400000"}})",
+                            k_file);
   REQUIRE(l.value);
   const DeviceProps& p = l.value->device_props;
   CHECK(p.memory_clock_rate_khz.value() == rel(2.0e6));

@@ -114,13 +114,15 @@ TEST_CASE("parse_topn: a bad entry is skipped, the others kept, the message name
   CHECK(entries[0].name == "kernel_paged_attention_2d");
   CHECK(entries[1].name == "Cijk_Alik_Bljk_BBS_BH_MT64x16x256");
   CHECK(entries[1].index == 3);  // position in top_kernels[] survives the skip
-  CHECK(any_contains(loaded.errors, {"profile/round_1/profile_topN.json: top_kernels[1].pct_gpu_time:",
-                                     "expected a number", "string", "skipped"}));
+  CHECK(any_contains(loaded.errors,
+                     {"profile/round_1/profile_topN.json: top_kernels[1].pct_gpu_time:",
+                      "expected a number", "string", "skipped"}));
   CHECK(any_contains(loaded.errors, {k_file, "top_kernels[2].name", "missing"}));
   CHECK(any_contains(loaded.errors, {k_file, "top_kernels[4]", "expected an object"}));
 }
 
-TEST_CASE("parse_topn: wrong types on optional fields are reported, the entry kept", "[load][topn]") {
+TEST_CASE("parse_topn: wrong types on optional fields are reported, the entry kept",
+          "[load][topn]") {
   const char* text = R"({"top_kernels": [
     {"name": "fused_moe_kernel", "pct_gpu_time": 26.45, "calls": "many", "avg_us": [53.7],
      "editable": "yes", "shapes": [[64, 2048], [256, -1024, 2048], "64x8"],
@@ -142,9 +144,10 @@ TEST_CASE("parse_topn: wrong types on optional fields are reported, the entry ke
   CHECK(e.shapes[2].empty());
   REQUIRE(e.dtypes.size() == 2);
   CHECK(e.dtypes[1].empty());
-  for (const char* field : {"top_kernels[0].calls:", "top_kernels[0].avg_us:", "top_kernels[0].editable:",
-                            "top_kernels[0].shapes[1]:", "top_kernels[0].shapes[2]:", "top_kernels[0].dtypes[1]:",
-                            "top_kernels[0].calls_per_step.decode:", "top_kernels[0].est_shape.decode.M:"}) {
+  for (const char* field :
+       {"top_kernels[0].calls:", "top_kernels[0].avg_us:", "top_kernels[0].editable:",
+        "top_kernels[0].shapes[1]:", "top_kernels[0].shapes[2]:", "top_kernels[0].dtypes[1]:",
+        "top_kernels[0].calls_per_step.decode:", "top_kernels[0].est_shape.decode.M:"}) {
     INFO(field);
     CHECK(any_contains(loaded.errors, {k_file, field}));
   }
@@ -194,10 +197,12 @@ TEST_CASE("parse_topn: negative numbers are reported", "[load][topn]") {
   CHECK(any_contains(loaded.errors, {k_file, "top_kernels[0].pct_gpu_time", "outside [0, 100]"}));
 }
 
-TEST_CASE("parse_topn: a negative per-launch time is reported on its field", "[load][topn][spec-bug]") {
+TEST_CASE("parse_topn: a negative per-launch time is reported on its field",
+          "[load][topn][spec-bug]") {
   // SPEC §1: every problem is one clear line naming the file and what is wrong; §2: inputs are read
   // defensively. A negative avg_us / base_latency_ms / calls cannot be a measurement.
-  const char* text = R"({"top_kernels": [{"name": "fused_moe_kernel", "pct_gpu_time": 26.45, "avg_us": -53.7,
+  const char* text =
+      R"({"top_kernels": [{"name": "fused_moe_kernel", "pct_gpu_time": 26.45, "avg_us": -53.7,
     "calls": -5, "base_latency_ms": {"decode": -0.049471}}]})";
   auto loaded = parse_topn(text, k_file);
   REQUIRE(loaded.value);
@@ -207,7 +212,8 @@ TEST_CASE("parse_topn: a negative per-launch time is reported on its field", "[l
   CHECK(any_contains(loaded.errors, {k_file, "top_kernels[0].calls"}));
 }
 
-TEST_CASE("parse_topn: served_regimes as a comma string and a UTF-8 BOM are tolerated", "[load][topn]") {
+TEST_CASE("parse_topn: served_regimes as a comma string and a UTF-8 BOM are tolerated",
+          "[load][topn]") {
   std::string text = "\xEF\xBB\xBF";
   text += R"({"top_kernels": [{"name": "kernel_unified_attention_2d", "pct_gpu_time": 9.5,
                                "served_regimes": "Prefill, decode"}]})";
@@ -219,7 +225,8 @@ TEST_CASE("parse_topn: served_regimes as a comma string and a UTF-8 BOM are tole
 }
 
 TEST_CASE("parse_topn: short_name stands in for a missing name", "[load][topn]") {
-  auto loaded = parse_topn(R"({"top_kernels": [{"short_name": "rms_norm", "pct_gpu_time": 6}]})", k_file);
+  auto loaded =
+      parse_topn(R"({"top_kernels": [{"short_name": "rms_norm", "pct_gpu_time": 6}]})", k_file);
   REQUIRE(loaded.value);
   REQUIRE(loaded.value->entries.size() == 1);
   CHECK(loaded.value->entries[0].name == "rms_norm");
@@ -227,7 +234,8 @@ TEST_CASE("parse_topn: short_name stands in for a missing name", "[load][topn]")
 }
 
 TEST_CASE("parse_topn: hostile nesting is refused before parsing", "[load][topn]") {
-  const std::string deep = "{\"top_kernels\": " + std::string(300, '[') + std::string(300, ']') + "}";
+  const std::string deep =
+      "{\"top_kernels\": " + std::string(300, '[') + std::string(300, ']') + "}";
   Loaded<TopN> loaded;
   REQUIRE_NOTHROW(loaded = parse_topn(deep, k_file));
   CHECK_FALSE(loaded.value.has_value());

@@ -38,7 +38,9 @@ struct Attn {
     cls.op_class = OpClass::attn;
     cls.detail = "decode";
   }
-  WorkEstimate run() const { return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks}); }
+  WorkEstimate run() const {
+    return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks});
+  }
   void deepseek_mla() {
     config = ModelConfig{};
     config.layers = 61;
@@ -167,7 +169,8 @@ TEST_CASE("model_work attention: causal prefill", "[model][attn]") {
   x.cls.detail = "prefill";
   x.regime.regime = Regime::prefill;
   x.regime.t_ms = 0.9;
-  x.entry.est_shape.prefill = EstShape{2048, std::nullopt, std::nullopt};  // two sequences of isl 1024
+  x.entry.est_shape.prefill =
+      EstShape{2048, std::nullopt, std::nullopt};  // two sequences of isl 1024
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   const double T = 1024, batch = 2, n_q = 16, n_kv = 2, hd = 256, a = 2;
@@ -179,7 +182,9 @@ TEST_CASE("model_work attention: causal prefill", "[model][attn]") {
 TEST_CASE("model_work attention: missing inputs degrade with a reason", "[model][attn]") {
   Attn x;
   SECTION("no config") {
-    WorkEstimate w = model_work(x.entry, x.regime, x.cls, ModelContext{&x.env, nullptr, "config.json could not be read", &x.peaks});
+    WorkEstimate w =
+        model_work(x.entry, x.regime, x.cls,
+                   ModelContext{&x.env, nullptr, "config.json could not be read", &x.peaks});
     CHECK_FALSE(w.modeled);
     CHECK(w.unmodeled_reason.find("config.json") != std::string::npos);
   }

@@ -1,4 +1,5 @@
-// Stage 4, elementwise / norm / quant / memory (SPEC §4): bytes = inputs + outputs, flops ≈ elements.
+// Stage 4, elementwise / norm / quant / memory (SPEC §4): bytes = inputs + outputs, flops ≈
+// elements.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
@@ -26,14 +27,17 @@ struct Elem {
     regime.t_ms = 0.0031;
     cls.op_class = OpClass::elementwise;
   }
-  WorkEstimate run() const { return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks}); }
+  WorkEstimate run() const {
+    return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks});
+  }
 };
 
 }  // namespace
 
 TEST_CASE("model_work elementwise: RMSNorm from shapes", "[model][elementwise]") {
   Elem x;
-  x.entry.name = "void vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16 const*, float)";
+  x.entry.name =
+      "void vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16 const*, float)";
   x.entry.shapes = {{64, 2048}, {2048}};
   x.entry.dtypes = {"c10::BFloat16", "c10::BFloat16"};
   x.cls.detail = "norm";
@@ -45,7 +49,8 @@ TEST_CASE("model_work elementwise: RMSNorm from shapes", "[model][elementwise]")
   CHECK_FALSE(w.has_compute_peak_class);  // memory-bound by construction
 }
 
-TEST_CASE("model_work elementwise: rows in flight come from est_shape, not the captured shapes", "[model][elementwise]") {
+TEST_CASE("model_work elementwise: rows in flight come from est_shape, not the captured shapes",
+          "[model][elementwise]") {
   Elem x;
   x.entry.name = "rms_norm_kernel";
   x.entry.shapes = {{8192, 2048}, {2048}};  // captured during a prefill step
@@ -57,9 +62,12 @@ TEST_CASE("model_work elementwise: rows in flight come from est_shape, not the c
   CHECK(w.bytes == rel((64.0 * 2048 + 2048) * 2 + 64.0 * 2048 * 2));
 }
 
-TEST_CASE("model_work elementwise: residual add + RMSNorm writes two tensors", "[model][elementwise]") {
+TEST_CASE("model_work elementwise: residual add + RMSNorm writes two tensors",
+          "[model][elementwise]") {
   Elem x;
-  x.entry.name = "void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, float)";
+  x.entry.name =
+      "void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, "
+      "float)";
   x.entry.shapes = {{64, 2048}, {64, 2048}, {2048}};
   x.entry.dtypes = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"};
   x.cls.detail = "add_norm";
@@ -82,7 +90,8 @@ TEST_CASE("model_work elementwise: fp8 quantization writes 1-byte values", "[mod
 
 TEST_CASE("model_work elementwise: act-and-mul writes half of its input", "[model][elementwise]") {
   Elem x;
-  x.entry.name = "void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, true>";
+  x.entry.name =
+      "void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, true>";
   x.entry.shapes = {{512, 1024}};
   x.entry.dtypes = {"c10::BFloat16"};
   x.cls.detail = "act_and_mul";
@@ -91,7 +100,8 @@ TEST_CASE("model_work elementwise: act-and-mul writes half of its input", "[mode
   CHECK(w.bytes == rel(512.0 * 1024 * 2 + 512.0 * 512 * 2));
 }
 
-TEST_CASE("model_work elementwise: without shapes, M · hidden at the activation dtype", "[model][elementwise]") {
+TEST_CASE("model_work elementwise: without shapes, M · hidden at the activation dtype",
+          "[model][elementwise]") {
   Elem x;
   x.entry.name = "triton_poi_fused_add_0";
   WorkEstimate w = x.run();

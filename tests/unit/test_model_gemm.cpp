@@ -37,7 +37,8 @@ Classification gemm_class() {
   return c;
 }
 
-TopNEntry gemm_entry(std::vector<std::vector<std::int64_t>> shapes, std::vector<std::string> dtypes) {
+TopNEntry gemm_entry(std::vector<std::vector<std::int64_t>> shapes,
+                     std::vector<std::string> dtypes) {
   TopNEntry e;
   e.name = "_w8a8_block_fp8_matmul";
   e.pct_gpu_time = 6.62;
@@ -50,8 +51,10 @@ TopNEntry gemm_entry(std::vector<std::vector<std::int64_t>> shapes, std::vector<
 
 TEST_CASE("model_work GEMM: B stored [N,K] is matched on K", "[model][gemm]") {
   Fixture f;
-  // QKV projection of the worked example: [64, 2048] x [12288, 2048]^T, fp8 weights and activations.
-  TopNEntry e = gemm_entry({{64, 2048}, {12288, 2048}}, {"torch.float8_e4m3fn", "torch.float8_e4m3fn"});
+  // QKV projection of the worked example: [64, 2048] x [12288, 2048]^T, fp8 weights and
+  // activations.
+  TopNEntry e =
+      gemm_entry({{64, 2048}, {12288, 2048}}, {"torch.float8_e4m3fn", "torch.float8_e4m3fn"});
   WorkEstimate w = model_work(e, decode_regime(0.0129), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 12288;
@@ -91,7 +94,8 @@ TEST_CASE("model_work GEMM: bf16 activations with fp8 weights", "[model][gemm]")
   CHECK(w.weight_dtype == "fp8");
 }
 
-TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry does not say", "[model][gemm]") {
+TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry does not say",
+          "[model][gemm]") {
   Fixture f;
   f.config.quant_method = "fp8";
   f.config.quant_weight_bytes = 1.0;
@@ -141,20 +145,21 @@ TEST_CASE("model_work GEMM: unusable shapes are not modelled, with a reason", "[
     CHECK(w.candidates.empty());
   }
   SECTION("no operand shares K") {
-    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 4096}}, {"bf16", "bf16"}), decode_regime(0.01),
-                                gemm_class(), f.ctx());
+    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 4096}}, {"bf16", "bf16"}),
+                                decode_regime(0.01), gemm_class(), f.ctx());
     CHECK_FALSE(w.modeled);
     CHECK(w.unmodeled_reason.find("K") != std::string::npos);
   }
   SECTION("no per-launch time") {
     RegimeChoice r;
-    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"}), r, gemm_class(), f.ctx());
+    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"}), r,
+                                gemm_class(), f.ctx());
     CHECK_FALSE(w.modeled);
     CHECK_FALSE(w.unmodeled_reason.empty());
   }
   SECTION("a negative per-launch time") {
-    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"}), decode_regime(-0.01),
-                                gemm_class(), f.ctx());
+    WorkEstimate w = model_work(gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"}),
+                                decode_regime(-0.01), gemm_class(), f.ctx());
     CHECK_FALSE(w.modeled);
     CHECK(w.unmodeled_reason.find("not positive") != std::string::npos);
   }

@@ -36,17 +36,22 @@ struct Example {
     entry.name = entry.short_name = "fused_moe_kernel";
     entry.pct_gpu_time = 26.45;
     entry.shapes = {{64, 2048}, {256, 1024, 2048}, {256, 2048, 512}, {64, 8}};
-    entry.dtypes = {"torch.float8_e4m3fn", "torch.float8_e4m3fn", "torch.float8_e4m3fn", "torch.int32"};
+    entry.dtypes = {"torch.float8_e4m3fn", "torch.float8_e4m3fn", "torch.float8_e4m3fn",
+                    "torch.int32"};
     entry.est_shape.decode = EstShape{64, std::nullopt, std::nullopt};
     regime.regime = Regime::decode;
     regime.t_ms = 0.049471;
     regime.launches_per_step = 80;
     cls.op_class = OpClass::moe;
   }
-  WorkEstimate run() const { return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks}); }
+  WorkEstimate run() const {
+    return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks});
+  }
 };
 
-double experts_hit(double E, double pairs) { return E * (1.0 - std::pow(1.0 - 1.0 / E, pairs)); }
+double experts_hit(double E, double pairs) {
+  return E * (1.0 - std::pow(1.0 - 1.0 / E, pairs));
+}
 
 }  // namespace
 
@@ -93,7 +98,8 @@ TEST_CASE("model_work MoE: experts_hit formula for a small batch", "[model][moe]
   CHECK(w.moe->experts_hit == Approx(28.41).epsilon(0.001));
 }
 
-TEST_CASE("model_work MoE: mxfp4 weights from quantization_config are half a byte", "[model][moe]") {
+TEST_CASE("model_work MoE: mxfp4 weights from quantization_config are half a byte",
+          "[model][moe]") {
   Example x;
   x.entry.dtypes = {"torch.bfloat16"};  // the entry names only the activations
   x.config.quant_method = "mxfp4";
@@ -210,7 +216,8 @@ TEST_CASE("model_work MoE: feasibility picks the largest feasible candidate", "[
   }
 }
 
-TEST_CASE("model_work MoE: without a bandwidth peak feasibility is unknown, experts_hit is used", "[model][moe]") {
+TEST_CASE("model_work MoE: without a bandwidth peak feasibility is unknown, experts_hit is used",
+          "[model][moe]") {
   Example x;
   x.peaks = ResolvedPeaks{};  // peaks unknown
   WorkEstimate w = x.run();
@@ -225,8 +232,9 @@ TEST_CASE("model_work MoE: without a bandwidth peak feasibility is unknown, expe
 TEST_CASE("model_work MoE: missing config degrades with a reason", "[model][moe]") {
   Example x;
   SECTION("no config.json") {
-    WorkEstimate w = model_work(x.entry, x.regime, x.cls,
-                                ModelContext{&x.env, nullptr, "not found (looked for config.json)", &x.peaks});
+    WorkEstimate w =
+        model_work(x.entry, x.regime, x.cls,
+                   ModelContext{&x.env, nullptr, "not found (looked for config.json)", &x.peaks});
     CHECK_FALSE(w.modeled);
     CHECK(w.unmodeled_reason.find("config.json") != std::string::npos);
     CHECK(w.unmodeled_reason.find("not found") != std::string::npos);

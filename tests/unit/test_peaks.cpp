@@ -12,7 +12,8 @@ using roofline::test::rel;
 
 namespace {
 
-const PeaksSection* find_section(const PeaksTable& t, const std::string& gfx, const std::string& product) {
+const PeaksSection* find_section(const PeaksTable& t, const std::string& gfx,
+                                 const std::string& product) {
   for (const auto& s : t.sections)
     if (s.gfx == gfx && s.product == product) return &s;
   return nullptr;
@@ -199,7 +200,8 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
   CHECK(known_products(t) == std::vector<std::string>{"r9700"});
 }
 
-TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text", "[peaks]") {
+TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text",
+          "[peaks]") {
   auto parsed = roofline::parse_peaks_md(roofline::builtin_peaks_md(), "built-in peaks.md");
   REQUIRE(parsed.errors.empty());
   REQUIRE(parsed.value);

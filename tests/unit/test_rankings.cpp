@@ -22,7 +22,8 @@ EntryResult entry(const std::string& name, std::optional<long> rank, std::size_t
 
 }  // namespace
 
-TEST_CASE("rank_entries: the worked example — pct puts MoE first, gain puts attention first", "[rankings]") {
+TEST_CASE("rank_entries: the worked example — pct puts MoE first, gain puts attention first",
+          "[rankings]") {
   std::vector<EntryResult> entries{
       entry("fused_moe_kernel", 1, 0, 26.45, Headroom::saturated, 0.571),
       entry("fused_recurrent_gated_delta_rule_fwd_kernel", 2, 1, 12.82),
@@ -30,11 +31,13 @@ TEST_CASE("rank_entries: the worked example — pct puts MoE first, gain puts at
       entry("_w8a8_block_fp8_matmul", 4, 3, 6.62, Headroom::underperforming, 4.76),
   };
   Rankings r = rank_entries(entries, gfx950_peaks());
-  CHECK(r.by_pct == std::vector<std::string>{"fused_moe_kernel", "fused_recurrent_gated_delta_rule_fwd_kernel",
-                                             "kernel_paged_attention_2d", "_w8a8_block_fp8_matmul"});
-  CHECK(r.by_expected_gain == std::vector<std::string>{"kernel_paged_attention_2d", "_w8a8_block_fp8_matmul",
-                                                       "fused_moe_kernel",
-                                                       "fused_recurrent_gated_delta_rule_fwd_kernel"});
+  CHECK(r.by_pct ==
+        std::vector<std::string>{"fused_moe_kernel", "fused_recurrent_gated_delta_rule_fwd_kernel",
+                                 "kernel_paged_attention_2d", "_w8a8_block_fp8_matmul"});
+  CHECK(r.by_expected_gain ==
+        std::vector<std::string>{"kernel_paged_attention_2d", "_w8a8_block_fp8_matmul",
+                                 "fused_moe_kernel",
+                                 "fused_recurrent_gated_delta_rule_fwd_kernel"});
 }
 
 TEST_CASE("rank_entries: duplicate names get a #rank suffix", "[rankings]") {
@@ -46,8 +49,10 @@ TEST_CASE("rank_entries: duplicate names get a #rank suffix", "[rankings]") {
       entry("triton_poi_fused_0", std::nullopt, 8, 5.1),
   };
   Rankings r = rank_entries(entries, gfx950_peaks());
-  CHECK(entries[0].ranking_name == "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)#2");
-  CHECK(entries[1].ranking_name == "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)#5");
+  CHECK(entries[0].ranking_name ==
+        "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)#2");
+  CHECK(entries[1].ranking_name ==
+        "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)#5");
   CHECK(entries[2].ranking_name == "rms_norm_kernel");  // unique: no suffix
   // Without a profiler rank, the 1-based Top-N position stands in.
   CHECK(entries[3].ranking_name == "triton_poi_fused_0#8");
@@ -58,7 +63,8 @@ TEST_CASE("rank_entries: duplicate names get a #rank suffix", "[rankings]") {
 }
 
 TEST_CASE("rank_entries: ranking names stay unique even when ranks repeat", "[rankings]") {
-  std::vector<EntryResult> entries{entry("fused_moe_kernel", 3, 0, 20.0), entry("fused_moe_kernel", 3, 1, 10.0),
+  std::vector<EntryResult> entries{entry("fused_moe_kernel", 3, 0, 20.0),
+                                   entry("fused_moe_kernel", 3, 1, 10.0),
                                    entry("fused_moe_kernel", 4, 2, 8.0)};
   Rankings r = rank_entries(entries, gfx950_peaks());
   CHECK(entries[0].ranking_name.rfind("fused_moe_kernel#3", 0) == 0);
@@ -79,10 +85,11 @@ TEST_CASE("rank_entries: gain ties and no-verdict entries order by pct", "[ranki
       entry("f_gain_3", 6, 5, 7.0, Headroom::underperforming, 3.0),
   };
   Rankings r = rank_entries(entries, gfx950_peaks());
-  CHECK(r.by_expected_gain == std::vector<std::string>{"f_gain_3", "d_gain_1_big", "b_gain_1_small", "e_gain_0",
-                                                       "c_no_verdict_big", "a_no_verdict_small"});
-  CHECK(r.by_pct == std::vector<std::string>{"e_gain_0", "c_no_verdict_big", "d_gain_1_big", "f_gain_3",
-                                             "b_gain_1_small", "a_no_verdict_small"});
+  CHECK(r.by_expected_gain == std::vector<std::string>{"f_gain_3", "d_gain_1_big", "b_gain_1_small",
+                                                       "e_gain_0", "c_no_verdict_big",
+                                                       "a_no_verdict_small"});
+  CHECK(r.by_pct == std::vector<std::string>{"e_gain_0", "c_no_verdict_big", "d_gain_1_big",
+                                             "f_gain_3", "b_gain_1_small", "a_no_verdict_small"});
 }
 
 TEST_CASE("rank_entries: hard unknown — gain ranking empty with a note", "[rankings]") {

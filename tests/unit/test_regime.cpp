@@ -42,7 +42,8 @@ TEST_CASE("pick_regime: the worked example is decode, from calls_per_step x step
   CHECK(r.launches_per_step.value() == rel(80));
 }
 
-TEST_CASE("pick_regime: the regime carrying the launches wins, not the one with more steps", "[regime]") {
+TEST_CASE("pick_regime: the regime carrying the launches wins, not the one with more steps",
+          "[regime]") {
   TopNEntry e = moe_entry();
   e.calls_per_step.prefill = 4000;  // 4000 x 24 = 96000 > 80 x 1000
   e.calls_per_step.decode = 80;

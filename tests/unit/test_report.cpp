@@ -54,7 +54,8 @@ Analysis hostile_analysis() {
   a.run.model = "Qwen/Qwen3.5-35B-A3B-FP8";
   a.entries.push_back(make_entry(k_hostile, 26.45, Headroom::underperforming, 4.0));
   a.entries.push_back(make_entry("a``b`c|d", 8.86, Headroom::moderate, 1.0));
-  a.entries.push_back(make_entry("void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int)", 6.62, Headroom::saturated, 0.1));
+  a.entries.push_back(make_entry("void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int)", 6.62,
+                                 Headroom::saturated, 0.1));
   for (const auto& e : a.entries) a.rankings.by_pct.push_back(e.ranking_name);
   a.rankings.by_expected_gain = a.rankings.by_pct;
   a.degraded.push_back(Degradation{k_hostile, "L2", "no <b>model</b> | for this"});
@@ -166,7 +167,8 @@ TEST_CASE("render_markdown: the rankings' disagreement is called out", "[report]
   a.gfx = "gfx950";
   a.peaks = gfx950_peaks();
   a.entries.push_back(make_entry("fused_moe_kernel", 26.45, Headroom::saturated, 0.57));
-  a.entries.push_back(make_entry("kernel_paged_attention_2d", 8.86, Headroom::underperforming, 5.7));
+  a.entries.push_back(
+      make_entry("kernel_paged_attention_2d", 8.86, Headroom::underperforming, 5.7));
   a.rankings.by_pct = {"fused_moe_kernel", "kernel_paged_attention_2d"};
   a.rankings.by_expected_gain = {"kernel_paged_attention_2d", "fused_moe_kernel"};
   const std::string md = render_markdown(a);
@@ -200,17 +202,42 @@ TEST_CASE("render_json: key order as SPEC §10", "[report]") {
       if (it.key() == keys[next]) ++next;
     return next == keys.size();
   };
-  CHECK(in_order(j, {"skill", "skill_version", "tool", "gfx", "product", "peaks", "stage", "head_threshold_pct",
-                     "skipped_count", "entries", "ranking_by_pct", "ranking_by_expected_gain", "degraded",
-                     "skill_errors"}));
+  CHECK(in_order(j, {"skill", "skill_version", "tool", "gfx", "product", "peaks", "stage",
+                     "head_threshold_pct", "skipped_count", "entries", "ranking_by_pct",
+                     "ranking_by_expected_gain", "degraded", "skill_errors"}));
   CHECK(j["skill"] == "roofline");
   CHECK(j["peaks"]["source"] == "table");
-  CHECK(in_order(j["entries"][0],
-                 {"name", "short_name", "pct_gpu_time", "regime", "op_class", "modeled", "t_ms", "launches_per_step",
-                  "unit", "t_unit_ms", "bytes_est", "flops_est", "achieved_bw_bytes_s", "achieved_flops", "hbm_util",
-                  "compute_util", "arithmetic_intensity", "ridge_point", "bound_type", "roofline_pct",
-                  "roofline_pct_raw", "target_eff", "attainable_speedup", "expected_e2e_gain_pct", "headroom_class",
-                  "confidence", "suspect", "editable", "route", "byte_reduction_levers", "notes"}));
+  CHECK(in_order(j["entries"][0], {"name",
+                                   "short_name",
+                                   "pct_gpu_time",
+                                   "regime",
+                                   "op_class",
+                                   "modeled",
+                                   "t_ms",
+                                   "launches_per_step",
+                                   "unit",
+                                   "t_unit_ms",
+                                   "bytes_est",
+                                   "flops_est",
+                                   "achieved_bw_bytes_s",
+                                   "achieved_flops",
+                                   "hbm_util",
+                                   "compute_util",
+                                   "arithmetic_intensity",
+                                   "ridge_point",
+                                   "bound_type",
+                                   "roofline_pct",
+                                   "roofline_pct_raw",
+                                   "target_eff",
+                                   "attainable_speedup",
+                                   "expected_e2e_gain_pct",
+                                   "headroom_class",
+                                   "confidence",
+                                   "suspect",
+                                   "editable",
+                                   "route",
+                                   "byte_reduction_levers",
+                                   "notes"}));
 }
 
 TEST_CASE("render_json: suspect entries carry the upper bounds", "[report]") {
@@ -248,7 +275,8 @@ TEST_CASE("write_atomic: a missing target folder is a message, not a file", "[re
   CHECK(temp_files_in(dir.path) == 0);
 }
 
-TEST_CASE("write_atomic: a failed rename keeps the old target and removes the temp file", "[report][io]") {
+TEST_CASE("write_atomic: a failed rename keeps the old target and removes the temp file",
+          "[report][io]") {
   TempDir dir;
   const fs::path target = dir.path / "profile_roofline.md";
   fs::create_directories(target / "occupied");  // a non-empty folder cannot be replaced by a file

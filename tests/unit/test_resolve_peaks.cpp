@@ -19,7 +19,8 @@ DeviceProps mi_props(double clock_khz, double bus_bits) {
 
 }  // namespace
 
-TEST_CASE("resolve_peaks: gfx950 with a feature suffix and device_target unknown", "[peaks][resolve]") {
+TEST_CASE("resolve_peaks: gfx950 with a feature suffix and device_target unknown",
+          "[peaks][resolve]") {
   ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx950:sramecc+:xnack-", "unknown", {});
   CHECK(p.gfx == "gfx950");
   CHECK(p.product.empty());
@@ -51,13 +52,15 @@ TEST_CASE("resolve_peaks: r9700 numbers only with the product", "[peaks][resolve
     CHECK_FALSE(p.hbm_bw_bytes_s.has_value());
   }
   SECTION("gfx1201 with another product is still a hard unknown") {
-    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1201", "Radeon RX 9070 XT", mi_props(2.5e6, 256));
+    ResolvedPeaks p =
+        resolve_peaks(builtin_peaks(), "gfx1201", "Radeon RX 9070 XT", mi_props(2.5e6, 256));
     CHECK(p.hard_unknown);
     CHECK_FALSE(p.hbm_bw_bytes_s.has_value());
   }
 }
 
-TEST_CASE("resolve_peaks: gfx1250 is CDNA5, not RDNA4: derived from device_props", "[peaks][resolve]") {
+TEST_CASE("resolve_peaks: gfx1250 is CDNA5, not RDNA4: derived from device_props",
+          "[peaks][resolve]") {
   // clock_khz·1e3 · bus_bits/8 · 2
   ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1250", "", mi_props(2.0e6, 8192));
   CHECK_FALSE(p.hard_unknown);
@@ -78,7 +81,8 @@ TEST_CASE("resolve_peaks: unknown gfx without props is unknown", "[peaks][resolv
   CHECK_FALSE(none.hbm_bw_bytes_s.has_value());
 }
 
-TEST_CASE("resolve_peaks: a product-less section matches only runs without a product", "[peaks][resolve]") {
+TEST_CASE("resolve_peaks: a product-less section matches only runs without a product",
+          "[peaks][resolve]") {
   // gfx950 has one section without product: a run naming MI355X does not match it.
   ResolvedPeaks named = resolve_peaks(builtin_peaks(), "gfx950", "MI355X", {});
   CHECK(named.source != PeaksSource::table);
@@ -108,7 +112,8 @@ TEST_CASE("resolve_peaks: compute_validated follows bf16 == fp16", "[peaks][reso
   CHECK(resolve_peaks(t, "gfx90a", "", {}).source == PeaksSource::table);
 }
 
-TEST_CASE("peak_flops_for: a missing dtype is unknown, never the table maximum", "[peaks][resolve]") {
+TEST_CASE("peak_flops_for: a missing dtype is unknown, never the table maximum",
+          "[peaks][resolve]") {
   ResolvedPeaks strix = resolve_peaks(builtin_peaks(), "gfx1151", "", {});
   REQUIRE(strix.source == PeaksSource::table);
   CHECK_FALSE(peak_flops_for(strix, "fp8").has_value());

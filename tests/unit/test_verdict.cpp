@@ -15,14 +15,16 @@ using roofline::test::work_of;
 namespace {
 
 constexpr double k_weight_elems = 3.0 * 512 * 2048;  // both stages, I = 512, H = 2048
-constexpr double k_act_bytes = 2.0 * 64 * 2048;       // tokens in + out at fp8
+constexpr double k_act_bytes = 2.0 * 64 * 2048;      // tokens in + out at fp8
 
-double example_experts_hit() { return 256.0 * (1.0 - std::pow(1.0 - 1.0 / 256.0, 512.0)); }
+double example_experts_hit() {
+  return 256.0 * (1.0 - std::pow(1.0 - 1.0 / 256.0, 512.0));
+}
 
 // fused_moe_kernel of SPEC §11 as the model stage hands it over.
 WorkEstimate example_moe(double experts) {
-  WorkEstimate w = work_of(experts * k_weight_elems + k_act_bytes, 2.0 * 512 * k_weight_elems, 2 * 0.049471,
-                           dt("fp8", 1.0));
+  WorkEstimate w = work_of(experts * k_weight_elems + k_act_bytes, 2.0 * 512 * k_weight_elems,
+                           2 * 0.049471, dt("fp8", 1.0));
   w.unit_launches = 2;
   w.unit = "2 launches = one MoE layer";
   MoeFacts m;
@@ -40,12 +42,14 @@ WorkEstimate example_moe(double experts) {
 
 // kernel_paged_attention_2d of SPEC §11.
 WorkEstimate example_attention() {
-  return work_of(64.0 * 1536 * 2 * 256 * 2 * 2, 2.0 * 64 * 16 * 1536 * 256 * 2, 0.141112, dt("bf16", 2.0));
+  return work_of(64.0 * 1536 * 2 * 256 * 2 * 2, 2.0 * 64 * 16 * 1536 * 256 * 2, 0.141112,
+                 dt("bf16", 2.0));
 }
 
 }  // namespace
 
-TEST_CASE("judge: SPEC §11 MoE — saturated, ~88 % of the memory roof, ~1.02×", "[verdict][example]") {
+TEST_CASE("judge: SPEC §11 MoE — saturated, ~88 % of the memory roof, ~1.02×",
+          "[verdict][example]") {
   WorkEstimate w = example_moe(example_experts_hit());
   CHECK(w.bytes == Approx(697e6).epsilon(0.001));
   Verdict v = judge(w, OpClass::moe, 26.45, gfx950_peaks(), VerdictParams{});
@@ -70,7 +74,8 @@ TEST_CASE("judge: SPEC §11 MoE — saturated, ~88 % of the memory roof, ~1.02×
   CHECK_FALSE(v.dispatch_bound);
 }
 
-TEST_CASE("judge: SPEC §11 attention — latency-bound, ~18 %, underperforming, ~2.8×", "[verdict][example]") {
+TEST_CASE("judge: SPEC §11 attention — latency-bound, ~18 %, underperforming, ~2.8×",
+          "[verdict][example]") {
   WorkEstimate w = example_attention();
   CHECK(w.bytes == Approx(201e6).epsilon(0.005));
   Verdict v = judge(w, OpClass::attn, 8.86, gfx950_peaks(), VerdictParams{});
@@ -92,7 +97,8 @@ TEST_CASE("judge: the worked example's rankings disagree", "[verdict][example]")
   CHECK(attn.expected_e2e_gain_pct > 5 * moe.expected_e2e_gain_pct);
 }
 
-TEST_CASE("judge: the all-expert model is infeasible (~102 %): suspect, clamped, upper bounds", "[verdict]") {
+TEST_CASE("judge: the all-expert model is infeasible (~102 %): suspect, clamped, upper bounds",
+          "[verdict]") {
   WorkEstimate w = example_moe(256);
   Verdict v = judge(w, OpClass::moe, 26.45, gfx950_peaks(), VerdictParams{});
   const double t = 98.942e-6;
@@ -196,7 +202,8 @@ TEST_CASE("judge: r9700 MoE at 70 % is saturated against 0.76", "[verdict]") {
   Verdict v = judge(w, OpClass::moe, 20.0, r9700_peaks(), VerdictParams{});
   CHECK(v.hbm_util.value() == rel(0.70));
   CHECK(v.target_eff.value() == rel(0.76));
-  CHECK(v.headroom == Headroom::saturated);  // 0.70 >= 0.9 × 0.76; against 0.90 it would be moderate
+  CHECK(v.headroom ==
+        Headroom::saturated);  // 0.70 >= 0.9 × 0.76; against 0.90 it would be moderate
   CHECK(v.attainable_speedup == rel(0.76 / 0.70));
   CHECK(v.expected_e2e_gain_pct == rel(20.0 * (1.0 - 0.70 / 0.76)));
 }
@@ -205,7 +212,8 @@ TEST_CASE("judge: compute axis when AI is beyond the ridge point", "[verdict]") 
   const double n = 8192;
   const double flops = 2 * n * n * n, bytes = 3 * n * n * 2;  // bf16 square GEMM
   const double t_s = flops / (0.70 * 2.5e15);                 // 70 % of the bf16 peak
-  Verdict v = judge(work_of(bytes, flops, t_s * 1e3), OpClass::gemm, 30.0, gfx950_peaks(), VerdictParams{});
+  Verdict v =
+      judge(work_of(bytes, flops, t_s * 1e3), OpClass::gemm, 30.0, gfx950_peaks(), VerdictParams{});
   CHECK(v.arithmetic_intensity.value() == rel(flops / bytes));
   CHECK(*v.arithmetic_intensity > *v.ridge_point);
   CHECK(v.compute_axis);

@@ -79,4 +79,24 @@ inline WorkEstimate work_of(double bytes, double flops, double t_unit_ms,
   return w;
 }
 
+// One entry's inputs to model_work on gfx950 (decode, workload isl = osl = 1024, conc 64); each
+// test file's fixture derives from it and fills in the class-specific fields.
+struct ModelCase {
+  EnvReport env;
+  ModelConfig config;
+  ResolvedPeaks peaks = gfx950_peaks();
+  TopNEntry entry;
+  RegimeChoice regime;
+  Classification cls;
+  ModelCase() {
+    env.gfx = "gfx950";
+    env.workload = {1024, 1024, 64};
+    config.dtype = "bfloat16";
+    regime.regime = Regime::decode;
+  }
+  WorkEstimate run() const {
+    return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks});
+  }
+};
+
 }  // namespace roofline::test

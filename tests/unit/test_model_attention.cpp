@@ -9,18 +9,10 @@ using roofline::test::rel;
 
 namespace {
 
-struct Attn {
-  EnvReport env;
-  ModelConfig config;
-  ResolvedPeaks peaks = gfx950_peaks();
-  TopNEntry entry;
-  RegimeChoice regime;
-  Classification cls;
+struct Attn : roofline::test::ModelCase {
   Attn() {
     // kernel_paged_attention_2d of SPEC §11: Qwen3.5 attention, 16 q / 2 KV heads, head_dim 256.
-    env.gfx = "gfx950";
     env.kv_cache_dtype = "auto";
-    env.workload = {1024, 1024, 64};
     config.layers = 40;
     config.hidden = 2048;
     config.n_heads = 16;
@@ -32,14 +24,10 @@ struct Attn {
     entry.pct_gpu_time = 8.86;
     entry.shapes = {{64, 16, 256}, {8192, 16, 2, 256}, {8192, 16, 2, 256}};
     entry.dtypes = {"torch.bfloat16", "torch.bfloat16", "torch.bfloat16"};
-    regime.regime = Regime::decode;
     regime.t_ms = 0.141112;
     regime.launches_per_step = 10;
     cls.op_class = OpClass::attn;
     cls.detail = "decode";
-  }
-  WorkEstimate run() const {
-    return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks});
   }
   void deepseek_mla() {
     config = ModelConfig{};

@@ -10,25 +10,13 @@ using roofline::test::rel;
 
 namespace {
 
-struct Elem {
-  EnvReport env;
-  ModelConfig config;
-  ResolvedPeaks peaks = gfx950_peaks();
-  TopNEntry entry;
-  RegimeChoice regime;
-  Classification cls;
+struct Elem : roofline::test::ModelCase {
   Elem() {
-    env.gfx = "gfx950";
-    env.workload = {1024, 1024, 64};
     config.hidden = 2048;
     config.dtype = "bfloat16";
     entry.pct_gpu_time = 6.0;
-    regime.regime = Regime::decode;
     regime.t_ms = 0.0031;
     cls.op_class = OpClass::elementwise;
-  }
-  WorkEstimate run() const {
-    return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks});
   }
 };
 

@@ -12,18 +12,10 @@ using roofline::test::rel;
 namespace {
 
 // Qwen3.5-35B-A3B-FP8 on MI355X, decode, as in SPEC §11.
-struct Example {
-  EnvReport env;
-  ModelConfig config;
-  ResolvedPeaks peaks = gfx950_peaks();
-  TopNEntry entry;
-  RegimeChoice regime;
-  Classification cls;
+struct Example : roofline::test::ModelCase {
   Example() {
-    env.gfx = "gfx950";
     env.model_dtype = "fp8";
     env.kv_cache_dtype = "auto";
-    env.workload = {1024, 1024, 64};
     config.layers = 40;
     config.hidden = 2048;
     config.experts = 256;
@@ -39,13 +31,9 @@ struct Example {
     entry.dtypes = {"torch.float8_e4m3fn", "torch.float8_e4m3fn", "torch.float8_e4m3fn",
                     "torch.int32"};
     entry.est_shape.decode = EstShape{64, std::nullopt, std::nullopt};
-    regime.regime = Regime::decode;
     regime.t_ms = 0.049471;
     regime.launches_per_step = 80;
     cls.op_class = OpClass::moe;
-  }
-  WorkEstimate run() const {
-    return model_work(entry, regime, cls, ModelContext{&env, &config, "", &peaks});
   }
 };
 

@@ -219,6 +219,17 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
     work.candidates.clear();
     return work;
   }
+  for (const Candidate& c : work.candidates) {
+    if (!std::isfinite(c.bytes) || !std::isfinite(c.flops) || c.bytes < 0 || c.flops < 0) {
+      work.unmodeled_reason = fmt::format(
+          "byte model '{}' gave a non-finite or negative value (bytes {}, flops {}): check the "
+          "config and "
+          "shape values",
+          c.label, c.bytes, c.flops);
+      work.candidates.clear();
+      return work;
+    }
+  }
   work.modeled = true;
   choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   return work;

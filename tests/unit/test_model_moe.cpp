@@ -241,3 +241,13 @@ TEST_CASE("model_work MoE: missing config degrades with a reason", "[model][moe]
     CHECK(w.unmodeled_reason.find("rows") != std::string::npos);
   }
 }
+
+TEST_CASE("model_work MoE: absurd config sizes degrade instead of emitting infinities",
+          "[model][moe]") {
+  Example x;
+  x.config.hidden = 1e308;  // 3·I·H·E overflows to inf
+  WorkEstimate w = x.run();
+  CHECK_FALSE(w.modeled);
+  CHECK(w.candidates.empty());
+  CHECK(roofline::test::contains(w.unmodeled_reason, "non-finite"));
+}

@@ -1,5 +1,5 @@
 #pragma once
-// Text of the shipped data files, compiled in by cmake/embed_data.cmake.
+// Text of the shipped data files, compiled in by src/tools/embed_data.cmake.
 
 #include <string_view>
 

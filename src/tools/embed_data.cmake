@@ -10,7 +10,7 @@ foreach(text IN ITEMS "${peaks_text}" "${classes_text}")
   endif()
 endforeach()
 file(WRITE "${OUT}.tmp"
-"// Generated from data/ by cmake/embed_data.cmake. Do not edit.
+"// Generated from data/ by src/tools/embed_data.cmake. Do not edit.
 #include \"roofline/embedded_data.hpp\"
 
 namespace roofline {

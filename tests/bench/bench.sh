@@ -1,7 +1,7 @@
 #!/bin/sh
 # Wall time of `roofline analyze` on the bundled example: median over many runs, plus the
 # process-start floor (`roofline --version`) measured in the same run for comparison.
-# Usage: scripts/bench.sh [BUILD_DIR] [RUNS]   (a Release build; hyperfine used when installed)
+# Usage: tests/bench/bench.sh [BUILD_DIR] [RUNS]   (a Release build; hyperfine used when installed)
 set -eu
 BUILD=${1:-build}
 RUNS=${2:-300}

@@ -54,10 +54,16 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   const auto paint = [&](const std::string& s, fmt::text_style st) {
     return color ? fmt::format(st, "{}", s) : s;
   };
+  const std::string peaks =
+      a.peaks.hbm_bw_bytes_s
+          ? fmt::format("{} memory roof from {} peaks",
+                        detail::human_rate(*a.peaks.hbm_bw_bytes_s, "B/s"),
+                        to_string(a.peaks.source))
+          : std::string(a.peaks.hard_unknown ? "no peaks (hard unknown)" : "no peaks");
   out +=
-      fmt::format("roofline: {}{} stage {}, peaks {} ({}), {} entries ≥ {:g}%, {} skipped\n",
+      fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
                   a.gfx.empty() ? "unknown gfx" : a.gfx, a.product.empty() ? "" : "/" + a.product,
-                  a.stage, to_string(a.peaks.source), to_string(a.peaks.confidence),
+                  peaks, a.stage, a.stage == 'A' ? " (estimate: annotate, rank by GPU time)" : "",
                   a.entries.size(), a.head_threshold_pct, a.skipped_count);
   if (!a.entries.empty()) {
     const std::size_t name_w = 34;

@@ -1,0 +1,93 @@
+#pragma once
+// Stage C input (SPEC §6): hardware counter CSVs written by rocprofv3 (`*_counter_collection.csv`,
+// one row per (dispatch, counter), every header generation) and by legacy rocprof v1
+// (`results.csv`, one row per dispatch, counters as columns). Files are streamed in fixed-size
+// chunks: memory stays constant whatever the file size, because rows are folded into per-kernel
+// sums as they are read. Never throws: problems are data (errors, bad-row counts).
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline {
+
+struct CounterOptions {
+  double mfma_f8_flops_per_inst = 512.0;  // FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count
+  std::size_t bad_lines_listed = 5;       // how many bad-row line numbers to keep
+};
+
+// One counter of one kernel, summed over the dispatches that reported it.
+struct CounterSum {
+  double sum = 0.0;
+  std::uint64_t dispatches = 0;
+};
+
+// Everything measured for one kernel name (as spelled in the file), over all its dispatches.
+struct KernelCounters {
+  std::string name;
+  std::uint64_t dispatches = 0;               // distinct dispatches
+  std::map<std::string, CounterSum> counters;  // counter name -> sum over dispatches
+  double duration_ns_sum = 0.0;               // End - Start, each dispatch counted once
+  std::uint64_t timed_dispatches = 0;
+};
+
+enum class CounterFormat { unknown, rocprofv3, rocprof_v1 };
+
+struct CounterFile {
+  std::string display;  // the file as named in messages
+  CounterFormat format = CounterFormat::unknown;
+  std::string format_detail;  // e.g. "rocprofv3 counter_collection, 19 columns (ROCm 6.4+)"
+  std::uint64_t lines = 0;     // data lines seen (header excluded)
+  std::uint64_t rows_used = 0;
+  std::uint64_t bad_rows = 0;                // wrong column count or unparsable value
+  std::vector<std::uint64_t> bad_row_lines;  // first `bad_lines_listed` 1-based line numbers
+  std::vector<KernelCounters> kernels;       // in order of first appearance
+  std::vector<std::string> errors;           // "file: what is wrong" (empty file, no header, ...)
+  std::vector<std::string> notes;
+  bool usable() const { return !kernels.empty(); }
+};
+
+// Streaming interface: `read(buf, cap)` fills up to `cap` bytes and returns how many (0 = end).
+using ChunkReader = std::function<std::size_t(char* buf, std::size_t cap)>;
+CounterFile parse_counters(const ChunkReader& read, const std::string& display,
+                           const CounterOptions& options);
+// The same over text already in memory (tests, fuzzing).
+CounterFile parse_counters_text(std::string_view text, const std::string& display,
+                                const CounterOptions& options);
+// Opens and streams a file; a missing or unreadable file is an error in the result.
+CounterFile read_counters_file(const std::filesystem::path& path, const std::string& display,
+                               const CounterOptions& options);
+
+// Per-dispatch averages derived from one kernel's counters (SPEC §6).
+struct KernelMeasurement {
+  std::optional<double> bytes;  // (FETCH_SIZE + WRITE_SIZE) * 1024 per dispatch
+  std::optional<double> flops;  // MfmaFlops*, or SQ_INSTS_VALU_MFMA_MOPS_F8 * factor
+  std::optional<double> time_us;
+  std::uint64_t dispatches = 0;
+  std::string bytes_source, flops_source, time_source;  // which counters, for notes
+  std::string unusable_reason;                           // set when bytes cannot be formed
+};
+KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options);
+
+// Matching counter kernels to Top-N names: exact, then normalized (strip " [clone .kd]",
+// ".kd", argument lists "(...)"), then substring of the normalized forms.
+enum class MatchKind { none, exact, normalized, substring };
+const char* to_string(MatchKind k);
+std::string normalize_kernel_name(std::string_view name);
+struct KernelMatch {
+  MatchKind kind = MatchKind::none;
+  std::vector<std::size_t> kernels;  // indices into the merged kernel list
+};
+// For each Top-N name, the counter kernels that belong to it (at the best match kind found).
+std::vector<KernelMatch> match_kernels(const std::vector<std::string>& topn_names,
+                                       const std::vector<KernelCounters>& kernels);
+// Folds kernels from several files into one list (same name: sums added).
+std::vector<KernelCounters> merge_kernels(const std::vector<CounterFile>& files);
+
+}  // namespace roofline

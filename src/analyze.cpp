@@ -1,6 +1,7 @@
 // The run: load inputs (I/O), then the pure pipeline, entry by entry (SPEC §3, §7).
 #include "roofline/analyze.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include <fmt/format.h>
@@ -42,6 +43,70 @@ bool exists_file(const fs::path& p) {
 
 fs::path round_dir(const InputPaths& p) {
   return p.eval_dir / "profile" / fmt::format("round_{}", p.round.value_or(0));
+}
+
+// The files a --shapes / --counters argument names: the file itself, or the matching files
+// under a folder (recursively, sorted so runs are deterministic).
+std::vector<fs::path> expand(const fs::path& p, bool (*wanted)(const std::string& filename)) {
+  std::error_code ec;
+  if (!fs::is_directory(p, ec)) return {p};
+  std::vector<fs::path> out;
+  for (auto it =
+           fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec) && wanted(it->path().filename().string()))
+      out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool is_probe_file(const std::string& f) {
+  return f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0 &&
+         (f.rfind("probe_", 0) == 0 || f.find("per_shape_probe") != std::string::npos);
+}
+
+bool is_counter_csv(const std::string& f) {
+  return f.size() > 4 && f.compare(f.size() - 4, 4, ".csv") == 0 &&
+         (f.find("counter_collection") != std::string::npos || f.rfind("results", 0) == 0);
+}
+
+ShapesInput load_shapes(const std::vector<fs::path>& args, const fs::path& dir) {
+  ShapesInput in;
+  in.requested = !args.empty();
+  for (const auto& arg : args) {
+    auto files = expand(arg, is_probe_file);
+    if (files.empty())
+      in.errors.push_back(
+          fmt::format("{}: no probe files (probe_*.json, per_shape_probe.json) in this folder",
+                      display_path(arg, dir)));
+    for (const auto& f : files) {
+      auto file = load_file<ProbeSet>(f, dir, parse_probes);
+      in.files.push_back(file.display);
+      for (auto& e : file.loaded.errors) in.errors.push_back(std::move(e));
+      for (auto& n : file.loaded.notes) in.notes.push_back(std::move(n));
+      if (!file.found) in.errors.push_back(fmt::format("{}: not found", file.display));
+      if (file.loaded.value)
+        for (auto& k : file.loaded.value->kernels) in.probes.kernels.push_back(std::move(k));
+    }
+  }
+  return in;
+}
+
+CountersInput load_counters(const std::vector<fs::path>& args, const fs::path& dir,
+                            const CounterOptions& options) {
+  CountersInput in;
+  in.requested = !args.empty();
+  in.options = options;
+  for (const auto& arg : args) {
+    auto files = expand(arg, is_counter_csv);
+    if (files.empty())
+      in.errors.push_back(
+          fmt::format("{}: no counter CSVs (*counter_collection.csv, results*.csv) in this folder",
+                      display_path(arg, dir)));
+    for (const auto& f : files)
+      in.files.push_back(read_counters_file(f, display_path(f, dir), options));
+  }
+  return in;
 }
 
 }  // namespace
@@ -96,6 +161,8 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
     in.peaks.found = true;
     in.peaks.loaded.value = builtin_peaks();
   }
+  in.shapes = load_shapes(paths.shapes, dir);
+  in.counters = load_counters(paths.counters, dir, paths.counter_options);
   return in;
 }
 
@@ -115,9 +182,63 @@ EntryResult entry_identity(const TopNEntry& e) {
   return r;
 }
 
+// What stages B and C found for one entry, matched outside the pure per-entry analysis.
+struct Evidence {
+  ProbeMatch probe;
+  std::optional<KernelMeasurement> measured;
+  std::string measured_source;  // "fused_moe_kernel in a.csv (exact match)"
+};
+
+// Stage B then stage C over the stage-A model: each replaces what it can and says so.
+void deepen(EntryResult& r, const TopNEntry& e, const ModelContext& ctx, const ResolvedPeaks& peaks,
+            const Evidence& ev) {
+  if (!ev.probe.kernels.empty()) {
+    std::vector<const ProbeCase*> cases;
+    std::string targets;
+    for (const ProbeKernel* k : ev.probe.kernels) {
+      for (const ProbeCase& c : k->cases) cases.push_back(&c);
+      targets += fmt::format("{}{} in {}", targets.empty() ? "" : "; ",
+                             k->target.empty() ? k->label : k->target, k->source);
+    }
+    WorkEstimate b =
+        cases.empty() ? WorkEstimate{} : model_work_cases(e, r.regime, r.cls, ctx, cases);
+    if (cases.empty()) b.unmodeled_reason = "the matched probe has no usable cases";
+    if (b.modeled) {
+      r.notes.push_back(fmt::format("stage B: probe {} ({} match, {} cases)", targets, ev.probe.how,
+                                    cases.size()));
+      if (r.work.modeled)
+        r.notes.push_back(fmt::format(
+            "stage A model for comparison: {:.6g} B, {:.6g} FLOPs per unit over {:.6g} ms",
+            r.work.bytes, r.work.flops, r.work.t_unit_ms));
+      r.work = std::move(b);
+      r.stage = 'B';
+    } else {
+      r.notes.push_back(fmt::format("stage B not reached: probe {} ({} match): {}; stage A kept",
+                                    targets, ev.probe.how, b.unmodeled_reason));
+    }
+  }
+  if (ev.measured) {
+    const KernelMeasurement& m = *ev.measured;
+    if (!m.bytes) {
+      r.notes.push_back(
+          fmt::format("stage C not reached: counters for {}: {}", ev.measured_source,
+                      m.unusable_reason.empty() ? "no byte counters" : m.unusable_reason));
+    } else if (!r.work.modeled) {
+      r.notes.push_back(fmt::format(
+          "measured but not modelled: {} gives {:.6g} B per dispatch{}; no verdict without a model "
+          "of the op",
+          ev.measured_source, *m.bytes,
+          m.time_us ? fmt::format(" in {:.6g} µs", *m.time_us) : std::string()));
+    } else {
+      apply_measurement(r.work, m, ev.measured_source, peaks);
+      r.stage = 'C';
+    }
+  }
+}
+
 EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules& rules,
                           const ModelContext& ctx, const ResolvedPeaks& peaks,
-                          const AnalyzeOptions& opts) {
+                          const AnalyzeOptions& opts, const Evidence& ev) {
   EntryResult r = entry_identity(e);
   r.regime = pick_regime(e, topn.serving);
   r.notes.push_back(fmt::format("regime {}: {}", to_string(r.regime.regime), r.regime.why));
@@ -131,6 +252,7 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   r.notes.push_back(fmt::format("op class {} by {}{}", to_string(r.cls.op_class), r.cls.rule,
                                 r.cls.detail.empty() ? "" : fmt::format(" [{}]", r.cls.detail)));
   r.work = model_work(e, r.regime, r.cls, ctx);
+  deepen(r, e, ctx, peaks, ev);
   if (r.work.modeled) {
     r.notes.push_back(fmt::format("unit: {} (t_unit {:.6g} ms)", r.work.unit, r.work.t_unit_ms));
     for (const auto& n : r.work.notes) r.notes.push_back(n);
@@ -144,14 +266,29 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   r.verdict = judge(r.work, r.cls.op_class, e.pct_gpu_time, peaks, opts.verdict);
   for (const auto& n : r.verdict.notes) r.notes.push_back(n);
 
-  // Confidence: stage A is an estimate; low peaks or an unvalidated compute axis keep it low.
-  r.confidence = Confidence::low;
-  r.notes.push_back(
-      "confidence low: stage A estimate from Top-N shapes and config (display and annotate only)");
-  if (r.verdict.compute_axis && !peaks.compute_validated)
+  // Confidence follows the stage (SPEC §6); low peaks or an unvalidated compute axis keep it low.
+  r.confidence = r.stage == 'C'   ? Confidence::high
+                 : r.stage == 'B' ? Confidence::medium
+                                  : Confidence::low;
+  if (r.stage == 'A')
+    r.notes.push_back(
+        "confidence low: stage A estimate from Top-N shapes and config (display and annotate "
+        "only)");
+  else if (peaks.confidence == Confidence::low) {
+    r.confidence = Confidence::low;
+    r.notes.push_back(
+        fmt::format("confidence low: stage {} numbers over low-confidence peaks", r.stage));
+  } else if (r.verdict.compute_axis && !peaks.compute_validated) {
+    r.confidence = Confidence::low;
     r.notes.push_back(
         "compute-axis entry on unvalidated compute peaks (bf16 != fp16 or missing): confidence "
         "low");
+  } else {
+    r.notes.push_back(
+        r.stage == 'C' ? "confidence high: stage C, measured bytes (rank; cite)"
+                       : "confidence medium: stage B, captured shapes (rank as a secondary key)");
+  }
+  if (r.stage == 'C') r.verdict.stage_c_candidate = false;
 
   if (!r.work.modeled)
     r.degraded = Degradation{e.name, "L2", r.work.unmodeled_reason};
@@ -165,6 +302,97 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   r.route = advice.route;
   r.levers = advice.levers;
   return r;
+}
+
+// Counters of several kernel names that belong to one entry, as one kernel.
+void add_kernel_counters(KernelCounters& into, const KernelCounters& from) {
+  if (into.name.empty()) into.name = from.name;
+  into.dispatches += from.dispatches;
+  for (const auto& [counter, sum] : from.counters) {
+    into.counters[counter].sum += sum.sum;
+    into.counters[counter].dispatches += sum.dispatches;
+  }
+  into.duration_ns_sum += from.duration_ns_sum;
+  into.timed_dispatches += from.timed_dispatches;
+}
+
+// Stage B/C evidence for each selected entry; input problems become notes, warnings, L4/L5.
+std::vector<Evidence> gather_evidence(const AnalyzeInputs& in, const TopN& topn, const Scope& scope,
+                                      Analysis& a) {
+  std::vector<Evidence> ev(scope.selected.size());
+  if (in.shapes.requested) {
+    for (const auto& err : in.shapes.errors) a.skill_errors.push_back(err);
+    for (const auto& n : in.shapes.notes) a.notes.push_back(n);
+    std::size_t matched = 0;
+    for (std::size_t i = 0; i < scope.selected.size(); ++i) {
+      ev[i].probe = match_probes(topn.entries[scope.selected[i]], in.shapes.probes);
+      if (!ev[i].probe.kernels.empty()) ++matched;
+    }
+    a.notes.push_back(fmt::format(
+        "stage B input: {} probe file(s), {} probe kernel(s); {} of {} head entries matched",
+        in.shapes.files.size(), in.shapes.probes.kernels.size(), matched, scope.selected.size()));
+  }
+  if (!in.counters.requested) return ev;
+  for (const auto& err : in.counters.errors) {
+    a.warnings.push_back(err);
+    a.degraded.push_back(Degradation{"(counters)", "L4", err});
+  }
+  for (const CounterFile& f : in.counters.files) {
+    for (const auto& err : f.errors) {
+      a.warnings.push_back(err);
+      a.degraded.push_back(Degradation{"(counters)", "L4", err});
+    }
+    for (const auto& n : f.notes) a.notes.push_back(n);
+    if (f.bad_rows > 0) {
+      std::string lines;
+      for (auto l : f.bad_row_lines) lines += fmt::format("{}{}", lines.empty() ? "" : ", ", l);
+      std::string msg = fmt::format(
+          "{}: {} of {} rows unusable (wrong column count or value; first at line{} {}); the "
+          "rest used",
+          f.display, f.bad_rows, f.lines, f.bad_row_lines.size() == 1 ? "" : "s", lines);
+      a.warnings.push_back(msg);
+      a.notes.push_back(msg);
+    }
+    a.notes.push_back(fmt::format("stage C input: {} ({}): {} rows used, {} kernels", f.display,
+                                  f.format_detail, f.rows_used, f.kernels.size()));
+  }
+  const std::vector<KernelCounters> kernels = merge_kernels(in.counters.files);
+  std::vector<std::string> names, short_names;
+  for (std::size_t idx : scope.selected) {
+    names.push_back(topn.entries[idx].name);
+    short_names.push_back(topn.entries[idx].short_name);
+  }
+  std::vector<KernelMatch> matches = match_kernels(names, kernels);
+  const std::vector<KernelMatch> by_short = match_kernels(short_names, kernels);
+  std::vector<bool> used(kernels.size(), false);
+  for (std::size_t i = 0; i < matches.size(); ++i) {
+    if (matches[i].kernels.empty() && !short_names[i].empty()) matches[i] = by_short[i];
+    if (matches[i].kernels.empty()) continue;
+    KernelCounters sum;
+    std::string which;
+    for (std::size_t k : matches[i].kernels) {
+      used[k] = true;
+      add_kernel_counters(sum, kernels[k]);
+      if (which.empty()) which = kernels[k].name;
+    }
+    if (matches[i].kernels.size() > 1)
+      which += fmt::format(" and {} more", matches[i].kernels.size() - 1);
+    ev[i].measured = measure(sum, in.counters.options);
+    ev[i].measured_source =
+        fmt::format("counters of '{}' ({} match)", which, to_string(matches[i].kind));
+  }
+  std::vector<std::size_t> unmatched;
+  for (std::size_t k = 0; k < kernels.size(); ++k)
+    if (!used[k]) unmatched.push_back(k);
+  std::stable_sort(unmatched.begin(), unmatched.end(), [&](std::size_t x, std::size_t y) {
+    return kernels[x].dispatches > kernels[y].dispatches;
+  });
+  for (std::size_t k : unmatched) a.unmatched_counter_kernels.push_back(kernels[k].name);
+  if (!unmatched.empty())
+    a.notes.push_back(fmt::format(
+        "{} counter kernel(s) match no head entry (most dispatches first: {}{})", unmatched.size(),
+        kernels[unmatched[0]].name, unmatched.size() > 1 ? ", ..." : ""));
+  return ev;
 }
 
 }  // namespace
@@ -237,10 +465,11 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
                           : fmt::format("not found (looked for {})", in.config.display);
   ctx.peaks = &a.peaks;
 
-  for (std::size_t idx : scope.selected) {
-    const TopNEntry& e = topn.entries[idx];
+  std::vector<Evidence> evidence = gather_evidence(in, topn, scope, a);
+  for (std::size_t i = 0; i < scope.selected.size(); ++i) {
+    const TopNEntry& e = topn.entries[scope.selected[i]];
     try {
-      a.entries.push_back(analyze_entry(e, topn, rules, ctx, a.peaks, opts));
+      a.entries.push_back(analyze_entry(e, topn, rules, ctx, a.peaks, opts, evidence[i]));
     } catch (const std::exception& ex) {
       EntryResult r = entry_identity(e);
       r.route = "fall back to pct_gpu_time order (analysis failed)";
@@ -248,6 +477,21 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
       r.degraded = Degradation{e.name, "L5", fmt::format("analysis failed: {}", ex.what())};
       a.skill_errors.push_back(fmt::format("entry '{}': analysis failed: {}", e.name, ex.what()));
       a.entries.push_back(std::move(r));
+    }
+  }
+  if (in.counters.requested) {
+    std::vector<std::string> missing;
+    for (const auto& e : a.entries)
+      if (e.stage != 'C') missing.push_back(e.name);
+    if (!missing.empty() && !a.entries.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < missing.size() && i < 5; ++i)
+        list += fmt::format("{}'{}'", i ? ", " : "", missing[i]);
+      a.degraded.push_back(Degradation{
+          "(counters)", "L4",
+          fmt::format("{} of {} head entries not measured ({}{}): stage A/B numbers kept, "
+                      "confidence not raised",
+                      missing.size(), a.entries.size(), list, missing.size() > 5 ? ", ..." : "")});
     }
   }
   a.rankings = rank_entries(a.entries, a.peaks);

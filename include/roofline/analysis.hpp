@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "roofline/counters.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/inputs.hpp"
+#include "roofline/probes.hpp"
 
 namespace roofline {
 
@@ -132,6 +134,25 @@ struct WorkEstimate {
 };
 WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx);
+
+// ---- stage 4, stage B: captured shapes
+// ------------------------------------------------------------ Runs the §4 model once per probe
+// case (the case's dims and dtypes replace the Top-N shapes; rows in flight come from the case; its
+// gpu_us_avg, when present, replaces the per-launch time) and combines the cases count-weighted:
+// bytes, FLOPs and t_unit are weighted means, so their ratios are the aggregate rates over all
+// probed calls. The feasibility rule then runs on the combined candidates. Not modelled (with the
+// reason) when no case can be modelled.
+WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime,
+                              const Classification& cls, const ModelContext& ctx,
+                              const std::vector<const ProbeCase*>& cases);
+
+// ---- stage 4, stage C: measured counters
+// ----------------------------------------------------------- Replaces the model's bytes (and
+// FLOPs, and t_unit when the counters timed the dispatches) with the per-dispatch measurement times
+// the unit's launches. The model's candidates stay for comparison, the measurement is added as the
+// chosen candidate, and the model/measured byte ratio goes to notes.
+void apply_measurement(WorkEstimate& work, const KernelMeasurement& measured,
+                       const std::string& source, const ResolvedPeaks& peaks);
 
 // ---- stages 5–6: utilization and verdict
 // ---------------------------------------------------------

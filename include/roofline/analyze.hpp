@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "roofline/analysis.hpp"
+#include "roofline/counters.hpp"
 #include "roofline/load.hpp"
 
 namespace roofline {
@@ -16,6 +17,9 @@ struct InputPaths {
   std::filesystem::path eval_dir = ".";
   std::optional<long> round;
   std::optional<std::filesystem::path> topn, env, config, peaks;
+  std::vector<std::filesystem::path> shapes;    // stage B: probe files or folders of them
+  std::vector<std::filesystem::path> counters;  // stage C: counter CSVs or folders of them
+  CounterOptions counter_options;
 };
 
 // One input after reading: the parsed value (or not), with the name used in messages.
@@ -26,11 +30,30 @@ struct InputFile {
   Loaded<T> loaded;
 };
 
+// Stage B input: every probe file named or found in a named folder, merged.
+struct ShapesInput {
+  bool requested = false;
+  std::vector<std::string> files;  // as named in messages
+  ProbeSet probes;
+  std::vector<std::string> errors;
+  std::vector<std::string> notes;
+};
+
+// Stage C input: the counter files after streaming (per-kernel sums only; rows are not kept).
+struct CountersInput {
+  bool requested = false;
+  std::vector<CounterFile> files;
+  std::vector<std::string> errors;  // a named folder without counter CSVs, ...
+  CounterOptions options;
+};
+
 struct AnalyzeInputs {
   InputFile<TopN> topn;
   InputFile<EnvReport> env;
   InputFile<ModelConfig> config;
   InputFile<PeaksTable> peaks;  // found=false + no value => built-in table
+  ShapesInput shapes;
+  CountersInput counters;
   std::vector<std::string> notes;
 };
 
@@ -66,6 +89,8 @@ struct Analysis {
   std::vector<std::string> warnings;  // problems that change no number (also in notes): stderr
   std::vector<std::string> notes;
   RunInfo run;
+  // Stage C: counter kernels that matched no head entry, most dispatches first.
+  std::vector<std::string> unmatched_counter_kernels;
 };
 
 // Reads every input file (the only I/O before writing). Never throws.

@@ -98,12 +98,22 @@ int run(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   analyze_cmd
       ->add_option("--shapes", a.shapes,
-                   "Stage B captured-shape file or folder (not supported yet: recorded as L4)")
+                   "Stage B: captured-shape probe file (probe_<pid>_<target>.json or "
+                   "per_shape_probe.json) or a folder of them; repeatable. Matched entries are "
+                   "modelled on the real shapes (confidence medium)")
       ->check(CLI::ExistingPath);
   analyze_cmd
       ->add_option("--counters", a.counters,
-                   "Stage C rocprofv3 counter CSV (not supported yet: recorded as L4)")
+                   "Stage C: rocprofv3 *_counter_collection.csv or rocprof results.csv, or a "
+                   "folder searched for them; repeatable. Matched entries use the measured "
+                   "(FETCH_SIZE+WRITE_SIZE)*1024 bytes per dispatch (confidence high)")
       ->check(CLI::ExistingPath);
+  analyze_cmd
+      ->add_option("--mfma-f8-flops", a.mfma_f8_flops,
+                   "Stage C: FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count (fp8 has no MfmaFlops "
+                   "counter)")
+      ->check(finite_range(1e-9, 1e9))
+      ->capture_default_str();
   analyze_cmd
       ->add_option(
           "--head-threshold", a.head_threshold,

@@ -100,25 +100,11 @@ int run_analyze(const AnalyzeArgs& args) {
   if (!args.env.empty()) paths.env = args.env;
   if (!args.config.empty()) paths.config = args.config;
   if (!args.peaks.empty()) paths.peaks = args.peaks;
+  for (const auto& sh : args.shapes) paths.shapes.emplace_back(sh);
+  for (const auto& c : args.counters) paths.counters.emplace_back(c);
+  paths.counter_options.mfma_f8_flops_per_inst = args.mfma_f8_flops;
   AnalyzeInputs inputs = load_inputs(paths);
-  for (const auto& s : args.shapes)
-    inputs.notes.push_back(
-        fmt::format("--shapes {}: stage B (captured shapes) is not supported by this version; "
-                    "stage A estimates kept (L4)",
-                    s));
-  for (const auto& c : args.counters)
-    inputs.notes.push_back(
-        fmt::format("--counters {}: stage C (rocprofv3 counters) is not supported by this version; "
-                    "stage A estimates kept, confidence not raised (L4)",
-                    c));
   Analysis analysis = analyze(inputs, opts);
-  for (const auto& s : args.shapes)
-    analysis.degraded.push_back(
-        {"(shapes)", "L4", fmt::format("--shapes {}: stage B not supported by this version", s)});
-  for (const auto& c : args.counters)
-    analysis.degraded.push_back(
-        {"(counters)", "L4",
-         fmt::format("--counters {}: stage C not supported by this version", c)});
 
   fs::path out_dir;
   if (!args.out.empty())

@@ -24,6 +24,7 @@ struct AnalyzeArgs {
   std::optional<double> head_threshold;
   std::size_t max_entries = 8;
   double launch_overhead_us = 5.0;
+  double mfma_f8_flops = 512.0;
   bool strict = false;
   bool fsync = false;
 };

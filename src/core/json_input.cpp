@@ -208,4 +208,57 @@ const json* FieldReader::array(const json& obj, std::string_view key, const std:
   return v;
 }
 
+void read_operand_dims(FieldReader& f, const json& obj, std::string_view key,
+                       const std::string& path, std::vector<std::vector<std::int64_t>>& out) {
+  const std::string field = fmt::format("{}.{}", path, key);
+  const json* list = f.array(obj, key, field);
+  if (!list) return;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& op = (*list)[i];
+    std::vector<std::int64_t> dims;
+    if (op.is_array()) {
+      bool ok = true;
+      for (const json& d : op) {
+        if (d.is_number_integer() || d.is_number_unsigned()) {
+          auto v = d.get<std::int64_t>();
+          if (v < 0) ok = false;
+          dims.push_back(v);
+        } else if (d.is_number_float() && std::isfinite(d.get<double>()) && d.get<double>() >= 0 &&
+                   d.get<double>() < 9.0e15 && std::floor(d.get<double>()) == d.get<double>()) {
+          dims.push_back(static_cast<std::int64_t>(d.get<double>()));
+        } else {
+          ok = false;
+        }
+      }
+      if (!ok) {
+        f.error(fmt::format("{}[{}]", field, i),
+                "expected non-negative integer dimensions, got " + describe_type(op));
+        dims.clear();
+      }
+    } else if (!op.is_null()) {
+      f.error(fmt::format("{}[{}]", field, i),
+              "expected a list of dimensions, got " + describe_type(op));
+    }
+    out.push_back(std::move(dims));
+  }
+}
+
+void read_operand_dtypes(FieldReader& f, const json& obj, std::string_view key,
+                         const std::string& path, std::vector<std::string>& out) {
+  const std::string field = fmt::format("{}.{}", path, key);
+  const json* list = f.array(obj, key, field);
+  if (!list) return;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& d = (*list)[i];
+    if (d.is_string()) {
+      out.push_back(d.get<std::string>());
+    } else {
+      if (!d.is_null())
+        f.error(fmt::format("{}[{}]", field, i),
+                "expected a dtype string, got " + describe_type(d));
+      out.emplace_back();
+    }
+  }
+}
+
 }  // namespace roofline::detail

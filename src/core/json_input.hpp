@@ -2,6 +2,7 @@
 // Defensive JSON reading shared by the loaders: parse with limits, then read fields one by one,
 // turning a wrong type into a message on that field instead of an exception.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,15 @@ class FieldReader {
   std::string file_;
   std::vector<std::string>& errors_;
 };
+
+// Operand dimension lists (`shapes` in the Top-N, `dims` in probe files): [[64,2048],[1024,2048]].
+// An operand that is not a list of non-negative integers is kept as {} so operand positions
+// still line up with the dtypes; the problem is recorded on its field.
+void read_operand_dims(FieldReader& f, const json& obj, std::string_view key,
+                       const std::string& path, std::vector<std::vector<std::int64_t>>& out);
+// Operand dtype strings; a non-string operand is kept as "" (positions line up with dims).
+void read_operand_dtypes(FieldReader& f, const json& obj, std::string_view key,
+                         const std::string& path, std::vector<std::string>& out);
 
 std::string lower_ascii(std::string_view s);
 std::string trim(std::string_view s);

@@ -53,57 +53,6 @@ void read_est_shape(FieldReader& f, const json& entry, const std::string& path,
   }
 }
 
-// shapes: [[64,2048],[1024,2048]]; an operand that is not a list of integers is kept as {} so
-// operand positions still line up with dtypes.
-void read_shapes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
-  const json* shapes = f.array(entry, "shapes", path + ".shapes");
-  if (!shapes) return;
-  for (std::size_t i = 0; i < shapes->size(); ++i) {
-    const json& op = (*shapes)[i];
-    std::vector<std::int64_t> dims;
-    if (op.is_array()) {
-      bool ok = true;
-      for (const json& d : op) {
-        if (d.is_number_integer() || d.is_number_unsigned()) {
-          auto v = d.get<std::int64_t>();
-          if (v < 0) ok = false;
-          dims.push_back(v);
-        } else if (d.is_number_float() && std::isfinite(d.get<double>()) && d.get<double>() >= 0 &&
-                   d.get<double>() < 9.0e15 && std::floor(d.get<double>()) == d.get<double>()) {
-          dims.push_back(static_cast<std::int64_t>(d.get<double>()));
-        } else {
-          ok = false;
-        }
-      }
-      if (!ok) {
-        f.error(fmt::format("{}.shapes[{}]", path, i),
-                "expected non-negative integer dimensions, got " + detail::describe_type(op));
-        dims.clear();
-      }
-    } else if (!op.is_null()) {
-      f.error(fmt::format("{}.shapes[{}]", path, i),
-              "expected a list of dimensions, got " + detail::describe_type(op));
-    }
-    e.shapes.push_back(std::move(dims));
-  }
-}
-
-void read_dtypes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
-  const json* dtypes = f.array(entry, "dtypes", path + ".dtypes");
-  if (!dtypes) return;
-  for (std::size_t i = 0; i < dtypes->size(); ++i) {
-    const json& d = (*dtypes)[i];
-    if (d.is_string())
-      e.dtypes.push_back(d.get<std::string>());
-    else {
-      if (!d.is_null())
-        f.error(fmt::format("{}.dtypes[{}]", path, i),
-                "expected a dtype string, got " + detail::describe_type(d));
-      e.dtypes.emplace_back();
-    }
-  }
-}
-
 void read_served_regimes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
   const json* v = f.find(entry, "served_regimes");
   if (!v || v->is_null()) return;
@@ -169,8 +118,8 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.calls = non_negative(f, entry, "calls", path + ".calls");
   e.total_ms = non_negative(f, entry, "total_ms", path + ".total_ms");
   e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
-  read_shapes(f, entry, path, e);
-  read_dtypes(f, entry, path, e);
+  detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
+  detail::read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
   e.classification =
       detail::lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");

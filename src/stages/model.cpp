@@ -128,8 +128,10 @@ void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelC
   }
 }
 
+}  // namespace
+
 // SPEC §4 feasibility rule: the largest candidate with bytes <= peak_bw * t_unit.
-void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
+void detail::choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
   if (work.candidates.empty()) return;
   std::optional<double> budget;
   if (peaks.hbm_bw_bytes_s && *peaks.hbm_bw_bytes_s > 0 && work.t_unit_ms > 0)
@@ -169,8 +171,6 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
   work.bytes = work.candidates[work.chosen].bytes;
   work.flops = work.candidates[work.chosen].flops;
 }
-
-}  // namespace
 
 WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
                         const ModelContext& ctx) {
@@ -231,7 +231,7 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
     }
   }
   work.modeled = true;
-  choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  detail::choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   return work;
 }
 

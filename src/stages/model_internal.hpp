@@ -31,6 +31,10 @@ void model_moe(const ModelInput& in, WorkEstimate& work);
 void model_attention(const ModelInput& in, WorkEstimate& work);
 void model_elementwise(const ModelInput& in, WorkEstimate& work);
 
+// SPEC §4 feasibility rule over work.candidates: marks each feasible or not against
+// peak_bw · t_unit, picks the largest feasible one, sets work.bytes/flops and notes.
+void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks);
+
 // Product of dims as a double (0 for an empty operand).
 double elements(const std::vector<std::int64_t>& dims);
 

@@ -1,0 +1,55 @@
+#pragma once
+// Stage B input (SPEC §6): operand shapes captured by a probe while the workload ran.
+// Two spellings are read: one probe file per process and target
+// (`probe_<pid>_<target>.json`: {target, pid, total_calls, cases: [...]}) and the merged
+// `per_shape_probe.json` ({schema: "per-shape-probe-v1", workload, kernels: [{target, label,
+// probe_status, pct_gpu, cases: [...]}]}). A case is {dims, dtypes, arg_labels?, count,
+// gpu_us_avg?, timed_count?}.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/load.hpp"
+
+namespace roofline {
+
+struct ProbeCase {
+  std::vector<std::vector<std::int64_t>> dims;  // operand dims; an unreadable operand is {}
+  std::vector<std::string> dtypes;
+  std::vector<std::string> arg_labels;
+  double count = 1.0;                 // calls with this shape (the weight)
+  std::optional<double> gpu_us_avg;   // measured per-call latency of this shape, µs
+  std::optional<double> timed_count;  // calls behind gpu_us_avg
+};
+
+struct ProbeKernel {
+  std::string target;        // what the probe wrapped (kernel or op name)
+  std::string label;         // merged files: the Top-N label it was captured for
+  std::string probe_status;  // merged files: "ok", "failed", ... ("" when not given)
+  std::optional<double> pct_gpu;
+  std::optional<double> total_calls;
+  std::string source;  // file as named in messages
+  std::vector<ProbeCase> cases;
+};
+
+struct ProbeSet {
+  std::vector<ProbeKernel> kernels;
+};
+
+// Parses one probe file of either spelling. Unreadable cases are reported and skipped.
+Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name);
+
+// The probe kernels captured for a Top-N entry: target or label equal to the entry's name or
+// short_name, then equal after normalization (argument lists, " [clone .kd]", ".kd", Python
+// module prefixes removed, case folded), then one containing the other (at least 4 characters).
+// Every probe kernel at the best level is returned (per-process files of one target combine).
+struct ProbeMatch {
+  std::vector<const ProbeKernel*> kernels;
+  std::string how;  // "exact", "normalized", "substring"
+};
+ProbeMatch match_probes(const TopNEntry& entry, const ProbeSet& probes);
+
+}  // namespace roofline

@@ -1,0 +1,180 @@
+// Probe shape files -> ProbeSet (SPEC §6 stage B), and matching probe targets to Top-N entries.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/json_input.hpp"
+#include "roofline/probes.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::FieldReader;
+using detail::json;
+
+std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::string& path) {
+  if (!c.is_object()) {
+    f.error(path, "expected a case object, got " + detail::describe_type(c));
+    return std::nullopt;
+  }
+  ProbeCase pc;
+  detail::read_operand_dims(f, c, "dims", path, pc.dims);
+  detail::read_operand_dtypes(f, c, "dtypes", path, pc.dtypes);
+  detail::read_operand_dtypes(f, c, "arg_labels", path, pc.arg_labels);
+  if (pc.dims.empty()) {
+    f.error(path + ".dims", "missing or empty: a case without operand shapes cannot be modelled");
+    return std::nullopt;
+  }
+  if (auto n = f.number_lenient(c, "count", path + ".count")) {
+    if (!(*n > 0) || !std::isfinite(*n)) {
+      f.error(path + ".count", fmt::format("must be a positive number, got {}; case skipped", *n));
+      return std::nullopt;
+    }
+    pc.count = *n;
+  }
+  if (auto us = f.number_lenient(c, "gpu_us_avg", path + ".gpu_us_avg")) {
+    if (*us > 0 && std::isfinite(*us))
+      pc.gpu_us_avg = *us;
+    else
+      f.error(path + ".gpu_us_avg", fmt::format("must be a positive time, got {}; ignored", *us));
+  }
+  if (auto n = f.number_lenient(c, "timed_count", path + ".timed_count"); n && *n >= 0)
+    pc.timed_count = *n;
+  return pc;
+}
+
+void read_cases(FieldReader& f, const json& obj, const std::string& path, ProbeKernel& k) {
+  const json* cases = f.array(obj, "cases", path + ".cases");
+  if (!cases) {
+    if (!f.find(obj, "cases")) f.error(path + ".cases", "missing: no captured shapes");
+    return;
+  }
+  for (std::size_t i = 0; i < cases->size(); ++i)
+    if (auto c = read_case(f, (*cases)[i], fmt::format("{}.cases[{}]", path, i)))
+      k.cases.push_back(std::move(*c));
+}
+
+std::optional<ProbeKernel> read_kernel(FieldReader& f, const json& obj, const std::string& path) {
+  ProbeKernel k;
+  k.source = f.file();
+  k.target = f.string(obj, "target", path + ".target").value_or("");
+  k.label = f.string(obj, "label", path + ".label").value_or("");
+  k.probe_status = f.string(obj, "probe_status", path + ".probe_status").value_or("");
+  k.pct_gpu = f.number_lenient(obj, "pct_gpu", path + ".pct_gpu");
+  k.total_calls = f.number_lenient(obj, "total_calls", path + ".total_calls");
+  if (k.target.empty() && k.label.empty()) {
+    f.error(path, "neither target nor label: cannot match it to a kernel");
+    return std::nullopt;
+  }
+  read_cases(f, obj, path, k);
+  return k;
+}
+
+}  // namespace
+
+Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name) {
+  Loaded<ProbeSet> out;
+  auto root = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  if (!root) return out;
+  FieldReader f(display_name, out.errors);
+  ProbeSet set;
+  if (const json* kernels = f.find(*root, "kernels")) {
+    // merged per_shape_probe.json
+    if (auto schema = f.string(*root, "schema", "schema");
+        schema && *schema != "per-shape-probe-v1")
+      out.notes.push_back(fmt::format("{}: schema '{}' (expected per-shape-probe-v1); read anyway",
+                                      display_name, *schema));
+    if (!kernels->is_array()) {
+      f.error("kernels", "expected a list, got " + detail::describe_type(*kernels));
+    } else {
+      for (std::size_t i = 0; i < kernels->size(); ++i) {
+        const json& k = (*kernels)[i];
+        const std::string path = fmt::format("kernels[{}]", i);
+        if (!k.is_object()) {
+          f.error(path, "expected an object, got " + detail::describe_type(k));
+          continue;
+        }
+        if (auto pk = read_kernel(f, k, path)) set.kernels.push_back(std::move(*pk));
+      }
+    }
+  } else if (f.find(*root, "cases") || f.find(*root, "target")) {
+    // one probe_<pid>_<target>.json
+    if (auto pk = read_kernel(f, *root, "probe")) set.kernels.push_back(std::move(*pk));
+  } else {
+    out.errors.push_back(fmt::format(
+        "{}: not a probe file: expected {{target, cases: [...]}} or {{schema, kernels: [...]}}",
+        display_name));
+    return out;
+  }
+  out.value = std::move(set);
+  return out;
+}
+
+namespace {
+
+// Lower-case, without an argument list, " [clone .kd]", a trailing ".kd", or a Python module /
+// C++ namespace prefix before the last '.' or "::" that is outside template brackets.
+std::string probe_key(std::string_view name) {
+  std::string s = detail::lower_ascii(detail::trim(name));
+  if (auto p = s.find(" [clone"); p != std::string::npos) s.erase(p);
+  if (s.size() > 3 && s.compare(s.size() - 3, 3, ".kd") == 0) s.erase(s.size() - 3);
+  if (auto p = s.find('('); p != std::string::npos && p > 0) s.erase(p);
+  if (s.rfind("void ", 0) == 0) s.erase(0, 5);
+  int depth = 0;
+  std::size_t cut = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<') ++depth;
+    if (s[i] == '>' && depth > 0) --depth;
+    if (depth != 0) continue;
+    if (s[i] == '.') cut = i + 1;
+    if (s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') cut = i + 2;
+  }
+  s.erase(0, cut);
+  return detail::trim(s);
+}
+
+}  // namespace
+
+ProbeMatch match_probes(const TopNEntry& entry, const ProbeSet& probes) {
+  ProbeMatch m;
+  std::vector<std::string> names;
+  for (const auto* n : {&entry.name, &entry.short_name})
+    if (!n->empty()) names.push_back(*n);
+  auto probe_names = [](const ProbeKernel& k) {
+    std::vector<std::string> v;
+    for (const auto* n : {&k.target, &k.label})
+      if (!n->empty()) v.push_back(*n);
+    return v;
+  };
+  using Test = bool (*)(const std::string&, const std::string&);
+  const std::pair<const char*, Test> levels[] = {
+      {"exact", [](const std::string& a, const std::string& b) { return a == b; }},
+      {"normalized",
+       [](const std::string& a, const std::string& b) {
+         const std::string ka = probe_key(a), kb = probe_key(b);
+         return !ka.empty() && ka == kb;
+       }},
+      {"substring",
+       [](const std::string& a, const std::string& b) {
+         const std::string ka = probe_key(a), kb = probe_key(b);
+         if (ka.size() < 4 || kb.size() < 4) return false;
+         return ka.find(kb) != std::string::npos || kb.find(ka) != std::string::npos;
+       }},
+  };
+  for (const auto& [how, test] : levels) {
+    for (const ProbeKernel& k : probes.kernels) {
+      bool hit = false;
+      for (const auto& pn : probe_names(k))
+        for (const auto& en : names) hit = hit || test(pn, en);
+      if (hit) m.kernels.push_back(&k);
+    }
+    if (!m.kernels.empty()) {
+      m.how = how;
+      return m;
+    }
+  }
+  return m;
+}
+
+}  // namespace roofline

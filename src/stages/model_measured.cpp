@@ -1,0 +1,192 @@
+// Stage 4 at confidence stages B and C (SPEC §6): the §4 models over captured probe shapes, and
+// measured counter bytes/FLOPs in place of the model's.
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "stages/model_internal.hpp"
+
+namespace roofline {
+
+using detail::fmt_bytes;
+using detail::fmt_g;
+
+namespace {
+
+// The Top-N entry as the probe saw one case: real operand dims and dtypes, and the rows in flight
+// the case carries (leading dim of the first matrix operand; GEMM reads M from its own shapes).
+TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classification& cls,
+                         Regime regime, std::string& rows_note) {
+  TopNEntry ce = e;
+  ce.shapes = c.dims;
+  if (!c.dtypes.empty()) ce.dtypes = c.dtypes;
+  ce.est_shape.at(regime).reset();
+  if (cls.op_class == OpClass::gemm) return ce;
+  for (std::size_t i = 0; i < c.dims.size(); ++i) {
+    const auto& d = c.dims[i];
+    const bool rank_ok = cls.op_class == OpClass::moe ? d.size() == 2 : d.size() >= 2;
+    if (rank_ok && d[0] > 0) {
+      ce.est_shape.at(regime) = EstShape{static_cast<double>(d[0]), std::nullopt, std::nullopt};
+      rows_note = fmt::format("M = {} from dims[{}][0]{}", d[0], i,
+                              i < c.arg_labels.size() && !c.arg_labels[i].empty()
+                                  ? fmt::format(" ({})", c.arg_labels[i])
+                                  : "");
+      return ce;
+    }
+  }
+  rows_note = "no matrix operand in the case: rows in flight from the workload";
+  return ce;
+}
+
+std::string describe_dims(const std::vector<std::vector<std::int64_t>>& dims) {
+  std::string s;
+  for (const auto& d : dims) {
+    s += s.empty() ? "[" : ", [";
+    for (std::size_t i = 0; i < d.size(); ++i) s += fmt::format("{}{}", i ? "," : "", d[i]);
+    s += "]";
+  }
+  return s;
+}
+
+}  // namespace
+
+WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
+                              const Classification& cls, const ModelContext& ctx,
+                              const std::vector<const ProbeCase*>& cases) {
+  struct Part {
+    double weight;
+    WorkEstimate work;
+    std::size_t case_index;
+  };
+  std::vector<Part> parts;
+  std::vector<std::string> rejected;
+  std::size_t timed = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const ProbeCase& c = *cases[i];
+    std::string rows_note;
+    TopNEntry ce = entry_for_case(e, c, cls, regime.regime, rows_note);
+    RegimeChoice rc = regime;
+    if (c.gpu_us_avg) {
+      rc.t_ms = *c.gpu_us_avg / 1000.0;
+      rc.t_source = "probe case gpu_us_avg";
+      ++timed;
+    }
+    WorkEstimate w = model_work(ce, rc, cls, ctx);
+    if (!w.modeled) {
+      rejected.push_back(
+          fmt::format("case {} {}: {}", i, describe_dims(c.dims), w.unmodeled_reason));
+      continue;
+    }
+    if (!rows_note.empty()) w.notes.insert(w.notes.begin(), rows_note);
+    parts.push_back(Part{c.count, std::move(w), i});
+  }
+  if (parts.empty()) {
+    WorkEstimate none;
+    none.unmodeled_reason = fmt::format("no probe case could be modelled ({})",
+                                        rejected.empty() ? "no cases" : rejected.front());
+    return none;
+  }
+  // The heaviest case is the template (unit, dtypes, MoE facts, notes); numbers are averaged.
+  std::size_t heaviest = 0;
+  double total = 0.0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    total += parts[i].weight;
+    if (parts[i].weight > parts[heaviest].weight) heaviest = i;
+  }
+  WorkEstimate out = parts[heaviest].work;
+  auto mean = [&](auto get) {
+    double s = 0.0;
+    for (const auto& p : parts) s += p.weight * get(p.work);
+    return s / total;
+  };
+  out.t_unit_ms = mean([](const WorkEstimate& w) { return w.t_unit_ms; });
+  out.weight_bytes = mean([](const WorkEstimate& w) { return w.weight_bytes; });
+  out.kv_bytes = mean([](const WorkEstimate& w) { return w.kv_bytes; });
+  // A candidate survives only when every case produced it (same label).
+  std::vector<Candidate> combined;
+  for (const Candidate& c : out.candidates) {
+    double bytes = 0.0, flops = 0.0;
+    bool everywhere = true;
+    for (const auto& p : parts) {
+      const Candidate* match = nullptr;
+      for (const Candidate& pc : p.work.candidates)
+        if (pc.label == c.label) match = &pc;
+      if (!match) {
+        everywhere = false;
+        break;
+      }
+      bytes += p.weight * match->bytes;
+      flops += p.weight * match->flops;
+    }
+    if (everywhere) combined.push_back(Candidate{c.label, bytes / total, flops / total, {}});
+  }
+  if (combined.empty())
+    combined.push_back(Candidate{"count-weighted chosen bytes",
+                                 mean([](const WorkEstimate& w) { return w.bytes; }),
+                                 mean([](const WorkEstimate& w) { return w.flops; }),
+                                 {}});
+  out.candidates = std::move(combined);
+  if (out.moe) {
+    out.moe->pairs = mean([](const WorkEstimate& w) { return w.moe ? w.moe->pairs : 0.0; });
+    out.moe->experts_hit =
+        mean([](const WorkEstimate& w) { return w.moe ? w.moe->experts_hit : 0.0; });
+    out.moe->activation_bytes =
+        mean([](const WorkEstimate& w) { return w.moe ? w.moe->activation_bytes : 0.0; });
+  }
+  std::vector<std::string> notes;
+  notes.push_back(fmt::format(
+      "stage B: {} of {} probe cases modelled, count-weighted over {} calls (heaviest case {}, "
+      "{} calls); {} of them carry a per-case latency{}",
+      parts.size(), cases.size(), fmt_g(total),
+      describe_dims(cases[parts[heaviest].case_index]->dims), fmt_g(parts[heaviest].weight), timed,
+      timed < cases.size() ? " (the others use the profile's per-launch time)" : ""));
+  for (const auto& r : rejected) notes.push_back("probe " + r);
+  for (auto& n : out.notes) notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
+  out.notes = std::move(notes);
+  detail::choose_candidate(out, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  return out;
+}
+
+void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std::string& source,
+                       const ResolvedPeaks& peaks) {
+  const double k = work.unit_launches > 0 ? work.unit_launches : 1.0;
+  const double model_bytes = work.bytes, model_flops = work.flops, model_t = work.t_unit_ms;
+  const std::string model_label =
+      work.candidates.empty() ? "model" : work.candidates[work.chosen].label;
+  Candidate measured{fmt::format("measured ({})", m.bytes_source),
+                     *m.bytes * k,
+                     m.flops ? *m.flops * k : model_flops,
+                     {}};
+  if (m.time_us && *m.time_us > 0) work.t_unit_ms = *m.time_us * k / 1000.0;
+  work.notes.push_back(
+      fmt::format("stage C: {} over {} dispatches: {} per dispatch{}{}", source, m.dispatches,
+                  fmt_bytes(*m.bytes),
+                  m.flops ? fmt::format(", {} FLOPs ({})", fmt_g(*m.flops), m.flops_source)
+                          : ", no FLOP counters (FLOPs stay the model's)",
+                  m.time_us ? fmt::format(", {} µs ({})", fmt_g(*m.time_us), m.time_source)
+                            : ", not timed (time stays the profile's)"));
+  if (m.time_us && model_t > 0)
+    work.notes.push_back(fmt::format("t_unit {} ms from the counter run (profile said {} ms)",
+                                     fmt_g(work.t_unit_ms), fmt_g(model_t)));
+  if (model_bytes > 0)
+    work.notes.push_back(fmt::format(
+        "byte model check: model '{}' {} vs measured {} per unit: measured/model = {:.3f}",
+        model_label, fmt_bytes(model_bytes), fmt_bytes(measured.bytes),
+        measured.bytes / model_bytes));
+  if (m.flops && model_flops > 0)
+    work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: ratio {:.3f}",
+                                     fmt_g(model_flops), fmt_g(measured.flops),
+                                     measured.flops / model_flops));
+  work.candidates.push_back(measured);
+  work.chosen = work.candidates.size() - 1;
+  work.bytes = measured.bytes;
+  work.flops = measured.flops;
+  if (peaks.hbm_bw_bytes_s && *peaks.hbm_bw_bytes_s > 0 && work.t_unit_ms > 0) {
+    for (auto& c : work.candidates)
+      c.feasible = c.bytes <= *peaks.hbm_bw_bytes_s * work.t_unit_ms / 1000.0;
+    work.any_feasible = *work.candidates.back().feasible;
+  }
+}
+
+}  // namespace roofline

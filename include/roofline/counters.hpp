@@ -20,6 +20,12 @@ namespace roofline {
 struct CounterOptions {
   double mfma_f8_flops_per_inst = 512.0;  // FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count
   std::size_t bad_lines_listed = 5;       // how many bad-row line numbers to keep
+  // Streaming limits (memory stays below about buffer_bytes + max_row_bytes whatever the file):
+  std::size_t buffer_bytes = std::size_t{1} << 20;    // read size; grows only for a longer row
+  std::size_t max_row_bytes = std::size_t{16} << 20;  // a longer row is skipped as a bad row
+  // Recently seen dispatches remembered per kernel, so that rows of one dispatch separated by
+  // rows of other dispatches are still folded into it (see counters_ingest.cpp).
+  std::size_t dispatch_window = 64;
 };
 
 // One counter of one kernel, summed over the dispatches that reported it.

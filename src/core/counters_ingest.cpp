@@ -1,0 +1,316 @@
+// Stage C ingest: recognises the counter CSV layout from its header column names, then streams
+// the rows into a CounterTable. Only the columns a layout needs are converted to numbers.
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/counters_table.hpp"
+#include "core/csv_stream.hpp"
+#include "roofline/counters.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::CsvField;
+using detail::CsvRow;
+
+constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+
+bool iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::string_view trimmed(const CsvField& f) {
+  std::string_view v = f.raw();
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  return v;
+}
+
+bool parse_u64(const CsvField& f, std::uint64_t& out) {
+  const std::string_view v = trimmed(f);
+  if (v.empty()) return false;
+  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  return ec == std::errc{} && p == v.data() + v.size();
+}
+
+// Counter values are mostly short integers: those skip the general floating-point parser.
+bool parse_number(const CsvField& f, double& out) {
+  const std::string_view v = trimmed(f);
+  if (v.empty()) return false;
+  if (v.size() <= 15) {
+    std::uint64_t n = 0;
+    std::size_t i = 0;
+    for (; i < v.size() && static_cast<unsigned>(v[i] - '0') < 10u; ++i)
+      n = n * 10 + static_cast<unsigned>(v[i] - '0');
+    if (i == v.size()) {
+      out = static_cast<double>(n);
+      return true;
+    }
+  }
+  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  return ec == std::errc{} && p == v.data() + v.size() && std::isfinite(out);
+}
+
+// Columns that describe a dispatch rather than count something (rocprof v1/v2 and rocprofv3
+// spellings). In a one-row-per-dispatch file every other numeric column is a counter.
+constexpr std::array<std::string_view, 46> k_metadata{
+    "Index",           "KernelName",       "Kernel_Name",       "gpu-id",
+    "queue-id",        "queue-index",      "pid",               "tid",
+    "grd",             "wgr",              "lds",               "scr",
+    "arch_vgpr",       "accum_vgpr",       "vgpr",              "sgpr",
+    "wave_size",       "sig",              "obj",               "DispatchNs",
+    "BeginNs",         "EndNs",            "CompleteNs",        "Dispatch_Id",
+    "Correlation_Id",  "Agent_Id",         "Queue_Id",          "Process_Id",
+    "Thread_Id",       "Grid_Size",        "Kernel_Id",         "Workgroup_Size",
+    "LDS_Block_Size",  "Scratch_Size",     "VGPR_Count",        "Accum_VGPR_Count",
+    "SGPR_Count",      "Start_Timestamp",  "End_Timestamp",     "GPU_Id",
+    "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR",  "Wave_Size",
+    "Stream_Id",       "Kind"};
+
+bool is_metadata(std::string_view name) {
+  for (auto m : k_metadata)
+    if (iequal(m, name)) return true;
+  return name.rfind("Grid_Size_", 0) == 0 || name.rfind("Workgroup_Size_", 0) == 0;
+}
+
+// Where the needed columns are, for either layout.
+struct Layout {
+  CounterFormat format = CounterFormat::unknown;
+  std::size_t columns = 0;
+  std::size_t kernel = k_none, dispatch = k_none, pid = k_none, start = k_none, end = k_none;
+  std::size_t counter_name = k_none, counter_value = k_none;  // rocprofv3
+  std::vector<std::pair<std::size_t, std::size_t>> counter_cols;  // rocprof v1: (column, id)
+};
+
+class Ingest {
+ public:
+  Ingest(const std::string& display, const CounterOptions& options)
+      : opt_(options), table_(options.dispatch_window) {
+    file_.display = display;
+  }
+  CounterFile run(const ChunkReader& read);
+
+ private:
+  std::size_t find(std::initializer_list<std::string_view> names) const {
+    for (auto want : names)
+      for (std::size_t i = 0; i < header_.size(); ++i)
+        if (iequal(header_[i], want)) return i;
+    return k_none;
+  }
+  bool read_header(const CsvRow& row);
+  bool long_row(const CsvRow& row);
+  bool wide_row(const CsvRow& row);
+  void bad_row(const CsvRow& row) {
+    ++file_.bad_rows;
+    if (file_.bad_row_lines.size() < opt_.bad_lines_listed) file_.bad_row_lines.push_back(row.line);
+  }
+  void error(const std::string& what) { file_.errors.push_back(file_.display + ": " + what); }
+  void note(const std::string& what) { file_.notes.push_back(file_.display + ": " + what); }
+
+  const CounterOptions& opt_;
+  CounterFile file_;
+  detail::CounterTable table_;
+  std::vector<std::string> header_;
+  Layout lay_;
+  std::vector<bool> text_column_;  // by counter id: a v1 column that held text, not a counter
+  std::vector<std::pair<std::size_t, double>> values_;  // scratch for one v1 row
+};
+
+bool Ingest::read_header(const CsvRow& row) {
+  for (const CsvField& f : row.fields) header_.push_back(detail::field_text(f));
+  lay_.columns = row.field_count;
+  lay_.kernel = find({"Kernel_Name", "KernelName", "kernel-name"});
+  lay_.counter_name = find({"Counter_Name"});
+  lay_.counter_value = find({"Counter_Value"});
+  lay_.dispatch = find({"Dispatch_Id", "Index", "Correlation_Id"});
+  lay_.pid = find({"Process_Id", "pid"});
+  lay_.start = find({"Start_Timestamp", "BeginNs"});
+  lay_.end = find({"End_Timestamp", "EndNs"});
+  const bool has_time = lay_.start != k_none && lay_.end != k_none;
+  if (lay_.kernel != k_none && lay_.counter_name != k_none && lay_.counter_value != k_none &&
+      lay_.dispatch != k_none) {
+    lay_.format = CounterFormat::rocprofv3;
+    const char* gen = find({"Accum_VGPR_Count"}) != k_none ? "ROCm 6.4+/7.x"
+                      : has_time || find({"Kernel_Id"}) != k_none ? "ROCm 6.3"
+                                                                  : "ROCm 6.2";
+    file_.format_detail =
+        fmt::format("rocprofv3 counter_collection, {} columns ({})", lay_.columns, gen);
+    if (header_[lay_.dispatch] != "Dispatch_Id")
+      note("no Dispatch_Id column: dispatches told apart by " + header_[lay_.dispatch]);
+  } else if (lay_.kernel != k_none && lay_.counter_name == k_none) {
+    lay_.format = CounterFormat::rocprof_v1;
+    for (std::size_t i = 0; i < header_.size(); ++i) {
+      if (header_[i].empty() || is_metadata(header_[i])) continue;
+      lay_.counter_cols.emplace_back(i, table_.counter_id(std::string_view(header_[i])));
+    }
+    if (lay_.counter_cols.empty()) {
+      error("a kernel list without counters (no Counter_Name column and no counter columns); "
+            "expected a rocprofv3 *_counter_collection.csv or a rocprof v1 results.csv");
+      return false;
+    }
+    text_column_.assign(table_.counter_count(), false);
+    file_.format_detail = fmt::format("rocprof v1 results.csv, {} columns ({} counters)",
+                                      lay_.columns, lay_.counter_cols.size());
+  } else {
+    std::string first;
+    for (std::size_t i = 0; i < header_.size() && i < 4; ++i)
+      first += (i ? ", " : "") + header_[i].substr(0, 40);
+    error(fmt::format("unrecognised header (first columns: {}); expected a rocprofv3 "
+                      "*_counter_collection.csv (Kernel_Name, Counter_Name, Counter_Value, "
+                      "Dispatch_Id) or a rocprof v1 results.csv (KernelName, counter columns)",
+                      first));
+    return false;
+  }
+  file_.format = lay_.format;
+  if (!has_time)
+    note("no Start_Timestamp/End_Timestamp (or BeginNs/EndNs) columns: no per-dispatch time");
+  return true;
+}
+
+// rocprofv3: one (dispatch, counter) pair per row.
+bool Ingest::long_row(const CsvRow& row) {
+  const auto& f = row.fields;
+  std::uint64_t id = 0, pid = 0;
+  double value = 0.0;
+  if (!parse_u64(f[lay_.dispatch], id) || !parse_number(f[lay_.counter_value], value) ||
+      trimmed(f[lay_.counter_name]).empty())
+    return false;
+  if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
+  const std::size_t kernel = table_.kernel_id(f[lay_.kernel]);
+  const std::size_t counter = table_.counter_id(f[lay_.counter_name]);
+  table_.begin_dispatch(kernel, pid, id);
+  std::uint64_t t0 = 0, t1 = 0;
+  if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
+      parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0)
+    table_.add_duration(static_cast<double>(t1 - t0));
+  table_.add(counter, value);
+  return true;
+}
+
+// rocprof v1: one dispatch per row, counters as columns. A column that holds text is not a
+// counter: it is dropped (with a note), the row still counts.
+bool Ingest::wide_row(const CsvRow& row) {
+  const auto& f = row.fields;
+  std::uint64_t id = file_.lines, pid = 0;  // no dispatch column: every row is a dispatch
+  if (lay_.dispatch != k_none && !parse_u64(f[lay_.dispatch], id)) return false;
+  if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
+  values_.clear();
+  for (auto [col, counter] : lay_.counter_cols) {
+    if (text_column_[counter] || trimmed(f[col]).empty()) continue;
+    double v = 0.0;
+    if (parse_number(f[col], v))
+      values_.emplace_back(counter, v);
+    else
+      text_column_[counter] = true;
+  }
+  table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
+  std::uint64_t t0 = 0, t1 = 0;
+  if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
+      parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0)
+    table_.add_duration(static_cast<double>(t1 - t0));
+  for (auto [counter, v] : values_) table_.add(counter, v);
+  return true;
+}
+
+CounterFile Ingest::run(const ChunkReader& read) {
+  detail::CsvStream csv(read, opt_.buffer_bytes, opt_.max_row_bytes);
+  CsvRow row;
+  if (!csv.next(row)) {
+    error(csv.empty_input() ? "empty file" : "no header line (only blank lines)");
+    return std::move(file_);
+  }
+  if (row.oversized || !read_header(row)) {
+    if (row.oversized) error("the header line is longer than the row limit");
+    return std::move(file_);
+  }
+  const bool v3 = lay_.format == CounterFormat::rocprofv3;
+  while (csv.next(row)) {
+    ++file_.lines;
+    const bool ok = !row.oversized && !row.unterminated && row.field_count == lay_.columns &&
+                    (v3 ? long_row(row) : wide_row(row));
+    if (ok)
+      ++file_.rows_used;
+    else
+      bad_row(row);
+  }
+  file_.kernels = table_.finish(text_column_);
+  std::string lines;
+  for (auto l : file_.bad_row_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
+  if (file_.lines == 0) {
+    error("header only: no data rows");
+  } else if (file_.rows_used == 0) {
+    error(fmt::format("no usable rows: all {} rows have the wrong column count (header: {}), an "
+                      "unparsable number or an unterminated quote (lines {})",
+                      file_.bad_rows, lay_.columns, lines));
+  } else if (file_.bad_rows > 0) {
+    note(fmt::format("{} of {} rows skipped (wrong column count, unparsable number or "
+                     "unterminated quote), first at lines {}",
+                     file_.bad_rows, file_.lines, lines));
+  }
+  for (std::size_t c = 0; c < text_column_.size(); ++c)
+    if (text_column_[c]) note("column " + table_.counter_name(c) + " holds text: not a counter");
+  if (table_.out_of_window() > 0)
+    note(fmt::format("{} dispatches came back after {} newer dispatches of the same kernel: "
+                     "counted as new dispatches",
+                     table_.out_of_window(), opt_.dispatch_window));
+  return std::move(file_);
+}
+
+}  // namespace
+
+CounterFile parse_counters(const ChunkReader& read, const std::string& display,
+                           const CounterOptions& options) {
+  return Ingest(display, options).run(read);
+}
+
+CounterFile parse_counters_text(std::string_view text, const std::string& display,
+                                const CounterOptions& options) {
+  std::size_t pos = 0;
+  const ChunkReader read = [&](char* buf, std::size_t cap) {
+    const std::size_t n = std::min(cap, text.size() - pos);
+    std::memcpy(buf, text.data() + pos, n);
+    pos += n;
+    return n;
+  };
+  return parse_counters(read, display, options);
+}
+
+CounterFile read_counters_file(const std::filesystem::path& path, const std::string& display,
+                               const CounterOptions& options) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> fp(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!fp) {
+    CounterFile f;
+    f.display = display;
+    f.errors.push_back(display + ": cannot open: " + std::strerror(errno));
+    return f;
+  }
+  std::setvbuf(fp.get(), nullptr, _IONBF, 0);  // our buffer is the only copy
+  bool failed = false;
+  const ChunkReader read = [&](char* buf, std::size_t cap) {
+    const std::size_t n = std::fread(buf, 1, cap, fp.get());
+    if (n == 0 && std::ferror(fp.get())) failed = true;
+    return n;
+  };
+  CounterFile f = parse_counters(read, display, options);
+  if (failed) f.errors.push_back(display + ": read error: the file was not read to its end");
+  return f;
+}
+
+}  // namespace roofline

@@ -1,0 +1,128 @@
+// Dispatch grouping. Each kernel keeps a ring of its last `window` dispatches (pid, id, which
+// counters they reported, whether timed). A row of the current dispatch costs one compare; a
+// row opening a dispatch whose id is above the kernel's highest (rocprofv3 numbers dispatches in
+// increasing order per process) is new without a search; only an id at or below it searches
+// the ring. So non-contiguous rows of a dispatch are folded correctly as long as fewer than
+// `window` other dispatches of the same kernel started in between, with memory bounded by
+// kernels x window; an older one is counted as new and reported through out_of_window().
+#include "core/counters_table.hpp"
+
+#include <algorithm>
+
+namespace roofline::detail {
+
+CounterTable::CounterTable(std::size_t dispatch_window)
+    : window_(std::max<std::size_t>(dispatch_window, 1)) {}
+
+std::size_t CounterTable::counter_id(std::string_view name) {
+  const std::size_t n = counter_names_.size();
+  if (n > 0) {
+    const std::size_t guess = last_counter_ + 1 < n ? last_counter_ + 1 : 0;
+    if (counter_names_[guess] == name) return last_counter_ = guess;
+    for (std::size_t i = 0; i < n; ++i)
+      if (counter_names_[i] == name) return last_counter_ = i;
+  }
+  counter_names_.emplace_back(name);
+  return last_counter_ = n;
+}
+
+std::size_t CounterTable::counter_id(const CsvField& name) {
+  if (!name.escaped && name.size > 0 && name.data[0] != ' ' && name.data[name.size - 1] != ' ')
+    return counter_id(name.raw());
+  return counter_id(field_text(name));
+}
+
+std::size_t CounterTable::kernel_id(const CsvField& name) {
+  if (last_kernel_ != static_cast<std::size_t>(-1) && name.raw() == last_kernel_raw_)
+    return last_kernel_;
+  last_kernel_raw_.assign(name.data, name.size);
+  std::string text = field_text(name);
+  auto [it, inserted] = kernel_index_.try_emplace(text, kernels_.size());
+  if (inserted) {
+    kernels_.emplace_back();
+    kernels_.back().name = std::move(text);
+  }
+  return last_kernel_ = it->second;
+}
+
+void CounterTable::begin_dispatch(std::size_t kernel, std::uint64_t pid, std::uint64_t dispatch) {
+  Kernel& k = kernels_[kernel];
+  if (have_current_ && cur_kernel_ == kernel) {
+    const DispatchRec& cur = k.ring[cur_rec_];
+    if (cur.id == dispatch && cur.pid == pid) return;
+  }
+  have_current_ = true;
+  cur_kernel_ = kernel;
+  const bool ascending = k.any && pid == k.last_pid && dispatch > k.max_id;
+  if (k.any && !ascending) {
+    for (std::size_t i = 0; i < k.ring.size(); ++i) {
+      if (k.ring[i].id == dispatch && k.ring[i].pid == pid) {
+        cur_rec_ = i;
+        return;
+      }
+    }
+    if (pid == k.last_pid && k.ring.size() == window_) ++out_of_window_;
+  }
+  ++k.dispatches;
+  if (k.ring.size() < window_) {
+    cur_rec_ = k.ring.size();
+    k.ring.emplace_back();
+  } else {
+    cur_rec_ = k.ring_next;
+    k.ring_next = (k.ring_next + 1) % window_;
+  }
+  DispatchRec& rec = k.ring[cur_rec_];
+  rec.pid = pid;
+  rec.id = dispatch;
+  rec.timed = false;
+  std::fill(rec.seen.begin(), rec.seen.end(), std::uint64_t{0});
+  if (!k.any || pid != k.last_pid) {
+    k.last_pid = pid;
+    k.max_id = dispatch;
+  } else {
+    k.max_id = std::max(k.max_id, dispatch);
+  }
+  k.any = true;
+}
+
+void CounterTable::add_duration(double ns) {
+  Kernel& k = kernels_[cur_kernel_];
+  k.ring[cur_rec_].timed = true;
+  k.duration_ns += ns;
+  ++k.timed;
+}
+
+void CounterTable::add(std::size_t counter, double value) {
+  Kernel& k = kernels_[cur_kernel_];
+  if (counter >= k.sums.size()) k.sums.resize(counter + 1);
+  CounterSum& s = k.sums[counter];
+  s.sum += value;
+  auto& seen = k.ring[cur_rec_].seen;
+  const std::size_t word = counter / 64;
+  if (word >= seen.size()) seen.resize(word + 1, 0);
+  const std::uint64_t bit = std::uint64_t{1} << (counter % 64);
+  if ((seen[word] & bit) == 0) {
+    seen[word] |= bit;
+    ++s.dispatches;
+  }
+}
+
+std::vector<KernelCounters> CounterTable::finish(const std::vector<bool>& drop) const {
+  std::vector<KernelCounters> out;
+  out.reserve(kernels_.size());
+  for (const Kernel& k : kernels_) {
+    KernelCounters kc;
+    kc.name = k.name;
+    kc.dispatches = k.dispatches;
+    kc.duration_ns_sum = k.duration_ns;
+    kc.timed_dispatches = k.timed;
+    for (std::size_t c = 0; c < k.sums.size(); ++c) {
+      if (k.sums[c].dispatches == 0 || (c < drop.size() && drop[c])) continue;
+      kc.counters.emplace(counter_names_[c], k.sums[c]);
+    }
+    out.push_back(std::move(kc));
+  }
+  return out;
+}
+
+}  // namespace roofline::detail

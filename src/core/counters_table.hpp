@@ -1,0 +1,74 @@
+#pragma once
+// Private to the counter ingest: folds counter rows into per-kernel sums, each dispatch counted
+// once, in memory bounded by (kernels x dispatch window), not by the number of rows.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/csv_stream.hpp"
+#include "roofline/counters.hpp"
+
+namespace roofline::detail {
+
+class CounterTable {
+ public:
+  explicit CounterTable(std::size_t dispatch_window);
+
+  // The id of a counter name (registered on first sight). Consecutive rows of one dispatch
+  // usually cycle through the same names, so the name after the previous one is tried first.
+  std::size_t counter_id(const CsvField& name);
+  std::size_t counter_id(std::string_view name);
+  std::size_t counter_count() const { return counter_names_.size(); }
+  const std::string& counter_name(std::size_t id) const { return counter_names_[id]; }
+  // The kernel of a name field; the hash lookup only runs when the name differs from the
+  // previous row's (consecutive rows nearly always share it).
+  std::size_t kernel_id(const CsvField& name);
+
+  // Makes (pid, dispatch) of `kernel` the current dispatch: a new one is counted, a recently
+  // seen one is resumed (its rows need not be contiguous).
+  void begin_dispatch(std::size_t kernel, std::uint64_t pid, std::uint64_t dispatch);
+  bool dispatch_timed() const { return kernels_[cur_kernel_].ring[cur_rec_].timed; }
+  void add_duration(double ns);
+  // Adds a value to the current dispatch; the counter's dispatch count rises once per dispatch.
+  void add(std::size_t counter, double value);
+
+  // Dispatches whose id was not above the kernel's latest one and that were no longer in the
+  // window: counted as new (a resumed dispatch that old would be counted twice).
+  std::uint64_t out_of_window() const { return out_of_window_; }
+  // The kernels in order of first appearance; counters flagged in `drop` are left out.
+  std::vector<KernelCounters> finish(const std::vector<bool>& drop) const;
+
+ private:
+  struct DispatchRec {
+    std::uint64_t pid = 0, id = 0;
+    bool timed = false;
+    std::vector<std::uint64_t> seen;  // bit per counter id reported by this dispatch
+  };
+  struct Kernel {
+    std::string name;
+    std::vector<CounterSum> sums;  // by counter id
+    std::uint64_t dispatches = 0, timed = 0;
+    double duration_ns = 0.0;
+    std::vector<DispatchRec> ring;  // the last `window_` dispatches, oldest overwritten first
+    std::size_t ring_next = 0;
+    bool any = false;
+    std::uint64_t last_pid = 0, max_id = 0;
+  };
+
+  std::size_t window_;
+  std::vector<Kernel> kernels_;
+  std::unordered_map<std::string, std::size_t> kernel_index_;
+  std::string last_kernel_raw_;
+  std::size_t last_kernel_ = static_cast<std::size_t>(-1);
+  std::vector<std::string> counter_names_;
+  std::size_t last_counter_ = 0;
+  bool have_current_ = false;
+  std::size_t cur_kernel_ = 0, cur_rec_ = 0;
+  std::uint64_t out_of_window_ = 0;
+};
+
+}  // namespace roofline::detail

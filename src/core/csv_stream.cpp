@@ -1,0 +1,274 @@
+// Streaming CSV rows. Speed comes from classifying 64 bytes at a time (SSE2 compares and a
+// movemask) into a bit mask of the three special bytes and walking its set bits: the bytes of
+// numbers and kernel names are never looked at one by one. Rows are re-scanned from their start
+// only when a refill interrupts them (once per buffer), so the cost stays linear.
+#include "core/csv_stream.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace roofline::detail {
+namespace {
+
+constexpr std::size_t k_block = 64;
+constexpr std::size_t k_npos = static_cast<std::size_t>(-1);
+
+// Bit i set when p[i] is ',', '"' or '\n' (64 bytes read; the caller masks what is past the end).
+inline std::uint64_t special_mask(const char* p) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i comma = _mm_set1_epi8(',');
+  const __m128i nl = _mm_set1_epi8('\n');
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, comma)),
+                                     _mm_cmpeq_epi8(v, nl));
+    m |= std::uint64_t{static_cast<std::uint32_t>(_mm_movemask_epi8(hit))} << (16 * i);
+  }
+  return m;
+#else
+  std::uint64_t m = 0;
+  for (unsigned i = 0; i < k_block; ++i) {
+    const char c = p[i];
+    if (c == '"' || c == ',' || c == '\n') m |= std::uint64_t{1} << i;
+  }
+  return m;
+#endif
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
+
+}  // namespace
+
+std::string field_text(const CsvField& f) {
+  std::string_view v = f.raw();
+  while (!v.empty() && is_space(v.front())) v.remove_prefix(1);
+  while (!v.empty() && is_space(v.back())) v.remove_suffix(1);
+  if (!f.escaped) return std::string(v);
+  std::string out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    out.push_back(v[i]);
+    if (v[i] == '"' && i + 1 < v.size() && v[i + 1] == '"') ++i;
+  }
+  return out;
+}
+
+CsvStream::CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes)
+    : read_(read),
+      cap_(std::max<std::size_t>(buffer_bytes, 1)),
+      max_row_(std::max(max_row_bytes, cap_)) {
+  buf_.assign(cap_ + k_block, '\0');
+}
+
+std::uint64_t CsvStream::block_mask(std::size_t at) const {
+  if (at >= end_) return 0;
+  std::uint64_t m = special_mask(buf_.data() + at);
+  const std::size_t avail = end_ - at;
+  if (avail < k_block) m &= (std::uint64_t{1} << avail) - 1;
+  return m;
+}
+
+// Moves the unconsumed bytes to the front, then reads until the buffer is full or the input
+// ends (a reader may return fewer bytes than asked at any time).
+void CsvStream::fill() {
+  if (begin_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  while (!eof_ && end_ < cap_) {
+    const std::size_t got = read_(buf_.data() + end_, cap_ - end_);
+    if (got == 0) eof_ = true;
+    end_ += std::min(got, cap_ - end_);
+    total_ += got;
+  }
+}
+
+// Room for more of the current row: free the consumed prefix, or grow the buffer up to
+// max_row_bytes. False when the row is longer than that.
+bool CsvStream::make_room() {
+  if (begin_ > 0 || end_ < cap_) return true;
+  if (cap_ >= max_row_) return false;
+  cap_ = std::min(cap_ * 2, max_row_);
+  buf_.resize(cap_ + k_block, '\0');
+  return true;
+}
+
+bool CsvStream::next(CsvRow& row) {
+  if (!started_) {
+    started_ = true;
+    fill();
+    if (end_ >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0) begin_ = 3;
+    reset_iter();
+  }
+  for (;;) {
+    if (begin_ >= end_) {
+      if (eof_) return false;
+      fill();
+      reset_iter();
+      continue;
+    }
+    if (scan(row) == Scan::complete) {
+      const bool blank = row.field_count == 1 && row.fields[0].size == 0 && !row.fields[0].quoted;
+      if (!blank) return true;
+      continue;
+    }
+    if (!make_room()) {
+      skip_oversized(row);
+      return true;
+    }
+    fill();
+    reset_iter();
+  }
+}
+
+// One row from begin_. Incomplete (nothing consumed) when the data ends inside it before the
+// input does; at the end of the input the row ends where the data does.
+CsvStream::Scan CsvStream::scan(CsvRow& row) {
+  const char* d = buf_.data();
+  const std::size_t end = end_;
+  std::size_t blk = blk_;
+  std::uint64_t mask = mask_;
+  auto next_special = [&]() -> std::size_t {
+    while (mask == 0) {
+      blk += k_block;
+      if (blk >= end) return k_npos;
+      mask = block_mask(blk);
+    }
+    const std::size_t at = blk + static_cast<std::size_t>(std::countr_zero(mask));
+    mask &= mask - 1;
+    return at;
+  };
+  row.fields.clear();
+  row.field_count = 0;
+  row.line = line_;
+  row.oversized = false;
+  row.unterminated = false;
+  std::uint64_t quoted_newlines = 0;
+  auto add = [&](std::size_t from, std::size_t to, bool quoted, bool escaped) {
+    ++row.field_count;
+    if (row.fields.size() < k_max_fields)
+      row.fields.push_back(CsvField{d + from, to - from, quoted, escaped});
+  };
+  auto add_last = [&](std::size_t from, std::size_t to) {  // unquoted, before the line end
+    if (to > from && d[to - 1] == '\r') --to;
+    add(from, to, false, false);
+  };
+  auto finish = [&](std::size_t next_begin) {
+    begin_ = next_begin;
+    line_ += 1 + quoted_newlines;
+    blk_ = blk;
+    mask_ = mask;
+    return Scan::complete;
+  };
+
+  std::size_t field = begin_;
+  for (;;) {
+    if (field < end && d[field] == '"') {
+      next_special();  // the opening quote itself
+      bool escaped = false;
+      std::size_t close = k_npos;
+      while (close == k_npos) {
+        const std::size_t s = next_special();
+        if (s == k_npos) {
+          if (!eof_) return Scan::incomplete;
+          row.unterminated = true;
+          add(field + 1, end, true, escaped);
+          return finish(end);
+        }
+        if (d[s] == '\n') ++quoted_newlines;
+        if (d[s] != '"') continue;
+        if (s + 1 == end && !eof_) return Scan::incomplete;  // "" or the closing quote?
+        if (s + 1 < end && d[s + 1] == '"') {
+          escaped = true;
+          next_special();
+          continue;
+        }
+        close = s;
+      }
+      add(field + 1, close, true, escaped);
+      for (;;) {  // to the separator; bytes between the closing quote and it are dropped
+        const std::size_t s = next_special();
+        if (s == k_npos) {
+          if (!eof_) return Scan::incomplete;
+          return finish(end);
+        }
+        if (d[s] == '\n') return finish(s + 1);
+        if (d[s] == ',') {
+          field = s + 1;
+          break;
+        }
+      }
+      continue;
+    }
+    for (;;) {  // unquoted: a quote inside it is an ordinary byte
+      const std::size_t s = next_special();
+      if (s == k_npos) {
+        if (!eof_) return Scan::incomplete;
+        add_last(field, end);
+        return finish(end);
+      }
+      if (d[s] == '"') continue;
+      if (d[s] == '\n') {
+        add_last(field, s);
+        return finish(s + 1);
+      }
+      add(field, s, false, false);
+      field = s + 1;
+      break;
+    }
+  }
+}
+
+// A row longer than max_row_bytes: walk to its end one byte at a time (the quote state decides
+// which newline ends it), discarding the buffer as it goes, and report it without fields.
+void CsvStream::skip_oversized(CsvRow& row) {
+  row.fields.clear();
+  row.field_count = 0;
+  row.line = line_;
+  row.oversized = true;
+  row.unterminated = false;
+  enum class St { field_start, plain, quoted, quote_seen } st = St::field_start;
+  std::uint64_t newlines = 0;
+  std::size_t i = begin_;
+  for (;;) {
+    if (i == end_) {
+      if (eof_) break;
+      begin_ = end_ = i = 0;
+      fill();
+      continue;
+    }
+    const char c = buf_[i++];
+    if (st == St::quoted) {
+      if (c == '"') st = St::quote_seen;
+      if (c == '\n') ++newlines;
+      continue;
+    }
+    if (st == St::quote_seen && c == '"') {
+      st = St::quoted;
+      continue;
+    }
+    if (c == '\n') break;
+    if (c == ',')
+      st = St::field_start;
+    else if (st == St::field_start && c == '"')
+      st = St::quoted;
+    else
+      st = St::plain;
+  }
+  row.unterminated = st == St::quoted;
+  begin_ = i;
+  line_ += 1 + newlines;
+  reset_iter();
+}
+
+}  // namespace roofline::detail

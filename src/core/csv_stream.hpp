@@ -1,0 +1,69 @@
+#pragma once
+// Private to the counter ingest: a streaming CSV row reader (RFC 4180 quoting, lenient like
+// Python's csv module) over a ChunkReader, in a fixed buffer that only grows to hold one row.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/counters.hpp"
+
+namespace roofline::detail {
+
+struct CsvField {
+  const char* data = nullptr;  // content: inside the quotes for a quoted field, "" not undone
+  std::size_t size = 0;
+  bool quoted = false;
+  bool escaped = false;  // holds a doubled quote; use unescape() for the text
+  std::string_view raw() const { return {data, size}; }
+};
+
+// The text of a field: doubled quotes undone, surrounding spaces trimmed.
+std::string field_text(const CsvField& f);
+
+struct CsvRow {
+  std::vector<CsvField> fields;  // the first k_max_fields fields
+  std::size_t field_count = 0;   // all fields of the row
+  std::uint64_t line = 0;        // 1-based physical line the row starts on
+  bool oversized = false;        // longer than max_row_bytes: skipped, no fields
+  bool unterminated = false;     // a quoted field still open at the end of the input
+};
+
+class CsvStream {
+ public:
+  static constexpr std::size_t k_max_fields = 4096;
+  CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes);
+  // Reads the next non-blank row into `row`; false at the end of the input. The fields point
+  // into the buffer and stay valid until the next call. A UTF-8 BOM and CR before LF are dropped.
+  bool next(CsvRow& row);
+  bool empty_input() const { return total_ == 0; }
+
+ private:
+  enum class Scan { complete, incomplete };
+  Scan scan(CsvRow& row);
+  void fill();
+  bool make_room();
+  void skip_oversized(CsvRow& row);
+  void reset_iter() {
+    blk_ = begin_;
+    mask_ = block_mask(begin_);
+  }
+  std::uint64_t block_mask(std::size_t at) const;
+
+  const ChunkReader& read_;
+  std::vector<char> buf_;  // cap_ bytes of data plus padding for the 64-byte block loads
+  std::size_t cap_;
+  std::size_t max_row_;
+  std::size_t begin_ = 0, end_ = 0;  // unconsumed data
+  bool eof_ = false, started_ = false;
+  std::uint64_t line_ = 1;
+  std::uint64_t total_ = 0;
+  // Special-character iterator: bit i of mask_ = byte blk_ + i is ',', '"' or '\n' and not yet
+  // visited. Every field boundary comes from it, so each byte is classified once per pass.
+  std::size_t blk_ = 0;
+  std::uint64_t mask_ = 0;
+};
+
+}  // namespace roofline::detail

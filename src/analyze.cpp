@@ -274,7 +274,7 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
     r.notes.push_back(
         "confidence low: stage A estimate from Top-N shapes and config (display and annotate "
         "only)");
-  else if (peaks.confidence == Confidence::low) {
+  if (r.stage != 'A' && peaks.confidence == Confidence::low) {
     r.confidence = Confidence::low;
     r.notes.push_back(
         fmt::format("confidence low: stage {} numbers over low-confidence peaks", r.stage));
@@ -283,7 +283,7 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
     r.notes.push_back(
         "compute-axis entry on unvalidated compute peaks (bf16 != fp16 or missing): confidence "
         "low");
-  } else {
+  } else if (r.stage != 'A') {
     r.notes.push_back(
         r.stage == 'C' ? "confidence high: stage C, measured bytes (rank; cite)"
                        : "confidence medium: stage B, captured shapes (rank as a secondary key)");
@@ -350,8 +350,7 @@ std::vector<Evidence> gather_evidence(const AnalyzeInputs& in, const TopN& topn,
           "{}: {} of {} rows unusable (wrong column count or value; first at line{} {}); the "
           "rest used",
           f.display, f.bad_rows, f.lines, f.bad_row_lines.size() == 1 ? "" : "s", lines);
-      a.warnings.push_back(msg);
-      a.notes.push_back(msg);
+      a.warnings.push_back(msg);  // the parser's own note on it goes to notes
     }
     a.notes.push_back(fmt::format("stage C input: {} ({}): {} rows used, {} kernels", f.display,
                                   f.format_detail, f.rows_used, f.kernels.size()));

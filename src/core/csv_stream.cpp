@@ -27,8 +27,8 @@ inline std::uint64_t special_mask(const char* p) {
   std::uint64_t m = 0;
   for (unsigned i = 0; i < 4; ++i) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, comma)),
-                                     _mm_cmpeq_epi8(v, nl));
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, comma)), _mm_cmpeq_epi8(v, nl));
     m |= std::uint64_t{static_cast<std::uint32_t>(_mm_movemask_epi8(hit))} << (16 * i);
   }
   return m;

@@ -142,7 +142,11 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
       describe_dims(cases[parts[heaviest].case_index]->dims), fmt_g(parts[heaviest].weight), timed,
       timed < cases.size() ? " (the others use the profile's per-launch time)" : ""));
   for (const auto& r : rejected) notes.push_back("probe " + r);
-  for (auto& n : out.notes) notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
+  for (auto& n : out.notes) {
+    if (parts.size() > 1 && n.rfind("byte candidates:", 0) == 0)
+      continue;  // per case; redone below
+    notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
+  }
   out.notes = std::move(notes);
   detail::choose_candidate(out, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   return out;
@@ -160,8 +164,8 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
                      {}};
   if (m.time_us && *m.time_us > 0) work.t_unit_ms = *m.time_us * k / 1000.0;
   work.notes.push_back(
-      fmt::format("stage C: {} over {} dispatches: {} per dispatch{}{}", source, m.dispatches,
-                  fmt_bytes(*m.bytes),
+      fmt::format("stage C: {} over {} dispatch{}: {} per dispatch{}{}", source, m.dispatches,
+                  m.dispatches == 1 ? "" : "es", fmt_bytes(*m.bytes),
                   m.flops ? fmt::format(", {} FLOPs ({})", fmt_g(*m.flops), m.flops_source)
                           : ", no FLOP counters (FLOPs stay the model's)",
                   m.time_us ? fmt::format(", {} µs ({})", fmt_g(*m.time_us), m.time_source)

@@ -21,7 +21,8 @@ compared; checks.json and the *_contains files are never rewritten and are alway
 
 CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} where the test is
   "equals": value | "approx": x (with optional "rel", default 1e-6) | "between": [lo, hi] |
-  "contains": "text" (substring of a string, or member of a list) | "absent": true |
+  "contains": "text" (substring of a string, or member of a list) |
+  "any_contains": "text" (substring of some string in a list) | "absent": true |
   "length": n
 """
 import argparse
@@ -92,6 +93,9 @@ def run_checks(doc, checks):
         if "contains" in c:
             if not isinstance(value, (str, list)) or c["contains"] not in value:
                 errors.append(f"{path}: expected to contain {c['contains']!r}, got {value!r}")
+        if "any_contains" in c:
+            if not isinstance(value, list) or not any(isinstance(v, str) and c["any_contains"] in v for v in value):
+                errors.append(f"{path}: expected an item containing {c['any_contains']!r}, got {value!r}")
         if "length" in c:
             if not isinstance(value, (list, str, dict)) or len(value) != c["length"]:
                 errors.append(f"{path}: expected length {c['length']}, got {value!r}")

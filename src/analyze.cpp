@@ -328,33 +328,40 @@ std::vector<Evidence> gather_evidence(const AnalyzeInputs& in, const TopN& topn,
       ev[i].probe = match_probes(topn.entries[scope.selected[i]], in.shapes.probes);
       if (!ev[i].probe.kernels.empty()) ++matched;
     }
-    a.notes.push_back(fmt::format(
+    a.measured_inputs.push_back(fmt::format(
         "stage B input: {} probe file(s), {} probe kernel(s); {} of {} head entries matched",
         in.shapes.files.size(), in.shapes.probes.kernels.size(), matched, scope.selected.size()));
+    a.notes.push_back(a.measured_inputs.back());
   }
   if (!in.counters.requested) return ev;
   for (const auto& err : in.counters.errors) {
+    a.measured_inputs.push_back(err);
     a.warnings.push_back(err);
     a.degraded.push_back(Degradation{"(counters)", "L4", err});
   }
   for (const CounterFile& f : in.counters.files) {
+    for (const auto& n : f.notes) a.notes.push_back(n);
+    if (f.usable())
+      a.measured_inputs.push_back(fmt::format("stage C input: {} ({}): {} rows used, {} kernels",
+                                              f.display, f.format_detail, f.rows_used,
+                                              f.kernels.size()));
     for (const auto& err : f.errors) {
+      a.measured_inputs.push_back(err);
       a.warnings.push_back(err);
       a.degraded.push_back(Degradation{"(counters)", "L4", err});
     }
-    for (const auto& n : f.notes) a.notes.push_back(n);
     if (f.bad_rows > 0) {
       std::string lines;
       for (auto l : f.bad_row_lines) lines += fmt::format("{}{}", lines.empty() ? "" : ", ", l);
-      std::string msg = fmt::format(
+      a.measured_inputs.push_back(fmt::format(
           "{}: {} of {} rows unusable (wrong column count or value; first at line{} {}); the "
           "rest used",
-          f.display, f.bad_rows, f.lines, f.bad_row_lines.size() == 1 ? "" : "s", lines);
-      a.warnings.push_back(msg);  // the parser's own note on it goes to notes
+          f.display, f.bad_rows, f.lines, f.bad_row_lines.size() == 1 ? "" : "s", lines));
+      a.warnings.push_back(a.measured_inputs.back());  // the parser's own note is in notes
     }
-    a.notes.push_back(fmt::format("stage C input: {} ({}): {} rows used, {} kernels", f.display,
-                                  f.format_detail, f.rows_used, f.kernels.size()));
   }
+  for (const auto& line : a.measured_inputs)
+    if (line.rfind("stage C input:", 0) == 0) a.notes.push_back(line);
   const std::vector<KernelCounters> kernels = merge_kernels(in.counters.files);
   std::vector<std::string> names, short_names;
   for (std::size_t idx : scope.selected) {

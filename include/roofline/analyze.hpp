@@ -89,6 +89,8 @@ struct Analysis {
   std::vector<std::string> warnings;  // problems that change no number (also in notes): stderr
   std::vector<std::string> notes;
   RunInfo run;
+  // Stages B/C: one line per probe / counter input (files, format, rows used, bad rows).
+  std::vector<std::string> measured_inputs;
   // Stage C: counter kernels that matched no head entry, most dispatches first.
   std::vector<std::string> unmatched_counter_kernels;
 };

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "output/md_util.hpp"
+#include "output/report_measured.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline {
@@ -242,6 +243,7 @@ std::string render_markdown(const Analysis& a) {
     std::size_t i = 0;
     for (const auto& e : a.entries) entry_detail(out, e, ++i, a.peaks);
   }
+  out += detail::render_measured_inputs_md(a);
   if (!a.degraded.empty()) {
     out += "## Degraded\n\n| name | level | reason |\n|---|---|---|\n";
     for (const auto& d : a.degraded)

@@ -136,6 +136,7 @@ int run_analyze(const AnalyzeArgs& args) {
 
   const std::string json_text = render_json(analysis);
   const std::string md_text = render_markdown(analysis);
+  const std::string svg_text = render_roofline_svg(analysis);
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) {
@@ -145,9 +146,10 @@ int run_analyze(const AnalyzeArgs& args) {
   }
   const fs::path json_path = out_dir / "profile_roofline.json";
   const fs::path md_path = out_dir / "profile_roofline.md";
+  const fs::path svg_path = out_dir / "profile_roofline.svg";
   std::vector<std::string> written;
-  for (const auto& [path, text] :
-       {std::pair{json_path, &json_text}, std::pair{md_path, &md_text}}) {
+  for (const auto& [path, text] : {std::pair{json_path, &json_text}, std::pair{md_path, &md_text},
+                                   std::pair{svg_path, &svg_text}}) {
     if (std::string error = write_atomic(path, *text, args.fsync); !error.empty()) {
       err_line("artifacts not written: " + error);
       return k_exit_write;

@@ -1,6 +1,6 @@
 #pragma once
 // The roofline chart's look, shared by the plot (roofline_svg.cpp) and its legend
-// (chart_legend.cpp): fonts, colours, marker sizes.
+// (chart_frame.cpp): fonts, colours, marker sizes.
 
 #include <algorithm>
 #include <cmath>
@@ -43,6 +43,16 @@ inline double marker_radius(double pct_gpu_time) {
 inline svg::Attrs font(const char* family, double size, const char* fill = k_ink) {
   return {{"font-family", family}, {"font-size", svg::num(size)}, {"fill", fill}};
 }
+
+// <text x y ...attrs>s</text>, and attrs extended by more.
+void put_text(svg::Writer& w, double x, double y, std::string_view s, svg::Attrs attrs);
+svg::Attrs with(svg::Attrs attrs, const svg::Attrs& more);
+
+// Title (model, gfx/product) and subtitle (workload, stage, peaks) across the top.
+void draw_header(svg::Writer& w, const Analysis& a);
+
+// Decade grid, minor ticks, tick labels ("10", "1 TFLOP/s"), the frame and the axis titles.
+void draw_axes(svg::Writer& w, const LogScale& xs, const LogScale& ys, const Rect& plot);
 
 // The suspect marker: a diamond of half-diagonal r.
 svg::Attrs diamond(double x, double y, double r);

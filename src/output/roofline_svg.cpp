@@ -25,7 +25,9 @@ using chart::k_sans;
 using chart::k_sans_em;
 using chart::LogScale;
 using chart::marker_radius;
+using chart::put_text;
 using chart::Rect;
+using chart::with;
 using svg::Attrs;
 using svg::num;
 
@@ -34,105 +36,12 @@ constexpr Rect k_plot{118, 84, 670, 480};
 constexpr double k_legend_x = 808;
 constexpr std::size_t k_label_chars = 30;
 
-std::string model_name(const Analysis& a) {
-  std::string m = a.run.model.empty() ? "unknown model" : a.run.model;
-  if (auto slash = m.find_last_of('/'); slash != std::string::npos && slash + 1 < m.size())
-    m = m.substr(slash + 1);
-  return m;
-}
-
-void put_text(svg::Writer& w, double x, double y, std::string_view s, Attrs attrs) {
-  attrs.insert(attrs.begin(), {{"x", num(x)}, {"y", num(y)}});
-  w.text("text", attrs, s);
-}
-
-Attrs with(Attrs a, const Attrs& more) {
-  a.insert(a.end(), more.begin(), more.end());
-  return a;
-}
-
 struct Canvas {
   svg::Writer& w;
   const chart::Model& m;
   LogScale xs, ys;
   std::vector<Rect> fixed;  // text already placed: point labels keep clear of it
 };
-
-void header(svg::Writer& w, const Analysis& a) {
-  w.leaf("rect", {{"width", num(k_width)}, {"height", num(k_height)}, {"fill", "#ffffff"}});
-  const std::string gfx = (a.gfx.empty() ? std::string("unknown gfx") : a.gfx) +
-                          (a.product.empty() ? "" : " " + a.product);
-  put_text(w, 24, 34, fmt::format("Roofline — {} on {}", model_name(a), gfx),
-           with(font(k_sans, 20), {{"font-weight", "bold"}}));
-  const auto opt = [](const std::optional<double>& v) {
-    return v ? fmt::format("{:g}", *v) : std::string("?");
-  };
-  std::string sub = a.run.backend.empty() ? "" : a.run.backend + " · ";
-  sub += fmt::format("isl {}, osl {}, conc {} · tp {:g} · stage {}{} · peaks: {}, confidence {}",
-                     opt(a.run.workload.isl), opt(a.run.workload.osl), opt(a.run.workload.conc),
-                     a.run.tp, a.stage, a.stage == 'A' ? " (estimate)" : "",
-                     to_string(a.peaks.source), to_string(a.peaks.confidence));
-  put_text(w, 24, 58, svg::clip(sub, 140), font(k_sans, 13, k_muted));
-}
-
-void axes(Canvas& c) {
-  svg::Writer& w = c.w;
-  w.open("g", {{"id", "axes"}});
-  const int xd = c.xs.decades(), yd = c.ys.decades();
-  for (int e = c.xs.lo_exp; e <= c.xs.hi_exp; ++e) {
-    const double x = c.xs(std::pow(10.0, e));
-    w.leaf("line", {{"x1", num(x)},
-                    {"y1", num(k_plot.y)},
-                    {"x2", num(x)},
-                    {"y2", num(k_plot.bottom())},
-                    {"stroke", k_grid}});
-    if (xd <= 6 || (e - c.xs.lo_exp) % 2 == 0)
-      put_text(w, x, k_plot.bottom() + 20, chart::plain_decade(e),
-               with(font(k_sans, 12.5), {{"text-anchor", "middle"}}));
-    for (int k = 2; k <= 9 && e < c.xs.hi_exp && xd <= 5; ++k) {
-      const double xm = c.xs(k * std::pow(10.0, e));
-      w.leaf("line", {{"x1", num(xm)},
-                      {"y1", num(k_plot.bottom())},
-                      {"x2", num(xm)},
-                      {"y2", num(k_plot.bottom() - 5)},
-                      {"stroke", "#9aa5b1"}});
-    }
-  }
-  for (int e = c.ys.lo_exp; e <= c.ys.hi_exp; ++e) {
-    const double y = c.ys(std::pow(10.0, e));
-    w.leaf("line", {{"x1", num(k_plot.x)},
-                    {"y1", num(y)},
-                    {"x2", num(k_plot.right())},
-                    {"y2", num(y)},
-                    {"stroke", k_grid}});
-    if (yd <= 6 || (e - c.ys.lo_exp) % 2 == 0)
-      put_text(w, k_plot.x - 8, y + 4.5, chart::rate_decade(e, "FLOP/s"),
-               with(font(k_sans, 12.5), {{"text-anchor", "end"}}));
-    for (int k = 2; k <= 9 && e < c.ys.hi_exp && yd <= 5; ++k) {
-      const double ym = c.ys(k * std::pow(10.0, e));
-      w.leaf("line", {{"x1", num(k_plot.x)},
-                      {"y1", num(ym)},
-                      {"x2", num(k_plot.x + 5)},
-                      {"y2", num(ym)},
-                      {"stroke", "#9aa5b1"}});
-    }
-  }
-  w.leaf("rect", {{"x", num(k_plot.x)},
-                  {"y", num(k_plot.y)},
-                  {"width", num(k_plot.w)},
-                  {"height", num(k_plot.h)},
-                  {"fill", "none"},
-                  {"stroke", "#7b8794"}});
-  put_text(w, k_plot.x + k_plot.w / 2, k_plot.bottom() + 46,
-           "Arithmetic intensity (FLOP/byte, log scale)",
-           with(font(k_sans, 14), {{"text-anchor", "middle"}}));
-  w.text("text",
-         with(font(k_sans, 14), {{"text-anchor", "middle"},
-                                 {"transform", fmt::format("translate(24 {}) rotate(-90)",
-                                                           num(k_plot.y + k_plot.h / 2))}}),
-         "Achieved FLOP/s (log scale)");
-  w.close();
-}
 
 // A fixed text label: tries the spot, then steps down until it is clear of earlier ones.
 double settle(Canvas& c, Rect box, double step) {
@@ -357,7 +266,8 @@ void points(Canvas& c) {
 std::string render_roofline_svg(const Analysis& a) {
   const chart::Model m = chart::chart_model(a);
   svg::Writer w(k_width, k_height);
-  header(w, a);
+  w.leaf("rect", {{"width", num(k_width)}, {"height", num(k_height)}, {"fill", "#ffffff"}});
+  chart::draw_header(w, a);
   w.open("defs");
   w.open("clipPath", {{"id", "plot-area"}});
   w.leaf("rect", {{"x", num(k_plot.x)},
@@ -372,7 +282,7 @@ std::string render_roofline_svg(const Analysis& a) {
            {m.y.lo_exp, m.y.hi_exp, k_plot.bottom(), k_plot.y},
            {}};
   if (m.bw_bytes_s) {
-    axes(c);
+    chart::draw_axes(w, c.xs, c.ys, k_plot);
     roofs(c);
     points(c);
   } else {

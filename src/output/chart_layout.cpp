@@ -70,9 +70,10 @@ bool Rect::inside(const Rect& outer) const {
 
 namespace {
 
-constexpr double k_gap = 4.0;   // between a marker and its label
-constexpr double k_ring = 9.0;  // how much further out each ring of candidates goes
-constexpr int k_rings = 8;
+constexpr double k_gap = 4.0;    // between a marker and its label
+constexpr double k_ring = 10.0;  // how much further out each ring of candidates goes
+constexpr int k_rings = 16;
+constexpr double k_marker_margin = 8.0;  // keep-out around other markers
 
 // The box for a label in direction (dx, dy) at distance d from the marker's centre.
 Rect candidate(const LabelRequest& l, int dx, int dy, double d) {
@@ -82,8 +83,9 @@ Rect candidate(const LabelRequest& l, int dx, int dy, double d) {
   return b;
 }
 
-Rect marker_box(const LabelRequest& l) {
-  return {l.x - l.r, l.y - l.r, 2 * l.r, 2 * l.r};
+Rect marker_box(const LabelRequest& l, double margin) {
+  const double r = l.r + margin;
+  return {l.x - r, l.y - r, 2 * r, 2 * r};
 }
 
 }  // namespace
@@ -92,23 +94,44 @@ std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, con
                                     const std::vector<Rect>& obstacles) {
   static constexpr std::array<std::array<int, 2>, 8> k_dirs{
       {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}};
-  std::vector<Rect> taken = obstacles;
-  for (const auto& l : labels) taken.push_back(marker_box(l));
+  std::vector<Rect> taken = obstacles;  // fixed text, then each label as it is placed
   std::vector<LabelSpot> spots;
-  for (const auto& l : labels) {
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const LabelRequest& l = labels[i];
+    const auto cost_of = [&](const Rect& box, bool leader) {
+      double cost = box.inside(bounds) ? 0.0 : 1e9;
+      for (const auto& t : taken) cost += box.overlap_area(t);
+      // Other markers, with a margin: a label must not look like it belongs to a neighbour.
+      for (std::size_t j = 0; j < labels.size(); ++j)
+        if (j != i) {
+          const LabelRequest& o = labels[j];
+          cost += box.overlap_area(marker_box(o, k_marker_margin));
+        }
+      if (leader) {
+        // A leader line must not run through another label.
+        const double tx = std::clamp(l.x, box.x, box.right()),
+                     ty = std::clamp(l.y, box.y, box.bottom());
+        const double len = std::hypot(tx - l.x, ty - l.y);
+        for (double d = l.r; d < len; d += 3) {
+          const double px = l.x + (tx - l.x) * d / len, py = l.y + (ty - l.y) * d / len;
+          for (const auto& t : taken)
+            if (px >= t.x && px <= t.right() && py >= t.y && py <= t.bottom()) cost += 40;
+        }
+      }
+      return cost;
+    };
     LabelSpot best;
     double best_cost = std::numeric_limits<double>::infinity();
     for (int ring = 0; ring < k_rings && best_cost > 0; ++ring) {
       const double d = l.r + k_gap + ring * k_ring;
       for (const auto& [dx, dy] : k_dirs) {
         const Rect box = candidate(l, dx, dy, d);
-        double cost = box.inside(bounds) ? 0.0 : 1e9;
-        for (const auto& t : taken) cost += box.overlap_area(t);
+        double cost = cost_of(box, ring > 0);
         // A spot further out costs a little, so a free near spot always wins.
         if (cost > 0) cost += ring;
         if (cost < best_cost) {
           best_cost = cost;
-          best = {box, ring > 1};
+          best = {box, ring > 0};
         }
         if (best_cost == 0) break;
       }

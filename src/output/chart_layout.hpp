@@ -50,8 +50,10 @@ struct LabelSpot {
 
 // Places the labels in the given order (most important first): each takes the first candidate
 // spot around its marker — right, left, above, below, then the diagonals, moving outwards ring
-// by ring — that stays inside `bounds` and overlaps neither an earlier label, a marker, nor an
-// obstacle. When no spot is free, the one with the least overlap wins. Deterministic.
+// by ring — that stays inside `bounds`, overlaps no earlier label and no obstacle, and keeps a
+// margin from every other marker (so it cannot be read as a neighbour's label); a spot beyond the
+// first ring gets a leader line, which must not cross another label. When no spot is free, the
+// one with the least overlap wins. Deterministic.
 std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, const Rect& bounds,
                                     const std::vector<Rect>& obstacles);
 

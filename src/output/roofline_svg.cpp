@@ -35,6 +35,11 @@ constexpr double k_width = 1040, k_height = 660;
 constexpr Rect k_plot{118, 84, 670, 480};
 constexpr double k_legend_x = 808;
 constexpr std::size_t k_label_chars = 30;
+// A white outline under fixed text keeps it legible where it crosses a line.
+const Attrs k_halo{{"stroke", "#ffffff"},
+                   {"stroke-width", "3"},
+                   {"stroke-linejoin", "round"},
+                   {"paint-order", "stroke"}};
 
 struct Canvas {
   svg::Writer& w;
@@ -70,7 +75,7 @@ void roofs(Canvas& c) {
       const double ridge = *ceil.peak_flops_s / bw;
       pts += pt(ridge, t * *ceil.peak_flops_s) + " " + pt(x_hi, t * *ceil.peak_flops_s);
     } else {
-      pts += pt(x_hi, t * bw * x_hi);
+      pts += pt(ridge_max, t * bw * ridge_max);  // a memory-only class stops where the roof does
     }
     w.leaf("polyline", {{"points", pts},
                         {"stroke", k_roof},
@@ -106,18 +111,21 @@ void roofs(Canvas& c) {
     const double y = settle(
         c, {k_plot.right() - 6 - wd, c.ys(r.peak_flops_s) - 6 - size, wd, size + 2}, size + 2);
     put_text(w, k_plot.right() - 6, y + size, s,
-             with(font(k_sans, size, k_roof), {{"text-anchor", "end"}, {"font-weight", "bold"}}));
+             with(font(k_sans, size, k_roof),
+                  with({{"text-anchor", "end"}, {"font-weight", "bold"}}, k_halo)));
   }
   for (const auto& ceil : c.m.ceilings) {
-    const double y_val = ceil.target * ceil.peak_flops_s.value_or(bw * x_hi);
-    if (!ceil.peak_flops_s || !c.ys.contains(y_val)) continue;
-    const std::string s =
-        fmt::format("target {:g} × {} ({})", ceil.target, ceil.dtype, ceil.classes);
+    // At the right edge below a flat ceiling; where the memory roof ends for a memory-only one.
+    const double x_end = ceil.peak_flops_s ? x_hi : std::min(ridge_max, x_hi);
+    const double y_val = ceil.target * (ceil.peak_flops_s ? *ceil.peak_flops_s : bw * x_end);
+    if (!c.ys.contains(y_val)) continue;
+    const std::string s = fmt::format("target {:g} × {} ({})", ceil.target,
+                                      ceil.peak_flops_s ? ceil.dtype : "memory", ceil.classes);
     const double wd = static_cast<double>(svg::code_points(s)) * k_sans_em * small;
-    const double y =
-        settle(c, {k_plot.right() - 6 - wd, c.ys(y_val) + 3, wd, small + 2}, small + 2);
-    put_text(w, k_plot.right() - 6, y + small, s,
-             with(font(k_sans, small, k_muted), {{"text-anchor", "end"}}));
+    const double right = c.xs(x_end) - 6;
+    const double y = settle(c, {right - wd, c.ys(y_val) + 3, wd, small + 2}, small + 2);
+    put_text(w, right, y + small, s,
+             with(font(k_sans, small, k_muted), with({{"text-anchor", "end"}}, k_halo)));
   }
   for (const auto& r : c.m.roofs) {
     if (!c.xs.contains(r.ridge)) continue;
@@ -127,7 +135,8 @@ void roofs(Canvas& c) {
     c.fixed.push_back({x - small, y - len, small + 2, len});
     w.text("text",
            with(font(k_sans, small, k_muted),
-                {{"transform", fmt::format("translate({} {}) rotate(-90)", num(x), num(y))}}),
+                with({{"transform", fmt::format("translate({} {}) rotate(-90)", num(x), num(y))}},
+                     k_halo)),
            s);
   }
   // The memory roof's label rides the visible part of the diagonal, lifted off the line, at the
@@ -176,7 +185,11 @@ void roofs(Canvas& c) {
                   {{"y", "-6"},
                    {"font-weight", "bold"},
                    {"transform", fmt::format("translate({} {}) rotate({})", num(best_x),
-                                             num(best_y), num(angle * 180 / std::numbers::pi))}}),
+                                             num(best_y), num(angle * 180 / std::numbers::pi))},
+                   {"stroke", "#ffffff"},
+                   {"stroke-width", "3"},
+                   {"stroke-linejoin", "round"},
+                   {"paint-order", "stroke"}}),
              s);
       for (const auto& b : boxes(best_x, best_y)) c.fixed.push_back(b);
     }
@@ -261,6 +274,26 @@ void points(Canvas& c) {
   w.close();
 }
 
+// A boxed two-line message in the middle of the plot area.
+void message(svg::Writer& w, std::string_view title, std::string_view detail) {
+  const std::string line2 = svg::clip(detail, 80);
+  const double wd = std::max(static_cast<double>(svg::code_points(title)) * 16,
+                             static_cast<double>(svg::code_points(line2)) * 13) *
+                        0.58 +
+                    32;
+  const double cx = k_plot.x + k_plot.w / 2, cy = k_plot.y + k_plot.h / 2;
+  w.leaf("rect", {{"x", num(cx - wd / 2)},
+                  {"y", num(cy - 30)},
+                  {"width", num(wd)},
+                  {"height", "56"},
+                  {"rx", "4"},
+                  {"fill", "#ffffff"},
+                  {"stroke", "#cbd2d9"}});
+  put_text(w, cx, cy - 6, title,
+           with(font(k_sans, 16), {{"text-anchor", "middle"}, {"font-weight", "bold"}}));
+  put_text(w, cx, cy + 15, line2, with(font(k_sans, 13, k_muted), {{"text-anchor", "middle"}}));
+}
+
 }  // namespace
 
 std::string render_roofline_svg(const Analysis& a) {
@@ -293,19 +326,12 @@ std::string render_roofline_svg(const Analysis& a) {
                     {"fill", "#f5f7fa"},
                     {"stroke", "#7b8794"}});
   }
-  if (!m.empty_reason.empty()) {
-    const std::string s = "Nothing to plot: " + m.empty_reason + ".";
-    const double wd = static_cast<double>(svg::code_points(s)) * k_sans_em * 15 + 24;
-    const double cx = k_plot.x + k_plot.w / 2, cy = k_plot.y + k_plot.h / 2;
-    w.leaf("rect", {{"x", num(cx - wd / 2)},
-                    {"y", num(cy - 22)},
-                    {"width", num(wd)},
-                    {"height", "36"},
-                    {"rx", "4"},
-                    {"fill", "#ffffff"},
-                    {"stroke", "#cbd2d9"}});
-    put_text(w, cx, cy + 1, s, with(font(k_sans, 15), {{"text-anchor", "middle"}}));
-  }
+  if (!m.empty_reason.empty())
+    message(w, "Nothing to plot", m.empty_reason);
+  else if (m.roofs.empty())
+    put_text(w, k_plot.x + 10, k_plot.y + 20,
+             "no compute roof: no FLOP peak for the dtypes in play",
+             with(font(k_sans, 12, k_muted), {{"font-style", "italic"}}));
   chart::draw_legend(w, m, k_legend_x, k_plot.y);
   put_text(w, 24, k_height - 14,
            "roofline " ROOFLINE_VERSION

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -162,7 +163,11 @@ int run_analyze(const AnalyzeArgs& args) {
   if (format == "json") {
     std::fwrite(json_text.data(), 1, json_text.size(), stdout);
   } else if (format == "text") {
-    const bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+    const char* no_color = std::getenv("NO_COLOR");  // no-color.org: set and non-empty
+    const char* term = std::getenv("TERM");
+    const bool color = args.color == "always" ||
+                       (args.color == "auto" && ::isatty(STDOUT_FILENO) &&
+                        !(no_color && *no_color) && !(term && std::string_view(term) == "dumb"));
     std::string text = render_text_summary(analysis, written, color);
     std::fwrite(text.data(), 1, text.size(), stdout);
   }

@@ -141,6 +141,11 @@ def load_ordered(text):
     return json.loads(text, object_pairs_hook=lambda pairs: dict(pairs))
 
 
+def cmd_text(case):
+    with open(os.path.join(case, "cmd"), encoding="utf-8") as f:
+        return f.read().strip()
+
+
 def run_once(binary, case, scratch):
     work = os.path.join(scratch, "input")
     out = os.path.join(scratch, "out")
@@ -149,11 +154,9 @@ def run_once(binary, case, scratch):
     else:
         os.makedirs(work)
     os.makedirs(out)
-    with open(os.path.join(case, "cmd"), encoding="utf-8") as f:
-        cmd_text = f.read().strip()
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     args = [a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
-            for a in shlex.split(cmd_text)]
+            for a in shlex.split(cmd_text(case))]
     env = dict(os.environ)
     for k in ("HEAD_THRESHOLD_PCT", "ANALYSIS_SKILL", "NO_COLOR"):
         env.pop(k, None)
@@ -342,6 +345,10 @@ def main():
                 os.unlink(tmp.name)
             if v.returncode != 0:
                 errors.append(f"artifact fails the JSON Schema:\n{v.stdout}{v.stderr}")
+
+    if "--format json" in cmd_text(case) and "profile_roofline.json" in produced:
+        if proc.stdout != produced["profile_roofline.json"]:
+            errors.append("--format json: stdout is not the written profile_roofline.json")
 
     for stream, text in (("stderr", stderr), ("stdout", stdout)):
         path = os.path.join(expected_dir, f"{stream}_contains")

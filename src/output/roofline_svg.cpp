@@ -161,7 +161,7 @@ void roofs(Canvas& c) {
     };
     std::vector<Rect> markers;
     for (const auto& p : c.m.points) {
-      const double r = marker_radius(p.entry->pct_gpu_time) + 2;
+      const double r = marker_radius(p.entry->pct_gpu_time) + 6;
       markers.push_back({c.xs(p.ai) - r, c.ys(p.flops_s) - r, 2 * r, 2 * r});
     }
     double best_cost = -1, best_x = 0, best_y = 0;

@@ -201,6 +201,22 @@ def check_md_tables(md):
     return errors
 
 
+def label_overlaps(root, ns):
+    """The point labels' background boxes of a golden chart must not overlap."""
+    boxes = []
+    for g in root.iter(ns + "g"):
+        if g.get("class") == "label":
+            r = g.find(ns + "rect")
+            boxes.append((float(r.get("x")), float(r.get("y")), float(r.get("width")), float(r.get("height")),
+                          "".join(g.find(ns + "text").itertext())))
+    errors = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]:
+                errors.append(f"{CHART}: labels overlap: {a[4]!r} and {b[4]!r}")
+    return errors
+
+
 def tool(name):
     path = shutil.which(name)
     if not path:
@@ -234,6 +250,7 @@ def check_chart(produced, expected_dir, update):
         golden = os.path.join(expected_dir, CHART)
         if not os.path.exists(golden):
             return errors
+        errors += label_overlaps(root, ns)
         if update:
             with open(golden, "wb") as f:
                 f.write(svg)

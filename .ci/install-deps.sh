@@ -3,7 +3,7 @@
 # Uses sudo when not run as root. Safe to run repeatedly.
 set -eu
 
-PACKAGES="build-essential cmake nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev python3 python3-jsonschema"
+PACKAGES="build-essential cmake nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev python3 python3-jsonschema libxml2-utils librsvg2-bin"
 
 missing=""
 for p in $PACKAGES; do

@@ -24,6 +24,12 @@ std::string render_json(const Analysis& analysis);
 // profile_roofline.md: header, summary, both rankings side by side, per-entry detail.
 std::string render_markdown(const Analysis& analysis);
 
+// profile_roofline.svg: the log-log roofline (arithmetic intensity vs achieved FLOP/s) with the
+// memory roof, the compute roof of each dtype in play, ridge points, target_eff ceilings and one
+// labelled point per plottable entry. Always a well-formed SVG (it says so when nothing can be
+// plotted); deterministic: same Analysis -> same bytes.
+std::string render_roofline_svg(const Analysis& analysis);
+
 // The compact terminal table printed by `--format text`.
 std::string render_text_summary(const Analysis& analysis, const std::vector<std::string>& written,
                                 bool color);

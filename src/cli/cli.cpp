@@ -138,6 +138,12 @@ int run(int argc, char** argv) {
                    "stdout: text (a summary), json (the artifact), quiet. "
                    "Default: text on a terminal, quiet otherwise")
       ->check(CLI::IsMember({"text", "json", "quiet"}));
+  analyze_cmd
+      ->add_option("--color", a.color,
+                   "Colour in the text summary: auto (a terminal, and NO_COLOR unset), always, "
+                   "never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   analyze_cmd->add_flag("--strict", a.strict,
                         "Exit 1 when anything is degraded or a skill error occurred");
   analyze_cmd->add_flag(

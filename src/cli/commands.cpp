@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -122,6 +123,7 @@ int run_analyze(const AnalyzeArgs& args) {
 
   const std::string json_text = render_json(analysis);
   const std::string md_text = render_markdown(analysis);
+  const std::string svg_text = render_roofline_svg(analysis);
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) {
@@ -131,9 +133,10 @@ int run_analyze(const AnalyzeArgs& args) {
   }
   const fs::path json_path = out_dir / "profile_roofline.json";
   const fs::path md_path = out_dir / "profile_roofline.md";
+  const fs::path svg_path = out_dir / "profile_roofline.svg";
   std::vector<std::string> written;
-  for (const auto& [path, text] :
-       {std::pair{json_path, &json_text}, std::pair{md_path, &md_text}}) {
+  for (const auto& [path, text] : {std::pair{json_path, &json_text}, std::pair{md_path, &md_text},
+                                   std::pair{svg_path, &svg_text}}) {
     if (std::string error = write_atomic(path, *text, args.fsync); !error.empty()) {
       err_line("artifacts not written: " + error);
       return k_exit_write;
@@ -146,7 +149,11 @@ int run_analyze(const AnalyzeArgs& args) {
   if (format == "json") {
     std::fwrite(json_text.data(), 1, json_text.size(), stdout);
   } else if (format == "text") {
-    const bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+    const char* no_color = std::getenv("NO_COLOR");  // no-color.org: set and non-empty
+    const char* term = std::getenv("TERM");
+    const bool color = args.color == "always" ||
+                       (args.color == "auto" && ::isatty(STDOUT_FILENO) &&
+                        !(no_color && *no_color) && !(term && std::string_view(term) == "dumb"));
     std::string text = render_text_summary(analysis, written, color);
     std::fwrite(text.data(), 1, text.size(), stdout);
   }

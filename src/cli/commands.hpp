@@ -20,6 +20,7 @@ struct AnalyzeArgs {
   std::optional<long> round;
   std::string dir = ".";
   std::string topn, env, config, peaks, out, format;
+  std::string color = "auto";  // auto | always | never (--format text)
   std::vector<std::string> shapes, counters, classify;
   std::optional<double> head_threshold;
   std::size_t max_entries = 8;

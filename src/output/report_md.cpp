@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "output/chart_model.hpp"
 #include "output/md_util.hpp"
 #include "output/report_measured.hpp"
 #include "roofline/report.hpp"
@@ -89,7 +90,8 @@ void header(std::string& out, const Analysis& a) {
   out += fmt::format("| Peaks | {} |\n", peaks_line(a.peaks));
   out += fmt::format("| Head | entries ≥ {:g}% of GPU time: {} analysed, {} skipped |\n",
                      a.head_threshold_pct, a.entries.size(), a.skipped_count);
-  out += fmt::format("| Inputs | {} |\n\n", md_escape(r.inputs));
+  out += fmt::format("| Inputs | {} |\n", md_escape(r.inputs));
+  out += "| Chart | [profile_roofline.svg](profile_roofline.svg) — the roofline below |\n\n";
 }
 
 void summary(std::string& out, const Analysis& a) {
@@ -111,6 +113,36 @@ void summary(std::string& out, const Analysis& a) {
         to_string(e.verdict.bound), headroom_text(e), speedup_text(e), gain_text(e));
   }
   out += "\n";
+}
+
+// One sentence naming every entry whose place differs between the two orders.
+std::string moves_sentence(const Analysis& a) {
+  const auto& p = a.rankings.by_pct;
+  const auto& g = a.rankings.by_expected_gain;
+  std::vector<std::string> moves, no_verdict;
+  for (std::size_t j = 0; j < g.size(); ++j) {
+    const auto i = static_cast<std::size_t>(std::find(p.begin(), p.end(), g[j]) - p.begin());
+    if (i == j || i == p.size()) continue;
+    const auto* e = find_by_ranking_name(a, g[j]);
+    const std::string move = fmt::format("{} #{} → #{}", md_code(g[j], false, 80), i + 1, j + 1);
+    if (e && e->verdict.headroom == Headroom::unknown)
+      no_verdict.push_back(move);
+    else
+      moves.push_back(move);
+  }
+  const auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+    return s;
+  };
+  if (moves.empty() && no_verdict.empty()) return "The two orders agree on every position.";
+  std::string s = "**Where they disagree** (by GPU time → by expected gain): ";
+  if (!moves.empty()) s += join(moves);
+  if (!no_verdict.empty())
+    s += fmt::format("{}{} (no verdict: ranked after every entry that has one)",
+                     moves.empty() ? "" : "; ", join(no_verdict));
+  return s + ".";
 }
 
 void rankings(std::string& out, const Analysis& a) {
@@ -148,13 +180,42 @@ void rankings(std::string& out, const Analysis& a) {
   } else if (top_gain->verdict.headroom != Headroom::unknown) {
     out += fmt::format(
         "**The rankings disagree:** {} takes the most GPU time ({}), but {} has the most to win "
-        "({} e2e against {}). {}\n\n",
+        "({} e2e against {}).{}\n\n",
         md_code(top_pct->ranking_name, false), pct_text(*top_pct),
         md_code(top_gain->ranking_name, false), gain_text(*top_gain), gain_text(*top_pct),
         top_pct->verdict.headroom == Headroom::saturated
-            ? "The largest consumer is already near its roof: its lever is moving fewer bytes, not "
-              "tuning."
+            ? " The largest consumer is already near its roof: its lever is moving fewer bytes, "
+              "not tuning."
             : "");
+  }
+  out += moves_sentence(a) + "\n\n";
+}
+
+void chart_section(std::string& out, const Analysis& a) {
+  const chart::Model m = chart::chart_model(a);
+  out += "## Roofline chart\n\n";
+  out += "![Roofline: arithmetic intensity against achieved FLOP/s](profile_roofline.svg)\n\n";
+  if (!m.empty_reason.empty())
+    out += fmt::format("Nothing is plotted: {}.\n\n", md_escape(m.empty_reason));
+  if (!m.points.empty()) {
+    out += fmt::format(
+        "{} of {} analysed entries plotted at (arithmetic intensity, achieved FLOP/s); marker "
+        "area ∝ share of GPU time, colour = headroom class, dashed lines = target_eff × roof.",
+        m.points.size(), a.entries.size());
+    const auto suspects = std::count_if(m.points.begin(), m.points.end(),
+                                        [](const chart::Point& p) { return p.at_bound; });
+    if (suspects > 0)
+      out +=
+          " Infeasible estimates (hollow diamonds) are drawn at the bound the measured time "
+          "allows (bytes_upper_bound = peak_bw·t_unit).";
+    out += "\n\n";
+  }
+  if (!m.off_chart.empty()) {
+    out += "Not on the chart:";
+    for (std::size_t i = 0; i < m.off_chart.size(); ++i)
+      out += fmt::format("{} {} ({})", i == 0 ? "" : ";", md_code(m.off_chart[i].name, false, 80),
+                         md_escape(m.off_chart[i].reason));
+    out += ".\n\n";
   }
 }
 
@@ -175,37 +236,51 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
                     md_escape(w.unit.empty() ? "1 launch" : w.unit), human_time_ms(*e.regime.t_ms),
                     human_time_ms(w.t_unit_ms > 0 ? w.t_unit_ms : *e.regime.t_ms));
   if (w.modeled) {
-    out += fmt::format("- **Work:** {} and {} FLOP per unit, model '{}'", human_bytes(w.bytes),
-                       human_count(w.flops), md_escape(w.candidates[w.chosen].label));
-    if (w.candidates.size() > 1) {
-      out += " — candidates:";
-      for (const auto& c : w.candidates)
-        out += fmt::format(" {} {} ({}),", md_escape(c.label), human_bytes(c.bytes),
-                           !c.feasible   ? "feasibility unknown"
-                           : *c.feasible ? "feasible"
-                                         : "infeasible");
-      out.pop_back();
+    out += fmt::format(
+        "- **Work:** {} and {} FLOP per unit, byte model '{}'; candidates:", human_bytes(w.bytes),
+        human_count(w.flops), md_escape(w.candidates[w.chosen].label));
+    for (std::size_t i = 0; i < w.candidates.size(); ++i) {
+      const auto& c = w.candidates[i];
+      out +=
+          fmt::format("{} {} {} ({})", i == 0 ? "" : ",", md_escape(c.label), human_bytes(c.bytes),
+                      !c.feasible   ? "feasibility unknown"
+                      : *c.feasible ? "feasible"
+                                    : "infeasible");
     }
+    if (peaks.hbm_bw_bytes_s && w.t_unit_ms > 0)
+      out += fmt::format(" — feasible means ≤ peak_bw × t_unit = {}",
+                         human_bytes(*peaks.hbm_bw_bytes_s * w.t_unit_ms / 1000.0));
     out += "\n";
-    std::string hbm = v.hbm_util && peaks.hbm_bw_bytes_s
-                          ? fmt::format("{} ({} of {})", human_pct(v.hbm_util),
-                                        human_rate(*v.achieved_bw_bytes_s, "B/s"),
-                                        human_rate(*peaks.hbm_bw_bytes_s, "B/s"))
-                          : "unknown";
+    const std::string t = human_time_ms(w.t_unit_ms);
+    std::string hbm = "unknown (no memory peak)";
+    if (v.hbm_util && v.achieved_bw_bytes_s && peaks.hbm_bw_bytes_s)
+      hbm = fmt::format("{} / {} = {} = {} of {}", human_bytes(w.bytes), t,
+                        human_rate(*v.achieved_bw_bytes_s, "B/s"), human_pct(v.hbm_util),
+                        human_rate(*peaks.hbm_bw_bytes_s, "B/s"));
     std::string comp =
-        v.compute_util ? fmt::format("{} ({} {})", human_pct(v.compute_util),
-                                     human_rate(*v.achieved_flops, "FLOP/s"), w.compute_dtype.key)
-                       : "unknown";
-    out +=
-        fmt::format("- **Utilization:** memory {}, compute {}; AI {} FLOP/B, ridge {}\n", hbm, comp,
-                    v.arithmetic_intensity ? fmt::format("{:.3g}", *v.arithmetic_intensity) : "—",
-                    v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : "—");
-    if (v.headroom != Headroom::unknown)
+        fmt::format("unknown (no {} peak)",
+                    w.compute_dtype.key.empty() ? std::string("compute") : w.compute_dtype.key);
+    if (!w.has_compute_peak_class) comp = "not counted (memory-bound class)";
+    if (v.compute_util && v.achieved_flops && v.ridge_point && peaks.hbm_bw_bytes_s)
+      comp = fmt::format("{} FLOP / {} = {} = {} of {} ({})", human_count(w.flops), t,
+                         human_rate(*v.achieved_flops, "FLOP/s"), human_pct(v.compute_util),
+                         human_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
+                         w.compute_dtype.key);
+    out += fmt::format("- **Utilization:** memory {}; compute {}\n", hbm, comp);
+    if (v.arithmetic_intensity)
       out += fmt::format(
-          "- **Verdict:** {}-bound, {} of the {} roof against target {:g} → {}; attainable {}, "
-          "expected e2e gain {}\n",
+          "- **Roof:** AI = FLOPs / bytes = {:.3g} FLOP/B{} → {} roof\n", *v.arithmetic_intensity,
+          v.ridge_point
+              ? fmt::format(" {} ridge {:.3g}", v.compute_axis ? ">" : "≤", *v.ridge_point)
+              : std::string(", no ridge (no compute peak)"),
+          v.compute_axis ? "compute" : "memory");
+    if (v.headroom != Headroom::unknown && v.roofline_pct)
+      out += fmt::format(
+          "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
+          "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
           to_string(v.bound), human_pct(v.roofline_pct), v.compute_axis ? "compute" : "memory",
-          v.target_eff.value_or(0.0), to_string(v.headroom), speedup_text(e), gain_text(e));
+          v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
+          *v.roofline_pct, speedup_text(e), pct_text(e), v.attainable_speedup, gain_text(e));
     else
       out += fmt::format("- **Verdict:** none — {}{}\n", headroom_text(e),
                          v.roofline_pct_raw
@@ -238,6 +313,7 @@ std::string render_markdown(const Analysis& a) {
   header(out, a);
   summary(out, a);
   rankings(out, a);
+  chart_section(out, a);
   if (!a.entries.empty()) {
     out += "## Entries\n\n";
     std::size_t i = 0;

@@ -14,10 +14,19 @@ A case folder holds:
                            the golden artifacts; both absent = the run must write no artifact
   expected/stderr_contains optional: each non-empty line must appear in stderr
   expected/stdout_contains optional: each non-empty line must appear in stdout
+  expected/profile_roofline.svg
+                           optional golden chart: when present the chart must match it byte for
+                           byte and must render to a PNG with rsvg-convert (create the file empty,
+                           then UPDATE_GOLDEN=1, to opt a case in)
 
 The case runs twice; both runs must write the same bytes (determinism). With --update (or
 UPDATE_GOLDEN=1) the produced artifacts and exit code are written into expected/ instead of
 compared; checks.json and the *_contains files are never rewritten and are always enforced.
+
+Every case, golden chart or not: a run that writes the JSON also writes profile_roofline.svg,
+which must parse with xmllint (libxml2-utils) and contain only the SVG elements our writer emits
+(a kernel name can never inject markup); every Markdown table keeps one column count on every
+row (a `|` or newline in a name can never add a cell); the report links the chart.
 
 CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} where the test is
   "equals": value | "approx": x (with optional "rel", default 1e-6) | "between": [lo, hi] |
@@ -37,6 +46,9 @@ import sys
 import tempfile
 
 ARTIFACTS = ("profile_roofline.json", "profile_roofline.md")
+CHART = "profile_roofline.svg"
+SVG_ELEMENTS = {"svg", "defs", "clipPath", "g", "rect", "line", "polyline", "polygon", "circle",
+                "text", "title"}
 
 
 def fail(msgs):
@@ -133,6 +145,11 @@ def load_ordered(text):
     return json.loads(text, object_pairs_hook=lambda pairs: dict(pairs))
 
 
+def cmd_text(case):
+    with open(os.path.join(case, "cmd"), encoding="utf-8") as f:
+        return f.read().strip()
+
+
 def run_once(binary, case, scratch):
     work = os.path.join(scratch, "input")
     out = os.path.join(scratch, "out")
@@ -141,11 +158,9 @@ def run_once(binary, case, scratch):
     else:
         os.makedirs(work)
     os.makedirs(out)
-    with open(os.path.join(case, "cmd"), encoding="utf-8") as f:
-        cmd_text = f.read().strip()
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     args = [a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
-            for a in shlex.split(cmd_text)]
+            for a in shlex.split(cmd_text(case))]
     env = dict(os.environ)
     for k in ("HEAD_THRESHOLD_PCT", "ANALYSIS_SKILL", "NO_COLOR"):
         env.pop(k, None)
@@ -161,7 +176,7 @@ def run_once(binary, case, scratch):
     produced = {}
     for root, _, files in os.walk(scratch):
         for name in files:
-            if name in ARTIFACTS:
+            if name in ARTIFACTS or name == CHART:
                 if name in produced:
                     fail([f"two {name} files written: {produced[name][0]} and {os.path.join(root, name)}"])
                 with open(os.path.join(root, name), "rb") as f:
@@ -169,6 +184,100 @@ def run_once(binary, case, scratch):
             elif name.startswith(".profile_roofline") and ".tmp" in name:
                 fail([f"temp file left behind: {os.path.join(root, name)}"])
     return proc, {k: v[1] for k, v in produced.items()}
+
+
+def unescaped_pipes(line):
+    return sum(1 for i, c in enumerate(line) if c == "|" and (i == 0 or line[i - 1] != "\\"))
+
+
+def check_md_tables(md):
+    """Every row of a Markdown table has as many cells as its header row."""
+    errors, header, lineno = [], None, 0
+    for lineno, line in enumerate(md.splitlines(), 1):
+        if line.startswith("|"):
+            n = unescaped_pipes(line)
+            if header is None:
+                header = n
+            elif n != header:
+                errors.append(f"profile_roofline.md:{lineno}: {n - 1} cells in a {header - 1}-column table: {line!r}")
+        else:
+            header = None
+    return errors
+
+
+def label_overlaps(root, ns):
+    """The point labels' background boxes of a golden chart must not overlap."""
+    boxes = []
+    for g in root.iter(ns + "g"):
+        if g.get("class") == "label":
+            r = g.find(ns + "rect")
+            boxes.append((float(r.get("x")), float(r.get("y")), float(r.get("width")), float(r.get("height")),
+                          "".join(g.find(ns + "text").itertext())))
+    errors = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]:
+                errors.append(f"{CHART}: labels overlap: {a[4]!r} and {b[4]!r}")
+    return errors
+
+
+def tool(name):
+    path = shutil.which(name)
+    if not path:
+        fail([f"{name} not found: run .ci/install-deps.sh (libxml2-utils, librsvg2-bin)"])
+    return path
+
+
+def check_chart(produced, expected_dir, update):
+    errors = []
+    if ("profile_roofline.json" in produced) != (CHART in produced):
+        return [f"{CHART} must be written exactly when the JSON artifact is"]
+    if CHART not in produced:
+        return errors
+    svg = produced[CHART]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, CHART)
+        with open(path, "wb") as f:
+            f.write(svg)
+        lint = subprocess.run([tool("xmllint"), "--noout", path], capture_output=True, text=True)
+        if lint.returncode != 0:
+            return [f"{CHART} is not well-formed XML:\n{lint.stderr}"]
+        import xml.etree.ElementTree as ET
+        root = ET.fromstring(svg)
+        ns = "{http://www.w3.org/2000/svg}"
+        if root.tag != ns + "svg":
+            errors.append(f"{CHART}: root element {root.tag}, expected svg")
+        for el in root.iter():
+            local = el.tag[len(ns):] if el.tag.startswith(ns) else el.tag
+            if local not in SVG_ELEMENTS:
+                errors.append(f"{CHART}: unexpected element <{el.tag}> (markup injected?)")
+        golden = os.path.join(expected_dir, CHART)
+        if not os.path.exists(golden):
+            return errors
+        errors += label_overlaps(root, ns)
+        if update:
+            with open(golden, "wb") as f:
+                f.write(svg)
+        with open(golden, "rb") as f:
+            want = f.read()
+        if want != svg:
+            diff = difflib.unified_diff(want.decode().splitlines(), svg.decode().splitlines(),
+                                        "expected/" + CHART, "actual/" + CHART, lineterm="", n=1)
+            errors.append(f"{CHART} differs (UPDATE_GOLDEN=1 to accept):\n" + "\n".join(list(diff)[:60]))
+        png = os.path.join(tmp, "chart.png")
+        render = subprocess.run([tool("rsvg-convert"), "-o", png, path], capture_output=True, text=True)
+        if render.returncode != 0:
+            errors.append(f"rsvg-convert failed on {CHART}:\n{render.stderr}")
+        else:
+            with open(png, "rb") as f:
+                data = f.read()
+            if len(data) < 10000 or not data.startswith(b"\x89PNG\r\n\x1a\n"):
+                errors.append(f"rsvg-convert wrote no usable PNG ({len(data)} bytes)")
+            else:
+                width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+                if (width, height) != (1040, 660):
+                    errors.append(f"chart rendered at {width}x{height}, expected 1040x660")
+    return errors
 
 
 def main():
@@ -235,6 +344,13 @@ def main():
                                         "expected/" + name, "actual/" + name, lineterm="", n=2)
             errors.append(f"{name} differs (UPDATE_GOLDEN=1 to accept):\n" + "\n".join(list(diff)[:80]))
 
+    errors += check_chart(produced, expected_dir, update)
+    if "profile_roofline.md" in produced:
+        md = produced["profile_roofline.md"].decode("utf-8", "replace")
+        errors += check_md_tables(md)
+        if CHART in produced and f"]({CHART})" not in md:
+            errors.append(f"profile_roofline.md does not link {CHART}")
+
     if "profile_roofline.json" in produced:
         doc = load_ordered(produced["profile_roofline.json"].decode())
         checks_file = os.path.join(case, "checks.json")
@@ -250,6 +366,10 @@ def main():
                 os.unlink(tmp.name)
             if v.returncode != 0:
                 errors.append(f"artifact fails the JSON Schema:\n{v.stdout}{v.stderr}")
+
+    if "--format json" in cmd_text(case) and "profile_roofline.json" in produced:
+        if proc.stdout != produced["profile_roofline.json"]:
+            errors.append("--format json: stdout is not the written profile_roofline.json")
 
     for stream, text in (("stderr", stderr), ("stdout", stdout)):
         path = os.path.join(expected_dir, f"{stream}_contains")

@@ -173,6 +173,24 @@ TEST_CASE("render_markdown: the rankings' disagreement is called out", "[report]
   a.rankings.by_expected_gain = {"kernel_paged_attention_2d", "fused_moe_kernel"};
   const std::string md = render_markdown(a);
   CHECK(contains(md, "disagree"));
+  // Every place where the two orders differ is named, with both positions.
+  CHECK(contains(md, "`kernel_paged_attention_2d` #2 → #1"));
+  CHECK(contains(md, "`fused_moe_kernel` #1 → #2"));
+  a.rankings.by_expected_gain = a.rankings.by_pct;
+  CHECK(contains(render_markdown(a), "The two orders agree on every position."));
+}
+
+TEST_CASE("render_markdown: links the chart and names what is not on it", "[report]") {
+  Analysis a = hostile_analysis();
+  for (auto& e : a.entries) e.verdict.arithmetic_intensity = 5.0;
+  a.entries[1].work.modeled = false;
+  const std::string md = render_markdown(a);
+  CHECK(contains(md,
+                 "![Roofline: arithmetic intensity against achieved FLOP/s]"
+                 "(profile_roofline.svg)"));
+  CHECK(contains(md, "Not on the chart: ```a``b`c|d``` (not modelled)"));
+  // The reviewer's arithmetic: bytes / time = rate = share of the peak.
+  CHECK(contains(md, "memory 200.0 MB / 50.000 µs = 4 TB/s = 50.0% of 8 TB/s"));
 }
 
 TEST_CASE("render_json: deterministic, verbatim pct, non-finite numbers are null", "[report]") {

@@ -1,0 +1,228 @@
+// The SVG writer (escaping, numbers), the chart's scales and ticks, label placement, and what
+// the chart model leaves off the chart.
+#include <catch2/catch.hpp>
+
+#include "output/chart_layout.hpp"
+#include "output/chart_model.hpp"
+#include "output/svg.hpp"
+#include "roofline/report.hpp"
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::contains;
+using roofline::test::gfx950_peaks;
+
+namespace {
+
+EntryResult plotted(const std::string& name, double pct, double bytes, double flops, double t_ms,
+                    Headroom h) {
+  EntryResult e;
+  e.name = e.short_name = e.ranking_name = name;
+  e.pct_gpu_time = pct;
+  e.cls.op_class = OpClass::gemm;
+  e.work.modeled = true;
+  e.work.t_unit_ms = t_ms;
+  e.work.bytes = bytes;
+  e.work.flops = flops;
+  e.work.compute_dtype.key = "fp8";
+  e.verdict.achieved_flops = flops / (t_ms / 1000.0);
+  e.verdict.arithmetic_intensity = flops / bytes;
+  e.verdict.target_eff = 0.9;
+  e.verdict.headroom = h;
+  return e;
+}
+
+Analysis example_like() {
+  Analysis a;
+  a.gfx = "gfx950";
+  a.peaks = gfx950_peaks();
+  a.entries.push_back(
+      plotted("fused_moe_kernel", 26.45, 6.97e8, 3.22e9, 0.098942, Headroom::saturated));
+  EntryResult unmodelled;
+  unmodelled.name = unmodelled.short_name = unmodelled.ranking_name = "gated_delta_rule";
+  unmodelled.pct_gpu_time = 12.82;
+  a.entries.push_back(unmodelled);
+  auto no_flops = plotted("fill_kernel", 7.0, 1e6, 0.0, 0.02, Headroom::underperforming);
+  no_flops.verdict.achieved_flops = 0.0;
+  a.entries.push_back(no_flops);
+  return a;
+}
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("xml_escape: markup, quotes, control characters and broken UTF-8", "[svg]") {
+  CHECK(svg::xml_escape("<script>alert('x')</script>") ==
+        "&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;");
+  CHECK(svg::xml_escape("a & \"b\"") == "a &amp; &quot;b&quot;");
+  CHECK(svg::xml_escape("tab\tnew\nline") == "tab\tnew\nline");
+  CHECK(svg::xml_escape(std::string("nul\0bell\x07", 9)) == "nul bell ");
+  CHECK(svg::xml_escape("µs ×") == "µs ×");                          // valid UTF-8 passes through
+  CHECK(svg::xml_escape("bad\xC3(") == "bad\xEF\xBF\xBD(");          // truncated sequence
+  CHECK(svg::xml_escape("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
+  CHECK(svg::xml_escape("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+  CHECK(svg::xml_escape("\xEF\xBF\xBE") == "\xEF\xBF\xBD");  // U+FFFE is not an XML character
+}
+
+TEST_CASE("svg::Writer: escapes every value and text, nests and closes", "[svg]") {
+  svg::Writer w(100, 50);
+  w.open("g", {{"id", "a\"b<c>"}});
+  w.text("text", {{"x", svg::num(1.5)}}, "x < y & `z` | w");
+  w.leaf("circle", {{"r", svg::num(3)}});
+  const std::string doc = w.finish();
+  CHECK(doc.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 0) == 0);
+  CHECK(contains(doc, "viewBox=\"0 0 100 50\""));
+  CHECK(contains(doc, "<g id=\"a&quot;b&lt;c&gt;\">"));
+  CHECK(contains(doc, "<text x=\"1.5\">x &lt; y &amp; `z` | w</text>"));
+  CHECK(contains(doc, "    <circle r=\"3\"/>\n  </g>\n</svg>\n"));
+}
+
+TEST_CASE("svg::num and clip: stable numbers, UTF-8-safe cuts", "[svg]") {
+  CHECK(svg::num(12.0) == "12");
+  CHECK(svg::num(12.345) == "12.35");  // fixed 2 decimals, rounded
+  CHECK(svg::num(0.1) == "0.1");
+  CHECK(svg::num(-0.001) == "0");
+  CHECK(svg::num(std::nan("")) == "0");
+  CHECK(svg::clip("abcdef", 4) == "abc…");
+  CHECK(svg::clip("abc", 4) == "abc");
+  CHECK(svg::clip("µµµµµ", 3) == "µµ…");
+  CHECK(svg::code_points("µ×a") == 3);
+}
+
+TEST_CASE("LogScale and decade_span: log mapping, padding, limits", "[svg][chart]") {
+  const chart::LogScale xs{0, 4, 100, 500};
+  CHECK(xs(1.0) == Approx(100));
+  CHECK(xs(100.0) == Approx(300));
+  CHECK(xs(1e4) == Approx(500));
+  CHECK(xs.inverse(200) == Approx(10));
+  CHECK(xs.contains(5e3));
+  CHECK_FALSE(xs.contains(2e4));
+  CHECK_FALSE(xs.contains(0.0));
+  const chart::LogScale ys{12, 16, 560, 80};  // y grows upwards
+  CHECK(ys(1e14) == Approx(320));
+
+  auto s = chart::decade_span(2.3, 2500, 3, 9);
+  CHECK(s.lo_exp == 0);
+  CHECK(s.hi_exp == 4);
+  s = chart::decade_span(50, 60, 3, 9);  // too narrow: widened to 3 decades around the data
+  CHECK(s.hi_exp - s.lo_exp == 3);
+  CHECK(s.lo_exp <= 1);
+  CHECK(s.hi_exp >= 2);
+  s = chart::decade_span(1e-9, 1e6, 3, 9);  // too wide: the top 9 decades are kept
+  CHECK(s.hi_exp == 6);
+  CHECK(s.lo_exp == -3);
+}
+
+TEST_CASE("decade tick labels", "[svg][chart]") {
+  CHECK(chart::plain_decade(-2) == "0.01");
+  CHECK(chart::plain_decade(0) == "1");
+  CHECK(chart::plain_decade(2) == "100");
+  CHECK(chart::plain_decade(4) == "10k");
+  CHECK(chart::plain_decade(6) == "1M");
+  CHECK(chart::rate_decade(12, "FLOP/s") == "1 TFLOP/s");
+  CHECK(chart::rate_decade(14, "FLOP/s") == "100 TFLOP/s");
+  CHECK(chart::rate_decade(16, "FLOP/s") == "10 PFLOP/s");
+}
+
+TEST_CASE("place_labels: free spots first, no overlaps, away from other markers", "[svg][chart]") {
+  const chart::Rect bounds{0, 0, 400, 300};
+  // Three markers in a tight cluster: every label must find its own free spot.
+  std::vector<chart::LabelRequest> req{
+      {200, 150, 10, 120, 30}, {215, 160, 6, 120, 30}, {190, 170, 6, 120, 30}};
+  const auto spots = chart::place_labels(req, bounds, {});
+  REQUIRE(spots.size() == 3);
+  // A lone marker's label takes the first candidate: right of it, vertically centred.
+  const auto lone = chart::place_labels({req[0]}, bounds, {});
+  CHECK(lone[0].box.x == Approx(200 + 10 + 4));
+  CHECK(lone[0].box.y == Approx(150 - 15));
+  CHECK_FALSE(lone[0].leader);
+  for (std::size_t i = 0; i < spots.size(); ++i) {
+    INFO("label " << i);
+    CHECK(spots[i].box.inside(bounds));
+    for (std::size_t j = 0; j < spots.size(); ++j) {
+      if (i != j) CHECK(spots[i].box.overlap_area(spots[j].box) == 0.0);
+      const chart::Rect marker{req[j].x - req[j].r, req[j].y - req[j].r, 2 * req[j].r,
+                               2 * req[j].r};
+      CHECK(spots[i].box.overlap_area(marker) == 0.0);
+      if (i != j) {  // and keeps clear of the other markers by a margin
+        const chart::Rect near{marker.x - 7, marker.y - 7, marker.w + 14, marker.h + 14};
+        CHECK(spots[i].box.overlap_area(near) == 0.0);
+      }
+    }
+  }
+  // An obstacle right of the marker pushes the label to the next candidate (left).
+  const auto moved = chart::place_labels({{200, 150, 10, 120, 30}}, bounds, {{214, 100, 150, 100}});
+  CHECK(moved[0].box.right() <= 200 - 10 - 4 + 1e-9);
+  // Deterministic.
+  const auto again = chart::place_labels(req, bounds, {});
+  for (std::size_t i = 0; i < spots.size(); ++i) CHECK(again[i].box.x == spots[i].box.x);
+}
+
+TEST_CASE("chart_model: points, roofs in play, entries left off with a reason", "[svg][chart]") {
+  const Analysis a = example_like();
+  const auto m = chart::chart_model(a);
+  REQUIRE(m.points.size() == 1);
+  CHECK(m.points[0].entry->name == "fused_moe_kernel");
+  CHECK(m.points[0].ai == Approx(3.22e9 / 6.97e8));
+  REQUIRE(m.roofs.size() == 1);  // only fp8 is in play
+  CHECK(m.roofs[0].dtype == "fp8");
+  CHECK(m.roofs[0].ridge == Approx(625));
+  REQUIRE(m.ceilings.size() == 1);
+  CHECK(m.ceilings[0].classes == "gemm");
+  REQUIRE(m.off_chart.size() == 2);
+  CHECK(m.off_chart[0].name == "gated_delta_rule");
+  CHECK(contains(m.off_chart[0].reason, "not modelled"));
+  CHECK(m.off_chart[1].name == "fill_kernel");
+  CHECK(contains(m.off_chart[1].reason, "no FLOPs"));
+  CHECK(m.x.lo_exp <= 0);  // AI 4.6 and the ridge 625 both inside
+  CHECK(m.x.hi_exp >= 3);
+}
+
+TEST_CASE("chart_model: a suspect entry is drawn at the bound the time allows", "[svg][chart]") {
+  Analysis a = example_like();
+  auto& e = a.entries[0];
+  e.verdict.suspect = true;
+  e.verdict.headroom = Headroom::unknown;
+  e.verdict.bytes_upper_bound = 8.0e12 * e.work.t_unit_ms / 1000.0;
+  const auto m = chart::chart_model(a);
+  REQUIRE(m.points.size() == 1);
+  CHECK(m.points[0].at_bound);
+  // On the memory roof: achieved FLOP/s = peak_bw × AI at the bound.
+  CHECK(m.points[0].flops_s == Approx(8.0e12 * m.points[0].ai));
+}
+
+TEST_CASE("render_roofline_svg: degenerate runs still give a document that says so",
+          "[svg][chart]") {
+  Analysis none;
+  none.gfx = "gfx1200";
+  none.peaks.hard_unknown = true;
+  const std::string doc = render_roofline_svg(none);
+  CHECK(contains(doc, "Nothing to plot"));
+  CHECK(contains(doc, "hard unknown"));
+  CHECK(doc.substr(doc.size() - 7) == "</svg>\n");
+
+  Analysis one = example_like();
+  one.entries.resize(1);
+  const std::string chart = render_roofline_svg(one);
+  CHECK(count(chart, "<circle") == 1 + 4 + 3);  // the point, the headroom legend, the sizes
+  CHECK(contains(chart, "fp8 roof 5 PFLOP/s"));
+  CHECK(contains(chart, "ridge 625 FLOP/B (fp8)"));
+  CHECK(contains(chart, "stroke-dasharray=\"7 5\""));  // the target_eff ceiling
+  CHECK_FALSE(contains(chart, "Nothing to plot"));
+  CHECK(render_roofline_svg(one) == chart);  // deterministic
+}
+
+TEST_CASE("render_roofline_svg: hostile names stay text", "[svg][chart]") {
+  Analysis a = example_like();
+  a.entries[0].name = a.entries[0].ranking_name = "<script>x</script>\n]]><!--";
+  const std::string doc = render_roofline_svg(a);
+  CHECK_FALSE(contains(doc, "<script"));
+  CHECK_FALSE(contains(doc, "]]>"));
+  CHECK_FALSE(contains(doc, "<!--"));
+  CHECK(contains(doc, "&lt;script&gt;"));
+}

@@ -21,17 +21,18 @@ std::string display_path(const fs::path& p, const fs::path& eval_dir) {
 }
 
 template <class T, class Parse>
-InputFile<T> load_file(const fs::path& path, const fs::path& eval_dir, Parse parse) {
+InputFile<T> load_file(const fs::path& path, const fs::path& eval_dir, const InputLimits& limits,
+                       Parse parse) {
   InputFile<T> in;
   in.display = display_path(path, eval_dir);
-  FileText text = read_text_file(path, k_max_json_bytes);
+  FileText text = read_text_file(path, limits.max_bytes);
   in.found = text.found;
   if (!text.found) return in;
   if (!text.error.empty()) {
     in.loaded.errors.push_back(fmt::format("{}: {}", in.display, text.error));
     return in;
   }
-  in.loaded = parse(text.text, in.display);
+  in.loaded = parse(text.text, in.display, limits);
   return in;
 }
 
@@ -50,7 +51,7 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   AnalyzeInputs in;
   const fs::path& dir = paths.eval_dir;
   const fs::path topn_path = paths.topn ? *paths.topn : round_dir(paths) / "profile_topN.json";
-  in.topn = load_file<TopN>(topn_path, dir, parse_topn);
+  in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
 
   fs::path env_path;
   if (paths.env) {
@@ -63,7 +64,7 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
       if (exists_file(alt)) env_path = alt;
     }
   }
-  in.env = load_file<EnvReport>(env_path, dir, parse_env_report);
+  in.env = load_file<EnvReport>(env_path, dir, paths.limits, parse_env_report);
 
   std::vector<fs::path> config_candidates;
   if (paths.config) {
@@ -79,7 +80,7 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
       config_path = c;
       break;
     }
-  in.config = load_file<ModelConfig>(config_path, dir, parse_model_config);
+  in.config = load_file<ModelConfig>(config_path, dir, paths.limits, parse_model_config);
   if (!in.config.found) {
     std::string looked;
     for (const auto& c : config_candidates)
@@ -88,9 +89,7 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   }
 
   if (paths.peaks) {
-    in.peaks = load_file<PeaksTable>(
-        *paths.peaks, dir,
-        [](std::string_view text, const std::string& name) { return parse_peaks_md(text, name); });
+    in.peaks = load_file<PeaksTable>(*paths.peaks, dir, paths.limits, parse_peaks_md);
   } else {
     in.peaks.display = "built-in peaks.md";
     in.peaks.found = true;

@@ -16,6 +16,7 @@ struct InputPaths {
   std::filesystem::path eval_dir = ".";
   std::optional<long> round;
   std::optional<std::filesystem::path> topn, env, config, peaks;
+  InputLimits limits;  // size, nesting and entry caps applied to every file
 };
 
 // One input after reading: the parsed value (or not), with the name used in messages.

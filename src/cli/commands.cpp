@@ -100,6 +100,7 @@ int run_analyze(const AnalyzeArgs& args) {
   if (!args.env.empty()) paths.env = args.env;
   if (!args.config.empty()) paths.config = args.config;
   if (!args.peaks.empty()) paths.peaks = args.peaks;
+  paths.limits = args.limits;
   AnalyzeInputs inputs = load_inputs(paths);
   for (const auto& s : args.shapes)
     inputs.notes.push_back(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "roofline/calc.hpp"
+#include "roofline/load.hpp"
 
 namespace roofline::cli {
 
@@ -26,6 +27,7 @@ struct AnalyzeArgs {
   double launch_overhead_us = 5.0;
   bool strict = false;
   bool fsync = false;
+  InputLimits limits;
 };
 
 struct PeaksArgs {

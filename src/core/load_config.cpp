@@ -195,9 +195,10 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
 
 }  // namespace
 
-Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name) {
+Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
+                                       const InputLimits& limits) {
   Loaded<ModelConfig> out;
-  auto doc = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   const json* text_cfg = f.object(*doc, "text_config", "text_config");

@@ -28,10 +28,12 @@ run_one() {
   local corpus="$FUZZ/corpus/$name" findings="$FUZZ/findings/$name" log="$FUZZ/logs/$name.log"
   mkdir -p "$corpus" "$findings" "$FUZZ/logs"
   [ -n "$(ls -A "$corpus")" ] || cp "$FUZZ/seeds/$name"/* "$corpus"/ 2>/dev/null
+  local extra=()
+  [ -d "$HERE/regressions/$name" ] && extra=("$HERE/regressions/$name")
   # -rss_limit_mb: an input that makes a parser hold 2 GiB is a finding, like a crash.
   "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -dict="$HERE/inputs.dict" -artifact_prefix="$findings/" \
-    "$corpus" "$HERE/regressions/$name" >"$log" 2>&1
+    "$corpus" "${extra[@]}" >"$log" 2>&1
 }
 
 running=0

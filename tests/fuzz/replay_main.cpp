@@ -6,8 +6,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -31,8 +29,12 @@ int main(int argc, char** argv) {
   }
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
-    std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes;
+    if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+      char buf[65536];
+      for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
+      std::fclose(f);
+    }
     std::fprintf(stderr, "replay: %s (%zu bytes)\n", path.c_str(), bytes.size());
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   }

@@ -15,10 +15,12 @@ std::string nested(std::size_t depth) {
 
 std::string topn_with(std::size_t entries) {
   std::string s = R"({"top_kernels": [)";
-  for (std::size_t i = 0; i < entries; ++i)
-    s += (i ? "," : "") + std::string(R"({"name": "k)") + std::to_string(i) +
-         R"(", "pct_gpu_time": 10})";
-  return s + "]}";
+  for (std::size_t i = 0; i < entries; ++i) {
+    if (i > 0) s.append(",");
+    s.append(R"({"name": "k)").append(std::to_string(i)).append(R"(", "pct_gpu_time": 10})");
+  }
+  s.append("]}");
+  return s;
 }
 
 }  // namespace

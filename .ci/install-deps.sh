@@ -1,9 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages roofline needs to build and test — only those missing.
-# Uses sudo when not run as root. Safe to run repeatedly.
+# Extra package names given as arguments are installed too (CI adds clang-format and, for the
+# sanitizer and fuzz build, clang-14 libclang-rt-14-dev). Uses sudo when not run as root. Safe
+# to run repeatedly.
 set -eu
 
-PACKAGES="build-essential cmake nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev python3 python3-jsonschema libxml2-utils librsvg2-bin"
+PACKAGES="build-essential cmake nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev python3 python3-jsonschema libxml2-utils librsvg2-bin $*"
 
 missing=""
 for p in $PACKAGES; do

@@ -22,17 +22,18 @@ std::string display_path(const fs::path& p, const fs::path& eval_dir) {
 }
 
 template <class T, class Parse>
-InputFile<T> load_file(const fs::path& path, const fs::path& eval_dir, Parse parse) {
+InputFile<T> load_file(const fs::path& path, const fs::path& eval_dir, const InputLimits& limits,
+                       Parse parse) {
   InputFile<T> in;
   in.display = display_path(path, eval_dir);
-  FileText text = read_text_file(path, k_max_json_bytes);
+  FileText text = read_text_file(path, limits.max_bytes);
   in.found = text.found;
   if (!text.found) return in;
   if (!text.error.empty()) {
     in.loaded.errors.push_back(fmt::format("{}: {}", in.display, text.error));
     return in;
   }
-  in.loaded = parse(text.text, in.display);
+  in.loaded = parse(text.text, in.display, limits);
   return in;
 }
 
@@ -70,7 +71,8 @@ bool is_counter_csv(const std::string& f) {
          (f.find("counter_collection") != std::string::npos || f.rfind("results", 0) == 0);
 }
 
-ShapesInput load_shapes(const std::vector<fs::path>& args, const fs::path& dir) {
+ShapesInput load_shapes(const std::vector<fs::path>& args, const fs::path& dir,
+                        const InputLimits& limits) {
   ShapesInput in;
   in.requested = !args.empty();
   for (const auto& arg : args) {
@@ -80,7 +82,7 @@ ShapesInput load_shapes(const std::vector<fs::path>& args, const fs::path& dir) 
           fmt::format("{}: no probe files (probe_*.json, per_shape_probe.json) in this folder",
                       display_path(arg, dir)));
     for (const auto& f : files) {
-      auto file = load_file<ProbeSet>(f, dir, parse_probes);
+      auto file = load_file<ProbeSet>(f, dir, limits, parse_probes);
       in.files.push_back(file.display);
       for (auto& e : file.loaded.errors) in.errors.push_back(std::move(e));
       for (auto& n : file.loaded.notes) in.notes.push_back(std::move(n));
@@ -115,7 +117,7 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   AnalyzeInputs in;
   const fs::path& dir = paths.eval_dir;
   const fs::path topn_path = paths.topn ? *paths.topn : round_dir(paths) / "profile_topN.json";
-  in.topn = load_file<TopN>(topn_path, dir, parse_topn);
+  in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
 
   fs::path env_path;
   if (paths.env) {
@@ -128,7 +130,7 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
       if (exists_file(alt)) env_path = alt;
     }
   }
-  in.env = load_file<EnvReport>(env_path, dir, parse_env_report);
+  in.env = load_file<EnvReport>(env_path, dir, paths.limits, parse_env_report);
 
   std::vector<fs::path> config_candidates;
   if (paths.config) {
@@ -144,7 +146,7 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
       config_path = c;
       break;
     }
-  in.config = load_file<ModelConfig>(config_path, dir, parse_model_config);
+  in.config = load_file<ModelConfig>(config_path, dir, paths.limits, parse_model_config);
   if (!in.config.found) {
     std::string looked;
     for (const auto& c : config_candidates)
@@ -153,15 +155,13 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   }
 
   if (paths.peaks) {
-    in.peaks = load_file<PeaksTable>(
-        *paths.peaks, dir,
-        [](std::string_view text, const std::string& name) { return parse_peaks_md(text, name); });
+    in.peaks = load_file<PeaksTable>(*paths.peaks, dir, paths.limits, parse_peaks_md);
   } else {
     in.peaks.display = "built-in peaks.md";
     in.peaks.found = true;
     in.peaks.loaded.value = builtin_peaks();
   }
-  in.shapes = load_shapes(paths.shapes, dir);
+  in.shapes = load_shapes(paths.shapes, dir, paths.limits);
   in.counters = load_counters(paths.counters, dir, paths.counter_options);
   return in;
 }

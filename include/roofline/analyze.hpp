@@ -20,6 +20,7 @@ struct InputPaths {
   std::vector<std::filesystem::path> shapes;    // stage B: probe files or folders of them
   std::vector<std::filesystem::path> counters;  // stage C: counter CSVs or folders of them
   CounterOptions counter_options;
+  InputLimits limits;  // size, nesting and entry caps applied to every file
 };
 
 // One input after reading: the parsed value (or not), with the name used in messages.

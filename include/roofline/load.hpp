@@ -14,9 +14,22 @@
 
 namespace roofline {
 
+// Defaults of the input limits (`analyze --max-input-size`, `--max-json-depth`,
+// `--max-topn-entries`).
 inline constexpr std::size_t k_max_json_bytes = 256u * 1024u * 1024u;
 inline constexpr int k_max_json_depth = 256;
 inline constexpr std::size_t k_max_topn_entries = 100000;
+
+// Limits that keep a hostile or runaway input from exhausting memory, stack or time. Exceeding
+// one is a clear error naming the file and the limit, never a crash.
+struct InputLimits {
+  std::size_t max_bytes = k_max_json_bytes;      // per input file
+  int max_depth = k_max_json_depth;              // JSON/YAML nesting levels
+  std::size_t max_entries = k_max_topn_entries;  // Top-N top_kernels read
+};
+
+// "256 MiB", "64 KiB" or "1000 bytes": a size as the limit messages print it.
+std::string describe_size(std::size_t bytes);
 
 template <class T>
 struct Loaded {
@@ -31,15 +44,22 @@ struct FileText {
   std::string error;  // set when the file exists but cannot be read (or is too large)
 };
 
-// Reads a whole file; refuses files larger than `max_bytes`.
+// Reads a whole file; refuses files larger than `max_bytes` (without reading them whole).
 FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes);
 
-Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name);
-Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name);
-Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name);
+// The JSON loaders. Text nested deeper than `limits.max_depth` is refused before parsing; a Top-N
+// with more than `limits.max_entries` kernels keeps the first ones and says so.
+Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
+                        const InputLimits& limits = {});
+Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name,
+                                   const InputLimits& limits = {});
+Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
+                                       const InputLimits& limits = {});
 
 // Parses peaks.md (fenced yaml blocks). Bad blocks are reported and skipped; good ones kept.
-Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name);
+// A block nested deeper than `limits.max_depth` is refused before YAML parsing.
+Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
+                                  const InputLimits& limits = {});
 
 // Normalizes a gfx spelling: lower-case, feature suffix after the first ':' removed.
 std::string normalize_gfx(std::string_view gfx);

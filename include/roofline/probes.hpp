@@ -40,7 +40,8 @@ struct ProbeSet {
 };
 
 // Parses one probe file of either spelling. Unreadable cases are reported and skipped.
-Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name);
+Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name,
+                              const InputLimits& limits = {});
 
 // The probe kernels captured for a Top-N entry: target or label equal to the entry's name or
 // short_name, then equal after normalization (argument lists, " [clone .kd]", ".kd", Python

@@ -40,7 +40,8 @@ std::string md_escape(std::string_view text);
 // Writes `content` to `path` atomically: a temp file in the same folder, renamed over the target,
 // so a reader or a crash never sees a half-written file. With `durable`, the temp file is also
 // fsync'ed before the rename (survives power loss; costs milliseconds on slow disks). On failure
-// the previous file is untouched and no temp file is left. Returns "" on success, else a reason.
+// the previous file is untouched and no temp file is left; a temp file that a killed earlier
+// run left beside `path` is removed by the next write. Returns "" on success, else a reason.
 std::string write_atomic(const std::filesystem::path& path, std::string_view content,
                          bool durable = false);
 

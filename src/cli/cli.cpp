@@ -144,6 +144,23 @@ int run(int argc, char** argv) {
                    "never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  analyze_cmd
+      ->add_option("--max-input-size", a.limits.max_bytes,
+                   "Refuse an input file larger than this (e.g. 64MiB, 1GiB; plain numbers are "
+                   "bytes); the file is reported as unreadable and the run goes on")
+      ->transform(CLI::AsSizeValue(false))
+      ->default_str("256MiB");
+  analyze_cmd
+      ->add_option("--max-json-depth", a.limits.max_depth,
+                   "Refuse an input nested deeper than this many levels (JSON arrays/objects, "
+                   "YAML flow collections)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  analyze_cmd
+      ->add_option("--max-topn-entries", a.limits.max_entries,
+                   "Read at most this many Top-N top_kernels (the rest are reported, not read)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))
+      ->capture_default_str();
   analyze_cmd->add_flag("--strict", a.strict,
                         "Exit 1 when anything is degraded or a skill error occurred");
   analyze_cmd->add_flag(

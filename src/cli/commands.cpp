@@ -104,6 +104,7 @@ int run_analyze(const AnalyzeArgs& args) {
   for (const auto& sh : args.shapes) paths.shapes.emplace_back(sh);
   for (const auto& c : args.counters) paths.counters.emplace_back(c);
   paths.counter_options.mfma_f8_flops_per_inst = args.mfma_f8_flops;
+  paths.limits = args.limits;
   AnalyzeInputs inputs = load_inputs(paths);
   Analysis analysis = analyze(inputs, opts);
 

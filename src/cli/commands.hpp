@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "roofline/calc.hpp"
+#include "roofline/load.hpp"
 
 namespace roofline::cli {
 
@@ -28,6 +29,7 @@ struct AnalyzeArgs {
   double mfma_f8_flops = 512.0;
   bool strict = false;
   bool fsync = false;
+  InputLimits limits;
 };
 
 struct PeaksArgs {

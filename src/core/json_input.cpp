@@ -70,8 +70,10 @@ std::optional<json> parse_json(std::string_view text, const std::string& display
     return std::nullopt;
   }
   if (int d = nesting_depth(text, max_depth); d > max_depth) {
-    error = fmt::format("{}: JSON nested deeper than {} levels; refusing to parse", display_name,
-                        max_depth);
+    error = fmt::format(
+        "{}: JSON nested deeper than {} levels (nesting limit; analyze --max-json-depth); "
+        "refusing to parse",
+        display_name, max_depth);
     return std::nullopt;
   }
   try {

@@ -1,4 +1,5 @@
 // HuggingFace config.json -> ModelConfig (SPEC §2.3): `text_config` first, then the top level.
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -102,9 +103,22 @@ void read_layer_types(FieldReader& f, ConfigView& view, ModelConfig& c) {
   }
 }
 
+// Layer counts and strides beyond this are not a model; counting stops there (and a cast of a
+// larger double to long would be undefined behaviour).
+constexpr double k_max_layers = 1e6;
+
+long layer_index(double v) {
+  return static_cast<long>(std::clamp(v, 0.0, k_max_layers));
+}
+
 void read_moe_layers(FieldReader& f, ConfigView& view, ModelConfig& c) {
   if (!c.layers || !c.experts) return;
-  const auto layers = static_cast<long>(*c.layers);
+  if (*c.layers > k_max_layers) {
+    f.error("num_hidden_layers",
+            fmt::format("implausible layer count {}; MoE layers not derived", *c.layers));
+    return;
+  }
+  const auto layers = layer_index(*c.layers);
   std::string mlp_path;
   const json* mlp_only = view.find("mlp_only_layers", mlp_path);
   auto sparse_step = view.number({"decoder_sparse_step"});
@@ -114,9 +128,9 @@ void read_moe_layers(FieldReader& f, ConfigView& view, ModelConfig& c) {
     if (mlp_only && mlp_only->is_array())
       for (const json& i : *mlp_only)
         if (i.is_number_integer()) dense.insert(i.get<long>());
-    long step = sparse_step && *sparse_step >= 1 ? static_cast<long>(*sparse_step) : 1;
+    long step = sparse_step && *sparse_step >= 1 ? layer_index(*sparse_step) : 1;
     long count = 0;
-    for (long i = 0; i < layers && i < 1000000; ++i)
+    for (long i = 0; i < layers; ++i)
       if (!dense.count(i) && (i + 1) % step == 0) ++count;
     c.moe_layers = static_cast<double>(count);
     c.moe_layers_rule = fmt::format("{} layers, {} in mlp_only_layers, decoder_sparse_step {}",
@@ -129,8 +143,9 @@ void read_moe_layers(FieldReader& f, ConfigView& view, ModelConfig& c) {
   auto freq = view.number({"moe_layer_freq"});
   if (freq && *freq > 1) {
     long count = 0;
-    for (long i = static_cast<long>(first_dense); i < layers && i < 1000000; ++i)
-      if (i % static_cast<long>(*freq) == 0) ++count;
+    const long stride = layer_index(*freq);
+    for (long i = layer_index(first_dense); i < layers; ++i)
+      if (i % stride == 0) ++count;
     c.moe_layers = static_cast<double>(count);
     c.moe_layers_rule =
         fmt::format("{} layers from first_k_dense_replace {} every moe_layer_freq {}", layers,
@@ -195,9 +210,10 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
 
 }  // namespace
 
-Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name) {
+Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
+                                       const InputLimits& limits) {
   Loaded<ModelConfig> out;
-  auto doc = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   const json* text_cfg = f.object(*doc, "text_config", "text_config");

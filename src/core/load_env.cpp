@@ -61,9 +61,10 @@ std::string canonical_product(std::string_view spelling,
   return s;
 }
 
-Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name) {
+Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name,
+                                   const InputLimits& limits) {
   Loaded<EnvReport> out;
-  auto doc = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   EnvReport env;

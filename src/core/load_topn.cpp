@@ -142,6 +142,14 @@ const char* to_string(Regime r) {
   return r == Regime::prefill ? "prefill" : "decode";
 }
 
+std::string describe_size(std::size_t bytes) {
+  constexpr std::size_t kib = 1024, mib = kib * 1024, gib = mib * 1024;
+  if (bytes >= gib && bytes % gib == 0) return fmt::format("{} GiB", bytes / gib);
+  if (bytes >= mib && bytes % mib == 0) return fmt::format("{} MiB", bytes / mib);
+  if (bytes >= kib && bytes % kib == 0) return fmt::format("{} KiB", bytes / kib);
+  return fmt::format("{} bytes", bytes);
+}
+
 FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes) {
   FileText out;
   std::error_code ec;
@@ -162,7 +170,8 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     text.append(buf, static_cast<std::size_t>(in.gcount()));
     if (text.size() > max_bytes) {
-      out.error = fmt::format("larger than the {} MiB input limit", max_bytes / (1024 * 1024));
+      out.error = fmt::format("larger than the {} input size limit (analyze --max-input-size)",
+                              describe_size(max_bytes));
       return out;
     }
   }
@@ -174,9 +183,10 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
   return out;
 }
 
-Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name) {
+Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
+                        const InputLimits& limits) {
   Loaded<TopN> out;
-  auto doc = detail::parse_json_object(text, display_name, k_max_json_depth, out.errors);
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   TopN topn;
@@ -206,10 +216,12 @@ Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name) 
     out.value = std::move(topn);
     return out;
   }
-  std::size_t limit = std::min(kernels->size(), k_max_topn_entries);
-  if (kernels->size() > k_max_topn_entries)
-    out.errors.push_back(fmt::format("{}: top_kernels: {} entries, only the first {} are read",
-                                     display_name, kernels->size(), k_max_topn_entries));
+  std::size_t limit = std::min(kernels->size(), limits.max_entries);
+  if (kernels->size() > limits.max_entries)
+    out.errors.push_back(
+        fmt::format("{}: top_kernels: {} entries, only the first {} are read (entry limit; "
+                    "analyze --max-topn-entries)",
+                    display_name, kernels->size(), limits.max_entries));
   for (std::size_t i = 0; i < limit; ++i)
     if (auto e = read_entry(f, (*kernels)[i], i)) topn.entries.push_back(std::move(*e));
   out.value = std::move(topn);

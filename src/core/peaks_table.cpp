@@ -1,4 +1,5 @@
 // peaks.md -> PeaksTable (SPEC §2.4): one fenced ```yaml block per calibrated part.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -59,6 +60,22 @@ std::vector<Block> yaml_blocks(std::string_view md) {
   return blocks;
 }
 
+// Flow-bracket nesting of a YAML block (block-style nesting is bounded by yaml-cpp's own depth
+// guard). Over-counts brackets inside quoted text, which a peaks table never nests deeply.
+// Stops counting once `limit` is exceeded.
+int flow_depth(std::string_view text, int limit) {
+  int depth = 0, max_depth = 0;
+  for (char c : text) {
+    if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+      if (max_depth > limit) break;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
 std::optional<double> yaml_number(const YAML::Node& node, const std::string& where,
                                   std::vector<std::string>& errors) {
   if (!node || node.IsNull()) return std::nullopt;
@@ -81,7 +98,8 @@ std::optional<double> yaml_number(const YAML::Node& node, const std::string& whe
 
 }  // namespace
 
-Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name) {
+Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
+                                  const InputLimits& limits) {
   Loaded<PeaksTable> out;
   PeaksTable table;
   table.source_name = display_name;
@@ -90,6 +108,13 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
     out.errors.push_back(fmt::format("{}: no ```yaml blocks found", display_name));
   for (const Block& block : blocks) {
     std::string where = fmt::format("{}:{}", display_name, block.line);
+    if (int depth = flow_depth(block.text, limits.max_depth); depth > limits.max_depth) {
+      out.errors.push_back(fmt::format(
+          "{}: yaml block nested deeper than {} levels (nesting limit; analyze --max-json-depth); "
+          "skipped",
+          where, limits.max_depth));
+      continue;
+    }
     YAML::Node node;
     try {
       node = YAML::Load(block.text);

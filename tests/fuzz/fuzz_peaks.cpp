@@ -1,0 +1,17 @@
+// libFuzzer target: parse_peaks_md and check_peaks on arbitrary bytes. Must never crash, hang
+// or throw; a parsed table always comes back (bad blocks are skipped with a message).
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "roofline/load.hpp"
+#include "roofline/peaks.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto loaded = roofline::parse_peaks_md(text, "peaks.md");
+  if (!loaded.value) __builtin_trap();
+  (void)roofline::check_peaks(*loaded.value);
+  (void)roofline::known_products(*loaded.value);
+  return 0;
+}

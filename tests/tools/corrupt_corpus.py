@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Corrupted-input corpus test: hundreds of broken variants of real evaluation folders.
+
+Usage: corrupt_corpus.py --binary ROOFLINE --schema SCHEMA --validator validate_artifact.py
+                         --case EVAL_DIR [--case EVAL_DIR ...] [--count N] [--seed S] [--jobs J]
+                         [--keep DIR]
+
+Each variant copies one evaluation folder (profile/round_1/profile_topN.json, env_report.json,
+config.json, optional peaks.md) and breaks one file: truncations, byte flips, wrong JSON types,
+NaN/±Infinity/huge numbers, 100 000-deep nesting, empty files, non-UTF-8 bytes, duplicate keys,
+negative times and percentages, garbage, and input limits set below the file's size or entry
+count. Variants are generated deterministically from --seed. Every run of `roofline analyze`
+must:
+  * exit 0, or with --strict (every other variant) 1 exactly when degraded[] or skill_errors[]
+    is non-empty;
+  * write a profile_roofline.json that validates against the JSON Schema (and key order), plus
+    profile_roofline.md, and leave no temp file behind;
+  * when the variant is known to be broken, name the problem: stderr names the broken file and
+    the artifact's skill_errors[] or degraded[] is non-empty.
+Failures print the variant's name and what went wrong; --keep DIR keeps failing variants.
+"""
+import argparse
+import concurrent.futures
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOPN = "profile/round_1/profile_topN.json"
+FILES = {"topn": TOPN, "env": "env_report.json", "config": "config.json", "peaks": "peaks.md"}
+
+# Fields the loaders are known to read, per file, with a JSON-pointer-like path: a wrong type or
+# a bad number there must be reported. (Unknown fields are ignored by design, so a random path
+# cannot be expected to produce a message.)
+READ_NUMBERS = {
+    "topn": ["top_kernels/0/avg_us", "top_kernels/0/calls", "top_kernels/0/total_ms",
+             "top_kernels/1/avg_us", "top_kernels/0/pct_gpu_time", "top_kernels/1/pct_gpu_time",
+             "top_kernels/2/calls", "serving/n_decode_steps", "serving/n_prefill_steps"],
+    "env": ["workload/isl", "workload/osl", "workload/conc", "tp"],
+    "config": ["num_hidden_layers", "hidden_size", "text_config/num_hidden_layers",
+               "text_config/hidden_size", "text_config/num_experts", "text_config/head_dim"],
+}
+READ_STRINGS = {
+    "topn": ["top_kernels/0/name", "top_kernels/1/name", "top_kernels/0/classification"],
+    "env": ["gfx", "model_dtype", "kv_cache_dtype"],
+    "config": ["text_config/torch_dtype", "torch_dtype"],
+}
+
+
+def get_path(doc, path):
+    cur = doc
+    for part in path.split("/"):
+        if isinstance(cur, list):
+            i = int(part)
+            if i >= len(cur):
+                return False, None
+            cur = cur[i]
+        elif isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        else:
+            return False, None
+    return True, cur
+
+
+def set_path(doc, path, value):
+    parts = path.split("/")
+    cur = doc
+    for part in parts[:-1]:
+        cur = cur[int(part)] if isinstance(cur, list) else cur[part]
+    last = parts[-1]
+    if isinstance(cur, list):
+        cur[int(last)] = value
+    else:
+        cur[last] = value
+
+
+def shadowed(key, doc, path):
+    """A top-level config field that text_config also holds is never read (SPEC §2.3)."""
+    aliases = {"torch_dtype": ("torch_dtype", "dtype")}.get(path, (path,))
+    return (key == "config" and "/" not in path and isinstance(doc.get("text_config"), dict)
+            and any(a in doc["text_config"] for a in aliases))
+
+
+def dumps(doc):
+    return json.dumps(doc, indent=1).encode()
+
+
+def is_valid_json(data):
+    try:
+        text = data.decode("utf-8")
+        json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+        return True
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False
+
+
+class Variant:
+    def __init__(self, name, file_key, data=None, broken=False, args=(), base=None):
+        self.name, self.file_key, self.data = name, file_key, data
+        self.broken, self.args, self.base = broken, list(args), base
+
+
+def generate(cases, count, seed):
+    """At least `count` variants, deterministic for a given seed."""
+    rng = random.Random(seed)
+    out = []
+    for ci, case in enumerate(cases):
+        texts = {k: open(os.path.join(case, rel), "rb").read()
+                 for k, rel in FILES.items() if os.path.exists(os.path.join(case, rel))}
+        docs = {k: json.loads(v) for k, v in texts.items() if k != "peaks"}
+        tag = f"c{ci}"
+
+        def add(name, key, data, broken, args=()):
+            out.append(Variant(f"{tag}.{name}", key, data, broken, args, case))
+
+        for key, data in texts.items():
+            for i in range(6):  # truncations (a killed profiler)
+                cut = rng.randrange(0, len(data))
+                add(f"{key}.truncate{i}@{cut}", key, data[:cut],
+                    key != "peaks" and not is_valid_json(data[:cut]))
+            for i in range(6):  # byte flips
+                mutated = bytearray(data)
+                for _ in range(rng.randint(1, 4)):
+                    pos = rng.randrange(len(mutated))
+                    mutated[pos] ^= 1 << rng.randrange(8)
+                add(f"{key}.flip{i}", key, bytes(mutated),
+                    key != "peaks" and not is_valid_json(bytes(mutated)))
+            add(f"{key}.empty", key, b"", True)
+            add(f"{key}.blank", key, b" \n\t\n", True)
+            add(f"{key}.garbage", key, bytes(rng.randrange(256) for _ in range(512)), True)
+            add(f"{key}.latin1", key, data.replace(b'"', b'"\xe9\xff', 1) if key != "peaks"
+                else b"```yaml\ngfx: \xff\xfe\n```\n", key != "peaks")
+            add(f"{key}.limit_size", key, data, True, ["--max-input-size", "16"])
+        for key, doc in docs.items():
+            deep = b"[" * 100000 + b"]" * 100000
+            add(f"{key}.deep_top", key, deep, True)
+            inner = dumps(doc).replace(b"{", b'{"deep": ' + b"[" * 100000 + b"]" * 100000 + b", ", 1)
+            add(f"{key}.deep_field", key, inner, True)
+            add(f"{key}.limit_depth", key, texts[key], True, ["--max-json-depth", "1"])
+            add(f"{key}.top_array", key, b"[" + texts[key] + b"]", True)
+            add(f"{key}.top_string", key, b'"just a string"', True)
+            # duplicate keys: last wins in the parser; not an error, but never a crash
+            first_key = next(iter(doc), None)
+            if first_key is not None:
+                dup = dumps(doc).replace(b"{", b'{"%s": {"dup": [1, 2]}, ' % first_key.encode(), 1)
+                add(f"{key}.dup_key", key, dup, False)
+            for path in READ_NUMBERS.get(key, []):
+                found, _ = get_path(doc, path)
+                if not found or shadowed(key, doc, path):
+                    continue
+                for label, literal in (("nan", b"NaN"), ("inf", b"Infinity"), ("ninf", b"-Infinity"),
+                                       ("huge", b"1e400"), ("nhuge", b"-1e400")):
+                    marker = "@@MARK@@"
+                    d = json.loads(texts[key])
+                    set_path(d, path, marker)
+                    data = dumps(d).replace(b'"' + marker.encode() + b'"', literal)
+                    add(f"{key}.{label}:{path}", key, data, True)
+                for label, value in (("neg", -rng.uniform(1, 1e6)), ("str", "fast"),
+                                     ("list", [1, 2]), ("obj", {"v": 1}), ("bool", True)):
+                    d = json.loads(texts[key])
+                    set_path(d, path, value)
+                    # a negative count/time/pct is reported; a negative layer count is too
+                    add(f"{key}.{label}:{path}", key, dumps(d), True)
+            for path in READ_STRINGS.get(key, []):
+                found, _ = get_path(doc, path)
+                if not found or shadowed(key, doc, path):
+                    continue
+                for label, value in (("num", 42), ("list", ["a"]), ("obj", {"s": "x"})):
+                    d = json.loads(texts[key])
+                    set_path(d, path, value)
+                    add(f"{key}.{label}:{path}", key, dumps(d), True)
+        # whole-structure damage to the Top-N
+        d = json.loads(texts["topn"])
+        d["top_kernels"] = "not a list"
+        add("topn.kernels_string", "topn", dumps(d), True)
+        d = json.loads(texts["topn"])
+        d["top_kernels"] = [None, 3, "x"] + d["top_kernels"]
+        add("topn.kernels_junk_entries", "topn", dumps(d), True)
+        d = json.loads(texts["topn"])
+        for k in d["top_kernels"]:
+            k["pct_gpu_time"] = -abs(k.get("pct_gpu_time", 1) or 1)
+        add("topn.all_pct_negative", "topn", dumps(d), True)
+        d = json.loads(texts["topn"])
+        for k in d["top_kernels"]:
+            k["avg_us"] = -1.0
+            k["total_ms"] = -1.0
+        add("topn.all_times_negative", "topn", dumps(d), True)
+        d = json.loads(texts["topn"])
+        d["top_kernels"][0]["shapes"] = [[1e300, -5], "x", [[1]], [2**70, 3]]
+        add("topn.bad_shapes", "topn", dumps(d), True)
+        add("topn.limit_entries", "topn", texts["topn"], len(docs["topn"]["top_kernels"]) > 1,
+            ["--max-topn-entries", "1"])
+        add("peaks.deep_flow", "peaks", b"```yaml\ngfx: gfx950\nflops: " + b"[" * 100000 + b"\n```\n",
+            True)
+        add("peaks.missing_file", "peaks", None, True)
+    # deterministic top-up with more random truncations and flips
+    while len(out) < count:
+        case = rng.choice(cases)
+        key = rng.choice(["topn", "env", "config"])
+        data = open(os.path.join(case, FILES[key]), "rb").read()
+        cut = rng.randrange(len(data))
+        out.append(Variant(f"extra{len(out)}.{key}.truncate@{cut}", key, data[:cut],
+                           not is_valid_json(data[:cut]), base=case))
+    return out
+
+
+def load_validator(path, schema_path):
+    spec = importlib.util.spec_from_file_location("validate_artifact", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from jsonschema import Draft202012Validator
+    schema = mod.load_json(schema_path)
+    validator = Draft202012Validator(schema)
+    walker = mod.SchemaWalker(schema)
+    return lambda artifact: (mod.validate(validator, walker, mod.load_json(artifact)))
+
+
+def run_variant(binary, variant, index, scratch_root):
+    work = tempfile.mkdtemp(prefix=f"v{index}-", dir=scratch_root)
+    evaldir = os.path.join(work, "eval")
+    shutil.copytree(variant.base, evaldir)
+    peaks_path = os.path.join(evaldir, FILES["peaks"])
+    target = os.path.join(evaldir, FILES[variant.file_key])
+    if variant.data is None:
+        if os.path.exists(target):
+            os.remove(target)
+    else:
+        with open(target, "wb") as f:
+            f.write(variant.data)
+    out = os.path.join(work, "out")
+    strict = index % 2 == 1
+    args = [binary, "analyze", "--round", "1", "--dir", evaldir, "--out", out, "--format", "quiet"]
+    if variant.file_key == "peaks" or os.path.exists(peaks_path):
+        args += ["--peaks", peaks_path]
+    if strict:
+        args.append("--strict")
+    args += variant.args
+    proc = subprocess.run(args, capture_output=True, timeout=120)
+    return work, out, strict, proc
+
+
+def check(variant, work, out, strict, proc, validate):
+    errors = []
+    stderr = proc.stderr.decode("utf-8", "replace")
+    artifact = os.path.join(out, "profile_roofline.json")
+    if variant.data is None and variant.file_key == "peaks" and proc.returncode == 2:
+        return errors  # an explicitly named file that is missing is a usage error (SPEC §1)
+    if proc.returncode not in (0, 1) or (proc.returncode == 1 and not strict):
+        return [f"exit {proc.returncode}{' (--strict)' if strict else ''}\n{stderr[-2000:]}"]
+    if not os.path.exists(artifact) or not os.path.exists(os.path.join(out, "profile_roofline.md")):
+        return [f"artifacts not written\n{stderr[-2000:]}"]
+    leftovers = [n for n in os.listdir(out) if ".tmp" in n]
+    if leftovers:
+        errors.append(f"temp files left behind: {leftovers}")
+    try:
+        problems = validate(artifact)
+    except ValueError as e:
+        return errors + [f"artifact is not strict JSON: {e}"]
+    errors += [f"schema: {where}: {msg}" for where, msg in problems[:5]]
+    with open(artifact, encoding="utf-8") as f:
+        doc = json.load(f)
+    flagged = bool(doc.get("skill_errors")) or bool(doc.get("degraded"))
+    if strict and proc.returncode != (1 if flagged else 0):
+        errors.append(f"--strict exit {proc.returncode} with flagged={flagged}")
+    if variant.broken:
+        if not flagged:
+            errors.append("broken input but skill_errors[] and degraded[] are empty")
+        base = os.path.basename(FILES[variant.file_key])
+        if base not in stderr:
+            errors.append(f"broken input but stderr does not name {base}:\n{stderr[-1500:]}")
+    return errors
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--schema", required=True)
+    ap.add_argument("--validator", required=True)
+    ap.add_argument("--case", action="append", required=True)
+    ap.add_argument("--count", type=int, default=240)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--keep")
+    opts = ap.parse_args()
+    validate = load_validator(opts.validator, opts.schema)
+    variants = generate([os.path.abspath(c) for c in opts.case], opts.count, opts.seed)
+    binary = os.path.abspath(opts.binary)
+    failures = 0
+    broken = sum(v.broken for v in variants)
+    with tempfile.TemporaryDirectory(prefix="corrupt-") as scratch, \
+            concurrent.futures.ThreadPoolExecutor(max(1, opts.jobs)) as pool:
+        futures = [pool.submit(run_variant, binary, v, i, scratch) for i, v in enumerate(variants)]
+        for i, (variant, fut) in enumerate(zip(variants, futures)):
+            work, out, strict, proc = fut.result()
+            errors = check(variant, work, out, strict, proc, validate)
+            if errors:
+                failures += 1
+                print(f"FAIL {variant.name}:")
+                for e in errors:
+                    print("   " + e.replace("\n", "\n   "))
+                if opts.keep:
+                    shutil.copytree(work, os.path.join(opts.keep, f"{i}-{variant.name.replace('/', '_')}"))
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"corrupt corpus: {len(variants)} variants ({broken} known broken), "
+          f"{len(variants) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -43,11 +43,18 @@ std::string_view trimmed(const CsvField& f) {
   return v;
 }
 
+// Ids and nanosecond timestamps: at most 19 digits, so no overflow check is needed.
 bool parse_u64(const CsvField& f, std::uint64_t& out) {
   const std::string_view v = trimmed(f);
-  if (v.empty()) return false;
-  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  return ec == std::errc{} && p == v.data() + v.size();
+  if (v.empty() || v.size() > 19) return false;
+  std::uint64_t n = 0;
+  for (char c : v) {
+    const auto digit = static_cast<unsigned>(c - '0');
+    if (digit > 9) return false;
+    n = n * 10 + digit;
+  }
+  out = n;
+  return true;
 }
 
 // Counter values are mostly short integers: those skip the general floating-point parser.
@@ -70,19 +77,59 @@ bool parse_number(const CsvField& f, double& out) {
 
 // Columns that describe a dispatch rather than count something (rocprof v1/v2 and rocprofv3
 // spellings). In a one-row-per-dispatch file every other numeric column is a counter.
-constexpr std::array<std::string_view, 46> k_metadata{
-    "Index",           "KernelName",       "Kernel_Name",       "gpu-id",
-    "queue-id",        "queue-index",      "pid",               "tid",
-    "grd",             "wgr",              "lds",               "scr",
-    "arch_vgpr",       "accum_vgpr",       "vgpr",              "sgpr",
-    "wave_size",       "sig",              "obj",               "DispatchNs",
-    "BeginNs",         "EndNs",            "CompleteNs",        "Dispatch_Id",
-    "Correlation_Id",  "Agent_Id",         "Queue_Id",          "Process_Id",
-    "Thread_Id",       "Grid_Size",        "Kernel_Id",         "Workgroup_Size",
-    "LDS_Block_Size",  "Scratch_Size",     "VGPR_Count",        "Accum_VGPR_Count",
-    "SGPR_Count",      "Start_Timestamp",  "End_Timestamp",     "GPU_Id",
-    "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR",  "Wave_Size",
-    "Stream_Id",       "Kind"};
+constexpr std::array<std::string_view, 46> k_metadata{"Index",
+                                                      "KernelName",
+                                                      "Kernel_Name",
+                                                      "gpu-id",
+                                                      "queue-id",
+                                                      "queue-index",
+                                                      "pid",
+                                                      "tid",
+                                                      "grd",
+                                                      "wgr",
+                                                      "lds",
+                                                      "scr",
+                                                      "arch_vgpr",
+                                                      "accum_vgpr",
+                                                      "vgpr",
+                                                      "sgpr",
+                                                      "wave_size",
+                                                      "sig",
+                                                      "obj",
+                                                      "DispatchNs",
+                                                      "BeginNs",
+                                                      "EndNs",
+                                                      "CompleteNs",
+                                                      "Dispatch_Id",
+                                                      "Correlation_Id",
+                                                      "Agent_Id",
+                                                      "Queue_Id",
+                                                      "Process_Id",
+                                                      "Thread_Id",
+                                                      "Grid_Size",
+                                                      "Kernel_Id",
+                                                      "Workgroup_Size",
+                                                      "LDS_Block_Size",
+                                                      "Scratch_Size",
+                                                      "VGPR_Count",
+                                                      "Accum_VGPR_Count",
+                                                      "SGPR_Count",
+                                                      "Start_Timestamp",
+                                                      "End_Timestamp",
+                                                      "GPU_Id",
+                                                      "LDS_Per_Workgroup",
+                                                      "Scratch_Per_Workitem",
+                                                      "Arch_VGPR",
+                                                      "Wave_Size",
+                                                      "Stream_Id",
+                                                      "Kind"};
+
+// For messages: a header from a binary file must not put control bytes on the terminal.
+std::string printable(std::string_view s, std::size_t max) {
+  std::string out;
+  for (char c : s.substr(0, max)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+  return out;
+}
 
 bool is_metadata(std::string_view name) {
   for (auto m : k_metadata)
@@ -95,7 +142,7 @@ struct Layout {
   CounterFormat format = CounterFormat::unknown;
   std::size_t columns = 0;
   std::size_t kernel = k_none, dispatch = k_none, pid = k_none, start = k_none, end = k_none;
-  std::size_t counter_name = k_none, counter_value = k_none;  // rocprofv3
+  std::size_t counter_name = k_none, counter_value = k_none;      // rocprofv3
   std::vector<std::pair<std::size_t, std::size_t>> counter_cols;  // rocprof v1: (column, id)
 };
 
@@ -134,7 +181,7 @@ class Ingest {
 };
 
 bool Ingest::read_header(const CsvRow& row) {
-  for (const CsvField& f : row.fields) header_.push_back(detail::field_text(f));
+  for (const CsvField& f : row.fields()) header_.push_back(detail::field_text(f));
   lay_.columns = row.field_count;
   lay_.kernel = find({"Kernel_Name", "KernelName", "kernel-name"});
   lay_.counter_name = find({"Counter_Name"});
@@ -147,7 +194,7 @@ bool Ingest::read_header(const CsvRow& row) {
   if (lay_.kernel != k_none && lay_.counter_name != k_none && lay_.counter_value != k_none &&
       lay_.dispatch != k_none) {
     lay_.format = CounterFormat::rocprofv3;
-    const char* gen = find({"Accum_VGPR_Count"}) != k_none ? "ROCm 6.4+/7.x"
+    const char* gen = find({"Accum_VGPR_Count"}) != k_none        ? "ROCm 6.4+/7.x"
                       : has_time || find({"Kernel_Id"}) != k_none ? "ROCm 6.3"
                                                                   : "ROCm 6.2";
     file_.format_detail =
@@ -161,8 +208,9 @@ bool Ingest::read_header(const CsvRow& row) {
       lay_.counter_cols.emplace_back(i, table_.counter_id(std::string_view(header_[i])));
     }
     if (lay_.counter_cols.empty()) {
-      error("a kernel list without counters (no Counter_Name column and no counter columns); "
-            "expected a rocprofv3 *_counter_collection.csv or a rocprof v1 results.csv");
+      error(
+          "a kernel list without counters (no Counter_Name column and no counter columns); "
+          "expected a rocprofv3 *_counter_collection.csv or a rocprof v1 results.csv");
       return false;
     }
     text_column_.assign(table_.counter_count(), false);
@@ -171,11 +219,12 @@ bool Ingest::read_header(const CsvRow& row) {
   } else {
     std::string first;
     for (std::size_t i = 0; i < header_.size() && i < 4; ++i)
-      first += (i ? ", " : "") + header_[i].substr(0, 40);
-    error(fmt::format("unrecognised header (first columns: {}); expected a rocprofv3 "
-                      "*_counter_collection.csv (Kernel_Name, Counter_Name, Counter_Value, "
-                      "Dispatch_Id) or a rocprof v1 results.csv (KernelName, counter columns)",
-                      first));
+      first += (i ? ", " : "") + printable(header_[i], 40);
+    error(
+        fmt::format("unrecognised header (first columns: {}); expected a rocprofv3 "
+                    "*_counter_collection.csv (Kernel_Name, Counter_Name, Counter_Value, "
+                    "Dispatch_Id) or a rocprof v1 results.csv (KernelName, counter columns)",
+                    first));
     return false;
   }
   file_.format = lay_.format;
@@ -186,7 +235,7 @@ bool Ingest::read_header(const CsvRow& row) {
 
 // rocprofv3: one (dispatch, counter) pair per row.
 bool Ingest::long_row(const CsvRow& row) {
-  const auto& f = row.fields;
+  const CsvRow& f = row;
   std::uint64_t id = 0, pid = 0;
   double value = 0.0;
   if (!parse_u64(f[lay_.dispatch], id) || !parse_number(f[lay_.counter_value], value) ||
@@ -207,7 +256,7 @@ bool Ingest::long_row(const CsvRow& row) {
 // rocprof v1: one dispatch per row, counters as columns. A column that holds text is not a
 // counter: it is dropped (with a note), the row still counts.
 bool Ingest::wide_row(const CsvRow& row) {
-  const auto& f = row.fields;
+  const CsvRow& f = row;
   std::uint64_t id = file_.lines, pid = 0;  // no dispatch column: every row is a dispatch
   if (lay_.dispatch != k_none && !parse_u64(f[lay_.dispatch], id)) return false;
   if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
@@ -256,20 +305,23 @@ CounterFile Ingest::run(const ChunkReader& read) {
   if (file_.lines == 0) {
     error("header only: no data rows");
   } else if (file_.rows_used == 0) {
-    error(fmt::format("no usable rows: all {} rows have the wrong column count (header: {}), an "
-                      "unparsable number or an unterminated quote (lines {})",
-                      file_.bad_rows, lay_.columns, lines));
+    error(
+        fmt::format("no usable rows: all {} rows have the wrong column count (header: {}), an "
+                    "unparsable number or an unterminated quote (lines {})",
+                    file_.bad_rows, lay_.columns, lines));
   } else if (file_.bad_rows > 0) {
-    note(fmt::format("{} of {} rows skipped (wrong column count, unparsable number or "
-                     "unterminated quote), first at lines {}",
-                     file_.bad_rows, file_.lines, lines));
+    note(
+        fmt::format("{} of {} rows skipped (wrong column count, unparsable number or "
+                    "unterminated quote), first at lines {}",
+                    file_.bad_rows, file_.lines, lines));
   }
   for (std::size_t c = 0; c < text_column_.size(); ++c)
     if (text_column_[c]) note("column " + table_.counter_name(c) + " holds text: not a counter");
   if (table_.out_of_window() > 0)
-    note(fmt::format("{} dispatches came back after {} newer dispatches of the same kernel: "
-                     "counted as new dispatches",
-                     table_.out_of_window(), opt_.dispatch_window));
+    note(
+        fmt::format("{} dispatches came back after {} newer dispatches of the same kernel: "
+                    "counted as new dispatches",
+                    table_.out_of_window(), opt_.dispatch_window));
   return std::move(file_);
 }
 

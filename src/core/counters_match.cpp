@@ -110,10 +110,10 @@ KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options
     m.bytes_source = fmt::format("(FETCH_SIZE + WRITE_SIZE) x 1024 (KiB), mean over {} dispatches",
                                  k.counters.at("FETCH_SIZE").dispatches);
   } else {
-    m.unusable_reason =
-        fmt::format("no {} counter: HBM bytes need FETCH_SIZE and WRITE_SIZE",
-                    !fetch && !write ? "FETCH_SIZE or WRITE_SIZE" : !fetch ? "FETCH_SIZE"
-                                                                           : "WRITE_SIZE");
+    m.unusable_reason = fmt::format("no {} counter: HBM bytes need FETCH_SIZE and WRITE_SIZE",
+                                    !fetch && !write ? "FETCH_SIZE or WRITE_SIZE"
+                                    : !fetch         ? "FETCH_SIZE"
+                                                     : "WRITE_SIZE");
   }
 
   if (auto total = mean(k, "MfmaFlops")) {
@@ -129,7 +129,8 @@ KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options
   }
   // The MfmaFlops counters leave fp8 out: when they are absent, or all zero while fp8 MFMA
   // instructions ran, the fp8 instruction count is the measurement (never both: no double count).
-  if (auto f8 = mean(k, "SQ_INSTS_VALU_MFMA_MOPS_F8"); f8 && (!m.flops || (*m.flops == 0.0 && *f8 > 0))) {
+  if (auto f8 = mean(k, "SQ_INSTS_VALU_MFMA_MOPS_F8");
+      f8 && (!m.flops || (*m.flops == 0.0 && *f8 > 0))) {
     const bool replaced = m.flops.has_value();
     m.flops = *f8 * options.mfma_f8_flops_per_inst;
     m.flops_source = fmt::format("SQ_INSTS_VALU_MFMA_MOPS_F8 x {:g} FLOPs/instruction{}",

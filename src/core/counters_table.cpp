@@ -8,6 +8,8 @@
 #include "core/counters_table.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 
 namespace roofline::detail {
 
@@ -32,16 +34,33 @@ std::size_t CounterTable::counter_id(const CsvField& name) {
   return counter_id(field_text(name));
 }
 
+// Kernel names run to hundreds of bytes and differ from each other in the middle (template
+// arguments): hash the length and four 8-byte samples spread over the name, not every byte. The
+// map still compares whole names, so a shared sample only costs a longer bucket.
+std::size_t CounterTable::RawHash::operator()(std::string_view s) const {
+  std::uint64_t h = s.size() * 0x9E3779B97F4A7C15ull;
+  if (s.size() < 32) return std::hash<std::string_view>{}(s) ^ h;
+  for (std::size_t at : {std::size_t{0}, s.size() / 3, 2 * s.size() / 3, s.size() - 8}) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + at, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  return static_cast<std::size_t>(h);
+}
+
 std::size_t CounterTable::kernel_id(const CsvField& name) {
-  if (last_kernel_ != static_cast<std::size_t>(-1) && name.raw() == last_kernel_raw_)
-    return last_kernel_;
-  last_kernel_raw_.assign(name.data, name.size);
+  const std::string_view raw = name.raw();
+  if (last_kernel_ != static_cast<std::size_t>(-1) && raw == last_kernel_raw_) return last_kernel_;
+  last_kernel_raw_.assign(raw);
+  if (auto it = raw_index_.find(raw); it != raw_index_.end()) return last_kernel_ = it->second;
   std::string text = field_text(name);
   auto [it, inserted] = kernel_index_.try_emplace(text, kernels_.size());
   if (inserted) {
     kernels_.emplace_back();
     kernels_.back().name = std::move(text);
   }
+  raw_index_.emplace(std::string(raw), it->second);
   return last_kernel_ = it->second;
 }
 

@@ -61,6 +61,13 @@ class CounterTable {
 
   std::size_t window_;
   std::vector<Kernel> kernels_;
+  // Raw field bytes -> kernel (looked up without building a string), and display name -> kernel
+  // (two spellings of one name, e.g. quoted and not, meet there).
+  struct RawHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const;
+  };
+  std::unordered_map<std::string, std::size_t, RawHash, std::equal_to<>> raw_index_;
   std::unordered_map<std::string, std::size_t> kernel_index_;
   std::string last_kernel_raw_;
   std::size_t last_kernel_ = static_cast<std::size_t>(-1);

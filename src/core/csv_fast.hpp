@@ -1,0 +1,46 @@
+#pragma once
+// Private to CsvStream: its fast-path row scanner, compiled once per instruction set (SSE2,
+// AVX2, AVX-512BW) from csv_fast_core.inc and picked at run time.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/csv_stream.hpp"
+
+namespace roofline::detail {
+
+// The classification of the 64-byte block at `blk`: bits not yet visited of the separators
+// outside quotes, of quoted newlines (for line numbers), of quotes opening anywhere but at a
+// field start (malformed: the row goes to the lenient scan) and of doubled quotes; plus the
+// carries into the next block (inside a quote, last byte a quote, last byte a separator).
+struct FastState {
+  std::size_t blk = 0;
+  std::uint64_t sep = 0, qnl = 0, bad = 0, esc = 0;
+  std::uint64_t carry_inside = 0, carry_quote = 0, carry_sep = 1;
+};
+
+struct FastScan {
+  const char* data = nullptr;  // the buffer, readable 64 bytes past `end`
+  std::size_t begin = 0, end = 0;
+  bool eof = false;
+  CsvField* fields = nullptr;  // room for max_fields
+  std::size_t max_fields = 0;
+  FastState st;  // in and out
+  std::size_t stored = 0, field_count = 0, next_begin = 0;
+  std::uint64_t quoted_newlines = 0;
+};
+
+enum class FastResult { complete, incomplete, malformed };
+
+struct FastKernels {
+  // One row from `begin` (fields, count, next_begin, quoted_newlines filled when complete).
+  FastResult (*scan)(FastScan&);
+  // Classifies the block at `at` into `st`, continuing its carries.
+  void (*load)(FastState& st, const char* data, std::size_t at, std::size_t end);
+  const char* isa;
+};
+
+// The widest variant this CPU runs.
+FastKernels fast_kernels();
+
+}  // namespace roofline::detail

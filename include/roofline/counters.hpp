@@ -37,9 +37,9 @@ struct CounterSum {
 // Everything measured for one kernel name (as spelled in the file), over all its dispatches.
 struct KernelCounters {
   std::string name;
-  std::uint64_t dispatches = 0;               // distinct dispatches
+  std::uint64_t dispatches = 0;                // distinct dispatches
   std::map<std::string, CounterSum> counters;  // counter name -> sum over dispatches
-  double duration_ns_sum = 0.0;               // End - Start, each dispatch counted once
+  double duration_ns_sum = 0.0;                // End - Start, each dispatch counted once
   std::uint64_t timed_dispatches = 0;
 };
 
@@ -49,10 +49,11 @@ struct CounterFile {
   std::string display;  // the file as named in messages
   CounterFormat format = CounterFormat::unknown;
   std::string format_detail;  // e.g. "rocprofv3 counter_collection, 19 columns (ROCm 6.4+)"
-  std::uint64_t lines = 0;     // data lines seen (header excluded)
+  std::uint64_t lines = 0;    // data rows seen (header and blank lines excluded)
   std::uint64_t rows_used = 0;
   std::uint64_t bad_rows = 0;                // wrong column count or unparsable value
   std::vector<std::uint64_t> bad_row_lines;  // first `bad_lines_listed` 1-based line numbers
+                                             // (physical lines: quoted newlines count)
   std::vector<KernelCounters> kernels;       // in order of first appearance
   std::vector<std::string> errors;           // "file: what is wrong" (empty file, no header, ...)
   std::vector<std::string> notes;
@@ -77,7 +78,7 @@ struct KernelMeasurement {
   std::optional<double> time_us;
   std::uint64_t dispatches = 0;
   std::string bytes_source, flops_source, time_source;  // which counters, for notes
-  std::string unusable_reason;                           // set when bytes cannot be formed
+  std::string unusable_reason;                          // set when bytes cannot be formed
 };
 KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options);
 

@@ -122,7 +122,9 @@ bool CsvStream::next(CsvRow& row) {
   if (!started_) {
     started_ = true;
     fill();
-    if (end_ >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0) begin_ = 3;
+    const char* bom = "\xEF\xBB\xBF";  // the UTF-8 BOM, maybe cut by a tiny buffer
+    while (end_ < 3 && !eof_ && std::memcmp(buf_.data(), bom, end_) == 0 && make_room()) fill();
+    if (end_ >= 3 && std::memcmp(buf_.data(), bom, 3) == 0) begin_ = 3;
     reset_fast();
   }
   for (;;) {

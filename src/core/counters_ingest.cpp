@@ -178,6 +178,11 @@ class Ingest {
   Layout lay_;
   std::vector<bool> text_column_;  // by counter id: a v1 column that held text, not a counter
   std::vector<std::pair<std::size_t, double>> values_;  // scratch for one v1 row
+  struct SameDispatch {  // the previous used rocprofv3 row's dispatch (see long_row)
+    bool valid = false;
+    std::string dispatch, pid;
+    std::size_t kernel_size = 0;
+  } same_;
 };
 
 bool Ingest::read_header(const CsvRow& row) {
@@ -233,23 +238,30 @@ bool Ingest::read_header(const CsvRow& row) {
   return true;
 }
 
-// rocprofv3: one (dispatch, counter) pair per row.
-bool Ingest::long_row(const CsvRow& row) {
-  const CsvRow& f = row;
-  std::uint64_t id = 0, pid = 0;
+// rocprofv3: one (dispatch, counter) pair per row. The rows of a dispatch are normally adjacent
+// and a dispatch runs one kernel, so a row whose dispatch and process fields are byte for byte
+// those of the previous used row (kernel field of the same length) skips the id parsing, the
+// kernel lookup and the dispatch search: only its counter is read.
+bool Ingest::long_row(const CsvRow& f) {
   double value = 0.0;
-  if (!parse_u64(f[lay_.dispatch], id) || !parse_number(f[lay_.counter_value], value) ||
-      trimmed(f[lay_.counter_name]).empty())
+  if (!parse_number(f[lay_.counter_value], value) || trimmed(f[lay_.counter_name]).empty())
     return false;
-  if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
-  const std::size_t kernel = table_.kernel_id(f[lay_.kernel]);
-  const std::size_t counter = table_.counter_id(f[lay_.counter_name]);
-  table_.begin_dispatch(kernel, pid, id);
+  const CsvField& dispatch = f[lay_.dispatch];
+  const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
+  const bool same = same_.valid && dispatch.raw() == same_.dispatch && pid_raw == same_.pid &&
+                    f[lay_.kernel].size == same_.kernel_size;
+  if (!same) {
+    std::uint64_t id = 0, pid = 0;
+    if (!parse_u64(dispatch, id)) return false;
+    if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
+    table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
+    same_ = {true, std::string(dispatch.raw()), std::string(pid_raw), f[lay_.kernel].size};
+  }
   std::uint64_t t0 = 0, t1 = 0;
   if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
       parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0)
     table_.add_duration(static_cast<double>(t1 - t0));
-  table_.add(counter, value);
+  table_.add(table_.counter_id(f[lay_.counter_name]), value);
   return true;
 }
 
@@ -290,6 +302,13 @@ CounterFile Ingest::run(const ChunkReader& read) {
     return std::move(file_);
   }
   const bool v3 = lay_.format == CounterFormat::rocprofv3;
+  if (v3) {  // the CSV reader then locates only these fields of each row
+    std::vector<std::size_t> cols{lay_.kernel, lay_.dispatch, lay_.counter_name,
+                                  lay_.counter_value};
+    for (auto c : {lay_.pid, lay_.start, lay_.end})
+      if (c != k_none) cols.push_back(c);
+    csv.want(std::move(cols));
+  }
   while (csv.next(row)) {
     ++file_.lines;
     const bool ok = !row.oversized && !row.unterminated && row.field_count == lay_.columns &&

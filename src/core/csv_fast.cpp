@@ -4,6 +4,8 @@
 // three compares instead of twelve, and the quote parity one carry-less multiply.
 #include "core/csv_fast.hpp"
 
+#include <vector>
+
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -31,7 +33,7 @@ namespace avx2 {
 #pragma GCC pop_options
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx2,bmi,popcnt,pclmul")
+#pragma GCC target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul")
 #define ROOFLINE_CSV_ISA 512
 namespace avx512 {
 #include "core/csv_fast_core.inc"
@@ -40,17 +42,23 @@ namespace avx512 {
 #pragma GCC pop_options
 #endif
 
-FastKernels fast_kernels() {
+std::vector<FastKernels> supported_fast_kernels() {
+  std::vector<FastKernels> out;
 #if ROOFLINE_CSV_MULTI_ISA
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("pclmul") &&
-      __builtin_cpu_supports("popcnt"))
-    return {&avx512::scan, &avx512::load, "avx512bw"};
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
-      __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
-    return {&avx2::scan, &avx2::load, "avx2"};
+  const bool base_ok = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("popcnt");
+  if (base_ok && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("bmi2"))
+    out.push_back({&avx512::scan, &avx512::load, "avx512bw"});
+  if (base_ok && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"))
+    out.push_back({&avx2::scan, &avx2::load, "avx2"});
 #endif
-  return {&base::scan, &base::load, "sse2"};
+  out.push_back({&base::scan, &base::load, "sse2"});
+  return out;
+}
+
+FastKernels fast_kernels() {
+  static const FastKernels best = supported_fast_kernels().front();
+  return best;
 }
 
 }  // namespace roofline::detail

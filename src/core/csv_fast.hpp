@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/csv_stream.hpp"
 
@@ -15,7 +16,7 @@ namespace roofline::detail {
 // carries into the next block (inside a quote, last byte a quote, last byte a separator).
 struct FastState {
   std::size_t blk = 0;
-  std::uint64_t sep = 0, qnl = 0, bad = 0, esc = 0;
+  std::uint64_t sep = 0, nls = 0, qnl = 0, bad = 0, esc = 0;  // nls: the newline separators
   std::uint64_t carry_inside = 0, carry_quote = 0, carry_sep = 1;
 };
 
@@ -25,7 +26,9 @@ struct FastScan {
   bool eof = false;
   CsvField* fields = nullptr;  // room for max_fields
   std::size_t max_fields = 0;
-  FastState st;  // in and out
+  const std::size_t* want = nullptr;  // sorted wanted columns (< max_fields): only those are
+  std::size_t nwant = 0;              // stored, at fields[column]; none wanted = all, in order
+  FastState st;                       // in and out
   std::size_t stored = 0, field_count = 0, next_begin = 0;
   std::uint64_t quoted_newlines = 0;
 };
@@ -42,5 +45,7 @@ struct FastKernels {
 
 // The widest variant this CPU runs.
 FastKernels fast_kernels();
+// Every variant this CPU runs, widest first (tests run them all).
+std::vector<FastKernels> supported_fast_kernels();
 
 }  // namespace roofline::detail

@@ -64,17 +64,19 @@ std::string field_text(const CsvField& f) {
 
 struct CsvStream::Fast {
   FastKernels kernels = fast_kernels();
-  FastState state;
+  FastScan scan;  // its block state carries from one row to the next
 };
 
 CsvStream::CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes,
-                     bool lenient_only)
+                     bool lenient_only, std::string_view isa)
     : read_(read),
       cap_(std::max<std::size_t>(buffer_bytes, 1)),
       max_row_(std::max(max_row_bytes, cap_)),
       lenient_only_(lenient_only),
       fast_(std::make_unique<Fast>()) {
   buf_.assign(cap_ + k_block, '\0');
+  for (const auto& k : supported_fast_kernels())
+    if (k.isa == isa) fast_->kernels = k;
 }
 
 CsvStream::~CsvStream() = default;
@@ -88,8 +90,12 @@ std::uint64_t CsvStream::lenient_mask(std::size_t at) const {
 
 // A row always starts outside quotes, at a field start.
 void CsvStream::reset_fast() {
-  fast_->state = FastState{};
-  fast_->kernels.load(fast_->state, buf_.data(), begin_, end_);
+  FastScan& s = fast_->scan;
+  s.data = buf_.data();
+  s.end = end_;
+  s.eof = eof_;
+  s.st = FastState{};
+  fast_->kernels.load(s.st, s.data, begin_, end_);
 }
 
 // Moves the unconsumed bytes to the front, then reads until the buffer is full or the input
@@ -118,6 +124,13 @@ bool CsvStream::make_room() {
   return true;
 }
 
+void CsvStream::want(std::vector<std::size_t> columns) {
+  std::sort(columns.begin(), columns.end());
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  if (!columns.empty() && columns.back() >= k_csv_max_fields) columns.clear();
+  want_ = std::move(columns);
+}
+
 bool CsvStream::next(CsvRow& row) {
   if (!started_) {
     started_ = true;
@@ -134,14 +147,18 @@ bool CsvStream::next(CsvRow& row) {
       reset_fast();
       continue;
     }
+    const std::size_t row_begin = begin_;
     Scan r = lenient_only_ ? Scan::malformed : scan_fast(row);
     if (r == Scan::malformed) {
       r = scan_lenient(row);
       if (r == Scan::complete) reset_fast();
     }
     if (r == Scan::complete) {
-      const bool blank = row.field_count == 1 && row[0].size == 0 && !row[0].quoted;
-      if (!blank) return true;
+      // A blank line: one field and no bytes but the line end.
+      std::size_t len = begin_ - row_begin;
+      if (len > 0 && buf_[row_begin + len - 1] == '\n') --len;
+      if (len > 0 && buf_[row_begin + len - 1] == '\r') --len;
+      if (row.field_count != 1 || len != 0) return true;
       continue;
     }
     if (!make_room()) {
@@ -155,19 +172,17 @@ bool CsvStream::next(CsvRow& row) {
 
 // One row from begin_ on the fast path (csv_fast_core.inc).
 CsvStream::Scan CsvStream::scan_fast(CsvRow& row) {
-  FastScan s;
-  s.data = buf_.data();
+  FastScan& s = fast_->scan;  // data, end and eof were set by reset_fast()
   s.begin = begin_;
-  s.end = end_;
-  s.eof = eof_;
   s.fields = row.store.data();
   s.max_fields = row.store.size();
-  s.st = fast_->state;
+  s.want = want_.data();
+  s.nwant = want_.size();
   const FastResult r = fast_->kernels.scan(s);
   if (r == FastResult::incomplete) return Scan::incomplete;
   if (r == FastResult::malformed) return Scan::malformed;
-  fast_->state = s.st;
-  row.stored = s.stored;
+  row.sparse = !want_.empty();
+  row.stored = row.sparse ? 0 : s.stored;
   row.field_count = s.field_count;
   row.line = line_;
   row.oversized = false;
@@ -197,6 +212,7 @@ CsvStream::Scan CsvStream::scan_lenient(CsvRow& row) {
     return at;
   };
   row.stored = 0;
+  row.sparse = false;
   row.field_count = 0;
   row.line = line_;
   row.oversized = false;
@@ -279,6 +295,7 @@ CsvStream::Scan CsvStream::scan_lenient(CsvRow& row) {
 // which newline ends it), discarding the buffer as it goes, and report it without fields.
 void CsvStream::skip_oversized(CsvRow& row) {
   row.stored = 0;
+  row.sparse = false;
   row.field_count = 0;
   row.line = line_;
   row.oversized = true;

@@ -30,7 +30,8 @@ inline constexpr std::size_t k_csv_max_fields = 1024;
 
 struct CsvRow {
   std::vector<CsvField> store = std::vector<CsvField>(k_csv_max_fields);  // allocated once
-  std::size_t stored = 0;       // the first min(field_count, k_csv_max_fields) fields
+  std::size_t stored = 0;       // the first min(field_count, k_csv_max_fields) fields...
+  bool sparse = false;          // ...or, when true, only the columns given to want()
   std::size_t field_count = 0;  // all fields of the row
   std::uint64_t line = 0;       // 1-based physical line the row starts on
   bool oversized = false;       // longer than max_row_bytes: skipped, no fields
@@ -41,9 +42,10 @@ struct CsvRow {
 
 class CsvStream {
  public:
-  // `lenient_only` skips the fast path (tests compare the two).
+  // `lenient_only` skips the fast path, `isa` picks its variant ("sse2", "avx2", "avx512bw";
+  // default the widest this CPU runs): tests compare them.
   CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes,
-            bool lenient_only = false);
+            bool lenient_only = false, std::string_view isa = {});
   ~CsvStream();
   CsvStream(const CsvStream&) = delete;
   CsvStream& operator=(const CsvStream&) = delete;
@@ -51,6 +53,9 @@ class CsvStream {
   // into the buffer and stay valid until the next call. A UTF-8 BOM and CR before LF are dropped.
   bool next(CsvRow& row);
   bool empty_input() const { return total_ == 0; }
+  // From now on rows need only these columns (each < k_csv_max_fields): a row may come back
+  // sparse, with only them set. Empty: every field again.
+  void want(std::vector<std::size_t> columns);
 
  private:
   enum class Scan { complete, incomplete, malformed };
@@ -71,6 +76,7 @@ class CsvStream {
   std::uint64_t line_ = 1;
   std::uint64_t total_ = 0;
   bool lenient_only_;
+  std::vector<std::size_t> want_;
   // The fast path's block state (csv_fast.hpp), kept between rows.
   struct Fast;
   std::unique_ptr<Fast> fast_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/csv_fast.hpp"
 #include "core/csv_stream.hpp"
 
 using roofline::ChunkReader;
@@ -14,9 +15,11 @@ using roofline::detail::field_text;
 
 namespace {
 
-// Every row as "line|field|field|..." (fields unescaped), plus its flags.
+// Every row as "line|field|field|..." (fields unescaped), plus its flags. With `want`, only
+// those columns: "line|count|field|...", "-" for a column the row does not have.
 std::vector<std::string> rows(const std::string& text, std::size_t buffer, bool lenient,
-                              std::size_t max_row = 1 << 20) {
+                              std::size_t max_row = 1 << 20, std::string_view isa = {},
+                              const std::vector<std::size_t>& want = {}) {
   std::size_t pos = 0;
   ChunkReader read = [&](char* buf, std::size_t cap) {
     const std::size_t n = std::min({std::size_t{3}, cap, text.size() - pos});
@@ -24,11 +27,22 @@ std::vector<std::string> rows(const std::string& text, std::size_t buffer, bool 
     pos += n;
     return n;
   };
-  CsvStream csv(read, buffer, max_row, lenient);
+  CsvStream csv(read, buffer, max_row, lenient, isa);
+  csv.want(want);
   std::vector<std::string> out;
   CsvRow row;
   while (csv.next(row)) {
     std::string s = std::to_string(row.line);
+    if (!want.empty()) {
+      s += '|';
+      s += std::to_string(row.field_count);
+      for (auto c : want) {
+        s += '|';
+        s += c < row.field_count ? field_text(row[c]) : std::string("-");
+      }
+      out.push_back(s);
+      continue;
+    }
     for (const auto& f : row.fields()) {
       s += '|';
       s += field_text(f);
@@ -38,6 +52,13 @@ std::vector<std::string> rows(const std::string& text, std::size_t buffer, bool 
     if (row.unterminated) s += "|unterminated";
     out.push_back(s);
   }
+  return out;
+}
+
+// Every fast-path variant this CPU runs (SSE2 always).
+std::vector<std::string> isas() {
+  std::vector<std::string> out;
+  for (const auto& k : roofline::detail::supported_fast_kernels()) out.emplace_back(k.isa);
   return out;
 }
 
@@ -58,10 +79,14 @@ TEST_CASE("csv: fields, quotes, CRLF, blank lines and line numbers", "[csv]") {
       "6|last|",
   };
   for (bool lenient : {false, true})
-    for (std::size_t buffer : {1u, 5u, 16u, 64u, 4096u}) {
-      INFO("lenient " << lenient << " buffer " << buffer);
-      CHECK(rows(text, buffer, lenient) == want);
-    }
+    for (const auto& isa : isas())
+      for (std::size_t buffer : {1u, 5u, 16u, 64u, 4096u}) {
+        INFO("lenient " << lenient << " " << isa << " buffer " << buffer);
+        CHECK(rows(text, buffer, lenient, 1 << 20, isa) == want);
+        CHECK(rows(text, buffer, lenient, 1 << 20, isa, {0, 2}) ==
+              std::vector<std::string>{"1|3|a|say \"hi\"", "3|3|multi\nline|", "5|3|x\"y|w",
+                                       "6|2|last|-"});
+      }
 }
 
 TEST_CASE("csv: an unterminated quote and an over-long row are flagged, later rows survive",
@@ -97,8 +122,14 @@ TEST_CASE("csv: the fast path and the lenient scan agree on a long mixed text", 
   }
   const auto lenient = rows(text, 4096, true);
   REQUIRE(lenient.size() == 300);
-  for (std::size_t buffer : {7u, 64u, 65u, 200u, 1u << 16}) {
-    INFO("buffer " << buffer);
-    CHECK(rows(text, buffer, false) == lenient);
-  }
+  const std::vector<std::size_t> want{0, 1, 3, 5};
+  const auto lenient_want = rows(text, 4096, true, 1 << 20, {}, want);
+  CHECK(lenient_want[0] == "1|6|0|void k<int, 0>(float*, int)|two\nlines|");
+  CHECK(lenient_want[1] == "3|3|1|void k<int, 1>(float*, int)|-|-");
+  for (const auto& isa : isas())
+    for (std::size_t buffer : {7u, 64u, 65u, 200u, 1u << 16}) {
+      INFO(isa << " buffer " << buffer);
+      CHECK(rows(text, buffer, false, 1 << 20, isa) == lenient);
+      CHECK(rows(text, buffer, false, 1 << 20, isa, want) == lenient_want);  // sparse rows
+    }
 }

@@ -1,11 +1,12 @@
-// Streaming CSV rows. Speed comes from classifying 64 bytes at a time (SSE2 compares and a
-// movemask) into bit masks of quotes, commas and newlines. The fast path turns the quote mask
-// into an "inside quotes" mask with a prefix XOR, so only real separators remain and each field
-// costs a few instructions however many commas a kernel name holds. That is exact for RFC 4180
-// input; a row where a quote opens anywhere but at a field start (a stray quote) or a quoted
-// field has bytes after its closing quote is re-read by the lenient scan, which treats such
-// quotes like Python's csv module does. Rows are re-scanned from their start only when a refill
-// interrupts them (once per buffer), so the cost stays linear.
+// Streaming CSV rows. The fast path (csv_fast_core.inc) classifies 64 bytes at a time into bit
+// masks of quotes, commas and newlines and turns the quote mask into an "inside quotes" mask
+// with a prefix XOR, so only real separators remain: a field costs a few instructions however
+// many commas a kernel name holds, and once the reader knows which columns it needs (want())
+// the other fields are only counted. That is exact for RFC 4180 input; a row where a quote
+// opens anywhere but at a field start (a stray quote) or a quoted field has bytes after its
+// closing quote is re-read by the lenient scan here, which treats such quotes like Python's csv
+// module does. Rows are re-scanned from their start only when a refill interrupts them (once
+// per buffer), so the cost stays linear.
 #include "core/csv_stream.hpp"
 
 #include "core/csv_fast.hpp"

@@ -1,6 +1,7 @@
 // Stage C ingest: recognises the counter CSV layout from its header column names, then streams
 // the rows into a CounterTable. Only the columns a layout needs are converted to numbers.
 #include <array>
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -43,36 +44,72 @@ std::string_view trimmed(const CsvField& f) {
   return v;
 }
 
-// Ids and nanosecond timestamps: at most 19 digits, so no overflow check is needed.
-bool parse_u64(const CsvField& f, std::uint64_t& out) {
-  const std::string_view v = trimmed(f);
+// 1..8 ASCII digits at p as a number, eight bytes at a time (SWAR); false unless all are
+// digits. Reads 8 bytes from p: CsvStream fields are followed by k_csv_field_slack readable
+// bytes.
+bool digits8(const char* p, std::size_t n, std::uint64_t& out) {
+  if constexpr (std::endian::native != std::endian::little) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto d = static_cast<unsigned>(p[i] - '0');
+      if (d > 9) return false;
+      v = v * 10 + d;
+    }
+    out = v;
+    return true;
+  }
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, 8);
+  v <<= 8 * (8 - n);  // the digits to the high bytes (the last digit is the most significant)
+  if (n < 8) v |= 0x3030303030303030ull >> (8 * n);  // leading '0's
+  const std::uint64_t hi = 0xF0F0F0F0F0F0F0F0ull;
+  if (((v & hi) | (((v + 0x0606060606060606ull) & hi) >> 4)) != 0x3333333333333333ull) return false;
+  v -= 0x3030303030303030ull;
+  v = v * 10 + (v >> 8);  // pairs of digits
+  v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+       (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+      32;
+  out = v;
+  return true;
+}
+
+// Ids, nanosecond timestamps, integer counters: at most 19 digits, so no overflow.
+bool parse_digits(std::string_view v, std::uint64_t& out) {
   if (v.empty() || v.size() > 19) return false;
-  std::uint64_t n = 0;
-  for (char c : v) {
-    const auto digit = static_cast<unsigned>(c - '0');
-    if (digit > 9) return false;
-    n = n * 10 + digit;
+  const std::size_t head = v.size() % 8 == 0 ? 8 : v.size() % 8;
+  std::uint64_t n = 0, part = 0;
+  if (!digits8(v.data(), head, n)) return false;
+  for (std::size_t i = head; i < v.size(); i += 8) {
+    if (!digits8(v.data() + i, 8, part)) return false;
+    n = n * 100000000 + part;
   }
   out = n;
   return true;
 }
 
-// Counter values are mostly short integers: those skip the general floating-point parser.
+bool parse_u64(const CsvField& f, std::uint64_t& out) {
+  return parse_digits(trimmed(f), out);
+}
+
+// Counter values are mostly integers: those skip the general floating-point parser.
 bool parse_number(const CsvField& f, double& out) {
   const std::string_view v = trimmed(f);
-  if (v.empty()) return false;
-  if (v.size() <= 15) {
-    std::uint64_t n = 0;
-    std::size_t i = 0;
-    for (; i < v.size() && static_cast<unsigned>(v[i] - '0') < 10u; ++i)
-      n = n * 10 + static_cast<unsigned>(v[i] - '0');
-    if (i == v.size()) {
-      out = static_cast<double>(n);
-      return true;
-    }
+  std::uint64_t n = 0;
+  if (parse_digits(v, n)) {
+    out = static_cast<double>(n);
+    return true;
   }
+  if (v.empty()) return false;
   const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
   return ec == std::errc{} && p == v.data() + v.size() && std::isfinite(out);
+}
+
+// Byte equality of short fields without a library call.
+bool same_bytes(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 // Columns that describe a dispatch rather than count something (rocprof v1/v2 and rocprofv3
@@ -248,8 +285,8 @@ bool Ingest::long_row(const CsvRow& f) {
     return false;
   const CsvField& dispatch = f[lay_.dispatch];
   const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
-  const bool same = same_.valid && dispatch.raw() == same_.dispatch && pid_raw == same_.pid &&
-                    f[lay_.kernel].size == same_.kernel_size;
+  const bool same = same_.valid && f[lay_.kernel].size == same_.kernel_size &&
+                    same_bytes(dispatch.raw(), same_.dispatch) && same_bytes(pid_raw, same_.pid);
   if (!same) {
     std::uint64_t id = 0, pid = 0;
     if (!parse_u64(dispatch, id)) return false;

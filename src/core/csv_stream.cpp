@@ -75,6 +75,7 @@ CsvStream::CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::siz
       max_row_(std::max(max_row_bytes, cap_)),
       lenient_only_(lenient_only),
       fast_(std::make_unique<Fast>()) {
+  static_assert(k_block >= k_csv_field_slack);
   buf_.assign(cap_ + k_block, '\0');
   for (const auto& k : supported_fast_kernels())
     if (k.isa == isa) fast_->kernels = k;

@@ -14,6 +14,10 @@
 
 namespace roofline::detail {
 
+// At least this many bytes after the end of any field's data are readable (the buffer's padding),
+// so a parser may load 8 bytes at once.
+inline constexpr std::size_t k_csv_field_slack = 64;
+
 struct CsvField {
   const char* data = nullptr;  // content: inside the quotes for a quoted field, "" not undone
   std::size_t size = 0;

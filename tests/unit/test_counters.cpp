@@ -217,6 +217,42 @@ TEST_CASE("counters: dispatch ids are per process; a counter repeated in a dispa
   CHECK(k.timed_dispatches == 2);
 }
 
+TEST_CASE("counters: numbers of every length, with and without a fraction or exponent",
+          "[counters]") {
+  const std::vector<std::pair<std::string, double>> ok = {
+      {"0", 0.0},
+      {"7", 7.0},
+      {"00012", 12.0},
+      {"12345678", 12345678.0},
+      {"123456789", 123456789.0},
+      {"9999999999999999", 9999999999999999.0},
+      {"1234567890123456789", 1234567890123456789.0},
+      {"99999999999999999999", 1e20},  // 20 digits: the general parser
+      {"1.5", 1.5},
+      {"2.5E2", 250.0},
+      {" 42 ", 42.0},
+  };
+  std::string text = k_h63;
+  int d = 0;
+  for (const auto& [v, want] : ok) {
+    ++d;
+    text += row63(d, 7, fmt::format("k{}", d), "FETCH_SIZE", v);
+  }
+  for (const char* bad : {"12a4", "", "0x10", "1/2", "nan", "inf", "--1"})
+    text += row63(++d, 7, "bad", "FETCH_SIZE", bad);
+  const auto f = parse(text);
+  CHECK(f.rows_used == ok.size());
+  CHECK(f.bad_rows == 7);
+  for (std::size_t i = 0; i < ok.size(); ++i) {
+    INFO(ok[i].first);
+    CHECK(counter(kernel(f, fmt::format("k{}", i + 1)), "FETCH_SIZE").sum == ok[i].second);
+  }
+  std::uint64_t t = 1700000000000000000;
+  std::string ts = k_h63;
+  ts += fmt::format("1,1,1,1,7,7,64,1,\"k\",64,0,0,32,16,\"FETCH_SIZE\",1,{},{}\n", t, t + 1234567);
+  CHECK(kernel(parse(ts), "k").duration_ns_sum == 1234567.0);  // 19-digit timestamps
+}
+
 TEST_CASE("counters: CRLF with a UTF-8 BOM, and no final newline, read like the clean files",
           "[counters]") {
   const auto clean64 = summary(parse(fixture("rocm64_counter_collection.csv")));

@@ -11,13 +11,14 @@
 namespace roofline::detail {
 
 // The classification of the 64-byte block at `blk`: bits not yet visited of the separators
-// outside quotes, of quoted newlines (for line numbers), of quotes opening anywhere but at a
-// field start (malformed: the row goes to the lenient scan) and of doubled quotes; plus the
-// carries into the next block (inside a quote, last byte a quote, last byte a separator).
+// outside quotes and of those that are newlines (row ends); of the rare bytes that send a row to
+// the lenient scan (a newline inside quotes, a quote opening anywhere but at a field start,
+// which includes doubled quotes); plus the carries into the next block (inside a quote, last
+// byte a separator).
 struct FastState {
   std::size_t blk = 0;
-  std::uint64_t sep = 0, nls = 0, qnl = 0, bad = 0, esc = 0;  // nls: the newline separators
-  std::uint64_t carry_inside = 0, carry_quote = 0, carry_sep = 1;
+  std::uint64_t sep = 0, nls = 0, rare = 0;
+  std::uint64_t carry_inside = 0, carry_sep = 1;
 };
 
 struct FastScan {
@@ -30,13 +31,12 @@ struct FastScan {
   std::size_t nwant = 0;              // stored, at fields[column]; none wanted = all, in order
   FastState st;                       // in and out
   std::size_t stored = 0, field_count = 0, next_begin = 0;
-  std::uint64_t quoted_newlines = 0;
 };
 
 enum class FastResult { complete, incomplete, malformed };
 
 struct FastKernels {
-  // One row from `begin` (fields, count, next_begin, quoted_newlines filled when complete).
+  // One row from `begin` (fields, stored, field_count, next_begin set when complete).
   FastResult (*scan)(FastScan&);
   // Classifies the block at `at` into `st`, continuing its carries.
   void (*load)(FastState& st, const char* data, std::size_t at, std::size_t end);

@@ -2,11 +2,11 @@
 // masks of quotes, commas and newlines and turns the quote mask into an "inside quotes" mask
 // with a prefix XOR, so only real separators remain: a field costs a few instructions however
 // many commas a kernel name holds, and once the reader knows which columns it needs (want())
-// the other fields are only counted. That is exact for RFC 4180 input; a row where a quote
-// opens anywhere but at a field start (a stray quote) or a quoted field has bytes after its
-// closing quote is re-read by the lenient scan here, which treats such quotes like Python's csv
-// module does. Rows are re-scanned from their start only when a refill interrupts them (once
-// per buffer), so the cost stays linear.
+// the other fields are only counted. Rows with anything unusual (a quoted newline, a doubled
+// quote, a quote opening anywhere but at a field start, bytes after a closing quote, an
+// unterminated quote) are re-read by the lenient scan here, which treats stray quotes like
+// Python's csv module does. Rows are re-scanned from their start only when a refill interrupts them
+// (once per buffer), so the cost stays linear.
 #include "core/csv_stream.hpp"
 
 #include "core/csv_fast.hpp"
@@ -190,7 +190,7 @@ CsvStream::Scan CsvStream::scan_fast(CsvRow& row) {
   row.oversized = false;
   row.unterminated = false;
   begin_ = s.next_begin;
-  line_ += 1 + s.quoted_newlines;
+  ++line_;  // rows with quoted newlines take the lenient scan
   return Scan::complete;
 }
 

@@ -104,14 +104,6 @@ bool parse_number(const CsvField& f, double& out) {
   return ec == std::errc{} && p == v.data() + v.size() && std::isfinite(out);
 }
 
-// Byte equality of short fields without a library call.
-bool same_bytes(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
 // Columns that describe a dispatch rather than count something (rocprof v1/v2 and rocprofv3
 // spellings). In a one-row-per-dispatch file every other numeric column is a counter.
 constexpr std::array<std::string_view, 46> k_metadata{"Index",
@@ -286,7 +278,8 @@ bool Ingest::long_row(const CsvRow& f) {
   const CsvField& dispatch = f[lay_.dispatch];
   const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
   const bool same = same_.valid && f[lay_.kernel].size == same_.kernel_size &&
-                    same_bytes(dispatch.raw(), same_.dispatch) && same_bytes(pid_raw, same_.pid);
+                    detail::same_bytes(dispatch.raw(), same_.dispatch) &&
+                    detail::same_bytes(pid_raw, same_.pid);
   if (!same) {
     std::uint64_t id = 0, pid = 0;
     if (!parse_u64(dispatch, id)) return false;

@@ -20,9 +20,7 @@ std::size_t CounterTable::counter_id(std::string_view name) {
   const std::size_t n = counter_names_.size();
   if (n > 0) {
     const std::size_t guess = last_counter_ + 1 < n ? last_counter_ + 1 : 0;
-    const std::string& g = counter_names_[guess];
-    if (g.size() == name.size() && std::equal(g.begin(), g.end(), name.begin()))
-      return last_counter_ = guess;
+    if (same_bytes(counter_names_[guess], name)) return last_counter_ = guess;
     for (std::size_t i = 0; i < n; ++i)
       if (counter_names_[i] == name) return last_counter_ = i;
   }

@@ -28,7 +28,7 @@ std::size_t CounterTable::counter_id(std::string_view name) {
   return last_counter_ = n;
 }
 
-std::size_t CounterTable::counter_id(const CsvField& name) {
+std::size_t CounterTable::counter_id_slow(const CsvField& name) {
   if (!name.escaped && name.size > 0 && name.data[0] != ' ' && name.data[name.size - 1] != ' ')
     return counter_id(name.raw());
   return counter_id(field_text(name));
@@ -109,21 +109,6 @@ void CounterTable::add_duration(double ns) {
   k.ring[cur_rec_].timed = true;
   k.duration_ns += ns;
   ++k.timed;
-}
-
-void CounterTable::add(std::size_t counter, double value) {
-  Kernel& k = kernels_[cur_kernel_];
-  if (counter >= k.sums.size()) k.sums.resize(counter + 1);
-  CounterSum& s = k.sums[counter];
-  s.sum += value;
-  auto& seen = k.ring[cur_rec_].seen;
-  const std::size_t word = counter / 64;
-  if (word >= seen.size()) seen.resize(word + 1, 0);
-  const std::uint64_t bit = std::uint64_t{1} << (counter % 64);
-  if ((seen[word] & bit) == 0) {
-    seen[word] |= bit;
-    ++s.dispatches;
-  }
 }
 
 std::vector<KernelCounters> CounterTable::finish(const std::vector<bool>& drop) const {

@@ -41,7 +41,14 @@ class CounterTable {
 
   // The id of a counter name (registered on first sight). Consecutive rows of one dispatch
   // usually cycle through the same names, so the name after the previous one is tried first.
-  std::size_t counter_id(const CsvField& name);
+  std::size_t counter_id(const CsvField& name) {
+    const std::size_t n = counter_names_.size();
+    if (!name.escaped && n > 0) {  // the hot path, inline: the name after the previous one
+      const std::size_t guess = last_counter_ + 1 < n ? last_counter_ + 1 : 0;
+      if (same_bytes(counter_names_[guess], name.raw())) return last_counter_ = guess;
+    }
+    return counter_id_slow(name);
+  }
   std::size_t counter_id(std::string_view name);
   std::size_t counter_count() const { return counter_names_.size(); }
   const std::string& counter_name(std::size_t id) const { return counter_names_[id]; }
@@ -55,7 +62,20 @@ class CounterTable {
   bool dispatch_timed() const { return kernels_[cur_kernel_].ring[cur_rec_].timed; }
   void add_duration(double ns);
   // Adds a value to the current dispatch; the counter's dispatch count rises once per dispatch.
-  void add(std::size_t counter, double value);
+  void add(std::size_t counter, double value) {
+    Kernel& k = kernels_[cur_kernel_];
+    if (counter >= k.sums.size()) k.sums.resize(counter + 1);
+    CounterSum& s = k.sums[counter];
+    s.sum += value;
+    auto& seen = k.ring[cur_rec_].seen;
+    const std::size_t word = counter / 64;
+    if (word >= seen.size()) seen.resize(word + 1, 0);
+    const std::uint64_t bit = std::uint64_t{1} << (counter % 64);
+    if ((seen[word] & bit) == 0) {
+      seen[word] |= bit;
+      ++s.dispatches;
+    }
+  }
 
   // Dispatches whose id was not above the kernel's latest one and that were no longer in the
   // window: counted as new (a resumed dispatch that old would be counted twice).
@@ -79,6 +99,8 @@ class CounterTable {
     bool any = false;
     std::uint64_t last_pid = 0, max_id = 0;
   };
+
+  std::size_t counter_id_slow(const CsvField& name);
 
   std::size_t window_;
   std::vector<Kernel> kernels_;

@@ -61,13 +61,20 @@ fi
 python3 - "$FILE" "$DIR/ours_t.json" "$DIR/py_t.json" "$RSS_KB" <<'PY'
 import json, os, statistics, sys
 size = os.path.getsize(sys.argv[1])
-ours = json.load(open(sys.argv[2]))["results"][0]["times"]
+ours_r = json.load(open(sys.argv[2]))["results"][0]
+ours = ours_r["times"]
 py = json.load(open(sys.argv[3]))["results"][0]["times"]
 mo, mp = statistics.median(ours), statistics.median(py)
 rss_mb = int(sys.argv[4]) / 1024
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-print(f"file: {size / 1e6:.0f} MB ({sys.argv[1]}); cpu: {cpu}, {os.cpu_count()} cpus")
+info = open("/proc/cpuinfo").read().split("\n")
+model = next((l.split(":", 1)[1].strip() for l in info if l.startswith("model name")), "?")
+flags = next((l.split(":", 1)[1].split() for l in info if l.startswith("flags")), [])
+simd = "avx512bw" if "avx512bw" in flags else "avx2" if "avx2" in flags else "sse2"
+print(f"file: {size / 1e6:.0f} MB ({sys.argv[1]}); cpu: {model}, {os.cpu_count()} cpus, {simd}")
 print(f"roofline counters: median {mo * 1e3:.0f} ms (min {min(ours) * 1e3:.0f}, max {max(ours) * 1e3:.0f}, {len(ours)} runs) = {size / mo / 1e9:.2f} GB/s (best {size / min(ours) / 1e9:.2f})  [target >= 2 GB/s]")
+if "user" in ours_r:  # hyperfine: CPU time is steadier than wall time on a busy machine
+    cpu = ours_r["user"] + ours_r["system"]
+    print(f"  cpu time (user + sys, mean): {cpu * 1e3:.0f} ms = {size / cpu / 1e9:.2f} GB/s")
 print(f"peak RSS: {rss_mb:.1f} MB  [target < 32 MB]")
 print(f"python csv.DictReader: median {mp:.2f} s ({len(py)} runs) = {size / mp / 1e6:.0f} MB/s")
 print(f"ratio python/roofline: {mp / mo:.0f}x  [target >= 35x]")

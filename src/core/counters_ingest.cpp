@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -368,8 +369,8 @@ CounterFile Ingest::run(const ChunkReader& read) {
     if (text_column_[c]) note("column " + table_.counter_name(c) + " holds text: not a counter");
   if (table_.out_of_window() > 0)
     note(
-        fmt::format("{} dispatches came back after {} newer dispatches of the same kernel: "
-                    "counted as new dispatches",
+        fmt::format("{} times a dispatch's rows resumed after more than {} newer dispatches of "
+                    "its kernel: counted again as a new dispatch",
                     table_.out_of_window(), opt_.dispatch_window));
   return std::move(file_);
 }
@@ -378,7 +379,14 @@ CounterFile Ingest::run(const ChunkReader& read) {
 
 CounterFile parse_counters(const ChunkReader& read, const std::string& display,
                            const CounterOptions& options) {
-  return Ingest(display, options).run(read);
+  try {  // the promise is "never throws": out of memory or a throwing reader becomes an error
+    return Ingest(display, options).run(read);
+  } catch (const std::exception& e) {
+    CounterFile f;
+    f.display = display;
+    f.errors.push_back(display + ": not read: " + e.what());
+    return f;
+  }
 }
 
 CounterFile parse_counters_text(std::string_view text, const std::string& display,
@@ -395,6 +403,13 @@ CounterFile parse_counters_text(std::string_view text, const std::string& displa
 
 CounterFile read_counters_file(const std::filesystem::path& path, const std::string& display,
                                const CounterOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    CounterFile f;
+    f.display = display;
+    f.errors.push_back(display + ": is a directory, not a counter CSV");
+    return f;
+  }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> fp(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!fp) {
     CounterFile f;

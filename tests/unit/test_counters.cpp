@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
@@ -200,7 +201,7 @@ TEST_CASE("counters: the dispatch window bounds memory; an older dispatch is cou
   narrow.dispatch_window = 2;
   const auto cut = parse(text, narrow);
   CHECK(kernel(cut, "k").dispatches == 4);
-  CHECK(any_contains(cut.notes, {"1 dispatches came back", "counted as new"}));
+  CHECK(any_contains(cut.notes, {"1 times a dispatch", "counted again as a new dispatch"}));
 }
 
 TEST_CASE("counters: dispatch ids are per process; a counter repeated in a dispatch counts once",
@@ -382,4 +383,11 @@ TEST_CASE("counters: read_counters_file streams a file; a missing one is an erro
   const auto missing = read_counters_file(dir + "no_such.csv", "no_such.csv", {});
   CHECK(!missing.usable());
   CHECK(any_contains(missing.errors, {"no_such.csv", "cannot open"}));
+  CHECK(any_contains(read_counters_file(dir, "dir", {}).errors, {"dir: is a directory"}));
+  // A reader that throws is an error in the result, not an exception out of parse_counters.
+  const ChunkReader broken = [](char*, std::size_t) -> std::size_t {
+    throw std::runtime_error("device went away");
+  };
+  const auto thrown = parse_counters(broken, "pipe", {});
+  CHECK(any_contains(thrown.errors, {"pipe: not read", "device went away"}));
 }

@@ -66,17 +66,17 @@ std::size_t CounterTable::kernel_id(const CsvField& name) {
 
 void CounterTable::begin_dispatch(std::size_t kernel, std::uint64_t pid, std::uint64_t dispatch) {
   Kernel& k = kernels_[kernel];
-  if (have_current_ && cur_kernel_ == kernel) {
-    const DispatchRec& cur = k.ring[cur_rec_];
-    if (cur.id == dispatch && cur.pid == pid) return;
-  }
+  if (have_current_ && cur_kernel_ == kernel && cur_r_->id == dispatch && cur_r_->pid == pid)
+    return;
   have_current_ = true;
   cur_kernel_ = kernel;
+  cur_k_ = &k;
   const bool ascending = k.any && pid == k.last_pid && dispatch > k.max_id;
   if (k.any && !ascending) {
     for (std::size_t i = 0; i < k.ring.size(); ++i) {
       if (k.ring[i].id == dispatch && k.ring[i].pid == pid) {
         cur_rec_ = i;
+        cur_r_ = &k.ring[i];
         return;
       }
     }
@@ -91,6 +91,7 @@ void CounterTable::begin_dispatch(std::size_t kernel, std::uint64_t pid, std::ui
     k.ring_next = (k.ring_next + 1) % window_;
   }
   DispatchRec& rec = k.ring[cur_rec_];
+  cur_r_ = &rec;
   rec.pid = pid;
   rec.id = dispatch;
   rec.timed = false;
@@ -105,8 +106,8 @@ void CounterTable::begin_dispatch(std::size_t kernel, std::uint64_t pid, std::ui
 }
 
 void CounterTable::add_duration(double ns) {
-  Kernel& k = kernels_[cur_kernel_];
-  k.ring[cur_rec_].timed = true;
+  Kernel& k = *cur_k_;
+  cur_r_->timed = true;
   k.duration_ns += ns;
   ++k.timed;
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -59,15 +60,15 @@ class CounterTable {
   // Makes (pid, dispatch) of `kernel` the current dispatch: a new one is counted, a recently
   // seen one is resumed (its rows need not be contiguous).
   void begin_dispatch(std::size_t kernel, std::uint64_t pid, std::uint64_t dispatch);
-  bool dispatch_timed() const { return kernels_[cur_kernel_].ring[cur_rec_].timed; }
+  bool dispatch_timed() const { return cur_r_->timed; }
   void add_duration(double ns);
   // Adds a value to the current dispatch; the counter's dispatch count rises once per dispatch.
   void add(std::size_t counter, double value) {
-    Kernel& k = kernels_[cur_kernel_];
+    Kernel& k = *cur_k_;
     if (counter >= k.sums.size()) k.sums.resize(counter + 1);
     CounterSum& s = k.sums[counter];
     s.sum += value;
-    auto& seen = k.ring[cur_rec_].seen;
+    auto& seen = cur_r_->seen;
     const std::size_t word = counter / 64;
     if (word >= seen.size()) seen.resize(word + 1, 0);
     const std::uint64_t bit = std::uint64_t{1} << (counter % 64);
@@ -103,7 +104,7 @@ class CounterTable {
   std::size_t counter_id_slow(const CsvField& name);
 
   std::size_t window_;
-  std::vector<Kernel> kernels_;
+  std::deque<Kernel> kernels_;
   // Raw field bytes -> kernel (looked up without building a string), and display name -> kernel
   // (two spellings of one name, e.g. quoted and not, meet there).
   struct RawHash {
@@ -118,6 +119,8 @@ class CounterTable {
   std::size_t last_counter_ = 0;
   bool have_current_ = false;
   std::size_t cur_kernel_ = 0, cur_rec_ = 0;
+  Kernel* cur_k_ = nullptr;       // kernels_[cur_kernel_] (a deque: stays valid)
+  DispatchRec* cur_r_ = nullptr;  // cur_k_->ring[cur_rec_], set by begin_dispatch
   std::uint64_t out_of_window_ = 0;
 };
 

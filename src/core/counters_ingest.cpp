@@ -152,6 +152,8 @@ class Ingest {
 bool Ingest::read_header(const CsvRow& row) {
   for (const CsvField& f : row.fields()) header_.push_back(detail::field_text(f));
   lay_.columns = row.field_count;
+  if (header_.size() < lay_.columns)  // CsvRow keeps k_csv_max_fields; every index stays below
+    note(fmt::format("{} columns: only the first {} are read", lay_.columns, header_.size()));
   lay_.kernel = find({"Kernel_Name", "KernelName", "kernel-name"});
   lay_.counter_name = find({"Counter_Name"});
   lay_.counter_value = find({"Counter_Value"});

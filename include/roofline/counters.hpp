@@ -49,10 +49,11 @@ struct CounterFile {
   std::string display;  // the file as named in messages
   CounterFormat format = CounterFormat::unknown;
   std::string format_detail;  // e.g. "rocprofv3 counter_collection, 19 columns (ROCm 6.4+)"
-  std::uint64_t lines = 0;    // data lines seen (header excluded)
+  std::uint64_t lines = 0;    // data rows seen (header and blank lines excluded)
   std::uint64_t rows_used = 0;
   std::uint64_t bad_rows = 0;                // wrong column count or unparsable value
   std::vector<std::uint64_t> bad_row_lines;  // first `bad_lines_listed` 1-based line numbers
+                                             // (physical lines: quoted newlines count)
   std::vector<KernelCounters> kernels;       // in order of first appearance
   std::vector<std::string> errors;           // "file: what is wrong" (empty file, no header, ...)
   std::vector<std::string> notes;

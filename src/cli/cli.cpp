@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/counters_cmd.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -218,6 +219,9 @@ int run(int argc, char** argv) {
   calc_cmd->add_option("-f,--format", c.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
 
+  CountersArgs counters_args;
+  auto* counters_cmd = add_counters_command(app, counters_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -237,6 +241,7 @@ int run(int argc, char** argv) {
     if (show_cmd->parsed()) return run_peaks_show(p);
     if (check_cmd->parsed()) return run_peaks_check(p);
     if (calc_cmd->parsed()) return run_calc(c);
+    if (counters_cmd->parsed()) return run_counters(counters_args);
   } catch (const UsageError& e) {
     err_line(fmt::format("usage error: {}", e.what()));
     return k_exit_usage;

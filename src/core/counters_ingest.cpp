@@ -3,12 +3,11 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/counters_table.hpp"
+#include "core/csv_numbers.hpp"
 #include "core/csv_stream.hpp"
 #include "roofline/counters.hpp"
 
@@ -24,6 +24,9 @@ namespace {
 
 using detail::CsvField;
 using detail::CsvRow;
+using detail::parse_number;
+using detail::parse_u64;
+using detail::trimmed;
 
 constexpr std::size_t k_none = static_cast<std::size_t>(-1);
 
@@ -34,38 +37,6 @@ bool iequal(std::string_view a, std::string_view b) {
         std::tolower(static_cast<unsigned char>(b[i])))
       return false;
   return true;
-}
-
-std::string_view trimmed(const CsvField& f) {
-  std::string_view v = f.raw();
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
-}
-
-bool parse_u64(const CsvField& f, std::uint64_t& out) {
-  const std::string_view v = trimmed(f);
-  if (v.empty()) return false;
-  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  return ec == std::errc{} && p == v.data() + v.size();
-}
-
-// Counter values are mostly short integers: those skip the general floating-point parser.
-bool parse_number(const CsvField& f, double& out) {
-  const std::string_view v = trimmed(f);
-  if (v.empty()) return false;
-  if (v.size() <= 15) {
-    std::uint64_t n = 0;
-    std::size_t i = 0;
-    for (; i < v.size() && static_cast<unsigned>(v[i] - '0') < 10u; ++i)
-      n = n * 10 + static_cast<unsigned>(v[i] - '0');
-    if (i == v.size()) {
-      out = static_cast<double>(n);
-      return true;
-    }
-  }
-  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  return ec == std::errc{} && p == v.data() + v.size() && std::isfinite(out);
 }
 
 // Columns that describe a dispatch rather than count something (rocprof v1/v2 and rocprofv3
@@ -117,6 +88,13 @@ constexpr std::array<std::string_view, 46> k_metadata{"Index",
                                                       "Stream_Id",
                                                       "Kind"};
 
+// For messages: a header from a binary file must not put control bytes on the terminal.
+std::string printable(std::string_view s, std::size_t max) {
+  std::string out;
+  for (char c : s.substr(0, max)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+  return out;
+}
+
 bool is_metadata(std::string_view name) {
   for (auto m : k_metadata)
     if (iequal(m, name)) return true;
@@ -164,11 +142,18 @@ class Ingest {
   Layout lay_;
   std::vector<bool> text_column_;  // by counter id: a v1 column that held text, not a counter
   std::vector<std::pair<std::size_t, double>> values_;  // scratch for one v1 row
+  struct SameDispatch {  // the previous used rocprofv3 row's dispatch (see long_row)
+    bool valid = false;
+    std::string dispatch, pid;
+    std::size_t kernel_size = 0;
+  } same_;
 };
 
 bool Ingest::read_header(const CsvRow& row) {
-  for (const CsvField& f : row.fields) header_.push_back(detail::field_text(f));
+  for (const CsvField& f : row.fields()) header_.push_back(detail::field_text(f));
   lay_.columns = row.field_count;
+  if (header_.size() < lay_.columns)  // CsvRow keeps k_csv_max_fields; every index stays below
+    note(fmt::format("{} columns: only the first {} are read", lay_.columns, header_.size()));
   lay_.kernel = find({"Kernel_Name", "KernelName", "kernel-name"});
   lay_.counter_name = find({"Counter_Name"});
   lay_.counter_value = find({"Counter_Value"});
@@ -205,7 +190,7 @@ bool Ingest::read_header(const CsvRow& row) {
   } else {
     std::string first;
     for (std::size_t i = 0; i < header_.size() && i < 4; ++i)
-      first += (i ? ", " : "") + header_[i].substr(0, 40);
+      first += (i ? ", " : "") + printable(header_[i], 40);
     error(
         fmt::format("unrecognised header (first columns: {}); expected a rocprofv3 "
                     "*_counter_collection.csv (Kernel_Name, Counter_Name, Counter_Value, "
@@ -219,30 +204,38 @@ bool Ingest::read_header(const CsvRow& row) {
   return true;
 }
 
-// rocprofv3: one (dispatch, counter) pair per row.
-bool Ingest::long_row(const CsvRow& row) {
-  const auto& f = row.fields;
-  std::uint64_t id = 0, pid = 0;
+// rocprofv3: one (dispatch, counter) pair per row. The rows of a dispatch are normally adjacent
+// and a dispatch runs one kernel, so a row whose dispatch and process fields are byte for byte
+// those of the previous used row (kernel field of the same length) skips the id parsing, the
+// kernel lookup and the dispatch search: only its counter is read.
+bool Ingest::long_row(const CsvRow& f) {
   double value = 0.0;
-  if (!parse_u64(f[lay_.dispatch], id) || !parse_number(f[lay_.counter_value], value) ||
-      trimmed(f[lay_.counter_name]).empty())
+  if (!parse_number(f[lay_.counter_value], value) || trimmed(f[lay_.counter_name]).empty())
     return false;
-  if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
-  const std::size_t kernel = table_.kernel_id(f[lay_.kernel]);
-  const std::size_t counter = table_.counter_id(f[lay_.counter_name]);
-  table_.begin_dispatch(kernel, pid, id);
+  const CsvField& dispatch = f[lay_.dispatch];
+  const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
+  const bool same = same_.valid && f[lay_.kernel].size == same_.kernel_size &&
+                    detail::same_bytes(dispatch.raw(), same_.dispatch) &&
+                    detail::same_bytes(pid_raw, same_.pid);
+  if (!same) {
+    std::uint64_t id = 0, pid = 0;
+    if (!parse_u64(dispatch, id)) return false;
+    if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
+    table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
+    same_ = {true, std::string(dispatch.raw()), std::string(pid_raw), f[lay_.kernel].size};
+  }
   std::uint64_t t0 = 0, t1 = 0;
   if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
       parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0)
     table_.add_duration(static_cast<double>(t1 - t0));
-  table_.add(counter, value);
+  table_.add(table_.counter_id(f[lay_.counter_name]), value);
   return true;
 }
 
 // rocprof v1: one dispatch per row, counters as columns. A column that holds text is not a
 // counter: it is dropped (with a note), the row still counts.
 bool Ingest::wide_row(const CsvRow& row) {
-  const auto& f = row.fields;
+  const CsvRow& f = row;
   std::uint64_t id = file_.lines, pid = 0;  // no dispatch column: every row is a dispatch
   if (lay_.dispatch != k_none && !parse_u64(f[lay_.dispatch], id)) return false;
   if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
@@ -276,6 +269,13 @@ CounterFile Ingest::run(const ChunkReader& read) {
     return std::move(file_);
   }
   const bool v3 = lay_.format == CounterFormat::rocprofv3;
+  if (v3) {  // the CSV reader then locates only these fields of each row
+    std::vector<std::size_t> cols{lay_.kernel, lay_.dispatch, lay_.counter_name,
+                                  lay_.counter_value};
+    for (auto c : {lay_.pid, lay_.start, lay_.end})
+      if (c != k_none) cols.push_back(c);
+    csv.want(std::move(cols));
+  }
   while (csv.next(row)) {
     ++file_.lines;
     const bool ok = !row.oversized && !row.unterminated && row.field_count == lay_.columns &&
@@ -305,8 +305,8 @@ CounterFile Ingest::run(const ChunkReader& read) {
     if (text_column_[c]) note("column " + table_.counter_name(c) + " holds text: not a counter");
   if (table_.out_of_window() > 0)
     note(
-        fmt::format("{} dispatches came back after {} newer dispatches of the same kernel: "
-                    "counted as new dispatches",
+        fmt::format("{} times a dispatch's rows resumed after more than {} newer dispatches of "
+                    "its kernel: counted again as a new dispatch",
                     table_.out_of_window(), opt_.dispatch_window));
   return std::move(file_);
 }
@@ -315,7 +315,14 @@ CounterFile Ingest::run(const ChunkReader& read) {
 
 CounterFile parse_counters(const ChunkReader& read, const std::string& display,
                            const CounterOptions& options) {
-  return Ingest(display, options).run(read);
+  try {  // the promise is "never throws": out of memory or a throwing reader becomes an error
+    return Ingest(display, options).run(read);
+  } catch (const std::exception& e) {
+    CounterFile f;
+    f.display = display;
+    f.errors.push_back(display + ": not read: " + e.what());
+    return f;
+  }
 }
 
 CounterFile parse_counters_text(std::string_view text, const std::string& display,
@@ -332,6 +339,13 @@ CounterFile parse_counters_text(std::string_view text, const std::string& displa
 
 CounterFile read_counters_file(const std::filesystem::path& path, const std::string& display,
                                const CounterOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    CounterFile f;
+    f.display = display;
+    f.errors.push_back(display + ": is a directory, not a counter CSV");
+    return f;
+  }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> fp(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!fp) {
     CounterFile f;

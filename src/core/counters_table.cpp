@@ -8,6 +8,8 @@
 #include "core/counters_table.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 
 namespace roofline::detail {
 
@@ -18,7 +20,7 @@ std::size_t CounterTable::counter_id(std::string_view name) {
   const std::size_t n = counter_names_.size();
   if (n > 0) {
     const std::size_t guess = last_counter_ + 1 < n ? last_counter_ + 1 : 0;
-    if (counter_names_[guess] == name) return last_counter_ = guess;
+    if (same_bytes(counter_names_[guess], name)) return last_counter_ = guess;
     for (std::size_t i = 0; i < n; ++i)
       if (counter_names_[i] == name) return last_counter_ = i;
   }
@@ -26,38 +28,55 @@ std::size_t CounterTable::counter_id(std::string_view name) {
   return last_counter_ = n;
 }
 
-std::size_t CounterTable::counter_id(const CsvField& name) {
+std::size_t CounterTable::counter_id_slow(const CsvField& name) {
   if (!name.escaped && name.size > 0 && name.data[0] != ' ' && name.data[name.size - 1] != ' ')
     return counter_id(name.raw());
   return counter_id(field_text(name));
 }
 
+// Kernel names run to hundreds of bytes and differ from each other in the middle (template
+// arguments): hash the length and four 8-byte samples spread over the name, not every byte. The
+// map still compares whole names, so a shared sample only costs a longer bucket.
+std::size_t CounterTable::RawHash::operator()(std::string_view s) const {
+  std::uint64_t h = s.size() * 0x9E3779B97F4A7C15ull;
+  if (s.size() < 32) return std::hash<std::string_view>{}(s) ^ h;
+  for (std::size_t at : {std::size_t{0}, s.size() / 3, 2 * s.size() / 3, s.size() - 8}) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + at, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  return static_cast<std::size_t>(h);
+}
+
 std::size_t CounterTable::kernel_id(const CsvField& name) {
-  if (last_kernel_ != static_cast<std::size_t>(-1) && name.raw() == last_kernel_raw_)
-    return last_kernel_;
-  last_kernel_raw_.assign(name.data, name.size);
+  const std::string_view raw = name.raw();
+  if (last_kernel_ != static_cast<std::size_t>(-1) && raw == last_kernel_raw_) return last_kernel_;
+  last_kernel_raw_.assign(raw);
+  if (auto it = raw_index_.find(raw); it != raw_index_.end()) return last_kernel_ = it->second;
   std::string text = field_text(name);
   auto [it, inserted] = kernel_index_.try_emplace(text, kernels_.size());
   if (inserted) {
     kernels_.emplace_back();
     kernels_.back().name = std::move(text);
   }
+  raw_index_.emplace(std::string(raw), it->second);
   return last_kernel_ = it->second;
 }
 
 void CounterTable::begin_dispatch(std::size_t kernel, std::uint64_t pid, std::uint64_t dispatch) {
   Kernel& k = kernels_[kernel];
-  if (have_current_ && cur_kernel_ == kernel) {
-    const DispatchRec& cur = k.ring[cur_rec_];
-    if (cur.id == dispatch && cur.pid == pid) return;
-  }
+  if (have_current_ && cur_kernel_ == kernel && cur_r_->id == dispatch && cur_r_->pid == pid)
+    return;
   have_current_ = true;
   cur_kernel_ = kernel;
+  cur_k_ = &k;
   const bool ascending = k.any && pid == k.last_pid && dispatch > k.max_id;
   if (k.any && !ascending) {
     for (std::size_t i = 0; i < k.ring.size(); ++i) {
       if (k.ring[i].id == dispatch && k.ring[i].pid == pid) {
         cur_rec_ = i;
+        cur_r_ = &k.ring[i];
         return;
       }
     }
@@ -72,6 +91,7 @@ void CounterTable::begin_dispatch(std::size_t kernel, std::uint64_t pid, std::ui
     k.ring_next = (k.ring_next + 1) % window_;
   }
   DispatchRec& rec = k.ring[cur_rec_];
+  cur_r_ = &rec;
   rec.pid = pid;
   rec.id = dispatch;
   rec.timed = false;
@@ -86,25 +106,10 @@ void CounterTable::begin_dispatch(std::size_t kernel, std::uint64_t pid, std::ui
 }
 
 void CounterTable::add_duration(double ns) {
-  Kernel& k = kernels_[cur_kernel_];
-  k.ring[cur_rec_].timed = true;
+  Kernel& k = *cur_k_;
+  cur_r_->timed = true;
   k.duration_ns += ns;
   ++k.timed;
-}
-
-void CounterTable::add(std::size_t counter, double value) {
-  Kernel& k = kernels_[cur_kernel_];
-  if (counter >= k.sums.size()) k.sums.resize(counter + 1);
-  CounterSum& s = k.sums[counter];
-  s.sum += value;
-  auto& seen = k.ring[cur_rec_].seen;
-  const std::size_t word = counter / 64;
-  if (word >= seen.size()) seen.resize(word + 1, 0);
-  const std::uint64_t bit = std::uint64_t{1} << (counter % 64);
-  if ((seen[word] & bit) == 0) {
-    seen[word] |= bit;
-    ++s.dispatches;
-  }
 }
 
 std::vector<KernelCounters> CounterTable::finish(const std::vector<bool>& drop) const {

@@ -1,8 +1,15 @@
-// Streaming CSV rows. Speed comes from classifying 64 bytes at a time (SSE2 compares and a
-// movemask) into a bit mask of the three special bytes and walking its set bits: the bytes of
-// numbers and kernel names are never looked at one by one. Rows are re-scanned from their start
-// only when a refill interrupts them (once per buffer), so the cost stays linear.
+// Streaming CSV rows. The fast path (csv_fast_core.inc) classifies 64 bytes at a time into bit
+// masks of quotes, commas and newlines and turns the quote mask into an "inside quotes" mask
+// with a prefix XOR, so only real separators remain: a field costs a few instructions however
+// many commas a kernel name holds, and once the reader knows which columns it needs (want())
+// the other fields are only counted. Rows with anything unusual (a quoted newline, a doubled
+// quote, a quote opening anywhere but at a field start, bytes after a closing quote, an
+// unterminated quote) are re-read by the lenient scan here, which treats stray quotes like
+// Python's csv module does. Rows are re-scanned from their start only when a refill interrupts them
+// (once per buffer), so the cost stays linear.
 #include "core/csv_stream.hpp"
+
+#include "core/csv_fast.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -18,28 +25,22 @@ namespace {
 constexpr std::size_t k_block = 64;
 constexpr std::size_t k_npos = static_cast<std::size_t>(-1);
 
-// Bit i set when p[i] is ',', '"' or '\n' (64 bytes read; the caller masks what is past the end).
+// Bit i set when p[i] is '"', ',' or '\n', for the lenient scan (64 bytes readable).
 inline std::uint64_t special_mask(const char* p) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i comma = _mm_set1_epi8(',');
-  const __m128i nl = _mm_set1_epi8('\n');
   std::uint64_t m = 0;
+#if defined(__SSE2__)
   for (unsigned i = 0; i < 4; ++i) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
     const __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, comma)), _mm_cmpeq_epi8(v, nl));
-    m |= std::uint64_t{static_cast<std::uint32_t>(_mm_movemask_epi8(hit))} << (16 * i);
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8(','))),
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(hit))} << (16 * i);
   }
-  return m;
 #else
-  std::uint64_t m = 0;
-  for (unsigned i = 0; i < k_block; ++i) {
-    const char c = p[i];
-    if (c == '"' || c == ',' || c == '\n') m |= std::uint64_t{1} << i;
-  }
-  return m;
+  for (unsigned i = 0; i < k_block; ++i)
+    if (p[i] == '"' || p[i] == ',' || p[i] == '\n') m |= std::uint64_t{1} << i;
 #endif
+  return m;
 }
 
 bool is_space(char c) {
@@ -62,19 +63,41 @@ std::string field_text(const CsvField& f) {
   return out;
 }
 
-CsvStream::CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes)
+struct CsvStream::Fast {
+  FastKernels kernels = fast_kernels();
+  FastScan scan;  // its block state carries from one row to the next
+};
+
+CsvStream::CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes,
+                     bool lenient_only, std::string_view isa)
     : read_(read),
       cap_(std::max<std::size_t>(buffer_bytes, 1)),
-      max_row_(std::max(max_row_bytes, cap_)) {
+      max_row_(std::max(max_row_bytes, cap_)),
+      lenient_only_(lenient_only),
+      fast_(std::make_unique<Fast>()) {
+  static_assert(k_block >= k_csv_field_slack);
   buf_.assign(cap_ + k_block, '\0');
+  for (const auto& k : supported_fast_kernels())
+    if (k.isa == isa) fast_->kernels = k;
 }
 
-std::uint64_t CsvStream::block_mask(std::size_t at) const {
+CsvStream::~CsvStream() = default;
+
+std::uint64_t CsvStream::lenient_mask(std::size_t at) const {
   if (at >= end_) return 0;
   std::uint64_t m = special_mask(buf_.data() + at);
-  const std::size_t avail = end_ - at;
-  if (avail < k_block) m &= (std::uint64_t{1} << avail) - 1;
+  if (end_ - at < k_block) m &= (std::uint64_t{1} << (end_ - at)) - 1;
   return m;
+}
+
+// A row always starts outside quotes, at a field start.
+void CsvStream::reset_fast() {
+  FastScan& s = fast_->scan;
+  s.data = buf_.data();
+  s.end = end_;
+  s.eof = eof_;
+  s.st = FastState{};
+  fast_->kernels.load(s.st, s.data, begin_, end_);
 }
 
 // Moves the unconsumed bytes to the front, then reads until the buffer is full or the input
@@ -103,23 +126,41 @@ bool CsvStream::make_room() {
   return true;
 }
 
+void CsvStream::want(std::vector<std::size_t> columns) {
+  std::sort(columns.begin(), columns.end());
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  if (!columns.empty() && columns.back() >= k_csv_max_fields) columns.clear();
+  want_ = std::move(columns);
+}
+
 bool CsvStream::next(CsvRow& row) {
   if (!started_) {
     started_ = true;
     fill();
-    if (end_ >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0) begin_ = 3;
-    reset_iter();
+    const char* bom = "\xEF\xBB\xBF";  // the UTF-8 BOM, maybe cut by a tiny buffer
+    while (end_ < 3 && !eof_ && std::memcmp(buf_.data(), bom, end_) == 0 && make_room()) fill();
+    if (end_ >= 3 && std::memcmp(buf_.data(), bom, 3) == 0) begin_ = 3;
+    reset_fast();
   }
   for (;;) {
     if (begin_ >= end_) {
       if (eof_) return false;
       fill();
-      reset_iter();
+      reset_fast();
       continue;
     }
-    if (scan(row) == Scan::complete) {
-      const bool blank = row.field_count == 1 && row.fields[0].size == 0 && !row.fields[0].quoted;
-      if (!blank) return true;
+    const std::size_t row_begin = begin_;
+    Scan r = lenient_only_ ? Scan::malformed : scan_fast(row);
+    if (r == Scan::malformed) {
+      r = scan_lenient(row);
+      if (r == Scan::complete) reset_fast();
+    }
+    if (r == Scan::complete) {
+      // A blank line: one field and no bytes but the line end.
+      std::size_t len = begin_ - row_begin;
+      if (len > 0 && buf_[row_begin + len - 1] == '\n') --len;
+      if (len > 0 && buf_[row_begin + len - 1] == '\r') --len;
+      if (row.field_count != 1 || len != 0) return true;
       continue;
     }
     if (!make_room()) {
@@ -127,28 +168,53 @@ bool CsvStream::next(CsvRow& row) {
       return true;
     }
     fill();
-    reset_iter();
+    reset_fast();
   }
 }
 
-// One row from begin_. Incomplete (nothing consumed) when the data ends inside it before the
-// input does; at the end of the input the row ends where the data does.
-CsvStream::Scan CsvStream::scan(CsvRow& row) {
+// One row from begin_ on the fast path (csv_fast_core.inc).
+CsvStream::Scan CsvStream::scan_fast(CsvRow& row) {
+  FastScan& s = fast_->scan;  // data, end and eof were set by reset_fast()
+  s.begin = begin_;
+  s.fields = row.store.data();
+  s.max_fields = row.store.size();
+  s.want = want_.data();
+  s.nwant = want_.size();
+  const FastResult r = fast_->kernels.scan(s);
+  if (r == FastResult::incomplete) return Scan::incomplete;
+  if (r == FastResult::malformed) return Scan::malformed;
+  row.sparse = !want_.empty();
+  row.stored = row.sparse ? 0 : s.stored;
+  row.field_count = s.field_count;
+  row.line = line_;
+  row.oversized = false;
+  row.unterminated = false;
+  begin_ = s.next_begin;
+  ++line_;  // rows with quoted newlines take the lenient scan
+  return Scan::complete;
+}
+
+// One row from begin_, walking every quote, comma and newline in order: quotes only open a
+// field at its start, so a stray one is an ordinary byte. Incomplete (nothing consumed) when the
+// data ends inside the row before the input does; at the end of the input the row ends where
+// the data does.
+CsvStream::Scan CsvStream::scan_lenient(CsvRow& row) {
   const char* d = buf_.data();
   const std::size_t end = end_;
-  std::size_t blk = blk_;
-  std::uint64_t mask = mask_;
+  std::size_t blk = begin_;
+  std::uint64_t mask = lenient_mask(blk);
   auto next_special = [&]() -> std::size_t {
     while (mask == 0) {
       blk += k_block;
       if (blk >= end) return k_npos;
-      mask = block_mask(blk);
+      mask = lenient_mask(blk);
     }
     const std::size_t at = blk + static_cast<std::size_t>(std::countr_zero(mask));
     mask &= mask - 1;
     return at;
   };
-  row.fields.clear();
+  row.stored = 0;
+  row.sparse = false;
   row.field_count = 0;
   row.line = line_;
   row.oversized = false;
@@ -156,8 +222,8 @@ CsvStream::Scan CsvStream::scan(CsvRow& row) {
   std::uint64_t quoted_newlines = 0;
   auto add = [&](std::size_t from, std::size_t to, bool quoted, bool escaped) {
     ++row.field_count;
-    if (row.fields.size() < k_max_fields)
-      row.fields.push_back(CsvField{d + from, to - from, quoted, escaped});
+    if (row.stored < row.store.size())
+      row.store[row.stored++] = CsvField{d + from, to - from, quoted, escaped};
   };
   auto add_last = [&](std::size_t from, std::size_t to) {  // unquoted, before the line end
     if (to > from && d[to - 1] == '\r') --to;
@@ -166,8 +232,6 @@ CsvStream::Scan CsvStream::scan(CsvRow& row) {
   auto finish = [&](std::size_t next_begin) {
     begin_ = next_begin;
     line_ += 1 + quoted_newlines;
-    blk_ = blk;
-    mask_ = mask;
     return Scan::complete;
   };
 
@@ -232,7 +296,8 @@ CsvStream::Scan CsvStream::scan(CsvRow& row) {
 // A row longer than max_row_bytes: walk to its end one byte at a time (the quote state decides
 // which newline ends it), discarding the buffer as it goes, and report it without fields.
 void CsvStream::skip_oversized(CsvRow& row) {
-  row.fields.clear();
+  row.stored = 0;
+  row.sparse = false;
   row.field_count = 0;
   row.line = line_;
   row.oversized = true;
@@ -268,7 +333,7 @@ void CsvStream::skip_oversized(CsvRow& row) {
   row.unterminated = st == St::quoted;
   begin_ = i;
   line_ += 1 + newlines;
-  reset_iter();
+  reset_fast();
 }
 
 }  // namespace roofline::detail

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +13,10 @@
 #include "roofline/counters.hpp"
 
 namespace roofline::detail {
+
+// At least this many bytes after the end of any field's data are readable (the buffer's padding),
+// so a parser may load 8 bytes at once.
+inline constexpr std::size_t k_csv_field_slack = 64;
 
 struct CsvField {
   const char* data = nullptr;  // content: inside the quotes for a quoted field, "" not undone
@@ -23,34 +29,47 @@ struct CsvField {
 // The text of a field: doubled quotes undone, surrounding spaces trimmed.
 std::string field_text(const CsvField& f);
 
+// Fields kept per row; a longer row is still counted (field_count) and read to its end.
+inline constexpr std::size_t k_csv_max_fields = 1024;
+
 struct CsvRow {
-  std::vector<CsvField> fields;  // the first k_max_fields fields
-  std::size_t field_count = 0;   // all fields of the row
-  std::uint64_t line = 0;        // 1-based physical line the row starts on
-  bool oversized = false;        // longer than max_row_bytes: skipped, no fields
-  bool unterminated = false;     // a quoted field still open at the end of the input
+  std::vector<CsvField> store = std::vector<CsvField>(k_csv_max_fields);  // allocated once
+  std::size_t stored = 0;       // the first min(field_count, k_csv_max_fields) fields...
+  bool sparse = false;          // ...or, when true, only the columns given to want()
+  std::size_t field_count = 0;  // all fields of the row
+  std::uint64_t line = 0;       // 1-based physical line the row starts on
+  bool oversized = false;       // longer than max_row_bytes: skipped, no fields
+  bool unterminated = false;    // a quoted field still open at the end of the input
+  std::span<const CsvField> fields() const { return {store.data(), stored}; }
+  const CsvField& operator[](std::size_t i) const { return store[i]; }
 };
 
 class CsvStream {
  public:
-  static constexpr std::size_t k_max_fields = 4096;
-  CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes);
+  // `lenient_only` skips the fast path, `isa` picks its variant ("sse2", "avx2", "avx512bw";
+  // default the widest this CPU runs): tests compare them.
+  CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes,
+            bool lenient_only = false, std::string_view isa = {});
+  ~CsvStream();
+  CsvStream(const CsvStream&) = delete;
+  CsvStream& operator=(const CsvStream&) = delete;
   // Reads the next non-blank row into `row`; false at the end of the input. The fields point
   // into the buffer and stay valid until the next call. A UTF-8 BOM and CR before LF are dropped.
   bool next(CsvRow& row);
   bool empty_input() const { return total_ == 0; }
+  // From now on rows need only these columns (each < k_csv_max_fields): a row may come back
+  // sparse, with only them set. Empty: every field again.
+  void want(std::vector<std::size_t> columns);
 
  private:
-  enum class Scan { complete, incomplete };
-  Scan scan(CsvRow& row);
+  enum class Scan { complete, incomplete, malformed };
+  Scan scan_fast(CsvRow& row);
+  Scan scan_lenient(CsvRow& row);
   void fill();
   bool make_room();
   void skip_oversized(CsvRow& row);
-  void reset_iter() {
-    blk_ = begin_;
-    mask_ = block_mask(begin_);
-  }
-  std::uint64_t block_mask(std::size_t at) const;
+  void reset_fast();
+  std::uint64_t lenient_mask(std::size_t at) const;
 
   const ChunkReader& read_;
   std::vector<char> buf_;  // cap_ bytes of data plus padding for the 64-byte block loads
@@ -60,10 +79,11 @@ class CsvStream {
   bool eof_ = false, started_ = false;
   std::uint64_t line_ = 1;
   std::uint64_t total_ = 0;
-  // Special-character iterator: bit i of mask_ = byte blk_ + i is ',', '"' or '\n' and not yet
-  // visited. Every field boundary comes from it, so each byte is classified once per pass.
-  std::size_t blk_ = 0;
-  std::uint64_t mask_ = 0;
+  bool lenient_only_;
+  std::vector<std::size_t> want_;
+  // The fast path's block state (csv_fast.hpp), kept between rows.
+  struct Fast;
+  std::unique_ptr<Fast> fast_;
 };
 
 }  // namespace roofline::detail

@@ -304,18 +304,6 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   return r;
 }
 
-// Counters of several kernel names that belong to one entry, as one kernel.
-void add_kernel_counters(KernelCounters& into, const KernelCounters& from) {
-  if (into.name.empty()) into.name = from.name;
-  into.dispatches += from.dispatches;
-  for (const auto& [counter, sum] : from.counters) {
-    into.counters[counter].sum += sum.sum;
-    into.counters[counter].dispatches += sum.dispatches;
-  }
-  into.duration_ns_sum += from.duration_ns_sum;
-  into.timed_dispatches += from.timed_dispatches;
-}
-
 // Stage B/C evidence for each selected entry; input problems become notes, warnings, L4/L5.
 std::vector<Evidence> gather_evidence(const AnalyzeInputs& in, const TopN& topn, const Scope& scope,
                                       Analysis& a) {

@@ -94,6 +94,9 @@ struct KernelMatch {
 // For each Top-N name, the counter kernels that belong to it (at the best match kind found).
 std::vector<KernelMatch> match_kernels(const std::vector<std::string>& topn_names,
                                        const std::vector<KernelCounters>& kernels);
+// Adds `from`'s dispatches, durations and counter sums into `into` (kernels of different names
+// are different dispatches, so every count adds).
+void add_kernel_counters(KernelCounters& into, const KernelCounters& from);
 // Folds kernels from several files into one list (same name: sums added).
 std::vector<KernelCounters> merge_kernels(const std::vector<CounterFile>& files);
 

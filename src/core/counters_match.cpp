@@ -225,6 +225,18 @@ std::vector<KernelMatch> match_kernels(const std::vector<std::string>& topn_name
   return out;
 }
 
+void add_kernel_counters(KernelCounters& into, const KernelCounters& from) {
+  if (into.name.empty()) into.name = from.name;
+  into.dispatches += from.dispatches;
+  into.duration_ns_sum += from.duration_ns_sum;
+  into.timed_dispatches += from.timed_dispatches;
+  for (const auto& [name, c] : from.counters) {
+    CounterSum& s = into.counters[name];
+    s.sum += c.sum;
+    s.dispatches += c.dispatches;
+  }
+}
+
 std::vector<KernelCounters> merge_kernels(const std::vector<CounterFile>& files) {
   std::vector<KernelCounters> out;
   std::map<std::string, std::size_t, std::less<>> index;
@@ -235,15 +247,7 @@ std::vector<KernelCounters> merge_kernels(const std::vector<CounterFile>& files)
         out.push_back(k);
         continue;
       }
-      KernelCounters& into = out[it->second];
-      into.dispatches += k.dispatches;
-      into.duration_ns_sum += k.duration_ns_sum;
-      into.timed_dispatches += k.timed_dispatches;
-      for (const auto& [name, c] : k.counters) {
-        CounterSum& s = into.counters[name];
-        s.sum += c.sum;
-        s.dispatches += c.dispatches;
-      }
+      add_kernel_counters(out[it->second], k);
     }
   }
   return out;

@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis.hpp"
-#include "roofline/report.hpp"
+#include "roofline/stages.hpp"
 
 namespace roofline {
 
@@ -19,7 +18,7 @@ struct CalcInput {
   std::string dtype;
   std::string op_class;
   std::optional<double> pct_gpu_time;
-  double launch_overhead_us = 5.0;
+  VerdictParams verdict;
 };
 
 struct CalcResult {
@@ -28,11 +27,9 @@ struct CalcResult {
   std::vector<std::string> errors;  // unusable inputs (bad dtype or class)
 };
 
-// Runs utilization, bound, verdict and route on the given numbers against `table`.
+// Runs utilization, bound, verdict and route on the given numbers against `table`: the same
+// entry fields `analyze` would compute for a kernel that moved `bytes` and did `flops` in
+// `time_us`.
 CalcResult calc(const CalcInput& input, const PeaksTable& table);
-
-// The same fields `analyze` emits for an entry, plus the peaks used.
-ordered_json calc_json(const CalcResult& result);
-std::string calc_text(const CalcResult& result);
 
 }  // namespace roofline

@@ -17,9 +17,12 @@
 
 namespace roofline {
 
+// FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count: fp8 has no MfmaFlops counter (SPEC §6).
+inline constexpr double k_default_mfma_f8_flops = 512.0;
+
 struct CounterOptions {
-  double mfma_f8_flops_per_inst = 512.0;  // FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count
-  std::size_t bad_lines_listed = 5;       // how many bad-row line numbers to keep
+  double mfma_f8_flops_per_inst = k_default_mfma_f8_flops;
+  std::size_t bad_lines_listed = 5;  // how many bad-row line numbers to keep
   // Streaming limits (memory stays below about buffer_bytes + max_row_bytes whatever the file):
   std::size_t buffer_bytes = std::size_t{1} << 20;    // read size; grows only for a longer row
   std::size_t max_row_bytes = std::size_t{16} << 20;  // a longer row is skipped as a bad row
@@ -82,18 +85,6 @@ struct KernelMeasurement {
 };
 KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options);
 
-// Matching counter kernels to Top-N names: exact, then normalized (strip " [clone .kd]",
-// ".kd", argument lists "(...)"), then substring of the normalized forms.
-enum class MatchKind { none, exact, normalized, substring };
-const char* to_string(MatchKind k);
-std::string normalize_kernel_name(std::string_view name);
-struct KernelMatch {
-  MatchKind kind = MatchKind::none;
-  std::vector<std::size_t> kernels;  // indices into the merged kernel list
-};
-// For each Top-N name, the counter kernels that belong to it (at the best match kind found).
-std::vector<KernelMatch> match_kernels(const std::vector<std::string>& topn_names,
-                                       const std::vector<KernelCounters>& kernels);
 // Adds `from`'s dispatches, durations and counter sums into `into` (kernels of different names
 // are different dispatches, so every count adds).
 void add_kernel_counters(KernelCounters& into, const KernelCounters& from);

@@ -10,11 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/vocabulary.hpp"
+
 namespace roofline {
-
-enum class Regime { prefill, decode };
-
-const char* to_string(Regime r);
 
 // A value that may be recorded separately for the prefill and the decode regime.
 template <class T>

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/analysis.hpp"
 #include "roofline/load.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 

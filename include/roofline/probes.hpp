@@ -43,14 +43,4 @@ struct ProbeSet {
 Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name,
                               const InputLimits& limits = {});
 
-// The probe kernels captured for a Top-N entry: target or label equal to the entry's name or
-// short_name, then equal after normalization (argument lists, " [clone .kd]", ".kd", Python
-// module prefixes removed, case folded), then one containing the other (at least 4 characters).
-// Every probe kernel at the best level is returned (per-process files of one target combine).
-struct ProbeMatch {
-  std::vector<const ProbeKernel*> kernels;
-  std::string how;  // "exact", "normalized", "substring"
-};
-ProbeMatch match_probes(const TopNEntry& entry, const ProbeSet& probes);
-
 }  // namespace roofline

@@ -1,14 +1,18 @@
 #pragma once
-// Rendering the Analysis (SPEC §10) and writing it safely.
+// Rendering (SPEC §10): the Analysis as the artifact, the report, the chart and the terminal
+// summary; `calc` and `peaks` output; writing a file safely. Renderers see only the Analysis and
+// the stage structs, never the loaders.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analyze.hpp"
+#include "roofline/analysis.hpp"
+#include "roofline/calc.hpp"
 
 namespace roofline {
 
@@ -34,6 +38,21 @@ std::string render_roofline_svg(const Analysis& analysis);
 std::string render_text_summary(const Analysis& analysis, const std::vector<std::string>& written,
                                 bool color);
 
+// Each diagnostic once, as one stderr line without the program prefix: "error: ...",
+// "warning: ...", "degraded [L2] name: ...".
+std::vector<std::string> diagnostic_lines(const Analysis& analysis);
+
+// `roofline calc`: the entry fields `analyze` emits plus the peaks used (JSON), or one
+// "field value" line each (text).
+ordered_json calc_json(const CalcResult& result);
+std::string calc_text(const CalcResult& result);
+
+// `roofline peaks show`: the resolved peaks with the rules applied (text or JSON).
+ordered_json peaks_json(const ResolvedPeaks& peaks);
+std::string peaks_text(const ResolvedPeaks& peaks);
+// `roofline peaks list`: one line per section of the table.
+std::string peaks_table_text(const PeaksTable& table);
+
 // Escapes text for a Markdown table cell or inline code: `|`, newlines, backticks, HTML.
 std::string md_escape(std::string_view text);
 
@@ -41,8 +60,9 @@ std::string md_escape(std::string_view text);
 // so a reader or a crash never sees a half-written file. With `durable`, the temp file is also
 // fsync'ed before the rename (survives power loss; costs milliseconds on slow disks). On failure
 // the previous file is untouched and no temp file is left; a temp file that a killed earlier
-// run left beside `path` is removed by the next write. Returns "" on success, else a reason.
-std::string write_atomic(const std::filesystem::path& path, std::string_view content,
-                         bool durable = false);
+// run left beside `path` is removed by the next write. Returns nullopt on success, else the
+// reason.
+std::optional<std::string> write_atomic(const std::filesystem::path& path, std::string_view content,
+                                        bool durable = false);
 
 }  // namespace roofline

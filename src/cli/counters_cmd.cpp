@@ -11,7 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "roofline/counters.hpp"
 
 namespace roofline::cli {

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "roofline/counters.hpp"
+
 namespace CLI {
 class App;
 }
@@ -13,7 +15,7 @@ namespace roofline::cli {
 struct CountersArgs {
   std::vector<std::string> files;
   std::string format = "text";
-  double mfma_f8_flops_per_inst = 512.0;
+  double mfma_f8_flops_per_inst = k_default_mfma_f8_flops;
 };
 
 // Declares the subcommand on `app`, filling `args`; returns it so the caller can test parsed().

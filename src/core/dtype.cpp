@@ -1,18 +1,13 @@
 #include "roofline/dtype.hpp"
 
+#include "roofline/units.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 
 namespace roofline {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool contains(std::string_view hay, std::string_view needle) {
   return hay.find(needle) != std::string_view::npos;
@@ -25,12 +20,7 @@ Dtype make(const char* key, double bytes, bool peak) {
 }  // namespace
 
 std::optional<Dtype> parse_dtype(std::string_view spelling) {
-  std::string s = lower(spelling);
-  // trim
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t start = 0;
-  while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start]))) ++start;
-  s.erase(0, start);
+  std::string s = lower_ascii(trim_view(spelling));
   for (std::string_view prefix : {"torch.", "c10::", "at::", "numpy.", "np.", "jnp.", "tl."}) {
     if (s.rfind(prefix, 0) == 0) {
       s.erase(0, prefix.size());

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/units.hpp"
+
 namespace roofline::detail {
 
 using json = nlohmann::json;
@@ -60,8 +62,5 @@ void read_operand_dims(FieldReader& f, const json& obj, std::string_view key,
 // Operand dtype strings; a non-string operand is kept as "" (positions line up with dims).
 void read_operand_dtypes(FieldReader& f, const json& obj, std::string_view key,
                          const std::string& path, std::vector<std::string>& out);
-
-std::string lower_ascii(std::string_view s);
-std::string trim(std::string_view s);
 
 }  // namespace roofline::detail

@@ -10,7 +10,7 @@ namespace {
 
 // "moe:stage1" -> (moe, "stage1"); nullopt for an unknown class.
 std::optional<std::pair<OpClass, std::string>> parse_class_spec(std::string_view spec) {
-  std::string s = detail::lower_ascii(detail::trim(spec));
+  std::string s = lower_ascii(trim(spec));
   std::string detail_part;
   if (auto colon = s.find(':'); colon != std::string::npos) {
     detail_part = s.substr(colon + 1);
@@ -31,7 +31,7 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t eol = text.find('\n', pos);
     if (eol == std::string_view::npos) eol = text.size();
-    const std::string t = detail::trim(text.substr(pos, eol - pos));
+    const std::string t = trim(text.substr(pos, eol - pos));
     pos = eol + 1;
     ++lineno;
     if (t.empty() || t[0] == '#') continue;
@@ -53,7 +53,7 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
                       display_name, lineno, t));
       continue;
     }
-    rules.push_back(ClassRule{pattern, cls->first, cls->second, detail::trim(description), lineno});
+    rules.push_back(ClassRule{pattern, cls->first, cls->second, trim(description), lineno});
   }
   out.value = std::move(rules);
   return out;

@@ -172,8 +172,7 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
     }
   }
   if (!q) return;
-  c.quant_method =
-      detail::lower_ascii(f.string(*q, "quant_method", path + ".quant_method").value_or(""));
+  c.quant_method = lower_ascii(f.string(*q, "quant_method", path + ".quant_method").value_or(""));
   auto bits = f.number(*q, "bits", path + ".bits");
   if (!bits) bits = f.number(*q, "w_bit", path + ".w_bit");
   if (!bits) bits = f.number(*q, "weight_bits", path + ".weight_bits");

@@ -39,14 +39,14 @@ bool is_word_char(char c) {
 }  // namespace
 
 std::string normalize_gfx(std::string_view gfx) {
-  std::string s = detail::lower_ascii(detail::trim(gfx));
+  std::string s = lower_ascii(trim(gfx));
   if (auto colon = s.find(':'); colon != std::string::npos) s.erase(colon);
-  return detail::trim(s);
+  return trim(s);
 }
 
 std::string canonical_product(std::string_view spelling,
                               const std::vector<std::string>& known_products) {
-  std::string s = detail::lower_ascii(detail::trim(spelling));
+  std::string s = lower_ascii(trim(spelling));
   if (s.empty() || s == "unknown" || s == "none" || s == "n/a" || s == "null" || s == "-")
     return {};
   for (const std::string& known : known_products) {

@@ -1,4 +1,4 @@
-// Probe shape files -> ProbeSet (SPEC §6 stage B), and matching probe targets to Top-N entries.
+// Probe shape files -> ProbeSet (SPEC §6 stage B).
 #include <algorithm>
 #include <cmath>
 
@@ -110,72 +110,6 @@ Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_
   }
   out.value = std::move(set);
   return out;
-}
-
-namespace {
-
-// Lower-case, without an argument list, " [clone .kd]", a trailing ".kd", or a Python module /
-// C++ namespace prefix before the last '.' or "::" that is outside template brackets.
-std::string probe_key(std::string_view name) {
-  std::string s = detail::lower_ascii(detail::trim(name));
-  if (auto p = s.find(" [clone"); p != std::string::npos) s.erase(p);
-  if (s.size() > 3 && s.compare(s.size() - 3, 3, ".kd") == 0) s.erase(s.size() - 3);
-  if (auto p = s.find('('); p != std::string::npos && p > 0) s.erase(p);
-  if (s.rfind("void ", 0) == 0) s.erase(0, 5);
-  int depth = 0;
-  std::size_t cut = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<') ++depth;
-    if (s[i] == '>' && depth > 0) --depth;
-    if (depth != 0) continue;
-    if (s[i] == '.') cut = i + 1;
-    if (s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') cut = i + 2;
-  }
-  s.erase(0, cut);
-  return detail::trim(s);
-}
-
-}  // namespace
-
-ProbeMatch match_probes(const TopNEntry& entry, const ProbeSet& probes) {
-  ProbeMatch m;
-  std::vector<std::string> names;
-  for (const auto* n : {&entry.name, &entry.short_name})
-    if (!n->empty()) names.push_back(*n);
-  auto probe_names = [](const ProbeKernel& k) {
-    std::vector<std::string> v;
-    for (const auto* n : {&k.target, &k.label})
-      if (!n->empty()) v.push_back(*n);
-    return v;
-  };
-  using Test = bool (*)(const std::string&, const std::string&);
-  const std::pair<const char*, Test> levels[] = {
-      {"exact", [](const std::string& a, const std::string& b) { return a == b; }},
-      {"normalized",
-       [](const std::string& a, const std::string& b) {
-         const std::string ka = probe_key(a), kb = probe_key(b);
-         return !ka.empty() && ka == kb;
-       }},
-      {"substring",
-       [](const std::string& a, const std::string& b) {
-         const std::string ka = probe_key(a), kb = probe_key(b);
-         if (ka.size() < 4 || kb.size() < 4) return false;
-         return ka.find(kb) != std::string::npos || kb.find(ka) != std::string::npos;
-       }},
-  };
-  for (const auto& [how, test] : levels) {
-    for (const ProbeKernel& k : probes.kernels) {
-      bool hit = false;
-      for (const auto& pn : probe_names(k))
-        for (const auto& en : names) hit = hit || test(pn, en);
-      if (hit) m.kernels.push_back(&k);
-    }
-    if (!m.kernels.empty()) {
-      m.how = how;
-      return m;
-    }
-  }
-  return m;
 }
 
 }  // namespace roofline

@@ -60,8 +60,7 @@ void read_served_regimes(FieldReader& f, const json& entry, const std::string& p
     std::stringstream ss(v->get<std::string>());
     std::string part;
     while (std::getline(ss, part, ','))
-      if (!detail::trim(part).empty())
-        e.served_regimes.push_back(detail::lower_ascii(detail::trim(part)));
+      if (!trim(part).empty()) e.served_regimes.push_back(lower_ascii(trim(part)));
     return;
   }
   if (!v->is_array()) {
@@ -70,8 +69,7 @@ void read_served_regimes(FieldReader& f, const json& entry, const std::string& p
     return;
   }
   for (const json& r : *v)
-    if (r.is_string())
-      e.served_regimes.push_back(detail::lower_ascii(detail::trim(r.get<std::string>())));
+    if (r.is_string()) e.served_regimes.push_back(lower_ascii(trim(r.get<std::string>())));
 }
 
 // Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
@@ -121,11 +119,11 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
   detail::read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
   e.classification =
-      detail::lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
+      lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
   e.editable = f.boolean(entry, "editable", path + ".editable");
   e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
-  e.phase = detail::lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
+  e.phase = lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
   read_served_regimes(f, entry, path, e);
   read_per_regime(f, entry, "phase_calls_measured", path, e.phase_calls_measured);
   read_per_regime(f, entry, "calls_per_step", path, e.calls_per_step);
@@ -137,10 +135,6 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
 }
 
 }  // namespace
-
-const char* to_string(Regime r) {
-  return r == Regime::prefill ? "prefill" : "decode";
-}
 
 std::string describe_size(std::size_t bytes) {
   constexpr std::size_t kib = 1024, mib = kib * 1024, gib = mib * 1024;

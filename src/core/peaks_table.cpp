@@ -31,10 +31,10 @@ std::vector<Block> yaml_blocks(std::string_view md) {
   while (std::getline(in, line)) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::string t = detail::trim(line);
+    std::string t = trim(line);
     if (!inside) {
       if (t.rfind("```", 0) == 0) {
-        std::string lang = detail::lower_ascii(detail::trim(t.substr(3)));
+        std::string lang = lower_ascii(trim(t.substr(3)));
         if (lang == "yaml" || lang == "yml") {
           inside = true;
           current = Block{lineno, {}};
@@ -42,7 +42,7 @@ std::vector<Block> yaml_blocks(std::string_view md) {
           // A fence of another language (or none): skip to its end.
           while (std::getline(in, line)) {
             ++lineno;
-            if (detail::trim(line).rfind("```", 0) == 0) break;
+            if (trim(line).rfind("```", 0) == 0) break;
           }
         }
       }
@@ -83,7 +83,7 @@ std::optional<double> yaml_number(const YAML::Node& node, const std::string& whe
     errors.push_back(fmt::format("{}: expected a number", where));
     return std::nullopt;
   }
-  const std::string s = detail::trim(node.Scalar());
+  const std::string s = trim(node.Scalar());
   const char* first = s.data();
   if (!s.empty() && s[0] == '+') ++first;  // YAML allows an explicit plus sign
   double v = 0.0;

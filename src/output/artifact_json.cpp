@@ -70,7 +70,7 @@ ordered_json entry_json(const EntryResult& e) {
   j["route"] = e.route;
   j["byte_reduction_levers"] = e.levers;
   j["notes"] = join_notes(e.notes);
-  j["stage"] = std::string(1, e.stage);
+  j["stage"] = to_string(e.stage);
   ordered_json candidates = ordered_json::array();
   for (std::size_t i = 0; i < w.candidates.size(); ++i) {
     const Candidate& c = w.candidates[i];
@@ -99,7 +99,7 @@ ordered_json artifact_json(const Analysis& a) {
                             {"source", to_string(a.peaks.source)},
                             {"confidence", to_string(a.peaks.confidence)},
                             {"compute_validated", a.peaks.compute_validated}};
-  j["stage"] = std::string(1, a.stage);
+  j["stage"] = to_string(a.stage);
   j["head_threshold_pct"] = num(a.head_threshold_pct);
   j["skipped_count"] = a.skipped_count;
   ordered_json entries = ordered_json::array();
@@ -108,10 +108,15 @@ ordered_json artifact_json(const Analysis& a) {
   j["ranking_by_pct"] = a.rankings.by_pct;
   j["ranking_by_expected_gain"] = a.rankings.by_expected_gain;
   ordered_json degraded = ordered_json::array();
-  for (const auto& d : a.degraded)
-    degraded.push_back(ordered_json{{"name", d.name}, {"reason", d.reason}, {"level", d.level}});
+  ordered_json skill_errors = ordered_json::array();
+  for (const Diagnostic& d : a.diagnostics) {
+    if (d.level)
+      degraded.push_back(
+          ordered_json{{"name", subject(d)}, {"reason", d.text}, {"level", to_string(*d.level)}});
+    if (d.severity == Severity::error) skill_errors.push_back(skill_error_text(d));
+  }
   j["degraded"] = std::move(degraded);
-  j["skill_errors"] = a.skill_errors;
+  j["skill_errors"] = std::move(skill_errors);
   j["notes"] = a.notes;
   return j;
 }

@@ -53,7 +53,8 @@ void sweep_stale_temps(const fs::path& dir, const fs::path& path) {
 
 }  // namespace
 
-std::string write_atomic(const fs::path& path, std::string_view content, bool durable) {
+std::optional<std::string> write_atomic(const fs::path& path, std::string_view content,
+                                        bool durable) {
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   const fs::path tmp = dir / fmt::format("{}{}", temp_prefix(path), ::getpid());
   const std::string tmp_s = tmp.string();
@@ -96,7 +97,7 @@ std::string write_atomic(const fs::path& path, std::string_view content, bool du
     ::unlink(tmp_s.c_str());
     return msg;
   }
-  return {};
+  return std::nullopt;
 }
 
 }  // namespace roofline

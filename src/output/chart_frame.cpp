@@ -66,7 +66,7 @@ void draw_header(svg::Writer& w, const Analysis& a) {
   std::string sub = a.run.backend.empty() ? "" : a.run.backend + " · ";
   sub += fmt::format("isl {}, osl {}, conc {} · tp {:g} · stage {}{} · peaks: {}, confidence {}",
                      opt(a.run.workload.isl), opt(a.run.workload.osl), opt(a.run.workload.conc),
-                     a.run.tp, a.stage, a.stage == 'A' ? " (estimate)" : "",
+                     a.run.tp, to_string(a.stage), a.stage == Stage::A ? " (estimate)" : "",
                      to_string(a.peaks.source), to_string(a.peaks.confidence));
   put_text(w, 24, 58, svg::clip(sub, 140), font(k_sans, 13, k_muted));
 }

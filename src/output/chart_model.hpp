@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "output/chart_layout.hpp"
-#include "roofline/analyze.hpp"
+#include "roofline/analysis.hpp"
 
 namespace roofline::chart {
 

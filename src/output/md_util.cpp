@@ -11,43 +11,6 @@
 namespace roofline {
 namespace detail {
 
-std::string human_bytes(double b) {
-  double a = std::fabs(b);
-  if (a >= 1e12) return fmt::format("{:.2f} TB", b / 1e12);
-  if (a >= 1e9) return fmt::format("{:.2f} GB", b / 1e9);
-  if (a >= 1e6) return fmt::format("{:.1f} MB", b / 1e6);
-  if (a >= 1e3) return fmt::format("{:.1f} kB", b / 1e3);
-  return fmt::format("{:.0f} B", b);
-}
-
-std::string human_rate(double v, const char* unit) {
-  double a = std::fabs(v);
-  if (a >= 1e15) return fmt::format("{:.3g} P{}", v / 1e15, unit);
-  if (a >= 1e12) return fmt::format("{:.3g} T{}", v / 1e12, unit);
-  if (a >= 1e9) return fmt::format("{:.3g} G{}", v / 1e9, unit);
-  if (a >= 1e6) return fmt::format("{:.3g} M{}", v / 1e6, unit);
-  return fmt::format("{:.3g} {}", v, unit);
-}
-
-std::string human_time_ms(double ms) {
-  if (std::fabs(ms) < 1.0) return fmt::format("{:.3f} µs", ms * 1000.0);
-  return fmt::format("{:.3f} ms", ms);
-}
-
-std::string human_pct(std::optional<double> r) {
-  if (!r || !std::isfinite(*r)) return "—";
-  return fmt::format("{:.1f}%", *r * 100.0);
-}
-
-std::string human_count(double v) {
-  double a = std::fabs(v);
-  if (a >= 1e12) return fmt::format("{:.3g} T", v / 1e12);
-  if (a >= 1e9) return fmt::format("{:.3g} G", v / 1e9);
-  if (a >= 1e6) return fmt::format("{:.3g} M", v / 1e6);
-  if (a >= 1e3) return fmt::format("{:.3g} k", v / 1e3);
-  return fmt::format("{:.3g}", v);
-}
-
 namespace {
 
 // Cuts at a UTF-8 character boundary.

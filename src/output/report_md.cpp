@@ -12,11 +12,6 @@
 namespace roofline {
 namespace {
 
-using detail::human_bytes;
-using detail::human_count;
-using detail::human_pct;
-using detail::human_rate;
-using detail::human_time_ms;
 using detail::md_code;
 
 constexpr std::size_t k_table_name_chars = 60;
@@ -36,7 +31,7 @@ std::string speedup_text(const EntryResult& e) {
 }
 
 std::string headroom_text(const EntryResult& e) {
-  if (e.degraded && e.degraded->level == "L2") return "not modelled";
+  if (e.problem && e.problem->level == Level::L2) return "not modelled";
   if (e.verdict.suspect) return "unknown (infeasible)";
   if (e.verdict.dispatch_bound) return "unknown (dispatch-bound)";
   return to_string(e.verdict.headroom);
@@ -52,8 +47,8 @@ std::string peaks_line(const ResolvedPeaks& p) {
   if (p.source == PeaksSource::none)
     return p.hard_unknown ? "hard unknown (no numeric denominator)" : "unknown";
   std::string s =
-      p.hbm_bw_bytes_s ? human_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" : "memory unknown";
-  for (const auto& [k, v] : p.flops) s += fmt::format(", {} {}", k, human_rate(v, "FLOP/s"));
+      p.hbm_bw_bytes_s ? format_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" : "memory unknown";
+  for (const auto& [k, v] : p.flops) s += fmt::format(", {} {}", k, format_rate(v, "FLOP/s"));
   s += fmt::format("; source {}{}, confidence {}, compute {}", to_string(p.source),
                    p.section.empty() ? "" : " (" + md_escape(p.section) + ")",
                    to_string(p.confidence),
@@ -82,11 +77,11 @@ void header(std::string& out, const Analysis& a) {
   if (r.n_prefill_steps || r.n_decode_steps)
     out += fmt::format("| Steps | {} prefill, {} decode |\n", opt(r.n_prefill_steps),
                        opt(r.n_decode_steps));
-  out += fmt::format("| Stage | {} — {} |\n", a.stage,
-                     a.stage == 'A'
+  out += fmt::format("| Stage | {} — {} |\n", to_string(a.stage),
+                     a.stage == Stage::A
                          ? "estimate from Top-N shapes and config: display and annotate only"
-                     : a.stage == 'B' ? "captured shapes: rank as a secondary key"
-                                      : "measured counters: rank and cite");
+                     : a.stage == Stage::B ? "captured shapes: rank as a secondary key"
+                                           : "measured counters: rank and cite");
   out += fmt::format("| Peaks | {} |\n", peaks_line(a.peaks));
   out += fmt::format("| Head | entries ≥ {:g}% of GPU time: {} analysed, {} skipped |\n",
                      a.head_threshold_pct, a.entries.size(), a.skipped_count);
@@ -105,12 +100,13 @@ void summary(std::string& out, const Analysis& a) {
       "e2e gain |\n";
   out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
   for (const auto& e : a.entries) {
-    out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-        md_code(e.short_name, true, k_table_name_chars), pct_text(e), to_string(e.cls.op_class),
-        e.work.t_unit_ms > 0 ? human_time_ms(e.work.t_unit_ms) : "—",
-        e.work.modeled ? human_bytes(e.work.bytes) : "—", human_pct(e.verdict.roofline_pct),
-        to_string(e.verdict.bound), headroom_text(e), speedup_text(e), gain_text(e));
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                       md_code(e.short_name, true, k_table_name_chars), pct_text(e),
+                       to_string(e.cls.op_class),
+                       e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
+                       e.work.modeled ? format_bytes(e.work.bytes, Digits::brief) : "—",
+                       format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound),
+                       headroom_text(e), speedup_text(e), gain_text(e));
   }
   out += "\n";
 }
@@ -233,38 +229,38 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
   if (e.regime.t_ms)
     out +=
         fmt::format("- **Unit:** {}: {} per launch, {} per unit\n",
-                    md_escape(w.unit.empty() ? "1 launch" : w.unit), human_time_ms(*e.regime.t_ms),
-                    human_time_ms(w.t_unit_ms > 0 ? w.t_unit_ms : *e.regime.t_ms));
+                    md_escape(w.unit.empty() ? "1 launch" : w.unit), format_time_ms(*e.regime.t_ms),
+                    format_time_ms(w.t_unit_ms > 0 ? w.t_unit_ms : *e.regime.t_ms));
   if (w.modeled) {
-    out += fmt::format(
-        "- **Work:** {} and {} FLOP per unit, byte model '{}'; candidates:", human_bytes(w.bytes),
-        human_count(w.flops), md_escape(w.candidates[w.chosen].label));
+    out += fmt::format("- **Work:** {} and {} FLOP per unit, byte model '{}'; candidates:",
+                       format_bytes(w.bytes, Digits::brief), format_count(w.flops),
+                       md_escape(w.candidates[w.chosen].label));
     for (std::size_t i = 0; i < w.candidates.size(); ++i) {
       const auto& c = w.candidates[i];
-      out +=
-          fmt::format("{} {} {} ({})", i == 0 ? "" : ",", md_escape(c.label), human_bytes(c.bytes),
-                      !c.feasible   ? "feasibility unknown"
-                      : *c.feasible ? "feasible"
-                                    : "infeasible");
+      out += fmt::format("{} {} {} ({})", i == 0 ? "" : ",", md_escape(c.label),
+                         format_bytes(c.bytes, Digits::brief),
+                         !c.feasible   ? "feasibility unknown"
+                         : *c.feasible ? "feasible"
+                                       : "infeasible");
     }
-    if (peaks.hbm_bw_bytes_s && w.t_unit_ms > 0)
+    if (const auto budget = byte_budget(peaks.hbm_bw_bytes_s, w.t_unit_ms))
       out += fmt::format(" — feasible means ≤ peak_bw × t_unit = {}",
-                         human_bytes(*peaks.hbm_bw_bytes_s * w.t_unit_ms / 1000.0));
+                         format_bytes(*budget, Digits::brief));
     out += "\n";
-    const std::string t = human_time_ms(w.t_unit_ms);
+    const std::string t = format_time_ms(w.t_unit_ms);
     std::string hbm = "unknown (no memory peak)";
     if (v.hbm_util && v.achieved_bw_bytes_s && peaks.hbm_bw_bytes_s)
-      hbm = fmt::format("{} / {} = {} = {} of {}", human_bytes(w.bytes), t,
-                        human_rate(*v.achieved_bw_bytes_s, "B/s"), human_pct(v.hbm_util),
-                        human_rate(*peaks.hbm_bw_bytes_s, "B/s"));
+      hbm = fmt::format("{} / {} = {} = {} of {}", format_bytes(w.bytes, Digits::brief), t,
+                        format_rate(*v.achieved_bw_bytes_s, "B/s"), format_pct(v.hbm_util),
+                        format_rate(*peaks.hbm_bw_bytes_s, "B/s"));
     std::string comp =
         fmt::format("unknown (no {} peak)",
                     w.compute_dtype.key.empty() ? std::string("compute") : w.compute_dtype.key);
     if (!w.has_compute_peak_class) comp = "not counted (memory-bound class)";
     if (v.compute_util && v.achieved_flops && v.ridge_point && peaks.hbm_bw_bytes_s)
-      comp = fmt::format("{} FLOP / {} = {} = {} of {} ({})", human_count(w.flops), t,
-                         human_rate(*v.achieved_flops, "FLOP/s"), human_pct(v.compute_util),
-                         human_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
+      comp = fmt::format("{} FLOP / {} = {} = {} of {} ({})", format_count(w.flops), t,
+                         format_rate(*v.achieved_flops, "FLOP/s"), format_pct(v.compute_util),
+                         format_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
                          w.compute_dtype.key);
     out += fmt::format("- **Utilization:** memory {}; compute {}\n", hbm, comp);
     if (v.arithmetic_intensity)
@@ -278,18 +274,19 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
       out += fmt::format(
           "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
           "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
-          to_string(v.bound), human_pct(v.roofline_pct), v.compute_axis ? "compute" : "memory",
+          to_string(v.bound), format_pct(v.roofline_pct), v.compute_axis ? "compute" : "memory",
           v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
           *v.roofline_pct, speedup_text(e), pct_text(e), v.attainable_speedup, gain_text(e));
     else
       out += fmt::format("- **Verdict:** none — {}{}\n", headroom_text(e),
-                         v.roofline_pct_raw
-                             ? fmt::format(", raw roofline {} (display {})",
-                                           human_pct(v.roofline_pct_raw), human_pct(v.roofline_pct))
-                             : "");
+                         v.roofline_pct_raw ? fmt::format(", raw roofline {} (display {})",
+                                                          format_pct(v.roofline_pct_raw),
+                                                          format_pct(v.roofline_pct))
+                                            : "");
     if (v.bytes_upper_bound)
       out += fmt::format(
-          "- **Measurement implies:** at most {} per unit{}\n", human_bytes(*v.bytes_upper_bound),
+          "- **Measurement implies:** at most {} per unit{}\n",
+          format_bytes(*v.bytes_upper_bound, Digits::brief),
           v.implied_max_experts_hit
               ? fmt::format(", at most {:.0f} distinct experts", *v.implied_max_experts_hit)
               : "");
@@ -299,8 +296,8 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
     out += "- **Byte-reduction levers:**\n";
     for (const auto& l : e.levers) out += fmt::format("  - {}\n", md_escape(l));
   }
-  out += fmt::format("- **Confidence:** {} (stage {}){}\n", to_string(e.confidence), e.stage,
-                     e.editable && !*e.editable ? "; not editable" : "");
+  out += fmt::format("- **Confidence:** {} (stage {}){}\n", to_string(e.confidence),
+                     to_string(e.stage), e.editable && !*e.editable ? "; not editable" : "");
   out += "- **Notes and assumptions:**\n";
   for (const auto& n : e.notes) out += fmt::format("  - {}\n", md_escape(n));
   out += "\n";
@@ -320,18 +317,17 @@ std::string render_markdown(const Analysis& a) {
     for (const auto& e : a.entries) entry_detail(out, e, ++i, a.peaks);
   }
   out += detail::render_measured_inputs_md(a);
-  if (!a.degraded.empty()) {
-    out += "## Degraded\n\n| name | level | reason |\n|---|---|---|\n";
-    for (const auto& d : a.degraded)
-      out += fmt::format("| {} | {} | {} |\n", md_code(d.name, true, k_table_name_chars), d.level,
-                         md_escape(d.reason));
-    out += "\n";
+  std::string degraded, errors;
+  for (const Diagnostic& d : a.diagnostics) {
+    if (d.level)
+      degraded += fmt::format("| {} | {} | {} |\n", md_code(subject(d), true, k_table_name_chars),
+                              to_string(*d.level), md_escape(d.text));
+    if (d.severity == Severity::error)
+      errors += fmt::format("- {}\n", md_escape(skill_error_text(d)));
   }
-  if (!a.skill_errors.empty()) {
-    out += "## Skill errors\n\n";
-    for (const auto& s : a.skill_errors) out += fmt::format("- {}\n", md_escape(s));
-    out += "\n";
-  }
+  if (!degraded.empty())
+    out += "## Degraded\n\n| name | level | reason |\n|---|---|---|\n" + degraded + "\n";
+  if (!errors.empty()) out += "## Skill errors\n\n" + errors + "\n";
   if (!a.notes.empty()) {
     out += "## Run notes\n\n";
     for (const auto& n : a.notes) out += fmt::format("- {}\n", md_escape(n));

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "roofline/analyze.hpp"
+#include "roofline/analysis.hpp"
 
 namespace roofline::detail {
 

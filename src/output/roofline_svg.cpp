@@ -105,8 +105,7 @@ void roofs(Canvas& c) {
   const double size = 12.5, small = 11.5;
   for (const auto& r : c.m.roofs) {
     if (!c.xs.contains(r.ridge) || !c.ys.contains(r.peak_flops_s)) continue;
-    const std::string s =
-        fmt::format("{} roof {}", r.dtype, detail::human_rate(r.peak_flops_s, "FLOP/s"));
+    const std::string s = fmt::format("{} roof {}", r.dtype, format_rate(r.peak_flops_s, "FLOP/s"));
     const double wd = static_cast<double>(svg::code_points(s)) * k_sans_em * size;
     const double y = settle(
         c, {k_plot.right() - 6 - wd, c.ys(r.peak_flops_s) - 6 - size, wd, size + 2}, size + 2);
@@ -144,7 +143,7 @@ void roofs(Canvas& c) {
   const double vis_lo = std::max(x_lo, std::pow(10.0, c.ys.lo_exp) / bw);
   const double vis_hi = std::min(ridge_max, std::pow(10.0, c.ys.hi_exp) / bw);
   if (vis_hi > vis_lo) {
-    const std::string s = fmt::format("memory roof {}", detail::human_rate(bw, "B/s"));
+    const std::string s = fmt::format("memory roof {}", format_rate(bw, "B/s"));
     const double len = static_cast<double>(svg::code_points(s)) * k_sans_em * size;
     const double angle = std::atan2(c.ys(bw * 10) - c.ys(bw), c.xs(10) - c.xs(1));
     const double ux = std::cos(angle), uy = std::sin(angle);  // along the text
@@ -201,7 +200,7 @@ std::string point_caption(const chart::Point& p) {
   const std::string pct = fmt::format("{:g}% GPU", e.pct_gpu_time);
   if (p.at_bound) return pct + " · infeasible, at bound";
   if (e.verdict.dispatch_bound) return pct + " · dispatch-bound";
-  return fmt::format("{} · {} of roof", pct, detail::human_pct(e.verdict.roofline_pct));
+  return fmt::format("{} · {} of roof", pct, format_pct(e.verdict.roofline_pct));
 }
 
 void points(Canvas& c) {

@@ -56,15 +56,14 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   };
   const std::string peaks =
       a.peaks.hbm_bw_bytes_s
-          ? fmt::format("{} memory roof from {} peaks",
-                        detail::human_rate(*a.peaks.hbm_bw_bytes_s, "B/s"),
+          ? fmt::format("{} memory roof from {} peaks", format_rate(*a.peaks.hbm_bw_bytes_s, "B/s"),
                         to_string(a.peaks.source))
           : std::string(a.peaks.hard_unknown ? "no peaks (hard unknown)" : "no peaks");
-  out +=
-      fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
-                  a.gfx.empty() ? "unknown gfx" : a.gfx, a.product.empty() ? "" : "/" + a.product,
-                  peaks, a.stage, a.stage == 'A' ? " (estimate: annotate, rank by GPU time)" : "",
-                  a.entries.size(), a.head_threshold_pct, a.skipped_count);
+  out += fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
+                     a.gfx.empty() ? "unknown gfx" : a.gfx,
+                     a.product.empty() ? "" : "/" + a.product, peaks, to_string(a.stage),
+                     a.stage == Stage::A ? " (estimate: annotate, rank by GPU time)" : "",
+                     a.entries.size(), a.head_threshold_pct, a.skipped_count);
   if (!a.entries.empty()) {
     const std::size_t name_w = 34;
     out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),
@@ -72,10 +71,10 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
                        pad("gain", 7, true), "speedup");
     for (const auto& e : a.entries) {
       const Verdict& v = e.verdict;
-      std::string headroom = e.degraded && e.degraded->level == "L2" ? "not modelled"
-                             : v.suspect                             ? "infeasible"
-                             : v.dispatch_bound                      ? "dispatch-bound"
-                                                                     : to_string(v.headroom);
+      std::string headroom = e.problem && e.problem->level == Level::L2 ? "not modelled"
+                             : v.suspect                                ? "infeasible"
+                             : v.dispatch_bound                         ? "dispatch-bound"
+                                                                        : to_string(v.headroom);
       std::string gain =
           v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
       std::string speed =
@@ -83,7 +82,7 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
       out += fmt::format(
           "  {} {} {} {} {} {} {} {}\n", pad(clip(e.short_name, name_w), name_w),
           pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
-          pad(detail::human_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
+          pad(format_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
           paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
     }
     if (!a.rankings.by_expected_gain.empty() && !a.rankings.by_pct.empty() &&
@@ -92,11 +91,28 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
                          clip(a.rankings.by_pct.front(), 40),
                          clip(a.rankings.by_expected_gain.front(), 40));
   }
-  if (!a.degraded.empty() || !a.skill_errors.empty())
-    out += fmt::format("  {} degraded, {} skill errors (details in the report)\n",
-                       a.degraded.size(), a.skill_errors.size());
+  const auto degraded = std::count_if(a.diagnostics.begin(), a.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.level.has_value(); });
+  const auto errors = std::count_if(a.diagnostics.begin(), a.diagnostics.end(),
+                                    [](const auto& d) { return d.severity == Severity::error; });
+  if (degraded > 0 || errors > 0)
+    out +=
+        fmt::format("  {} degraded, {} skill errors (details in the report)\n", degraded, errors);
   for (const auto& w : written) out += fmt::format("  wrote {}\n", w);
   return out;
+}
+
+std::vector<std::string> diagnostic_lines(const Analysis& a) {
+  std::vector<std::string> lines;
+  for (const Diagnostic& d : a.diagnostics) {
+    if (d.severity == Severity::error)
+      lines.push_back("error: " + skill_error_text(d));
+    else if (d.level)
+      lines.push_back(fmt::format("degraded [{}] {}: {}", to_string(*d.level), subject(d), d.text));
+    else
+      lines.push_back("warning: " + d.text);
+  }
+  return lines;
 }
 
 }  // namespace roofline

@@ -1,10 +1,11 @@
-// Stage 3 (SPEC §3.3): op class from override, kernel-family table, name tokens, profiler hint.
+// Step 5, classify (SPEC §3): op class from override, kernel-family table, name tokens, profiler
+// hint.
 #include <array>
 
 #include <fmt/format.h>
 
 #include "core/pattern.hpp"
-#include "roofline/analysis.hpp"
+#include "roofline/stages.hpp"
 
 namespace roofline {
 namespace {
@@ -52,9 +53,7 @@ std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<
   return std::nullopt;
 }
 
-}  // namespace
-
-Classification classify(const TopNEntry& e, const ClassRules& rules) {
+Classification classify_by_rules(const TopNEntry& e, const ClassRules& rules) {
   if (auto c = match_rules(e, rules.overrides, "--classify")) return *c;
   for (std::string_view token : k_collective_tokens) {
     if (icontains(e.name, token) || icontains(e.short_name, token)) {
@@ -93,6 +92,15 @@ Classification classify(const TopNEntry& e, const ClassRules& rules) {
   c.rule = p.empty()
                ? "no rule matched and no profiler classification"
                : fmt::format("no rule matched; profiler classification '{}' names no op class", p);
+  return c;
+}
+
+}  // namespace
+
+Classification classify(const TopNEntry& e, const ClassRules& rules) {
+  Classification c = classify_by_rules(e, rules);
+  c.notes.push_back(fmt::format("op class {} by {}{}", to_string(c.op_class), c.rule,
+                                c.detail.empty() ? "" : fmt::format(" [{}]", c.detail)));
   return c;
 }
 

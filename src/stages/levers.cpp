@@ -1,10 +1,10 @@
-// Stage 7a (SPEC §8): route annotation, shippability gate, concrete byte-reduction levers.
+// Step 10, advise (SPEC §8): route annotation, shippability gate, concrete byte-reduction levers.
 #include <array>
 
 #include <fmt/format.h>
 
 #include "core/pattern.hpp"
-#include "roofline/analysis.hpp"
+#include "roofline/stages.hpp"
 #include "stages/model_internal.hpp"
 
 namespace roofline {
@@ -79,7 +79,9 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
     }
   }
   // 2. Stop reading unrouted experts (all-expert model chosen vs experts_hit).
-  if (w.moe && w.candidates.size() >= 2 && w.candidates[w.chosen].label == "all experts") {
+  const bool all_experts_chosen =
+      !w.candidates.empty() && w.candidates[w.chosen].kind == CandidateKind::all_experts;
+  if (w.moe && w.candidates.size() >= 2 && all_experts_chosen) {
     const double hit = w.candidates[0].bytes, all = w.candidates[w.chosen].bytes;
     out.push_back(
         fmt::format("stop reading unrouted experts: the time fits streaming all {:.0f} experts "
@@ -92,7 +94,7 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
   const bool has_fp4 = peaks.flops.count("fp4") > 0;
   if ((e.cls.op_class == OpClass::gemm || e.cls.op_class == OpClass::moe) && w.weight_bytes > 0) {
     const double weights =
-        w.moe && w.candidates[w.chosen].label == "all experts"
+        w.moe && all_experts_chosen
             ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
             : w.weight_bytes;
     if (w.weight_dtype == "bf16" || w.weight_dtype == "fp16" || w.weight_dtype == "fp32") {
@@ -129,9 +131,10 @@ Advice advise(const EntryResult& e, const TopN& topn, const ResolvedPeaks& peaks
   std::string base = table_route(e);
   const bool unknown = e.verdict.headroom == Headroom::unknown;
   if (unknown || e.confidence == Confidence::low) {
-    std::string why =
-        unknown ? "no verdict" : fmt::format("confidence low: stage {} estimate", e.stage);
-    if (unknown && e.confidence == Confidence::low && e.work.modeled) why += ", confidence low";
+    const std::string why =
+        !unknown ? fmt::format("confidence low: stage {} estimate", to_string(e.stage))
+        : e.confidence == Confidence::low && e.work.modeled ? "no verdict, confidence low"
+                                                            : "no verdict";
     a.route = fmt::format("fall back to pct_gpu_time order ({}); indicated: {}", why, base);
   } else {
     a.route = base;

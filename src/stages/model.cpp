@@ -1,4 +1,5 @@
-// Stage 4 (SPEC §4): dispatch to the per-class byte/FLOP model, then the feasibility rule.
+// Step 6, model_work (SPEC §4): dispatch to the per-class byte/FLOP model, then the feasibility
+// rule.
 #include <algorithm>
 #include <cmath>
 
@@ -14,18 +15,6 @@ double elements(const std::vector<std::int64_t>& dims) {
   double n = 1.0;
   for (auto d : dims) n *= static_cast<double>(d);
   return n;
-}
-
-std::string fmt_bytes(double bytes) {
-  double a = std::fabs(bytes);
-  if (a >= 1e9) return fmt::format("{:.3f} GB", bytes / 1e9);
-  if (a >= 1e6) return fmt::format("{:.2f} MB", bytes / 1e6);
-  if (a >= 1e3) return fmt::format("{:.2f} kB", bytes / 1e3);
-  return fmt::format("{:.0f} B", bytes);
-}
-
-std::string fmt_g(double v) {
-  return fmt::format("{:.6g}", v);
 }
 
 void require(const std::optional<double>& value, const char* name, std::string& missing) {
@@ -130,12 +119,9 @@ void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelC
 
 }  // namespace
 
-// SPEC §4 feasibility rule: the largest candidate with bytes <= peak_bw * t_unit.
-void detail::choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
+void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
   if (work.candidates.empty()) return;
-  std::optional<double> budget;
-  if (peaks.hbm_bw_bytes_s && *peaks.hbm_bw_bytes_s > 0 && work.t_unit_ms > 0)
-    budget = *peaks.hbm_bw_bytes_s * work.t_unit_ms / 1000.0;
+  const std::optional<double> budget = byte_budget(peaks.hbm_bw_bytes_s, work.t_unit_ms);
   work.chosen = 0;
   if (!budget) {
     for (auto& c : work.candidates) c.feasible.reset();
@@ -155,7 +141,7 @@ void detail::choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
       std::string list;
       for (const auto& c : work.candidates)
         list += fmt::format("{}{} {} ({} of peak bw × t_unit)", list.empty() ? "" : "; ", c.label,
-                            detail::fmt_bytes(c.bytes),
+                            format_bytes(c.bytes, Digits::exact),
                             *c.feasible
                                 ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
                                 : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget));
@@ -165,20 +151,20 @@ void detail::choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
                             work.candidates[work.chosen].label)
               : fmt::format("byte candidates: {} → none feasible: the byte model is refuted by the "
                             "measured time (at most {} can move in t_unit)",
-                            list, detail::fmt_bytes(*budget)));
+                            list, format_bytes(*budget, Digits::exact)));
     }
   }
   work.bytes = work.candidates[work.chosen].bytes;
   work.flops = work.candidates[work.chosen].flops;
 }
 
-WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
-                        const ModelContext& ctx) {
+WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
+                              const Classification& cls, const ModelContext& ctx) {
   WorkEstimate work;
   if (!regime.t_ms || !(*regime.t_ms > 0)) {
     work.unmodeled_reason =
         regime.t_ms ? fmt::format("per-launch time {} ms is not positive ({})",
-                                  detail::fmt_g(*regime.t_ms), regime.t_source)
+                                  format_g(*regime.t_ms), regime.t_source)
                     : fmt::format("no per-launch time: neither base_latency_ms.{} nor avg_us",
                                   to_string(regime.regime));
     return work;
@@ -231,7 +217,13 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
     }
   }
   work.modeled = true;
-  detail::choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  return work;
+}
+
+WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+                        const ModelContext& ctx) {
+  WorkEstimate work = model_candidates(e, regime, cls, ctx);
+  if (work.modeled) choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   return work;
 }
 

@@ -51,10 +51,10 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
       "assumption and a real error source), per-rank heads n_q = {}/{} = {}, n_kv = max(1, {}/{}) "
       "= {}{}, "
       "head_dim {}{}",
-      n_kv < n_q ? "GQA" : "MHA", fmt_g(B), in.rows_source, fmt_g(S), fmt_g(*c.n_heads),
-      fmt_g(in.tp), fmt_g(n_q), fmt_g(*c.n_kv_heads), fmt_g(in.tp), fmt_g(n_kv),
-      c.n_kv_heads_defaulted ? " (num_key_value_heads absent: = attention heads)" : "", fmt_g(hd),
-      c.head_dim_derived ? " (hidden/heads)" : ""));
+      n_kv < n_q ? "GQA" : "MHA", format_g(B), in.rows_source, format_g(S), format_g(*c.n_heads),
+      format_g(in.tp), format_g(n_q), format_g(*c.n_kv_heads), format_g(in.tp), format_g(n_kv),
+      c.n_kv_heads_defaulted ? " (num_key_value_heads absent: = attention heads)" : "",
+      format_g(hd), c.head_dim_derived ? " (hidden/heads)" : ""));
   work.notes.push_back(
       fmt::format("KV dtype {} ({} B, {})", in.dtypes.kv.key, kv, in.dtypes.kv_source));
   work.notes.push_back(fmt::format(
@@ -76,18 +76,20 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
       "MLA decode: latent width c = kv_lora_rank {} + qk_rope_head_dim {} = {} (latent cache is "
       "not "
       "TP-sharded), B = {} ({}), per-rank q heads {}/{} = {}, KV dtype {} ({} B, {})",
-      fmt_g(rank), fmt_g(rope), fmt_g(width), fmt_g(B), in.rows_source, fmt_g(*c.n_heads),
-      fmt_g(in.tp), fmt_g(n_q), in.dtypes.kv.key, kv, in.dtypes.kv_source));
-  auto add = [&](const std::string& label, double s) {
+      format_g(rank), format_g(rope), format_g(width), format_g(B), in.rows_source,
+      format_g(*c.n_heads), format_g(in.tp), format_g(n_q), in.dtypes.kv.key, kv,
+      in.dtypes.kv_source));
+  auto add = [&](const std::string& label, CandidateKind kind, double s) {
     const double bytes = B * s * width * kv;
     const double flops = 2.0 * B * n_q * s * (width + rank);
     work.notes.push_back(fmt::format(
         "{}: S = {}: bytes = B·S·c·kv = {}, flops = 2·B·n_q·S·(c + kv_lora_rank) = {:.4g}", label,
-        fmt_g(s), fmt_bytes(bytes), flops));
-    work.candidates.push_back({label, bytes, flops, std::nullopt});
+        format_g(s), fmt_bytes(bytes), flops));
+    work.candidates.push_back({label, bytes, flops, std::nullopt, kind});
   };
-  add("full context", S);
-  if (c.index_topk && *c.index_topk > 0) add("index_topk selection", std::min(S, *c.index_topk));
+  add("full context", CandidateKind::full_context, S);
+  if (c.index_topk && *c.index_topk > 0)
+    add("index_topk selection", CandidateKind::index_topk, std::min(S, *c.index_topk));
   work.kv_bytes = work.candidates.front().bytes;
 }
 
@@ -116,8 +118,8 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
       fmt::format("prefill attention{}: M = {} rows ({}), T = {} tokens per sequence chunk, batch "
                   "= {}, causal; "
                   "per-rank n_q {}, n_kv {}, head dims qk {} / v {}",
-                  mla ? " (MLA, decompressed heads)" : "", fmt_g(M), in.rows_source, fmt_g(T),
-                  fmt_g(batch), fmt_g(n_q), fmt_g(n_kv), fmt_g(hd_qk), fmt_g(hd_v)));
+                  mla ? " (MLA, decompressed heads)" : "", format_g(M), in.rows_source, format_g(T),
+                  format_g(batch), format_g(n_q), format_g(n_kv), format_g(hd_qk), format_g(hd_v)));
   work.notes.push_back(fmt::format(
       "bytes = Q {} + K {} + V {} + O {} = {} (each once); flops = 2·n_q·T²/2·(d_qk + d_v)·batch = "
       "{:.4g}",
@@ -137,8 +139,8 @@ void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
       "split-KV reduction: reads fp32 partial outputs + log-sum-exp for an assumed {} KV splits "
       "(num_kv_splits is not in the inputs) = {}, writes the output {}; B = {} ({}), n_q {}, head "
       "dim {}",
-      fmt_g(k_assumed_kv_splits), fmt_bytes(partials), fmt_bytes(out), fmt_g(B), in.rows_source,
-      fmt_g(n_q), fmt_g(hd_v)));
+      format_g(k_assumed_kv_splits), fmt_bytes(partials), fmt_bytes(out), format_g(B),
+      in.rows_source, format_g(n_q), format_g(hd_v)));
   work.candidates.push_back({"partials + output", partials + out,
                              B * n_q * k_assumed_kv_splits * hd_v * 2.0, std::nullopt});
 }
@@ -175,7 +177,8 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
   }
   if (cfg->full_attention_layers)
     work.notes.push_back(fmt::format("attention layers: {} ({})",
-                                     fmt_g(*cfg->full_attention_layers), cfg->full_attention_rule));
+                                     format_g(*cfg->full_attention_layers),
+                                     cfg->full_attention_rule));
   if (variant == "prefill") return prefill(in, work);
   if (variant == "decode_reduce") return decode_reduce(in, work, *in.rows);
   double S = 0;

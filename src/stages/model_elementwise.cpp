@@ -33,7 +33,7 @@ std::vector<Operand> operands(const ModelInput& in, std::string& scaled) {
     scaled = fmt::format(
         "recorded shapes have {} rows, est_shape.{}.M = {}: operands with that leading dim "
         "rescaled",
-        rows0, to_string(in.regime.regime), fmt_g(*est->m));
+        rows0, to_string(in.regime.regime), format_g(*est->m));
   for (std::size_t i = 0; i < e.shapes.size(); ++i) {
     if (e.shapes[i].empty()) continue;
     Operand op;
@@ -123,8 +123,8 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
     work.notes.push_back(
         fmt::format("{} without shapes: reads and writes M·hidden = {} × {} elements at the "
                     "activation dtype {} ({}): {}",
-                    kind, fmt_g(*in.rows), fmt_g(*cfg->hidden), in.dtypes.act.key, in.rows_source,
-                    fmt_bytes(in_bytes + out_bytes)));
+                    kind, format_g(*in.rows), format_g(*cfg->hidden), in.dtypes.act.key,
+                    in.rows_source, fmt_bytes(in_bytes + out_bytes)));
   }
   work.notes.push_back(fmt::format(
       "flops ≈ elements = {:.4g}; memory-bound by construction (no compute peak used)", elems));

@@ -32,11 +32,11 @@ std::optional<GemmShape> shape_from_operands(const TopNEntry& e, std::size_t& a_
       if (b0 == k) {
         s.n = b1;
         s.how = fmt::format("A = shapes[{}] [M={}, K={}], B = shapes[{}] stored [K, N={}]", ai,
-                            fmt_g(m), fmt_g(k), bi, fmt_g(b1));
+                            format_g(m), format_g(k), bi, format_g(b1));
       } else if (b1 == k) {
         s.n = b0;
         s.how = fmt::format("A = shapes[{}] [M={}, K={}], B = shapes[{}] stored [N={}, K]", ai,
-                            fmt_g(m), fmt_g(k), bi, fmt_g(b0));
+                            format_g(m), format_g(k), bi, format_g(b0));
       } else {
         continue;
       }
@@ -58,7 +58,7 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   if (!shape && est && est->m && est->n && est->k && *est->m > 0 && *est->n > 0 && *est->k > 0) {
     shape = GemmShape{*est->m, *est->n, *est->k, 1,
                       fmt::format("est_shape.{} M={}, N={}, K={}", to_string(in.regime.regime),
-                                  fmt_g(*est->m), fmt_g(*est->n), fmt_g(*est->k))};
+                                  format_g(*est->m), format_g(*est->n), format_g(*est->k))};
   }
   if (!shape || shape->m <= 0 || shape->n <= 0 || shape->k <= 0) {
     work.unmodeled_reason =
@@ -71,7 +71,8 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   work.notes.push_back("GEMM: " + s.how);
   if (est && est->m && *est->m > 0 && *est->m != s.m) {
     work.notes.push_back(fmt::format("M = {} from est_shape.{}.M (recorded shapes say {})",
-                                     fmt_g(*est->m), to_string(in.regime.regime), fmt_g(s.m)));
+                                     format_g(*est->m), to_string(in.regime.regime),
+                                     format_g(s.m)));
     s.m = *est->m;
   }
   const double a = in.dtypes.act.bytes, w = in.dtypes.weight.bytes;

@@ -4,7 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "roofline/analysis.hpp"
+#include "roofline/stages.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline::detail {
 
@@ -31,16 +32,13 @@ void model_moe(const ModelInput& in, WorkEstimate& work);
 void model_attention(const ModelInput& in, WorkEstimate& work);
 void model_elementwise(const ModelInput& in, WorkEstimate& work);
 
-// SPEC §4 feasibility rule over work.candidates: marks each feasible or not against
-// peak_bw · t_unit, picks the largest feasible one, sets work.bytes/flops and notes.
-void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks);
-
 // Product of dims as a double (0 for an empty operand).
 double elements(const std::vector<std::int64_t>& dims);
 
-// Compact numbers for notes: 696.7 MB, 98.942 us, 2.56e+11.
-std::string fmt_bytes(double bytes);
-std::string fmt_g(double v);
+// Numbers in notes keep every digit a reader needs to redo the arithmetic: 696.75 MB, 98.942.
+inline std::string fmt_bytes(double bytes) {
+  return format_bytes(bytes, Digits::exact);
+}
 
 // "missing: a, b" helper: appends `name` when `value` is absent.
 void require(const std::optional<double>& value, const char* name, std::string& missing);

@@ -1,5 +1,5 @@
-// Stage 4 at confidence stages B and C (SPEC §6): the §4 models over captured probe shapes, and
-// measured counter bytes/FLOPs in place of the model's.
+// Step 7, deepen (SPEC §6): the §4 models over captured probe shapes (stage B), and measured
+// counter bytes/FLOPs in place of the model's (stage C).
 #include <cmath>
 #include <map>
 
@@ -10,7 +10,6 @@
 namespace roofline {
 
 using detail::fmt_bytes;
-using detail::fmt_g;
 
 namespace {
 
@@ -72,7 +71,7 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
       rc.t_source = "probe case gpu_us_avg";
       ++timed;
     }
-    WorkEstimate w = model_work(ce, rc, cls, ctx);
+    WorkEstimate w = model_candidates(ce, rc, cls, ctx);
     if (!w.modeled) {
       rejected.push_back(
           fmt::format("case {} {}: {}", i, describe_dims(c.dims), w.unmodeled_reason));
@@ -103,7 +102,7 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
   out.t_unit_ms = mean([](const WorkEstimate& w) { return w.t_unit_ms; });
   out.weight_bytes = mean([](const WorkEstimate& w) { return w.weight_bytes; });
   out.kv_bytes = mean([](const WorkEstimate& w) { return w.kv_bytes; });
-  // A candidate survives only when every case produced it (same label).
+  // A candidate survives only when every case produced it (same kind).
   std::vector<Candidate> combined;
   for (const Candidate& c : out.candidates) {
     double bytes = 0.0, flops = 0.0;
@@ -111,7 +110,7 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
     for (const auto& p : parts) {
       const Candidate* match = nullptr;
       for (const Candidate& pc : p.work.candidates)
-        if (pc.label == c.label) match = &pc;
+        if (pc.kind == c.kind) match = &pc;
       if (!match) {
         everywhere = false;
         break;
@@ -119,13 +118,25 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
       bytes += p.weight * match->bytes;
       flops += p.weight * match->flops;
     }
-    if (everywhere) combined.push_back(Candidate{c.label, bytes / total, flops / total, {}});
+    if (everywhere)
+      combined.push_back(Candidate{c.label, bytes / total, flops / total, {}, c.kind});
   }
-  if (combined.empty())
+  if (combined.empty()) {
+    // No figure common to every case: each case's own choice, count-weighted.
+    const ResolvedPeaks& peaks = ctx.peaks ? *ctx.peaks : ResolvedPeaks{};
+    double bytes = 0.0, flops = 0.0;
+    for (const auto& p : parts) {
+      WorkEstimate chosen = p.work;
+      choose_candidate(chosen, peaks);
+      bytes += p.weight * chosen.bytes;
+      flops += p.weight * chosen.flops;
+    }
     combined.push_back(Candidate{"count-weighted chosen bytes",
-                                 mean([](const WorkEstimate& w) { return w.bytes; }),
-                                 mean([](const WorkEstimate& w) { return w.flops; }),
-                                 {}});
+                                 bytes / total,
+                                 flops / total,
+                                 {},
+                                 CandidateKind::count_weighted});
+  }
   out.candidates = std::move(combined);
   if (out.moe) {
     out.moe->pairs = mean([](const WorkEstimate& w) { return w.moe ? w.moe->pairs : 0.0; });
@@ -138,17 +149,13 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
   notes.push_back(fmt::format(
       "stage B: {} of {} probe cases modelled, count-weighted over {} calls (heaviest case {}, "
       "{} calls); {} of them carry a per-case latency{}",
-      parts.size(), cases.size(), fmt_g(total),
-      describe_dims(cases[parts[heaviest].case_index]->dims), fmt_g(parts[heaviest].weight), timed,
-      timed < cases.size() ? " (the others use the profile's per-launch time)" : ""));
+      parts.size(), cases.size(), format_g(total),
+      describe_dims(cases[parts[heaviest].case_index]->dims), format_g(parts[heaviest].weight),
+      timed, timed < cases.size() ? " (the others use the profile's per-launch time)" : ""));
   for (const auto& r : rejected) notes.push_back("probe " + r);
-  for (auto& n : out.notes) {
-    if (parts.size() > 1 && n.rfind("byte candidates:", 0) == 0)
-      continue;  // per case; redone below
-    notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
-  }
+  for (auto& n : out.notes) notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
   out.notes = std::move(notes);
-  detail::choose_candidate(out, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  choose_candidate(out, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   return out;
 }
 
@@ -161,18 +168,19 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
   Candidate measured{fmt::format("measured ({})", m.bytes_source),
                      *m.bytes * k,
                      m.flops ? *m.flops * k : model_flops,
-                     {}};
+                     {},
+                     CandidateKind::measured};
   if (m.time_us && *m.time_us > 0) work.t_unit_ms = *m.time_us * k / 1000.0;
   work.notes.push_back(
       fmt::format("stage C: {} over {} dispatch{}: {} per dispatch{}{}", source, m.dispatches,
                   m.dispatches == 1 ? "" : "es", fmt_bytes(*m.bytes),
-                  m.flops ? fmt::format(", {} FLOPs ({})", fmt_g(*m.flops), m.flops_source)
+                  m.flops ? fmt::format(", {} FLOPs ({})", format_g(*m.flops), m.flops_source)
                           : ", no FLOP counters (FLOPs stay the model's)",
-                  m.time_us ? fmt::format(", {} µs ({})", fmt_g(*m.time_us), m.time_source)
+                  m.time_us ? fmt::format(", {} µs ({})", format_g(*m.time_us), m.time_source)
                             : ", not timed (time stays the profile's)"));
   if (m.time_us && model_t > 0)
     work.notes.push_back(fmt::format("t_unit {} ms from the counter run (profile said {} ms)",
-                                     fmt_g(work.t_unit_ms), fmt_g(model_t)));
+                                     format_g(work.t_unit_ms), format_g(model_t)));
   if (model_bytes > 0)
     work.notes.push_back(fmt::format(
         "byte model check: model '{}' {} vs measured {} per unit: measured/model = {:.3f}",
@@ -180,15 +188,14 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
         measured.bytes / model_bytes));
   if (m.flops && model_flops > 0)
     work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: ratio {:.3f}",
-                                     fmt_g(model_flops), fmt_g(measured.flops),
+                                     format_g(model_flops), format_g(measured.flops),
                                      measured.flops / model_flops));
   work.candidates.push_back(measured);
   work.chosen = work.candidates.size() - 1;
   work.bytes = measured.bytes;
   work.flops = measured.flops;
-  if (peaks.hbm_bw_bytes_s && *peaks.hbm_bw_bytes_s > 0 && work.t_unit_ms > 0) {
-    for (auto& c : work.candidates)
-      c.feasible = c.bytes <= *peaks.hbm_bw_bytes_s * work.t_unit_ms / 1000.0;
+  if (const auto budget = byte_budget(peaks.hbm_bw_bytes_s, work.t_unit_ms)) {
+    for (auto& c : work.candidates) c.feasible = c.bytes <= *budget;
     work.any_feasible = *work.candidates.back().feasible;
   }
 }

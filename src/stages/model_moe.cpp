@@ -69,23 +69,23 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
     if (integer && k >= 2 && !stage_named) {
       work.unit_launches = k;
       work.t_unit_ms = k * *in.regime.t_ms;
-      work.unit = fmt::format("{} launches = one MoE layer", fmt_g(k));
+      work.unit = fmt::format("{} launches = one MoE layer", format_g(k));
       work.notes.push_back(fmt::format(
           "logical unit: {} launches/step ({}) / {} MoE layers ({}) = {:.3f} → {} launches per "
           "layer "
           "under one kernel name; t_unit = {} × {:.3f} µs = {:.3f} µs, byte model covers both "
           "stages",
-          fmt_g(*lps), in.regime.launches_source, fmt_g(*L), cfg->moe_layers_rule, ratio, fmt_g(k),
-          fmt_g(k), *in.regime.t_ms * 1000.0, work.t_unit_ms * 1000.0));
+          format_g(*lps), in.regime.launches_source, format_g(*L), cfg->moe_layers_rule, ratio,
+          format_g(k), format_g(k), *in.regime.t_ms * 1000.0, work.t_unit_ms * 1000.0));
     } else if (integer && k >= 2) {
       work.notes.push_back(
           fmt::format("logical unit: 1 launch ({} launches/step over {} MoE layers, but the name "
                       "fixes the stage: {})",
-                      fmt_g(*lps), fmt_g(*L), stage));
+                      format_g(*lps), format_g(*L), stage));
     } else {
       work.notes.push_back(fmt::format(
-          "logical unit: 1 launch ({} launches/step over {} MoE layers = {:.3f}{})", fmt_g(*lps),
-          fmt_g(*L), ratio,
+          "logical unit: 1 launch ({} launches/step over {} MoE layers = {:.3f}{})", format_g(*lps),
+          format_g(*L), ratio,
           integer ? "" : ", not an integer: stages not inferred from the launch count"));
     }
   } else {
@@ -145,7 +145,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   work.weight_bytes = experts_hit * weight_elems * w;
   work.notes.push_back(fmt::format(
       "MoE: M = {} rows ({}), top_k {}, pairs {}, E {}, experts_hit = E·(1-(1-1/E)^pairs) = {:.2f}",
-      fmt_g(M), in.rows_source, fmt_g(top_k), fmt_g(pairs), fmt_g(E), experts_hit));
+      format_g(M), in.rows_source, format_g(top_k), format_g(pairs), format_g(E), experts_hit));
   work.notes.push_back(
       fmt::format("stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
                   "{} = {}, H = {}",
@@ -156,7 +156,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
                   stage == "stage1"   ? "2·I·H"
                   : stage == "stage2" ? "I·H"
                                       : "3·I·H",
-                  fmt_g(*cfg->moe_intermediate), fmt_g(in.tp), fmt_g(I), fmt_g(H)));
+                  format_g(*cfg->moe_intermediate), format_g(in.tp), format_g(I), format_g(H)));
   work.notes.push_back(fmt::format("dtypes: weights {} ({} B, {}), activations {} ({} B, {})",
                                    in.dtypes.weight.key, w, in.dtypes.weight_source,
                                    in.dtypes.act.key, a, in.dtypes.act_source));
@@ -165,8 +165,10 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
       "bytes = experts_hit·weight_elems·w + activations = {}; all-expert model (E instead of "
       "experts_hit) = {}; flops = 2·pairs·weight_elems = {:.4g}",
       fmt_bytes(hit_bytes), fmt_bytes(all_bytes), flops));
-  work.candidates.push_back({"experts_hit", hit_bytes, flops, std::nullopt});
-  work.candidates.push_back({"all experts", all_bytes, flops, std::nullopt});
+  work.candidates.push_back(
+      {"experts_hit", hit_bytes, flops, std::nullopt, CandidateKind::experts_hit});
+  work.candidates.push_back(
+      {"all experts", all_bytes, flops, std::nullopt, CandidateKind::all_experts});
 }
 
 }  // namespace roofline::detail

@@ -1,4 +1,4 @@
-// Stage 7b (SPEC §8, §10): both rankings, side by side, never blended.
+// Step 11, rank_entries (SPEC §8, §10): both rankings, side by side, never blended.
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -6,38 +6,48 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis.hpp"
+#include "roofline/stages.hpp"
 
 namespace roofline {
 
-Rankings rank_entries(std::vector<EntryResult>& entries, const ResolvedPeaks& peaks) {
-  Rankings r;
+namespace {
+
+// Each entry's name, made unique: duplicated names get the profiler's rank (else the Top-N
+// position) as a suffix, and a profile that repeats ranks too gets a further ".k".
+std::vector<std::string> unique_names(const std::vector<EntryResult>& entries) {
   std::map<std::string, int> name_count;
   for (const auto& e : entries) ++name_count[e.name];
   std::set<std::string> used;
   for (const auto& e : entries)
     if (name_count[e.name] == 1) used.insert(e.name);
-  for (auto& e : entries) {
-    e.ranking_name = e.name;
+  std::vector<std::string> names;
+  for (const auto& e : entries) {
+    names.push_back(e.name);
     if (name_count[e.name] == 1) continue;
-    // Duplicated name: suffix the profiler's rank (else the Top-N position); a profile that
-    // repeats ranks too gets a further ".k" so every ranking name stays unique.
     const long rank = e.rank ? *e.rank : static_cast<long>(e.topn_index) + 1;
     std::string candidate = fmt::format("{}#{}", e.name, rank);
     for (int k = 2; used.count(candidate); ++k)
       candidate = fmt::format("{}#{}.{}", e.name, rank, k);
     used.insert(candidate);
-    e.ranking_name = candidate;
+    names.back() = candidate;
   }
+  return names;
+}
+
+}  // namespace
+
+Rankings rank_entries(const std::vector<EntryResult>& entries, const ResolvedPeaks& peaks) {
+  Rankings r;
+  r.names = unique_names(entries);
   std::vector<std::size_t> order(entries.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   auto by_pct = [&](std::size_t a, std::size_t b) {
     if (entries[a].pct_gpu_time != entries[b].pct_gpu_time)
       return entries[a].pct_gpu_time > entries[b].pct_gpu_time;
-    return entries[a].ranking_name < entries[b].ranking_name;
+    return r.names[a] < r.names[b];
   };
   std::stable_sort(order.begin(), order.end(), by_pct);
-  for (std::size_t i : order) r.by_pct.push_back(entries[i].ranking_name);
+  for (std::size_t i : order) r.by_pct.push_back(r.names[i]);
 
   if (peaks.hard_unknown || peaks.source == PeaksSource::none) {
     r.notes.push_back(
@@ -57,7 +67,7 @@ Rankings rank_entries(std::vector<EntryResult>& entries, const ResolvedPeaks& pe
     }
     return by_pct(a, b);
   });
-  for (std::size_t i : order) r.by_expected_gain.push_back(entries[i].ranking_name);
+  for (std::size_t i : order) r.by_expected_gain.push_back(r.names[i]);
   return r;
 }
 

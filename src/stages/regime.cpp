@@ -1,7 +1,8 @@
-// Stage 2 (SPEC §3.2): the e2e-critical regime, its per-launch time and launches per step.
+// Step 4, pick_regime (SPEC §3): the e2e-critical regime, its per-launch time and launches per
+// step.
 #include <fmt/format.h>
 
-#include "roofline/analysis.hpp"
+#include "roofline/stages.hpp"
 
 namespace roofline {
 namespace {
@@ -83,6 +84,12 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
     out.launches_source = fmt::format("calls {} / n_{}_steps {}", fmt_num(*e.calls), to_string(r),
                                       fmt_num(*serving.steps(r)));
   }
+  out.notes.push_back(fmt::format("regime {}: {}", to_string(out.regime), out.why));
+  if (out.t_ms)
+    out.notes.push_back(fmt::format("t_ms {:.6g} ms per launch from {}", *out.t_ms, out.t_source));
+  if (out.launches_per_step)
+    out.notes.push_back(fmt::format("launches_per_step {:.6g} from {}", *out.launches_per_step,
+                                    out.launches_source));
   return out;
 }
 

@@ -1,12 +1,12 @@
-// Stage 1 (SPEC §3.1): hardware denominators for this run.
+// Step 2, resolve_peaks (SPEC §3): hardware denominators for this run.
 #include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "roofline/analysis.hpp"
 #include "roofline/load.hpp"
 #include "roofline/peaks.hpp"
+#include "roofline/stages.hpp"
 
 namespace roofline {
 namespace {

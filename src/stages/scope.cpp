@@ -1,9 +1,9 @@
-// Stage 0 (SPEC §3.0): scope to the head of the profile.
+// Step 1, scope_to_head (SPEC §3): keep the head of the profile.
 #include <algorithm>
 #include <limits>
 #include <numeric>
 
-#include "roofline/analysis.hpp"
+#include "roofline/stages.hpp"
 
 namespace roofline {
 

@@ -1,10 +1,11 @@
-// Stages 5–6 (SPEC §5, §7 L3): utilization, bound, headroom verdict, sanity band.
+// Step 8, judge (SPEC §5, §7 L3): utilization, bound, headroom verdict, sanity band.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "roofline/analysis.hpp"
+#include "roofline/stages.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline {
 namespace {
@@ -93,7 +94,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
     }
     if (v.suspect) {
       v.stage_c_candidate = true;
-      if (peak_bw > 0) v.bytes_upper_bound = peak_bw * t_s;
+      v.bytes_upper_bound = byte_budget(peaks.hbm_bw_bytes_s, work.t_unit_ms);
       if (peak_flops > 0) v.flops_upper_bound = peak_flops * t_s;
       if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
           work.moe->weight_bytes_per_elem > 0) {

@@ -85,6 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     in.peaks.display = "built-in peaks.md";
     in.peaks.found = true;
+    in.peaks.origin = InputOrigin::builtin;
     in.peaks.loaded.value = builtin_peaks();
   }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "roofline/counters.hpp"
+#include "roofline/match.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const char* bytes = reinterpret_cast<const char*>(data);
@@ -29,6 +30,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     __builtin_trap();  // chunking must not change the result
   for (const auto& k : whole.kernels) (void)roofline::measure(k, opts);
   auto merged = roofline::merge_kernels({whole});
-  (void)roofline::match_kernels({"fused_moe_kernel", "kernel_paged_attention_2d"}, merged);
+  std::vector<roofline::KernelNames> names;
+  for (const auto& k : merged) names.push_back({{k.name}, ""});
+  (void)roofline::match_kernel_names(
+      {{{"fused_moe_kernel"}, ""}, {{"kernel_paged_attention_2d"}, "kernel_paged_attention_2d"}},
+      names);
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "roofline/match.hpp"
 #include "roofline/probes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -11,13 +12,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto loaded = roofline::parse_probes(text, "per_shape_probe.json");
   if (!loaded.value && loaded.errors.empty()) __builtin_trap();  // a failure must say why
   if (!loaded.value) return 0;
-  for (const char* name : {"fused_moe_kernel", "kernel_paged_attention_2d [clone .kd]",
-                           "void vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, int)"}) {
-    roofline::TopNEntry e;
-    e.name = name;
-    auto m = roofline::match_probes(e, *loaded.value);
-    for (const auto* k : m.kernels)
-      if (k == nullptr) __builtin_trap();
-  }
+  std::vector<roofline::KernelNames> probes;
+  for (const auto& k : loaded.value->kernels) probes.push_back({{k.target, k.label}, ""});
+  const auto m = roofline::match_kernel_names(
+      {{{"fused_moe_kernel"}, ""},
+       {{"kernel_paged_attention_2d [clone .kd]"}, ""},
+       {{"void vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, int)"}, "rms_norm_kernel"}},
+      probes);
+  for (const auto& match : m)
+    for (std::size_t k : match.candidates)
+      if (k >= probes.size()) __builtin_trap();
   return 0;
 }

@@ -2,6 +2,7 @@
 // captured cases, count-weighted.
 #include <catch2/catch.hpp>
 
+#include "roofline/match.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
@@ -32,13 +33,6 @@ const char* k_merged = R"({
     {"label": "broken", "cases": [{"dims": "x", "count": 1}, {"count": 2}, 7,
                                  {"dims": [[4,4]], "count": -1}]}
   ]})";
-
-TopNEntry named(std::string name, std::string short_name = "") {
-  TopNEntry e;
-  e.name = std::move(name);
-  e.short_name = std::move(short_name);
-  return e;
-}
 
 }  // namespace
 
@@ -88,42 +82,37 @@ TEST_CASE("parse_probes: broken files are clear errors, never throws", "[probes]
   CHECK(any_contains(schema.notes, {"per-shape-probe-v9"}));
 }
 
-TEST_CASE("match_probes: exact, normalized, substring; per-process files combine", "[probes]") {
-  ProbeSet set;
-  set.kernels.push_back({"fused_moe_kernel", "", "", {}, {}, "probe_1_fused_moe_kernel.json", {}});
-  set.kernels.push_back({"fused_moe_kernel", "", "", {}, {}, "probe_2_fused_moe_kernel.json", {}});
-  set.kernels.push_back({"vllm._custom_ops.paged_attention",
-                         "kernel_paged_attention_2d",
-                         "ok",
-                         {},
-                         {},
-                         "m.json",
-                         {}});
-  set.kernels.push_back({"w8a8_block_fp8_matmul", "", "", {}, {}, "m.json", {}});
-  set.kernels.push_back({"vllm::fused_add_rms_norm_kernel", "", "", {}, {}, "m.json", {}});
-
-  auto moe = match_probes(named("fused_moe_kernel"), set);
-  CHECK(moe.how == "exact");
-  CHECK(moe.kernels.size() == 2);
-
-  auto attn = match_probes(named("kernel_paged_attention_2d [clone .kd]"), set);
-  CHECK(attn.how == "normalized");
-  REQUIRE(attn.kernels.size() == 1);
-  CHECK(attn.kernels[0]->label == "kernel_paged_attention_2d");
-
-  auto gemm = match_probes(named("_w8a8_block_fp8_matmul"), set);
-  CHECK(gemm.how == "substring");
-  REQUIRE(gemm.kernels.size() == 1);
-  CHECK(gemm.kernels[0]->target == "w8a8_block_fp8_matmul");
-
+TEST_CASE("probes meet entries through the one matcher; per-process files combine",
+          "[probes][match]") {
+  // Each probe kernel is known by its target and its label (match.hpp).
+  const std::vector<KernelNames> probes{
+      {{"fused_moe_kernel"}, ""},                                               // 0: pid 1
+      {{"fused_moe_kernel"}, ""},                                               // 1: pid 2
+      {{"vllm._custom_ops.paged_attention", "kernel_paged_attention_2d"}, ""},  // 2
+      {{"w8a8_block_fp8_matmul"}, ""},                                          // 3
+      {{"vllm::fused_add_rms_norm_kernel"}, ""},                                // 4
+  };
+  const auto m = match_kernel_names(
+      {{{"fused_moe_kernel"}, ""},
+       {{"kernel_paged_attention_2d [clone .kd]"}, ""},
+       {{"_w8a8_block_fp8_matmul"}, ""},
+       {{"void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, int)"}, ""},
+       {{"causal_conv1d_update_kernel"}, ""},
+       {{"moe"}, ""}},
+      probes);
+  CHECK(m[0].kind == MatchKind::exact);
+  CHECK(m[0].candidates == std::vector<std::size_t>{0, 1});
+  CHECK(m[1].kind == MatchKind::normalized);  // through the label
+  CHECK(m[1].candidates == std::vector<std::size_t>{2});
+  // A Triton kernel's leading underscore marks it private, not different (the probe matcher
+  // found this by a bare substring, which the one matcher no longer accepts inside a word).
+  CHECK(m[2].kind == MatchKind::normalized);
+  CHECK(m[2].candidates == std::vector<std::size_t>{3});
   // C++ names: argument lists, `void`, and namespaces do not get in the way; templates stay.
-  auto norm = match_probes(
-      named("void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, int)"), set);
-  CHECK(norm.how == "substring");
-  CHECK(norm.kernels.size() == 1);
-
-  CHECK(match_probes(named("causal_conv1d_update_kernel"), set).kernels.empty());
-  CHECK(match_probes(named("moe"), set).kernels.empty());  // too short to match by substring
+  CHECK(m[3].kind == MatchKind::substring);
+  CHECK(m[3].candidates == std::vector<std::size_t>{4});
+  CHECK(m[4].candidates.empty());
+  CHECK(m[5].candidates.empty());  // too short to match by substring
 }
 
 TEST_CASE("model_work_cases: count-weighted MoE over two captured batch sizes", "[probes][moe]") {

@@ -49,17 +49,17 @@ TEST_CASE("rank_entries: duplicate names get a #rank suffix", "[rankings]") {
       entry("triton_poi_fused_0", std::nullopt, 8, 5.1),
   };
   Rankings r = rank_entries(entries, gfx950_peaks());
-  CHECK(entries[0].ranking_name ==
+  CHECK(r.names[0] ==
         "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)#2");
-  CHECK(entries[1].ranking_name ==
+  CHECK(r.names[1] ==
         "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)#5");
-  CHECK(entries[2].ranking_name == "rms_norm_kernel");  // unique: no suffix
+  CHECK(r.names[2] == "rms_norm_kernel");  // unique: no suffix
   // Without a profiler rank, the 1-based Top-N position stands in.
-  CHECK(entries[3].ranking_name == "triton_poi_fused_0#8");
-  CHECK(entries[4].ranking_name == "triton_poi_fused_0#9");
+  CHECK(r.names[3] == "triton_poi_fused_0#8");
+  CHECK(r.names[4] == "triton_poi_fused_0#9");
   REQUIRE(r.by_pct.size() == 5);
-  CHECK(r.by_pct[0] == entries[0].ranking_name);
-  CHECK(r.by_pct[1] == entries[1].ranking_name);
+  CHECK(r.by_pct[0] == r.names[0]);
+  CHECK(r.by_pct[1] == r.names[1]);
 }
 
 TEST_CASE("rank_entries: ranking names stay unique even when ranks repeat", "[rankings]") {
@@ -67,12 +67,11 @@ TEST_CASE("rank_entries: ranking names stay unique even when ranks repeat", "[ra
                                    entry("fused_moe_kernel", 3, 1, 10.0),
                                    entry("fused_moe_kernel", 4, 2, 8.0)};
   Rankings r = rank_entries(entries, gfx950_peaks());
-  CHECK(entries[0].ranking_name.rfind("fused_moe_kernel#3", 0) == 0);
-  CHECK(entries[1].ranking_name.rfind("fused_moe_kernel#3", 0) == 0);
-  CHECK(entries[0].ranking_name != entries[1].ranking_name);
-  CHECK(entries[2].ranking_name == "fused_moe_kernel#4");
-  CHECK(r.by_pct == std::vector<std::string>{entries[0].ranking_name, entries[1].ranking_name,
-                                             entries[2].ranking_name});
+  CHECK(r.names[0].rfind("fused_moe_kernel#3", 0) == 0);
+  CHECK(r.names[1].rfind("fused_moe_kernel#3", 0) == 0);
+  CHECK(r.names[0] != r.names[1]);
+  CHECK(r.names[2] == "fused_moe_kernel#4");
+  CHECK(r.by_pct == std::vector<std::string>{r.names[0], r.names[1], r.names[2]});
 }
 
 TEST_CASE("rank_entries: gain ties and no-verdict entries order by pct", "[rankings]") {

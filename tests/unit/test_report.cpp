@@ -58,7 +58,8 @@ Analysis hostile_analysis() {
                                  Headroom::saturated, 0.1));
   for (const auto& e : a.entries) a.rankings.by_pct.push_back(e.ranking_name);
   a.rankings.by_expected_gain = a.rankings.by_pct;
-  a.degraded.push_back(Degradation{k_hostile, "L2", "no <b>model</b> | for this"});
+  a.diagnostics.push_back(Diagnostic{Severity::warning, Level::L2, Topic::entry, k_hostile,
+                                     "no <b>model</b> | for this"});
   return a;
 }
 
@@ -275,9 +276,9 @@ TEST_CASE("render_json: suspect entries carry the upper bounds", "[report]") {
 TEST_CASE("write_atomic: writes, replaces, leaves no temp file", "[report][io]") {
   TempDir dir;
   const fs::path target = dir.path / "profile_roofline.json";
-  CHECK(write_atomic(target, "{\"a\": 1}\n").empty());
+  CHECK_FALSE(write_atomic(target, "{\"a\": 1}\n"));
   CHECK(read_file(target) == "{\"a\": 1}\n");
-  CHECK(write_atomic(target, "{\"b\": 2}\n").empty());
+  CHECK_FALSE(write_atomic(target, "{\"b\": 2}\n"));
   CHECK(read_file(target) == "{\"b\": 2}\n");
   CHECK(temp_files_in(dir.path) == 0);
 }
@@ -285,10 +286,10 @@ TEST_CASE("write_atomic: writes, replaces, leaves no temp file", "[report][io]")
 TEST_CASE("write_atomic: a missing target folder is a message, not a file", "[report][io]") {
   TempDir dir;
   const fs::path target = dir.path / "no_such_round" / "profile_roofline.json";
-  std::string error;
+  std::optional<std::string> error;
   REQUIRE_NOTHROW(error = write_atomic(target, "x"));
-  CHECK_FALSE(error.empty());
-  CHECK(contains(error, "profile_roofline.json"));
+  REQUIRE(error);
+  CHECK(contains(*error, "profile_roofline.json"));
   CHECK_FALSE(fs::exists(target));
   CHECK(temp_files_in(dir.path) == 0);
 }
@@ -298,8 +299,8 @@ TEST_CASE("write_atomic: a failed rename keeps the old target and removes the te
   TempDir dir;
   const fs::path target = dir.path / "profile_roofline.md";
   fs::create_directories(target / "occupied");  // a non-empty folder cannot be replaced by a file
-  const std::string error = write_atomic(target, "# report\n");
-  CHECK_FALSE(error.empty());
+  const auto error = write_atomic(target, "# report\n");
+  CHECK(error);
   CHECK(fs::is_directory(target / "occupied"));
   CHECK(temp_files_in(dir.path) == 0);
 }

@@ -1,6 +1,7 @@
-// Names of the closed sets the artifact uses.
-#include "core/json_input.hpp"
-#include "roofline/analysis.hpp"
+// The artifact spellings of the closed sets (vocabulary.hpp).
+#include "roofline/vocabulary.hpp"
+
+#include "roofline/units.hpp"
 
 namespace roofline {
 
@@ -72,8 +73,72 @@ const char* to_string(PeaksSource s) {
   return "none";
 }
 
+const char* to_string(Regime r) {
+  return r == Regime::prefill ? "prefill" : "decode";
+}
+
+const char* to_string(Stage s) {
+  switch (s) {
+    case Stage::A:
+      return "A";
+    case Stage::B:
+      return "B";
+    case Stage::C:
+      return "C";
+  }
+  return "A";
+}
+
+const char* to_string(Level l) {
+  switch (l) {
+    case Level::L1:
+      return "L1";
+    case Level::L2:
+      return "L2";
+    case Level::L3:
+      return "L3";
+    case Level::L4:
+      return "L4";
+    case Level::L5:
+      return "L5";
+  }
+  return "L5";
+}
+
+const char* to_string(MatchKind k) {
+  switch (k) {
+    case MatchKind::none:
+      return "none";
+    case MatchKind::exact:
+      return "exact";
+    case MatchKind::normalized:
+      return "normalized";
+    case MatchKind::substring:
+      return "substring";
+    case MatchKind::short_name:
+      return "short_name";
+  }
+  return "none";
+}
+
+std::string subject(const Diagnostic& d) {
+  switch (d.topic) {
+    case Topic::entry:
+      return d.entry;
+    case Topic::peaks:
+      return "(peaks)";
+    case Topic::probes:
+      return "(probes)";
+    case Topic::counters:
+      return "(counters)";
+    case Topic::input:
+      break;
+  }
+  return "";
+}
+
 std::optional<OpClass> parse_op_class(std::string_view s) {
-  std::string l = detail::lower_ascii(detail::trim(s));
+  const std::string l = lower_ascii(trim_view(s));
   if (l == "gemm") return OpClass::gemm;
   if (l == "moe") return OpClass::moe;
   if (l == "attn" || l == "attention") return OpClass::attn;

@@ -1,62 +1,10 @@
-// `roofline calc`: one synthetic entry through the verdict and advice stages.
-#include "roofline/calc.hpp"
-
+// What `roofline calc` and `roofline peaks` print: an entry's fields for numbers given on the
+// command line, and the peaks a part resolves to.
 #include <fmt/format.h>
 
-#include "output/md_util.hpp"
+#include "roofline/report.hpp"
 
 namespace roofline {
-
-CalcResult calc(const CalcInput& in, const PeaksTable& table) {
-  CalcResult r;
-  r.peaks = resolve_peaks(table, in.gfx, in.product, DeviceProps{});
-  EntryResult& e = r.entry;
-  e.name = "calc";
-  e.short_name = "calc";
-  e.pct_gpu_time = in.pct_gpu_time.value_or(0.0);
-  e.pct_gpu_time_raw = e.pct_gpu_time;
-  e.regime.t_ms = in.time_us / 1000.0;
-  e.regime.t_source = "--time-us";
-  auto cls = parse_op_class(in.op_class);
-  if (!cls)
-    r.errors.push_back(
-        fmt::format("--class '{}': expected gemm, moe, attn, elementwise or unknown", in.op_class));
-  e.cls.op_class = cls.value_or(OpClass::unknown);
-  e.cls.rule = "--class";
-  auto dtype = parse_dtype(in.dtype);
-  if (!dtype)
-    r.errors.push_back(
-        fmt::format("--dtype '{}': not a dtype roofline knows (e.g. bf16, fp8, fp16)", in.dtype));
-  WorkEstimate& w = e.work;
-  w.modeled = in.time_us > 0;
-  if (!w.modeled) w.unmodeled_reason = "--time-us must be positive";
-  w.unit = "1 launch";
-  w.t_unit_ms = in.time_us / 1000.0;
-  w.compute_dtype = dtype.value_or(Dtype{});
-  w.has_compute_peak_class = e.cls.op_class != OpClass::elementwise;
-  w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt});
-  w.bytes = in.bytes;
-  w.flops = in.flops;
-  if (r.peaks.hbm_bw_bytes_s)
-    w.candidates[0].feasible = in.bytes <= *r.peaks.hbm_bw_bytes_s * w.t_unit_ms / 1000.0;
-  VerdictParams params;
-  params.launch_overhead_us = in.launch_overhead_us;
-  e.verdict = judge(w, e.cls.op_class, e.pct_gpu_time, r.peaks, params);
-  e.confidence = r.peaks.confidence;
-  e.notes = r.peaks.notes;
-  e.notes.push_back(fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes,
-                                in.flops, in.time_us,
-                                w.compute_dtype.key.empty() ? "unknown" : w.compute_dtype.key));
-  if (!in.pct_gpu_time)
-    e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
-  for (const auto& n : e.verdict.notes) e.notes.push_back(n);
-  if (!w.modeled) e.notes.push_back(w.unmodeled_reason);
-  Advice advice = advise(e, TopN{}, r.peaks);
-  e.route = advice.route;
-  e.levers = advice.levers;
-  e.ranking_name = e.name;
-  return r;
-}
 
 ordered_json calc_json(const CalcResult& r) {
   ordered_json j = entry_json(r.entry);
@@ -102,6 +50,54 @@ std::string calc_text(const CalcResult& r) {
   }
   out += fmt::format("route                  {}\n", e.route);
   for (const auto& n : e.notes) out += fmt::format("note: {}\n", n);
+  return out;
+}
+
+ordered_json peaks_json(const ResolvedPeaks& p) {
+  ordered_json flops = ordered_json::object();
+  for (const auto& [k, v] : p.flops) flops[k] = v;
+  return ordered_json{
+      {"gfx", p.gfx},
+      {"product", p.product.empty() ? ordered_json(nullptr) : ordered_json(p.product)},
+      {"hbm_bw_bytes_s",
+       p.hbm_bw_bytes_s ? ordered_json(*p.hbm_bw_bytes_s) : ordered_json(nullptr)},
+      {"flops", flops},
+      {"l2_bytes", p.l2_bytes ? ordered_json(*p.l2_bytes) : ordered_json(nullptr)},
+      {"mall_bytes", p.mall_bytes ? ordered_json(*p.mall_bytes) : ordered_json(nullptr)},
+      {"source", to_string(p.source)},
+      {"confidence", to_string(p.confidence)},
+      {"compute_validated", p.compute_validated},
+      {"hard_unknown", p.hard_unknown},
+      {"notes", p.notes}};
+}
+
+std::string peaks_text(const ResolvedPeaks& p) {
+  std::string out =
+      fmt::format("gfx {}{}: source {}, confidence {}{}\n", p.gfx,
+                  p.product.empty() ? "" : ", product " + p.product, to_string(p.source),
+                  to_string(p.confidence), p.hard_unknown ? " (hard unknown)" : "");
+  out += fmt::format("  hbm_bw_bytes_s  {}\n",
+                     p.hbm_bw_bytes_s ? fmt::format("{:.4g}", *p.hbm_bw_bytes_s) : "unknown");
+  for (const auto& [k, v] : p.flops) out += fmt::format("  flops.{:<9} {:.4g}\n", k, v);
+  if (p.l2_bytes) out += fmt::format("  l2_bytes        {:.0f}\n", *p.l2_bytes);
+  if (p.mall_bytes) out += fmt::format("  mall_bytes      {:.0f}\n", *p.mall_bytes);
+  out += fmt::format("  compute_validated {}\n", p.compute_validated ? "true" : "false");
+  for (const auto& n : p.notes) out += fmt::format("  note: {}\n", n);
+  return out;
+}
+
+std::string peaks_table_text(const PeaksTable& table) {
+  std::string out =
+      fmt::format("{:<9} {:<9} {:>12}  {}\n", "gfx", "product", "bandwidth", "dense FLOP/s");
+  for (const auto& s : table.sections) {
+    std::string flops;
+    for (const auto& [k, v] : s.flops)
+      flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
+    out +=
+        fmt::format("{:<9} {:<9} {:>12}  {}\n", s.gfx, s.product.empty() ? "-" : s.product,
+                    s.hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.hbm_bw_bytes_s) : "?", flops);
+  }
+  out += fmt::format("({} sections from {})\n", table.sections.size(), table.source_name);
   return out;
 }
 

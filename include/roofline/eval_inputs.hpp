@@ -1,0 +1,76 @@
+#pragma once
+// An evaluation folder's inputs (SPEC §1 defaults, §2): where each file is, and each file after
+// reading. Reading is the only I/O before the artifacts are written; every file problem becomes
+// data here, so the pipeline never sees I/O.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/counters.hpp"
+#include "roofline/inputs.hpp"
+#include "roofline/load.hpp"
+#include "roofline/probes.hpp"
+
+namespace roofline {
+
+// Where the inputs are. Empty optional = use the SPEC §1 default location.
+struct InputPaths {
+  std::filesystem::path eval_dir = ".";
+  std::optional<long> round;
+  std::optional<std::filesystem::path> topn, env, config, peaks;
+  std::vector<std::filesystem::path> shapes;    // stage B: probe files or folders of them
+  std::vector<std::filesystem::path> counters;  // stage C: counter CSVs or folders of them
+  CounterOptions counter_options;
+  InputLimits limits;  // size, nesting and entry caps applied to every file
+};
+
+// `eval_dir/profile/round_<R>`: the folder a round's profile, and by default its artifacts, live
+// in.
+std::filesystem::path round_dir(const std::filesystem::path& eval_dir, long round);
+
+// Whether an input was read from a file or is the table compiled into the binary.
+enum class InputOrigin { file, builtin };
+
+// One input after reading: the parsed value (or not), with the name used in messages.
+template <class T>
+struct InputFile {
+  std::string display;  // path relative to the evaluation folder when inside it
+  bool found = false;
+  InputOrigin origin = InputOrigin::file;
+  Loaded<T> loaded;
+};
+
+// Stage B input: every probe file named or found in a named folder, merged.
+struct ShapesInput {
+  bool requested = false;
+  std::vector<std::string> files;  // as named in messages
+  ProbeSet probes;
+  std::vector<std::string> errors;
+  std::vector<std::string> notes;
+};
+
+// Stage C input: the counter files after streaming (per-kernel sums only; rows are not kept).
+struct CountersInput {
+  bool requested = false;
+  std::vector<CounterFile> files;
+  std::vector<std::string> errors;  // a named folder without counter CSVs, ...
+  CounterOptions options;
+};
+
+struct AnalyzeInputs {
+  InputFile<TopN> topn;
+  InputFile<EnvReport> env;
+  InputFile<ModelConfig> config;
+  InputFile<PeaksTable> peaks;  // origin builtin: the table compiled from data/peaks.md
+  ShapesInput shapes;
+  CountersInput counters;
+};
+
+// Reads every input file of an evaluation (the only I/O before writing). Never throws: a missing
+// or broken file is recorded in its InputFile, a broken probe or counter file in ShapesInput /
+// CountersInput.
+AnalyzeInputs load_inputs(const InputPaths& paths);
+
+}  // namespace roofline

@@ -1,0 +1,266 @@
+#pragma once
+// The structs the pipeline stages hand to each other (SPEC §3–§8), and the stage functions, in
+// method order. Every stage is pure: no I/O, no clock, no globals. Units are in the names.
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/counters.hpp"
+#include "roofline/dtype.hpp"
+#include "roofline/eval_inputs.hpp"
+#include "roofline/inputs.hpp"
+#include "roofline/probes.hpp"
+#include "roofline/vocabulary.hpp"
+
+namespace roofline {
+
+// The defaults of the analyze options, defined once (SPEC §1).
+inline constexpr double k_default_head_threshold_pct = 5.0;
+inline constexpr std::size_t k_default_max_entries = 8;
+inline constexpr double k_default_launch_overhead_us = 5.0;
+
+// ---- step 1: scope_to_head ----------------------------------------------------------------------
+struct ScopeOptions {
+  double head_threshold_pct = k_default_head_threshold_pct;
+  std::size_t max_entries = k_default_max_entries;
+};
+struct Scope {
+  std::vector<std::size_t> selected;  // indices into TopN::entries, biggest pct first
+  std::size_t skipped_count = 0;
+};
+// Keeps entries with pct_gpu_time >= threshold, biggest first, at most max_entries.
+Scope scope_to_head(const TopN& topn, const ScopeOptions& options);
+
+// ---- step 2: resolve_peaks ----------------------------------------------------------------------
+struct ResolvedPeaks {
+  std::string gfx;      // normalized run gfx
+  std::string product;  // canonical run product ("" = none)
+  std::optional<double> hbm_bw_bytes_s;
+  std::map<std::string, double> flops;  // canonical dtype key -> FLOP/s
+  std::optional<double> l2_bytes;
+  std::optional<double> mall_bytes;
+  PeaksSource source = PeaksSource::none;
+  Confidence confidence = Confidence::low;  // high (table) or low
+  bool compute_validated = false;
+  bool hard_unknown = false;  // client RDNA4 without a product section: no numbers at all
+  std::string section;        // "built-in peaks.md:31 (gfx950)" when from a table
+  std::vector<std::string> notes;
+};
+// Matches the run's gfx/product against the table (product gating, RDNA4 hard unknown, derived
+// bandwidth from device properties as the L1 fallback).
+ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
+                            const std::string& product_spelling, const DeviceProps& props);
+// FLOP/s for a canonical dtype key; nullopt when the table has no figure (never the maximum).
+std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key);
+
+// ---- step 3: gather_evidence (stages B and C, SPEC §6) ------------------------------------------
+// What stages B and C found for one head entry, matched by kernel name before the per-entry pass.
+struct EntryEvidence {
+  std::vector<const ProbeKernel*> probes;  // captured shapes (several per-process files combine)
+  MatchKind probe_match = MatchKind::none;
+  std::optional<KernelMeasurement> measured;  // counters, summed over the matched kernels
+  std::string measured_source;                // "counters of 'fused_moe_kernel' (exact match)"
+};
+// The evidence for every head entry, and what the evidence inputs themselves told us.
+struct EvidenceSet {
+  std::vector<EntryEvidence> entries;        // parallel to Scope::selected
+  std::vector<std::string> measured_inputs;  // the report's listing: each input and its problems
+  std::vector<std::string> notes;            // run notes
+  std::vector<Diagnostic> diagnostics;       // unusable files, bad rows (L4 where it applies)
+  std::vector<std::string> unmatched_counter_kernels;  // most dispatches first
+};
+// Matches probe kernels and counter kernels to the head entries with the one kernel-name matcher
+// (match.hpp) and folds each entry's counters into one per-dispatch measurement.
+EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesInput& shapes,
+                            const CountersInput& counters);
+
+// ---- step 4: pick_regime ------------------------------------------------------------------------
+struct RegimeChoice {
+  Regime regime = Regime::decode;
+  std::string why;
+  std::optional<double> t_ms;  // one launch, this regime
+  std::string t_source;
+  std::optional<double> launches_per_step;
+  std::string launches_source;
+  std::vector<std::string> notes;  // the choice, the time and the launch count, with their sources
+};
+RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving);
+
+// ---- step 5: classify ---------------------------------------------------------------------------
+struct Classification {
+  OpClass op_class = OpClass::unknown;
+  std::string detail;
+  std::string rule;  // which rule decided, for notes
+  bool collective = false;
+  std::vector<std::string> notes;  // the class and the rule that decided it
+};
+Classification classify(const TopNEntry& entry, const ClassRules& rules);
+
+// ---- step 6: model_work -------------------------------------------------------------------------
+struct ModelContext {
+  const EnvReport* env = nullptr;       // null when env_report.json is missing/unreadable
+  const ModelConfig* config = nullptr;  // null when config.json is missing/unreadable
+  std::string config_status;            // why config is null, for reasons
+  const ResolvedPeaks* peaks = nullptr;
+};
+struct Candidate {
+  std::string label;  // display text; `kind` says which figure it is
+  double bytes = 0.0;
+  double flops = 0.0;
+  std::optional<bool> feasible;  // bytes <= peak_bw * t_unit; nullopt when no peak to test against
+  CandidateKind kind = CandidateKind::model;
+};
+struct MoeFacts {
+  double experts = 0, top_k = 0, pairs = 0, experts_hit = 0;
+  double weight_elems_per_expert = 0;
+  double weight_bytes_per_elem = 0;
+  double activation_bytes = 0;
+  std::string stage;  // stage1 | stage2 | both
+};
+struct WorkEstimate {
+  bool modeled = false;
+  std::string unmodeled_reason;
+  double unit_launches = 1.0;
+  std::string unit;  // human text: "1 launch", "2 launches = one MoE layer"
+  double t_unit_ms = 0.0;
+  std::vector<Candidate> candidates;
+  std::size_t chosen = 0;
+  bool any_feasible = true;
+  double bytes = 0.0;
+  double flops = 0.0;
+  Dtype compute_dtype;
+  bool has_compute_peak_class = true;  // false for elementwise: memory-bound by construction
+  std::optional<MoeFacts> moe;
+  double weight_bytes = 0.0;  // part of `bytes` that is weights (GEMM/MoE), for levers
+  double kv_bytes = 0.0;      // part of `bytes` that is KV cache (attention), for levers
+  std::string weight_dtype, activation_dtype, kv_dtype;
+  std::vector<std::string> notes;
+};
+// The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
+// unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).
+WorkEstimate model_candidates(const TopNEntry& entry, const RegimeChoice& regime,
+                              const Classification& cls, const ModelContext& ctx);
+// SPEC §4 feasibility rule: marks each candidate feasible or not against the byte budget
+// peak_bw · t_unit, chooses the largest feasible one (the measurement refutes the rest), sets
+// `bytes`/`flops` and explains the choice in notes when there was one to make.
+void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks);
+// model_candidates, then choose_candidate: stage 4 at confidence stage A.
+WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
+                        const Classification& cls, const ModelContext& ctx);
+
+// ---- step 7: deepen -----------------------------------------------------------------------------
+// Runs the §4 model once per probe case (the case's dims and dtypes replace the Top-N shapes; rows
+// in flight come from the case; its gpu_us_avg, when present, replaces the per-launch time) and
+// combines the cases count-weighted: bytes, FLOPs and t_unit are weighted means, so their ratios
+// are the aggregate rates over all probed calls. The feasibility rule then runs on the combined
+// candidates. Not modelled (with the reason) when no case can be modelled.
+WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime,
+                              const Classification& cls, const ModelContext& ctx,
+                              const std::vector<const ProbeCase*>& cases);
+
+// Replaces the model's bytes (and FLOPs, and t_unit when the counters timed the dispatches) with
+// the per-dispatch measurement times the unit's launches. The model's candidates stay for
+// comparison, the measurement is added as the chosen candidate, and the model/measured byte ratio
+// goes to notes.
+void apply_measurement(WorkEstimate& work, const KernelMeasurement& measured,
+                       const std::string& source, const ResolvedPeaks& peaks);
+
+// The stage-A estimate after the evidence: stage B replaces it with the probe cases' model when
+// one can be built, stage C puts the measured bytes in (when the op has a model); each says so.
+struct Deepened {
+  WorkEstimate work;
+  Stage stage = Stage::A;
+  std::vector<std::string> notes;
+};
+Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopNEntry& entry,
+                const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx);
+
+// ---- step 8: judge ------------------------------------------------------------------------------
+struct VerdictParams {
+  double launch_overhead_us = k_default_launch_overhead_us;
+};
+struct Verdict {
+  std::optional<double> achieved_bw_bytes_s, achieved_flops;
+  std::optional<double> hbm_util, compute_util;
+  std::optional<double> arithmetic_intensity, ridge_point;
+  Bound bound = Bound::unknown;
+  std::optional<double> roofline_pct, roofline_pct_raw;
+  std::optional<double> target_eff;
+  double attainable_speedup = 1.0;
+  double expected_e2e_gain_pct = 0.0;
+  Headroom headroom = Headroom::unknown;
+  bool suspect = false;
+  bool dispatch_bound = false;
+  bool compute_axis = false;
+  std::optional<double> bytes_upper_bound, flops_upper_bound;
+  std::optional<double> implied_max_experts_hit;
+  bool stage_c_candidate = false;
+  std::vector<std::string> notes;
+};
+// The prior for how close a good implementation of the class gets (SPEC §8).
+std::optional<double> target_eff_for(OpClass cls, const std::string& product);
+Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+              const ResolvedPeaks& peaks, const VerdictParams& params);
+
+// ---- step 9: grade ------------------------------------------------------------------------------
+// Why an entry has no verdict (SPEC §7): L2 no model, L3 infeasible, L5 the analysis failed.
+struct EntryProblem {
+  Level level = Level::L2;
+  std::string reason;
+};
+struct Grade {
+  Confidence confidence = Confidence::low;
+  bool stage_c_candidate = false;  // the verdict's flag, cleared once stage C measured the entry
+  std::optional<EntryProblem> problem;
+  std::vector<std::string> notes;
+};
+// Confidence follows the evidence stage (A low, B medium, C high); low-confidence peaks, or a
+// compute-axis verdict on unvalidated compute peaks, keep it low. An entry without a model is L2,
+// an infeasible one L3.
+Grade grade(Stage stage, const WorkEstimate& work, const Verdict& verdict,
+            const ResolvedPeaks& peaks);
+
+// ---- the per-entry result of steps 4-10 ---------------------------------------------------------
+struct EntryResult {
+  std::size_t topn_index = 0;
+  std::optional<long> rank;
+  std::string name, short_name;
+  nlohmann::json pct_gpu_time_raw;
+  double pct_gpu_time = 0.0;
+  std::optional<bool> editable;
+  RegimeChoice regime;
+  Classification cls;
+  WorkEstimate work;
+  Verdict verdict;
+  Confidence confidence = Confidence::low;
+  Stage stage = Stage::A;
+  std::string route;
+  std::vector<std::string> levers;
+  std::vector<std::string> notes;
+  std::optional<EntryProblem> problem;
+  std::string ranking_name;  // the name both rankings use (Rankings::names)
+};
+
+// ---- step 10: advise ----------------------------------------------------------------------------
+struct Advice {
+  std::string route;
+  std::vector<std::string> levers;
+};
+// Route (SPEC §8 table + shippability gate) and concrete byte-reduction levers (saturated only).
+Advice advise(const EntryResult& entry, const TopN& topn, const ResolvedPeaks& peaks);
+
+// ---- step 11: rank_entries ----------------------------------------------------------------------
+struct Rankings {
+  std::vector<std::string>
+      names;  // parallel to the entries: the name, suffixed #rank on duplicates
+  std::vector<std::string> by_pct;
+  std::vector<std::string> by_expected_gain;
+  std::vector<std::string> notes;
+};
+// Both orders (pct, expected gain), never blended, over unique ranking names.
+Rankings rank_entries(const std::vector<EntryResult>& entries, const ResolvedPeaks& peaks);
+
+}  // namespace roofline

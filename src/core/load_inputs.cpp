@@ -1,0 +1,171 @@
+// Step 0, load_inputs (SPEC §1 defaults, §2): reading an evaluation folder, the only I/O before
+// the artifacts.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "roofline/eval_inputs.hpp"
+#include "roofline/peaks.hpp"
+
+namespace roofline {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string display_path(const fs::path& p, const fs::path& eval_dir) {
+  std::error_code ec;
+  fs::path rel = fs::relative(p, eval_dir, ec);
+  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+  return p.generic_string();
+}
+
+template <class T, class Parse>
+InputFile<T> load_file(const fs::path& path, const fs::path& eval_dir, const InputLimits& limits,
+                       Parse parse) {
+  InputFile<T> in;
+  in.display = display_path(path, eval_dir);
+  FileText text = read_text_file(path, limits.max_bytes);
+  in.found = text.found;
+  if (!text.found) return in;
+  if (!text.error.empty()) {
+    in.loaded.errors.push_back(fmt::format("{}: {}", in.display, text.error));
+    return in;
+  }
+  in.loaded = parse(text.text, in.display, limits);
+  return in;
+}
+
+bool exists_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+// The files a --shapes / --counters argument names: the file itself, or the matching files
+// under a folder (recursively, sorted so runs are deterministic).
+std::vector<fs::path> expand(const fs::path& p, bool (*wanted)(const std::string& filename)) {
+  std::error_code ec;
+  if (!fs::is_directory(p, ec)) return {p};
+  std::vector<fs::path> out;
+  for (auto it =
+           fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec) && wanted(it->path().filename().string()))
+      out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool is_probe_file(const std::string& f) {
+  return f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0 &&
+         (f.rfind("probe_", 0) == 0 || f.find("per_shape_probe") != std::string::npos);
+}
+
+bool is_counter_csv(const std::string& f) {
+  return f.size() > 4 && f.compare(f.size() - 4, 4, ".csv") == 0 &&
+         (f.find("counter_collection") != std::string::npos || f.rfind("results", 0) == 0);
+}
+
+ShapesInput load_shapes(const std::vector<fs::path>& args, const fs::path& dir,
+                        const InputLimits& limits) {
+  ShapesInput in;
+  in.requested = !args.empty();
+  for (const auto& arg : args) {
+    auto files = expand(arg, is_probe_file);
+    if (files.empty())
+      in.errors.push_back(
+          fmt::format("{}: no probe files (probe_*.json, per_shape_probe.json) in this folder",
+                      display_path(arg, dir)));
+    for (const auto& f : files) {
+      auto file = load_file<ProbeSet>(f, dir, limits, parse_probes);
+      in.files.push_back(file.display);
+      for (auto& e : file.loaded.errors) in.errors.push_back(std::move(e));
+      for (auto& n : file.loaded.notes) in.notes.push_back(std::move(n));
+      if (!file.found) in.errors.push_back(fmt::format("{}: not found", file.display));
+      if (file.loaded.value)
+        for (auto& k : file.loaded.value->kernels) in.probes.kernels.push_back(std::move(k));
+    }
+  }
+  return in;
+}
+
+CountersInput load_counters(const std::vector<fs::path>& args, const fs::path& dir,
+                            const CounterOptions& options) {
+  CountersInput in;
+  in.requested = !args.empty();
+  in.options = options;
+  for (const auto& arg : args) {
+    auto files = expand(arg, is_counter_csv);
+    if (files.empty())
+      in.errors.push_back(
+          fmt::format("{}: no counter CSVs (*counter_collection.csv, results*.csv) in this folder",
+                      display_path(arg, dir)));
+    for (const auto& f : files)
+      in.files.push_back(read_counters_file(f, display_path(f, dir), options));
+  }
+  return in;
+}
+
+// --env, else D/env_report.json, else env_report.json beside the Top-N (the round folder).
+fs::path env_path(const InputPaths& paths, const fs::path& topn_path) {
+  if (paths.env) return *paths.env;
+  const fs::path top = paths.eval_dir / "env_report.json";
+  if (exists_file(top)) return top;
+  const fs::path beside = topn_path.parent_path() / "env_report.json";
+  return exists_file(beside) ? beside : top;
+}
+
+// --config, else the env report's model path + /config.json, else D/config.json; a missing
+// config is named by every place looked at.
+InputFile<ModelConfig> load_config(const InputPaths& paths, const InputFile<EnvReport>& env) {
+  std::vector<fs::path> candidates;
+  if (paths.config) {
+    candidates.push_back(*paths.config);
+  } else {
+    if (env.loaded.value && !env.loaded.value->model.empty())
+      candidates.push_back(fs::path(env.loaded.value->model) / "config.json");
+    candidates.push_back(paths.eval_dir / "config.json");
+  }
+  fs::path chosen = candidates.back();
+  for (const auto& c : candidates)
+    if (exists_file(c)) {
+      chosen = c;
+      break;
+    }
+  auto config = load_file<ModelConfig>(chosen, paths.eval_dir, paths.limits, parse_model_config);
+  if (!config.found) {
+    std::string looked;
+    for (const auto& c : candidates)
+      looked += (looked.empty() ? "" : ", ") + display_path(c, paths.eval_dir);
+    config.display = looked;
+  }
+  return config;
+}
+
+}  // namespace
+
+fs::path round_dir(const fs::path& eval_dir, long round) {
+  return eval_dir / "profile" / fmt::format("round_{}", round);
+}
+
+AnalyzeInputs load_inputs(const InputPaths& paths) {
+  AnalyzeInputs in;
+  const fs::path& dir = paths.eval_dir;
+  const fs::path topn_path =
+      paths.topn ? *paths.topn : round_dir(dir, paths.round.value_or(0)) / "profile_topN.json";
+  in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
+  in.env = load_file<EnvReport>(env_path(paths, topn_path), dir, paths.limits, parse_env_report);
+  in.config = load_config(paths, in.env);
+  if (paths.peaks) {
+    in.peaks = load_file<PeaksTable>(*paths.peaks, dir, paths.limits, parse_peaks_md);
+  } else {
+    in.peaks.display = "built-in peaks.md";
+    in.peaks.found = true;
+    in.peaks.origin = InputOrigin::builtin;
+    in.peaks.loaded.value = builtin_peaks();
+  }
+  in.shapes = load_shapes(paths.shapes, dir, paths.limits);
+  in.counters = load_counters(paths.counters, dir, paths.counter_options);
+  return in;
+}
+
+}  // namespace roofline

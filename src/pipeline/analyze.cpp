@@ -1,0 +1,242 @@
+// The run (SPEC §3): one call per step of the method, in its order. Each step is a pure stage of
+// src/stages; this file only hands one stage's struct to the next.
+#include "roofline/analyze.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "roofline/kernel_classes.hpp"
+#include "roofline/peaks.hpp"
+
+namespace roofline {
+namespace {
+
+// Input problems are data: a broken or missing required file is a skill error (L5), a missing
+// config only a note (the models that need it degrade), and the run goes on.
+void record_input_problems(const AnalyzeInputs& in, Analysis& a) {
+  auto record = [&](const auto& file, bool required, const char* what) {
+    for (const auto& err : file.loaded.errors)
+      a.diagnostics.push_back(Diagnostic{Severity::error, std::nullopt, Topic::input, "", err});
+    if (file.found) return;
+    if (required)
+      a.diagnostics.push_back(Diagnostic{Severity::error, std::nullopt, Topic::input, "",
+                                         fmt::format("{}: not found ({})", file.display, what)});
+    else
+      a.notes.push_back(fmt::format(
+          "no model config found (looked for {}): models that need it degrade", file.display));
+  };
+  record(in.topn, true, "the Top-N profile is required");
+  record(in.env, true, "environment report: gfx, workload, tp");
+  record(in.config, false, "model config");
+  record(in.peaks, true, "peaks table");
+}
+
+RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env) {
+  RunInfo run;
+  if (env) {
+    run.model = env->model;
+    run.backend = env->backend;
+    run.model_arch_class = env->model_arch_class;
+    run.workload = env->workload;
+    run.tp = env->tp;
+  }
+  run.n_prefill_steps = topn.serving.n_prefill_steps;
+  run.n_decode_steps = topn.serving.n_decode_steps;
+  run.inputs =
+      fmt::format("{}; {}; {}; {}", in.topn.display, in.env.display,
+                  in.config.found ? in.config.display : "no config.json", in.peaks.display);
+  return run;
+}
+
+// The denominators, and what a user-supplied table got wrong (it still serves what it can).
+ResolvedPeaks peaks_for(const AnalyzeInputs& in, const PeaksTable& table, const EnvReport* env,
+                        Analysis& a) {
+  if (in.peaks.loaded.value && in.peaks.origin == InputOrigin::file)
+    for (const auto& problem : check_peaks(table)) {
+      a.diagnostics.push_back(
+          Diagnostic{Severity::warning, std::nullopt, Topic::peaks, "", problem});
+      a.notes.push_back("peaks table problem: " + problem);
+    }
+  ResolvedPeaks peaks = resolve_peaks(table, env ? env->gfx_raw : "", env ? env->product_raw : "",
+                                      env ? env->device_props : DeviceProps{});
+  for (const auto& n : peaks.notes) a.notes.push_back(n);
+  if (peaks.source != PeaksSource::table)
+    a.diagnostics.push_back(Diagnostic{Severity::warning, Level::L1, Topic::peaks, "",
+                                       peaks.notes.empty() ? "peaks unknown" : peaks.notes.back()});
+  return peaks;
+}
+
+// The fields an entry copies verbatim from its Top-N record.
+EntryResult entry_identity(const TopNEntry& e) {
+  EntryResult r;
+  r.topn_index = e.index;
+  r.rank = e.rank;
+  r.name = e.name;
+  r.short_name = e.short_name;
+  r.pct_gpu_time_raw = e.pct_gpu_time_raw;
+  r.pct_gpu_time = e.pct_gpu_time;
+  r.editable = e.editable;
+  return r;
+}
+
+// What the work estimate says about itself: the unit, the model's notes, the units of the figures.
+void append_work_notes(const WorkEstimate& w, std::vector<std::string>& notes) {
+  if (w.modeled) notes.push_back(fmt::format("unit: {} (t_unit {:.6g} ms)", w.unit, w.t_unit_ms));
+  notes.insert(notes.end(), w.notes.begin(), w.notes.end());
+  notes.push_back(w.modeled ? "units: bytes are HBM bytes per unit, flops dense FLOPs per unit, "
+                              "rates per second of t_unit"
+                            : "not modelled: " + w.unmodeled_reason);
+}
+
+// Everything that shared one entry's context (the run's rules, config and denominators).
+struct EntryContext {
+  const TopN& topn;
+  const ClassRules& rules;
+  const ModelContext& model;
+  const ResolvedPeaks& peaks;
+  const VerdictParams& verdict;
+};
+
+EntryResult analyze_entry(const TopNEntry& e, const EntryContext& ctx, const EntryEvidence& ev) {
+  EntryResult r = entry_identity(e);
+  // The e2e-critical regime fixes the per-launch time and the launches per step.
+  r.regime = pick_regime(e, ctx.topn.serving);
+  // The op class picks the byte model.
+  r.cls = classify(e, ctx.rules);
+  // Stage A: bytes and FLOPs of one logical unit from the Top-N and the config; then captured
+  // shapes (B) and measured counters (C) replace what they can.
+  Deepened d = deepen(model_work(e, r.regime, r.cls, ctx.model), ev, e, r.regime, r.cls, ctx.model);
+  r.work = std::move(d.work);
+  r.stage = d.stage;
+  // Utilization, bound and headroom; the sanity band withholds a verdict it cannot back.
+  r.verdict = judge(r.work, r.cls.op_class, e.pct_gpu_time, ctx.peaks, ctx.verdict);
+  // How far the numbers can be trusted, and why there is no verdict (L2, L3).
+  Grade g = grade(r.stage, r.work, r.verdict, ctx.peaks);
+  r.confidence = g.confidence;
+  r.verdict.stage_c_candidate = g.stage_c_candidate;
+  r.problem = g.problem;
+  // Route and levers: a saturated kernel is redirected to fewer bytes, never dropped.
+  Advice advice = advise(r, ctx.topn, ctx.peaks);
+  r.route = std::move(advice.route);
+  r.levers = std::move(advice.levers);
+
+  r.notes = r.regime.notes;
+  r.notes.insert(r.notes.end(), r.cls.notes.begin(), r.cls.notes.end());
+  r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
+  append_work_notes(r.work, r.notes);
+  r.notes.insert(r.notes.end(), r.verdict.notes.begin(), r.verdict.notes.end());
+  r.notes.insert(r.notes.end(), g.notes.begin(), g.notes.end());
+  return r;
+}
+
+// An entry whose analysis threw: kept, without a verdict, as L5.
+EntryResult failed_entry(const TopNEntry& e, const char* what) {
+  EntryResult r = entry_identity(e);
+  r.route = "fall back to pct_gpu_time order (analysis failed)";
+  r.notes.push_back(fmt::format("internal error while analysing this entry: {}", what));
+  r.problem = EntryProblem{Level::L5, fmt::format("analysis failed: {}", what)};
+  return r;
+}
+
+// A measured run says which head entries its counters left at stage A/B (L4).
+std::optional<Diagnostic> counter_coverage(const std::vector<EntryResult>& entries) {
+  std::vector<std::string> missing;
+  for (const auto& e : entries)
+    if (e.stage != Stage::C) missing.push_back(e.name);
+  if (missing.empty()) return std::nullopt;
+  std::string list;
+  for (std::size_t i = 0; i < missing.size() && i < 5; ++i)
+    list += fmt::format("{}'{}'", i ? ", " : "", missing[i]);
+  return Diagnostic{
+      Severity::warning, Level::L4, Topic::counters, "",
+      fmt::format("{} of {} head entries not measured ({}{}): stage A/B numbers "
+                  "kept, confidence not raised",
+                  missing.size(), entries.size(), list, missing.size() > 5 ? ", ..." : "")};
+}
+
+}  // namespace
+
+std::string skill_error_text(const Diagnostic& d) {
+  return d.topic == Topic::entry ? fmt::format("entry '{}': {}", d.entry, d.text) : d.text;
+}
+
+bool has_problems(const Analysis& a) {
+  return std::any_of(a.diagnostics.begin(), a.diagnostics.end(), [](const Diagnostic& d) {
+    return d.level.has_value() || d.severity == Severity::error;
+  });
+}
+
+Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
+  Analysis a;
+  a.head_threshold_pct = opts.scope.head_threshold_pct;
+  const TopN topn = in.topn.loaded.value.value_or(TopN{});
+  const EnvReport* env = in.env.loaded.value ? &*in.env.loaded.value : nullptr;
+  const ModelConfig* config = in.config.loaded.value ? &*in.config.loaded.value : nullptr;
+  const PeaksTable& table = in.peaks.loaded.value ? *in.peaks.loaded.value : builtin_peaks();
+
+  // Every input problem is recorded first; the run completes whatever is missing.
+  record_input_problems(in, a);
+  a.run = describe_run(in, topn, env);
+
+  // Only kernels above the bar are worth a verdict; the rest are counted, not degraded.
+  const Scope scope = scope_to_head(topn, opts.scope);
+  a.skipped_count = scope.skipped_count;
+
+  // A wrong denominator makes every number wrong: product gating and the RDNA4 hard unknown
+  // are decided once, up front.
+  a.peaks = peaks_for(in, table, env, a);
+  a.gfx = a.peaks.gfx;
+  a.product = a.peaks.product;
+
+  // Stage B/C evidence is matched to the head by kernel name once, before the per-entry pass.
+  EvidenceSet evidence = gather_evidence(topn, scope, in.shapes, in.counters);
+  a.notes.insert(a.notes.end(), evidence.notes.begin(), evidence.notes.end());
+  a.diagnostics.insert(a.diagnostics.end(), evidence.diagnostics.begin(),
+                       evidence.diagnostics.end());
+  a.measured_inputs = std::move(evidence.measured_inputs);
+  a.unmatched_counter_kernels = std::move(evidence.unmatched_counter_kernels);
+
+  // Per head entry: regime, classify, model, deepen, judge, grade, advise. A failure inside one
+  // entry degrades that entry (L5), never the run.
+  ClassRules rules{opts.overrides, opts.families ? *opts.families : builtin_kernel_classes_rules()};
+  ModelContext model_ctx{env, config,
+                         config ? ""
+                         : in.config.found
+                             ? fmt::format("{} could not be read", in.config.display)
+                             : fmt::format("not found (looked for {})", in.config.display),
+                         &a.peaks};
+  const EntryContext ctx{topn, rules, model_ctx, a.peaks, opts.verdict};
+  for (std::size_t i = 0; i < scope.selected.size(); ++i) {
+    const TopNEntry& e = topn.entries[scope.selected[i]];
+    try {
+      a.entries.push_back(analyze_entry(e, ctx, evidence.entries[i]));
+    } catch (const std::exception& ex) {
+      a.entries.push_back(failed_entry(e, ex.what()));
+    }
+  }
+  if (in.counters.requested && !a.entries.empty())
+    if (auto gap = counter_coverage(a.entries)) a.diagnostics.push_back(std::move(*gap));
+
+  // Both orders, never blended: their disagreement is the finding.
+  a.rankings = rank_entries(a.entries, a.peaks);
+  a.notes.insert(a.notes.end(), a.rankings.notes.begin(), a.rankings.notes.end());
+  // Entries are named as the rankings name them, in the report and in degraded[].
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    EntryResult& e = a.entries[i];
+    e.ranking_name = a.rankings.names[i];
+    if (e.problem)
+      a.diagnostics.push_back(
+          Diagnostic{e.problem->level == Level::L5 ? Severity::error : Severity::warning,
+                     e.problem->level, Topic::entry, e.ranking_name, e.problem->reason});
+    a.stage = std::max(a.stage, e.stage);
+  }
+  a.notes.push_back(
+      fmt::format("scope: {} of {} Top-N entries at or above {}% of GPU time (cap {}); {} skipped",
+                  a.entries.size(), topn.entries.size(), fmt::format("{:g}", a.head_threshold_pct),
+                  opts.scope.max_entries, a.skipped_count));
+  return a;
+}
+
+}  // namespace roofline

@@ -1,0 +1,59 @@
+// `roofline calc`: one synthetic entry through the verdict and advice stages.
+#include "roofline/calc.hpp"
+
+#include <fmt/format.h>
+
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+CalcResult calc(const CalcInput& in, const PeaksTable& table) {
+  CalcResult r;
+  r.peaks = resolve_peaks(table, in.gfx, in.product, DeviceProps{});
+  EntryResult& e = r.entry;
+  e.name = "calc";
+  e.short_name = "calc";
+  e.pct_gpu_time = in.pct_gpu_time.value_or(0.0);
+  e.pct_gpu_time_raw = e.pct_gpu_time;
+  e.regime.t_ms = in.time_us / 1000.0;
+  e.regime.t_source = "--time-us";
+  auto cls = parse_op_class(in.op_class);
+  if (!cls)
+    r.errors.push_back(
+        fmt::format("--class '{}': expected gemm, moe, attn, elementwise or unknown", in.op_class));
+  e.cls.op_class = cls.value_or(OpClass::unknown);
+  e.cls.rule = "--class";
+  auto dtype = parse_dtype(in.dtype);
+  if (!dtype)
+    r.errors.push_back(
+        fmt::format("--dtype '{}': not a dtype roofline knows (e.g. bf16, fp8, fp16)", in.dtype));
+  WorkEstimate& w = e.work;
+  w.modeled = in.time_us > 0;
+  if (!w.modeled) w.unmodeled_reason = "--time-us must be positive";
+  w.unit = "1 launch";
+  w.t_unit_ms = in.time_us / 1000.0;
+  w.compute_dtype = dtype.value_or(Dtype{});
+  w.has_compute_peak_class = e.cls.op_class != OpClass::elementwise;
+  w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt, CandidateKind::given});
+  w.bytes = in.bytes;
+  w.flops = in.flops;
+  if (const auto budget = byte_budget(r.peaks.hbm_bw_bytes_s, w.t_unit_ms))
+    w.candidates[0].feasible = in.bytes <= *budget;
+  e.verdict = judge(w, e.cls.op_class, e.pct_gpu_time, r.peaks, in.verdict);
+  e.confidence = r.peaks.confidence;
+  e.notes = r.peaks.notes;
+  e.notes.push_back(fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes,
+                                in.flops, in.time_us,
+                                w.compute_dtype.key.empty() ? "unknown" : w.compute_dtype.key));
+  if (!in.pct_gpu_time)
+    e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
+  for (const auto& n : e.verdict.notes) e.notes.push_back(n);
+  if (!w.modeled) e.notes.push_back(w.unmodeled_reason);
+  Advice advice = advise(e, TopN{}, r.peaks);
+  e.route = advice.route;
+  e.levers = advice.levers;
+  e.ranking_name = e.name;
+  return r;
+}
+
+}  // namespace roofline

@@ -1,0 +1,234 @@
+// Stage 4b (SPEC §6): matching probe and counter evidence to the head, deepening an entry with
+// it, and the measured bytes replacing the model's (apply_measurement).
+#include <catch2/catch.hpp>
+
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::any_contains;
+using roofline::test::contains;
+using roofline::test::gfx950_peaks;
+using roofline::test::ModelCase;
+using roofline::test::rel;
+using roofline::test::work_of;
+
+namespace {
+
+TopN head_of(std::initializer_list<std::pair<const char*, const char*>> names) {
+  TopN t;
+  for (const auto& [name, short_name] : names) {
+    TopNEntry e;
+    e.index = t.entries.size();
+    e.name = name;
+    e.short_name = short_name;
+    e.pct_gpu_time = 10.0;
+    t.entries.push_back(e);
+  }
+  return t;
+}
+
+Scope all_of(const TopN& t) {
+  Scope s;
+  for (std::size_t i = 0; i < t.entries.size(); ++i) s.selected.push_back(i);
+  return s;
+}
+
+KernelCounters counted(const std::string& name, double fetch_kib, double write_kib,
+                       std::uint64_t dispatches, double ns_per_dispatch) {
+  KernelCounters k;
+  k.name = name;
+  k.dispatches = k.timed_dispatches = dispatches;
+  k.duration_ns_sum = ns_per_dispatch * static_cast<double>(dispatches);
+  const double n = static_cast<double>(dispatches);
+  k.counters["FETCH_SIZE"] = {fetch_kib * n, dispatches};
+  k.counters["WRITE_SIZE"] = {write_kib * n, dispatches};
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("gather_evidence: counters matched per head entry, files and problems listed",
+          "[evidence]") {
+  const TopN topn = head_of({{"fused_moe_kernel", "fused_moe_kernel"},
+                             {"kernel_paged_attention_2d", "kernel_paged_attention_2d"},
+                             {"rms_norm_kernel", "rms_norm_kernel"}});
+  CountersInput counters;
+  counters.requested = true;
+  counters.errors.push_back("counters/: no counter CSVs (*counter_collection.csv) in this folder");
+  CounterFile good;
+  good.display = "a_counter_collection.csv";
+  good.format_detail = "rocprofv3 counter_collection, 19 columns";
+  good.rows_used = 6;
+  good.lines = 7;
+  good.bad_rows = 1;
+  good.bad_row_lines = {8};
+  good.kernels = {
+      counted("fused_moe_kernel", 600000, 80000, 2, 99000),
+      counted("kernel_paged_attention_2d [clone .kd]", 190000, 10, 1, 140000),
+      counted("void at::vectorized_elementwise_kernel<4, FillFunctor<float>>(int)", 1, 1, 5, 2000)};
+  CounterFile empty;
+  empty.display = "b_counter_collection.csv";
+  empty.errors.push_back("b_counter_collection.csv: empty file");
+  counters.files = {good, empty};
+
+  const EvidenceSet ev = gather_evidence(topn, all_of(topn), ShapesInput{}, counters);
+  REQUIRE(ev.entries.size() == 3);
+  REQUIRE(ev.entries[0].measured);
+  CHECK(ev.entries[0].measured->bytes.value() == rel((600000.0 + 80000.0) * 1024.0));
+  CHECK(ev.entries[0].measured->time_us.value() == rel(99.0));
+  CHECK(ev.entries[0].measured_source == "counters of 'fused_moe_kernel' (exact match)");
+  REQUIRE(ev.entries[1].measured);
+  CHECK(contains(ev.entries[1].measured_source, "(normalized match)"));
+  CHECK_FALSE(ev.entries[2].measured);  // nothing in the file is an rms_norm kernel
+  REQUIRE(ev.unmatched_counter_kernels.size() == 1);
+  CHECK(contains(ev.unmatched_counter_kernels[0], "FillFunctor"));
+
+  // The folder and the empty file are L4; the bad row is a warning; each is listed in the
+  // report's measured inputs, in file order, and appears once among the diagnostics.
+  REQUIRE(ev.diagnostics.size() == 3);
+  CHECK(ev.diagnostics[0].level == Level::L4);
+  CHECK(ev.diagnostics[1].level == std::nullopt);
+  CHECK(contains(ev.diagnostics[1].text, "1 of 7 rows unusable"));
+  CHECK(ev.diagnostics[2].level == Level::L4);
+  for (const auto& d : ev.diagnostics) {
+    CHECK(d.topic == Topic::counters);
+    CHECK(d.severity == Severity::warning);
+  }
+  REQUIRE(ev.measured_inputs.size() == 4);
+  CHECK(contains(ev.measured_inputs[1], "stage C input: a_counter_collection.csv"));
+  CHECK(contains(ev.measured_inputs[2], "rows unusable"));
+  CHECK(contains(ev.measured_inputs[3], "empty file"));
+  CHECK(any_contains(ev.notes, {"stage C input: a_counter_collection.csv"}));
+  CHECK(any_contains(ev.notes, {"1 counter kernel(s) match no head entry"}));
+}
+
+TEST_CASE("gather_evidence: probes of one target from several processes combine", "[evidence]") {
+  const TopN topn = head_of({{"fused_moe_kernel", "fused_moe_kernel"}, {"other_kernel", ""}});
+  ShapesInput shapes;
+  shapes.requested = true;
+  shapes.files = {"probe_1_fused_moe_kernel.json", "probe_2_fused_moe_kernel.json"};
+  shapes.errors.push_back("probe_3.json: not a probe file");
+  for (const char* source : {"probe_1_fused_moe_kernel.json", "probe_2_fused_moe_kernel.json"}) {
+    ProbeKernel k;
+    k.target = "fused_moe_kernel";
+    k.source = source;
+    shapes.probes.kernels.push_back(k);
+  }
+  const EvidenceSet ev = gather_evidence(topn, all_of(topn), shapes, CountersInput{});
+  CHECK(ev.entries[0].probes.size() == 2);
+  CHECK(ev.entries[0].probe_match == MatchKind::exact);
+  CHECK(ev.entries[1].probes.empty());
+  REQUIRE(ev.diagnostics.size() == 1);
+  CHECK(ev.diagnostics[0].severity == Severity::error);  // a broken probe file is a skill error
+  CHECK(ev.measured_inputs ==
+        std::vector<std::string>{"stage B input: 2 probe file(s), 2 probe kernel(s); 1 of 2 head "
+                                 "entries matched"});
+}
+
+TEST_CASE("gather_evidence: nothing requested, nothing matched, nothing said", "[evidence]") {
+  const TopN topn = head_of({{"fused_moe_kernel", ""}});
+  const EvidenceSet ev = gather_evidence(topn, all_of(topn), ShapesInput{}, CountersInput{});
+  REQUIRE(ev.entries.size() == 1);
+  CHECK_FALSE(ev.entries[0].measured);
+  CHECK(ev.diagnostics.empty());
+  CHECK(ev.measured_inputs.empty());
+  CHECK(ev.notes.empty());
+}
+
+TEST_CASE(
+    "apply_measurement: measured bytes per dispatch × the unit's launches become the "
+    "chosen candidate",
+    "[evidence][measured]") {
+  WorkEstimate w = work_of(6.97e8, 3.2e9, 2 * 0.049471);
+  w.unit_launches = 2;
+  w.candidates = {{"experts_hit", 6.97e8, 3.2e9, true, CandidateKind::experts_hit},
+                  {"all experts", 8.06e8, 3.2e9, false, CandidateKind::all_experts}};
+  KernelMeasurement m;
+  m.bytes = 3.5e8;  // per dispatch
+  m.flops = 1.7e9;
+  m.time_us = 49.5;
+  m.dispatches = 4;
+  m.bytes_source = "(FETCH_SIZE + WRITE_SIZE) x 1024";
+  apply_measurement(w, m, "counters of 'fused_moe_kernel' (exact match)", gfx950_peaks());
+  REQUIRE(w.candidates.size() == 3);  // the model's stay for comparison
+  CHECK(w.chosen == 2);
+  CHECK(w.candidates[2].kind == CandidateKind::measured);
+  CHECK(w.bytes == rel(7.0e8));
+  CHECK(w.flops == rel(3.4e9));
+  CHECK(w.t_unit_ms == rel(2 * 0.0495));
+  // Feasibility against the counters' own time: 8 TB/s × 99 µs = 792 MB.
+  CHECK(w.candidates[0].feasible == true);
+  CHECK(w.candidates[1].feasible == false);
+  CHECK(w.any_feasible);
+  CHECK(any_contains(w.notes, {"measured/model = 1.004"}));
+  CHECK(any_contains(w.notes, {"profile said 0.098942 ms"}));
+}
+
+TEST_CASE("apply_measurement: without FLOP counters or timestamps the model's stay", "[evidence]") {
+  WorkEstimate w = work_of(2.0e8, 5.0e9, 0.1412);
+  KernelMeasurement m;
+  m.bytes = 1.9e8;
+  m.dispatches = 3;
+  apply_measurement(w, m, "counters of 'k' (exact match)", gfx950_peaks());
+  CHECK(w.bytes == rel(1.9e8));
+  CHECK(w.flops == rel(5.0e9));
+  CHECK(w.t_unit_ms == rel(0.1412));
+  CHECK(any_contains(w.notes, {"no FLOP counters (FLOPs stay the model's)"}));
+  CHECK(any_contains(w.notes, {"not timed (time stays the profile's)"}));
+}
+
+TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage A", "[evidence]") {
+  ModelCase mc;
+  mc.entry.name = "rms_norm_kernel";
+  mc.entry.shapes = {{64, 2048}, {2048}};
+  mc.cls.op_class = OpClass::elementwise;
+  mc.cls.detail = "norm";
+  mc.regime.t_ms = 0.004;
+  const ModelContext ctx{&mc.env, &mc.config, "", &mc.peaks};
+  EntryEvidence ev;
+  KernelMeasurement m;
+  m.bytes = 600000.0;
+  m.dispatches = 2;
+  ev.measured = m;
+  ev.measured_source = "counters of 'rms_norm_kernel' (exact match)";
+  const Deepened d =
+      deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), ev, mc.entry, mc.regime, mc.cls, ctx);
+  CHECK(d.stage == Stage::C);
+  CHECK(d.work.bytes == rel(600000.0));
+
+  Classification unknown;
+  const Deepened u =
+      deepen(model_work(mc.entry, mc.regime, unknown, ctx), ev, mc.entry, mc.regime, unknown, ctx);
+  CHECK(u.stage == Stage::A);
+  CHECK_FALSE(u.work.modeled);
+  CHECK(any_contains(u.notes, {"measured but not modelled", "600000 B per dispatch"}));
+
+  EntryEvidence no_bytes;
+  no_bytes.measured = KernelMeasurement{};
+  no_bytes.measured->unusable_reason = "no WRITE_SIZE counter";
+  no_bytes.measured_source = "counters of 'rms_norm_kernel' (exact match)";
+  const Deepened n = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), no_bytes, mc.entry,
+                            mc.regime, mc.cls, ctx);
+  CHECK(n.stage == Stage::A);
+  CHECK(any_contains(n.notes, {"stage C not reached", "no WRITE_SIZE counter"}));
+}
+
+TEST_CASE("deepen: a matched probe without cases keeps stage A and says why", "[evidence]") {
+  ModelCase mc;
+  mc.entry.name = "fused_moe_kernel";
+  mc.cls.op_class = OpClass::elementwise;
+  mc.regime.t_ms = 0.05;
+  mc.entry.shapes = {{64, 2048}};
+  const ModelContext ctx{&mc.env, &mc.config, "", &mc.peaks};
+  ProbeKernel empty;
+  empty.target = "fused_moe_kernel";
+  empty.source = "probe_1.json";
+  EntryEvidence ev;
+  ev.probes = {&empty};
+  ev.probe_match = MatchKind::exact;
+  const Deepened d =
+      deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), ev, mc.entry, mc.regime, mc.cls, ctx);
+  CHECK(d.stage == Stage::A);
+  CHECK(d.work.modeled);  // the stage-A model is kept
+  CHECK(any_contains(d.notes, {"stage B not reached", "(exact match)", "no usable cases"}));
+}

@@ -65,25 +65,34 @@ bool is_counter_csv(const std::string& f) {
          (f.find("counter_collection") != std::string::npos || f.rfind("results", 0) == 0);
 }
 
+// Every file the arguments name (a folder: the wanted files under it); a folder with none is an
+// error naming what was looked for.
+std::vector<fs::path> files_named(const std::vector<fs::path>& args, const fs::path& dir,
+                                  bool (*wanted)(const std::string&), const char* looked_for,
+                                  std::vector<std::string>& errors) {
+  std::vector<fs::path> out;
+  for (const auto& arg : args) {
+    auto files = expand(arg, wanted);
+    if (files.empty())
+      errors.push_back(fmt::format("{}: no {} in this folder", display_path(arg, dir), looked_for));
+    out.insert(out.end(), files.begin(), files.end());
+  }
+  return out;
+}
+
 ShapesInput load_shapes(const std::vector<fs::path>& args, const fs::path& dir,
                         const InputLimits& limits) {
   ShapesInput in;
   in.requested = !args.empty();
-  for (const auto& arg : args) {
-    auto files = expand(arg, is_probe_file);
-    if (files.empty())
-      in.errors.push_back(
-          fmt::format("{}: no probe files (probe_*.json, per_shape_probe.json) in this folder",
-                      display_path(arg, dir)));
-    for (const auto& f : files) {
-      auto file = load_file<ProbeSet>(f, dir, limits, parse_probes);
-      in.files.push_back(file.display);
-      for (auto& e : file.loaded.errors) in.errors.push_back(std::move(e));
-      for (auto& n : file.loaded.notes) in.notes.push_back(std::move(n));
-      if (!file.found) in.errors.push_back(fmt::format("{}: not found", file.display));
-      if (file.loaded.value)
-        for (auto& k : file.loaded.value->kernels) in.probes.kernels.push_back(std::move(k));
-    }
+  for (const auto& f : files_named(args, dir, is_probe_file,
+                                   "probe files (probe_*.json, per_shape_probe.json)", in.errors)) {
+    auto file = load_file<ProbeSet>(f, dir, limits, parse_probes);
+    in.files.push_back(file.display);
+    for (auto& e : file.loaded.errors) in.errors.push_back(std::move(e));
+    for (auto& n : file.loaded.notes) in.notes.push_back(std::move(n));
+    if (!file.found) in.errors.push_back(fmt::format("{}: not found", file.display));
+    if (file.loaded.value)
+      for (auto& k : file.loaded.value->kernels) in.probes.kernels.push_back(std::move(k));
   }
   return in;
 }
@@ -93,15 +102,10 @@ CountersInput load_counters(const std::vector<fs::path>& args, const fs::path& d
   CountersInput in;
   in.requested = !args.empty();
   in.options = options;
-  for (const auto& arg : args) {
-    auto files = expand(arg, is_counter_csv);
-    if (files.empty())
-      in.errors.push_back(
-          fmt::format("{}: no counter CSVs (*counter_collection.csv, results*.csv) in this folder",
-                      display_path(arg, dir)));
-    for (const auto& f : files)
-      in.files.push_back(read_counters_file(f, display_path(f, dir), options));
-  }
+  for (const auto& f :
+       files_named(args, dir, is_counter_csv,
+                   "counter CSVs (*counter_collection.csv, results*.csv)", in.errors))
+    in.files.push_back(read_counters_file(f, display_path(f, dir), options));
   return in;
 }
 

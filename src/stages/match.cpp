@@ -75,19 +75,18 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
 // `{lambda(int)#3}` (demanglers, PyTorch traces) and `[lambda(int) (instance 3)]` (Nsight
 // Compute) both become `lambda#3`.
 void unify_lambdas(std::string& s) {
-  for (std::size_t at = s.find("{lambda("); at != std::string::npos; at = s.find("{lambda(", at)) {
-    const auto close = s.find(")#", at);
-    const auto end = close == std::string::npos ? close : s.find('}', close);
-    if (end == std::string::npos) break;
-    s.replace(at, end + 1 - at, "lambda#" + s.substr(close + 2, end - close - 2));
-    ++at;
-  }
-  for (std::size_t at = s.find("[lambda("); at != std::string::npos; at = s.find("[lambda(", at)) {
-    const auto inst = s.find("(instance ", at);
-    const auto end = inst == std::string::npos ? inst : s.find(")]", inst);
-    if (end == std::string::npos) break;
-    s.replace(at, end + 2 - at, "lambda#" + s.substr(inst + 10, end - inst - 10));
-    ++at;
+  struct Spelling {
+    std::string_view open, number, close;  // "{lambda(" ... ")#" N "}"
+  };
+  for (const Spelling& sp :
+       {Spelling{"{lambda(", ")#", "}"}, Spelling{"[lambda(", "(instance ", ")]"}}) {
+    for (std::size_t at = s.find(sp.open); at != std::string::npos; at = s.find(sp.open, at + 1)) {
+      const auto number = s.find(sp.number, at);
+      const auto end = number == std::string::npos ? number : s.find(sp.close, number);
+      if (end == std::string::npos) break;
+      const auto digits = number + sp.number.size();
+      s.replace(at, end + sp.close.size() - at, "lambda#" + s.substr(digits, end - digits));
+    }
   }
 }
 

@@ -22,7 +22,15 @@ struct RunInfo {
   std::string inputs;  // which files were read, for the report header
 };
 
+// One input file the run read, and what it was read as.
+struct InputRecord {
+  std::string path;  // relative to the evaluation folder when inside it
+  std::string role;  // topn | env_report | config | peaks | shapes | counters | workload
+};
+
 struct Analysis {
+  std::optional<std::string> round;  // null when only --topn named the Top-N
+  std::vector<InputRecord> inputs;
   std::string gfx;
   std::string product;  // canonical, "" = none
   ResolvedPeaks peaks;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roofline/counters.hpp"
@@ -18,7 +19,7 @@ namespace roofline {
 // Where the inputs are. Empty optional = use the SPEC §1 default location.
 struct InputPaths {
   std::filesystem::path eval_dir = ".";
-  std::optional<long> round;
+  std::optional<std::string> round;  // a round name: "0", "config", "tuning", "3" (RUNS.md §1)
   std::optional<std::filesystem::path> topn, env, config, peaks;
   std::vector<std::filesystem::path> shapes;    // stage B: probe files or folders of them
   std::vector<std::filesystem::path> counters;  // stage C: counter CSVs or folders of them
@@ -28,7 +29,14 @@ struct InputPaths {
 
 // `eval_dir/profile/round_<R>`: the folder a round's profile, and by default its artifacts, live
 // in.
-std::filesystem::path round_dir(const std::filesystem::path& eval_dir, long round);
+std::filesystem::path round_dir(const std::filesystem::path& eval_dir, const std::string& round);
+
+// A round name is letters, digits, '_' and '-' (RUNS.md §1): "0", "config", "tuning", "12".
+bool valid_round_name(std::string_view round);
+
+// The rounds an evaluation folder holds (profile/round_<R>/ folders with a valid name), numbers
+// first in numeric order, then names in byte order.
+std::vector<std::string> rounds_in(const std::filesystem::path& eval_dir);
 
 // Whether an input was read from a file or is the table compiled into the binary.
 enum class InputOrigin { file, builtin };
@@ -60,6 +68,7 @@ struct CountersInput {
 };
 
 struct AnalyzeInputs {
+  std::optional<std::string> round;  // the round named on the command line, if any
   InputFile<TopN> topn;
   InputFile<EnvReport> env;
   InputFile<ModelConfig> config;

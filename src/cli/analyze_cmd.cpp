@@ -65,6 +65,19 @@ fs::path out_dir(const AnalyzeArgs& a) {
   return round_dir(a.paths.eval_dir, *a.paths.round);
 }
 
+// A round that is not there is a usage error that says which rounds are (RUNS.md §1).
+void require_round(const fs::path& eval_dir, const std::string& round) {
+  std::error_code ec;
+  if (fs::is_directory(round_dir(eval_dir, round), ec)) return;
+  const std::vector<std::string> rounds = rounds_in(eval_dir);
+  std::string list;
+  for (const auto& r : rounds) list += (list.empty() ? "" : ", ") + r;
+  throw UsageError(fmt::format(
+      "--round {}: no folder {}; {}", round, round_dir(eval_dir, round).string(),
+      rounds.empty() ? fmt::format("{} holds no profile/round_<R>/ folders", eval_dir.string())
+                     : fmt::format("rounds there: {}", list)));
+}
+
 bool use_color(const std::string& mode) {
   if (mode == "always") return true;
   if (mode != "auto" || !::isatty(STDOUT_FILENO)) return false;
@@ -97,8 +110,17 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
                   "model, assumptions.",
                   k_default_head_threshold_pct));
   InputPaths& p = a.paths;
-  cmd->add_option("-r,--round", p.round, "Profile round number R (reads D/profile/round_R/)")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("-r,--round", p.round,
+                  "Profile round R: a name of letters, digits, '_' and '-' such as 0, config, "
+                  "tuning or 3 (reads D/profile/round_R/)")
+      ->check(CLI::Validator(
+          [](std::string& r) -> std::string {
+            return valid_round_name(r) ? std::string()
+                                       : "'" + r +
+                                             "' is not a round name: letters, digits, '_' and '-' "
+                                             "(e.g. 0, config, tuning, 3)";
+          },
+          "NAME"));
   cmd->add_option("-d,--dir", a.dir, "Evaluation folder holding profile/round_R/")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
@@ -184,6 +206,7 @@ int run_analyze(AnalyzeArgs a) {
   if (!a.paths.round && !a.paths.topn)
     throw UsageError("analyze: --round is required unless --topn names the Top-N file");
   a.paths.eval_dir = a.dir;
+  if (a.paths.round && !a.paths.topn) require_round(a.paths.eval_dir, *a.paths.round);
   a.options.scope.head_threshold_pct = head_threshold(a);
   for (const auto& spec : a.classify) {
     std::string error;

@@ -1,6 +1,7 @@
 // Step 0, load_inputs (SPEC §1 defaults, §2): reading an evaluation folder, the only I/O before
 // the artifacts.
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -147,15 +148,43 @@ InputFile<ModelConfig> load_config(const InputPaths& paths, const InputFile<EnvR
 
 }  // namespace
 
-fs::path round_dir(const fs::path& eval_dir, long round) {
-  return eval_dir / "profile" / fmt::format("round_{}", round);
+fs::path round_dir(const fs::path& eval_dir, const std::string& round) {
+  return eval_dir / "profile" / ("round_" + round);
+}
+
+bool valid_round_name(std::string_view round) {
+  return !round.empty() && std::all_of(round.begin(), round.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+std::vector<std::string> rounds_in(const fs::path& eval_dir) {
+  std::vector<std::string> rounds;
+  std::error_code ec;
+  for (fs::directory_iterator it(eval_dir / "profile", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("round_", 0) == 0 && it->is_directory(ec) && valid_round_name(name.substr(6)))
+      rounds.push_back(name.substr(6));
+  }
+  auto numeric = [](const std::string& r) {
+    return r.size() <= 9 &&
+           std::all_of(r.begin(), r.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::sort(rounds.begin(), rounds.end(), [&](const std::string& a, const std::string& b) {
+    if (numeric(a) != numeric(b)) return numeric(a);
+    if (numeric(a)) return std::stol(a) != std::stol(b) ? std::stol(a) < std::stol(b) : a < b;
+    return a < b;
+  });
+  return rounds;
 }
 
 AnalyzeInputs load_inputs(const InputPaths& paths) {
   AnalyzeInputs in;
+  in.round = paths.round;
   const fs::path& dir = paths.eval_dir;
   const fs::path topn_path =
-      paths.topn ? *paths.topn : round_dir(dir, paths.round.value_or(0)) / "profile_topN.json";
+      paths.topn ? *paths.topn : round_dir(dir, paths.round.value_or("0")) / "profile_topN.json";
   in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
   in.env = load_file<EnvReport>(env_path(paths, topn_path), dir, paths.limits, parse_env_report);
   in.config = load_config(paths, in.env);

@@ -63,6 +63,7 @@ void header(std::string& out, const Analysis& a) {
     model = model.substr(slash + 1);
   out += fmt::format("# Roofline headroom — {}\n\n", md_escape(model));
   out += "| | |\n|---|---|\n";
+  if (a.round) out += fmt::format("| Round | {} |\n", md_escape(*a.round));
   out += fmt::format("| Model | {}{} |\n", md_escape(r.model.empty() ? "unknown" : r.model),
                      r.model_arch_class.empty() ? "" : " (" + md_escape(r.model_arch_class) + ")");
   out += fmt::format(

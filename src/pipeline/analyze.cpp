@@ -33,6 +33,18 @@ void record_input_problems(const AnalyzeInputs& in, Analysis& a) {
   record(in.peaks, true, "peaks table");
 }
 
+// Every file the run read, with its role (the artifact's inputs[]).
+std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
+  std::vector<InputRecord> out;
+  if (in.topn.found) out.push_back({in.topn.display, "topn"});
+  if (in.env.found) out.push_back({in.env.display, "env_report"});
+  if (in.config.found) out.push_back({in.config.display, "config"});
+  if (in.peaks.found) out.push_back({in.peaks.display, "peaks"});
+  for (const auto& f : in.shapes.files) out.push_back({f, "shapes"});
+  for (const auto& f : in.counters.files) out.push_back({f.display, "counters"});
+  return out;
+}
+
 RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env) {
   RunInfo run;
   if (env) {
@@ -178,6 +190,8 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
 
   // Every input problem is recorded first; the run completes whatever is missing.
   record_input_problems(in, a);
+  a.round = in.round;
+  a.inputs = input_records(in);
   a.run = describe_run(in, topn, env);
 
   // Only kernels above the bar are worth a verdict; the rest are counted, not degraded.

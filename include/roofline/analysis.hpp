@@ -15,6 +15,8 @@
 
 namespace roofline {
 
+struct CalibrationTable;  // calibration.hpp
+
 enum class OpClass { gemm, moe, attn, elementwise, unknown };
 enum class Bound { memory, compute, latency, unknown };
 enum class Headroom { underperforming, moderate, saturated, unknown };
@@ -158,6 +160,9 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& measured,
 // ---------------------------------------------------------
 struct VerdictParams {
   double launch_overhead_us = 5.0;
+  // analyze --calibration (OUTCOMES.md §5): null = the shipped priors only.
+  const CalibrationTable* calibration = nullptr;
+  std::size_t calibration_min_n = 3;
 };
 struct Verdict {
   std::optional<double> achieved_bw_bytes_s, achieved_flops;
@@ -166,6 +171,7 @@ struct Verdict {
   Bound bound = Bound::unknown;
   std::optional<double> roofline_pct, roofline_pct_raw;
   std::optional<double> target_eff;
+  std::string target_eff_source;  // "prior" | "calibrated (n=…, FILE)"; "" without calibration
   double attainable_speedup = 1.0;
   double expected_e2e_gain_pct = 0.0;
   Headroom headroom = Headroom::unknown;

@@ -8,8 +8,11 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/calibrate_cmd.hpp"
 #include "cli/commands.hpp"
+#include "cli/compare_cmd.hpp"
 #include "cli/counters_cmd.hpp"
+#include "cli/outcomes_cmd.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -162,6 +165,16 @@ int run(int argc, char** argv) {
                    "Read at most this many Top-N top_kernels (the rest are reported, not read)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))
       ->capture_default_str();
+  analyze_cmd
+      ->add_option("--calibration", a.calibration,
+                   "target_eff from a roofline_calibration.json (roofline calibrate) for classes "
+                   "marked used (default: $ROOFLINE_CALIBRATION, else the shipped priors)")
+      ->check(CLI::ExistingFile);
+  analyze_cmd
+      ->add_option("--calibration-min-n", a.calibration_min_n,
+                   "Use a calibrated class only with at least this many outcomes")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->capture_default_str();
   analyze_cmd->add_flag("--strict", a.strict,
                         "Exit 1 when anything is degraded or a skill error occurred");
   analyze_cmd->add_flag(
@@ -221,6 +234,12 @@ int run(int argc, char** argv) {
 
   CountersArgs counters_args;
   auto* counters_cmd = add_counters_command(app, counters_args);
+  CompareArgs compare_args;
+  auto* compare_cmd = add_compare_command(app, compare_args);
+  OutcomesArgs outcomes_args;
+  auto* outcomes_cmd = add_outcomes_command(app, outcomes_args);
+  CalibrateArgs calibrate_args;
+  auto* calibrate_cmd = add_calibrate_command(app, calibrate_args);
 
   try {
     app.parse(argc, argv);
@@ -242,6 +261,9 @@ int run(int argc, char** argv) {
     if (check_cmd->parsed()) return run_peaks_check(p);
     if (calc_cmd->parsed()) return run_calc(c);
     if (counters_cmd->parsed()) return run_counters(counters_args);
+    if (compare_cmd->parsed()) return run_compare(compare_args);
+    if (outcomes_cmd->parsed()) return run_outcomes(outcomes_args);
+    if (calibrate_cmd->parsed()) return run_calibrate(calibrate_args);
   } catch (const UsageError& e) {
     err_line(fmt::format("usage error: {}", e.what()));
     return k_exit_usage;

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/calibrate_cmd.hpp"
 #include "roofline/analyze.hpp"
 #include "roofline/embedded_data.hpp"
 #include "roofline/kernel_classes.hpp"
@@ -93,6 +94,13 @@ int run_analyze(const AnalyzeArgs& args) {
     if (!rule) throw UsageError(error);
     opts.overrides.push_back(*rule);
   }
+  std::vector<std::string> calibration_notes;
+  const std::optional<CalibrationTable> calibration =
+      load_analyze_calibration(args.calibration, args.dir, calibration_notes);
+  if (calibration) {
+    opts.verdict.calibration = &*calibration;
+    opts.verdict.calibration_min_n = args.calibration_min_n;
+  }
 
   InputPaths paths;
   paths.eval_dir = args.dir;
@@ -106,6 +114,7 @@ int run_analyze(const AnalyzeArgs& args) {
   paths.counter_options.mfma_f8_flops_per_inst = args.mfma_f8_flops;
   paths.limits = args.limits;
   AnalyzeInputs inputs = load_inputs(paths);
+  for (auto& n : calibration_notes) inputs.notes.push_back(std::move(n));
   Analysis analysis = analyze(inputs, opts);
 
   fs::path out_dir;

@@ -30,6 +30,8 @@ struct AnalyzeArgs {
   bool strict = false;
   bool fsync = false;
   InputLimits limits;
+  std::string calibration;  // --calibration FILE ("" = $ROOFLINE_CALIBRATION, else none)
+  std::size_t calibration_min_n = 3;
 };
 
 struct PeaksArgs {

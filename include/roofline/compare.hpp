@@ -27,6 +27,7 @@ struct CompareRow {
   std::optional<double> t_a_ms, t_b_ms;  // per unit of A's regime and unit
   std::optional<double> speedup;         // t_a / t_b
   std::optional<double> attainable_speedup_a, expected_e2e_gain_pct_a, roofline_pct_a;
+  std::string headroom_class_a;  // A's verdict; "unknown" = no prediction to hold it to
   std::optional<double> realized_gain_pct, realized_fraction;
   std::vector<std::string> status;  // within_noise|improved|regressed (+contradiction),
                                     // vanished, new, undefined

@@ -1,6 +1,7 @@
 // The `compare` subcommand (OUTCOMES.md §1).
 #include "cli/compare_cmd.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -26,8 +27,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_option("-r,--round", args.rounds,
                   "Give twice: --round A (the predictions: profile_roofline.json, else analysed "
                   "in memory) --round B (the measurements: its profile_topN.json)")
-      ->required()
-      ->expected(1);
+      ->required();
   cmd->add_option("-d,--dir", args.dir, "Evaluation folder holding profile/round_A and round_B")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
@@ -114,11 +114,16 @@ int run_compare(const CompareArgs& args) {
   }
   bool fail = false;
   for (const auto& f : args.fail_on) {
-    const char* status = f == "regression" ? "regressed" : "contradiction";
-    if (c.any_status(status)) {
-      err_line(fmt::format("--fail-on {}: a head kernel is {}", f, status));
-      fail = true;
-    }
+    const std::string status = f == "regression" ? "regressed" : "contradiction";
+    std::string which;
+    for (const auto& r : c.rows)
+      if (std::find(r.status.begin(), r.status.end(), status) != r.status.end())
+        which += fmt::format("{}'{}' {:.3f}×", which.empty() ? "" : ", ", r.name,
+                             r.speedup.value_or(0.0));
+    if (which.empty()) continue;
+    err_line(
+        fmt::format("--fail-on {}: {} in round {} against round {}: {}", f, status, b, a, which));
+    fail = true;
   }
   return fail ? k_exit_strict : k_exit_ok;
 }

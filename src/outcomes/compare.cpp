@@ -47,9 +47,9 @@ std::optional<StepTime> step_time(const CompareInput& in, std::vector<std::strin
   }
   s.speedup = s.gpu_ms_per_step_a / s.gpu_ms_per_step_b;
   s.change_pct = 100.0 * (s.gpu_ms_per_step_b / s.gpu_ms_per_step_a - 1.0);
-  s.status = std::fabs(s.speedup - 1.0) <= k_noise_e2e ? "within_noise"
-             : s.speedup < 1.0                         ? "regressed"
-                                                       : "improved";
+  s.status = s.speedup > 1.0 + k_noise_e2e   ? "improved"
+             : s.speedup < 1.0 - k_noise_e2e ? "regressed"
+                                             : "within_noise";
   return s;
 }
 
@@ -66,12 +66,7 @@ std::vector<std::string> speedup_statuses(std::optional<double> speedup, const P
   if (!speedup || !(*speedup > 0) || !std::isfinite(*speedup)) return {"undefined"};
   const double s = *speedup;
   std::vector<std::string> out;
-  if (std::fabs(s - 1.0) <= band)
-    out.push_back("within_noise");
-  else if (s < 1.0 - band)
-    out.push_back("regressed");
-  else
-    out.push_back("improved");
+  out.push_back(s > 1.0 + band ? "improved" : s < 1.0 - band ? "regressed" : "within_noise");
   if (a.has_verdict() && a.attainable_speedup && s > *a.attainable_speedup * (1.0 + band))
     out.push_back("contradiction");
   return out;
@@ -109,6 +104,7 @@ Comparison compare_rounds(const CompareInput& in) {
     r.attainable_speedup_a = p.attainable_speedup;
     r.expected_e2e_gain_pct_a = p.expected_e2e_gain_pct;
     r.roofline_pct_a = p.roofline_pct;
+    r.headroom_class_a = p.headroom_class;
     const double k = p.unit_launches();
     if (p.t_ms) r.t_a_ms = k * *p.t_ms;
     if (!matches[i].index) {

@@ -28,6 +28,13 @@ std::string time_cell(const std::optional<double>& ms) {
   return ms ? detail::human_time_ms(*ms) : std::string("—");
 }
 
+// The predicted ceiling as a cell: "—" when A gave the kernel no verdict.
+std::string attainable_cell(const CompareRow& r) {
+  const bool verdict = r.headroom_class_a == "saturated" || r.headroom_class_a == "moderate" ||
+                       r.headroom_class_a == "underperforming";
+  return verdict ? opt_fmt(r.attainable_speedup_a, "{:.3f}×") : std::string("—");
+}
+
 bool has(const CompareRow& r, std::string_view s) {
   return std::find(r.status.begin(), r.status.end(), s) != r.status.end();
 }
@@ -54,6 +61,7 @@ nlohmann::ordered_json comparison_json(const Comparison& c) {
     row["attainable_speedup_a"] = num(r.attainable_speedup_a);
     row["expected_e2e_gain_pct_a"] = num(r.expected_e2e_gain_pct_a);
     row["roofline_pct_a"] = num(r.roofline_pct_a);
+    row["headroom_class_a"] = str_or_null(r.headroom_class_a);
     row["realized_gain_pct"] = num(r.realized_gain_pct);
     row["realized_fraction"] = num(r.realized_fraction);
     row["status"] = r.status;
@@ -94,8 +102,7 @@ std::string render_comparison_markdown(const Comparison& c) {
     md += fmt::format("| {} | {} → {} | {} → {} | {} | {} | {} |\n",
                       detail::md_code(r.name, true, 80), opt_fmt(r.pct_a, "{:.2f}"),
                       opt_fmt(r.pct_b, "{:.2f}"), time_cell(r.t_a_ms), time_cell(r.t_b_ms),
-                      opt_fmt(r.speedup, "{:.3f}×"), opt_fmt(r.attainable_speedup_a, "{:.3f}×"),
-                      join(r.status, ", "));
+                      opt_fmt(r.speedup, "{:.3f}×"), attainable_cell(r), join(r.status, ", "));
   }
   md += "\n";
   for (const auto& r : c.rows) {
@@ -118,8 +125,10 @@ std::string render_comparison_markdown(const Comparison& c) {
     if (has(r, "new"))
       md += fmt::format("**New in round {}'s head:** {} ({:.2f} % of GPU time).\n\n", b, name,
                         r.pct_b.value_or(0.0));
-    if (!r.note.empty() && r.match != "exact" && r.match != "none")
-      md += fmt::format("*Matched:* {} — {}.\n\n", name, md_escape(r.note));
+    if (r.match == "normalized" || r.match == "short_name")
+      md += fmt::format("*Matched by {} name:* {} is {} in round {}.\n\n",
+                        r.match == "normalized" ? "normalized" : "short", name,
+                        detail::md_code(r.name_b, false, 120), b);
   }
   if (c.step_time) {
     const StepTime& s = *c.step_time;
@@ -146,8 +155,8 @@ std::string render_comparison_text(const Comparison& c) {
         fmt::format("  {} {} {} {} {} {}\n", pad(clip(r.name, 36), 36),
                     pad(opt_fmt(r.pct_a, "{:.2f}") + " → " + opt_fmt(r.pct_b, "{:.2f}"), 15, true),
                     pad(time_cell(r.t_a_ms) + " → " + time_cell(r.t_b_ms), 23, true),
-                    pad(opt_fmt(r.speedup, "{:.3f}×"), 8, true),
-                    pad(opt_fmt(r.attainable_speedup_a, "{:.3f}×"), 8, true), join(r.status, ", "));
+                    pad(opt_fmt(r.speedup, "{:.3f}×"), 8, true), pad(attainable_cell(r), 8, true),
+                    join(r.status, ", "));
   }
   if (c.step_time)
     out += fmt::format("  GPU time per step: {} → {} ({:+.2f} %, {})\n",

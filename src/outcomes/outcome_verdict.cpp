@@ -37,22 +37,24 @@ double amdahl_ceiling_pct(double pct, double speedup) {
 OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double band) {
   OutcomeJudgement j;
   j.flags = o.flags;
-  const std::optional<double> s =
+  // Plain doubles (0 = absent): the measured speedup and the kernel's share of GPU time.
+  const std::optional<double> measured =
       o.source == OutcomeSource::compare ? o.in_situ_speedup : o.isolated_speedup;
-  const bool have_s = s && std::isfinite(*s) && *s > 0;
+  const double s = measured && std::isfinite(*measured) && *measured > 0 ? *measured : 0.0;
+  const bool have_s = s > 0;
+  double pct = o.pct_gpu_time.value_or(0.0);
+  if (!(pct > 0) && p) pct = p->pct_gpu_time.value_or(0.0);
 
   // Amdahl: an accepted e2e delta above what the kernel's share of GPU time allows.
-  const std::optional<double> pct = o.pct_gpu_time ? o.pct_gpu_time
-                                    : p            ? p->pct_gpu_time
-                                                   : std::nullopt;
-  if (have_s && o.gate == "accepted" && o.e2e_delta_pct && pct && *pct > 0 && *pct < 100) {
-    const double ceiling = amdahl_ceiling_pct(*pct, *s);
-    if (*o.e2e_delta_pct > ceiling) {
+  if (have_s && o.gate == "accepted" && o.e2e_delta_pct && pct > 0 && pct < 100) {
+    const double ceiling = amdahl_ceiling_pct(pct, s);
+    const double e2e = *o.e2e_delta_pct;
+    if (e2e > ceiling) {
       j.flags.push_back("amdahl_exceeded");
       j.reason = fmt::format(
-          "accepted e2e {:+.3g} % is above the Amdahl ceiling {:.3g} % of {:.3g}× on {:g} % of GPU "
-          "time: pct_gpu_time under-counts this kernel (e.g. graph-captured launches)",
-          *o.e2e_delta_pct, ceiling, *s, *pct);
+          "accepted e2e {:+.3g} % is above the Amdahl ceiling {:.3g} % of {:.3g}× on {:g} % of "
+          "GPU time: pct_gpu_time under-counts this kernel (e.g. graph-captured launches)",
+          e2e, ceiling, s, pct);
     }
   }
   auto undefined = [&](std::string why) {
@@ -79,10 +81,10 @@ OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double ban
   }
   if (!p->has_verdict()) j.flags.push_back("no_predicted_verdict");
 
-  if (p->has_verdict() && p->attainable_speedup && *s > *p->attainable_speedup * (1.0 + band)) {
+  if (p->has_verdict() && p->attainable_speedup && s > *p->attainable_speedup * (1.0 + band)) {
     j.verdict = "contradiction";
     const std::string why =
-        fmt::format("measured {:.3f}× beyond the predicted ceiling {:.3f}× (+{:g} %)", *s,
+        fmt::format("measured {:.3f}× beyond the predicted ceiling {:.3f}× (+{:g} %)", s,
                     *p->attainable_speedup, 100.0 * band);
     j.reason = j.reason.empty() ? why : why + "; " + j.reason;
     return j;
@@ -97,9 +99,7 @@ OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double ban
     j.reason = j.reason.empty() ? why : why + "; " + j.reason;
     return j;
   }
-  j.verdict = std::fabs(*s - 1.0) <= band ? "within_noise"
-              : *s < 1.0 - band           ? "regressed"
-                                          : "confirmed";
+  j.verdict = s > 1.0 + band ? "confirmed" : s < 1.0 - band ? "regressed" : "within_noise";
   return j;
 }
 

@@ -17,12 +17,12 @@ A case folder holds:
                            the golden artifacts; both absent = the run must write no artifact
   expected/stderr_contains optional: each non-empty line must appear in stderr (all commands)
   expected/stdout_contains optional: each non-empty line must appear in stdout (all commands)
-  expected/outputs/        optional: every other file the commands create or change in the
-                           scratch folder (path relative to it; *.lock files excepted), e.g.
-                           input/profile/round_1/roofline_compare.json. When the folder exists,
-                           the files created must be exactly these: .json compared as JSON, other
-                           files byte for byte. Files of input/ that no command changed are not
-                           outputs.
+  expected/outputs/        every other file the commands create or change in the scratch
+                           folder (path relative to it; *.lock files excepted), e.g.
+                           input/profile/round_1/roofline_compare.json: the files written must be
+                           exactly these (none when the folder is absent); .json compared as
+                           JSON, other files byte for byte. Files of input/ that no command
+                           changed are not outputs.
   expected/profile_roofline.svg
                            optional golden chart: when present the chart must match it byte for
                            byte and must render to a PNG with rsvg-convert (create the file empty,
@@ -229,9 +229,7 @@ def check_outputs(outputs, expected_dir, update):
             os.makedirs(os.path.dirname(os.path.join(want_dir, rel)), exist_ok=True)
             with open(os.path.join(want_dir, rel), "wb") as f:
                 f.write(data)
-    if not os.path.isdir(want_dir):
-        return []
-    want = snapshot(want_dir)
+    want = snapshot(want_dir) if os.path.isdir(want_dir) else {}
     errors = []
     for rel in sorted(set(want) | set(outputs)):
         if rel not in outputs:

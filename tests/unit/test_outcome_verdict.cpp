@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "roofline/compare.hpp"
 #include "roofline/outcomes.hpp"
@@ -17,7 +18,7 @@ namespace {
 Prediction prediction(double pct, double roofline_pct, double attainable, double gain,
                       const char* headroom, double t_ms) {
   Prediction p;
-  p.name = "k";
+  p.name = std::string("fused_moe_kernel");
   p.pct_gpu_time = pct;
   p.roofline_pct = roofline_pct;
   p.attainable_speedup = attainable;
@@ -30,7 +31,7 @@ Prediction prediction(double pct, double roofline_pct, double attainable, double
 Outcome isolated(OutcomeSource source, double s) {
   Outcome o;
   o.source = source;
-  o.kernel = "k";
+  o.kernel = std::string("fused_moe_kernel");
   o.isolated_speedup = s;
   return o;
 }

@@ -51,7 +51,9 @@ std::string table(const std::vector<LedgerRecord>& records) {
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
     out += fmt::format("  {:<40} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", one_line(r.kernel), r.source,
                        num(r.speedup(), "{:.3f}×"), num(r.e2e_delta_pct, "{:+.3f}"),
-                       num(r.predicted.attainable_speedup, "{:.3f}×"), r.verdict, flags);
+                       r.predicted.has_verdict() ? num(r.predicted.attainable_speedup, "{:.3f}×")
+                                                 : std::string("—"),
+                       r.verdict, flags);
   }
   return out;
 }
@@ -127,7 +129,8 @@ int run_outcomes(const OutcomesArgs& args) {
   }
   if (args.format == "text") {
     std::string out = fmt::format(
-        "roofline outcomes: run {}, baseline round {} ({}); {} outcome file(s), {} record(s)\n",
+        "roofline outcomes: run {}, baseline round {} (predictions: {}); {} outcome file(s), {} "
+        "record(s)\n",
         run.run, baseline, preds.at(baseline).from, scan.files, records.size());
     out += table(records);
     out += fmt::format(

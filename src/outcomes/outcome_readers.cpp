@@ -54,15 +54,15 @@ bool lower_in(const std::string& value, std::initializer_list<std::string_view> 
   return std::find(words.begin(), words.end(), v) != words.end();
 }
 
-// Sorted regular files `dir/*/<file>` (folders starting with `skip_prefix` skipped).
+// Sorted regular files `dir/*/<file>` of the folders named `want_prefix`… (except `skip`).
 std::vector<fs::path> child_files(const fs::path& dir, const std::string& file,
-                                  std::string_view want_prefix, std::string_view skip_prefix) {
+                                  std::string_view want_prefix, std::string_view skip) {
   std::vector<fs::path> out;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.rfind(want_prefix, 0) != 0) continue;
-    if (!skip_prefix.empty() && name.rfind(skip_prefix, 0) == 0) continue;
+    if (name == skip) continue;
     std::error_code fe;
     if (fs::is_regular_file(it->path() / file, fe)) out.push_back(it->path() / file);
   }
@@ -187,7 +187,8 @@ void parse_compare_rows(std::string_view text, const std::string& file, OutcomeS
   if (!doc) return;
   FieldReader f(file, out.problems);
   if (auto schema = f.string(*doc, "schema", "schema"); schema != "roofline-compare-v1") {
-    f.error("schema", "expected roofline-compare-v1: file skipped");
+    f.error("schema", fmt::format("{} is not roofline-compare-v1: file skipped",
+                                  schema ? "'" + *schema + "'" : std::string("missing")));
     return;
   }
   const std::string a = f.string(*doc, "baseline_round", "baseline_round").value_or("");
@@ -243,7 +244,7 @@ OutcomeScan read_outcome_files(const fs::path& eval_dir) {
       parse(text.text, display, path);
     }
   };
-  each(child_files(eval_dir / "kernels", "opbench_result.json", "", "_"),
+  each(child_files(eval_dir / "kernels", "opbench_result.json", "", "_exp"),
        [&](std::string_view t, const std::string& d, const fs::path& p) {
          parse_opbench_result(t, d, p.parent_path().filename().string(), out);
        });

@@ -128,7 +128,9 @@ CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
     c.loo_error_prior = loo_error_prior(c.prior, s);
     c.loo_error_calibrated = loo_error_calibrated(c.prior, s);
     for (const auto& x : s) c.keys.push_back(x.key);
-    if (c.n < min_n)
+    if (c.n == 0)
+      c.why = "no usable outcome, only a stage-C byte ratio";
+    else if (c.n < min_n)
       c.why = fmt::format("n = {} < min-n {}", c.n, min_n);
     else if (!(*c.loo_error_calibrated < *c.loo_error_prior))
       c.why = "the calibrated leave-one-out error is not lower than the prior's";

@@ -146,6 +146,7 @@ Loaded<CalibrationTable> parse_calibration(std::string_view text, const std::str
     const auto target = f.number(c, "target_eff", path + ".target_eff");
     const auto used = f.boolean(c, "used", path + ".used");
     k.prior = f.number(c, "prior", path + ".prior").value_or(0.0);
+    k.why = f.string(c, "why", path + ".why").value_or("");
     if (out.errors.size() == before &&
         (k.op_class.empty() || k.arch.empty() || !n || *n < 0 || !target || !used))
       f.error(path, "needs op_class, arch, n, target_eff and used");

@@ -22,8 +22,9 @@ TargetEffChoice choose_target_eff(std::optional<double> prior, OpClass cls, cons
       c.note = fmt::format(
           "target_eff {} is the prior: class {} in {} has target_eff {:g} (n={}) but {}",
           prior_text, who, calibration->display, k.target_eff, k.n,
-          !prior    ? "the class has no prior to replace"
-          : !k.used ? "is not marked used (it did not predict better)"
+          !prior    ? std::string("the class has no prior to replace")
+          : !k.used ? (k.why.empty() ? std::string("is not marked used")
+                                     : "is not marked used (" + k.why + ")")
                     : fmt::format("n < --calibration-min-n {}", min_n));
       return c;
     }

@@ -150,7 +150,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
                                      : Headroom::underperforming;
   v.notes.push_back(fmt::format(
       "{} of the {} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util {}); "
-      "target_eff {} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = "
+      "target_eff {:g} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = "
       "{:.3f}%",
       pct(raw), v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
       v.compute_axis ? ">" : "≤",

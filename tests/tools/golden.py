@@ -37,7 +37,8 @@ which must parse with xmllint (libxml2-utils) and contain only the SVG elements 
 (a kernel name can never inject markup); every Markdown table keeps one column count on every
 row (a `|` or newline in a name can never add a cell); the report links the chart.
 
-CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} where the test is
+CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} on the artifact, or with
+  "file": "<path under expected/outputs>" on that output (a JSON file), where the test is
   "equals": value | "approx": x (with optional "rel", default 1e-6) | "between": [lo, hi] |
   "contains": "text" (substring of a string, or member of a list) |
   "any_contains": "text" (substring of some string in a list) | "absent": true |
@@ -418,12 +419,20 @@ def main():
         if CHART in produced and f"]({CHART})" not in md:
             errors.append(f"profile_roofline.md does not link {CHART}")
 
+    checks_file = os.path.join(case, "checks.json")
+    checks = []
+    if os.path.exists(checks_file):
+        with open(checks_file, encoding="utf-8") as f:
+            checks = json.load(f)
+    for rel in sorted({c["file"] for c in checks if "file" in c}):
+        if rel not in outputs:
+            errors.append(f"checks.json: {rel} was not written")
+            continue
+        errors += [f"{rel}: {e}" for e in
+                   run_checks(load_ordered(outputs[rel].decode()), [c for c in checks if c.get("file") == rel])]
     if "profile_roofline.json" in produced:
         doc = load_ordered(produced["profile_roofline.json"].decode())
-        checks_file = os.path.join(case, "checks.json")
-        if os.path.exists(checks_file):
-            with open(checks_file, encoding="utf-8") as f:
-                errors += run_checks(doc, json.load(f))
+        errors += run_checks(doc, [c for c in checks if "file" not in c])
         if opts.schema and opts.validator:
             with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as tmp:
                 tmp.write(produced["profile_roofline.json"])

@@ -1,7 +1,10 @@
 // The ledger file: an exclusive flock on F.lock around read-merge-write, the write through
 // write_atomic (temp file + rename), so concurrent writers and crashes never lose a record.
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -54,6 +57,16 @@ class FileLock {
   std::string error_;
 };
 
+// Test hook (tests/tools/ledger_race.py): ROOFLINE_TEST_LEDGER_PAUSE_MS=N holds the ledger for N
+// ms (at most 1000) between reading it and writing it back, so that concurrent writers surely
+// overlap — without the lock they would lose each other's records. Unset in normal use.
+void test_pause() {
+  const char* v = std::getenv("ROOFLINE_TEST_LEDGER_PAUSE_MS");
+  if (!v || !*v) return;
+  const long ms = std::strtol(v, nullptr, 10);
+  if (ms > 0 && ms <= 1000) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
 }  // namespace
 
 LedgerUpdate update_ledger(const fs::path& path, const std::vector<LedgerRecord>& records,
@@ -75,6 +88,7 @@ LedgerUpdate update_ledger(const fs::path& path, const std::vector<LedgerRecord>
     u.error = fmt::format("{}: {}; the ledger is left as it is", display, old.error);
     return u;
   }
+  test_pause();
   u.merge = merge_ledger(old.text, records, display);
   if (u.merge.changed) {
     if (std::string error = write_atomic(path, u.merge.text); !error.empty()) {

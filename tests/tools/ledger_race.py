@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """The outcome ledger under concurrency and crashes (OUTCOMES.md §3).
 
-Usage: ledger_race.py --binary ROOFLINE --case EVAL_DIR [--runs 20] [--rounds 3]
+Usage: ledger_race.py --binary ROOFLINE --case EVAL_DIR [--runs 20] [--rounds 3] [--pause-ms 20]
 
 EVAL_DIR is a real evaluation folder (env_report.json, config.json, profile/round_R/...); its
 first round becomes round 0 of every synthetic run folder, which also gets one
 kernels/<kernel>_task/opbench_result.json per kernel of round 0's analysed head.
 
   1. Race: two writer threads run `roofline outcomes --ledger SHARED` at the same time, one over
-     the even run folders and one over the odd ones, each folder --rounds times (2 × runs/2 ×
-     rounds processes, two always in flight). The shared ledger starts with a record of another
-     run and a line that is not JSON. At the end it must hold every record of every run exactly
-     once (no record lost, none duplicated), both foreign lines byte for byte, and no temp file.
+     the even run folders and one over the odd ones, each folder --rounds times with a different
+     measured speedup each round (runs × rounds processes, two always in flight). Each writer holds the ledger --pause-ms between
+     reading and writing it (ROOFLINE_TEST_LEDGER_PAUSE_MS), so the two surely overlap: without
+     the lock the last round alone would lose records. The shared ledger starts with a record of
+     another run and a line that is not JSON. At the end it must hold every record of every run exactly
+     once with its last round's speedup (no record or update lost, none duplicated), both foreign
+     lines byte for byte, and no temp file.
   2. Crash: ROOFLINE_TEST_WRITE_FAULT=fail (ENOSPC halfway) exits 3 and leaves the ledger byte
      for byte as it was, no temp file; =kill (SIGKILL halfway) leaves the ledger as it was and
      one half-written temp file, which the next normal run removes while writing the update.
@@ -58,19 +61,31 @@ def make_runs(binary, case, scratch, n):
     for i in range(n):
         run = os.path.join(scratch, f"run_{i:02d}")
         shutil.copytree(proto, run)
-        for k, name in enumerate(head):
-            task = os.path.join(run, "kernels", f"{name}_task")
-            os.makedirs(task)
-            with open(os.path.join(task, "opbench_result.json"), "w") as f:
-                json.dump({"task": name, "isolated_speedup": 1.0 + 0.01 * (i + 1) * (k + 1),
-                           "measured": True, "harness_suspect": False}, f)
+        write_outcomes(run, i, head, 0)
         runs.append(run)
     return runs, head
 
 
-def outcomes(binary, run, ledger, extra_env=None):
+def speedup(i, k, r):
+    """The isolated speedup run i reports for head kernel k in round r (each round differs)."""
+    return round(1.0 + 0.01 * (i + 1) * (k + 1) + 0.001 * r, 6)
+
+
+def write_outcomes(run, i, head, r):
+    for k, name in enumerate(head):
+        task = os.path.join(run, "kernels", f"{name}_task")
+        os.makedirs(task, exist_ok=True)
+        with open(os.path.join(task, "opbench_result.json"), "w") as f:
+            json.dump({"task": name, "isolated_speedup": speedup(i, k, r), "measured": True,
+                       "harness_suspect": False}, f)
+
+
+def outcomes(binary, run, ledger, extra_env=None, pause_ms=0):
+    env = dict(extra_env or {})
+    if pause_ms:
+        env["ROOFLINE_TEST_LEDGER_PAUSE_MS"] = str(pause_ms)
     return subprocess.run([binary, "outcomes", "--dir", run, "--ledger", ledger, "--format", "quiet"],
-                          env=env_without_hooks(extra_env), capture_output=True, timeout=120)
+                          env=env_without_hooks(env), capture_output=True, timeout=120)
 
 
 def read_lines(path):
@@ -88,6 +103,7 @@ def main():
     ap.add_argument("--case", required=True)
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pause-ms", type=int, default=20)
     opts = ap.parse_args()
     binary = os.path.abspath(opts.binary)
     errors = []
@@ -107,13 +123,15 @@ def main():
         failures = []
 
         def writer(mine):
-            for _ in range(opts.rounds):
-                for run in mine:
-                    p = outcomes(binary, run, ledger)
+            for r in range(opts.rounds):
+                for i, run in mine:
+                    write_outcomes(run, i, head, r)  # every round changes every record
+                    p = outcomes(binary, run, ledger, pause_ms=opts.pause_ms)
                     if p.returncode != 0:
                         failures.append(f"{os.path.basename(run)}: exit {p.returncode}: {p.stderr!r}")
 
-        threads = [threading.Thread(target=writer, args=(runs[w::2],)) for w in range(2)]
+        indexed = list(enumerate(runs))
+        threads = [threading.Thread(target=writer, args=(indexed[w::2],)) for w in range(2)]
         for t in threads:
             t.start()
         for t in threads:
@@ -123,15 +141,22 @@ def main():
         lines = read_lines(ledger)
         expect(lines[0] == FOREIGN, "the other run's record is not kept byte for byte")
         expect(lines[1] == NOT_JSON, "the line that is not JSON is not kept byte for byte")
-        keys = [tuple(json.loads(l)["key"]) for l in lines[2:]]
+        records = [json.loads(l) for l in lines[2:]]
+        keys = [tuple(r["key"]) for r in records]
         want = {(os.path.basename(r), k, "opbench") for r in runs for k in head}
         expect(len(keys) == len(set(keys)), f"duplicated records: {len(keys) - len(set(keys))}")
         missing = want - set(keys)
         expect(not missing, f"{len(missing)} records lost, e.g. {sorted(missing)[:2]}")
         expect(set(keys) <= want, f"unexpected records: {sorted(set(keys) - want)[:2]}")
+        last = {(os.path.basename(r), name): speedup(i, k, opts.rounds - 1)
+                for i, r in enumerate(runs) for k, name in enumerate(head)}
+        stale = [r["key"] for r in records
+                 if r["measured"]["isolated_speedup"] != last.get(tuple(r["key"][:2]))]
+        expect(not stale, f"{len(stale)} records lost their last update, e.g. {stale[:2]}")
         expect(temps(shared) == [], f"temp files left: {temps(shared)}")
         print(f"race: {processes} outcomes processes over {len(runs)} runs, 2 at a time: "
-              f"{len(set(keys))} of {len(want)} records, {len(keys) - len(set(keys))} duplicates")
+              f"{len(set(keys))} of {len(want)} records, {len(keys) - len(set(keys))} duplicates, "
+              f"{len(stale)} stale")
 
         # Crash mid-write: change one outcome, then make the write fail or die halfway.
         before = open(ledger, "rb").read()

@@ -16,6 +16,7 @@ struct KernelRef {
 };
 
 enum class NameMatchKind { none, exact, normalized, short_name };
+// "none" | "exact" | "normalized" | "short_name".
 const char* to_string(NameMatchKind k);
 
 struct NameMatch {

@@ -23,7 +23,9 @@ inline constexpr double k_isolated_floor_us = 17.0;
 // same slack sits on the Amdahl ceiling.
 inline constexpr double k_e2e_slack_pct = 0.5;
 
+// Where an outcome was measured; the order is calibrate's precedence (most direct first).
 enum class OutcomeSource { director, opbench, integrate, compare };
+// "director" | "opbench" | "integrate" | "compare", and back (nullopt for anything else).
 const char* to_string(OutcomeSource s);
 std::optional<OutcomeSource> parse_outcome_source(std::string_view s);
 

@@ -39,7 +39,7 @@ CLI::Validator noise_band_validator() {
           if (used == s.size() && std::isfinite(v) && v > 0 && v < 1) return {};
         } catch (...) {
         }
-        return "must be a fraction between 0 and 1 (e.g. 0.034 for 3.4 %)";
+        return "'" + s + "' is not a fraction between 0 and 1 (e.g. 0.034 for 3.4 %)";
       },
       "FRACTION in (0, 1)");
 }

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "roofline/compare.hpp"
 #include "roofline/outcomes.hpp"
 
 namespace roofline {

@@ -161,8 +161,10 @@ Comparison compare_rounds(const CompareInput& in) {
     const RegimeChoice regime = pick_regime(e, b.serving);
     r.t_b_ms = regime.t_ms;
     r.status = {"new"};
-    r.note = fmt::format("in round {}'s head ({:g}% ≥ {:g}%) but no kernel of round {}'s head",
-                         in.round, e.pct_gpu_time, bar, in.baseline_round);
+    r.note = fmt::format(
+        "in round {}'s head ({:g}% ≥ {:g}%) but no kernel of round {}'s head; t_b_ms is one "
+        "launch ({})",
+        in.round, e.pct_gpu_time, bar, in.baseline_round, regime.t_source);
     c.rows.push_back(std::move(r));
   }
   c.step_time = step_time(in, c.notes);

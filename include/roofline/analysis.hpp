@@ -25,7 +25,8 @@ struct RunInfo {
 // One input file the run read, and what it was read as.
 struct InputRecord {
   std::string path;  // relative to the evaluation folder when inside it
-  std::string role;  // topn | env_report | config | peaks | shapes | counters | workload
+  std::string
+      role;  // topn | env_report | config | peaks | calibration | shapes | counters | workload
 };
 
 struct Analysis {

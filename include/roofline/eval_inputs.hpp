@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/calibration.hpp"
 #include "roofline/counters.hpp"
 #include "roofline/inputs.hpp"
 #include "roofline/load.hpp"
@@ -21,8 +22,9 @@ struct InputPaths {
   std::filesystem::path eval_dir = ".";
   std::optional<std::string> round;  // a round name: "0", "config", "tuning", "3" (RUNS.md §1)
   std::optional<std::filesystem::path> topn, env, config, peaks;
-  std::vector<std::filesystem::path> shapes;    // stage B: probe files or folders of them
-  std::vector<std::filesystem::path> counters;  // stage C: counter CSVs or folders of them
+  std::optional<std::filesystem::path> calibration;  // analyze --calibration (OUTCOMES.md §5)
+  std::vector<std::filesystem::path> shapes;         // stage B: probe files or folders of them
+  std::vector<std::filesystem::path> counters;       // stage C: counter CSVs or folders of them
   CounterOptions counter_options;
   InputLimits limits;  // size, nesting and entry caps applied to every file
 };
@@ -34,8 +36,13 @@ std::filesystem::path round_dir(const std::filesystem::path& eval_dir, const std
 // A round name is letters, digits, '_' and '-' (RUNS.md §1): "0", "config", "tuning", "12".
 bool valid_round_name(std::string_view round);
 
-// The rounds an evaluation folder holds (profile/round_<R>/ folders with a valid name), numbers
-// first in numeric order, then names in byte order.
+// Workflow order of round names: `0` (baseline), `config`, `tuning`, other names alphabetically,
+// then the numbered milestones `1`, `2`, … by value. A strict weak order (a total order on
+// distinct names).
+bool round_before(const std::string& a, const std::string& b);
+
+// The rounds an evaluation folder holds (profile/round_<R>/ folders with a valid name), in
+// round_before order; empty when there are none (or the folder cannot be read).
 std::vector<std::string> rounds_in(const std::filesystem::path& eval_dir);
 
 // Whether an input was read from a file or is the table compiled into the binary.
@@ -73,6 +80,7 @@ struct AnalyzeInputs {
   InputFile<EnvReport> env;
   InputFile<ModelConfig> config;
   InputFile<PeaksTable> peaks;  // origin builtin: the table compiled from data/peaks.md
+  std::optional<InputFile<CalibrationTable>> calibration;  // only when one was named
   ShapesInput shapes;
   CountersInput counters;
 };

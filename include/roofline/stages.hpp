@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/calibration.hpp"
 #include "roofline/counters.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/eval_inputs.hpp"
@@ -181,6 +182,9 @@ Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopNE
 // ---- step 8: judge ------------------------------------------------------------------------------
 struct VerdictParams {
   double launch_overhead_us = k_default_launch_overhead_us;
+  // analyze --calibration (OUTCOMES.md §5): null = the shipped priors only.
+  const CalibrationTable* calibration = nullptr;
+  std::size_t calibration_min_n = k_default_min_n;
 };
 struct Verdict {
   std::optional<double> achieved_bw_bytes_s, achieved_flops;
@@ -189,6 +193,7 @@ struct Verdict {
   Bound bound = Bound::unknown;
   std::optional<double> roofline_pct, roofline_pct_raw;
   std::optional<double> target_eff;
+  std::string target_eff_source;  // "prior" | "calibrated (n=…, FILE)"; "" without calibration
   double attainable_speedup = 1.0;
   double expected_e2e_gain_pct = 0.0;
   Headroom headroom = Headroom::unknown;

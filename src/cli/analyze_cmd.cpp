@@ -78,6 +78,18 @@ void require_round(const fs::path& eval_dir, const std::string& round) {
                      : fmt::format("rounds there: {}", list)));
 }
 
+// A calibration that was asked for must be one: falling back to the priors silently would
+// mislead (OUTCOMES.md §5). Classes it had to skip are only warnings.
+void require_calibration(const AnalyzeInputs& in, const std::string& named) {
+  if (!in.calibration) return;
+  const auto& c = *in.calibration;
+  const std::string how = named == "--calibration" ? named + " " + c.display : named + c.display;
+  if (!c.found) throw UsageError(fmt::format("{}: file not found", how));
+  if (!c.loaded.value)
+    throw UsageError(fmt::format(
+        "{}: {}", how, c.loaded.errors.empty() ? "not a calibration" : c.loaded.errors.front()));
+}
+
 bool use_color(const std::string& mode) {
   if (mode == "always") return true;
   if (mode != "auto" || !::isatty(STDOUT_FILENO)) return false;
@@ -189,6 +201,14 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
                   "Read at most this many Top-N top_kernels (the rest are reported, not read)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))
       ->capture_default_str();
+  cmd->add_option("--calibration", p.calibration,
+                  "target_eff from a roofline_calibration.json (roofline calibrate) for classes "
+                  "marked used (default: $ROOFLINE_CALIBRATION, else the shipped priors)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--calibration-min-n", a.options.verdict.calibration_min_n,
+                  "Use a calibrated class only with at least this many outcomes")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->capture_default_str();
   cmd->add_flag("--strict", a.strict, "Exit 1 when anything is degraded or a skill error occurred");
   cmd->add_flag("--fsync", a.fsync,
                 "Flush the artifacts to stable storage before the atomic rename (survives power "
@@ -215,7 +235,15 @@ int run_analyze(AnalyzeArgs a) {
     a.options.overrides.push_back(*rule);
   }
 
-  const Analysis analysis = analyze(load_inputs(a.paths), a.options);
+  std::string calibration_named = "--calibration";
+  if (!a.paths.calibration)
+    if (const char* env = std::getenv("ROOFLINE_CALIBRATION"); env && *env) {
+      a.paths.calibration = env;
+      calibration_named = "ROOFLINE_CALIBRATION=";
+    }
+  const AnalyzeInputs inputs = load_inputs(a.paths);
+  require_calibration(inputs, calibration_named);
+  const Analysis analysis = analyze(inputs, a.options);
   for (const auto& line : diagnostic_lines(analysis)) err_line(line);
 
   const std::string json_text = render_json(analysis);

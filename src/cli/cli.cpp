@@ -6,8 +6,11 @@
 
 #include "cli/analyze_cmd.hpp"
 #include "cli/calc_cmd.hpp"
+#include "cli/calibrate_cmd.hpp"
 #include "cli/common.hpp"
+#include "cli/compare_cmd.hpp"
 #include "cli/counters_cmd.hpp"
+#include "cli/outcomes_cmd.hpp"
 #include "cli/peaks_cmd.hpp"
 
 namespace roofline::cli {
@@ -43,10 +46,16 @@ int run(int argc, char** argv) {
   PeaksArgs peaks_args;
   CalcArgs calc_args;
   CountersArgs counters_args;
+  CompareArgs compare_args;
+  OutcomesArgs outcomes_args;
+  CalibrateArgs calibrate_args;
   CLI::App* analyze = add_analyze_command(app, analyze_args);
   const PeaksCommands peaks = add_peaks_commands(app, peaks_args);
   CLI::App* calc = add_calc_command(app, calc_args);
   CLI::App* counters = add_counters_command(app, counters_args);
+  CLI::App* compare = add_compare_command(app, compare_args);
+  CLI::App* outcomes = add_outcomes_command(app, outcomes_args);
+  CLI::App* calibrate = add_calibrate_command(app, calibrate_args);
 
   try {
     app.parse(argc, argv);
@@ -68,6 +77,9 @@ int run(int argc, char** argv) {
     if (peaks.check->parsed()) return run_peaks_check(peaks_args);
     if (calc->parsed()) return run_calc(calc_args);
     if (counters->parsed()) return run_counters(counters_args);
+    if (compare->parsed()) return run_compare(compare_args);
+    if (outcomes->parsed()) return run_outcomes(outcomes_args);
+    if (calibrate->parsed()) return run_calibrate(calibrate_args);
   } catch (const UsageError& e) {
     err_line(fmt::format("usage error: {}", e.what()));
     return k_exit_usage;

@@ -2,6 +2,7 @@
 // the artifacts.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -110,6 +111,24 @@ CountersInput load_counters(const std::vector<fs::path>& args, const fs::path& d
   return in;
 }
 
+// A round name made of digits only, as a number (for ordering); nullopt otherwise.
+std::optional<unsigned long long> round_number(const std::string& name) {
+  if (name.empty() || name.size() > 18) return std::nullopt;
+  unsigned long long v = 0;
+  auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), v);
+  if (ec != std::errc() || ptr != name.data() + name.size()) return std::nullopt;
+  return v;
+}
+
+// 0 baseline, 1 config, 2 tuning, 3 other names, 4 numbered milestones.
+int round_group(const std::string& name) {
+  const auto n = round_number(name);
+  if (n) return *n == 0 ? 0 : 4;
+  if (name == "config") return 1;
+  if (name == "tuning") return 2;
+  return 3;
+}
+
 // --env, else D/env_report.json, else env_report.json beside the Top-N (the round folder).
 fs::path env_path(const InputPaths& paths, const fs::path& topn_path) {
   if (paths.env) return *paths.env;
@@ -158,24 +177,28 @@ bool valid_round_name(std::string_view round) {
   });
 }
 
+bool round_before(const std::string& a, const std::string& b) {
+  const int ga = round_group(a), gb = round_group(b);
+  if (ga != gb) return ga < gb;
+  if (ga == 4) {
+    const auto na = round_number(a), nb = round_number(b);
+    if (*na != *nb) return *na < *nb;
+  }
+  return a < b;  // "01" and "1" are different folders: keep them apart, deterministically
+}
+
 std::vector<std::string> rounds_in(const fs::path& eval_dir) {
   std::vector<std::string> rounds;
   std::error_code ec;
   for (fs::directory_iterator it(eval_dir / "profile", ec), end; !ec && it != end;
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind("round_", 0) == 0 && it->is_directory(ec) && valid_round_name(name.substr(6)))
+    std::error_code dir_ec;
+    if (name.rfind("round_", 0) == 0 && valid_round_name(name.substr(6)) &&
+        it->is_directory(dir_ec))
       rounds.push_back(name.substr(6));
   }
-  auto numeric = [](const std::string& r) {
-    return r.size() <= 9 &&
-           std::all_of(r.begin(), r.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  std::sort(rounds.begin(), rounds.end(), [&](const std::string& a, const std::string& b) {
-    if (numeric(a) != numeric(b)) return numeric(a);
-    if (numeric(a)) return std::stol(a) != std::stol(b) ? std::stol(a) < std::stol(b) : a < b;
-    return a < b;
-  });
+  std::sort(rounds.begin(), rounds.end(), round_before);
   return rounds;
 }
 
@@ -196,6 +219,9 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
     in.peaks.origin = InputOrigin::builtin;
     in.peaks.loaded.value = builtin_peaks();
   }
+  if (paths.calibration)
+    in.calibration =
+        load_file<CalibrationTable>(*paths.calibration, dir, paths.limits, parse_calibration);
   in.shapes = load_shapes(paths.shapes, dir, paths.limits);
   in.counters = load_counters(paths.counters, dir, paths.counter_options);
   return in;

@@ -82,6 +82,7 @@ ordered_json entry_json(const EntryResult& e) {
                      {"chosen", i == w.chosen}});
   }
   j["byte_candidates"] = std::move(candidates);
+  if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
   return j;
 }
 

@@ -40,6 +40,8 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
   if (in.env.found) out.push_back({in.env.display, "env_report"});
   if (in.config.found) out.push_back({in.config.display, "config"});
   if (in.peaks.found) out.push_back({in.peaks.display, "peaks"});
+  if (in.calibration && in.calibration->found)
+    out.push_back({in.calibration->display, "calibration"});
   for (const auto& f : in.shapes.files) out.push_back({f, "shapes"});
   for (const auto& f : in.counters.files) out.push_back({f.display, "counters"});
   return out;
@@ -60,6 +62,22 @@ RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport*
       fmt::format("{}; {}; {}; {}", in.topn.display, in.env.display,
                   in.config.found ? in.config.display : "no config.json", in.peaks.display);
   return run;
+}
+
+// analyze --calibration (OUTCOMES.md §5): the table judge takes target_eff from, and what its
+// reading said (a class it had to skip is a warning).
+const CalibrationTable* calibration_for(const AnalyzeInputs& in, Analysis& a) {
+  if (!in.calibration || !in.calibration->loaded.value) return nullptr;
+  const CalibrationTable& t = *in.calibration->loaded.value;
+  for (const auto& e : in.calibration->loaded.errors) {
+    a.diagnostics.push_back(Diagnostic{Severity::warning, std::nullopt, Topic::input, "", e});
+    a.notes.push_back("calibration problem: " + e);
+  }
+  const auto used = std::count_if(t.classes.begin(), t.classes.end(),
+                                  [](const CalibrationClass& c) { return c.used; });
+  a.notes.push_back(fmt::format("calibration {}: {} class(es), {} marked used", t.display,
+                                t.classes.size(), used));
+  return &t;
 }
 
 // The denominators, and what a user-supplied table got wrong (it still serves what it can).
@@ -221,7 +239,9 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
                              ? fmt::format("{} could not be read", in.config.display)
                              : fmt::format("not found (looked for {})", in.config.display),
                          &a.peaks};
-  const EntryContext ctx{topn, rules, model_ctx, a.peaks, opts.verdict};
+  VerdictParams verdict = opts.verdict;
+  verdict.calibration = calibration_for(in, a);
+  const EntryContext ctx{topn, rules, model_ctx, a.peaks, verdict};
   for (std::size_t i = 0; i < scope.selected.size(); ++i) {
     const TopNEntry& e = topn.entries[scope.selected[i]];
     try {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/calibration.hpp"
 #include "roofline/stages.hpp"
 #include "roofline/units.hpp"
 
@@ -40,12 +41,18 @@ std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params) {
   Verdict v;
+  // The shipped prior, or the calibrated value when a calibration applies (OUTCOMES.md §5).
+  const TargetEffChoice eff =
+      choose_target_eff(target_eff_for(cls, peaks.product), cls, peaks.gfx, peaks.product,
+                        params.calibration, params.calibration_min_n);
+  v.target_eff_source = eff.source;
   if (!work.modeled || !(work.t_unit_ms > 0)) return v;
   const double t_s = work.t_unit_ms / 1000.0;
   const double bytes = work.bytes, flops = work.flops;
   v.achieved_bw_bytes_s = bytes / t_s;
   v.achieved_flops = flops / t_s;
-  v.target_eff = target_eff_for(cls, peaks.product);
+  v.target_eff = eff.target_eff;
+  if (!eff.note.empty()) v.notes.push_back(eff.note);
   if (bytes > 0) v.arithmetic_intensity = flops / bytes;
 
   // Plain doubles (0 = unknown): peaks are positive by construction.
@@ -144,7 +151,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
                                      : Headroom::underperforming;
   v.notes.push_back(fmt::format(
       "{} of the {} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util {}); "
-      "target_eff {} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = "
+      "target_eff {:g} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = "
       "{:.3f}%",
       pct(raw), v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
       v.compute_axis ? ">" : "≤",

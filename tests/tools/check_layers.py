@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The dependency rule of docs/ARCHITECTURE.md, checked on every #include of the project:
-vocabulary <- inputs <- pipeline <- render <- cli. A file may include headers of its own layer or
+vocabulary <- inputs <- pipeline <- render <- outcomes <- cli. A file may include headers of its own layer or
 a lower one; anything else is printed as `file:line: includes X (layer) from layer Y` and fails.
 (The libraries enforce the same rule at link time; this catches a type-only include too.)
 
@@ -10,19 +10,21 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["vocabulary", "inputs", "pipeline", "render", "cli"]
+LAYERS = ["vocabulary", "inputs", "pipeline", "render", "outcomes", "cli"]
 
 # Public headers by layer (include/roofline/<name>.hpp).
 HEADERS = {
     "vocabulary": {"vocabulary", "units"},
     "inputs": {"inputs", "load", "counters", "probes", "dtype", "peaks", "kernel_classes",
-               "embedded_data", "eval_inputs"},
+               "embedded_data", "eval_inputs", "calibration"},
     "pipeline": {"stages", "analysis", "analyze", "match", "calc"},
     "render": {"report"},
+    "outcomes": {"rounds", "pairing", "predictions", "compare", "outcomes", "ledger", "calibrate"},
 }
 # Source folders by layer (private headers inside them belong to the same layer).
 FOLDERS = {"src/core": "inputs", "src/tools": "inputs", "src/stages": "pipeline",
-           "src/pipeline": "pipeline", "src/output": "render", "src/cli": "cli"}
+           "src/pipeline": "pipeline", "src/output": "render", "src/outcomes": "outcomes",
+           "src/cli": "cli"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 

@@ -3,17 +3,26 @@
 
 A case folder holds:
   cmd                      arguments after `roofline`; {input} = a scratch copy of input/,
-                           {out} = a fresh scratch output folder, {case} = the case folder
+                           {out} = a fresh scratch output folder, {case} = the case folder.
+                           Several non-empty lines = several commands, run in order in the same
+                           scratch folder (lines starting with # are comments)
   env                      optional KEY=VALUE lines added to the environment
-                           (HEAD_THRESHOLD_PCT and ANALYSIS_SKILL are cleared unless set here);
-                           {repo} = the repository root (for the shipped example)
+                           (HEAD_THRESHOLD_PCT, ANALYSIS_SKILL, ROOFLINE_LEDGER and
+                           ROOFLINE_CALIBRATION are cleared unless set here); {repo} = the
+                           repository root (for the shipped example), {input} and {out} as in cmd
   input/                   the evaluation folder (copied, never written)
   checks.json              optional targeted assertions on the artifact (see CHECKS below)
-  expected/exit_code       the expected exit code
+  expected/exit_code       the expected exit code (one line per command)
   expected/profile_roofline.json, expected/profile_roofline.md
                            the golden artifacts; both absent = the run must write no artifact
-  expected/stderr_contains optional: each non-empty line must appear in stderr
-  expected/stdout_contains optional: each non-empty line must appear in stdout
+  expected/stderr_contains optional: each non-empty line must appear in stderr (all commands)
+  expected/stdout_contains optional: each non-empty line must appear in stdout (all commands)
+  expected/outputs/        every other file the commands create or change in the scratch
+                           folder (path relative to it; *.lock files excepted), e.g.
+                           input/profile/round_1/roofline_compare.json: the files written must be
+                           exactly these (none when the folder is absent); .json compared as
+                           JSON, other files byte for byte. Files of input/ that no command
+                           changed are not outputs.
   expected/profile_roofline.svg
                            optional golden chart: when present the chart must match it byte for
                            byte and must render to a PNG with rsvg-convert (create the file empty,
@@ -28,7 +37,8 @@ which must parse with xmllint (libxml2-utils) and contain only the SVG elements 
 (a kernel name can never inject markup); every Markdown table keeps one column count on every
 row (a `|` or newline in a name can never add a cell); the report links the chart.
 
-CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} where the test is
+CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} on the artifact, or with
+  "file": "<path under expected/outputs>" on that output (a JSON file), where the test is
   "equals": value | "approx": x (with optional "rel", default 1e-6) | "between": [lo, hi] |
   "contains": "text" (substring of a string, or member of a list) |
   "any_contains": "text" (substring of some string in a list) | "absent": true |
@@ -150,6 +160,21 @@ def cmd_text(case):
         return f.read().strip()
 
 
+def cmd_lines(case):
+    return [l.strip() for l in cmd_text(case).splitlines() if l.strip() and not l.strip().startswith("#")]
+
+
+def snapshot(root):
+    """{relative path: bytes} of every file under root."""
+    files = {}
+    for base, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(base, name)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, root)] = f.read()
+    return files
+
+
 def run_once(binary, case, scratch):
     work = os.path.join(scratch, "input")
     out = os.path.join(scratch, "out")
@@ -158,11 +183,14 @@ def run_once(binary, case, scratch):
     else:
         os.makedirs(work)
     os.makedirs(out)
+    before = snapshot(scratch)
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = [a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
-            for a in shlex.split(cmd_text(case))]
+
+    def subst(a):
+        return a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
+
     env = dict(os.environ)
-    for k in ("HEAD_THRESHOLD_PCT", "ANALYSIS_SKILL", "NO_COLOR"):
+    for k in ("HEAD_THRESHOLD_PCT", "ANALYSIS_SKILL", "NO_COLOR", "ROOFLINE_LEDGER", "ROOFLINE_CALIBRATION"):
         env.pop(k, None)
     env_file = os.path.join(case, "env")
     if os.path.exists(env_file):
@@ -171,19 +199,56 @@ def run_once(binary, case, scratch):
                 line = line.strip()
                 if line and not line.startswith("#"):
                     k, _, v = line.partition("=")
-                    env[k] = v
-    proc = subprocess.run([os.path.abspath(binary)] + args, cwd=scratch, env=env, capture_output=True, timeout=60)
-    produced = {}
-    for root, _, files in os.walk(scratch):
-        for name in files:
-            if name in ARTIFACTS or name == CHART:
-                if name in produced:
-                    fail([f"two {name} files written: {produced[name][0]} and {os.path.join(root, name)}"])
-                with open(os.path.join(root, name), "rb") as f:
-                    produced[name] = (os.path.join(root, name), f.read())
-            elif name.startswith(".profile_roofline") and ".tmp" in name:
-                fail([f"temp file left behind: {os.path.join(root, name)}"])
-    return proc, {k: v[1] for k, v in produced.items()}
+                    env[k] = subst(v)
+    procs = []
+    for line in cmd_lines(case):
+        args = [subst(a) for a in shlex.split(line)]
+        procs.append(subprocess.run([os.path.abspath(binary)] + args, cwd=scratch, env=env, capture_output=True, timeout=60))
+    produced, outputs = {}, {}
+    for rel, data in snapshot(scratch).items():
+        path = os.path.join(scratch, rel)
+        name = os.path.basename(rel)
+        if ".tmp." in name:
+            fail([f"temp file left behind: {path}"])
+        if before.get(rel) == data:
+            continue  # an input no command changed
+        if name in ARTIFACTS or name == CHART:
+            if name in produced:
+                fail([f"two {name} files written: {produced[name][0]} and {path}"])
+            produced[name] = (path, data)
+        elif not name.endswith(".lock"):
+            outputs[rel] = data
+    return procs, {k: v[1] for k, v in produced.items()}, outputs
+
+
+def check_outputs(outputs, expected_dir, update):
+    """The extra files of expected/outputs/ (see the module doc)."""
+    want_dir = os.path.join(expected_dir, "outputs")
+    if update and outputs:
+        shutil.rmtree(want_dir, ignore_errors=True)
+        for rel, data in outputs.items():
+            os.makedirs(os.path.dirname(os.path.join(want_dir, rel)), exist_ok=True)
+            with open(os.path.join(want_dir, rel), "wb") as f:
+                f.write(data)
+    want = snapshot(want_dir) if os.path.isdir(want_dir) else {}
+    errors = []
+    for rel in sorted(set(want) | set(outputs)):
+        if rel not in outputs:
+            errors.append(f"{rel}: not written")
+        elif rel not in want:
+            errors.append(f"{rel}: written but not in expected/outputs/")
+        elif rel.endswith(".json"):
+            try:
+                errs = compare_json(load_ordered(want[rel].decode()), load_ordered(outputs[rel].decode()))
+            except (json.JSONDecodeError, UnicodeDecodeError) as e:
+                errs = [f"not valid JSON: {e}"]
+            errors += [f"{rel}: {e}" for e in errs[:20]]
+        elif want[rel] != outputs[rel]:
+            diff = difflib.unified_diff(want[rel].decode("utf-8", "replace").splitlines(),
+                                        outputs[rel].decode("utf-8", "replace").splitlines(),
+                                        "expected/" + rel, "actual/" + rel, lineterm="", n=2)
+            errors.append(f"{rel} differs (UPDATE_GOLDEN=1 to accept):\n" + "\n".join(list(diff)[:80]))
+    return errors
 
 
 def unescaped_pipes(line):
@@ -293,20 +358,22 @@ def main():
     expected_dir = os.path.join(case, "expected")
 
     with tempfile.TemporaryDirectory() as s1, tempfile.TemporaryDirectory() as s2:
-        proc, produced = run_once(opts.binary, case, s1)
-        proc2, produced2 = run_once(opts.binary, case, s2)
-    stdout = proc.stdout.decode("utf-8", "replace")
-    stderr = proc.stderr.decode("utf-8", "replace")
+        procs, produced, outputs = run_once(opts.binary, case, s1)
+        procs2, produced2, outputs2 = run_once(opts.binary, case, s2)
+    proc = procs[-1]
+    stdout = "".join(p.stdout.decode("utf-8", "replace") for p in procs)
+    stderr = "".join(p.stderr.decode("utf-8", "replace") for p in procs)
+    codes = [p.returncode for p in procs]
     errors = []
-    if produced != produced2:
+    if produced != produced2 or outputs != outputs2:
         errors.append("non-deterministic: two runs wrote different bytes")
-    if proc.returncode != proc2.returncode:
-        errors.append(f"non-deterministic exit code: {proc.returncode} then {proc2.returncode}")
+    if codes != [p.returncode for p in procs2]:
+        errors.append(f"non-deterministic exit codes: {codes} then {[p.returncode for p in procs2]}")
 
     if update:
         os.makedirs(expected_dir, exist_ok=True)
         with open(os.path.join(expected_dir, "exit_code"), "w") as f:
-            f.write(f"{proc.returncode}\n")
+            f.write("".join(f"{c}\n" for c in codes))
         for name in ARTIFACTS:
             path = os.path.join(expected_dir, name)
             if name in produced:
@@ -317,9 +384,10 @@ def main():
         print(f"updated {expected_dir} (exit {proc.returncode})")
 
     with open(os.path.join(expected_dir, "exit_code")) as f:
-        want_code = int(f.read().strip())
-    if proc.returncode != want_code:
-        errors.append(f"exit code {proc.returncode}, expected {want_code}\n--- stderr ---\n{stderr}")
+        want_codes = [int(l) for l in f.read().split()]
+    if codes != want_codes:
+        errors.append(f"exit code {' '.join(map(str, codes))}, expected {' '.join(map(str, want_codes))}\n--- stderr ---\n{stderr}")
+    errors += check_outputs(outputs, expected_dir, update)
 
     for name in ARTIFACTS:
         path = os.path.join(expected_dir, name)
@@ -351,12 +419,20 @@ def main():
         if CHART in produced and f"]({CHART})" not in md:
             errors.append(f"profile_roofline.md does not link {CHART}")
 
+    checks_file = os.path.join(case, "checks.json")
+    checks = []
+    if os.path.exists(checks_file):
+        with open(checks_file, encoding="utf-8") as f:
+            checks = json.load(f)
+    for rel in sorted({c["file"] for c in checks if "file" in c}):
+        if rel not in outputs:
+            errors.append(f"checks.json: {rel} was not written")
+            continue
+        errors += [f"{rel}: {e}" for e in
+                   run_checks(load_ordered(outputs[rel].decode()), [c for c in checks if c.get("file") == rel])]
     if "profile_roofline.json" in produced:
         doc = load_ordered(produced["profile_roofline.json"].decode())
-        checks_file = os.path.join(case, "checks.json")
-        if os.path.exists(checks_file):
-            with open(checks_file, encoding="utf-8") as f:
-                errors += run_checks(doc, json.load(f))
+        errors += run_checks(doc, [c for c in checks if "file" not in c])
         if opts.schema and opts.validator:
             with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as tmp:
                 tmp.write(produced["profile_roofline.json"])

@@ -1,0 +1,87 @@
+// The `calibrate` subcommand (OUTCOMES.md §4) and the calibration input of `analyze` (§5).
+#include "cli/calibrate_cmd.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "cli/common.hpp"
+#include "cli/round_args.hpp"
+#include "roofline/ledger.hpp"
+#include "roofline/load.hpp"
+#include "roofline/report.hpp"
+
+namespace roofline::cli {
+namespace fs = std::filesystem;
+
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "calibrate",
+      "Fit target_eff per (op_class, arch, product) from recorded outcomes, shrunk toward the "
+      "shipped prior, kept only where it predicts better (leave-one-out)");
+  cmd->add_option("--ledger", args.ledgers,
+                  "Outcome ledger(s), repeatable (default $ROOFLINE_LEDGER, else "
+                  "./roofline_outcomes.jsonl)");
+  cmd->add_option("-o,--out", args.out,
+                  "Calibration file (default roofline_calibration.json beside the first ledger)");
+  cmd->add_option("--min-n", args.min_n, "A class needs this many outcomes to be used")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->capture_default_str();
+  cmd->add_option("-f,--format", args.format, "stdout: text (the table), json, quiet")
+      ->check(CLI::IsMember({"text", "json", "quiet"}))
+      ->capture_default_str();
+  cmd->footer(
+      "Stage-C profile_roofline.json files beside a ledger (up to 5 levels below its folder) add "
+      "the per-class\nmedian measured_vs_model.bytes ratio. Exit codes: 0 written; 2 usage error; "
+      "3 not written.");
+  return cmd;
+}
+
+int run_calibrate(const CalibrateArgs& args) {
+  std::vector<fs::path> ledgers;
+  for (const auto& l : args.ledgers) ledgers.emplace_back(l);
+  if (ledgers.empty()) ledgers.push_back(ledger_path("", "roofline_outcomes.jsonl"));
+  std::vector<LedgerRecord> records;
+  std::vector<ByteRatioSample> ratios;
+  std::vector<std::string> scan_notes;
+  std::set<fs::path> scanned;
+  for (const auto& l : ledgers) {
+    const LedgerRead r = read_ledger(l, l.string());
+    if (!r.found)
+      throw UsageError(fmt::format("calibrate --ledger {}: file not found", l.string()));
+    for (const auto& p : r.problems) err_line("warning: " + p);
+    records.insert(records.end(), r.records.begin(), r.records.end());
+    const fs::path folder = l.has_parent_path() ? l.parent_path() : fs::path(".");
+    if (scanned.insert(fs::weakly_canonical(fs::absolute(folder))).second) {
+      auto found = scan_stage_c_artifacts(folder, scan_notes);
+      ratios.insert(ratios.end(), found.begin(), found.end());
+    }
+  }
+  CalibrationTable table = calibrate(records, ratios, args.min_n);
+  for (auto& n : scan_notes) table.notes.push_back(std::move(n));
+
+  const fs::path out = !args.out.empty() ? fs::path(args.out)
+                       : ledgers.front().has_parent_path()
+                           ? ledgers.front().parent_path() / "roofline_calibration.json"
+                           : fs::path("roofline_calibration.json");
+  const std::string text = calibration_json(table).dump(
+                               2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                           "\n";
+  if (const auto error = write_atomic(out, text)) {
+    err_line("calibration not written: " + *error);
+    return k_exit_write;
+  }
+  if (args.format == "json") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else if (args.format == "text") {
+    std::string t = render_calibration_text(table) + fmt::format("  wrote {}\n", out.string());
+    std::fwrite(t.data(), 1, t.size(), stdout);
+  }
+  return k_exit_ok;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,147 @@
+// The `outcomes` subcommand (OUTCOMES.md §2, §3).
+#include "cli/outcomes_cmd.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "cli/common.hpp"
+#include "cli/round_args.hpp"
+#include "roofline/compare.hpp"
+#include "roofline/ledger.hpp"
+#include "roofline/load.hpp"
+#include "roofline/outcomes.hpp"
+#include "roofline/rounds.hpp"
+
+namespace roofline::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string num(const std::optional<double>& v, const char* spec) {
+  return v ? fmt::format(fmt::runtime(spec), *v) : std::string("—");
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return s.size() > 40 ? s.substr(0, 39) + "…" : s;
+}
+
+// The env report's model, for the records: D/env_report.json, else the baseline round folder's.
+std::string run_model(const fs::path& dir, const std::string& baseline) {
+  for (const fs::path& p :
+       {dir / "env_report.json", round_dir(dir, baseline) / "env_report.json"}) {
+    FileText t = read_text_file(p, k_max_json_bytes);
+    if (!t.found || !t.error.empty()) continue;
+    auto env = parse_env_report(t.text, p.filename().string());
+    return env.value ? env.value->model : std::string();
+  }
+  return {};
+}
+
+std::string table(const std::vector<LedgerRecord>& records) {
+  std::string out = fmt::format("  {:<40} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", "kernel", "source",
+                                "speedup", "e2e %", "attain.", "verdict", "flags");
+  for (const auto& r : records) {
+    std::string flags;
+    for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
+    out += fmt::format("  {:<40} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", one_line(r.kernel), r.source,
+                       num(r.speedup(), "{:.3f}×"), num(r.e2e_delta_pct, "{:+.3f}"),
+                       r.predicted.has_verdict() ? num(r.predicted.attainable_speedup, "{:.3f}×")
+                                                 : std::string("—"),
+                       r.verdict, flags);
+  }
+  return out;
+}
+
+}  // namespace
+
+CLI::App* add_outcomes_command(CLI::App& app, OutcomesArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "outcomes",
+      "Record measured outcomes (opbench, director, integrate, compare files) against the "
+      "baseline round's predictions in the outcome ledger");
+  cmd->add_option("-d,--dir", args.dir, "Evaluation folder")
+      ->check(CLI::ExistingDirectory)
+      ->capture_default_str();
+  cmd->add_option("--baseline-round", args.baseline_round,
+                  "Round whose predictions outcomes are judged against (default 0, else the "
+                  "first round: 0, config, tuning, other names, 1, 2, …)");
+  cmd->add_option(
+      "--ledger", args.ledger,
+      "Ledger file (JSON Lines; default $ROOFLINE_LEDGER, else D/roofline_outcomes.jsonl)");
+  cmd->add_option("-f,--format", args.format, "stdout: text (the records), quiet")
+      ->check(CLI::IsMember({"text", "quiet"}))
+      ->capture_default_str();
+  cmd->footer(
+      "Reads D/kernels/*/opbench_result.json, D/kernels/_exp/**/director_validation.json,\n"
+      "D/overlay/cand_*/integrate_result.json and D/profile/round_*/roofline_compare.json.\n"
+      "Exit codes: 0 ledger written (problems in outcome files are reported on stderr); 2 usage "
+      "error; 3 the ledger could not be written (it is left as it was).");
+  return cmd;
+}
+
+int run_outcomes(const OutcomesArgs& args) {
+  const fs::path dir = args.dir;
+  const std::vector<std::string> rounds = rounds_in(dir);
+  std::string baseline = args.baseline_round;
+  if (baseline.empty()) {
+    if (rounds.empty())
+      throw UsageError(fmt::format(
+          "outcomes --dir {}: no profile/round_* folders, so no baseline predictions", args.dir));
+    baseline = rounds.front();  // "0" sorts first
+  }
+  require_round(dir, baseline, "outcomes --baseline-round");
+
+  const OutcomeScan scan = read_outcome_files(dir);
+  for (const auto& p : scan.problems) err_line("warning: " + p);
+  std::map<std::string, RoundPredictions> preds;
+  auto load = [&](const std::string& round) {
+    if (preds.count(round)) return;
+    std::error_code ec;
+    if (!fs::is_directory(round_dir(dir, round), ec)) return;
+    preds.emplace(round, load_round_predictions(dir, round));
+    for (const auto& p : preds.at(round).problems) err_line("warning: " + p);
+  };
+  load(baseline);
+  for (const auto& o : scan.outcomes)
+    if (o.source == OutcomeSource::compare) load(o.baseline_round);
+
+  OutcomeRun run;
+  run.run = fs::weakly_canonical(fs::absolute(dir)).filename().string();
+  run.model = run_model(dir, baseline);
+  std::vector<std::string> notes;
+  const std::vector<LedgerRecord> records =
+      build_ledger_records(scan.outcomes, baseline, preds, run, k_noise_isolated, notes);
+  for (const auto& n : notes) err_line("note: " + n);
+
+  const fs::path ledger = ledger_path(args.ledger, dir / "roofline_outcomes.jsonl");
+  const std::string display = ledger.string();
+  const LedgerUpdate u = update_ledger(ledger, records, display);
+  for (const auto& p : u.merge.problems) err_line("warning: " + p);
+  if (!u.ok) {
+    err_line("ledger not written: " + u.error);
+    return k_exit_write;
+  }
+  if (args.format == "text") {
+    std::string out = fmt::format(
+        "roofline outcomes: run {}, baseline round {} (predictions: {}); {} outcome file(s), {} "
+        "record(s)\n",
+        run.run, baseline, preds.at(baseline).from, scan.files, records.size());
+    out += table(records);
+    out += fmt::format(
+        "  ledger {}: {} added, {} updated, {} unchanged, {} other record(s) kept{}\n", display,
+        u.merge.added, u.merge.updated, u.merge.unchanged, u.merge.kept,
+        u.merge.problems.empty()
+            ? ""
+            : fmt::format(", {} problem line(s) kept (see stderr)", u.merge.problems.size()));
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  }
+  return k_exit_ok;
+}
+
+}  // namespace roofline::cli

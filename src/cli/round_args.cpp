@@ -1,0 +1,53 @@
+// Option checks shared by compare, outcomes and calibrate.
+#include "cli/round_args.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "cli/common.hpp"
+#include "roofline/rounds.hpp"
+
+namespace roofline::cli {
+namespace fs = std::filesystem;
+
+void require_round(const fs::path& dir, const std::string& round, const std::string& option) {
+  const std::vector<std::string> rounds = rounds_in(dir);
+  std::string existing;
+  for (const auto& r : rounds) existing += (existing.empty() ? "" : ", ") + r;
+  const std::string listing = rounds.empty()
+                                  ? fmt::format("{} has no profile/round_* folders", dir.string())
+                                  : "rounds that exist: " + existing;
+  if (!valid_round_name(round))
+    throw UsageError(fmt::format(
+        "{} '{}': a round name is letters, digits, '_' and '-' (e.g. 0, config, tuning, 1); {}",
+        option, round, listing));
+  std::error_code ec;
+  if (!fs::is_directory(round_dir(dir, round), ec))
+    throw UsageError(fmt::format("{} {}: no folder {}; {}", option, round,
+                                 round_dir(dir, round).string(), listing));
+}
+
+CLI::Validator noise_band_validator() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          std::size_t used = 0;
+          const double v = std::stod(s, &used);
+          if (used == s.size() && std::isfinite(v) && v > 0 && v < 1) return {};
+        } catch (...) {
+        }
+        return "'" + s + "' is not a fraction between 0 and 1 (e.g. 0.034 for 3.4 %)";
+      },
+      "FRACTION in (0, 1)");
+}
+
+fs::path ledger_path(const std::string& option, const fs::path& fallback) {
+  if (!option.empty()) return option;
+  if (const char* env = std::getenv("ROOFLINE_LEDGER"); env && *env) return env;
+  return fallback;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,59 @@
+#pragma once
+// Small helpers shared by the outcomes code (private to src/outcomes).
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace roofline::outcomes_detail {
+
+// `p` relative to `base` when inside it (forward slashes), else `p` as given.
+inline std::string display_in(const std::filesystem::path& p, const std::filesystem::path& base) {
+  std::error_code ec;
+  std::filesystem::path rel = std::filesystem::relative(p, base, ec);
+  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+  return p.generic_string();
+}
+
+// A number for an ordered_json document: null when absent or not finite.
+inline nlohmann::ordered_json num(const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return nullptr;
+  return *v;
+}
+
+// A string that may be empty: null when empty.
+inline nlohmann::ordered_json str_or_null(const std::string& s) {
+  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+}
+
+}  // namespace roofline::outcomes_detail
+
+namespace roofline::outcomes_detail {
+
+// Terminal cell: control characters as spaces, cut to `n` display columns with "…".
+inline std::string clip(const std::string& s, std::size_t n) {
+  std::string out;
+  for (char c : s) out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+  std::size_t width = 0, cut = out.size();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if ((static_cast<unsigned char>(out[i]) & 0xC0) == 0x80) continue;
+    if (width == n - 1 && cut == out.size()) cut = i;
+    ++width;
+  }
+  if (width <= n) return out;
+  return out.substr(0, cut) + "…";
+}
+
+// Left-aligned (or right-aligned) to `width` display columns.
+inline std::string pad(const std::string& s, std::size_t width, bool right = false) {
+  std::size_t w = 0;
+  for (char c : s)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
+  std::string fill(w < width ? width - w : 0, ' ');
+  return right ? fill + s : s + fill;
+}
+
+}  // namespace roofline::outcomes_detail

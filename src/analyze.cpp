@@ -422,9 +422,10 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
       a.warnings.push_back(problem);
       a.notes.push_back("peaks table problem: " + problem);
     }
-  a.peaks = resolve_peaks(table, env ? env->gfx_raw : "", env ? env->product_raw : "",
-                          env ? env->device_props : DeviceProps{});
-  a.gfx = a.peaks.gfx;
+  a.peaks = resolve_peaks(table, env ? env->arch : "", env ? env->product_raw : "",
+                          env ? env->device_props : DeviceProps{}, env ? env->device_name : "");
+  a.arch = a.peaks.gfx;
+  a.gfx = is_nvidia_arch(a.arch) ? "" : a.arch;
   a.product = a.peaks.product;
   for (const auto& n : a.peaks.notes) a.notes.push_back(n);
   if (a.peaks.source != PeaksSource::table)

@@ -63,7 +63,8 @@ ordered_json calc_json(const CalcResult& r) {
   ordered_json flops = ordered_json::object();
   for (const auto& [k, v] : r.peaks.flops) flops[k] = v;
   j["peaks"] = ordered_json{
-      {"gfx", r.peaks.gfx},
+      {"gfx", is_nvidia_arch(r.peaks.gfx) ? ordered_json(nullptr) : ordered_json(r.peaks.gfx)},
+      {"arch", r.peaks.gfx},
       {"product", r.peaks.product.empty() ? ordered_json(nullptr) : ordered_json(r.peaks.product)},
       {"hbm_bw_bytes_s",
        r.peaks.hbm_bw_bytes_s ? ordered_json(*r.peaks.hbm_bw_bytes_s) : ordered_json(nullptr)},

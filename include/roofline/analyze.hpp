@@ -77,7 +77,8 @@ struct RunInfo {
 };
 
 struct Analysis {
-  std::string gfx;
+  std::string gfx;      // AMD only ("" on NVIDIA)
+  std::string arch;     // gfx or sm_NN, both vendors ("" when unknown)
   std::string product;  // canonical, "" = none
   ResolvedPeaks peaks;
   char stage = 'A';

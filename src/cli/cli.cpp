@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/counters_cmd.hpp"
+#include "cli/topn_cmd.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -177,8 +178,12 @@ int run(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   auto* show_cmd = peaks_cmd->add_subcommand(
       "show", "Show the peaks a gfx (and product) resolves to, with the rules applied");
-  show_cmd->add_option("gfx", p.gfx, "gfx name, e.g. gfx950 or gfx942:sramecc+:xnack-")->required();
-  show_cmd->add_option("--product", p.product, "Product identity, e.g. r9700 (default: none)");
+  show_cmd
+      ->add_option("gfx", p.gfx, "gfx or NVIDIA arch, e.g. gfx950, gfx942:sramecc+:xnack-, sm_90")
+      ->required();
+  show_cmd->add_option("--product", p.product,
+                       "Product identity, e.g. r9700, h200, or a device name such as 'NVIDIA "
+                       "H200' (default: none)");
   show_cmd->add_option("--peaks", p.file, "Peaks file (default: built-in)")
       ->check(CLI::ExistingFile);
   show_cmd->add_option("-f,--format", p.format, "text or json")
@@ -201,8 +206,8 @@ int run(int argc, char** argv) {
   calc_cmd->add_option("--time-us", c.in.time_us, "Time of one unit in microseconds")
       ->required()
       ->check(CLI::PositiveNumber);
-  calc_cmd->add_option("--gfx", c.in.gfx, "gfx name, e.g. gfx950")->required();
-  calc_cmd->add_option("--product", c.in.product, "Product identity (e.g. r9700)");
+  calc_cmd->add_option("--gfx", c.in.gfx, "gfx or NVIDIA arch, e.g. gfx950 or sm_90")->required();
+  calc_cmd->add_option("--product", c.in.product, "Product identity (e.g. r9700, h200)");
   calc_cmd->add_option("--dtype", c.in.dtype, "Compute dtype (bf16, fp16, fp8, fp32, ...)")
       ->required();
   calc_cmd->add_option("--class", c.in.op_class, "Op class: gemm, moe, attn, elementwise, unknown")
@@ -221,6 +226,8 @@ int run(int argc, char** argv) {
 
   CountersArgs counters_args;
   auto* counters_cmd = add_counters_command(app, counters_args);
+  TopnArgs topn_args;
+  auto* topn_cmd = add_topn_command(app, topn_args);
 
   try {
     app.parse(argc, argv);
@@ -242,6 +249,7 @@ int run(int argc, char** argv) {
     if (check_cmd->parsed()) return run_peaks_check(p);
     if (calc_cmd->parsed()) return run_calc(c);
     if (counters_cmd->parsed()) return run_counters(counters_args);
+    if (topn_cmd->parsed()) return run_topn(topn_args);
   } catch (const UsageError& e) {
     err_line(fmt::format("usage error: {}", e.what()));
     return k_exit_usage;

@@ -167,7 +167,7 @@ int run_peaks_list(const PeaksArgs& args) {
   PeaksTable storage;
   const PeaksTable& table = load_peaks_or_throw(args.file, storage);
   std::string out =
-      fmt::format("{:<9} {:<9} {:>12}  {}\n", "gfx", "product", "bandwidth", "dense FLOP/s");
+      fmt::format("{:<9} {:<9} {:>12}  {}\n", "arch", "product", "bandwidth", "dense FLOP/s");
   for (const auto& s : table.sections) {
     std::string flops;
     for (const auto& [k, v] : s.flops)
@@ -189,7 +189,8 @@ int run_peaks_show(const PeaksArgs& args) {
     ordered_json flops = ordered_json::object();
     for (const auto& [k, v] : p.flops) flops[k] = v;
     ordered_json j{
-        {"gfx", p.gfx},
+        {"gfx", is_nvidia_arch(p.gfx) ? ordered_json(nullptr) : ordered_json(p.gfx)},
+        {"arch", p.gfx},
         {"product", p.product.empty() ? ordered_json(nullptr) : ordered_json(p.product)},
         {"hbm_bw_bytes_s",
          p.hbm_bw_bytes_s ? ordered_json(*p.hbm_bw_bytes_s) : ordered_json(nullptr)},
@@ -206,8 +207,8 @@ int run_peaks_show(const PeaksArgs& args) {
     return k_exit_ok;
   }
   std::string out =
-      fmt::format("gfx {}{}: source {}, confidence {}{}\n", p.gfx,
-                  p.product.empty() ? "" : ", product " + p.product, to_string(p.source),
+      fmt::format("{} {}{}: source {}, confidence {}{}\n", is_nvidia_arch(p.gfx) ? "arch" : "gfx",
+                  p.gfx, p.product.empty() ? "" : ", product " + p.product, to_string(p.source),
                   to_string(p.confidence), p.hard_unknown ? " (hard unknown)" : "");
   out += fmt::format("  hbm_bw_bytes_s  {}\n",
                      p.hbm_bw_bytes_s ? fmt::format("{:.4g}", *p.hbm_bw_bytes_s) : "unknown");

@@ -112,6 +112,7 @@ ordered_json artifact_json(const Analysis& a) {
     degraded.push_back(ordered_json{{"name", d.name}, {"reason", d.reason}, {"level", d.level}});
   j["degraded"] = std::move(degraded);
   j["skill_errors"] = a.skill_errors;
+  if (!a.arch.empty()) j["arch"] = a.arch;
   j["notes"] = a.notes;
   return j;
 }

@@ -3,7 +3,9 @@
 
 A case folder holds:
   cmd                      arguments after `roofline`; {input} = a scratch copy of input/,
-                           {out} = a fresh scratch output folder, {case} = the case folder
+                           {out} = a fresh scratch output folder, {case} = the case folder.
+                           Several lines: each but the last is a setup step that must exit 0
+                           (e.g. `topn` writing the Top-N that the last line `analyze`s)
   env                      optional KEY=VALUE lines added to the environment
                            (HEAD_THRESHOLD_PCT and ANALYSIS_SKILL are cleared unless set here);
                            {repo} = the repository root (for the shipped example)
@@ -18,6 +20,9 @@ A case folder holds:
                            optional golden chart: when present the chart must match it byte for
                            byte and must render to a PNG with rsvg-convert (create the file empty,
                            then UPDATE_GOLDEN=1, to opt a case in)
+  expected/profile_topN.json, expected/profile_workload.json
+                           `roofline topn` output written under {out}: compared like the artifact
+                           when present (UPDATE_GOLDEN=1 writes them when the run produced them)
 
 The case runs twice; both runs must write the same bytes (determinism). With --update (or
 UPDATE_GOLDEN=1) the produced artifacts and exit code are written into expected/ instead of
@@ -28,7 +33,8 @@ which must parse with xmllint (libxml2-utils) and contain only the SVG elements 
 (a kernel name can never inject markup); every Markdown table keeps one column count on every
 row (a `|` or newline in a name can never add a cell); the report links the chart.
 
-CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} where the test is
+CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} (optionally with
+"file": "profile_topN.json" or "profile_workload.json" to check that output instead) where the test is
   "equals": value | "approx": x (with optional "rel", default 1e-6) | "between": [lo, hi] |
   "contains": "text" (substring of a string, or member of a list) |
   "any_contains": "text" (substring of some string in a list) | "absent": true |
@@ -46,6 +52,7 @@ import sys
 import tempfile
 
 ARTIFACTS = ("profile_roofline.json", "profile_roofline.md")
+TOPN_OUTPUTS = ("profile_topN.json", "profile_workload.json")  # `topn` output, under {out} only
 CHART = "profile_roofline.svg"
 SVG_ELEMENTS = {"svg", "defs", "clipPath", "g", "rect", "line", "polyline", "polygon", "circle",
                 "text", "title"}
@@ -150,6 +157,10 @@ def cmd_text(case):
         return f.read().strip()
 
 
+def cmd_lines(case):
+    return [line for line in cmd_text(case).splitlines() if line.strip()]
+
+
 def run_once(binary, case, scratch):
     work = os.path.join(scratch, "input")
     out = os.path.join(scratch, "out")
@@ -159,8 +170,8 @@ def run_once(binary, case, scratch):
         os.makedirs(work)
     os.makedirs(out)
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = [a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
-            for a in shlex.split(cmd_text(case))]
+    steps = [[a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
+              for a in shlex.split(line)] for line in cmd_lines(case)]
     env = dict(os.environ)
     for k in ("HEAD_THRESHOLD_PCT", "ANALYSIS_SKILL", "NO_COLOR"):
         env.pop(k, None)
@@ -172,7 +183,11 @@ def run_once(binary, case, scratch):
                 if line and not line.startswith("#"):
                     k, _, v = line.partition("=")
                     env[k] = v
-    proc = subprocess.run([os.path.abspath(binary)] + args, cwd=scratch, env=env, capture_output=True, timeout=60)
+    for setup in steps[:-1]:
+        pre = subprocess.run([os.path.abspath(binary)] + setup, cwd=scratch, env=env, capture_output=True, timeout=60)
+        if pre.returncode != 0:
+            fail([f"setup step {shlex.join(setup)} exited {pre.returncode}:\n{pre.stderr.decode('utf-8', 'replace')}"])
+    proc = subprocess.run([os.path.abspath(binary)] + steps[-1], cwd=scratch, env=env, capture_output=True, timeout=60)
     produced = {}
     for root, _, files in os.walk(scratch):
         for name in files:
@@ -182,6 +197,13 @@ def run_once(binary, case, scratch):
                 with open(os.path.join(root, name), "rb") as f:
                     produced[name] = (os.path.join(root, name), f.read())
             elif name.startswith(".profile_roofline") and ".tmp" in name:
+                fail([f"temp file left behind: {os.path.join(root, name)}"])
+    for root, _, files in os.walk(out):
+        for name in files:
+            if name in TOPN_OUTPUTS:
+                with open(os.path.join(root, name), "rb") as f:
+                    produced[name] = (os.path.join(root, name), f.read())
+            elif name.startswith(".") and ".tmp" in name:
                 fail([f"temp file left behind: {os.path.join(root, name)}"])
     return proc, {k: v[1] for k, v in produced.items()}
 
@@ -307,7 +329,7 @@ def main():
         os.makedirs(expected_dir, exist_ok=True)
         with open(os.path.join(expected_dir, "exit_code"), "w") as f:
             f.write(f"{proc.returncode}\n")
-        for name in ARTIFACTS:
+        for name in ARTIFACTS + TOPN_OUTPUTS:
             path = os.path.join(expected_dir, name)
             if name in produced:
                 with open(path, "wb") as f:
@@ -321,7 +343,7 @@ def main():
     if proc.returncode != want_code:
         errors.append(f"exit code {proc.returncode}, expected {want_code}\n--- stderr ---\n{stderr}")
 
-    for name in ARTIFACTS:
+    for name in ARTIFACTS + TOPN_OUTPUTS:
         path = os.path.join(expected_dir, name)
         if not os.path.exists(path):
             if name in produced:
@@ -351,12 +373,18 @@ def main():
         if CHART in produced and f"]({CHART})" not in md:
             errors.append(f"profile_roofline.md does not link {CHART}")
 
+    checks_file = os.path.join(case, "checks.json")
+    if os.path.exists(checks_file):
+        with open(checks_file, encoding="utf-8") as f:
+            checks = json.load(f)
+        for name in ("profile_roofline.json",) + TOPN_OUTPUTS:
+            mine = [c for c in checks if c.get("file", "profile_roofline.json") == name]
+            if mine and name in produced:
+                errors += [f"{name}: {e}" if name != "profile_roofline.json" else e
+                           for e in run_checks(load_ordered(produced[name].decode()), mine)]
+            elif mine and name != "profile_roofline.json":
+                errors.append(f"{name} not written, but checks.json checks it")
     if "profile_roofline.json" in produced:
-        doc = load_ordered(produced["profile_roofline.json"].decode())
-        checks_file = os.path.join(case, "checks.json")
-        if os.path.exists(checks_file):
-            with open(checks_file, encoding="utf-8") as f:
-                errors += run_checks(doc, json.load(f))
         if opts.schema and opts.validator:
             with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as tmp:
                 tmp.write(produced["profile_roofline.json"])

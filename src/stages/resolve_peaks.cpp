@@ -146,6 +146,10 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
         "{} has peaks sections, but none for {} (a section without product matches only runs "
         "with no product or device_target 'unknown')",
         out.gfx, product_text));
+  // What failed to match, for the L1 reason: the whole arch, or this product of a known arch.
+  const std::string unmatched =
+      gfx_known ? fmt::format("{} with {} matches no section", out.gfx, product_text)
+                : fmt::format("{} not in the peaks table", out.gfx);
   const auto& p = props;
   if (p.memory_clock_rate_khz && p.memory_bus_width_bits && *p.memory_clock_rate_khz > 0 &&
       *p.memory_bus_width_bits > 0) {
@@ -153,17 +157,16 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
     out.confidence = Confidence::low;
     out.hbm_bw_bytes_s = *p.memory_clock_rate_khz * 1e3 * *p.memory_bus_width_bits / 8.0 * 2.0;
     out.notes.push_back(fmt::format(
-        "{} not in the peaks table: bandwidth derived from device_props "
+        "{}: bandwidth derived from device_props "
         "(memory_clock_rate_khz {} · 1e3 · memory_bus_width_bits {} / 8 · 2 = {:.4g} B/s), "
         "FLOP peaks unknown, confidence low",
-        out.gfx, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
+        unmatched, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
     return out;
   }
   out.notes.push_back(
-      fmt::format("{} not in the peaks table and no device_props (memory_clock_rate_khz, "
-                  "memory_bus_width_bits) "
+      fmt::format("{} and no device_props (memory_clock_rate_khz, memory_bus_width_bits) "
                   "to derive bandwidth: peaks unknown, every headroom unknown",
-                  out.gfx));
+                  unmatched));
   return out;
 }
 

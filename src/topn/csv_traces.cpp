@@ -44,6 +44,14 @@ std::optional<double> nsys_unit(std::string_view heading, std::string& unit) {
 // The header's kind and columns; "" or what is wrong (unknown unit).
 std::optional<Columns> recognise(const std::vector<std::string>& h, std::string& problem) {
   Columns c;
+  if (column(h, "Counter_Name") || column(h, "Counter_Value")) {
+    // One row per dispatch *and counter*, timed under counter serialization: not a time profile.
+    problem =
+        "a rocprofv3 counter collection CSV (one row per dispatch and counter; it is read by "
+        "`analyze --counters` and `roofline counters`), not a kernel trace: use the "
+        "*kernel_trace.csv of `rocprofv3 --kernel-trace` (or --stats)";
+    return std::nullopt;
+  }
   if (auto n = column(h, "Kernel_Name"), s = column(h, "Start_Timestamp"),
       e = column(h, "End_Timestamp");
       n && s && e) {

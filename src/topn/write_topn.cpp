@@ -111,7 +111,7 @@ ordered_json entry_json(const TopnEntry& e) {
     j["phase"] = e.phase;
     j["served_regimes"] = e.served_regimes;
     j["phase_calls_measured"] = per_regime(e.phase_calls_measured, true);
-    j["calls_per_step"] = per_regime(e.calls_per_step, false);
+    j["calls_per_step"] = per_regime(e.calls_per_step, true);
     j["base_latency_ms"] = per_regime(e.base_latency_ms, false);
     ordered_json shape = ordered_json::object();
     for (Regime r : {Regime::prefill, Regime::decode})

@@ -117,9 +117,10 @@ TEST_CASE("Kernel CSVs: unknown units, foreign CSVs and empty tables are refused
   const std::vector<Case> cases = {
       {"Time (%),Total Time (min),Instances,Name\n1,2,3,k\n", "time unit 'min'"},
       {"Time (%),Total Time,Instances,Name\n1,2,3,k\n", "time unit ''"},
-      {"\"Dispatch_Id\",\"Kernel_Name\",\"Counter_Name\",\"Counter_Value\"\n1,\"k\",\"SQ_WAVES\","
-       "4\n",
-       "line 1 has columns 'Dispatch_Id', 'Kernel_Name', 'Counter_Name'"},
+      {"\"Dispatch_Id\",\"Kernel_Name\",\"Start_Timestamp\",\"End_Timestamp\",\"Counter_Name\","
+       "\"Counter_Value\"\n1,\"k\",1,2,\"SQ_WAVES\",4\n",
+       "counter collection CSV"},
+      {"Id,Kernel,Duration\n1,k,5\n", "line 1 has columns 'Id', 'Kernel', 'Duration'"},
       {"Name,Calls,TotalDurationNs\n", "no kernel rows"},
       {"just one line of prose\n", "no CSV header"},
   };

@@ -78,16 +78,8 @@ std::size_t GzipReader::read(char* buf, std::size_t cap) {
         s_->in_total += n;
       }
     }
-    if (z.avail_in == 0 && s_->raw_eof) {
-      if (s_->member_open)
-        error_ = fmt::format(
-            "truncated gzip stream: the compressed data ends after {} bytes, before its end "
-            "marker ({} bytes inflated)",
-            s_->in_total, out_total_ + (want - z.avail_out));
-      done_ = true;
-      break;
-    }
-    s_->member_open = true;
+    if (z.avail_in > 0) s_->member_open = true;
+    // Called even without new input: inflate may still hold output for a full buffer.
     const int rc = inflate(&z, Z_NO_FLUSH);
     if (rc == Z_STREAM_END) {
       s_->member_open = false;
@@ -109,8 +101,16 @@ std::size_t GzipReader::read(char* buf, std::size_t cap) {
         break;
       }
       inflateReset(&z);
-    } else if (rc == Z_BUF_ERROR && z.avail_in == 0) {
-      continue;  // needs more input: read it above
+    } else if (rc == Z_BUF_ERROR ||
+               (rc == Z_OK && z.avail_in == 0 && s_->raw_eof && z.avail_out == want)) {
+      if (z.avail_in > 0 || !s_->raw_eof) continue;  // more input to come: read it above
+      if (s_->member_open)  // no input left, no output possible, and the member did not end
+        error_ = fmt::format(
+            "truncated gzip stream: the compressed data ends after {} bytes, before its end "
+            "marker",
+            s_->in_total);
+      done_ = true;
+      break;
     } else if (rc != Z_OK) {
       error_ = fmt::format("corrupt gzip data after {} compressed bytes: {}", s_->in_total,
                            z.msg ? z.msg : "inflate failed");

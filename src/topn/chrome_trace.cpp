@@ -2,6 +2,7 @@
 // Each event object is read field by field into reused scratch buffers and reduced to a
 // fixed-size record as soon as it closes; the document itself is never held.
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -17,8 +18,12 @@ struct Operand {
   std::vector<std::int64_t> dims;
 };
 
+// What an event is, by its `cat` (older traces spell "Kernel", "Memcpy", "Memset", "Operator").
+enum class Category { none, kernel, memcpy, memset, cpu_op, launch, step, ignored };
+
 // The fields of one event that matter, reused from event to event.
 struct Scratch {
+  Category category = Category::none;
   std::string ph, cat, name;
   double ts = 0.0, dur = 0.0;
   bool has_ts = false, has_dur = false;
@@ -32,6 +37,7 @@ struct Scratch {
   std::string key;  // serialized OpShape
 
   void reset() {
+    category = Category::none;
     ph.clear();
     cat.clear();
     name.clear();
@@ -212,8 +218,12 @@ bool is_tensor_type(std::string_view t) {
 
 void append_dims_json(std::string& out, const std::vector<std::int64_t>& dims) {
   out += '[';
-  for (std::size_t i = 0; i < dims.size(); ++i)
-    fmt::format_to(std::back_inserter(out), "{}{}", i ? ", " : "", dims[i]);
+  char num[24];
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ", ";
+    const auto r = std::to_chars(num, num + sizeof num, dims[i]);
+    out.append(num, r.ptr);
+  }
   out += ']';
 }
 
@@ -271,33 +281,51 @@ bool cat_is(std::string_view cat, std::string_view want) {
   return true;
 }
 
+Category category_of(std::string_view cat) {
+  if (cat_is(cat, "kernel")) return Category::kernel;
+  if (cat_is(cat, "gpu_memcpy") || cat_is(cat, "memcpy")) return Category::memcpy;
+  if (cat_is(cat, "gpu_memset") || cat_is(cat, "memset")) return Category::memset;
+  if (cat_is(cat, "cpu_op") || cat_is(cat, "operator")) return Category::cpu_op;
+  if (cat_is(cat, "cuda_runtime") || cat_is(cat, "cuda_driver") || cat_is(cat, "runtime"))
+    return Category::launch;
+  if (cat_is(cat, "gpu_user_annotation")) return Category::step;
+  return Category::ignored;
+}
+
 void finish_event(Scratch& s, ChromeEvents& out) {
-  const std::string_view cat = s.cat;
-  std::optional<GpuEventKind> kind;
-  if (cat_is(cat, "kernel"))
-    kind = GpuEventKind::kernel;
-  else if (cat_is(cat, "gpu_memcpy") || cat_is(cat, "memcpy"))
-    kind = GpuEventKind::memcpy;
-  else if (cat_is(cat, "gpu_memset") || cat_is(cat, "memset"))
-    kind = GpuEventKind::memset;
   const auto device =
       s.pid >= 0 && s.pid < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(s.pid) : -1;
-  if (kind) {
-    if ((!s.ph.empty() && s.ph != "X") || !s.has_dur) return;
-    out.gpu.push_back(GpuEventRec{out.names.intern(s.name), *kind, device, s.external_id,
-                                  s.correlation, s.has_ts ? s.ts : 0.0, s.dur});
-  } else if (cat_is(cat, "cpu_op") || cat_is(cat, "operator")) {
-    record_op(s, out);
-  } else if (cat_is(cat, "cuda_runtime") || cat_is(cat, "cuda_driver") || cat_is(cat, "runtime")) {
-    if (s.correlation >= 0 && s.external_id >= 0)
-      out.launches.push_back({s.correlation, s.external_id});
-  } else if (cat_is(cat, "gpu_user_annotation") && s.has_ts && s.has_dur) {
-    if (auto step = parse_step_name(s.name)) {
-      step->device = device;
-      step->begin_us = s.ts;
-      step->end_us = s.ts + s.dur;
-      out.steps.push_back(*step);
+  switch (s.category) {
+    case Category::kernel:
+    case Category::memcpy:
+    case Category::memset: {
+      if (!s.has_dur) return;
+      const GpuEventKind kind = s.category == Category::kernel   ? GpuEventKind::kernel
+                                : s.category == Category::memcpy ? GpuEventKind::memcpy
+                                                                 : GpuEventKind::memset;
+      out.gpu.push_back(GpuEventRec{out.names.intern(s.name), kind, device, s.external_id,
+                                    s.correlation, s.has_ts ? s.ts : 0.0, s.dur});
+      return;
     }
+    case Category::cpu_op:
+      record_op(s, out);
+      return;
+    case Category::launch:
+      if (s.correlation >= 0 && s.external_id >= 0)
+        out.launches.push_back({s.correlation, s.external_id});
+      return;
+    case Category::step:
+      if (!s.has_ts || !s.has_dur) return;
+      if (auto step = parse_step_name(s.name)) {
+        step->device = device;
+        step->begin_us = s.ts;
+        step->end_us = s.ts + s.dur;
+        out.steps.push_back(*step);
+      }
+      return;
+    case Category::none:
+    case Category::ignored:
+      return;
   }
 }
 
@@ -312,6 +340,7 @@ bool read_event(JsonStream& js, Scratch& s, std::string& tmp, ChromeEvents& out)
       ok = read_string_value(js, s.ph);
     } else if (key_is(js, tmp, "cat")) {
       ok = read_string_value(js, s.cat);
+      s.category = category_of(s.cat);
     } else if (key_is(js, tmp, "name")) {
       ok = read_string_value(js, s.name);
     } else if (key_is(js, tmp, "ts")) {
@@ -326,6 +355,10 @@ bool read_event(JsonStream& js, Scratch& s, std::string& tmp, ChromeEvents& out)
       ok = !is_error(js.skip_value());
     }
     if (!ok) return false;
+    // Only complete ("X") events of the categories above matter: skip the rest of any other
+    // event without reading its fields (flows, python frames, metadata are most of a trace).
+    if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X"))
+      return !is_error(js.skip_container());
   }
   finish_event(s, out);
   return true;

@@ -1,6 +1,7 @@
 // The streaming JSON tokenizer (json_stream.hpp).
 #include "topn/json_stream.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -12,13 +13,25 @@ namespace {
 
 constexpr std::size_t k_initial_buffer = std::size_t{1} << 20;
 
+// Byte classes, one table lookup per byte on the hot paths.
+enum : std::uint8_t { k_other, k_space, k_punct, k_quote, k_open, k_close };
+
+constexpr std::array<std::uint8_t, 256> k_class = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (char c : {' ', '\n', '\r', '\t'}) t[static_cast<unsigned char>(c)] = k_space;
+  t[static_cast<unsigned char>(',')] = t[static_cast<unsigned char>(':')] = k_punct;
+  t[static_cast<unsigned char>('"')] = k_quote;
+  t[static_cast<unsigned char>('[')] = t[static_cast<unsigned char>('{')] = k_open;
+  t[static_cast<unsigned char>(']')] = t[static_cast<unsigned char>('}')] = k_close;
+  return t;
+}();
+
 bool is_ws(char c) {
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  return k_class[static_cast<unsigned char>(c)] == k_space;
 }
 
 bool is_delim(char c) {
-  return is_ws(c) || c == ',' || c == ':' || c == ']' || c == '}' || c == '[' || c == '{' ||
-         c == '"';
+  return k_class[static_cast<unsigned char>(c)] != k_other;
 }
 
 bool is_digit(char c) {
@@ -281,25 +294,65 @@ JsonToken JsonStream::next() {
   }
 }
 
+// A raw scan: brackets matched and strings skipped with memchr, the tokens in between not
+// classified — skipped values (most of a trace's bytes) cost little more than reading them.
 JsonToken JsonStream::skip_container() {
-  std::size_t depth = 1;
+  if (stack_.empty()) return fail("skip_container outside a container");
+  const std::size_t target = stack_.size() - 1;  // the depth once this container closes
+  bool in_string = false, escape = false;
   for (;;) {
-    const JsonToken t = next();
-    switch (t) {
-      case JsonToken::begin_object:
-      case JsonToken::begin_array:
-        ++depth;
-        break;
-      case JsonToken::end_object:
-      case JsonToken::end_array:
-        if (--depth == 0) return t;
-        break;
-      case JsonToken::end:
-      case JsonToken::error:
-        return JsonToken::error;
-      default:
-        break;
+    while (pos_ < end_) {
+      if (in_string) {
+        if (escape) {
+          escape = false;
+          ++pos_;
+          continue;
+        }
+        const char* base = buf_.data();
+        const char* p = base + pos_;
+        const char* e = base + end_;
+        const auto* q =
+            static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(e - p)));
+        const char* stop = q ? q : e;
+        const auto* b =
+            static_cast<const char*>(std::memchr(p, '\\', static_cast<std::size_t>(stop - p)));
+        if (b) {
+          pos_ = static_cast<std::size_t>(b - base) + 1;
+          escape = true;
+        } else if (q) {
+          pos_ = static_cast<std::size_t>(q - base) + 1;
+          in_string = false;
+        } else {
+          pos_ = end_;
+        }
+        continue;
+      }
+      const char c = buf_[pos_++];
+      switch (k_class[static_cast<unsigned char>(c)]) {
+        case k_quote:
+          in_string = true;
+          break;
+        case k_open:
+          if (stack_.size() >= max_depth_)
+            return fail(fmt::format("nested deeper than {} levels", max_depth_));
+          stack_.push_back(c);
+          break;
+        case k_close:
+          if (stack_.size() <= target || stack_.back() != (c == '}' ? '{' : '['))
+            return fail(fmt::format("unexpected '{}'", c));
+          stack_.pop_back();
+          if (stack_.size() == target) {
+            after_value();
+            return c == '}' ? JsonToken::end_object : JsonToken::end_array;
+          }
+          break;
+        default:
+          break;
+      }
     }
+    std::size_t keep = pos_;
+    if (!more(keep))
+      return fail(error_.empty() ? "unexpected end of input (the file is truncated)" : error_);
   }
 }
 

@@ -46,7 +46,8 @@ class JsonStream {
   bool as_int(std::int64_t& out) const;
 
   // After next() returned begin_object or begin_array: consumes up to its matching end.
-  // Returns that end token, or error.
+  // Returns that end token, or error. Skipped text is checked for matching brackets and closed
+  // strings only (a truncated document is always an error; commas inside are not checked).
   JsonToken skip_container();
   // Consumes one whole value where a value is expected. Returns its last token, or error.
   JsonToken skip_value();

@@ -306,3 +306,24 @@ TEST_CASE("Chrome trace: a trace without record_shapes says so in a note", "[top
   REQUIRE(r.profile);
   CHECK(roofline::test::any_contains(r.notes, {"record_shapes"}));
 }
+
+TEST_CASE("Chrome trace: gzip with output far larger than a read, and concatenated members",
+          "[topn][chrome]") {
+  std::vector<std::string> events;
+  for (int i = 0; i < 20000; ++i)  // ~4 MB of JSON, compressing ~50x: many full output buffers
+    events.push_back(gpu(i % 2 ? k_mm : "k2", i, 100.0 * i, 1.5));
+  const std::string text = trace(events);
+  const std::string gz = gzip(text);
+  const std::string two_members = gzip(text.substr(0, 1000)) + gzip(text.substr(1000));
+  for (const std::string* input : {&gz, &two_members}) {
+    for (std::size_t chunk : {997u, 1u << 20}) {
+      const TraceProfile p = read_ok(*input, chunk);
+      REQUIRE(p.kernels.size() == 2);
+      CHECK(p.kernels[0].calls + p.kernels[1].calls == 20000);
+      CHECK(kernel(p, k_mm).total_us == rel(15000.0));
+    }
+  }
+  TraceRead r = read_trace_stream(chunked(gz.substr(0, gz.size() - 1), 4096), "t.json.gz");
+  CHECK_FALSE(r.profile);
+  CHECK(r.error.find("truncated gzip stream") != std::string::npos);
+}

@@ -27,15 +27,15 @@ class Interner {
   std::unordered_map<std::string_view, std::uint32_t> ids_;
 };
 
-// A GPU activity: kernel, memcpy or memset.
+// A GPU activity: kernel, memcpy or memset (40 bytes: a trace holds millions).
 struct GpuEventRec {
-  std::uint32_t name = 0;  // Interner id
-  GpuEventKind kind = GpuEventKind::kernel;
-  std::int32_t device = -1;       // the event's pid (the GPU), -1 when not a number
-  std::int64_t external_id = -1;  // -1 when absent
-  std::int64_t correlation = -1;
   double ts_us = 0.0;
   double dur_us = 0.0;
+  std::int64_t link = -1;    // External id; the correlation id when `by_correlation`; -1: none
+  std::uint32_t name = 0;    // Interner id
+  std::int32_t device = -1;  // the event's pid (the GPU), -1 when not a number
+  GpuEventKind kind = GpuEventKind::kernel;
+  bool by_correlation = false;  // no External id: join through the runtime launch
 };
 
 // What a launching CPU op contributes to a call case (interned: many ops share one).
@@ -64,13 +64,14 @@ struct StepSpan {
   std::int64_t batch = 0;
 };
 
+// Deques, not vectors: they grow without a reallocation that briefly holds two copies.
 struct ChromeEvents {
   Interner names;
-  std::vector<GpuEventRec> gpu;
+  std::deque<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
   std::unordered_map<std::string, std::uint32_t> shape_ids;  // serialized OpShape -> index
-  std::vector<ExternalShape> op_shapes;                      // cpu ops, in file order
-  std::vector<Correlation> launches;  // runtime launch calls: correlation -> External id
+  std::deque<ExternalShape> op_shapes;                       // cpu ops, in file order
+  std::deque<Correlation> launches;  // runtime launch calls: correlation -> External id
   std::vector<StepSpan> steps;
 };
 

@@ -60,7 +60,10 @@ bool is_error(JsonToken t) {
 
 // Key comparison without decoding (keys with escapes are decoded first).
 bool key_is(const JsonStream& js, std::string& tmp, std::string_view want) {
-  if (!js.escaped()) return js.raw() == want;
+  if (!js.escaped()) {
+    const std::string_view raw = js.raw();
+    return raw.size() == want.size() && !raw.empty() && raw[0] == want[0] && raw == want;
+  }
   tmp.clear();
   js.append_text(tmp);
   return tmp == want;
@@ -303,8 +306,15 @@ void finish_event(Scratch& s, ChromeEvents& out) {
       const GpuEventKind kind = s.category == Category::kernel   ? GpuEventKind::kernel
                                 : s.category == Category::memcpy ? GpuEventKind::memcpy
                                                                  : GpuEventKind::memset;
-      out.gpu.push_back(GpuEventRec{out.names.intern(s.name), kind, device, s.external_id,
-                                    s.correlation, s.has_ts ? s.ts : 0.0, s.dur});
+      GpuEventRec g;
+      g.ts_us = s.has_ts ? s.ts : 0.0;
+      g.dur_us = s.dur;
+      g.by_correlation = s.external_id < 0 && s.correlation >= 0;
+      g.link = g.by_correlation ? s.correlation : s.external_id;
+      g.name = out.names.intern(s.name);
+      g.device = device;
+      g.kind = kind;
+      out.gpu.push_back(g);
       return;
     }
     case Category::cpu_op:

@@ -284,6 +284,10 @@ JsonToken JsonStream::next() {
         if (c != '"') return fail(fmt::format("expected an object key, got '{}'", c));
         if (!scan_string()) return JsonToken::error;
         state_ = State::colon;
+        if (pos_ < end_ && buf_[pos_] == ':') {  // the usual "key": — no extra round trip
+          ++pos_;
+          state_ = State::value;
+        }
         return JsonToken::key;
       case State::value_or_end:
         if (c == ']') return close(c);

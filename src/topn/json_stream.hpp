@@ -72,7 +72,16 @@ class JsonStream {
   JsonToken value(char c);
   bool scan_string();
   JsonToken scan_bare();
-  void after_value() { state_ = stack_.empty() ? State::done : State::comma_or_end; }
+  void after_value() {
+    if (stack_.empty()) {
+      state_ = State::done;
+    } else if (pos_ < end_ && buf_[pos_] == ',') {  // the usual value, — consumed right away
+      ++pos_;
+      state_ = stack_.back() == '{' ? State::key : State::value;
+    } else {
+      state_ = State::comma_or_end;
+    }
+  }
 
   ByteReader read_;
   std::vector<char> buf_;

@@ -77,11 +77,14 @@ std::optional<StepSpan> parse_step_name(std::string_view name) {
 }
 
 TraceProfile aggregate_chrome_events(ChromeEvents& ev) {
-  // Lookup tables sorted once; the first op (in file order) with an External id wins.
-  std::stable_sort(ev.op_shapes.begin(), ev.op_shapes.end(),
-                   [](const auto& a, const auto& b) { return a.external_id < b.external_id; });
-  std::stable_sort(ev.launches.begin(), ev.launches.end(),
-                   [](const auto& a, const auto& b) { return a.correlation < b.correlation; });
+  // Lookup tables sorted once, in place (no second copy). External ids are unique in a trace;
+  // should one repeat, the pair with the smaller value wins, whatever the file order.
+  std::sort(ev.op_shapes.begin(), ev.op_shapes.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.external_id, a.shape) < std::tie(b.external_id, b.shape);
+  });
+  std::sort(ev.launches.begin(), ev.launches.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.correlation, a.external_id) < std::tie(b.correlation, b.external_id);
+  });
   std::stable_sort(ev.steps.begin(), ev.steps.end(), [](const StepSpan& a, const StepSpan& b) {
     return std::tie(a.device, a.begin_us) < std::tie(b.device, b.begin_us);
   });
@@ -117,8 +120,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev) {
       k.regime_calls.at(*regime) = k.regime_calls.at(*regime).value_or(0.0) + 1.0;
       k.regime_us.at(*regime) = k.regime_us.at(*regime).value_or(0.0) + g.dur_us;
     }
-    std::int64_t ext = g.external_id;
-    if (ext < 0 && g.correlation >= 0) ext = external_of(g.correlation);
+    const std::int64_t ext = g.by_correlation ? external_of(g.link) : g.link;
     if (ext < 0) continue;
     if (auto shape = shape_of(ext)) {
       CaseSum& c = k.cases[{*shape, regime_code(regime)}];

@@ -75,6 +75,53 @@ struct ChromeEvents {
   std::vector<StepSpan> steps;
 };
 
+struct Operand {
+  std::size_t arg = 0;  // position in the op's argument list (indexes Input type)
+  std::vector<std::int64_t> dims;
+};
+
+// What an event is, by its `cat` (older traces spell "Kernel", "Memcpy", "Memset", "Operator").
+enum class Category { none, kernel, memcpy, memset, cpu_op, launch, step, ignored };
+
+// The fields of one event that matter, reused from event to event (chrome_trace.cpp fills it,
+// finish_event reduces it to a record).
+struct EventScratch {
+  Category category = Category::none;
+  std::string ph, cat, name;
+  double ts = 0.0, dur = 0.0;
+  bool has_ts = false, has_dur = false;
+  std::int64_t pid = -1;
+  std::int64_t external_id = -1, correlation = -1;
+  bool has_dims = false;
+  std::vector<Operand> operands;
+  std::size_t n_operands = 0;  // operands in use (the vector keeps its capacity)
+  std::vector<std::string> types;
+  std::size_t n_types = 0;
+  std::string key;  // serialized OpShape
+
+  void reset() {
+    category = Category::none;
+    ph.clear();
+    cat.clear();
+    name.clear();
+    has_ts = has_dur = has_dims = false;
+    pid = external_id = correlation = -1;
+    n_operands = n_types = 0;
+  }
+  Operand& new_operand(std::size_t arg) {
+    if (n_operands == operands.size()) operands.emplace_back();
+    Operand& op = operands[n_operands++];
+    op.arg = arg;
+    op.dims.clear();
+    return op;
+  }
+};
+
+// What an event's `cat` makes it.
+Category category_of(std::string_view cat);
+// Reduces a complete event to its record in `out` (GPU activity, op shape, launch, step span).
+void finish_event(EventScratch& s, ChromeEvents& out);
+
 // Parses a step annotation name `execute_…context_<nreq>(<ntok>)…generation_<batch>(…)`;
 // nullopt when the name is not one.
 std::optional<StepSpan> parse_step_name(std::string_view name);

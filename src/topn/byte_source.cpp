@@ -112,7 +112,7 @@ std::size_t GzipReader::read(char* buf, std::size_t cap) {
       done_ = true;
       break;
     } else if (rc != Z_OK) {
-      error_ = fmt::format("corrupt gzip data after {} compressed bytes: {}", s_->in_total,
+      error_ = fmt::format("corrupt gzip data at compressed byte {}: {}", s_->in_total - z.avail_in,
                            z.msg ? z.msg : "inflate failed");
       done_ = true;
       break;

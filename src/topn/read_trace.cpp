@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -57,7 +58,14 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
   }
   std::size_t first = skip;
   while (first < head.size() && std::strchr(" \t\r\n", head[first]) && head[first] != '\0') ++first;
+  // A broken gzip stream is the root cause of whatever the parser then saw: read the rest of the
+  // compressed data first, so the message does not depend on where the parser stopped.
   const auto fail = [&](const std::string& what) {
+    if (gz && gz->error().empty()) {
+      std::vector<char> sink(std::size_t{1} << 16);
+      while (gz->read(sink.data(), sink.size()) > 0) {
+      }
+    }
     out.profile.reset();
     out.error = fmt::format("{}: {}", display, gz && !gz->error().empty() ? gz->error() : what);
     return out;

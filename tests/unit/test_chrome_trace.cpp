@@ -327,3 +327,18 @@ TEST_CASE("Chrome trace: gzip with output far larger than a read, and concatenat
   CHECK_FALSE(r.profile);
   CHECK(r.error.find("truncated gzip stream") != std::string::npos);
 }
+
+TEST_CASE("Chrome trace: a gzip checksum error is reported the same whatever the chunking",
+          "[topn][chrome]") {
+  std::string gz = gzip(basic_trace());
+  gz[gz.size() - 8] = static_cast<char>(gz[gz.size() - 8] ^ 0x5a);  // the CRC-32 trailer
+  std::string first;
+  for (std::size_t chunk : {1u, 7u, 1u << 20}) {
+    TraceRead r = read_trace_stream(chunked(gz, chunk), "t.json.gz");
+    CHECK_FALSE(r.profile);
+    CHECK(r.error.find("corrupt gzip data") != std::string::npos);
+    CHECK(r.error.find("incorrect data check") != std::string::npos);
+    if (first.empty()) first = r.error;
+    CHECK(r.error == first);
+  }
+}

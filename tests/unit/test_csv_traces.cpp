@@ -121,6 +121,7 @@ TEST_CASE("Kernel CSVs: unknown units, foreign CSVs and empty tables are refused
        "\"Counter_Value\"\n1,\"k\",1,2,\"SQ_WAVES\",4\n",
        "counter collection CSV"},
       {"Id,Kernel,Duration\n1,k,5\n", "line 1 has columns 'Id', 'Kernel', 'Duration'"},
+      {"\"Id\",\"Ker\nnel\",x\n1,k,5\n", "columns 'Id', 'Ker\\x0anel', 'x'"},  // kept on one line
       {"Name,Calls,TotalDurationNs\n", "no kernel rows"},
       {"just one line of prose\n", "no CSV header"},
   };

@@ -149,6 +149,7 @@ TEST_CASE("JsonStream: malformed and truncated documents are errors with a reaso
       {R"([01])", "unexpected '01'"},
       {R"({} {})", "after the end"},
       {R"([,1])", "unexpected ','"},
+      {"[1 \x01]", "got '\\x01'"},  // a control byte is shown escaped, the message one line
       {"", "truncated"},
   };
   for (const Case& c : cases) {

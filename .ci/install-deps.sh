@@ -5,7 +5,7 @@
 # to run repeatedly.
 set -eu
 
-PACKAGES="build-essential cmake nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev python3 python3-jsonschema libxml2-utils librsvg2-bin $*"
+PACKAGES="build-essential cmake nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev zlib1g-dev python3 python3-jsonschema libxml2-utils librsvg2-bin $*"
 
 missing=""
 for p in $PACKAGES; do

@@ -32,7 +32,8 @@ struct InputRecord {
 struct Analysis {
   std::optional<std::string> round;  // null when only --topn named the Top-N
   std::vector<InputRecord> inputs;
-  std::string gfx;
+  std::string gfx;      // AMD only ("" on NVIDIA)
+  std::string arch;     // gfx or sm_NN, both vendors ("" when unknown)
   std::string product;  // canonical, "" = none
   ResolvedPeaks peaks;
   Stage stage = Stage::A;  // the highest stage any entry reached

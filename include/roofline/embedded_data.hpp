@@ -6,4 +6,5 @@
 namespace roofline {
 std::string_view builtin_peaks_md();
 std::string_view builtin_kernel_classes();
+std::string_view builtin_kernel_backends();  // data/kernel_backends.tsv (roofline topn)
 }  // namespace roofline

@@ -43,7 +43,10 @@ struct TopNEntry {
   std::optional<double> total_ms;
   std::optional<double> avg_us;
   std::vector<std::vector<std::int64_t>> shapes;  // operand dims; an unreadable operand is {}
-  std::vector<std::string> dtypes;                // operand dtypes, as spelled
+  // RUNS §2b: `shapes` written three levels deep holds up to 5 call signatures; they are all
+  // here, and `shapes` is the first of them. Empty for the two-level (one signature) form.
+  std::vector<std::vector<std::vector<std::int64_t>>> signatures;
+  std::vector<std::string> dtypes;  // operand dtypes, as spelled
   std::string classification;
   std::string backend_guess;
   std::optional<bool> editable;
@@ -97,6 +100,10 @@ struct DeviceProps {
 struct EnvReport {
   std::string gfx_raw;
   std::string gfx;
+  // The part's architecture for both vendors: the gfx (AMD), or `gpu_arch` / `compute_capability`
+  // as sm_NN (NVIDIA, REACH §1); "" when the report names none.
+  std::string arch;
+  std::string device_name;  // as spelled; NVIDIA's product identity, display only on AMD
   std::string product_raw;  // as spelled (string form), empty when absent
   std::string product;      // canonical; empty = no product constraint
   std::optional<double> physical_cu_count;
@@ -145,8 +152,11 @@ struct ModelConfig {
 
 // One fenced yaml block of peaks.md.
 struct PeaksSection {
-  std::string gfx;      // normalized
+  std::string gfx;      // normalized `gfx:` (AMD) or `arch:` (NVIDIA sm_NN)
   std::string product;  // lower-case, empty = no product
+  // `device_names:` the device_name spellings (nvidia-smi) this section answers to, trimmed and
+  // lower-case; matched exactly (REACH §1).
+  std::vector<std::string> device_names;
   std::optional<double> cu;
   std::optional<double> hbm_bw_bytes_s;
   std::map<std::string, double> flops;  // canonical dtype key -> dense FLOP/s

@@ -64,6 +64,15 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
 // Normalizes a gfx spelling: lower-case, feature suffix after the first ':' removed.
 std::string normalize_gfx(std::string_view gfx);
 
+// Normalizes an architecture of either vendor: an NVIDIA spelling ("sm_90", "SM90", "sm_90a",
+// "compute_90") becomes "sm_90"; anything else goes through normalize_gfx.
+std::string normalize_arch(std::string_view arch);
+// An NVIDIA compute capability ("9.0", "10.0", "8.9") as its arch ("sm_90"); "" when the text
+// is not one.
+std::string arch_from_compute_capability(std::string_view cc);
+// True for a normalized NVIDIA arch (sm_ followed by digits).
+bool is_nvidia_arch(std::string_view arch);
+
 // Canonical product identity: lower-case; "", "unknown", "none", "n/a" mean no product.
 // When one of `known_products` occurs in the spelling as a whole word (e.g. "AMD Radeon AI PRO
 // R9700" contains "r9700"), that product is returned.

@@ -37,7 +37,7 @@ Scope scope_to_head(const TopN& topn, const ScopeOptions& options);
 
 // ---- step 2: resolve_peaks ----------------------------------------------------------------------
 struct ResolvedPeaks {
-  std::string gfx;      // normalized run gfx
+  std::string gfx;      // normalized run arch: the gfx (AMD) or sm_NN (NVIDIA)
   std::string product;  // canonical run product ("" = none)
   std::optional<double> hbm_bw_bytes_s;
   std::map<std::string, double> flops;  // canonical dtype key -> FLOP/s
@@ -50,10 +50,13 @@ struct ResolvedPeaks {
   std::string section;        // "built-in peaks.md:31 (gfx950)" when from a table
   std::vector<std::string> notes;
 };
-// Matches the run's gfx/product against the table (product gating, RDNA4 hard unknown, derived
-// bandwidth from device properties as the L1 fallback).
+// Matches the run's arch (gfx or sm_NN) and product against the table (product gating, RDNA4
+// hard unknown, derived bandwidth from device properties as the L1 fallback). On an NVIDIA arch
+// the product comes from `product_spelling` or, failing that, from `device_name` matched exactly
+// against the sections' device_names (REACH §1).
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
-                            const std::string& product_spelling, const DeviceProps& props);
+                            const std::string& product_spelling, const DeviceProps& props,
+                            const std::string& device_name = {});
 // FLOP/s for a canonical dtype key; nullopt when the table has no figure (never the maximum).
 std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key);
 

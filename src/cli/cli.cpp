@@ -12,6 +12,7 @@
 #include "cli/counters_cmd.hpp"
 #include "cli/outcomes_cmd.hpp"
 #include "cli/peaks_cmd.hpp"
+#include "cli/topn_cmd.hpp"
 
 namespace roofline::cli {
 
@@ -49,6 +50,7 @@ int run(int argc, char** argv) {
   CompareArgs compare_args;
   OutcomesArgs outcomes_args;
   CalibrateArgs calibrate_args;
+  TopnArgs topn_args;
   CLI::App* analyze = add_analyze_command(app, analyze_args);
   const PeaksCommands peaks = add_peaks_commands(app, peaks_args);
   CLI::App* calc = add_calc_command(app, calc_args);
@@ -56,6 +58,7 @@ int run(int argc, char** argv) {
   CLI::App* compare = add_compare_command(app, compare_args);
   CLI::App* outcomes = add_outcomes_command(app, outcomes_args);
   CLI::App* calibrate = add_calibrate_command(app, calibrate_args);
+  CLI::App* topn = add_topn_command(app, topn_args);
 
   try {
     app.parse(argc, argv);
@@ -80,6 +83,7 @@ int run(int argc, char** argv) {
     if (compare->parsed()) return run_compare(compare_args);
     if (outcomes->parsed()) return run_outcomes(outcomes_args);
     if (calibrate->parsed()) return run_calibrate(calibrate_args);
+    if (topn->parsed()) return run_topn(topn_args);
   } catch (const UsageError& e) {
     err_line(fmt::format("usage error: {}", e.what()));
     return k_exit_usage;

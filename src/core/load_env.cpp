@@ -1,5 +1,6 @@
 // env_report.json -> EnvReport (SPEC §2.2).
 #include <cctype>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,35 @@ std::string read_product(FieldReader& f, const json& doc) {
   return {};
 }
 
+// REACH §1: an NVIDIA run names its arch by `gpu_arch` or `compute_capability` and its product
+// by `device_name`. A gfx-looking gpu_arch (some AMD reports) is taken as the gfx.
+void read_nvidia_identity(FieldReader& f, const json& doc, EnvReport& env) {
+  env.device_name = trim(f.string(doc, "device_name", "device_name").value_or(""));
+  const std::string gpu_arch = f.string(doc, "gpu_arch", "gpu_arch").value_or("");
+  if (env.gfx.empty() && lower_ascii(trim(gpu_arch)).rfind("gfx", 0) == 0) {
+    env.gfx_raw = gpu_arch;
+    env.gfx = normalize_gfx(gpu_arch);
+  }
+  if (!env.gfx.empty()) {
+    env.arch = env.gfx;
+    return;
+  }
+  if (!trim(gpu_arch).empty()) {
+    env.arch = normalize_arch(gpu_arch);
+    return;
+  }
+  const json* cc = f.find(doc, "compute_capability");
+  if (!cc || cc->is_null()) return;
+  if (cc->is_string())
+    env.arch = arch_from_compute_capability(cc->get<std::string>());
+  else if (cc->is_number() && std::isfinite(cc->get<double>()) && cc->get<double>() > 0)
+    env.arch = arch_from_compute_capability(fmt::format("{:.1f}", cc->get<double>()));
+  if (env.arch.empty())
+    f.error("compute_capability", "expected a compute capability such as \"9.0\", got " +
+                                      (cc->is_string() ? "'" + cc->get<std::string>() + "'"
+                                                       : detail::describe_type(*cc)));
+}
+
 bool is_word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0;
 }
@@ -42,6 +72,42 @@ std::string normalize_gfx(std::string_view gfx) {
   std::string s = lower_ascii(trim(gfx));
   if (auto colon = s.find(':'); colon != std::string::npos) s.erase(colon);
   return trim(s);
+}
+
+std::string normalize_arch(std::string_view arch) {
+  std::string s = lower_ascii(trim(arch));
+  std::string_view rest = s;
+  if (rest.rfind("sm", 0) == 0)
+    rest.remove_prefix(2);
+  else if (rest.rfind("compute", 0) == 0)
+    rest.remove_prefix(7);
+  else
+    return normalize_gfx(s);
+  if (!rest.empty() && rest.front() == '_') rest.remove_prefix(1);
+  std::size_t digits = 0;
+  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
+  // An arch-specific suffix (sm_90a, sm_100f) names the same part.
+  const bool suffix_ok =
+      rest.size() == digits ||
+      (rest.size() == digits + 1 && std::isalpha(static_cast<unsigned char>(rest.back())));
+  if (digits == 0 || digits > 4 || !suffix_ok) return s;
+  return "sm_" + std::string(rest.substr(0, digits));
+}
+
+std::string arch_from_compute_capability(std::string_view cc) {
+  const std::string s = trim(cc);
+  const std::size_t dot = s.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 2 != s.size() || dot > 2) return {};
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (i != dot && !std::isdigit(static_cast<unsigned char>(s[i]))) return {};
+  return "sm_" + s.substr(0, dot) + s.substr(dot + 1);
+}
+
+bool is_nvidia_arch(std::string_view arch) {
+  if (arch.size() < 4 || arch.substr(0, 3) != "sm_") return false;
+  for (char c : arch.substr(3))
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
 }
 
 std::string canonical_product(std::string_view spelling,
@@ -76,9 +142,12 @@ Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& dis
         env.gfx_raw = g->get<std::string>();
   }
   env.gfx = normalize_gfx(env.gfx_raw);
-  if (env.gfx.empty())
-    out.errors.push_back(
-        fmt::format("{}: gfx: missing; hardware peaks cannot be resolved", display_name));
+  read_nvidia_identity(f, *doc, env);
+  if (env.arch.empty())
+    out.errors.push_back(fmt::format(
+        "{}: gfx: missing (and no gpu_arch or compute_capability); hardware peaks cannot be "
+        "resolved",
+        display_name));
   env.product_raw = read_product(f, *doc);
   env.product = canonical_product(env.product_raw, {});
   env.physical_cu_count = f.number_lenient(*doc, "physical_cu_count", "physical_cu_count");

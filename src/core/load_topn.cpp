@@ -72,6 +72,25 @@ void read_served_regimes(FieldReader& f, const json& entry, const std::string& p
     if (r.is_string()) e.served_regimes.push_back(lower_ascii(trim(r.get<std::string>())));
 }
 
+// RUNS §2b: `shapes` as a list of call signatures, three levels deep ([[[64, 2048], ...], ...]).
+bool holds_signatures(const json& entry) {
+  auto it = entry.find("shapes");
+  if (it == entry.end() || !it->is_array() || it->empty()) return false;
+  const json& first = it->front();
+  return first.is_array() && !first.empty() && first.front().is_array();
+}
+
+void read_signatures(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+  const json& list = entry["shapes"];
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json one{{"shapes", list[i]}};
+    std::vector<std::vector<std::int64_t>> dims;
+    detail::read_operand_dims(f, one, "shapes", fmt::format("{}.shapes[{}]", path, i), dims);
+    e.signatures.push_back(std::move(dims));
+  }
+  if (!e.signatures.empty()) e.shapes = e.signatures.front();
+}
+
 // Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
 std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
   const std::string path = fmt::format("top_kernels[{}]", index);
@@ -116,7 +135,10 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.calls = non_negative(f, entry, "calls", path + ".calls");
   e.total_ms = non_negative(f, entry, "total_ms", path + ".total_ms");
   e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
-  detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
+  if (holds_signatures(entry))
+    read_signatures(f, entry, path, e);
+  else
+    detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
   detail::read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
   e.classification =
       lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));

@@ -96,6 +96,27 @@ std::optional<double> yaml_number(const YAML::Node& node, const std::string& whe
   return v;
 }
 
+// `device_names:` a list of spellings (or one), kept trimmed and lower-case.
+void read_device_names(const YAML::Node& node, const std::string& where, PeaksSection& s,
+                       std::vector<std::string>& errors) {
+  if (!node || node.IsNull()) return;
+  if (node.IsScalar()) {
+    s.device_names.push_back(lower_ascii(trim(node.Scalar())));
+    return;
+  }
+  if (!node.IsSequence()) {
+    errors.push_back(fmt::format("{}: device_names: expected a list of device names", where));
+    return;
+  }
+  for (const auto& item : node) {
+    if (!item.IsScalar() || trim(item.Scalar()).empty()) {
+      errors.push_back(fmt::format("{}: device_names: expected non-empty names", where));
+      continue;
+    }
+    s.device_names.push_back(lower_ascii(trim(item.Scalar())));
+  }
+}
+
 }  // namespace
 
 Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
@@ -131,13 +152,24 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
       PeaksSection s;
       s.line = block.line;
       if (node["gfx"] && node["gfx"].IsScalar()) s.gfx = normalize_gfx(node["gfx"].Scalar());
+      // NVIDIA parts are named by `arch:` (sm_90); a section may not say two different things.
+      if (node["arch"] && node["arch"].IsScalar()) {
+        const std::string arch = normalize_arch(node["arch"].Scalar());
+        if (!s.gfx.empty() && !arch.empty() && arch != s.gfx) {
+          out.errors.push_back(
+              fmt::format("{}: gfx '{}' and arch '{}' disagree; skipped", where, s.gfx, arch));
+          continue;
+        }
+        if (s.gfx.empty()) s.gfx = arch;
+      }
       if (s.gfx.empty()) {
-        out.errors.push_back(fmt::format("{}: section has no gfx; skipped", where));
+        out.errors.push_back(fmt::format("{}: section has no gfx (or arch); skipped", where));
         continue;
       }
       where = fmt::format("{} ({})", where, s.gfx);
       if (node["product"] && node["product"].IsScalar())
         s.product = canonical_product(node["product"].Scalar(), {});
+      read_device_names(node["device_names"], where, s, out.errors);
       s.cu = yaml_number(node["cu"], where + ": cu", out.errors);
       s.hbm_bw_bytes_s =
           yaml_number(node["hbm_bw_bytes_s"], where + ": hbm_bw_bytes_s", out.errors);
@@ -174,12 +206,20 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
 std::vector<std::string> check_peaks(const PeaksTable& table) {
   std::vector<std::string> problems;
   std::set<std::pair<std::string, std::string>> seen;
+  std::map<std::pair<std::string, std::string>, std::string> names;  // (arch, name) -> product
   for (const PeaksSection& s : table.sections) {
     std::string where = fmt::format("{}:{} ({}{})", table.source_name, s.line, s.gfx,
                                     s.product.empty() ? "" : ", product " + s.product);
     if (!seen.insert({s.gfx, s.product}).second)
       problems.push_back(fmt::format("{}: duplicate section for ({}, {})", where, s.gfx,
                                      s.product.empty() ? "no product" : s.product));
+    for (const std::string& name : s.device_names) {
+      auto [it, inserted] = names.try_emplace({s.gfx, name}, s.product);
+      if (!inserted && it->second != s.product)
+        problems.push_back(fmt::format(
+            "{}: device name '{}' is also listed for {}: a device_name must pick one section",
+            where, name, it->second.empty() ? "the section without product" : it->second));
+    }
     auto bf16 = s.flops.find("bf16"), fp16 = s.flops.find("fp16");
     if (bf16 != s.flops.end() && fp16 != s.flops.end() &&
         std::fabs(bf16->second - fp16->second) > 1e-9 * std::max(bf16->second, fp16->second))

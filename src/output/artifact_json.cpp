@@ -119,6 +119,7 @@ ordered_json artifact_json(const Analysis& a) {
   j["degraded"] = std::move(degraded);
   j["skill_errors"] = std::move(skill_errors);
   j["round"] = a.round ? ordered_json(*a.round) : ordered_json(nullptr);
+  if (!a.arch.empty()) j["arch"] = a.arch;
   ordered_json inputs = ordered_json::array();
   for (const auto& i : a.inputs) inputs.push_back(ordered_json{{"path", i.path}, {"role", i.role}});
   j["inputs"] = std::move(inputs);

@@ -2,6 +2,7 @@
 // command line, and the peaks a part resolves to.
 #include <fmt/format.h>
 
+#include "roofline/load.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline {
@@ -11,7 +12,8 @@ ordered_json calc_json(const CalcResult& r) {
   ordered_json flops = ordered_json::object();
   for (const auto& [k, v] : r.peaks.flops) flops[k] = v;
   j["peaks"] = ordered_json{
-      {"gfx", r.peaks.gfx},
+      {"gfx", is_nvidia_arch(r.peaks.gfx) ? ordered_json(nullptr) : ordered_json(r.peaks.gfx)},
+      {"arch", r.peaks.gfx},
       {"product", r.peaks.product.empty() ? ordered_json(nullptr) : ordered_json(r.peaks.product)},
       {"hbm_bw_bytes_s",
        r.peaks.hbm_bw_bytes_s ? ordered_json(*r.peaks.hbm_bw_bytes_s) : ordered_json(nullptr)},
@@ -57,7 +59,8 @@ ordered_json peaks_json(const ResolvedPeaks& p) {
   ordered_json flops = ordered_json::object();
   for (const auto& [k, v] : p.flops) flops[k] = v;
   return ordered_json{
-      {"gfx", p.gfx},
+      {"gfx", is_nvidia_arch(p.gfx) ? ordered_json(nullptr) : ordered_json(p.gfx)},
+      {"arch", p.gfx},
       {"product", p.product.empty() ? ordered_json(nullptr) : ordered_json(p.product)},
       {"hbm_bw_bytes_s",
        p.hbm_bw_bytes_s ? ordered_json(*p.hbm_bw_bytes_s) : ordered_json(nullptr)},
@@ -73,8 +76,8 @@ ordered_json peaks_json(const ResolvedPeaks& p) {
 
 std::string peaks_text(const ResolvedPeaks& p) {
   std::string out =
-      fmt::format("gfx {}{}: source {}, confidence {}{}\n", p.gfx,
-                  p.product.empty() ? "" : ", product " + p.product, to_string(p.source),
+      fmt::format("{} {}{}: source {}, confidence {}{}\n", is_nvidia_arch(p.gfx) ? "arch" : "gfx",
+                  p.gfx, p.product.empty() ? "" : ", product " + p.product, to_string(p.source),
                   to_string(p.confidence), p.hard_unknown ? " (hard unknown)" : "");
   out += fmt::format("  hbm_bw_bytes_s  {}\n",
                      p.hbm_bw_bytes_s ? fmt::format("{:.4g}", *p.hbm_bw_bytes_s) : "unknown");
@@ -88,7 +91,7 @@ std::string peaks_text(const ResolvedPeaks& p) {
 
 std::string peaks_table_text(const PeaksTable& table) {
   std::string out =
-      fmt::format("{:<9} {:<9} {:>12}  {}\n", "gfx", "product", "bandwidth", "dense FLOP/s");
+      fmt::format("{:<9} {:<9} {:>12}  {}\n", "arch", "product", "bandwidth", "dense FLOP/s");
   for (const auto& s : table.sections) {
     std::string flops;
     for (const auto& [k, v] : s.flops)

@@ -56,7 +56,7 @@ Attrs with(Attrs a, const Attrs& more) {
 }
 
 void draw_header(svg::Writer& w, const Analysis& a) {
-  const std::string gfx = (a.gfx.empty() ? std::string("unknown gfx") : a.gfx) +
+  const std::string gfx = (a.arch.empty() ? std::string("unknown gfx") : a.arch) +
                           (a.product.empty() ? "" : " " + a.product);
   put_text(w, 24, 34, fmt::format("Roofline — {} on {}", model_name(a), gfx),
            with(font(k_sans, 20), {{"font-weight", "bold"}}));

@@ -67,7 +67,7 @@ void header(std::string& out, const Analysis& a) {
   out += fmt::format("| Model | {}{} |\n", md_escape(r.model.empty() ? "unknown" : r.model),
                      r.model_arch_class.empty() ? "" : " (" + md_escape(r.model_arch_class) + ")");
   out += fmt::format(
-      "| Hardware | {}{} |\n", a.gfx.empty() ? "unknown gfx" : md_escape(a.gfx),
+      "| Hardware | {}{} |\n", a.arch.empty() ? "unknown gfx" : md_escape(a.arch),
       a.product.empty() ? ", no product constraint" : ", product " + md_escape(a.product));
   auto opt = [](const std::optional<double>& v) {
     return v ? fmt::format("{:g}", *v) : std::string("?");

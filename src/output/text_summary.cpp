@@ -60,7 +60,7 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
                         to_string(a.peaks.source))
           : std::string(a.peaks.hard_unknown ? "no peaks (hard unknown)" : "no peaks");
   out += fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
-                     a.gfx.empty() ? "unknown gfx" : a.gfx,
+                     a.arch.empty() ? "unknown gfx" : a.arch,
                      a.product.empty() ? "" : "/" + a.product, peaks, to_string(a.stage),
                      a.stage == Stage::A ? " (estimate: annotate, rank by GPU time)" : "",
                      a.entries.size(), a.head_threshold_pct, a.skipped_count);

@@ -89,8 +89,9 @@ ResolvedPeaks peaks_for(const AnalyzeInputs& in, const PeaksTable& table, const 
           Diagnostic{Severity::warning, std::nullopt, Topic::peaks, "", problem});
       a.notes.push_back("peaks table problem: " + problem);
     }
-  ResolvedPeaks peaks = resolve_peaks(table, env ? env->gfx_raw : "", env ? env->product_raw : "",
-                                      env ? env->device_props : DeviceProps{});
+  ResolvedPeaks peaks =
+      resolve_peaks(table, env ? env->arch : "", env ? env->product_raw : "",
+                    env ? env->device_props : DeviceProps{}, env ? env->device_name : "");
   for (const auto& n : peaks.notes) a.notes.push_back(n);
   if (peaks.source != PeaksSource::table)
     a.diagnostics.push_back(Diagnostic{Severity::warning, Level::L1, Topic::peaks, "",
@@ -219,7 +220,8 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   // A wrong denominator makes every number wrong: product gating and the RDNA4 hard unknown
   // are decided once, up front.
   a.peaks = peaks_for(in, table, env, a);
-  a.gfx = a.peaks.gfx;
+  a.arch = a.peaks.gfx;
+  a.gfx = is_nvidia_arch(a.arch) ? "" : a.arch;
   a.product = a.peaks.product;
 
   // Stage B/C evidence is matched to the head by kernel name once, before the per-entry pass.

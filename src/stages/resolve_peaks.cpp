@@ -7,6 +7,7 @@
 #include "roofline/load.hpp"
 #include "roofline/peaks.hpp"
 #include "roofline/stages.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline {
 namespace {
@@ -25,6 +26,60 @@ bool bf16_equals_fp16(const std::map<std::string, double>& flops) {
   return std::fabs(bf16->second - fp16->second) <= 1e-9 * std::max(bf16->second, fp16->second);
 }
 
+// REACH §1: on an NVIDIA arch the product decides the row — `device_target` when given (a product
+// key or one of a row's device names), else `device_name` matched exactly against the spellings
+// the rows of that arch list. A name no row lists stays as the (unmatched) product: L1.
+std::string nvidia_product(const PeaksTable& table, const std::string& arch,
+                           const std::string& product_spelling, const std::string& device_name,
+                           std::vector<std::string>& notes) {
+  std::vector<const PeaksSection*> rows;
+  for (const PeaksSection& s : table.sections)
+    if (s.gfx == arch) rows.push_back(&s);
+  auto by_name = [&](const std::string& name) -> const PeaksSection* {
+    for (const PeaksSection* s : rows)
+      for (const std::string& n : s->device_names)
+        if (n == name) return s;
+    return nullptr;
+  };
+  std::string products, spellings;
+  for (const PeaksSection* s : rows) {
+    const std::string p = s->product.empty() ? std::string("no product") : s->product;
+    products += (products.empty() ? "" : ", ") + p;
+    std::string names;
+    for (const std::string& n : s->device_names) names += (names.empty() ? "'" : ", '") + n + "'";
+    if (!names.empty())
+      spellings += fmt::format("{}{}: {}", spellings.empty() ? "" : "; ", p, names);
+  }
+  const std::string target = canonical_product(product_spelling, {});
+  if (!target.empty()) {
+    for (const PeaksSection* s : rows)
+      if (s->product == target) return target;
+    if (const PeaksSection* s = by_name(target)) {
+      notes.push_back(fmt::format("device_target '{}' is a device name of product {}",
+                                  product_spelling, s->product));
+      return s->product;
+    }
+    return target;
+  }
+  const std::string name = lower_ascii(trim_view(device_name));
+  if (name.empty()) {
+    if (!rows.empty())
+      notes.push_back(fmt::format(
+          "{} is shared by {}: the product (device_name or device_target) decides the row, and "
+          "this run names none",
+          arch, products));
+    return {};
+  }
+  if (const PeaksSection* s = by_name(name)) {
+    notes.push_back(fmt::format("device_name '{}' is product {}", device_name, s->product));
+    return s->product;
+  }
+  notes.push_back(
+      fmt::format("device_name '{}' is not a spelling any {} section lists ({}): no near matches",
+                  device_name, arch, spellings.empty() ? "none" : spellings));
+  return name;
+}
+
 }  // namespace
 
 std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key) {
@@ -34,10 +89,13 @@ std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::stri
 }
 
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spelling,
-                            const std::string& product_spelling, const DeviceProps& props) {
+                            const std::string& product_spelling, const DeviceProps& props,
+                            const std::string& device_name) {
   ResolvedPeaks out;
-  out.gfx = normalize_gfx(gfx_spelling);
-  out.product = canonical_product(product_spelling, known_products(table));
+  out.gfx = normalize_arch(gfx_spelling);
+  out.product = is_nvidia_arch(out.gfx)
+                    ? nvidia_product(table, out.gfx, product_spelling, device_name, out.notes)
+                    : canonical_product(product_spelling, known_products(table));
   const std::string product_text = out.product.empty() ? "no product" : "product " + out.product;
 
   if (out.gfx.empty()) {
@@ -88,6 +146,10 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
         "{} has peaks sections, but none for {} (a section without product matches only runs "
         "with no product or device_target 'unknown')",
         out.gfx, product_text));
+  // What failed to match, for the L1 reason: the whole arch, or this product of a known arch.
+  const std::string unmatched =
+      gfx_known ? fmt::format("{} with {} matches no section", out.gfx, product_text)
+                : fmt::format("{} not in the peaks table", out.gfx);
   const auto& p = props;
   if (p.memory_clock_rate_khz && p.memory_bus_width_bits && *p.memory_clock_rate_khz > 0 &&
       *p.memory_bus_width_bits > 0) {
@@ -95,17 +157,16 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
     out.confidence = Confidence::low;
     out.hbm_bw_bytes_s = *p.memory_clock_rate_khz * 1e3 * *p.memory_bus_width_bits / 8.0 * 2.0;
     out.notes.push_back(fmt::format(
-        "{} not in the peaks table: bandwidth derived from device_props "
+        "{}: bandwidth derived from device_props "
         "(memory_clock_rate_khz {} · 1e3 · memory_bus_width_bits {} / 8 · 2 = {:.4g} B/s), "
         "FLOP peaks unknown, confidence low",
-        out.gfx, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
+        unmatched, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
     return out;
   }
   out.notes.push_back(
-      fmt::format("{} not in the peaks table and no device_props (memory_clock_rate_khz, "
-                  "memory_bus_width_bits) "
+      fmt::format("{} and no device_props (memory_clock_rate_khz, memory_bus_width_bits) "
                   "to derive bandwidth: peaks unknown, every headroom unknown",
-                  out.gfx));
+                  unmatched));
   return out;
 }
 

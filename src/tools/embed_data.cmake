@@ -1,9 +1,10 @@
 # Writes a C++ file that holds the shipped data files as string constants.
-# Invoked at build time: cmake -DOUT=... -DPEAKS=... -DCLASSES=... -P embed_data.cmake
+# Invoked at build time: cmake -DOUT=... -DPEAKS=... -DCLASSES=... -DBACKENDS=... -P embed_data.cmake
 file(READ "${PEAKS}" peaks_text)
 file(READ "${CLASSES}" classes_text)
+file(READ "${BACKENDS}" backends_text)
 set(delim "RL_EMBED")
-foreach(text IN ITEMS "${peaks_text}" "${classes_text}")
+foreach(text IN ITEMS "${peaks_text}" "${classes_text}" "${backends_text}")
   string(FIND "${text}" ")${delim}" found)
   if(NOT found EQUAL -1)
     message(FATAL_ERROR "embedded data file contains the raw-string delimiter")
@@ -20,6 +21,10 @@ std::string_view builtin_peaks_md() {
 }
 std::string_view builtin_kernel_classes() {
   static constexpr char text[] = R\"${delim}(${classes_text})${delim}\";
+  return {text, sizeof(text) - 1};
+}
+std::string_view builtin_kernel_backends() {
+  static constexpr char text[] = R\"${delim}(${backends_text})${delim}\";
   return {text, sizeof(text) - 1};
 }
 }  // namespace roofline

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
                        opt(s.mall_bytes));
     for (const auto& [key, value] : s.flops)
       out += fmt::format("  s.flops[{}] = {};\n", quoted(key), hex(value));
+    for (const auto& name : s.device_names)
+      out += fmt::format("  s.device_names.push_back({});\n", quoted(name));
     out += "  t.sections.push_back(std::move(s));\n}\n";
   }
   std::string tmp = std::string(argv[2]) + ".tmp";

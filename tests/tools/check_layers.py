@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The dependency rule of docs/ARCHITECTURE.md, checked on every #include of the project:
-vocabulary <- inputs <- pipeline <- render <- outcomes <- cli. A file may include headers of its own layer or
+vocabulary <- inputs <- pipeline <- render <- {outcomes, topn} <- cli (topn needs only the
+pipeline). A file may include headers of its own layer or
 a lower one; anything else is printed as `file:line: includes X (layer) from layer Y` and fails.
 (The libraries enforce the same rule at link time; this catches a type-only include too.)
 
@@ -10,7 +11,10 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["vocabulary", "inputs", "pipeline", "render", "outcomes", "cli"]
+# Rank of each layer; a file may include its own layer or one of lower rank. outcomes and topn
+# share a rank and do not include each other.
+RANK = {"vocabulary": 0, "inputs": 1, "pipeline": 2, "render": 3, "outcomes": 4, "topn": 4,
+        "cli": 5}
 
 # Public headers by layer (include/roofline/<name>.hpp).
 HEADERS = {
@@ -20,10 +24,11 @@ HEADERS = {
     "pipeline": {"stages", "analysis", "analyze", "match", "calc"},
     "render": {"report"},
     "outcomes": {"rounds", "pairing", "predictions", "compare", "outcomes", "ledger", "calibrate"},
+    "topn": {"topn"},
 }
 # Source folders by layer (private headers inside them belong to the same layer).
 FOLDERS = {"src/core": "inputs", "src/tools": "inputs", "src/stages": "pipeline",
-           "src/pipeline": "pipeline", "src/output": "render", "src/outcomes": "outcomes",
+           "src/pipeline": "pipeline", "src/output": "render", "src/outcomes": "outcomes", "src/topn": "topn",
            "src/cli": "cli"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -71,7 +76,7 @@ def main():
                 if m.group(1).startswith("roofline/"):
                     unknown.append(f"{rel}:{n}: {m.group(1)} is in no layer")
                 continue
-            if LAYERS.index(other) > LAYERS.index(own):
+            if other != own and RANK[other] >= RANK[own]:
                 problems.append(f"{rel}:{n}: includes {m.group(1)} ({other}) from layer {own}")
     for p in problems + unknown:
         print(p)

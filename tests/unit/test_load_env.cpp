@@ -161,3 +161,49 @@ TEST_CASE("parse_env_report: broken inputs never throw", "[load][env]") {
   CHECK(any_contains(l.errors, {"env_report.json: gfx:", "expected a string"}));
   CHECK(any_contains(l.errors, {"env_report.json: workload:", "expected an object"}));
 }
+
+TEST_CASE("parse_env_report: NVIDIA arch from gpu_arch or compute_capability (REACH §1)",
+          "[load][env][nvidia]") {
+  struct Case {
+    const char* json;
+    const char* arch;
+  };
+  for (const Case& c :
+       {Case{R"({"gpu_arch": "sm_90", "device_name": "NVIDIA H200"})", "sm_90"},
+        Case{R"({"gpu_arch": "SM_100a"})", "sm_100"}, Case{R"({"gpu_arch": "sm89"})", "sm_89"},
+        Case{R"({"compute_capability": "9.0"})", "sm_90"},
+        Case{R"({"compute_capability": "10.0"})", "sm_100"},
+        Case{R"({"compute_capability": 8.9})", "sm_89"},
+        Case{R"({"compute_capability": 9.0})", "sm_90"},
+        Case{R"({"gpu_arch": "gfx942:sramecc+:xnack-"})", "gfx942"},
+        Case{R"({"gfx": "gfx950", "gpu_arch": "sm_90"})", "gfx950"}}) {
+    INFO(c.json);
+    auto l = parse_env_report(c.json, k_file);
+    REQUIRE(l.value);
+    CHECK(l.errors.empty());
+    CHECK(l.value->arch == c.arch);
+  }
+  auto l = parse_env_report(R"({"gpu_arch": "sm_90", "device_name": "  NVIDIA H200 "})", k_file);
+  CHECK(l.value->device_name == "NVIDIA H200");
+  CHECK(l.value->gfx.empty());  // gfx stays AMD's
+  l = parse_env_report(R"({"gpu_arch": "gfx942"})", k_file);
+  CHECK(l.value->gfx == "gfx942");
+  l = parse_env_report(R"({"compute_capability": "nine"})", k_file);
+  CHECK(l.value->arch.empty());
+  CHECK(any_contains(l.errors, {"compute_capability", "'nine'"}));
+  CHECK(any_contains(l.errors, {"gfx: missing", "gpu_arch"}));
+}
+
+TEST_CASE("normalize_arch / arch_from_compute_capability / is_nvidia_arch", "[load][env][nvidia]") {
+  CHECK(normalize_arch("sm_90") == "sm_90");
+  CHECK(normalize_arch(" SM90A ") == "sm_90");
+  CHECK(normalize_arch("compute_80") == "sm_80");
+  CHECK(normalize_arch("sm_90xy") == "sm_90xy");  // not an arch spelling: kept, matches nothing
+  CHECK(normalize_arch("gfx950:xnack-") == "gfx950");
+  CHECK(arch_from_compute_capability("12.0") == "sm_120");
+  CHECK(arch_from_compute_capability("9") == "");
+  CHECK(arch_from_compute_capability("9.10") == "");
+  CHECK(is_nvidia_arch("sm_90"));
+  CHECK_FALSE(is_nvidia_arch("sm_"));
+  CHECK_FALSE(is_nvidia_arch("gfx950"));
+}

@@ -149,7 +149,7 @@ TEST_CASE("check_peaks: bf16 != fp16 and duplicate (gfx, product) are flagged", 
 TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks]") {
   const PeaksTable& t = builtin_peaks();
   CHECK(check_peaks(t).empty());
-  REQUIRE(t.sections.size() == 4);
+  REQUIRE(t.sections.size() == 9);
 
   SECTION("gfx950 MI350X/MI355X") {
     const PeaksSection* s = find_section(t, "gfx950", "");
@@ -197,7 +197,53 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     CHECK(s->flops.at("fp32") == rel(4.78e13));
     CHECK(s->flops.count("fp4") == 0);
   }
-  CHECK(known_products(t) == std::vector<std::string>{"r9700"});
+  SECTION("NVIDIA rows of REACH §1, dense datasheet figures") {
+    struct Row {
+      const char* arch;
+      const char* product;
+      double bw, fp32, bf16, l2, cu;
+      std::vector<std::string> names;
+    };
+    for (const Row& r :
+         {Row{"sm_80", "a100", 2.039e12, 19.5e12, 312e12, 40e6, 108, {"nvidia a100-sxm4-80gb"}},
+          Row{"sm_89", "l40s", 0.864e12, 91.6e12, 362e12, 48e6, 142, {"nvidia l40s"}},
+          Row{"sm_90",
+              "h100",
+              3.35e12,
+              67e12,
+              989.4e12,
+              50e6,
+              132,
+              {"nvidia h100 80gb hbm3", "nvidia h100 sxm5 80gb"}},
+          Row{"sm_90",
+              "h200",
+              4.8e12,
+              67e12,
+              989.4e12,
+              62914560,
+              132,
+              {"nvidia h200", "nvidia h200 141gb hbm3e"}},
+          Row{"sm_100", "b200", 8.0e12, 75e12, 2250e12, 132644864, 148, {"nvidia b200"}}}) {
+      INFO(r.product);
+      const PeaksSection* s = find_section(t, r.arch, r.product);
+      REQUIRE(s);
+      CHECK(s->hbm_bw_bytes_s.value() == rel(r.bw));
+      CHECK(s->flops.at("fp32") == rel(r.fp32));
+      CHECK(s->flops.at("bf16") == rel(r.bf16));
+      CHECK(s->flops.at("fp16") == rel(r.bf16));
+      CHECK(s->l2_bytes.value() == rel(r.l2));
+      CHECK(s->cu.value() == rel(r.cu));
+      CHECK(s->device_names == r.names);
+    }
+    CHECK(find_section(t, "sm_90", "") == nullptr);  // never a bare sm_90 section
+    CHECK(find_section(t, "sm_89", "l40s")->flops.count("fp64") == 0);
+    CHECK(find_section(t, "sm_80", "a100")->flops.count("fp8") == 0);
+    CHECK(find_section(t, "sm_100", "b200")->flops.at("fp4") == rel(9.0e15));
+    CHECK(find_section(t, "sm_90", "h200")->flops.at("fp8") == rel(1978.9e12));
+    CHECK(find_section(t, "sm_90", "h100")->flops.at("tf32") == rel(494.7e12));
+  }
+  CHECK(known_products(t) ==
+        std::vector<std::string>{"r9700", "a100", "l40s", "h100", "h200", "b200"});
 }
 
 TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text",
@@ -218,5 +264,52 @@ TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shi
     CHECK(g.l2_bytes == p.l2_bytes);
     CHECK(g.mall_bytes == p.mall_bytes);
     CHECK(g.flops == p.flops);
+    CHECK(g.device_names == p.device_names);
   }
+}
+
+TEST_CASE("parse_peaks_md: NVIDIA sections by arch, with their device names", "[peaks][nvidia]") {
+  const char* md = R"(
+```yaml
+arch: SM_90
+product: H200
+device_names:
+  - NVIDIA H200
+  - "  NVIDIA H200 141GB HBM3e "
+hbm_bw_bytes_s: 4.8e12
+```
+
+```yaml
+arch: sm_90
+product: h100
+device_names: NVIDIA H100 80GB HBM3
+hbm_bw_bytes_s: 3.35e12
+```
+
+```yaml
+gfx: gfx942
+arch: sm_90
+hbm_bw_bytes_s: 1
+```
+
+```yaml
+arch: sm_90
+product: other
+device_names: [NVIDIA H200]
+hbm_bw_bytes_s: 1
+```
+)";
+  auto loaded = parse_peaks_md(md, "p.md");
+  REQUIRE(loaded.value);
+  const auto& t = *loaded.value;
+  REQUIRE(t.sections.size() == 3);
+  CHECK(t.sections[0].gfx == "sm_90");
+  CHECK(t.sections[0].product == "h200");
+  CHECK(t.sections[0].device_names ==
+        std::vector<std::string>{"nvidia h200", "nvidia h200 141gb hbm3e"});
+  CHECK(t.sections[1].device_names == std::vector<std::string>{"nvidia h100 80gb hbm3"});
+  CHECK(any_contains(loaded.errors, {"p.md:", "gfx 'gfx942' and arch 'sm_90' disagree"}));
+  auto problems = check_peaks(t);
+  REQUIRE(problems.size() == 1);
+  CHECK(any_contains(problems, {"device name 'nvidia h200' is also listed for h200"}));
 }

@@ -5,6 +5,7 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
+using roofline::test::any_contains;
 using roofline::test::rel;
 
 namespace {
@@ -123,4 +124,74 @@ TEST_CASE("peak_flops_for: a missing dtype is unknown, never the table maximum",
   CHECK_FALSE(peak_flops_for(mi300, "fp4").has_value());
   CHECK(peak_flops_for(mi300, "fp8").value() == rel(2.61e15));
   CHECK_FALSE(peak_flops_for(mi300, "").has_value());
+}
+
+TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by default",
+          "[peaks][resolve][nvidia]") {
+  SECTION("NVIDIA H200 (trimmed, case-folded) -> the h200 row") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, "  nvidia h200 ");
+    CHECK(p.product == "h200");
+    CHECK(p.source == PeaksSource::table);
+    CHECK(p.hbm_bw_bytes_s.value() == rel(4.8e12));
+    CHECK(p.flops.at("bf16") == rel(989.4e12));
+    CHECK(p.l2_bytes.value() == rel(62914560));
+    CHECK(p.compute_validated);
+  }
+  SECTION("both H100 spellings -> the h100 row") {
+    for (const char* name : {"NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB"}) {
+      ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, name);
+      CHECK(p.product == "h100");
+      CHECK(p.hbm_bw_bytes_s.value() == rel(3.35e12));
+      CHECK(p.flops.at("fp8") == rel(1978.9e12));
+    }
+  }
+  SECTION("no product: L1, derived from device_props, not the H100 row") {
+    DeviceProps props;
+    props.memory_clock_rate_khz = 2.619e6;
+    props.memory_bus_width_bits = 5120;
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "unknown", props, "");
+    CHECK(p.product.empty());
+    CHECK(p.source == PeaksSource::derived);
+    CHECK(p.confidence == Confidence::low);
+    CHECK(p.hbm_bw_bytes_s.value() == rel(2.619e9 * 5120 / 8 * 2));
+    CHECK(p.flops.empty());
+    CHECK(any_contains(p.notes, {"sm_90 is shared by h100, h200"}));
+  }
+  SECTION("no product and no device_props: unknown") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, "");
+    CHECK(p.source == PeaksSource::none);
+    CHECK_FALSE(p.hbm_bw_bytes_s);
+  }
+  SECTION("a name no row lists (H100 PCIe, H200 NVL) is L1, not a near match") {
+    for (const char* name : {"NVIDIA H100 PCIe", "NVIDIA H200 NVL", "NVIDIA H200 141GB"}) {
+      ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, name);
+      CHECK(p.source == PeaksSource::none);
+      CHECK_FALSE(p.product.empty());
+      CHECK(any_contains(p.notes, {"not a spelling any sm_90 section lists", "no near matches"}));
+    }
+  }
+  SECTION("device_target names the product (key or device name); it wins over device_name") {
+    CHECK(resolve_peaks(builtin_peaks(), "sm_90", "H200", {}, "NVIDIA H100 80GB HBM3").product ==
+          "h200");
+    CHECK(resolve_peaks(builtin_peaks(), "sm_90", "NVIDIA H100 SXM5 80GB", {}, "").product ==
+          "h100");
+    CHECK(resolve_peaks(builtin_peaks(), "sm_90", "h100 pcie", {}, "").source == PeaksSource::none);
+  }
+  SECTION("other archs and the arch-specific spelling") {
+    CHECK(resolve_peaks(builtin_peaks(), "sm_100a", "", {}, "NVIDIA B200").flops.at("fp4") ==
+          rel(9.0e15));
+    CHECK(resolve_peaks(builtin_peaks(), "sm_80", "", {}, "NVIDIA A100-SXM4-80GB")
+              .hbm_bw_bytes_s.value() == rel(2.039e12));
+    // A device name of another arch does not cross over.
+    CHECK(resolve_peaks(builtin_peaks(), "sm_89", "", {}, "NVIDIA H200").source ==
+          PeaksSource::none);
+    ResolvedPeaks l40s = resolve_peaks(builtin_peaks(), "sm_89", "", {}, "NVIDIA L40S");
+    CHECK(l40s.flops.count("fp64") == 0);
+    CHECK(l40s.flops.at("fp8") == rel(733e12));
+  }
+  SECTION("on AMD the device name is display only") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx950", "", {}, "NVIDIA H200");
+    CHECK(p.product.empty());
+    CHECK(p.source == PeaksSource::table);
+  }
 }

@@ -1,0 +1,108 @@
+// The `topn` subcommand: raw profiler output in, profile_topN.json and profile_workload.json out,
+// so `roofline analyze` works without the agent workflow's profiler.
+#include "cli/topn_cmd.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "cli/common.hpp"
+#include "roofline/kernel_classes.hpp"
+#include "roofline/report.hpp"
+#include "roofline/topn.hpp"
+
+namespace roofline::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int k_exit_bad_input = 1;
+
+}  // namespace
+
+CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
+  auto* cmd = app.add_subcommand(
+      "topn",
+      "Build the standardized Top-N (profile_topN.json) and profile_workload.json from raw "
+      "profiler output");
+  cmd->add_option("traces", args.traces,
+                  "PyTorch profiler Chrome traces (.json or .json.gz), rocprofv3 "
+                  "*kernel_trace.csv / *kernel_stats.csv, or Nsight Systems cuda_gpu_kern_sum "
+                  "CSVs; several are summed by kernel name (e.g. one per rank)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("-o,--out", args.out,
+                  "Top-N file to write (an existing folder: profile_topN.json inside it); "
+                  "profile_workload.json is written beside it")
+      ->capture_default_str();
+  cmd->add_option("--top", args.top, "Keep the N kernels with the most GPU time")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->capture_default_str();
+  cmd->add_flag("--fsync", args.fsync, "Flush the files to stable storage before the rename");
+  cmd->footer(
+      "GPU time is every kernel, gpu_memcpy and gpu_memset event, summed by exact name. Shapes "
+      "and\n"
+      "dtypes come from the CPU op that launched each kernel (record_shapes=True); step\n"
+      "annotations (execute_..context_N(T)..generation_B(..)) add the per-regime fields.\n"
+      "Exit codes: 0 written, 1 a trace is unreadable, truncated or not a supported format\n"
+      "(nothing written), 2 usage error, 3 the files could not be written.");
+  return cmd;
+}
+
+int run_topn(const TopnArgs& args) {
+  std::vector<TraceProfile> profiles;
+  bool failed = false;
+  for (const auto& path : args.traces) {
+    TraceRead read = read_trace_file(path, path);
+    for (const auto& n : read.notes) err_line(fmt::format("note: {}: {}", path, n));
+    if (!read.profile) {
+      err_line("error: " + read.error);
+      failed = true;
+      continue;
+    }
+    profiles.push_back(std::move(*read.profile));
+  }
+  if (failed) {
+    err_line("nothing written: fix or leave out the file(s) above");
+    return k_exit_bad_input;
+  }
+  const TraceProfile profile = merge_profiles(std::move(profiles));
+  TopnOptions options;
+  options.top = args.top;
+  const TopnDocument doc =
+      build_topn(profile, options, builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
+
+  std::error_code ec;
+  fs::path out = args.out;
+  if (fs::is_directory(out, ec)) out /= "profile_topN.json";
+  const fs::path dir = out.parent_path();
+  if (!dir.empty()) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      err_line(
+          fmt::format("nothing written: cannot create folder {}: {}", dir.string(), ec.message()));
+      return k_exit_write;
+    }
+  }
+  const fs::path workload = (dir.empty() ? fs::path(".") : dir) / "profile_workload.json";
+  for (const auto& [path, text] :
+       {std::pair{out, render_topn_json(doc)}, std::pair{workload, render_workload_json(doc)}}) {
+    if (const auto error = write_atomic(path, text, args.fsync)) {
+      err_line("not written: " + *error);
+      return k_exit_write;
+    }
+  }
+  fmt::print("roofline topn: {} of {} kernels, {} launches, {} ms of GPU time ({}{})\n",
+             doc.entries.size(), doc.num_distinct_kernels, doc.num_kernel_launches,
+             doc.total_gpu_time_ms, doc.source,
+             doc.serving ? fmt::format(", {} prefill + {} decode steps",
+                                       doc.serving->n_prefill_steps, doc.serving->n_decode_steps)
+                         : std::string());
+  fmt::print("  wrote {}\n  wrote {}\n", out.string(), workload.string());
+  return k_exit_ok;
+}
+
+}  // namespace roofline::cli

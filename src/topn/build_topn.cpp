@@ -1,0 +1,248 @@
+// TraceProfile -> TopnDocument (REACH §3): ranking, rounding, short names, call signatures,
+// classification and kernel-family fields, per-regime fields. Pure: no I/O, no clock.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "core/pattern.hpp"
+#include "roofline/topn.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr std::size_t k_max_short_name = 60;
+constexpr std::size_t k_max_signatures = 5;
+constexpr double k_steady_share = 0.9;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// At most `n` bytes, not cutting a UTF-8 sequence.
+std::string clip(std::string_view s, std::size_t n) {
+  if (s.size() <= n) return std::string(s);
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return std::string(s.substr(0, n));
+}
+
+// Python's json.dumps text of a call signature: "[[64, 2048], [2048, 5120]]".
+std::string signature_json(const std::vector<std::vector<std::int64_t>>& dims) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    out += i ? ", [" : "[";
+    for (std::size_t j = 0; j < dims[i].size(); ++j)
+      out += (j ? ", " : "") + std::to_string(dims[i][j]);
+    out += ']';
+  }
+  return out + "]";
+}
+
+const BackendRule* match_backend(const TraceKernel& k, const std::vector<BackendRule>& rules) {
+  for (const BackendRule& r : rules)
+    if (detail::pattern_matches(r.pattern, k.name)) return &r;
+  return nullptr;
+}
+
+bool name_has(const std::string& name, std::initializer_list<std::string_view> tokens) {
+  for (std::string_view t : tokens)
+    if (detail::icontains(name, t)) return true;
+  return false;
+}
+
+// The profiler's classification vocabulary (SPEC §2.1) from the op class (kernel_classes.tsv).
+std::string classification_of(const TraceKernel& k, const BackendRule* family,
+                              const Classification& c) {
+  if (k.kind != GpuEventKind::kernel) return "memory";
+  if (family && !family->classification.empty()) return family->classification;
+  const bool editable = family && family->editable.value_or(false);
+  switch (c.op_class) {
+    case OpClass::gemm:
+    case OpClass::moe:
+      return editable ? "fused_custom" : "library_gemm";
+    case OpClass::attn:
+      return editable ? "fused_custom" : "library_attn";
+    case OpClass::elementwise: {
+      const std::string& d = c.detail;
+      if (d == "norm" || d == "add_norm" || d == "reduce" || d == "softmax")
+        return "reduction_norm";
+      if (d == "copy" || d == "fill" || d == "kv_write") return "memory";
+      if (d.empty() && name_has(k.name, {"norm", "reduce", "softmax"})) return "reduction_norm";
+      if (d.empty() && name_has(k.name, {"copy", "fill", "memcpy", "memset"})) return "memory";
+      return "elementwise_overhead";
+    }
+    case OpClass::unknown:
+      break;
+  }
+  return "other";
+}
+
+// Up to five call signatures: the most-called ones (ties by text), listed by their JSON text.
+std::vector<std::vector<std::vector<std::int64_t>>> signatures(const TraceKernel& k) {
+  std::map<std::string, std::pair<double, const TraceCase*>> by_text;
+  for (const TraceCase& c : k.cases) {
+    auto& slot = by_text[signature_json(c.dims)];
+    slot.first += c.count;
+    slot.second = &c;
+  }
+  std::vector<std::pair<std::string, std::pair<double, const TraceCase*>>> ranked(by_text.begin(),
+                                                                                  by_text.end());
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  if (ranked.size() > k_max_signatures) ranked.resize(k_max_signatures);
+  std::sort(ranked.begin(), ranked.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<std::vector<std::int64_t>>> out;
+  for (const auto& r : ranked) out.push_back(r.second.second->dims);
+  return out;
+}
+
+void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
+  if (!steps.any() || !(k.regime_calls.prefill || k.regime_calls.decode)) return;
+  e.has_regimes = true;
+  double decode_batch_sum = 0.0;
+  for (const auto& [batch, n] : steps.decode_batches)
+    decode_batch_sum += static_cast<double>(batch) * n;
+  for (Regime r : {Regime::prefill, Regime::decode}) {
+    const double calls = k.regime_calls.at(r).value_or(0.0);
+    const double n_steps = r == Regime::prefill ? steps.n_prefill : steps.n_decode;
+    if (!(calls > 0) || !(n_steps > 0)) continue;
+    e.served_regimes.push_back(to_string(r));
+    e.phase_calls_measured.at(r) = calls;
+    e.calls_per_step.at(r) = round_to(calls / n_steps, 3);
+    e.base_latency_ms.at(r) = round_to(k.regime_us.at(r).value_or(0.0) / calls / 1000.0, 6);
+    e.est_rows.at(r) =
+        round_to((r == Regime::prefill ? steps.prefill_rows_sum : decode_batch_sum) / n_steps, 0);
+  }
+  e.phase = e.served_regimes.size() == 2 ? "both" : e.served_regimes.front();
+}
+
+ServingSummary serving_of(const StepStats& s) {
+  ServingSummary out;
+  out.n_prefill_steps = s.n_prefill;
+  out.n_decode_steps = s.n_decode;
+  if (!s.decode_batches.empty()) {
+    out.decode_batch_captured = static_cast<double>(s.decode_batches.rbegin()->first);
+    auto mode = s.decode_batches.begin();
+    for (auto it = s.decode_batches.begin(); it != s.decode_batches.end(); ++it)
+      if (it->second >= mode->second) mode = it;  // ties: the larger batch
+    out.decode_batch_steady = static_cast<double>(mode->first);
+    out.steady = mode->second >= k_steady_share * s.n_decode;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string kernel_short_name(std::string_view name, GpuEventKind kind) {
+  std::string_view s = trim(name);
+  if (kind != GpuEventKind::kernel) {  // "Memcpy DtoD (Device -> Device)" -> "Memcpy DtoD"
+    if (auto p = s.find(" ("); p != std::string_view::npos) s = trim(s.substr(0, p));
+    return clip(s, k_max_short_name);
+  }
+  if (auto p = s.find(" [clone"); p != std::string_view::npos) s = trim(s.substr(0, p));
+  if (s.size() > 3 && s.substr(s.size() - 3) == ".kd") s.remove_suffix(3);
+  constexpr std::string_view k_anon = "(anonymous namespace)";
+  std::string cur;
+  int angle = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (angle == 0 && c == '(' && s.substr(i, k_anon.size()) == k_anon) {
+      i += k_anon.size() - 1;
+      continue;
+    }
+    if (c == '<') {
+      ++angle;
+    } else if (c == '>') {
+      angle = std::max(0, angle - 1);
+    } else if (angle == 0) {
+      if (c == '(') break;  // the argument list
+      if (c == ' ' || c == ':' || c == '*' || c == '&')
+        cur.clear();  // a return type, qualifier or namespace ends here
+      else
+        cur += c;
+    }
+  }
+  if (cur.empty()) cur = std::string(s);
+  return clip(cur, k_max_short_name);
+}
+
+double round_to(double x, int digits) {
+  if (!std::isfinite(x)) return x;
+  char buf[512];
+  const int n = std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf) return x;
+  return std::strtod(buf, nullptr);
+}
+
+TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
+                        const std::vector<ClassRule>& class_families,
+                        const std::vector<BackendRule>& backends) {
+  TopnDocument doc;
+  doc.source = profile.source;
+  double total_us = 0.0, launches = 0.0;
+  for (const TraceKernel& k : profile.kernels) {
+    total_us += k.total_us;
+    launches += k.calls;
+  }
+  doc.total_gpu_time_ms = round_to(total_us / 1000.0, 4);
+  doc.num_kernel_launches = launches;
+  doc.num_distinct_kernels = static_cast<double>(profile.kernels.size());
+  if (profile.steps.any()) doc.serving = serving_of(profile.steps);
+
+  std::vector<const TraceKernel*> order;
+  for (const TraceKernel& k : profile.kernels) order.push_back(&k);
+  std::sort(order.begin(), order.end(), [](const TraceKernel* a, const TraceKernel* b) {
+    if (a->total_us != b->total_us) return a->total_us > b->total_us;
+    return a->name < b->name;
+  });
+  if (order.size() > options.top) order.resize(options.top);
+
+  ClassRules rules;
+  rules.families = class_families;
+  for (const TraceKernel* k : order) {
+    TopnEntry e;
+    e.rank = doc.entries.size() + 1;
+    e.name = k->name;
+    e.short_name = kernel_short_name(k->name, k->kind);
+    e.calls = k->calls;
+    e.total_ms = round_to(k->total_us / 1000.0, 4);
+    e.avg_us = k->calls > 0 ? round_to(k->total_us / k->calls, 3) : 0.0;
+    e.pct_gpu_time = total_us > 0 ? round_to(100.0 * k->total_us / total_us, 2) : 0.0;
+    e.shapes = signatures(*k);
+    e.dtypes = k->dtypes;
+    TopNEntry probe;
+    probe.name = e.name;
+    probe.short_name = e.short_name;
+    const Classification cls = classify(probe, rules);
+    const BackendRule* family = match_backend(*k, backends);
+    e.classification = classification_of(*k, family, cls);
+    e.backend_guess = family ? family->backend : "unknown";
+    e.editable = family ? family->editable : std::nullopt;
+    e.opt_hint = family ? family->hint : "";
+    fill_regimes(*k, profile.steps, e);
+    double with_shapes = 0.0;
+    for (const TraceCase& c : k->cases) {
+      with_shapes += c.count;
+      e.cases.push_back(
+          WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
+                       c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0});
+    }
+    e.calls_without_shapes = std::max(0.0, k->calls - with_shapes);
+    std::stable_sort(e.cases.begin(), e.cases.end(),
+                     [](const WorkloadCase& a, const WorkloadCase& b) {
+                       if (a.count != b.count) return a.count > b.count;
+                       const std::string ta = signature_json(a.dims), tb = signature_json(b.dims);
+                       if (ta != tb) return ta < tb;
+                       if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
+                       return a.regime < b.regime;
+                     });
+    doc.entries.push_back(std::move(e));
+  }
+  return doc;
+}
+
+}  // namespace roofline

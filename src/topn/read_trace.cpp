@@ -1,0 +1,115 @@
+// One trace file -> TraceProfile: opens it, inflates gzip, tells a Chrome trace (JSON) from a
+// kernel CSV by the first bytes, and turns every failure into one line naming the file.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "topn/byte_source.hpp"
+#include "topn/chrome_events.hpp"
+#include "topn/csv_traces.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr std::string_view k_bom = "\xEF\xBB\xBF";
+
+void chrome_notes(const TraceProfile& p, TraceRead& out) {
+  double cases = 0.0, calls = 0.0;
+  for (const TraceKernel& k : p.kernels) {
+    calls += k.calls;
+    for (const TraceCase& c : k.cases) cases += c.count;
+  }
+  if (cases == 0.0)
+    out.notes.push_back(
+        "no operand shapes: the trace was recorded without record_shapes=True (or its CPU ops "
+        "are missing); shapes and dtypes stay empty");
+  else if (cases < calls)
+    out.notes.push_back(
+        fmt::format("{:.0f} of {:.0f} GPU launches have no operand shapes (no launching op with "
+                    "Input Dims, or only 0-d operands)",
+                    calls - cases, calls));
+  if (p.steps.any())
+    out.notes.push_back(fmt::format("{:.0f} step annotations: {:.0f} prefill, {:.0f} decode",
+                                    p.steps.n_prefill + p.steps.n_decode, p.steps.n_prefill,
+                                    p.steps.n_decode));
+}
+
+}  // namespace
+
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display) {
+  TraceRead out;
+  detail::PeekedInput raw(read);
+  std::unique_ptr<detail::GzipReader> gz;
+  ByteReader body = [&raw](char* buf, std::size_t cap) { return raw.read(buf, cap); };
+  if (detail::is_gzip(raw.peek(2))) {
+    gz = std::make_unique<detail::GzipReader>(body);
+    body = [&gz](char* buf, std::size_t cap) { return gz->read(buf, cap); };
+  }
+  detail::PeekedInput text(body);
+  std::string_view head = text.peek(4096);
+  std::size_t skip = head.substr(0, 3) == k_bom ? 3 : 0;
+  if (skip) {
+    char bom[3];
+    text.read(bom, 3);
+  }
+  std::size_t first = skip;
+  while (first < head.size() && std::strchr(" \t\r\n", head[first]) && head[first] != '\0') ++first;
+  // A broken gzip stream is the root cause of whatever the parser then saw: read the rest of the
+  // compressed data first, so the message does not depend on where the parser stopped.
+  const auto fail = [&](const std::string& what) {
+    if (gz && gz->error().empty()) {
+      std::vector<char> sink(std::size_t{1} << 16);
+      while (gz->read(sink.data(), sink.size()) > 0) {
+      }
+    }
+    out.profile.reset();
+    out.error = fmt::format("{}: {}", display, gz && !gz->error().empty() ? gz->error() : what);
+    return out;
+  };
+  if (first >= head.size()) return fail(head.empty() ? "empty file" : "holds only whitespace");
+  const ByteReader rest = [&text](char* buf, std::size_t cap) { return text.read(buf, cap); };
+
+  TraceProfile profile;
+  if (head[first] == '{' || head[first] == '[') {
+    detail::ChromeEvents events;
+    if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
+      return fail(error);
+    if (gz && !gz->error().empty()) return fail(gz->error());
+    if (events.gpu.empty())
+      return fail(
+          "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
+          "profiler run with the CUDA (ROCm) activity enabled?");
+    profile = detail::aggregate_chrome_events(events);
+    chrome_notes(profile, out);
+  } else {
+    if (std::string error = detail::parse_kernel_csv(rest, profile, out.notes); !error.empty())
+      return fail(error);
+    if (gz && !gz->error().empty()) return fail(gz->error());
+  }
+  out.profile = std::move(profile);
+  return out;
+}
+
+TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) {
+    TraceRead out;
+    out.error = fmt::format("{}: cannot open: {}", display, std::strerror(errno));
+    return out;
+  }
+  detail::FileReader reader(file.get());
+  TraceRead out = read_trace_stream(
+      [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display);
+  if (!reader.error().empty()) {
+    out.profile.reset();
+    out.error = fmt::format("{}: {}", display, reader.error());
+  }
+  return out;
+}
+
+}  // namespace roofline

@@ -1,0 +1,179 @@
+// TopnDocument -> the text of profile_topN.json and profile_workload.json. Objects one key per
+// line, arrays of numbers and of number lists on one line (shapes stay readable), keys in the
+// order SPEC §2.1 lists them. Same document, same bytes.
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/topn.hpp"
+
+namespace roofline {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// Counts as integers (20, not 20.0) when they are whole and exactly representable.
+ordered_json count_json(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
+    return static_cast<std::int64_t>(v);
+  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
+}
+
+ordered_json number_json(double v) {
+  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
+}
+
+bool holds_object(const ordered_json& v) {
+  if (v.is_object()) return true;
+  if (v.is_array())
+    for (const auto& x : v)
+      if (holds_object(x)) return true;
+  return false;
+}
+
+void write(std::string& out, const ordered_json& v, int indent) {
+  const auto scalar = [](const ordered_json& x) {
+    return x.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  };
+  if (v.is_object()) {
+    if (v.empty()) {
+      out += "{}";
+      return;
+    }
+    out += "{\n";
+    std::size_t i = 0;
+    for (auto it = v.begin(); it != v.end(); ++it, ++i) {
+      out.append(static_cast<std::size_t>(indent + 2), ' ');
+      out += scalar(ordered_json(it.key()));
+      out += ": ";
+      write(out, it.value(), indent + 2);
+      out += i + 1 < v.size() ? ",\n" : "\n";
+    }
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += '}';
+  } else if (v.is_array()) {
+    if (v.empty()) {
+      out += "[]";
+      return;
+    }
+    if (!holds_object(v)) {  // numbers, strings and lists of them: one line
+      out += '[';
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i) out += ", ";
+        write(out, v[i], indent);
+      }
+      out += ']';
+      return;
+    }
+    out += "[\n";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      out.append(static_cast<std::size_t>(indent + 2), ' ');
+      write(out, v[i], indent + 2);
+      out += i + 1 < v.size() ? ",\n" : "\n";
+    }
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += ']';
+  } else {
+    out += scalar(v);
+  }
+}
+
+std::string text_of(const ordered_json& doc) {
+  std::string out;
+  write(out, doc, 0);
+  out += '\n';
+  return out;
+}
+
+ordered_json per_regime(const PerRegime<double>& v, bool counts) {
+  ordered_json j = ordered_json::object();
+  for (Regime r : {Regime::prefill, Regime::decode})
+    if (v.at(r)) j[to_string(r)] = counts ? count_json(*v.at(r)) : number_json(*v.at(r));
+  return j;
+}
+
+ordered_json entry_json(const TopnEntry& e) {
+  ordered_json j;
+  j["rank"] = e.rank;
+  j["name"] = e.name;
+  j["short_name"] = e.short_name;
+  j["calls"] = count_json(e.calls);
+  j["total_ms"] = number_json(e.total_ms);
+  j["avg_us"] = number_json(e.avg_us);
+  j["pct_gpu_time"] = number_json(e.pct_gpu_time);
+  j["shapes"] = e.shapes;
+  j["dtypes"] = e.dtypes;
+  j["classification"] = e.classification;
+  j["backend_guess"] = e.backend_guess;
+  j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
+  j["opt_hint"] = e.opt_hint;
+  if (e.has_regimes) {
+    j["phase"] = e.phase;
+    j["served_regimes"] = e.served_regimes;
+    j["phase_calls_measured"] = per_regime(e.phase_calls_measured, true);
+    j["calls_per_step"] = per_regime(e.calls_per_step, true);
+    j["base_latency_ms"] = per_regime(e.base_latency_ms, false);
+    ordered_json shape = ordered_json::object();
+    for (Regime r : {Regime::prefill, Regime::decode})
+      if (e.est_rows.at(r))
+        shape[to_string(r)] = ordered_json{{"M", count_json(*e.est_rows.at(r))}};
+    j["est_shape"] = std::move(shape);
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string render_topn_json(const TopnDocument& doc) {
+  ordered_json j;
+  j["source"] = doc.source;
+  j["total_gpu_time_ms"] = number_json(doc.total_gpu_time_ms);
+  j["num_kernel_launches"] = count_json(doc.num_kernel_launches);
+  j["num_distinct_kernels"] = count_json(doc.num_distinct_kernels);
+  if (doc.serving) {
+    const ServingSummary& s = *doc.serving;
+    ordered_json serving;
+    serving["n_prefill_steps"] = count_json(s.n_prefill_steps);
+    serving["n_decode_steps"] = count_json(s.n_decode_steps);
+    if (s.decode_batch_captured)
+      serving["decode_batch_captured"] = count_json(*s.decode_batch_captured);
+    if (s.decode_batch_steady) serving["decode_batch_steady"] = count_json(*s.decode_batch_steady);
+    if (s.steady) serving["steady"] = *s.steady;
+    j["serving"] = std::move(serving);
+  }
+  ordered_json kernels = ordered_json::array();
+  for (const TopnEntry& e : doc.entries) kernels.push_back(entry_json(e));
+  j["top_kernels"] = std::move(kernels);
+  return text_of(j);
+}
+
+std::string render_workload_json(const TopnDocument& doc) {
+  ordered_json j;
+  j["schema"] = "workload-v1";
+  j["source"] = doc.source;
+  ordered_json kernels = ordered_json::array();
+  for (const TopnEntry& e : doc.entries) {
+    ordered_json k;
+    k["rank"] = e.rank;
+    k["name"] = e.name;
+    k["short_name"] = e.short_name;
+    k["calls"] = count_json(e.calls);
+    k["calls_without_shapes"] = count_json(e.calls_without_shapes);
+    ordered_json cases = ordered_json::array();
+    for (const WorkloadCase& c : e.cases) {
+      ordered_json cj;
+      cj["dims"] = c.dims;
+      cj["dtypes"] = c.dtypes;
+      cj["count"] = count_json(c.count);
+      cj["baseline_latency_ms"] = number_json(c.baseline_latency_ms);
+      if (c.regime) cj["regime"] = to_string(*c.regime);
+      cases.push_back(std::move(cj));
+    }
+    k["cases"] = std::move(cases);
+    kernels.push_back(std::move(k));
+  }
+  j["kernels"] = std::move(kernels);
+  return text_of(j);
+}
+
+}  // namespace roofline

@@ -1,0 +1,52 @@
+// libFuzzer target: `roofline topn`'s trace reader (Chrome trace JSON, gzip, kernel CSVs) on
+// arbitrary bytes, in uneven chunks and in one piece — both must agree — then build_topn and both
+// renderers. Nothing may crash, hang or throw; a refused input must say why in one line.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "roofline/kernel_classes.hpp"
+#include "roofline/topn.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const char* bytes = reinterpret_cast<const char*>(data);
+  std::size_t pos = 0, step = 1;
+  const roofline::TraceRead chunked = roofline::read_trace_stream(
+      [&](char* buf, std::size_t cap) {
+        const std::size_t n = std::min({cap, size - pos, step});
+        std::memcpy(buf, bytes + pos, n);
+        pos += n;
+        step = step % 17 + 1;
+        return n;
+      },
+      "t.json");
+  std::size_t whole_pos = 0;
+  const roofline::TraceRead whole = roofline::read_trace_stream(
+      [&](char* buf, std::size_t cap) {
+        const std::size_t n = std::min(cap, size - whole_pos);
+        std::memcpy(buf, bytes + whole_pos, n);
+        whole_pos += n;
+        return n;
+      },
+      "t.json");
+  if (chunked.profile.has_value() != whole.profile.has_value() || chunked.error != whole.error)
+    __builtin_trap();  // chunking must not change the result
+  if (!whole.profile) {
+    if (whole.error.empty() || whole.error.find('\n') != std::string::npos) __builtin_trap();
+    return 0;
+  }
+  if (chunked.profile->kernels.size() != whole.profile->kernels.size()) __builtin_trap();
+  roofline::TopnOptions options;
+  options.top = 5;
+  const roofline::TopnDocument doc =
+      roofline::build_topn(*whole.profile, options, roofline::builtin_kernel_classes_rules(),
+                           roofline::builtin_kernel_backends_rules());
+  const std::string topn = roofline::render_topn_json(doc);
+  (void)roofline::render_workload_json(doc);
+  // What topn writes, analyze must read.
+  auto loaded = roofline::parse_topn(topn, "profile_topN.json");
+  if (!loaded.value || loaded.value->entries.size() != doc.entries.size()) __builtin_trap();
+  return 0;
+}

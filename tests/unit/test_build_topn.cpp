@@ -1,0 +1,226 @@
+// build_topn (pure): ranking, rounding, short names, call signatures, classification and the
+// kernel-family fields, per-regime fields, workload cases. Profiles built by hand.
+#include <string>
+#include <vector>
+
+#include "roofline/kernel_classes.hpp"
+#include "roofline/topn.hpp"
+#include "test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::rel;
+
+namespace {
+
+using Dims = std::vector<std::vector<std::int64_t>>;
+
+TraceKernel kernel(const std::string& name, double calls, double us,
+                   GpuEventKind kind = GpuEventKind::kernel) {
+  TraceKernel k;
+  k.name = name;
+  k.kind = kind;
+  k.calls = calls;
+  k.total_us = us;
+  return k;
+}
+
+TopnDocument build(const TraceProfile& p, std::size_t top = 25) {
+  TopnOptions o;
+  o.top = top;
+  return build_topn(p, o, builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
+}
+
+const TopnEntry& entry(const TopnDocument& d, const std::string& name) {
+  for (const auto& e : d.entries)
+    if (e.name == name) return e;
+  FAIL("no entry " << name);
+  return d.entries.front();
+}
+
+}  // namespace
+
+TEST_CASE("round_to: Python's round(x, n), half to even on the exact binary value",
+          "[topn][build]") {
+  CHECK(round_to(2.675, 2) == 2.67);  // 2.675 is 2.67499999... in binary
+  CHECK(round_to(0.125, 2) == 0.12);  // an exact tie goes to even
+  CHECK(round_to(0.375, 2) == 0.38);
+  CHECK(round_to(26.4549, 2) == 26.45);
+  CHECK(round_to(53.78949, 3) == 53.789);
+  CHECK(round_to(8851.59549, 4) == 8851.5955);
+  CHECK(round_to(2730.5, 0) == 2730.0);
+  CHECK(round_to(2731.5, 0) == 2732.0);
+  CHECK(round_to(-1.005, 2) == -1.0);  // -1.00499999...
+}
+
+TEST_CASE("kernel_short_name: the first identifier without return type, namespaces, templates",
+          "[topn][build]") {
+  CHECK(kernel_short_name(
+            "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, "
+            "float, true>(int, float, c10::BFloat16 const*, float*)") ==
+        "vectorized_layer_norm_kernel");
+  CHECK(kernel_short_name("void at::native::elementwise_kernel<128, 4, "
+                          "at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda("
+                          "at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#"
+                          "7}::operator()() const::{lambda(float)#1}>(at::TensorIteratorBase&, "
+                          "float const&)::{lambda(int)#1}>(int, float)") == "elementwise_kernel");
+  CHECK(
+      kernel_short_name("void (anonymous namespace)::softmax_warp_forward<float, float, float, 7, "
+                        "false, false>(float*, float const*, int, int, int, bool const*, int, "
+                        "bool)") == "softmax_warp_forward");
+  CHECK(kernel_short_name("nvjet_sm90_tst_56x64_64x14_4x1_v_bz_TNN") ==
+        "nvjet_sm90_tst_56x64_64x14_4x1_v_bz_TNN");
+  CHECK(kernel_short_name("fused_moe_kernel") == "fused_moe_kernel");
+  CHECK(kernel_short_name("__global__ void flash::flash_fwd_kernel<Traits, true>(Params)") ==
+        "flash_fwd_kernel");
+  CHECK(kernel_short_name("Cijk_Alik_Bljk_BBS_BH_MT64x16x256 [clone .kd]") ==
+        "Cijk_Alik_Bljk_BBS_BH_MT64x16x256");
+  CHECK(kernel_short_name("kernel_paged_attention_2d.kd") == "kernel_paged_attention_2d");
+  const std::string cudnn =
+      "cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_"
+      "cga1x1x1_kernel0_0";
+  CHECK(kernel_short_name(cudnn) == cudnn.substr(0, 60));
+  CHECK(kernel_short_name("Memcpy DtoD (Device -> Device)", GpuEventKind::memcpy) == "Memcpy DtoD");
+  CHECK(kernel_short_name("Memset (Device)", GpuEventKind::memset) == "Memset");
+}
+
+TEST_CASE("build_topn: ranked by GPU time (ties by name), rounded, cut at --top", "[topn][build]") {
+  TraceProfile p;
+  p.source = "torch-trace";
+  p.kernels = {kernel("b_tie", 3, 100.0), kernel("a_tie", 7, 100.0),
+               kernel("big", 1000, 8851595.49), kernel("small", 1, 0.3)};
+  const TopnDocument d = build(p, 3);
+  CHECK(d.source == "torch-trace");
+  CHECK(d.num_kernel_launches == 1011);
+  CHECK(d.num_distinct_kernels == 4);
+  CHECK(d.total_gpu_time_ms == 8851.7958);
+  REQUIRE(d.entries.size() == 3);
+  CHECK(d.entries[0].name == "big");
+  CHECK(d.entries[1].name == "a_tie");  // same time: by name
+  CHECK(d.entries[2].name == "b_tie");
+  CHECK(d.entries[0].rank == 1);
+  CHECK(d.entries[2].rank == 3);
+  CHECK(d.entries[0].total_ms == 8851.5955);
+  CHECK(d.entries[0].avg_us == 8851.595);
+  CHECK(d.entries[0].pct_gpu_time == 100.0);
+  CHECK(d.entries[1].pct_gpu_time == 0.0);  // 100 µs of 8.85 s
+  CHECK(d.entries[1].avg_us == 14.286);
+  CHECK(d.entries[1].total_ms == 0.1);
+  CHECK_FALSE(d.serving);
+}
+
+TEST_CASE("build_topn: up to five call signatures, the most called, listed by JSON text",
+          "[topn][build]") {
+  TraceKernel k = kernel("nvjet_sm90_tst_64x8", 0, 0);
+  // Seven signatures with 1..7 calls (M = 10 * calls); the two least called drop out.
+  for (int n = 1; n <= 7; ++n) {
+    const std::int64_t m = 10 * n;
+    k.cases.push_back(TraceCase{Dims{{m, 2048}, {2048, 512}},
+                                {"c10::BFloat16", "c10::BFloat16"},
+                                std::nullopt,
+                                static_cast<double>(n),
+                                2.0 * n});
+    k.calls += n;
+    k.total_us += 2.0 * n;
+  }
+  // The same signature again with another dtype: one signature, counted together.
+  k.cases.push_back(
+      TraceCase{Dims{{10, 2048}, {2048, 512}}, {"float", "float"}, std::nullopt, 5.0, 5.0});
+  k.calls += 5;
+  k.total_us += 5;
+  k.dtypes = {"c10::BFloat16", "float"};
+  TraceProfile p;
+  p.kernels = {k};
+  const TopnDocument d = build(p);
+  const TopnEntry& e = d.entries.at(0);
+  // Signatures by calls: M=10 (1+5), 70, 60, 50, 40 kept; 30 and 20 dropped.
+  REQUIRE(e.shapes.size() == 5);
+  std::vector<std::int64_t> ms;
+  for (const auto& s : e.shapes) ms.push_back(s[0][0]);
+  CHECK(ms == std::vector<std::int64_t>{10, 40, 50, 60, 70});  // "[[10, ..." < "[[40, ..." ...
+  CHECK(e.dtypes == std::vector<std::string>{"c10::BFloat16", "float"});
+  // The workload keeps every case, most calls first.
+  REQUIRE(e.cases.size() == 8);
+  CHECK(e.cases[0].count == 7);
+  CHECK(e.cases[0].baseline_latency_ms == rel(0.002));
+  CHECK(e.calls_without_shapes == 0);
+}
+
+TEST_CASE("build_topn: classification, backend, editable and hint from the family tables",
+          "[topn][build]") {
+  TraceProfile p;
+  p.kernels = {
+      kernel("nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT", 1, 9),
+      kernel("cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128", 1, 8),
+      kernel("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float>(int)", 1,
+             7),
+      kernel("Memcpy DtoD (Device -> Device)", 1, 6, GpuEventKind::memcpy),
+      kernel("fused_moe_kernel", 1, 5),
+      kernel("Cijk_Alik_Bljk_BBS_BH_MT64x16x256", 1, 4),
+      kernel("void vllm::act_and_mul_kernel<c10::BFloat16>(int)", 1, 3),
+      kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 1, 2),
+      kernel("my_mystery_kernel", 1, 1),
+  };
+  const TopnDocument d = build(p);
+  auto check = [&](const std::string& name, const std::string& cls, const std::string& backend,
+                   std::optional<bool> editable) {
+    INFO(name);
+    const TopnEntry& e = entry(d, name);
+    CHECK(e.classification == cls);
+    CHECK(e.backend_guess == backend);
+    CHECK(e.editable == editable);
+    CHECK_FALSE(e.opt_hint.empty());
+  };
+  check("nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT", "library_gemm", "cublaslt", false);
+  check("cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128",
+        "library_attn", "cudnn", false);
+  check("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float>(int)",
+        "reduction_norm", "pytorch", false);
+  check("Memcpy DtoD (Device -> Device)", "memory", "runtime", false);
+  check("fused_moe_kernel", "triton", "triton", true);
+  check("Cijk_Alik_Bljk_BBS_BH_MT64x16x256", "library_gemm", "hipblaslt", false);
+  check("void vllm::act_and_mul_kernel<c10::BFloat16>(int)", "elementwise_overhead", "vllm", false);
+  check("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "other", "nccl", false);
+  check("my_mystery_kernel", "other", "unknown", std::nullopt);
+}
+
+TEST_CASE("build_topn: step annotations give the per-regime fields and the serving block",
+          "[topn][build]") {
+  TraceKernel moe = kernel("fused_moe_kernel", 170, 0);
+  moe.regime_calls.prefill = 80;
+  moe.regime_calls.decode = 80;  // 10 calls ran outside any step
+  moe.regime_us.prefill = 80 * 419.6;
+  moe.regime_us.decode = 80 * 49.471;
+  moe.total_us = 80 * 419.6 + 80 * 49.471 + 10 * 50.0;
+  TraceKernel dec = kernel("decode_only", 5, 5);
+  dec.regime_calls.decode = 5;
+  dec.regime_us.decode = 5;
+  TraceKernel none = kernel("outside", 2, 1);
+  TraceProfile p;
+  p.kernels = {moe, dec, none};
+  p.steps.n_prefill = 1;
+  p.steps.n_decode = 4;
+  p.steps.prefill_rows_sum = 2731;
+  p.steps.decode_batches = {{64, 3}, {32, 1}};
+  const TopnDocument d = build(p);
+  REQUIRE(d.serving);
+  CHECK(d.serving->n_prefill_steps == 1);
+  CHECK(d.serving->n_decode_steps == 4);
+  CHECK(d.serving->decode_batch_captured.value() == 64);
+  CHECK(d.serving->decode_batch_steady.value() == 64);
+  CHECK(d.serving->steady.value() == false);  // 3 of 4 decode steps < 90%
+  const TopnEntry& m = entry(d, "fused_moe_kernel");
+  REQUIRE(m.has_regimes);
+  CHECK(m.phase == "both");
+  CHECK(m.served_regimes == std::vector<std::string>{"prefill", "decode"});
+  CHECK(m.phase_calls_measured.prefill.value() == 80);
+  CHECK(m.calls_per_step.prefill.value() == 80);
+  CHECK(m.calls_per_step.decode.value() == 20);
+  CHECK(m.base_latency_ms.prefill.value() == 0.4196);
+  CHECK(m.base_latency_ms.decode.value() == 0.049471);
+  CHECK(m.est_rows.prefill.value() == 2731);
+  CHECK(m.est_rows.decode.value() == 56);  // (3 * 64 + 32) / 4
+  const TopnEntry& dd = entry(d, "decode_only");
+  CHECK(dd.phase == "decode");
+  CHECK_FALSE(dd.calls_per_step.prefill);
+  CHECK_FALSE(entry(d, "outside").has_regimes);
+}

@@ -1,0 +1,189 @@
+// topn/json_stream.hpp: the streaming JSON tokenizer behind `roofline topn`.
+#include <string>
+#include <vector>
+
+#include "test_helpers.hpp"
+#include "topn/json_stream.hpp"
+#include "topn_test_io.hpp"
+
+using roofline::detail::JsonStream;
+using roofline::detail::JsonToken;
+using roofline::test::chunked;
+
+namespace {
+
+// Every token as "kind:text", or "error" (then the stream's message is in `error`).
+std::vector<std::string> tokens(const std::string& text, std::size_t chunk,
+                                std::string* error = nullptr, std::size_t max_token = 1 << 20) {
+  JsonStream js(chunked(text, chunk), max_token, 64);
+  std::vector<std::string> out;
+  for (int guard = 0; guard < 10000; ++guard) {
+    const JsonToken t = js.next();
+    switch (t) {
+      case JsonToken::begin_object:
+        out.push_back("{");
+        break;
+      case JsonToken::end_object:
+        out.push_back("}");
+        break;
+      case JsonToken::begin_array:
+        out.push_back("[");
+        break;
+      case JsonToken::end_array:
+        out.push_back("]");
+        break;
+      case JsonToken::key: {
+        std::string s;
+        js.append_text(s);
+        out.push_back("k:" + s);
+        break;
+      }
+      case JsonToken::string: {
+        std::string s;
+        js.append_text(s);
+        out.push_back("s:" + s);
+        break;
+      }
+      case JsonToken::number:
+        out.push_back("n:" + std::string(js.raw()));
+        break;
+      case JsonToken::boolean:
+        out.push_back("b:" + std::string(js.raw()));
+        break;
+      case JsonToken::null:
+        out.push_back("null");
+        break;
+      case JsonToken::end:
+        return out;
+      case JsonToken::error:
+        if (error) *error = js.error();
+        out.push_back("error");
+        return out;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("JsonStream: tokens of a document, whatever the chunk size", "[topn][json]") {
+  const std::string doc =
+      R"( {"a": [1, -2.5e3, true, false, null], "b\"q": {"c": "x\\y\u00e9\ud83d\ude00"}, "d": []} )";
+  const std::vector<std::string> want = {"{",
+                                         "k:a",
+                                         "[",
+                                         "n:1",
+                                         "n:-2.5e3",
+                                         "b:true",
+                                         "b:false",
+                                         "null",
+                                         "]",
+                                         "k:b\"q",
+                                         "{",
+                                         "k:c",
+                                         "s:x\\y\xC3\xA9\xF0\x9F\x98\x80",
+                                         "}",
+                                         "k:d",
+                                         "[",
+                                         "]",
+                                         "}"};
+  for (std::size_t chunk : {1u, 2u, 3u, 7u, 64u, 4096u}) {
+    INFO("chunk " << chunk);
+    CHECK(tokens(doc, chunk) == want);
+  }
+}
+
+TEST_CASE("JsonStream: numbers convert, Python's non-finite literals are numbers", "[topn][json]") {
+  const std::string doc = R"([12345678901, 1.5, NaN, -Infinity, 2e2])";
+  JsonStream js(chunked(doc, 5));
+  CHECK(js.next() == JsonToken::begin_array);
+  std::int64_t i = 0;
+  double d = 0;
+  CHECK(js.next() == JsonToken::number);
+  CHECK(js.as_int(i));
+  CHECK(i == 12345678901);
+  CHECK(js.next() == JsonToken::number);
+  CHECK(js.as_double(d));
+  CHECK(d == 1.5);
+  CHECK_FALSE(js.as_int(i));  // not integral
+  CHECK(js.next() == JsonToken::number);
+  CHECK(js.as_double(d));
+  CHECK(std::isnan(d));
+  CHECK(js.next() == JsonToken::number);
+  CHECK(js.as_double(d));
+  CHECK(d == -HUGE_VAL);
+  CHECK(js.next() == JsonToken::number);
+  CHECK(js.as_int(i));  // 2e2 is the integer 200
+  CHECK(i == 200);
+  CHECK(js.next() == JsonToken::end_array);
+  CHECK(js.next() == JsonToken::end);
+}
+
+TEST_CASE("JsonStream: a string longer than the buffer's first size survives refills",
+          "[topn][json]") {
+  const std::string long_name(3 << 20, 'k');  // 3 MiB: the 1 MiB buffer must grow
+  const std::string doc = "{\"name\": \"" + long_name + "\", \"n\": 1}";
+  auto t = tokens(doc, 65536, nullptr, std::size_t{8} << 20);
+  REQUIRE(t.size() == 6);
+  CHECK(t[2] == "s:" + long_name);
+  std::string error;
+  t = tokens(doc, 65536, &error, std::size_t{2} << 20);  // over the token limit
+  CHECK(t.back() == "error");
+  CHECK(error.find("longer than") != std::string::npos);
+}
+
+TEST_CASE("JsonStream: malformed and truncated documents are errors with a reason",
+          "[topn][json]") {
+  struct Case {
+    std::string doc, reason;
+  };
+  const std::vector<Case> cases = {
+      {R"({"a": 1,})", "expected an object key"},
+      {R"({"a" 1})", "expected ':'"},
+      {R"([1 2])", "expected ','"},
+      {R"({"a": [1, 2})", "expected ','"},
+      {R"({"a": "unterminated)", "truncated"},
+      {R"({"traceEvents": [{"ph": "X")", "truncated"},
+      {R"([1, 2)", "truncated"},
+      {R"([tru])", "unexpected 'tru'"},
+      {R"([01])", "unexpected '01'"},
+      {R"({} {})", "after the end"},
+      {R"([,1])", "unexpected ','"},
+      {"[1 \x01]", "got '\\x01'"},  // a control byte is shown escaped, the message one line
+      {"", "truncated"},
+  };
+  for (const Case& c : cases) {
+    for (std::size_t chunk : {1u, 4096u}) {
+      INFO(c.doc << " chunk " << chunk);
+      std::string error;
+      auto t = tokens(c.doc, chunk, &error);
+      REQUIRE(!t.empty());
+      CHECK(t.back() == "error");
+      CHECK(error.find(c.reason) != std::string::npos);
+      CHECK(error.find("byte") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("JsonStream: nesting deeper than the limit is refused without recursion",
+          "[topn][json]") {
+  std::string deep(200000, '[');  // far beyond any stack a recursive parser could use
+  std::string error;
+  auto t = tokens(deep, 4096, &error);
+  CHECK(t.back() == "error");
+  CHECK(error.find("nested deeper than 64") != std::string::npos);
+}
+
+TEST_CASE("JsonStream: skip_value consumes a whole value", "[topn][json]") {
+  const std::string doc = R"({"skip": {"x": [1, {"y": [[], {}]}, "}"]}, "keep": 7})";
+  JsonStream js(chunked(doc, 3));
+  CHECK(js.next() == JsonToken::begin_object);
+  CHECK(js.next() == JsonToken::key);
+  CHECK(js.skip_value() == JsonToken::end_object);
+  CHECK(js.next() == JsonToken::key);
+  CHECK(js.raw() == "keep");
+  CHECK(js.next() == JsonToken::number);
+  CHECK(js.raw() == "7");
+  CHECK(js.next() == JsonToken::end_object);
+  CHECK(js.next() == JsonToken::end);
+}

@@ -1,5 +1,6 @@
 // Stage C ingest: recognises the counter CSV layout from its header column names, then streams
 // the rows into a CounterTable. Only the columns a layout needs are converted to numbers.
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -275,6 +276,8 @@ CounterFile Ingest::run(const ChunkReader& read) {
     for (auto c : {lay_.pid, lay_.start, lay_.end})
       if (c != k_none) cols.push_back(c);
     csv.want(std::move(cols));
+    // The rows of a dispatch repeat every field before the counter's name and value.
+    csv.reuse_prefix(std::min(lay_.counter_name, lay_.counter_value));
   }
   while (csv.next(row)) {
     ++file_.lines;

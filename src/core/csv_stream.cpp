@@ -127,10 +127,51 @@ bool CsvStream::make_room() {
 }
 
 void CsvStream::want(std::vector<std::size_t> columns) {
+  if (!columns.empty() && reuse_ > 0) columns.push_back(reuse_);  // where the prefix ends
   std::sort(columns.begin(), columns.end());
   columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
   if (!columns.empty() && columns.back() >= k_csv_max_fields) columns.clear();
   want_ = std::move(columns);
+  want_rest_ = static_cast<std::size_t>(std::lower_bound(want_.begin(), want_.end(), reuse_) -
+                                        want_.begin());
+  prefix_valid_ = false;  // a saved prefix may lack newly wanted fields
+}
+
+void CsvStream::reuse_prefix(std::size_t columns) {
+  reuse_ = columns < k_csv_max_fields ? columns : 0;
+  std::vector<std::size_t> w = want_;
+  want(std::move(w));
+}
+
+// The bytes at begin_ start with the saved prefix (all of it is in the buffer).
+bool CsvStream::prefix_matches() const {
+  const std::size_t n = prefix_.size();
+  return prefix_valid_ && end_ - begin_ >= n &&
+         std::memcmp(buf_.data() + begin_, prefix_.data(), n) == 0;
+}
+
+// After a row read in full by the fast path: keep its bytes up to field reuse_ and the needed
+// fields among them. Identical bytes split into identical fields (a row always starts outside
+// quotes at a field start), and these passed the fast path, so they hold no line break.
+void CsvStream::save_prefix(const CsvRow& row, std::size_t row_begin) {
+  prefix_valid_ = false;
+  if (reuse_ == 0 || row.field_count <= reuse_ || (!row.sparse && row.stored <= reuse_)) return;
+  const char* base = buf_.data() + row_begin;
+  const CsvField& at = row[reuse_];  // stored: reuse_ is wanted, or every field is stored
+  const auto end = static_cast<std::size_t>(at.data - base) - (at.quoted ? 1 : 0);
+  prefix_.assign(base, end);
+  prefix_fields_.clear();
+  auto keep = [&](std::size_t col) {
+    const CsvField& f = row[col];
+    prefix_fields_.push_back(
+        {col, static_cast<std::size_t>(f.data - base), f.size, f.quoted, f.escaped});
+  };
+  if (row.sparse) {
+    for (std::size_t i = 0; i < want_rest_; ++i) keep(want_[i]);
+  } else {
+    for (std::size_t c = 0; c < reuse_; ++c) keep(c);
+  }
+  prefix_valid_ = true;
 }
 
 bool CsvStream::next(CsvRow& row) {
@@ -150,7 +191,15 @@ bool CsvStream::next(CsvRow& row) {
       continue;
     }
     const std::size_t row_begin = begin_;
-    Scan r = lenient_only_ ? Scan::malformed : scan_fast(row);
+    Scan r = Scan::malformed;
+    if (!lenient_only_) {
+      if (prefix_matches()) {
+        r = scan_fast_rest(row);
+      } else {
+        r = scan_fast(row);
+        if (r == Scan::complete && reuse_ > 0) save_prefix(row, row_begin);
+      }
+    }
     if (r == Scan::malformed) {
       r = scan_lenient(row);
       if (r == Scan::complete) reset_fast();
@@ -178,12 +227,44 @@ CsvStream::Scan CsvStream::scan_fast(CsvRow& row) {
   s.begin = begin_;
   s.fields = row.store.data();
   s.max_fields = row.store.size();
+  s.sparse = !want_.empty();
   s.want = want_.data();
   s.nwant = want_.size();
-  const FastResult r = fast_->kernels.scan(s);
+  s.first_col = 0;
+  row.prefix_reused = false;
+  return run_fast(row);
+}
+
+// A row that starts with the saved prefix: the block state restarts after it, at the field
+// start of column reuse_ (outside quotes), and the saved fields are moved onto this row.
+CsvStream::Scan CsvStream::scan_fast_rest(CsvRow& row) {
+  FastScan& s = fast_->scan;
+  s.st = FastState{};
+  const std::size_t rest = begin_ + prefix_.size();
+  fast_->kernels.load(s.st, s.data, rest, end_);
+  s.begin = rest;
+  s.fields = row.store.data();
+  s.max_fields = row.store.size();
+  s.sparse = !want_.empty();
+  s.want = want_.data() + want_rest_;
+  s.nwant = want_.size() - want_rest_;
+  s.first_col = reuse_;
+  const char* base = buf_.data() + begin_;
+  const Scan r = run_fast(row);
+  if (r != Scan::complete) return r;
+  for (const SavedField& f : prefix_fields_)
+    row.store[f.col] = CsvField{base + f.offset, f.size, f.quoted, f.escaped};
+  row.prefix_reused = true;
+  return r;
+}
+
+// Runs the fast scanner as set up; on a complete row fills in the row's flags.
+CsvStream::Scan CsvStream::run_fast(CsvRow& row) {
+  const FastScan& s = fast_->scan;
+  const FastResult r = fast_->kernels.scan(fast_->scan);
   if (r == FastResult::incomplete) return Scan::incomplete;
   if (r == FastResult::malformed) return Scan::malformed;
-  row.sparse = !want_.empty();
+  row.sparse = s.sparse;
   row.stored = row.sparse ? 0 : s.stored;
   row.field_count = s.field_count;
   row.line = line_;
@@ -219,6 +300,7 @@ CsvStream::Scan CsvStream::scan_lenient(CsvRow& row) {
   row.line = line_;
   row.oversized = false;
   row.unterminated = false;
+  row.prefix_reused = false;
   std::uint64_t quoted_newlines = 0;
   auto add = [&](std::size_t from, std::size_t to, bool quoted, bool escaped) {
     ++row.field_count;
@@ -302,6 +384,7 @@ void CsvStream::skip_oversized(CsvRow& row) {
   row.line = line_;
   row.oversized = true;
   row.unterminated = false;
+  row.prefix_reused = false;
   enum class St { field_start, plain, quoted, quote_seen } st = St::field_start;
   std::uint64_t newlines = 0;
   std::size_t i = begin_;

@@ -40,6 +40,7 @@ struct CsvRow {
   std::uint64_t line = 0;       // 1-based physical line the row starts on
   bool oversized = false;       // longer than max_row_bytes: skipped, no fields
   bool unterminated = false;    // a quoted field still open at the end of the input
+  bool prefix_reused = false;   // its first reuse_prefix() fields are a previous row's bytes
   std::span<const CsvField> fields() const { return {store.data(), stored}; }
   const CsvField& operator[](std::size_t i) const { return store[i]; }
 };
@@ -60,10 +61,20 @@ class CsvStream {
   // From now on rows need only these columns (each < k_csv_max_fields): a row may come back
   // sparse, with only them set. Empty: every field again.
   void want(std::vector<std::size_t> columns);
+  // From now on a row whose bytes up to its field `columns` (its first `columns` fields and
+  // their separators) are byte for byte those of the last row read in full is not scanned
+  // there: those fields are that row's, moved to this one, and only the rest is scanned. Rows
+  // that repeat a long prefix (rocprofv3: every counter row of a dispatch repeats the dispatch's
+  // fields) then cost a compare instead of a scan. 0 (the default) turns it off.
+  void reuse_prefix(std::size_t columns);
 
  private:
   enum class Scan { complete, incomplete, malformed };
   Scan scan_fast(CsvRow& row);
+  Scan scan_fast_rest(CsvRow& row);
+  Scan run_fast(CsvRow& row);
+  bool prefix_matches() const;
+  void save_prefix(const CsvRow& row, std::size_t row_begin);
   Scan scan_lenient(CsvRow& row);
   void fill();
   bool make_room();
@@ -80,7 +91,18 @@ class CsvStream {
   std::uint64_t line_ = 1;
   std::uint64_t total_ = 0;
   bool lenient_only_;
-  std::vector<std::size_t> want_;
+  std::vector<std::size_t> want_;  // sorted; includes reuse_ when sparse
+  std::size_t want_rest_ = 0;      // index in want_ of the first column >= reuse_
+  std::size_t reuse_ = 0;          // reuse_prefix()
+  // The last row read in full from its start by the fast path: its bytes up to field reuse_ and
+  // the fields among them that a row needs (offsets from the row start).
+  struct SavedField {
+    std::size_t col, offset, size;
+    bool quoted, escaped;
+  };
+  std::string prefix_;
+  std::vector<SavedField> prefix_fields_;
+  bool prefix_valid_ = false;
   // The fast path's block state (csv_fast.hpp), kept between rows.
   struct Fast;
   std::unique_ptr<Fast> fast_;

@@ -26,12 +26,19 @@ struct CounterOptions {
   // Recently seen dispatches remembered per kernel, so that rows of one dispatch separated by
   // rows of other dispatches are still folded into it (see counters_ingest.cpp).
   std::size_t dispatch_window = 64;
+  // In the one-row-per-counter layouts (rocprofv3, Nsight Compute details page) only the values
+  // of the counters measure() reads (counter_used_by_measure) are converted and summed: the
+  // others are listed with the dispatches that reported them, their sum left unset, and a broken
+  // value in one of them does not make its row bad. True converts and sums every counter. The
+  // one-row-per-dispatch layouts (rocprof v1, Nsight Compute raw page) always read every column.
+  bool all_counter_values = false;
 };
 
 // One counter of one kernel, summed over the dispatches that reported it.
 struct CounterSum {
   double sum = 0.0;
   std::uint64_t dispatches = 0;
+  bool summed = true;  // false: values not read (CounterOptions::all_counter_values), sum is 0
 };
 
 // Everything measured for one kernel name (as spelled in the file), over all its dispatches.
@@ -81,6 +88,11 @@ struct KernelMeasurement {
   std::string unusable_reason;                          // set when bytes cannot be formed
 };
 KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options);
+// Whether measure() reads the counter of this name (AMD: FETCH_SIZE, WRITE_SIZE, MfmaFlops*,
+// SQ_INSTS_VALU_MFMA_MOPS_F8; NVIDIA: dram__bytes_read.sum, dram__bytes_write.sum,
+// gpu__time_duration.sum, sm__ops_path_tensor_src_*.sum,
+// smsp__sass_thread_inst_executed_op_{ffma,fadd,fmul}_pred_on.sum).
+bool counter_used_by_measure(std::string_view name);
 
 // Matching counter kernels to Top-N names: exact, then normalized (strip " [clone .kd]",
 // ".kd", argument lists "(...)"), then substring of the normalized forms.

@@ -127,6 +127,7 @@ class Ingest {
     return k_none;
   }
   bool read_header(const CsvRow& row);
+  bool summed(std::size_t counter);
   bool long_row(const CsvRow& row);
   bool wide_row(const CsvRow& row);
   void bad_row(const CsvRow& row) {
@@ -142,6 +143,9 @@ class Ingest {
   std::vector<std::string> header_;
   Layout lay_;
   std::vector<bool> text_column_;  // by counter id: a v1 column that held text, not a counter
+  std::vector<bool> unsummed_;     // by counter id: values not read (all_counter_values off)
+  bool chain_ = false;  // the previous row was used and its dispatch fields are the CSV reader's
+                        // saved prefix (see long_row)
   std::vector<std::pair<std::size_t, double>> values_;  // scratch for one v1 row
   struct SameDispatch {  // the previous used rocprofv3 row's dispatch (see long_row)
     bool valid = false;
@@ -205,31 +209,50 @@ bool Ingest::read_header(const CsvRow& row) {
   return true;
 }
 
+// Whether the values of this (long layout) counter are read; decided on the counter's first
+// row.
+bool Ingest::summed(std::size_t counter) {
+  while (unsummed_.size() <= counter)
+    unsummed_.push_back(!opt_.all_counter_values &&
+                        !counter_used_by_measure(table_.counter_name(unsummed_.size())));
+  return !unsummed_[counter];
+}
+
 // rocprofv3: one (dispatch, counter) pair per row. The rows of a dispatch are normally adjacent
-// and a dispatch runs one kernel, so a row whose dispatch and process fields are byte for byte
-// those of the previous used row (kernel field of the same length) skips the id parsing, the
-// kernel lookup and the dispatch search: only its counter is read.
+// and a dispatch runs one kernel. A row whose dispatch fields the CSV reader took from its saved
+// prefix, right after a used row that had the same prefix, is in that row's dispatch; else a row
+// whose dispatch and process fields are byte for byte those of the previous used row (kernel
+// field of the same length) is. Either skips the id parsing, the kernel lookup and the dispatch
+// search: only its counter is read.
 bool Ingest::long_row(const CsvRow& f) {
+  const bool chained = chain_ && f.prefix_reused;
+  chain_ = false;
+  const CsvField& name = f[lay_.counter_name];
+  if (name.size == 0 || trimmed(name).empty()) return false;
+  const std::size_t counter = table_.counter_id(name);
   double value = 0.0;
-  if (!parse_number(f[lay_.counter_value], value) || trimmed(f[lay_.counter_name]).empty())
-    return false;
-  const CsvField& dispatch = f[lay_.dispatch];
-  const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
-  const bool same = same_.valid && f[lay_.kernel].size == same_.kernel_size &&
-                    detail::same_bytes(dispatch.raw(), same_.dispatch) &&
-                    detail::same_bytes(pid_raw, same_.pid);
-  if (!same) {
-    std::uint64_t id = 0, pid = 0;
-    if (!parse_u64(dispatch, id)) return false;
-    if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
-    table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
-    same_ = {true, std::string(dispatch.raw()), std::string(pid_raw), f[lay_.kernel].size};
+  const bool read = summed(counter);
+  if (read && !parse_number(f[lay_.counter_value], value)) return false;
+  if (!chained) {
+    const CsvField& dispatch = f[lay_.dispatch];
+    const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
+    const bool same = same_.valid && f[lay_.kernel].size == same_.kernel_size &&
+                      detail::same_bytes(dispatch.raw(), same_.dispatch) &&
+                      detail::same_bytes(pid_raw, same_.pid);
+    if (!same) {
+      std::uint64_t id = 0, pid = 0;
+      if (!parse_u64(dispatch, id)) return false;
+      if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
+      table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
+      same_ = {true, std::string(dispatch.raw()), std::string(pid_raw), f[lay_.kernel].size};
+    }
   }
+  chain_ = f.prefix_reused || f.prefix_saved;
   std::uint64_t t0 = 0, t1 = 0;
   if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
       parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0)
     table_.add_duration(static_cast<double>(t1 - t0));
-  table_.add(table_.counter_id(f[lay_.counter_name]), value);
+  table_.add(counter, value);
   return true;
 }
 
@@ -283,12 +306,14 @@ CounterFile Ingest::run(const ChunkReader& read) {
     ++file_.lines;
     const bool ok = !row.oversized && !row.unterminated && row.field_count == lay_.columns &&
                     (v3 ? long_row(row) : wide_row(row));
-    if (ok)
+    if (ok) {
       ++file_.rows_used;
-    else
+    } else {
+      chain_ = false;
       bad_row(row);
+    }
   }
-  file_.kernels = table_.finish(text_column_);
+  file_.kernels = table_.finish(text_column_, unsummed_);
   std::string lines;
   for (auto l : file_.bad_row_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
   if (file_.lines == 0) {

@@ -20,6 +20,13 @@ std::optional<double> mean(const KernelCounters& k, const char* counter) {
 
 }  // namespace
 
+bool counter_used_by_measure(std::string_view name) {
+  if (name.rfind("MfmaFlops", 0) == 0) return true;
+  for (std::string_view c : {"FETCH_SIZE", "WRITE_SIZE", "SQ_INSTS_VALU_MFMA_MOPS_F8"})
+    if (name == c) return true;
+  return false;
+}
+
 KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options) {
   KernelMeasurement m;
   m.dispatches = k.dispatches;
@@ -75,6 +82,7 @@ void add_kernel_counters(KernelCounters& into, const KernelCounters& from) {
     CounterSum& s = into.counters[name];
     s.sum += c.sum;
     s.dispatches += c.dispatches;
+    s.summed = s.summed && c.summed;
   }
 }
 

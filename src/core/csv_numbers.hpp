@@ -18,6 +18,7 @@ namespace roofline::detail {
 
 inline std::string_view trimmed(const CsvField& f) {
   std::string_view v = f.raw();
+  if (v.empty() || (v.front() > ' ' && v.back() > ' ')) return v;  // nearly always
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
   return v;
@@ -26,7 +27,7 @@ inline std::string_view trimmed(const CsvField& f) {
 // 1..8 ASCII digits at p as a number, eight bytes at a time (SWAR); false unless all are
 // digits. Reads 8 bytes from p: CsvStream fields are followed by k_csv_field_slack readable
 // bytes.
-inline bool digits8(const char* p, std::size_t n, std::uint64_t& out) {
+[[gnu::always_inline]] inline bool digits8(const char* p, std::size_t n, std::uint64_t& out) {
   if constexpr (std::endian::native != std::endian::little) {
     std::uint64_t v = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -53,7 +54,7 @@ inline bool digits8(const char* p, std::size_t n, std::uint64_t& out) {
 }
 
 // Ids, nanosecond timestamps, integer counters: at most 19 digits, so no overflow.
-inline bool parse_digits(std::string_view v, std::uint64_t& out) {
+[[gnu::always_inline]] inline bool parse_digits(std::string_view v, std::uint64_t& out) {
   if (v.empty() || v.size() > 19) return false;
   const std::size_t head = v.size() % 8 == 0 ? 8 : v.size() % 8;
   std::uint64_t n = 0, part = 0;
@@ -103,33 +104,10 @@ inline bool parse_decimal_fast(std::string_view v, double& out) {
   static constexpr double k_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  static constexpr std::uint64_t k_pow10u[] = {1ull,
-                                               10ull,
-                                               100ull,
-                                               1000ull,
-                                               10000ull,
-                                               100000ull,
-                                               1000000ull,
-                                               10000000ull,
-                                               100000000ull,
-                                               1000000000ull,
-                                               10000000000ull,
-                                               100000000000ull,
-                                               1000000000000ull,
-                                               10000000000000ull,
-                                               100000000000000ull,
-                                               1000000000000000ull,
-                                               10000000000000000ull,
-                                               100000000000000000ull,
-                                               1000000000000000000ull,
-                                               10000000000000000000ull};
   const char* p = v.data();
   const char* const end = p + v.size();
-  bool neg = false;
-  if (p < end && *p == '-') {  // no '+': std::from_chars takes none either
-    neg = true;
-    ++p;
-  }
+  const bool neg = p < end && *p == '-';  // no '+': std::from_chars takes none either
+  p += neg ? 1 : 0;
   const char* ib = p;
   const char* ie = p + digit_run(p, static_cast<std::size_t>(end - p));
   const char* fb = ie;
@@ -139,37 +117,40 @@ inline bool parse_decimal_fast(std::string_view v, double& out) {
     fe = fb + digit_run(fb, static_cast<std::size_t>(end - fb));
   }
   if (ib == ie && fb == fe) return false;  // no digits
-  p = fe;
-  int exp = 0;
-  if (p < end && (*p == 'e' || *p == 'E')) {
-    ++p;
-    bool eneg = false;
-    if (p < end && (*p == '-' || *p == '+')) eneg = *p++ == '-';
+  int e10 = 0;
+  if (fe < end) {
+    if ((*fe != 'e' && *fe != 'E') || end - fe < 2) return false;
+    p = fe + 1;
+    const bool eneg = *p == '-';
+    p += *p == '-' || *p == '+' ? 1 : 0;
     const std::size_t ne = digit_run(p, static_cast<std::size_t>(end - p));
-    if (ne == 0 || ne > 3) return false;
-    for (std::size_t i = 0; i < ne; ++i) exp = exp * 10 + (p[i] - '0');
-    p += ne;
-    if (eneg) exp = -exp;
+    if (ne == 0 || ne > 3 || p + ne != end) return false;
+    for (std::size_t i = 0; i < ne; ++i) e10 = e10 * 10 + (p[i] - '0');
+    e10 = eneg ? -e10 : e10;
   }
-  if (p != end) return false;
-  while (ib < ie && *ib == '0') ++ib;     // leading zeros carry no value
-  while (fe > fb && fe[-1] == '0') --fe;  // nor do the fraction's trailing zeros
-  const auto ni = static_cast<std::size_t>(ie - ib), nf = static_cast<std::size_t>(fe - fb);
-  if (ni + nf > 19) return false;  // then m < 10^19 < 2^64
+  std::size_t ni = static_cast<std::size_t>(ie - ib), nf = static_cast<std::size_t>(fe - fb);
+  if (ni + nf > 19) {  // maybe fewer digits without the zeros around them
+    while (ib < ie && *ib == '0') ++ib;
+    while (fe > fb && fe[-1] == '0') --fe;
+    ni = static_cast<std::size_t>(ie - ib);
+    nf = static_cast<std::size_t>(fe - fb);
+    if (ni + nf > 19) return false;  // else m < 10^19 < 2^64
+  }
   std::uint64_t m = 0, frac = 0;
   if (ni > 0 && !parse_digits({ib, ni}, m)) return false;
   if (nf > 0) {
     if (!parse_digits({fb, nf}, frac)) return false;
-    m = m * k_pow10u[nf] + frac;
+    m = m * static_cast<std::uint64_t>(k_pow10[nf]) + frac;  // 10^nf, nf <= 19, is exact
   }
-  const int e10 = exp - static_cast<int>(nf);
+  e10 -= static_cast<int>(nf);
   double r = 0.0;
   if (e10 == 0) {
     r = static_cast<double>(m);  // one rounding of an exact integer
-  } else {
-    if (m > (std::uint64_t{1} << 53) || e10 < -22 || e10 > 22) return false;
+  } else if (m <= (std::uint64_t{1} << 53) && e10 >= -22 && e10 <= 22) {
     const double dm = static_cast<double>(m);
     r = e10 > 0 ? dm * k_pow10[e10] : dm / k_pow10[-e10];
+  } else {
+    return false;
   }
   out = neg ? -r : r;
   return true;

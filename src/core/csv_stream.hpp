@@ -40,7 +40,8 @@ struct CsvRow {
   std::uint64_t line = 0;       // 1-based physical line the row starts on
   bool oversized = false;       // longer than max_row_bytes: skipped, no fields
   bool unterminated = false;    // a quoted field still open at the end of the input
-  bool prefix_reused = false;   // its first reuse_prefix() fields are a previous row's bytes
+  bool prefix_reused = false;   // its first reuse_prefix() fields are the saved prefix's...
+  bool prefix_saved = false;    // ...which this row's bytes became
   std::span<const CsvField> fields() const { return {store.data(), stored}; }
   const CsvField& operator[](std::size_t i) const { return store[i]; }
 };
@@ -71,11 +72,11 @@ class CsvStream {
  private:
   enum class Scan { complete, incomplete, malformed };
   Scan scan_fast(CsvRow& row);
-  Scan scan_fast_rest(CsvRow& row);
+  Scan scan_rest(CsvRow& row);
   Scan run_fast(CsvRow& row);
   bool prefix_matches() const;
-  void save_prefix(const CsvRow& row, std::size_t row_begin);
-  Scan scan_lenient(CsvRow& row);
+  void save_prefix(CsvRow& row, std::size_t row_begin);
+  Scan scan_lenient(CsvRow& row, std::size_t start, std::size_t first_col);
   void fill();
   bool make_room();
   void skip_oversized(CsvRow& row);
@@ -88,6 +89,7 @@ class CsvStream {
   std::size_t max_row_;
   std::size_t begin_ = 0, end_ = 0;  // unconsumed data
   bool eof_ = false, started_ = false;
+  bool fast_stale_ = false;  // the fast path's block state must be reloaded at begin_
   std::uint64_t line_ = 1;
   std::uint64_t total_ = 0;
   bool lenient_only_;

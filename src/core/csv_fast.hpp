@@ -27,10 +27,8 @@ struct FastScan {
   bool eof = false;
   CsvField* fields = nullptr;  // room for max_fields
   std::size_t max_fields = 0;
-  bool sparse = false;                // only the wanted columns are stored, at fields[column]...
-  const std::size_t* want = nullptr;  // ...these, sorted (< max_fields; none left: no more
-  std::size_t nwant = 0;              // fields stored); not sparse: all, in order
-  std::size_t first_col = 0;          // the column index of the field starting at `begin`
+  const std::size_t* want = nullptr;  // sorted wanted columns (< max_fields): only those are
+  std::size_t nwant = 0;              // stored, at fields[column]; none wanted = all, in order
   FastState st;                       // in and out
   std::size_t stored = 0, field_count = 0, next_begin = 0;
 };

@@ -230,12 +230,22 @@ CsvStream::Scan CsvStream::scan_fast(CsvRow& row) {
   s.begin = begin_;
   s.fields = row.store.data();
   s.max_fields = row.store.size();
-  s.sparse = !want_.empty();
   s.want = want_.data();
   s.nwant = want_.size();
-  s.first_col = 0;
+  const FastResult r = fast_->kernels.scan(s);
+  if (r == FastResult::incomplete) return Scan::incomplete;
+  if (r == FastResult::malformed) return Scan::malformed;
+  row.sparse = !want_.empty();
+  row.stored = row.sparse ? 0 : s.stored;
+  row.field_count = s.field_count;
+  row.line = line_;
+  row.oversized = false;
+  row.unterminated = false;
   row.prefix_reused = false;
-  return run_fast(row);
+  row.prefix_saved = false;
+  begin_ = s.next_begin;
+  ++line_;  // rows with quoted newlines take the lenient scan
+  return Scan::complete;
 }
 
 // A row that starts with the saved prefix: the saved fields are moved onto this row and only
@@ -252,24 +262,6 @@ CsvStream::Scan CsvStream::scan_rest(CsvRow& row) {
   row.sparse = !want_.empty();
   row.prefix_reused = true;
   return r;
-}
-
-// Runs the fast scanner as set up; on a complete row fills in the row's flags.
-CsvStream::Scan CsvStream::run_fast(CsvRow& row) {
-  const FastScan& s = fast_->scan;
-  const FastResult r = fast_->kernels.scan(fast_->scan);
-  if (r == FastResult::incomplete) return Scan::incomplete;
-  if (r == FastResult::malformed) return Scan::malformed;
-  row.sparse = s.sparse;
-  row.stored = row.sparse ? 0 : s.stored;
-  row.field_count = s.field_count;
-  row.line = line_;
-  row.oversized = false;
-  row.unterminated = false;
-  row.prefix_saved = false;
-  begin_ = s.next_begin;
-  ++line_;  // rows with quoted newlines take the lenient scan
-  return Scan::complete;
 }
 
 // One row from begin_ (or its rest, from `start`, the field start of column first_col), walking

@@ -73,7 +73,6 @@ class CsvStream {
   enum class Scan { complete, incomplete, malformed };
   Scan scan_fast(CsvRow& row);
   Scan scan_rest(CsvRow& row);
-  Scan run_fast(CsvRow& row);
   bool prefix_matches() const;
   void save_prefix(CsvRow& row, std::size_t row_begin);
   Scan scan_lenient(CsvRow& row, std::size_t start, std::size_t first_col);

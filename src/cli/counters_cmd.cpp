@@ -38,8 +38,9 @@ std::string one_line(const std::string& s) {
 CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
   auto* cmd = app.add_subcommand(
       "counters",
-      "Summarise stage C counter CSVs (rocprofv3 *_counter_collection.csv or rocprof "
-      "v1 results.csv): per kernel, dispatches and bytes/FLOPs/time per dispatch");
+      "Summarise stage C counter CSVs (rocprofv3 *_counter_collection.csv, rocprof v1 "
+      "results.csv, or Nsight Compute `ncu --csv` details or --page raw output): per kernel, "
+      "dispatches (launches) and bytes/FLOPs/time per dispatch");
   cmd->add_option("files", args.files, "Counter CSV files (merged by kernel name)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -107,6 +108,7 @@ int run_counters(const CountersArgs& args) {
                                 {"bytes_source", m.bytes_source},
                                 {"flops_source", m.flops_source},
                                 {"time_source", m.time_source},
+                                {"counters_used", m.counters_used},
                                 {"unusable_reason", m.unusable_reason},
                                 {"counters", counters}});
     }

@@ -176,6 +176,31 @@ void CsvStream::save_prefix(CsvRow& row, std::size_t row_begin) {
   row.prefix_saved = true;
 }
 
+// The lines before the first row that start with skip_prefix_, each dropped to its newline
+// (a line longer than the buffer is dropped a buffer at a time).
+void CsvStream::skip_message_lines() {
+  const std::size_t n = skip_prefix_.size();
+  for (;;) {
+    while (end_ - begin_ < n && !eof_) {
+      if (!make_room()) return;
+      fill();
+    }
+    if (end_ - begin_ < n || std::memcmp(buf_.data() + begin_, skip_prefix_.data(), n) != 0) return;
+    for (;;) {
+      const void* nl = std::memchr(buf_.data() + begin_, '\n', end_ - begin_);
+      if (nl != nullptr) {
+        begin_ = static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data()) + 1;
+        break;
+      }
+      begin_ = end_;
+      if (eof_) break;
+      fill();
+    }
+    ++line_;
+    ++skipped_lines_;
+  }
+}
+
 bool CsvStream::next(CsvRow& row) {
   if (!started_) {
     started_ = true;
@@ -183,6 +208,7 @@ bool CsvStream::next(CsvRow& row) {
     const char* bom = "\xEF\xBB\xBF";  // the UTF-8 BOM, maybe cut by a tiny buffer
     while (end_ < 3 && !eof_ && std::memcmp(buf_.data(), bom, end_) == 0 && make_room()) fill();
     if (end_ >= 3 && std::memcmp(buf_.data(), bom, 3) == 0) begin_ = 3;
+    if (!skip_prefix_.empty()) skip_message_lines();
     reset_fast();
   }
   for (;;) {

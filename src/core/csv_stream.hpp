@@ -59,6 +59,11 @@ class CsvStream {
   // into the buffer and stay valid until the next call. A UTF-8 BOM and CR before LF are dropped.
   bool next(CsvRow& row);
   bool empty_input() const { return total_ == 0; }
+  // Before the first next(): lines at the start of the input that begin with `prefix` are
+  // dropped whole, whatever they hold (a profiler's "==PROF==" messages before the CSV header),
+  // and counted; line numbers still count them.
+  void skip_lines_starting_with(std::string prefix) { skip_prefix_ = std::move(prefix); }
+  std::uint64_t skipped_lines() const { return skipped_lines_; }
   // From now on rows need only these columns (each < k_csv_max_fields): a row may come back
   // sparse, with only them set. Empty: every field again.
   void want(std::vector<std::size_t> columns);
@@ -79,6 +84,7 @@ class CsvStream {
   void fill();
   bool make_room();
   void skip_oversized(CsvRow& row);
+  void skip_message_lines();
   void reset_fast();
   std::uint64_t lenient_mask(std::size_t at) const;
 
@@ -89,6 +95,8 @@ class CsvStream {
   std::size_t begin_ = 0, end_ = 0;  // unconsumed data
   bool eof_ = false, started_ = false;
   bool fast_stale_ = false;  // the fast path's block state must be reloaded at begin_
+  std::string skip_prefix_;
+  std::uint64_t skipped_lines_ = 0;
   std::uint64_t line_ = 1;
   std::uint64_t total_ = 0;
   bool lenient_only_;

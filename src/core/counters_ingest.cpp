@@ -157,15 +157,14 @@ bool Ingest::read_amd_header() {
   return true;
 }
 
-// Whether the values of this (long layout) counter are read; decided on the counter's first
-// row.
-bool Ingest::summed(std::size_t counter) {
-  while (unsummed_.size() <= counter) {
+// Counters seen for the first time: whether their values are read (and which one is ncu's
+// launch time).
+void Ingest::register_counters(std::size_t upto) {
+  while (unsummed_.size() <= upto) {
     const std::string& name = table_.counter_name(unsummed_.size());
     if (lay_.ncu && name == "gpu__time_duration.sum") time_counter_ = unsummed_.size();
     unsummed_.push_back(!opt_.all_counter_values && !counter_used_by_measure(name));
   }
-  return !unsummed_[counter];
 }
 
 bool Ingest::dispatch_id(const CsvField& f, std::uint64_t& out) const {

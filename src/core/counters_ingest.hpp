@@ -77,7 +77,12 @@ class Ingest {
   bool read_amd_header();
   bool read_ncu_header();  // counters_ncu.cpp
   void ncu_units_row(const CsvRow& row);
-  bool summed(std::size_t counter);
+  // Whether the values of this (long layout) counter are read; decided on its first row.
+  bool summed(std::size_t counter) {
+    if (counter >= unsummed_.size()) register_counters(counter);
+    return !unsummed_[counter];
+  }
+  void register_counters(std::size_t upto);
   bool dispatch_id(const CsvField& f, std::uint64_t& out) const;
   RowUse long_row(const CsvRow& row);
   RowUse ncu_value(const CsvRow& row, std::size_t counter, double& value);

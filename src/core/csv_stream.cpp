@@ -200,6 +200,22 @@ CsvStream::Scan CsvStream::scan_fast(CsvRow& row) {
   return Scan::complete;
 }
 
+// A row that starts with the saved prefix: the saved fields are moved onto this row and only
+// the rest is read, from the field start of column reuse_, by the lenient scan (a short rest
+// has a few separators; starting the block scanner there would cost more than walking them).
+CsvStream::Scan CsvStream::scan_rest(CsvRow& row) {
+  const std::size_t row_begin = begin_;
+  const Scan r = scan_lenient(row, begin_ + prefix_.size(), reuse_);
+  if (r != Scan::complete) return r;
+  fast_stale_ = true;
+  const char* base = buf_.data() + row_begin;
+  for (const SavedField& f : prefix_fields_)
+    row.store[f.col] = CsvField{base + f.offset, f.size, f.quoted, f.escaped};
+  row.sparse = !want_.empty();
+  row.prefix_reused = true;
+  return r;
+}
+
 // One row from begin_ (or its rest, from `start`, the field start of column first_col), walking
 // every quote, comma and newline in order: quotes only open a field at its start, so a stray one
 // is an ordinary byte. Incomplete (nothing consumed) when the data ends inside the row before

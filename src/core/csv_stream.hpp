@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
@@ -78,7 +79,12 @@ class CsvStream {
   enum class Scan { complete, incomplete, malformed };
   Scan scan_fast(CsvRow& row);
   Scan scan_rest(CsvRow& row);
-  bool prefix_matches() const;
+  // The bytes at begin_ start with the saved prefix (all of it is in the buffer).
+  bool prefix_matches() const {
+    const std::size_t n = prefix_.size();
+    return prefix_valid_ && end_ - begin_ >= n &&
+           std::memcmp(buf_.data() + begin_, prefix_.data(), n) == 0;
+  }
   void save_prefix(CsvRow& row, std::size_t row_begin);
   Scan scan_lenient(CsvRow& row, std::size_t start, std::size_t first_col);
   void fill();

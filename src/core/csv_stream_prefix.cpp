@@ -25,13 +25,6 @@ void CsvStream::reuse_prefix(std::size_t columns) {
   want(std::move(w));
 }
 
-// The bytes at begin_ start with the saved prefix (all of it is in the buffer).
-bool CsvStream::prefix_matches() const {
-  const std::size_t n = prefix_.size();
-  return prefix_valid_ && end_ - begin_ >= n &&
-         std::memcmp(buf_.data() + begin_, prefix_.data(), n) == 0;
-}
-
 // After a row read in full by the fast path: keep its bytes up to field reuse_ and the needed
 // fields among them. Identical bytes split into identical fields (a row always starts outside
 // quotes at a field start), and these passed the fast path, so they hold no line break.
@@ -80,22 +73,6 @@ void CsvStream::skip_message_lines() {
     ++line_;
     ++skipped_lines_;
   }
-}
-
-// A row that starts with the saved prefix: the saved fields are moved onto this row and only
-// the rest is read, from the field start of column reuse_, by the lenient scan (a short rest
-// has a few separators; starting the block scanner there would cost more than walking them).
-CsvStream::Scan CsvStream::scan_rest(CsvRow& row) {
-  const std::size_t row_begin = begin_;
-  const Scan r = scan_lenient(row, begin_ + prefix_.size(), reuse_);
-  if (r != Scan::complete) return r;
-  fast_stale_ = true;
-  const char* base = buf_.data() + row_begin;
-  for (const SavedField& f : prefix_fields_)
-    row.store[f.col] = CsvField{base + f.offset, f.size, f.quoted, f.escaped};
-  row.sparse = !want_.empty();
-  row.prefix_reused = true;
-  return r;
 }
 
 }  // namespace roofline::detail

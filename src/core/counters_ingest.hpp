@@ -21,6 +21,7 @@ namespace roofline::detail {
 
 inline constexpr std::size_t k_none = static_cast<std::size_t>(-1);
 
+// ASCII case-insensitive equality (header names).
 bool iequal(std::string_view a, std::string_view b);
 // For messages: at most `max` bytes, control bytes shown as '?'.
 std::string printable(std::string_view s, std::size_t max);
@@ -38,6 +39,7 @@ std::optional<NcuUnit> ncu_unit(std::string_view unit);
 // A number as ncu prints it: thousands separators ("3,968", "1,945,079,576.00") are allowed only
 // grouped by three before the point, so a decimal comma is never misread.
 bool parse_ncu_number(const CsvField& f, double& out);
+// The same for ids: at most 19 digits, separators grouped by three.
 bool parse_ncu_u64(const CsvField& f, std::uint64_t& out);
 
 // Where the needed columns are, for every layout.

@@ -1,9 +1,11 @@
 #pragma once
-// Stage C input (SPEC §6): hardware counter CSVs written by rocprofv3 (`*_counter_collection.csv`,
-// one row per (dispatch, counter), every header generation) and by legacy rocprof v1
-// (`results.csv`, one row per dispatch, counters as columns). Files are streamed in fixed-size
-// chunks: memory stays constant whatever the file size, because rows are folded into per-kernel
-// sums as they are read. Never throws: problems are data (errors, bad-row counts).
+// Stage C input (SPEC §6, REACH §2): hardware counter CSVs written by rocprofv3
+// (`*_counter_collection.csv`, one row per (dispatch, counter), every header generation), by
+// legacy rocprof v1 (`results.csv`, one row per dispatch, counters as columns) and by Nsight
+// Compute (`ncu --csv`: the details page, one row per (launch, metric), or `--page raw`, one row
+// per launch; units converted to base units, a launch is a dispatch). Files are streamed in
+// fixed-size chunks: memory stays constant whatever the file size, because rows are folded into
+// per-kernel sums as they are read. Never throws: problems are data (errors, bad-row counts).
 
 #include <cstddef>
 #include <cstdint>
@@ -29,12 +31,19 @@ struct CounterOptions {
   // Recently seen dispatches remembered per kernel, so that rows of one dispatch separated by
   // rows of other dispatches are still folded into it (see counters_ingest.cpp).
   std::size_t dispatch_window = 64;
+  // In the one-row-per-counter layouts (rocprofv3, Nsight Compute details page) only the values
+  // of the counters measure() reads (counter_used_by_measure) are converted and summed: the
+  // others are listed with the dispatches that reported them, their sum left unset, and a broken
+  // value in one of them does not make its row bad. True converts and sums every counter. The
+  // one-row-per-dispatch layouts (rocprof v1, Nsight Compute raw page) always read every column.
+  bool all_counter_values = false;
 };
 
 // One counter of one kernel, summed over the dispatches that reported it.
 struct CounterSum {
   double sum = 0.0;
   std::uint64_t dispatches = 0;
+  bool summed = true;  // false: values not read (CounterOptions::all_counter_values), sum is 0
 };
 
 // Everything measured for one kernel name (as spelled in the file), over all its dispatches.
@@ -46,7 +55,7 @@ struct KernelCounters {
   std::uint64_t timed_dispatches = 0;
 };
 
-enum class CounterFormat { unknown, rocprofv3, rocprof_v1 };
+enum class CounterFormat { unknown, rocprofv3, rocprof_v1, ncu_details, ncu_raw };
 
 struct CounterFile {
   std::string display;  // the file as named in messages
@@ -74,16 +83,29 @@ CounterFile parse_counters_text(std::string_view text, const std::string& displa
 CounterFile read_counters_file(const std::filesystem::path& path, const std::string& display,
                                const CounterOptions& options);
 
-// Per-dispatch averages derived from one kernel's counters (SPEC §6).
+// Per-dispatch (per-launch) averages derived from one kernel's counters (SPEC §6, REACH §2).
 struct KernelMeasurement {
-  std::optional<double> bytes;  // (FETCH_SIZE + WRITE_SIZE) * 1024 per dispatch
-  std::optional<double> flops;  // MfmaFlops*, or SQ_INSTS_VALU_MFMA_MOPS_F8 * factor
+  // AMD: (FETCH_SIZE + WRITE_SIZE) * 1024; NVIDIA: dram__bytes_read.sum + dram__bytes_write.sum.
+  std::optional<double> bytes;
+  // AMD: MfmaFlops*, or SQ_INSTS_VALU_MFMA_MOPS_F8 * factor; NVIDIA: the sum of the
+  // sm__ops_path_tensor_*.sum metrics when > 0, else 2*ffma + fadd + fmul.
+  std::optional<double> flops;
+  // AMD: end - start timestamps; NVIDIA: gpu__time_duration.sum.
   std::optional<double> time_us;
   std::uint64_t dispatches = 0;
   std::string bytes_source, flops_source, time_source;  // which counters, for notes
+  std::vector<std::string> counters_used;               // every counter the numbers came from
   std::string unusable_reason;                          // set when bytes cannot be formed
 };
+// The measurement of one kernel: NVIDIA metrics when it has no AMD byte counters and any metric
+// measure() reads from Nsight Compute, else the AMD counters. Each counter is averaged over the
+// dispatches that reported it.
 KernelMeasurement measure(const KernelCounters& k, const CounterOptions& options);
+// Whether measure() reads the counter of this name (AMD: FETCH_SIZE, WRITE_SIZE, MfmaFlops*,
+// SQ_INSTS_VALU_MFMA_MOPS_F8; NVIDIA: dram__bytes_read.sum, dram__bytes_write.sum,
+// gpu__time_duration.sum, sm__ops_path_tensor_src_*.sum,
+// smsp__sass_thread_inst_executed_op_{ffma,fadd,fmul}_pred_on.sum).
+bool counter_used_by_measure(std::string_view name);
 
 // Adds `from`'s dispatches, durations and counter sums into `into` (kernels of different names
 // are different dispatches, so every count adds).

@@ -38,8 +38,9 @@ std::string one_line(const std::string& s) {
 CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
   auto* cmd = app.add_subcommand(
       "counters",
-      "Summarise stage C counter CSVs (rocprofv3 *_counter_collection.csv or rocprof "
-      "v1 results.csv): per kernel, dispatches and bytes/FLOPs/time per dispatch");
+      "Summarise stage C counter CSVs (rocprofv3 *_counter_collection.csv, rocprof v1 "
+      "results.csv, or Nsight Compute `ncu --csv` details or --page raw output): per kernel, "
+      "dispatches (launches) and bytes/FLOPs/time per dispatch");
   cmd->add_option("files", args.files, "Counter CSV files (merged by kernel name)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -50,6 +51,10 @@ CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
                   "FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 instruction")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--all-counters", args.all_counters,
+                "Also read and sum the counters stage C does not use (JSON \"sum\"; by default "
+                "those are listed with their dispatch count and a null sum, and their values "
+                "are not parsed)");
   cmd->footer(
       "Exit codes: 0 every file usable, 1 a file was empty, unrecognised or had no usable "
       "row, 2 usage error.");
@@ -59,6 +64,7 @@ CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
 int run_counters(const CountersArgs& args) {
   CounterOptions opts;
   opts.mfma_f8_flops_per_inst = args.mfma_f8_flops_per_inst;
+  opts.all_counter_values = args.all_counters;
   std::vector<CounterFile> files;
   bool all_usable = true;
   for (const auto& path : args.files) {
@@ -92,7 +98,8 @@ int run_counters(const CountersArgs& args) {
       const KernelMeasurement m = measure(k, opts);
       nlohmann::ordered_json counters = nlohmann::ordered_json::object();
       for (const auto& [name, c] : k.counters)
-        counters[name] = {{"sum", c.sum}, {"dispatches", c.dispatches}};
+        counters[name] = {{"sum", c.summed ? nlohmann::ordered_json(c.sum) : nullptr},
+                          {"dispatches", c.dispatches}};
       out["kernels"].push_back({{"name", k.name},
                                 {"dispatches", k.dispatches},
                                 {"bytes_per_dispatch", opt_json(m.bytes)},
@@ -101,6 +108,7 @@ int run_counters(const CountersArgs& args) {
                                 {"bytes_source", m.bytes_source},
                                 {"flops_source", m.flops_source},
                                 {"time_source", m.time_source},
+                                {"counters_used", m.counters_used},
                                 {"unusable_reason", m.unusable_reason},
                                 {"counters", counters}});
     }

@@ -16,6 +16,7 @@ struct CountersArgs {
   std::vector<std::string> files;
   std::string format = "text";
   double mfma_f8_flops_per_inst = k_default_mfma_f8_flops;
+  bool all_counters = false;  // sum every counter, not only those stage C reads
 };
 
 // Declares the subcommand on `app`, filling `args`; returns it so the caller can test parsed().

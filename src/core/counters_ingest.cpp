@@ -1,34 +1,24 @@
 // Stage C ingest: recognises the counter CSV layout from its header column names, then streams
-// the rows into a CounterTable. Only the columns a layout needs are converted to numbers.
+// the rows into a CounterTable. Only the columns a layout needs are converted to numbers. This
+// file: the driver, the AMD layouts and the row logic they share with Nsight Compute's
+// (counters_ncu.cpp).
+#include "core/counters_ingest.hpp"
+
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <stdexcept>
-#include <string>
-#include <string_view>
-#include <vector>
 
 #include <fmt/format.h>
 
-#include "core/counters_table.hpp"
 #include "core/csv_numbers.hpp"
-#include "core/csv_stream.hpp"
-#include "roofline/counters.hpp"
 
 namespace roofline {
-namespace {
-
-using detail::CsvField;
-using detail::CsvRow;
-using detail::parse_number;
-using detail::parse_u64;
-using detail::trimmed;
-
-constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+namespace detail {
 
 bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -38,6 +28,14 @@ bool iequal(std::string_view a, std::string_view b) {
       return false;
   return true;
 }
+
+std::string printable(std::string_view s, std::size_t max) {
+  std::string out;
+  for (char c : s.substr(0, max)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+  return out;
+}
+
+namespace {
 
 // Columns that describe a dispatch rather than count something (rocprof v1/v2 and rocprofv3
 // spellings). In a one-row-per-dispatch file every other numeric column is a counter.
@@ -88,72 +86,36 @@ constexpr std::array<std::string_view, 46> k_metadata{"Index",
                                                       "Stream_Id",
                                                       "Kind"};
 
-// For messages: a header from a binary file must not put control bytes on the terminal.
-std::string printable(std::string_view s, std::size_t max) {
-  std::string out;
-  for (char c : s.substr(0, max)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
-  return out;
-}
-
 bool is_metadata(std::string_view name) {
   for (auto m : k_metadata)
     if (iequal(m, name)) return true;
   return name.rfind("Grid_Size_", 0) == 0 || name.rfind("Workgroup_Size_", 0) == 0;
 }
 
-// Where the needed columns are, for either layout.
-struct Layout {
-  CounterFormat format = CounterFormat::unknown;
-  std::size_t columns = 0;
-  std::size_t kernel = k_none, dispatch = k_none, pid = k_none, start = k_none, end = k_none;
-  std::size_t counter_name = k_none, counter_value = k_none;      // rocprofv3
-  std::vector<std::pair<std::size_t, std::size_t>> counter_cols;  // rocprof v1: (column, id)
-};
-
-class Ingest {
- public:
-  Ingest(const std::string& display, const CounterOptions& options)
-      : opt_(options), table_(options.dispatch_window) {
-    file_.display = display;
-  }
-  CounterFile run(const ChunkReader& read);
-
- private:
-  std::size_t find(std::initializer_list<std::string_view> names) const {
-    for (auto want : names)
-      for (std::size_t i = 0; i < header_.size(); ++i)
-        if (iequal(header_[i], want)) return i;
-    return k_none;
-  }
-  bool read_header(const CsvRow& row);
-  bool long_row(const CsvRow& row);
-  bool wide_row(const CsvRow& row);
-  void bad_row(const CsvRow& row) {
-    ++file_.bad_rows;
-    if (file_.bad_row_lines.size() < opt_.bad_lines_listed) file_.bad_row_lines.push_back(row.line);
-  }
-  void error(const std::string& what) { file_.errors.push_back(file_.display + ": " + what); }
-  void note(const std::string& what) { file_.notes.push_back(file_.display + ": " + what); }
-
-  const CounterOptions& opt_;
-  CounterFile file_;
-  detail::CounterTable table_;
-  std::vector<std::string> header_;
-  Layout lay_;
-  std::vector<bool> text_column_;  // by counter id: a v1 column that held text, not a counter
-  std::vector<std::pair<std::size_t, double>> values_;  // scratch for one v1 row
-  struct SameDispatch {  // the previous used rocprofv3 row's dispatch (see long_row)
-    bool valid = false;
-    std::string dispatch, pid;
-    std::size_t kernel_size = 0;
-  } same_;
-};
+}  // namespace
 
 bool Ingest::read_header(const CsvRow& row) {
   for (const CsvField& f : row.fields()) header_.push_back(detail::field_text(f));
   lay_.columns = row.field_count;
   if (header_.size() < lay_.columns)  // CsvRow keeps k_csv_max_fields; every index stays below
     note(fmt::format("{} columns: only the first {} are read", lay_.columns, header_.size()));
+  if (find({"ID"}) != k_none && find({"Kernel Name"}) != k_none) return read_ncu_header();
+  if (read_amd_header()) return true;
+  if (lay_.format != CounterFormat::unknown) return false;  // recognised, but unusable
+  std::string first;
+  for (std::size_t i = 0; i < header_.size() && i < 4; ++i)
+    first += (i ? ", " : "") + printable(header_[i], 40);
+  error(
+      fmt::format("unrecognised header (first columns: {}); expected a rocprofv3 "
+                  "*_counter_collection.csv (Kernel_Name, Counter_Name, Counter_Value, "
+                  "Dispatch_Id), a rocprof v1 results.csv (KernelName, counter columns) or "
+                  "Nsight Compute `ncu --csv` output (ID, Kernel Name, and Metric Name/Metric "
+                  "Value on the details page or metric columns with --page raw)",
+                  first));
+  return false;
+}
+
+bool Ingest::read_amd_header() {
   lay_.kernel = find({"Kernel_Name", "KernelName", "kernel-name"});
   lay_.counter_name = find({"Counter_Name"});
   lay_.counter_value = find({"Counter_Value"});
@@ -176,7 +138,7 @@ bool Ingest::read_header(const CsvRow& row) {
     lay_.format = CounterFormat::rocprof_v1;
     for (std::size_t i = 0; i < header_.size(); ++i) {
       if (header_[i].empty() || is_metadata(header_[i])) continue;
-      lay_.counter_cols.emplace_back(i, table_.counter_id(std::string_view(header_[i])));
+      lay_.counter_cols.push_back({i, table_.counter_id(std::string_view(header_[i])), 1.0});
     }
     if (lay_.counter_cols.empty()) {
       error(
@@ -184,18 +146,9 @@ bool Ingest::read_header(const CsvRow& row) {
           "expected a rocprofv3 *_counter_collection.csv or a rocprof v1 results.csv");
       return false;
     }
-    text_column_.assign(table_.counter_count(), false);
     file_.format_detail = fmt::format("rocprof v1 results.csv, {} columns ({} counters)",
                                       lay_.columns, lay_.counter_cols.size());
   } else {
-    std::string first;
-    for (std::size_t i = 0; i < header_.size() && i < 4; ++i)
-      first += (i ? ", " : "") + printable(header_[i], 40);
-    error(
-        fmt::format("unrecognised header (first columns: {}); expected a rocprofv3 "
-                    "*_counter_collection.csv (Kernel_Name, Counter_Name, Counter_Value, "
-                    "Dispatch_Id) or a rocprof v1 results.csv (KernelName, counter columns)",
-                    first));
     return false;
   }
   file_.format = lay_.format;
@@ -204,61 +157,97 @@ bool Ingest::read_header(const CsvRow& row) {
   return true;
 }
 
-// rocprofv3: one (dispatch, counter) pair per row. The rows of a dispatch are normally adjacent
-// and a dispatch runs one kernel, so a row whose dispatch and process fields are byte for byte
-// those of the previous used row (kernel field of the same length) skips the id parsing, the
-// kernel lookup and the dispatch search: only its counter is read.
-bool Ingest::long_row(const CsvRow& f) {
-  double value = 0.0;
-  if (!parse_number(f[lay_.counter_value], value) || trimmed(f[lay_.counter_name]).empty())
-    return false;
-  const CsvField& dispatch = f[lay_.dispatch];
-  const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
-  const bool same = same_.valid && f[lay_.kernel].size == same_.kernel_size &&
-                    detail::same_bytes(dispatch.raw(), same_.dispatch) &&
-                    detail::same_bytes(pid_raw, same_.pid);
-  if (!same) {
-    std::uint64_t id = 0, pid = 0;
-    if (!parse_u64(dispatch, id)) return false;
-    if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
-    table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
-    same_ = {true, std::string(dispatch.raw()), std::string(pid_raw), f[lay_.kernel].size};
+// Counters seen for the first time: whether their values are read (and which one is ncu's
+// launch time).
+void Ingest::register_counters(std::size_t upto) {
+  while (unsummed_.size() <= upto) {
+    const std::string& name = table_.counter_name(unsummed_.size());
+    if (lay_.ncu && name == "gpu__time_duration.sum") time_counter_ = unsummed_.size();
+    unsummed_.push_back(!opt_.all_counter_values && !counter_used_by_measure(name));
   }
-  std::uint64_t t0 = 0, t1 = 0;
-  if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
-      parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0)
-    table_.add_duration(static_cast<double>(t1 - t0));
-  table_.add(table_.counter_id(f[lay_.counter_name]), value);
-  return true;
 }
 
-// rocprof v1: one dispatch per row, counters as columns. A column that holds text is not a
-// counter: it is dropped (with a note), the row still counts.
-bool Ingest::wide_row(const CsvRow& row) {
+bool Ingest::dispatch_id(const CsvField& f, std::uint64_t& out) const {
+  return lay_.ncu ? parse_ncu_u64(f, out) : parse_u64(f, out);
+}
+
+// One (dispatch, counter) pair per row: rocprofv3, ncu details. The rows of a dispatch are
+// normally adjacent and a dispatch runs one kernel. A row whose dispatch fields the CSV reader
+// took from its saved prefix, right after a used row that had the same prefix, is in that row's
+// dispatch; else a row whose dispatch and process fields are byte for byte those of the previous
+// used row (kernel field of the same length) is. Either skips the id parsing, the kernel lookup
+// and the dispatch search: only its counter is read.
+RowUse Ingest::long_row(const CsvRow& f) {
+  const bool chained = chain_ && f.prefix_reused;
+  chain_ = false;
+  const CsvField& name = f[lay_.counter_name];
+  if (name.size == 0 || trimmed(name).empty()) return RowUse::bad;
+  const std::size_t counter = table_.counter_id(name);
+  double value = 0.0;
+  if (summed(counter)) {
+    if (lay_.ncu) {
+      const RowUse use = ncu_value(f, counter, value);
+      if (use != RowUse::used) return use;
+    } else if (!parse_number(f[lay_.counter_value], value)) {
+      return RowUse::bad;
+    }
+  }
+  if (!chained) {
+    const CsvField& dispatch = f[lay_.dispatch];
+    const std::string_view pid_raw = lay_.pid != k_none ? f[lay_.pid].raw() : std::string_view{};
+    const bool same = same_.valid && f[lay_.kernel].size == same_.kernel_size &&
+                      same_bytes(dispatch.raw(), same_.dispatch) && same_bytes(pid_raw, same_.pid);
+    if (!same) {
+      std::uint64_t id = 0, pid = 0;
+      if (!dispatch_id(dispatch, id)) return RowUse::bad;
+      if (lay_.pid != k_none && !dispatch_id(f[lay_.pid], pid)) pid = 0;
+      table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
+      same_ = {true, std::string(dispatch.raw()), std::string(pid_raw), f[lay_.kernel].size};
+    }
+  }
+  chain_ = f.prefix_reused || f.prefix_saved;
+  std::uint64_t t0 = 0, t1 = 0;
+  if (counter == time_counter_) {  // ncu: the launch's duration, in ns
+    if (!table_.dispatch_timed()) table_.add_duration(value);
+  } else if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
+             parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0) {
+    table_.add_duration(static_cast<double>(t1 - t0));
+  }
+  table_.add(counter, value);
+  return RowUse::used;
+}
+
+// One dispatch per row, counters as columns: rocprof v1, ncu raw. A column that holds text is
+// not a counter: it is dropped (with a note), the row still counts.
+RowUse Ingest::wide_row(const CsvRow& row) {
   const CsvRow& f = row;
   std::uint64_t id = file_.lines, pid = 0;  // no dispatch column: every row is a dispatch
-  if (lay_.dispatch != k_none && !parse_u64(f[lay_.dispatch], id)) return false;
-  if (lay_.pid != k_none && !parse_u64(f[lay_.pid], pid)) pid = 0;
+  if (lay_.dispatch != k_none && !dispatch_id(f[lay_.dispatch], id)) return RowUse::bad;
+  if (lay_.pid != k_none && !dispatch_id(f[lay_.pid], pid)) pid = 0;
   values_.clear();
-  for (auto [col, counter] : lay_.counter_cols) {
-    if (text_column_[counter] || trimmed(f[col]).empty()) continue;
+  for (const auto& c : lay_.counter_cols) {
+    if (text_column_[c.counter] || trimmed(f[c.column]).empty()) continue;
     double v = 0.0;
-    if (parse_number(f[col], v))
-      values_.emplace_back(counter, v);
+    if (lay_.ncu ? parse_ncu_number(f[c.column], v) : parse_number(f[c.column], v))
+      values_.emplace_back(c.counter, v * c.scale);
     else
-      text_column_[counter] = true;
+      text_column_[c.counter] = true;
   }
   table_.begin_dispatch(table_.kernel_id(f[lay_.kernel]), pid, id);
   std::uint64_t t0 = 0, t1 = 0;
   if (lay_.start != k_none && lay_.end != k_none && !table_.dispatch_timed() &&
       parse_u64(f[lay_.start], t0) && parse_u64(f[lay_.end], t1) && t1 >= t0)
     table_.add_duration(static_cast<double>(t1 - t0));
-  for (auto [counter, v] : values_) table_.add(counter, v);
-  return true;
+  for (auto [counter, v] : values_) {
+    if (counter == time_counter_ && !table_.dispatch_timed()) table_.add_duration(v);
+    table_.add(counter, v);
+  }
+  return RowUse::used;
 }
 
 CounterFile Ingest::run(const ChunkReader& read) {
-  detail::CsvStream csv(read, opt_.buffer_bytes, opt_.max_row_bytes);
+  CsvStream csv(read, opt_.buffer_bytes, opt_.max_row_bytes);
+  csv.skip_lines_starting_with("==");  // ncu's ==PROF==/==WARNING== lines before the header
   CsvRow row;
   if (!csv.next(row)) {
     error(csv.empty_input() ? "empty file" : "no header line (only blank lines)");
@@ -268,29 +257,49 @@ CounterFile Ingest::run(const ChunkReader& read) {
     if (row.oversized) error("the header line is longer than the row limit");
     return std::move(file_);
   }
-  const bool v3 = lay_.format == CounterFormat::rocprofv3;
-  if (v3) {  // the CSV reader then locates only these fields of each row
+  text_column_.assign(table_.counter_count(), false);
+  const bool long_rows = lay_.counter_name != k_none;
+  if (long_rows) {  // the CSV reader then locates only these fields of each row
     std::vector<std::size_t> cols{lay_.kernel, lay_.dispatch, lay_.counter_name,
                                   lay_.counter_value};
-    for (auto c : {lay_.pid, lay_.start, lay_.end})
+    for (auto c : {lay_.pid, lay_.start, lay_.end, lay_.counter_unit})
       if (c != k_none) cols.push_back(c);
     csv.want(std::move(cols));
+    // The rows of a dispatch repeat every field before the counter's name and value.
+    csv.reuse_prefix(std::min({lay_.counter_name, lay_.counter_value, lay_.counter_unit}));
   }
   while (csv.next(row)) {
+    if (lay_.format == CounterFormat::ncu_raw && !data_rows_begun_ && !row.oversized &&
+        row.field_count == lay_.columns && trimmed(row[lay_.dispatch]).empty()) {
+      ncu_units_row(row);  // the units under the header: not a data row
+      data_rows_begun_ = true;
+      continue;
+    }
+    data_rows_begun_ = true;
     ++file_.lines;
-    const bool ok = !row.oversized && !row.unterminated && row.field_count == lay_.columns &&
-                    (v3 ? long_row(row) : wide_row(row));
-    if (ok)
-      ++file_.rows_used;
-    else
+    const RowUse use = row.oversized || row.unterminated || row.field_count != lay_.columns
+                           ? RowUse::bad
+                       : long_rows ? long_row(row)
+                                   : wide_row(row);
+    if (use == RowUse::used) ++file_.rows_used;
+    if (use == RowUse::bad) {
+      chain_ = false;
       bad_row(row);
+    }
   }
-  file_.kernels = table_.finish(text_column_);
+  if (csv.skipped_lines() > 0 && !lay_.ncu)
+    note(fmt::format("{} lines starting with == before the header skipped", csv.skipped_lines()));
+  file_.kernels = table_.finish(text_column_, unsummed_);
+  finish_notes();
+  return std::move(file_);
+}
+
+void Ingest::finish_notes() {
   std::string lines;
   for (auto l : file_.bad_row_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
   if (file_.lines == 0) {
     error("header only: no data rows");
-  } else if (file_.rows_used == 0) {
+  } else if (file_.rows_used == 0 && file_.bad_rows > 0) {
     error(
         fmt::format("no usable rows: all {} rows have the wrong column count (header: {}), an "
                     "unparsable number or an unterminated quote (lines {})",
@@ -302,21 +311,23 @@ CounterFile Ingest::run(const ChunkReader& read) {
                     file_.bad_rows, file_.lines, lines));
   }
   for (std::size_t c = 0; c < text_column_.size(); ++c)
-    if (text_column_[c]) note("column " + table_.counter_name(c) + " holds text: not a counter");
+    if (text_column_[c])
+      note(fmt::format("{} {} holds text: not a counter", lay_.ncu ? "metric" : "column",
+                       table_.counter_name(c)));
+  if (lay_.ncu) ncu_notes();
   if (table_.out_of_window() > 0)
     note(
         fmt::format("{} times a dispatch's rows resumed after more than {} newer dispatches of "
                     "its kernel: counted again as a new dispatch",
                     table_.out_of_window(), opt_.dispatch_window));
-  return std::move(file_);
 }
 
-}  // namespace
+}  // namespace detail
 
 CounterFile parse_counters(const ChunkReader& read, const std::string& display,
                            const CounterOptions& options) {
   try {  // the promise is "never throws": out of memory or a throwing reader becomes an error
-    return Ingest(display, options).run(read);
+    return detail::Ingest(display, options).run(read);
   } catch (const std::exception& e) {
     CounterFile f;
     f.display = display;

@@ -112,7 +112,8 @@ void CounterTable::add_duration(double ns) {
   ++k.timed;
 }
 
-std::vector<KernelCounters> CounterTable::finish(const std::vector<bool>& drop) const {
+std::vector<KernelCounters> CounterTable::finish(const std::vector<bool>& drop,
+                                                 const std::vector<bool>& unsummed) const {
   std::vector<KernelCounters> out;
   out.reserve(kernels_.size());
   for (const Kernel& k : kernels_) {
@@ -123,7 +124,9 @@ std::vector<KernelCounters> CounterTable::finish(const std::vector<bool>& drop) 
     kc.timed_dispatches = k.timed;
     for (std::size_t c = 0; c < k.sums.size(); ++c) {
       if (k.sums[c].dispatches == 0 || (c < drop.size() && drop[c])) continue;
-      kc.counters.emplace(counter_names_[c], k.sums[c]);
+      CounterSum sum = k.sums[c];
+      if (c < unsummed.size() && unsummed[c]) sum = CounterSum{0.0, sum.dispatches, false};
+      kc.counters.emplace(counter_names_[c], sum);
     }
     out.push_back(std::move(kc));
   }

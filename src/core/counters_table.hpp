@@ -81,8 +81,10 @@ class CounterTable {
   // Dispatches whose id was not above the kernel's latest one and that were no longer in the
   // window: counted as new (a resumed dispatch that old would be counted twice).
   std::uint64_t out_of_window() const { return out_of_window_; }
-  // The kernels in order of first appearance; counters flagged in `drop` are left out.
-  std::vector<KernelCounters> finish(const std::vector<bool>& drop) const;
+  // The kernels in order of first appearance; counters flagged in `drop` are left out, those
+  // flagged in `unsummed` keep their dispatch counts with CounterSum::summed false.
+  std::vector<KernelCounters> finish(const std::vector<bool>& drop,
+                                     const std::vector<bool>& unsummed = {}) const;
 
  private:
   struct DispatchRec {

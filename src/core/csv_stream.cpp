@@ -92,6 +92,7 @@ std::uint64_t CsvStream::lenient_mask(std::size_t at) const {
 
 // A row always starts outside quotes, at a field start.
 void CsvStream::reset_fast() {
+  fast_stale_ = false;
   FastScan& s = fast_->scan;
   s.data = buf_.data();
   s.end = end_;
@@ -126,13 +127,6 @@ bool CsvStream::make_room() {
   return true;
 }
 
-void CsvStream::want(std::vector<std::size_t> columns) {
-  std::sort(columns.begin(), columns.end());
-  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-  if (!columns.empty() && columns.back() >= k_csv_max_fields) columns.clear();
-  want_ = std::move(columns);
-}
-
 bool CsvStream::next(CsvRow& row) {
   if (!started_) {
     started_ = true;
@@ -140,6 +134,7 @@ bool CsvStream::next(CsvRow& row) {
     const char* bom = "\xEF\xBB\xBF";  // the UTF-8 BOM, maybe cut by a tiny buffer
     while (end_ < 3 && !eof_ && std::memcmp(buf_.data(), bom, end_) == 0 && make_room()) fill();
     if (end_ >= 3 && std::memcmp(buf_.data(), bom, 3) == 0) begin_ = 3;
+    if (!skip_prefix_.empty()) skip_message_lines();
     reset_fast();
   }
   for (;;) {
@@ -150,10 +145,19 @@ bool CsvStream::next(CsvRow& row) {
       continue;
     }
     const std::size_t row_begin = begin_;
-    Scan r = lenient_only_ ? Scan::malformed : scan_fast(row);
+    Scan r = Scan::malformed;
+    if (!lenient_only_) {
+      if (prefix_matches()) {
+        r = scan_rest(row);
+      } else {
+        if (fast_stale_) reset_fast();
+        r = scan_fast(row);
+        if (r == Scan::complete && reuse_ > 0) save_prefix(row, row_begin);
+      }
+    }
     if (r == Scan::malformed) {
-      r = scan_lenient(row);
-      if (r == Scan::complete) reset_fast();
+      r = scan_lenient(row, begin_, 0);
+      if (r == Scan::complete) fast_stale_ = true;
     }
     if (r == Scan::complete) {
       // A blank line: one field and no bytes but the line end.
@@ -189,19 +193,37 @@ CsvStream::Scan CsvStream::scan_fast(CsvRow& row) {
   row.line = line_;
   row.oversized = false;
   row.unterminated = false;
+  row.prefix_reused = false;
+  row.prefix_saved = false;
   begin_ = s.next_begin;
   ++line_;  // rows with quoted newlines take the lenient scan
   return Scan::complete;
 }
 
-// One row from begin_, walking every quote, comma and newline in order: quotes only open a
-// field at its start, so a stray one is an ordinary byte. Incomplete (nothing consumed) when the
-// data ends inside the row before the input does; at the end of the input the row ends where
-// the data does.
-CsvStream::Scan CsvStream::scan_lenient(CsvRow& row) {
+// A row that starts with the saved prefix: the saved fields are moved onto this row and only
+// the rest is read, from the field start of column reuse_, by the lenient scan (a short rest
+// has a few separators; starting the block scanner there would cost more than walking them).
+CsvStream::Scan CsvStream::scan_rest(CsvRow& row) {
+  const std::size_t row_begin = begin_;
+  const Scan r = scan_lenient(row, begin_ + prefix_.size(), reuse_);
+  if (r != Scan::complete) return r;
+  fast_stale_ = true;
+  const char* base = buf_.data() + row_begin;
+  for (const SavedField& f : prefix_fields_)
+    row.store[f.col] = CsvField{base + f.offset, f.size, f.quoted, f.escaped};
+  row.sparse = !want_.empty();
+  row.prefix_reused = true;
+  return r;
+}
+
+// One row from begin_ (or its rest, from `start`, the field start of column first_col), walking
+// every quote, comma and newline in order: quotes only open a field at its start, so a stray one
+// is an ordinary byte. Incomplete (nothing consumed) when the data ends inside the row before
+// the input does; at the end of the input the row ends where the data does.
+CsvStream::Scan CsvStream::scan_lenient(CsvRow& row, std::size_t start, std::size_t first_col) {
   const char* d = buf_.data();
   const std::size_t end = end_;
-  std::size_t blk = begin_;
+  std::size_t blk = start;
   std::uint64_t mask = lenient_mask(blk);
   auto next_special = [&]() -> std::size_t {
     while (mask == 0) {
@@ -213,12 +235,14 @@ CsvStream::Scan CsvStream::scan_lenient(CsvRow& row) {
     mask &= mask - 1;
     return at;
   };
-  row.stored = 0;
+  row.stored = first_col;  // the fields before `start` are the caller's
   row.sparse = false;
-  row.field_count = 0;
+  row.field_count = first_col;
   row.line = line_;
   row.oversized = false;
   row.unterminated = false;
+  row.prefix_reused = false;
+  row.prefix_saved = false;
   std::uint64_t quoted_newlines = 0;
   auto add = [&](std::size_t from, std::size_t to, bool quoted, bool escaped) {
     ++row.field_count;
@@ -235,7 +259,7 @@ CsvStream::Scan CsvStream::scan_lenient(CsvRow& row) {
     return Scan::complete;
   };
 
-  std::size_t field = begin_;
+  std::size_t field = start;
   for (;;) {
     if (field < end && d[field] == '"') {
       next_special();  // the opening quote itself
@@ -302,6 +326,8 @@ void CsvStream::skip_oversized(CsvRow& row) {
   row.line = line_;
   row.oversized = true;
   row.unterminated = false;
+  row.prefix_reused = false;
+  row.prefix_saved = false;
   enum class St { field_start, plain, quoted, quote_seen } st = St::field_start;
   std::uint64_t newlines = 0;
   std::size_t i = begin_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <fstream>
 
 #include <fmt/format.h>
 
@@ -44,33 +45,48 @@ bool exists_file(const fs::path& p) {
 
 // The files a --shapes / --counters argument names: the file itself, or the matching files
 // under a folder (recursively, sorted so runs are deterministic).
-std::vector<fs::path> expand(const fs::path& p, bool (*wanted)(const std::string& filename)) {
+std::vector<fs::path> expand(const fs::path& p, bool (*wanted)(const fs::path& file)) {
   std::error_code ec;
   if (!fs::is_directory(p, ec)) return {p};
   std::vector<fs::path> out;
   for (auto it =
            fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_regular_file(ec) && wanted(it->path().filename().string()))
-      out.push_back(it->path());
+    if (it->is_regular_file(ec) && wanted(it->path())) out.push_back(it->path());
   std::sort(out.begin(), out.end());
   return out;
 }
 
-bool is_probe_file(const std::string& f) {
+bool is_probe_file(const fs::path& p) {
+  const std::string f = p.filename().string();
   return f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0 &&
          (f.rfind("probe_", 0) == 0 || f.find("per_shape_probe") != std::string::npos);
 }
 
-bool is_counter_csv(const std::string& f) {
-  return f.size() > 4 && f.compare(f.size() - 4, 4, ".csv") == 0 &&
-         (f.find("counter_collection") != std::string::npos || f.rfind("results", 0) == 0);
+// An Nsight Compute `--csv` export has any name: its first lines say what it is (a details page
+// names "Metric Name", a raw page the metric columns).
+bool looks_like_ncu_csv(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find("\"Kernel Name\"") != std::string::npos &&
+         (head.find("\"Metric Name\"") != std::string::npos ||
+          head.find("gpu__time_duration") != std::string::npos ||
+          head.find("dram__bytes") != std::string::npos);
+}
+
+bool is_counter_csv(const fs::path& p) {
+  const std::string f = p.filename().string();
+  if (f.size() <= 4 || f.compare(f.size() - 4, 4, ".csv") != 0) return false;
+  return f.find("counter_collection") != std::string::npos || f.rfind("results", 0) == 0 ||
+         looks_like_ncu_csv(p);
 }
 
 // Every file the arguments name (a folder: the wanted files under it); a folder with none is an
 // error naming what was looked for.
 std::vector<fs::path> files_named(const std::vector<fs::path>& args, const fs::path& dir,
-                                  bool (*wanted)(const std::string&), const char* looked_for,
+                                  bool (*wanted)(const fs::path&), const char* looked_for,
                                   std::vector<std::string>& errors) {
   std::vector<fs::path> out;
   for (const auto& arg : args) {
@@ -104,9 +120,9 @@ CountersInput load_counters(const std::vector<fs::path>& args, const fs::path& d
   CountersInput in;
   in.requested = !args.empty();
   in.options = options;
-  for (const auto& f :
-       files_named(args, dir, is_counter_csv,
-                   "counter CSVs (*counter_collection.csv, results*.csv)", in.errors))
+  for (const auto& f : files_named(
+           args, dir, is_counter_csv,
+           "counter CSVs (*counter_collection.csv, results*.csv, ncu --csv exports)", in.errors))
     in.files.push_back(read_counters_file(f, display_path(f, dir), options));
   return in;
 }

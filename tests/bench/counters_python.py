@@ -35,10 +35,17 @@ def main():
             return cs[c][0] / len(cs[c][1]) if c in cs else None
 
         fetch, write, f8 = mean("FETCH_SIZE"), mean("WRITE_SIZE"), mean("SQ_INSTS_VALU_MFMA_MOPS_F8")
+        bf16 = mean("MfmaFlopsBF16")
+        # measure(): the MfmaFlops counters, unless absent or zero while fp8 MFMA ran (x 512).
+        flops = bf16
+        if f8 is not None and (flops is None or (flops == 0 and f8 > 0)):
+            flops = f8 * 512
         out[name] = {
             "dispatches": len(k["dispatches"]),
             "bytes_per_dispatch": (fetch + write) * 1024 if fetch is not None and write is not None else None,
+            "flops_per_dispatch": flops,
             "mfma_f8_per_dispatch": f8,
+            "mfma_bf16_per_dispatch": bf16,
             "time_us_per_dispatch": k["ns"] / len(k["timed"]) / 1000 if k["timed"] else None,
         }
     json.dump(out, sys.stdout, indent=1)

@@ -364,7 +364,9 @@ TEST_CASE("counters: results do not depend on read sizes or the buffer size", "[
         "rocm7_interleaved_counter_collection.csv", "rocprof_v1_results.csv",
         "crlf_bom_counter_collection.csv", "no_final_newline_counter_collection.csv",
         "bad_rows_counter_collection.csv", "quoted_counter_collection.csv", "garbage.csv",
-        "header_only_counter_collection.csv"}) {
+        "header_only_counter_collection.csv", "ncu_h200_decode_step_raw.csv",
+        "ncu_h200_decode_step_details.csv", "ncu_details_autounits.csv",
+        "ncu_details_old_columns.csv", "ncu_raw_autounits.csv", "nsys_kernel_sum.csv"}) {
     const std::string text = fixture(name);
     const std::string whole = summary(parse(text));
     for (std::size_t chunk : {1u, 2u, 7u})

@@ -19,7 +19,8 @@ namespace {
 // those columns: "line|count|field|...", "-" for a column the row does not have.
 std::vector<std::string> rows(const std::string& text, std::size_t buffer, bool lenient,
                               std::size_t max_row = 1 << 20, std::string_view isa = {},
-                              const std::vector<std::size_t>& want = {}) {
+                              const std::vector<std::size_t>& want = {}, std::size_t reuse = 0,
+                              std::size_t* reused = nullptr) {
   std::size_t pos = 0;
   ChunkReader read = [&](char* buf, std::size_t cap) {
     const std::size_t n = std::min({std::size_t{3}, cap, text.size() - pos});
@@ -29,9 +30,11 @@ std::vector<std::string> rows(const std::string& text, std::size_t buffer, bool 
   };
   CsvStream csv(read, buffer, max_row, lenient, isa);
   csv.want(want);
+  csv.reuse_prefix(reuse);
   std::vector<std::string> out;
   CsvRow row;
   while (csv.next(row)) {
+    if (reused != nullptr && row.prefix_reused) ++*reused;
     std::string s = std::to_string(row.line);
     if (!want.empty()) {
       s += '|';
@@ -132,4 +135,50 @@ TEST_CASE("csv: the fast path and the lenient scan agree on a long mixed text", 
       CHECK(rows(text, buffer, false, 1 << 20, isa) == lenient);
       CHECK(rows(text, buffer, false, 1 << 20, isa, want) == lenient_want);  // sparse rows
     }
+}
+
+TEST_CASE("csv: a row repeating the previous row's prefix reads the same with reuse_prefix",
+          "[csv]") {
+  // Dispatch-like rows: fields 0-3 repeat within a dispatch, 4-6 change, plus rows that break
+  // the pattern (a quoted newline or a doubled quote after the prefix, a row ending right after
+  // the prefix, a doubled quote inside the prefix, CRLF, a stray quote, a short row).
+  std::string text;
+  for (int d = 0; d < 120; ++d) {
+    std::string prefix = std::to_string(d) + ",\"Agent 1\",4242,\"void k<int, ";
+    prefix += std::to_string(d % 5);
+    prefix += d % 23 == 0 ? ", \"\"tag\"\">(float*)\"," : ">(float*, int)\",";
+    for (int c = 0; c < 9; ++c) {
+      text += prefix;
+      if (d % 17 == 0 && c == 4) {
+        text += "\n";  // ends right after the prefix: one empty field more
+        continue;
+      }
+      text += c == 3 && d % 11 == 0 ? "\"two\nlines\"," : "\"COUNTER_" + std::to_string(c) + "\",";
+      text +=
+          c == 5 && d % 13 == 0 ? "\"say \"\"hi\"\"\"," : std::to_string(d * 9 + c) + ".500000,";
+      if (c == 6 && d % 19 == 0) text += "stray\"quote,";
+      text += std::to_string(1000 + d) + "," + std::to_string(2000 + d);
+      text += d % 7 == 0 ? "\r\n" : "\n";
+    }
+  }
+  text += "0,\"Agent 1\",4242,\"void k<int, 0>(float*, int)\",\"LAST\"";  // no final newline
+  const auto lenient = rows(text, 4096, true);
+  REQUIRE(lenient.size() == 120 * 9 + 1);
+  const std::vector<std::size_t> want{0, 3, 4, 5, 7};
+  const auto lenient_want = rows(text, 4096, true, 1 << 20, {}, want);
+  for (const auto& isa : isas())
+    for (std::size_t buffer : {7u, 64u, 65u, 200u, 1u << 16}) {
+      INFO(isa << " buffer " << buffer);
+      std::size_t reused_all = 0, reused_want = 0;
+      CHECK(rows(text, buffer, false, 1 << 20, isa, {}, 4, &reused_all) == lenient);
+      CHECK(rows(text, buffer, false, 1 << 20, isa, want, 4, &reused_want) == lenient_want);
+      if (buffer >= 200) {  // the prefix is actually reused (most rows of each dispatch)
+        CHECK(reused_all > 120 * 6);
+        CHECK(reused_want > 120 * 6);
+      }
+    }
+  // The reuse only ever moves fields of identical bytes: a lenient-only stream ignores it.
+  std::size_t none = 0;
+  CHECK(rows(text, 4096, true, 1 << 20, {}, want, 4, &none) == lenient_want);
+  CHECK(none == 0);
 }

@@ -252,6 +252,11 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   r.notes.push_back(fmt::format("op class {} by {}{}", to_string(r.cls.op_class), r.cls.rule,
                                 r.cls.detail.empty() ? "" : fmt::format(" [{}]", r.cls.detail)));
   r.work = model_work(e, r.regime, r.cls, ctx);
+  if (r.work.op_class && *r.work.op_class != r.cls.op_class) {  // the shapes overrule the name
+    r.notes.push_back(fmt::format("op class {} → {}: the byte model's finding (see below)",
+                                  to_string(r.cls.op_class), to_string(*r.work.op_class)));
+    r.cls.op_class = *r.work.op_class;
+  }
   deepen(r, e, ctx, peaks, ev);
   if (r.work.modeled) {
     r.notes.push_back(fmt::format("unit: {} (t_unit {:.6g} ms)", r.work.unit, r.work.t_unit_ms));
@@ -410,6 +415,10 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   collect(in.topn, true, "the Top-N profile is required");
   collect(in.env, true, "environment report: gfx, workload, tp");
   collect(in.config, false, "model config");
+  for (const auto& n : in.config.loaded.notes) {  // non-finite literals, layer-plan problems
+    a.notes.push_back(n);
+    a.warnings.push_back(n);
+  }
   collect(in.peaks, true, "peaks table");
 
   const TopN topn = in.topn.loaded.value.value_or(TopN{});
@@ -438,6 +447,7 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
     a.run.workload = env->workload;
     a.run.tp = env->tp;
   }
+  if (config) a.run.layer_plan = describe_plan(config->plan);
   a.run.topn_source = topn.source;
   a.run.n_prefill_steps = topn.serving.n_prefill_steps;
   a.run.n_decode_steps = topn.serving.n_decode_steps;

@@ -130,8 +130,9 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   analyze_cmd->add_option(
       "--classify", a.classify,
-      "PATTERN=CLASS[:detail], repeatable: force the op class (gemm, moe, attn, elementwise, "
-      "unknown) of kernels whose name matches PATTERN (substring, or glob with * ?)");
+      "PATTERN=CLASS[:detail], repeatable: force the op class (gemm, moe, attn, linear_attn, "
+      "ssm, comm, elementwise, unknown) of kernels whose name matches PATTERN (substring, or "
+      "glob with * ?)");
   analyze_cmd->add_option("-o,--out", a.out,
                           "Folder for the artifacts (default: the round folder)");
   analyze_cmd

@@ -96,6 +96,23 @@ std::optional<double> yaml_number(const YAML::Node& node, const std::string& whe
   return v;
 }
 
+// `link: {topology, bytes_s, links}` (MODELS.md §8). Values are kept as read; check_peaks says
+// what is wrong with them.
+std::optional<LinkPeak> read_link(const YAML::Node& node, const std::string& where,
+                                  std::vector<std::string>& errors) {
+  if (!node.IsMap()) {
+    errors.push_back(
+        fmt::format("{}: link: expected a mapping {{topology, bytes_s, links}}", where));
+    return std::nullopt;
+  }
+  LinkPeak l;
+  if (node["topology"] && node["topology"].IsScalar())
+    l.topology = detail::lower_ascii(detail::trim(node["topology"].Scalar()));
+  l.bytes_s = yaml_number(node["bytes_s"], where + ": link.bytes_s", errors).value_or(0.0);
+  l.links = yaml_number(node["links"], where + ": link.links", errors).value_or(0.0);
+  return l;
+}
+
 }  // namespace
 
 Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
@@ -144,6 +161,8 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
       if (!s.hbm_bw_bytes_s) out.errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
       s.l2_bytes = yaml_number(node["l2_bytes"], where + ": l2_bytes", out.errors);
       s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", out.errors);
+      if (YAML::Node link = node["link"]; link && !link.IsNull())
+        s.link = read_link(link, where, out.errors);
       if (YAML::Node flops = node["flops"]; flops && !flops.IsNull()) {
         if (!flops.IsMap()) {
           out.errors.push_back(
@@ -180,6 +199,18 @@ std::vector<std::string> check_peaks(const PeaksTable& table) {
     if (!seen.insert({s.gfx, s.product}).second)
       problems.push_back(fmt::format("{}: duplicate section for ({}, {})", where, s.gfx,
                                      s.product.empty() ? "no product" : s.product));
+    if (s.link) {
+      const LinkPeak& l = *s.link;
+      if (l.topology != "mesh" && l.topology != "switch")
+        problems.push_back(fmt::format("{}: link.topology '{}': expected mesh or switch", where,
+                                       l.topology));
+      if (!(l.bytes_s > 0))
+        problems.push_back(fmt::format("{}: link.bytes_s must be > 0 (per-direction bytes/s)",
+                                       where));
+      if (l.topology == "mesh" && !(l.links >= 1))
+        problems.push_back(
+            fmt::format("{}: link.links must be >= 1 for a mesh (links per GPU)", where));
+    }
     auto bf16 = s.flops.find("bf16"), fp16 = s.flops.find("fp16");
     if (bf16 != s.flops.end() && fp16 != s.flops.end() &&
         std::fabs(bf16->second - fp16->second) > 1e-9 * std::max(bf16->second, fp16->second))

@@ -54,6 +54,10 @@ std::string peaks_line(const ResolvedPeaks& p) {
   std::string s =
       p.hbm_bw_bytes_s ? human_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" : "memory unknown";
   for (const auto& [k, v] : p.flops) s += fmt::format(", {} {}", k, human_rate(v, "FLOP/s"));
+  if (p.link)
+    s += fmt::format(", link {} {}{}", p.link->topology, human_rate(p.link->bytes_s, "B/s"),
+                     p.link->topology == "mesh" ? fmt::format(" × {:g} links", p.link->links)
+                                                : std::string(" per GPU"));
   s += fmt::format("; source {}{}, confidence {}, compute {}", to_string(p.source),
                    p.section.empty() ? "" : " (" + md_escape(p.section) + ")",
                    to_string(p.confidence),
@@ -79,6 +83,7 @@ void header(std::string& out, const Analysis& a) {
   out += fmt::format("| Workload | isl {}, osl {}, conc {}, tp {:g}{} |\n", opt(r.workload.isl),
                      opt(r.workload.osl), opt(r.workload.conc), r.tp,
                      r.backend.empty() ? "" : ", backend " + md_escape(r.backend));
+  if (!r.layer_plan.empty()) out += fmt::format("| Layers | {} |\n", md_escape(r.layer_plan));
   if (r.n_prefill_steps || r.n_decode_steps)
     out += fmt::format("| Steps | {} prefill, {} decode |\n", opt(r.n_prefill_steps),
                        opt(r.n_decode_steps));
@@ -266,7 +271,16 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
                          human_rate(*v.achieved_flops, "FLOP/s"), human_pct(v.compute_util),
                          human_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
                          w.compute_dtype.key);
-    out += fmt::format("- **Utilization:** memory {}; compute {}\n", hbm, comp);
+    if (v.roof == "link" || w.comm) {
+      out += fmt::format("- **Utilization:** link {} per unit{} (hbm and compute not counted)\n",
+                         human_bytes(w.bytes),
+                         v.link_util ? fmt::format(" = {} = {} of the link roof",
+                                                   human_rate(*v.achieved_bw_bytes_s, "B/s"),
+                                                   human_pct(v.link_util))
+                                     : std::string(": no link roof for this part"));
+    } else {
+      out += fmt::format("- **Utilization:** memory {}; compute {}\n", hbm, comp);
+    }
     if (v.arithmetic_intensity)
       out += fmt::format(
           "- **Roof:** AI = FLOPs / bytes = {:.3g} FLOP/B{} → {} roof\n", *v.arithmetic_intensity,
@@ -278,7 +292,8 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
       out += fmt::format(
           "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
           "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
-          to_string(v.bound), human_pct(v.roofline_pct), v.compute_axis ? "compute" : "memory",
+          to_string(v.bound), human_pct(v.roofline_pct),
+          v.roof == "link" ? "link" : v.compute_axis ? "compute" : "memory",
           v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
           *v.roofline_pct, speedup_text(e), pct_text(e), v.attainable_speedup, gain_text(e));
     else

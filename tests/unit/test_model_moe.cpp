@@ -182,17 +182,20 @@ TEST_CASE("model_work MoE: the logical unit needs an integer ratio within 5 %", 
   }
 }
 
-TEST_CASE("model_work MoE: feasibility picks the largest feasible candidate", "[model][moe]") {
+TEST_CASE("model_work MoE: experts_hit is reported, the all-expert figure is not in the choice",
+          "[model][moe]") {
   Example x;
-  SECTION("slow enough for all experts: the all-expert candidate is used") {
+  SECTION("slow enough for all experts: experts_hit is still the reported figure (MODELS §4)") {
     x.regime.t_ms = 0.06;  // budget 8e12 × 120 µs = 960 MB
     WorkEstimate w = x.run();
     REQUIRE(w.candidates.size() == 2);
     CHECK(w.candidates[0].feasible.value());
     CHECK(w.candidates[1].feasible.value());
-    CHECK(w.chosen == 1);
+    CHECK(w.chosen == 0);
+    CHECK(w.candidates[0].label == "experts_hit");
     CHECK(w.candidates[1].label == "all experts");
-    CHECK(w.bytes == rel(w.candidates[1].bytes));
+    CHECK_FALSE(w.candidates[1].in_choice);
+    CHECK(w.bytes == rel(w.candidates[0].bytes));
   }
   SECTION("too fast for either: none feasible") {
     x.regime.t_ms = 0.03;  // budget 480 MB < 697 MB

@@ -448,6 +448,9 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
     a.run.tp = env->tp;
   }
   if (config) a.run.layer_plan = describe_plan(config->plan);
+  if (!a.run.layer_plan.empty())
+    a.notes.push_back(fmt::format("layer plan: {} (mixers: {}; FFNs: {})", a.run.layer_plan,
+                                  config->plan.mixer_rule, config->plan.ffn_rule));
   a.run.topn_source = topn.source;
   a.run.n_prefill_steps = topn.serving.n_prefill_steps;
   a.run.n_decode_steps = topn.serving.n_decode_steps;

@@ -114,7 +114,10 @@ void summary(std::string& out, const Analysis& a) {
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
         md_code(e.short_name, true, k_table_name_chars), pct_text(e), to_string(e.cls.op_class),
         e.work.t_unit_ms > 0 ? human_time_ms(e.work.t_unit_ms) : "—",
-        e.work.modeled ? human_bytes(e.work.bytes) : "—", human_pct(e.verdict.roofline_pct),
+        e.work.modeled              ? human_bytes(e.work.bytes)
+        : e.work.bytes_lower_bound ? "≥ " + human_bytes(*e.work.bytes_lower_bound)
+                                   : std::string("—"),
+        human_pct(e.verdict.roofline_pct),
         to_string(e.verdict.bound), headroom_text(e), speedup_text(e), gain_text(e));
   }
   out += "\n";
@@ -309,6 +312,10 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
               ? fmt::format(", at most {:.0f} distinct experts", *v.implied_max_experts_hit)
               : "");
   }
+  if (!w.modeled && w.bytes_lower_bound)
+    out += fmt::format(
+        "- **Evidence:** operand-bytes lower bound {} per launch (MODELS.md §9; no verdict)\n",
+        human_bytes(*w.bytes_lower_bound));
   out += fmt::format("- **Route:** {}\n", md_escape(e.route));
   if (!e.levers.empty()) {
     out += "- **Byte-reduction levers:**\n";

@@ -20,7 +20,7 @@ struct Shape {
 
 // The state dtype: the largest rank >= 3 float operand of the entry, else `fallback` (with why).
 Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string& fallback_why,
-                  std::string& why) {
+                  std::string& why, std::optional<std::size_t>* index = nullptr) {
   const TopNEntry& e = in.entry;
   double largest = 0;
   std::optional<std::size_t> pick;
@@ -33,6 +33,7 @@ Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string
       pick = i;
     }
   }
+  if (index) *index = pick;
   if (pick) {
     why = fmt::format("entry dtypes[{}] '{}' (the largest state-shaped operand, shapes[{}])", *pick,
                       e.dtypes[*pick], *pick);
@@ -40,6 +41,20 @@ Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string
   }
   why = fallback_why;
   return fallback;
+}
+
+// The activation dtype: the entry's first float operand that is not the state (state update
+// kernels take the state first), else the resolved activation dtype.
+Dtype activation_dtype(const ModelInput& in, std::optional<std::size_t> state, std::string& why) {
+  const TopNEntry& e = in.entry;
+  if (state && *state == 0)
+    for (std::size_t i = 1; i < e.dtypes.size(); ++i)
+      if (auto dt = parse_dtype(e.dtypes[i]); dt && dt->has_peak_key && dt->key != "fp32") {
+        why = fmt::format("entry dtypes[{}] '{}' (operand 0 is the state)", i, e.dtypes[i]);
+        return *dt;
+      }
+  why = in.dtypes.act_source;
+  return in.dtypes.act;
 }
 
 bool any_dim(const TopNEntry& e, double v) {
@@ -268,7 +283,7 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
         "or workload.conc)";
     return;
   }
-  const double N = *in.rows, a = in.dtypes.act.bytes;
+  const double N = *in.rows;
   std::string missing;
   Shape r;
   std::string s_why;
@@ -283,7 +298,10 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
                             to_string(m));
       return;
     }
-    const Dtype s = state_dtype(in, in.dtypes.act, "the activation dtype", s_why);
+    std::optional<std::size_t> si;
+    const Dtype s = state_dtype(in, in.dtypes.act, "the activation dtype", s_why, &si);
+    std::string a_why;
+    const double a = activation_dtype(in, si, a_why).bytes;
     r.bytes = 2.0 * N * Cd * (Kc - 1.0) * s.bytes + 2.0 * N * Cd * a;
     r.flops = 2.0 * N * Cd * Kc;
     r.mixer = m;
@@ -309,8 +327,11 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
       fallback = *parse_dtype(cfg->state_dtype_key);
       fallback_why = fmt::format("config state dtype '{}'", cfg->state_dtype);
     }
-    const Dtype s = state_dtype(in, fallback, fallback_why, s_why);
-    r = recurrent(in, m, N, s.bytes, a, missing);
+    std::optional<std::size_t> si;
+    const Dtype s = state_dtype(in, fallback, fallback_why, s_why, &si);
+    std::string a_why;
+    const Dtype act = activation_dtype(in, si, a_why);
+    r = recurrent(in, m, N, s.bytes, act.bytes, missing);
     work.kv_dtype = s.key;
     if (!missing.empty()) {
       work.unmodeled_reason =
@@ -318,7 +339,7 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
       return;
     }
     r.formula += fmt::format("; state dtype {} ({} B, {}), activations {} ({} B, {})", s.key,
-                             s.bytes, s_why, in.dtypes.act.key, a, in.dtypes.act_source);
+                             s.bytes, s_why, act.key, act.bytes, a_why);
     if (!why.empty()) r.formula += "; " + why;
   }
   const double served = is_mamba(r.mixer)                        ? counts.mamba()

@@ -289,7 +289,7 @@ WorkEstimate model_class(const TopNEntry& e, const RegimeChoice& regime, const C
 WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
                         const ModelContext& ctx) {
   WorkEstimate work = model_class(e, regime, cls, ctx);
-  if (!work.modeled) detail::operand_bytes_bound(e, regime, ctx, work);
+  if (!work.modeled) detail::operand_bytes_bound(e, regime, cls, ctx, work);
   return work;
 }
 

@@ -43,8 +43,10 @@ void model_indexer(const ModelInput& in, WorkEstimate& work);
 
 // MODELS.md §9 (model_bound.cpp): for an entry left unmodelled that has shapes and dtypes, the
 // operand-bytes lower bound and the hbm_util it implies (notes). Evidence, not a verdict.
-void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const ModelContext& ctx,
-                         WorkEstimate& work);
+// MoE and attention entries get none: their operands are expert stacks and paged KV pools that a
+// launch reads only in part.
+void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+                         const ModelContext& ctx, WorkEstimate& work);
 
 // A collective's single candidate is its link bytes: feasibility is judged on the link roof.
 void choose_link_candidate(WorkEstimate& work);

@@ -18,27 +18,27 @@ struct Shape {
   std::string formula;
 };
 
-// The state dtype: the largest rank >= 3 float operand of the entry, else `fallback` (with why).
+// The state dtype: the dtype of the largest rank >= 3 operand (the recurrent state, by shape)
+// when the entry names a float type for it, else `fallback` (with why).
 Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string& fallback_why,
                   std::string& why, std::optional<std::size_t>* index = nullptr) {
   const TopNEntry& e = in.entry;
   double largest = 0;
   std::optional<std::size_t> pick;
-  for (std::size_t i = 0; i < e.shapes.size() && i < e.dtypes.size(); ++i) {
-    auto dt = parse_dtype(e.dtypes[i]);
-    if (e.shapes[i].size() < 3 || !dt || !dt->has_peak_key) continue;
+  for (std::size_t i = 0; i < e.shapes.size(); ++i) {
     const double n = elements(e.shapes[i]);
-    if (n > largest) {
+    if (e.shapes[i].size() >= 3 && n > largest) {
       largest = n;
       pick = i;
     }
   }
   if (index) *index = pick;
-  if (pick) {
-    why = fmt::format("entry dtypes[{}] '{}' (the largest state-shaped operand, shapes[{}])", *pick,
-                      e.dtypes[*pick], *pick);
-    return *parse_dtype(e.dtypes[*pick]);
-  }
+  if (pick && *pick < e.dtypes.size())
+    if (auto dt = parse_dtype(e.dtypes[*pick]); dt && dt->has_peak_key) {
+      why = fmt::format("entry dtypes[{}] '{}' (the largest state-shaped operand, shapes[{}])",
+                        *pick, e.dtypes[*pick], *pick);
+      return *dt;
+    }
   why = fallback_why;
   return fallback;
 }

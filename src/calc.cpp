@@ -35,9 +35,9 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   w.unit = "1 launch";
   w.t_unit_ms = in.time_us / 1000.0;
   w.compute_dtype = dtype.value_or(Dtype{});
-  w.has_compute_peak_class =
-      e.cls.op_class != OpClass::elementwise && e.cls.op_class != OpClass::linear_attn &&
-      e.cls.op_class != OpClass::ssm && e.cls.op_class != OpClass::comm;
+  w.has_compute_peak_class = e.cls.op_class != OpClass::elementwise &&
+                             e.cls.op_class != OpClass::linear_attn &&
+                             e.cls.op_class != OpClass::ssm && e.cls.op_class != OpClass::comm;
   w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt});
   w.bytes = in.bytes;
   w.flops = in.flops;

@@ -143,8 +143,8 @@ struct WorkEstimate {
   // The class the shapes showed when they overrule the classifier (a batched GEMM over all
   // experts is MoE; a conv kernel of a mamba model is ssm); nullopt = keep the classification.
   std::optional<OpClass> op_class;
-  std::optional<CommFacts> comm;             // collectives: bytes are link bytes, roof "link"
-  std::optional<double> bytes_lower_bound;   // MODELS.md §9: unmodelled entry, Σ operand bytes
+  std::optional<CommFacts> comm;            // collectives: bytes are link bytes, roof "link"
+  std::optional<double> bytes_lower_bound;  // MODELS.md §9: unmodelled entry, Σ operand bytes
 };
 WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx);

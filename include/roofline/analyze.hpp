@@ -73,7 +73,7 @@ struct RunInfo {
   double tp = 1.0;
   std::string topn_source;  // profiler "source" field
   std::optional<double> n_prefill_steps, n_decode_steps;
-  std::string inputs;  // which files were read, for the report header
+  std::string inputs;      // which files were read, for the report header
   std::string layer_plan;  // describe_plan() of the config's layer plan ("" without a config)
 };
 

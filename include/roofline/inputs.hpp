@@ -127,7 +127,7 @@ struct ModelConfig {
   std::optional<double> experts;
   std::optional<double> top_k;
   std::optional<double> moe_intermediate;
-  std::string moe_intermediate_source;  // which key provided it
+  std::string moe_intermediate_source;               // which key provided it
   std::optional<double> shared_experts;              // n_shared_experts (DeepSeek)
   std::optional<double> shared_expert_intermediate;  // shared_expert_intermediate_size (Qwen)
   std::string hidden_act;                            // mlp_hidden_act | hidden_act | ...
@@ -139,7 +139,7 @@ struct ModelConfig {
   bool n_kv_heads_defaulted = false;
   std::optional<double> head_dim;
   bool head_dim_derived = false;
-  std::string head_dim_rule;  // which key or default gave head_dim
+  std::string head_dim_rule;                    // which key or default gave head_dim
   std::optional<double> full_attention_layers;  // softmax-attention layers (from the plan)
   std::string full_attention_rule;
   std::optional<double> sliding_window;        // W (sliding layers)
@@ -164,10 +164,10 @@ struct ModelConfig {
   std::optional<double> vocab;
   std::string dtype;  // torch_dtype | dtype, as spelled
   std::string quant_method;
-  std::optional<double> quant_weight_bytes;  // bytes per weight element, scales included
-  std::string quant_weight_key;              // fp8 | fp4 | int4 | int8 (the element type)
-  std::string quant_rule;                    // how quant_weight_bytes was decided
-  std::optional<double> quant_bits;          // 4 for any 4-bit method (mxfp4, nvfp4, int4)
+  std::optional<double> quant_weight_bytes;      // bytes per weight element, scales included
+  std::string quant_weight_key;                  // fp8 | fp4 | int4 | int8 (the element type)
+  std::string quant_rule;                        // how quant_weight_bytes was decided
+  std::optional<double> quant_bits;              // 4 for any 4-bit method (mxfp4, nvfp4, int4)
   std::vector<std::string> unquantized_modules;  // modules_to_not_convert | ignore | ...
   std::string unquantized_key;                   // which key listed them
   LayerPlan plan;

@@ -88,8 +88,8 @@ std::optional<Format> compressed_tensors(const json& q, const std::string& path)
     if (auto gs = w->find("group_size"); gs != w->end() && gs->is_number())
       group_size = gs->get<double>();
     if (type == "float" && bits == 4) {
-      Format f = fmt_name.find("nvfp4") != std::string::npos || group_size == 16.0 ? nvfp4()
-                                                                                     : mxfp4();
+      Format f =
+          fmt_name.find("nvfp4") != std::string::npos || group_size == 16.0 ? nvfp4() : mxfp4();
       f.rule = where + ": " + f.rule;
       return f;
     }
@@ -109,8 +109,7 @@ void read_weight_format(FieldReader& f, const json& doc, const json* text, Model
   std::string path = "quantization_config";
   for (const json* scope : {&doc, text}) {
     if (!scope) continue;
-    const std::string p =
-        scope == text ? "text_config.quantization_config" : "quantization_config";
+    const std::string p = scope == text ? "text_config.quantization_config" : "quantization_config";
     if (const json* v = f.object(*scope, "quantization_config", p)) {
       q = v;
       path = p;
@@ -118,8 +117,7 @@ void read_weight_format(FieldReader& f, const json& doc, const json* text, Model
     }
   }
   if (!q) return;
-  c.quant_method =
-      lower_ascii(f.string(*q, "quant_method", path + ".quant_method").value_or(""));
+  c.quant_method = lower_ascii(f.string(*q, "quant_method", path + ".quant_method").value_or(""));
   const std::string algo =
       lower_ascii(f.string(*q, "quant_algo", path + ".quant_algo").value_or(""));
   auto bits = f.number(*q, "bits", path + ".bits");

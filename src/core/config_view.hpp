@@ -54,6 +54,13 @@ class ConfigView {
 // full_attention_layers and their rules). Needs c.layers, c.experts and the window keys read.
 void read_layer_plan(ConfigView& view, ModelConfig& c);
 
+// Every layer softmax attention, with sliding / chunked windows by the Gemma, Mistral, Qwen2 and
+// Llama-4 rules (config_plan_rules.cpp). Fills c.plan with n layers.
+void plan_default_attention(ConfigView& view, ModelConfig& c, long n);
+// The FFN of each layer from the MoE-layer keys (config_plan_rules.cpp); with `keep_explicit`,
+// layers whose block type fixed the FFN (pattern, layers_block_type) are left alone.
+void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit);
+
 // Weight format (config_quant.cpp): quantization_config → bytes per weight element with block
 // scales, the modules that stay unquantized.
 void read_weight_format(FieldReader& f, const json& doc, const json* text, ModelConfig& c);

@@ -89,8 +89,8 @@ std::optional<json> parse_config_json(std::string_view text, const std::string& 
                                       std::vector<std::string>& notes) {
   int count = 0;
   const std::string quoted = quote_nonfinite(text, count);
-  auto doc = parse_json_object(count > 0 ? std::string_view(quoted) : text, display_name,
-                               max_depth, errors);
+  auto doc = parse_json_object(count > 0 ? std::string_view(quoted) : text, display_name, max_depth,
+                               errors);
   if (doc && count > 0) null_nonfinite(*doc, "", display_name, notes);
   return doc;
 }
@@ -220,8 +220,8 @@ void read_mixer_keys(ConfigView& view, ModelConfig& c) {
   c.mamba_conv_kernel = view.number({"conv_kernel", "mamba_d_conv"});
   c.mamba_expand = view.number({"mamba_expand", "expand"});
   if (c.state_dtype.empty())
-    c.state_dtype = view.string({"mamba_ssm_dtype", "mamba_ssm_cache_dtype", "kda_state_dtype"})
-                        .value_or("");
+    c.state_dtype =
+        view.string({"mamba_ssm_dtype", "mamba_ssm_cache_dtype", "kda_state_dtype"}).value_or("");
   if (!c.state_dtype.empty()) {
     if (auto d = parse_dtype(c.state_dtype))
       c.state_dtype_key = d->key;
@@ -237,8 +237,7 @@ void read_mixer_keys(ConfigView& view, ModelConfig& c) {
 Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
                                        const InputLimits& limits) {
   Loaded<ModelConfig> out;
-  auto doc =
-      detail::parse_config_json(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto doc = detail::parse_config_json(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   const json* text_cfg = f.object(*doc, "text_config", "text_config");

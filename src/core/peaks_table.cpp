@@ -202,11 +202,11 @@ std::vector<std::string> check_peaks(const PeaksTable& table) {
     if (s.link) {
       const LinkPeak& l = *s.link;
       if (l.topology != "mesh" && l.topology != "switch")
-        problems.push_back(fmt::format("{}: link.topology '{}': expected mesh or switch", where,
-                                       l.topology));
+        problems.push_back(
+            fmt::format("{}: link.topology '{}': expected mesh or switch", where, l.topology));
       if (!(l.bytes_s > 0))
-        problems.push_back(fmt::format("{}: link.bytes_s must be > 0 (per-direction bytes/s)",
-                                       where));
+        problems.push_back(
+            fmt::format("{}: link.bytes_s must be > 0 (per-direction bytes/s)", where));
       if (l.topology == "mesh" && !(l.links >= 1))
         problems.push_back(
             fmt::format("{}: link.links must be >= 1 for a mesh (links per GPU)", where));

@@ -110,15 +110,15 @@ void summary(std::string& out, const Analysis& a) {
       "e2e gain |\n";
   out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
   for (const auto& e : a.entries) {
-    out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-        md_code(e.short_name, true, k_table_name_chars), pct_text(e), to_string(e.cls.op_class),
-        e.work.t_unit_ms > 0 ? human_time_ms(e.work.t_unit_ms) : "—",
-        e.work.modeled              ? human_bytes(e.work.bytes)
-        : e.work.bytes_lower_bound ? "≥ " + human_bytes(*e.work.bytes_lower_bound)
-                                   : std::string("—"),
-        human_pct(e.verdict.roofline_pct),
-        to_string(e.verdict.bound), headroom_text(e), speedup_text(e), gain_text(e));
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                       md_code(e.short_name, true, k_table_name_chars), pct_text(e),
+                       to_string(e.cls.op_class),
+                       e.work.t_unit_ms > 0 ? human_time_ms(e.work.t_unit_ms) : "—",
+                       e.work.modeled             ? human_bytes(e.work.bytes)
+                       : e.work.bytes_lower_bound ? "≥ " + human_bytes(*e.work.bytes_lower_bound)
+                                                  : std::string("—"),
+                       human_pct(e.verdict.roofline_pct), to_string(e.verdict.bound),
+                       headroom_text(e), speedup_text(e), gain_text(e));
   }
   out += "\n";
 }
@@ -296,7 +296,9 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
           "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
           "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
           to_string(v.bound), human_pct(v.roofline_pct),
-          v.roof == "link" ? "link" : v.compute_axis ? "compute" : "memory",
+          v.roof == "link" ? "link"
+          : v.compute_axis ? "compute"
+                           : "memory",
           v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
           *v.roofline_pct, speedup_text(e), pct_text(e), v.attainable_speedup, gain_text(e));
     else

@@ -29,10 +29,21 @@ constexpr std::array<TokenGroup, 4> k_token_groups{{
 // Collectives are matched right after the user's overrides (MODELS.md §8): their names also
 // contain generic tokens ("reduce", "gather") that would otherwise model them as memory-bound
 // elementwise ops. The family table's comm rows go first (they name the library), then these.
-constexpr std::array<std::string_view, 15> k_collective_tokens{
-    "allreduce",     "all_reduce", "all_gather",  "allgather",          "reduce_scatter",
-    "reducescatter", "nccl",       "rccl",        "alltoall",           "all_to_all",
-    "all2all",       "custom_ar",  "quickreduce", "cross_device_reduce", "allreduce_fusion"};
+constexpr std::array<std::string_view, 15> k_collective_tokens{"allreduce",
+                                                               "all_reduce",
+                                                               "all_gather",
+                                                               "allgather",
+                                                               "reduce_scatter",
+                                                               "reducescatter",
+                                                               "nccl",
+                                                               "rccl",
+                                                               "alltoall",
+                                                               "all_to_all",
+                                                               "all2all",
+                                                               "custom_ar",
+                                                               "quickreduce",
+                                                               "cross_device_reduce",
+                                                               "allreduce_fusion"};
 
 std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<ClassRule>& rules,
                                           std::string_view source,

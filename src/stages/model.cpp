@@ -96,8 +96,8 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
   } else if (entry_w && quant && !cfg->quant_weight_key.empty() &&
              entry_w->key == cfg->quant_weight_key && *cfg->quant_weight_bytes != entry_w->bytes) {
     d.weight = quantized_weight_dtype(*cfg);
-    d.weight_source = fmt::format("entry dtypes[{}] '{}' with the scales of {}", *wi,
-                                  e.dtypes[*wi], cfg->quant_rule);
+    d.weight_source = fmt::format("entry dtypes[{}] '{}' with the scales of {}", *wi, e.dtypes[*wi],
+                                  cfg->quant_rule);
   } else if (entry_w) {
     d.weight = *entry_w;
     d.weight_source = fmt::format("entry dtypes[{}] '{}'", *wi, e.dtypes[*wi]);
@@ -174,20 +174,19 @@ void detail::choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
     for (std::size_t i = 0; i < work.candidates.size(); ++i) {
       auto& c = work.candidates[i];
       c.feasible = c.bytes <= *budget;
-      if (c.in_choice && *c.feasible && (!best || c.bytes > work.candidates[*best].bytes))
-        best = i;
+      if (c.in_choice && *c.feasible && (!best || c.bytes > work.candidates[*best].bytes)) best = i;
     }
     work.any_feasible = best.has_value();
     if (best) work.chosen = *best;
     if (work.candidates.size() > 1 || !work.any_feasible) {
       std::string list;
       for (const auto& c : work.candidates)
-        list += fmt::format("{}{} {} ({} of peak bw × t_unit{})", list.empty() ? "" : "; ",
-                            c.label, detail::fmt_bytes(c.bytes),
-                            *c.feasible
-                                ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
-                                : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget),
-                            c.in_choice ? "" : "; reported for comparison, not in the choice");
+        list +=
+            fmt::format("{}{} {} ({} of peak bw × t_unit{})", list.empty() ? "" : "; ", c.label,
+                        detail::fmt_bytes(c.bytes),
+                        *c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
+                                    : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget),
+                        c.in_choice ? "" : "; reported for comparison, not in the choice");
       const std::string rule = in_choice > 1 ? "largest feasible" : "the reported model";
       work.notes.push_back(
           work.any_feasible

@@ -69,7 +69,8 @@ WindowMix attention_window_mix(const ModelConfig& cfg, double S) {
               l.window}] += 1;
   if (groups.empty()) {
     mix.mean_tokens = S;
-    mix.how = fmt::format("every attention layer reads the whole context: tokens = S = {}", fmt_g(S));
+    mix.how =
+        fmt::format("every attention layer reads the whole context: tokens = S = {}", fmt_g(S));
     return mix;
   }
   double sum = 0;
@@ -88,8 +89,8 @@ WindowMix attention_window_mix(const ModelConfig& cfg, double S) {
   }
   mix.mean_tokens = sum / mix.layers;
   if (groups.size() == 1 && static_cast<Mixer>(groups.begin()->first.first) == Mixer::full)
-    mix.how = fmt::format("all {} attention layers full: tokens = S = {}", fmt_g(mix.layers),
-                          fmt_g(S));
+    mix.how =
+        fmt::format("all {} attention layers full: tokens = S = {}", fmt_g(mix.layers), fmt_g(S));
   else
     mix.how = fmt::format(
         "one kernel serves {} attention layers ({}): mean tokens {} = ({})/{} (full S, sliding "

@@ -32,10 +32,10 @@ double quickreduce_codec(const TopNEntry& e, std::string& what) {
     double scale;
     const char* name;
   };
-  for (const Codec& c : {Codec{"CodecQ4", 1152.0 / 4096.0, "Q4 (1152/4096)"},
-                         Codec{"CodecQ6", 1664.0 / 4096.0, "Q6 (1664/4096)"},
-                         Codec{"CodecQ8", 2176.0 / 4096.0, "Q8 (2176/4096)"},
-                         Codec{"CodecFP", 1.0, "FP (1)"}}) {
+  for (const Codec& c :
+       {Codec{"CodecQ4", 1152.0 / 4096.0, "Q4 (1152/4096)"},
+        Codec{"CodecQ6", 1664.0 / 4096.0, "Q6 (1664/4096)"},
+        Codec{"CodecQ8", 2176.0 / 4096.0, "Q8 (2176/4096)"}, Codec{"CodecFP", 1.0, "FP (1)"}}) {
     if (name_has(e, {c.token})) {
       what = fmt::format("QuickReduce codec {} from the kernel's template arguments", c.name);
       return c.scale;
@@ -60,9 +60,9 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   }
   const double n = in.tp;
   if (!(n > 1)) {
-    work.unmodeled_reason = fmt::format(
-        "collective with group size n = tp = {}{}: no peers, no link traffic to judge", fmt_g(n),
-        in.ctx.env && in.ctx.env->tp_given ? "" : " (env_report has no tp)");
+    work.unmodeled_reason =
+        fmt::format("collective with group size n = tp = {}{}: no peers, no link traffic to judge",
+                    fmt_g(n), in.ctx.env && in.ctx.env->tp_given ? "" : " (env_report has no tp)");
     return;
   }
   // Message m: the first operand's bytes, else M · hidden · a.
@@ -92,9 +92,8 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   std::string algo_how;
   double wire = 0;
   if (op == "all_reduce") {
-    const bool one =
-        in.cls.detail == "oneshot" ||
-        (in.cls.detail != "twoshot" && name_has(e, {"1stage", "oneshot", "one_shot"}));
+    const bool one = in.cls.detail == "oneshot" ||
+                     (in.cls.detail != "twoshot" && name_has(e, {"1stage", "oneshot", "one_shot"}));
     f.algorithm = one ? "one-shot" : "two-shot";
     wire = one ? (n - 1.0) * m : 2.0 * (n - 1.0) / n * m;
     algo_how = one ? fmt::format("one-shot all-reduce: (n−1)·m = {}·m", fmt_g(n - 1.0))
@@ -102,21 +101,22 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
                          "two-shot all-reduce (reduce-scatter + all-gather; ring/tree/two-stage "
                          "cost the same): 2·(n−1)/n·m = {:.4g}·m",
                          2.0 * (n - 1.0) / n);
-    algo_how += fmt::format(" ({})", in.cls.detail.empty() ? "algorithm from the kernel name"
-                                                           : "kernel-family table");
+    algo_how += fmt::format(
+        " ({})", in.cls.detail.empty() ? "algorithm from the kernel name" : "kernel-family table");
   } else {
     f.algorithm = "ring";
     wire = (n - 1.0) / n * m;
-    algo_how = fmt::format("{}: (n−1)/n·m = {:.4g}·m (m the full gathered / scattered / "
-                           "exchanged tensor)",
-                           op, (n - 1.0) / n);
+    algo_how = fmt::format(
+        "{}: (n−1)/n·m = {:.4g}·m (m the full gathered / scattered / "
+        "exchanged tensor)",
+        op, (n - 1.0) / n);
   }
   std::string codec_how;
   f.codec = quickreduce_codec(e, codec_how);
   f.link_bytes = wire * f.codec;
   work.comm = f;
-  work.notes.push_back(fmt::format("collective {}: group n = tp = {}, message m = {}", op,
-                                   fmt_g(n), m_how));
+  work.notes.push_back(
+      fmt::format("collective {}: group n = tp = {}, message m = {}", op, fmt_g(n), m_how));
   work.notes.push_back(fmt::format(
       "link bytes per GPU (inbound) = {}{} = {}; no FLOPs counted (the reduction adds are "
       "negligible); judged on the link roof, not HBM",

@@ -83,8 +83,8 @@ std::string gemm_role(const ModelInput& in, const GemmShape& s) {
 // The module of `list` (modules_to_not_convert, ignore, ignored_layers) that covers `role`.
 std::string unquantized_module(const ModelConfig& c, const std::string& role) {
   for (const std::string& m : c.unquantized_modules) {
-    const bool attn = icontains(m, "attn") || icontains(m, "attention") ||
-                      icontains(m, "q_proj") || icontains(m, "qkv") || icontains(m, "o_proj");
+    const bool attn = icontains(m, "attn") || icontains(m, "attention") || icontains(m, "q_proj") ||
+                      icontains(m, "qkv") || icontains(m, "o_proj");
     const bool router = icontains(m, "router") || m == "gate" ||
                         (m.size() > 5 && m.compare(m.size() - 5, 5, ".gate") == 0);
     if ((role == "attention" && attn) || (role == "router" && router) ||
@@ -177,9 +177,9 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
     const std::string module = role.empty() ? "" : unquantized_module(*in.ctx.config, role);
     if (!module.empty()) {
       wdt = in.dtypes.model;
-      weight_source = fmt::format("{} projection listed unquantized ('{}' in {}): model dtype, {}",
-                                  role, module, in.ctx.config->unquantized_key,
-                                  in.dtypes.model_source);
+      weight_source =
+          fmt::format("{} projection listed unquantized ('{}' in {}): model dtype, {}", role,
+                      module, in.ctx.config->unquantized_key, in.dtypes.model_source);
       work.weight_dtype = wdt.key;
       work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
     }

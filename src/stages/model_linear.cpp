@@ -88,7 +88,8 @@ Mixer decode_mixer(const ModelInput& in, const std::string& detail, std::string&
 }
 
 // GDN and KDA share one formula (MODELS.md §6).
-Shape delta_rule(const ModelInput& in, Mixer m, double N, double s, double a, std::string& missing) {
+Shape delta_rule(const ModelInput& in, Mixer m, double N, double s, double a,
+                 std::string& missing) {
   const ModelConfig& c = *in.ctx.config;
   double HK = 0, HV = 0, K = 0, V = 0;
   if (m == Mixer::kda) {
@@ -131,8 +132,7 @@ double mamba_groups(const ModelConfig& c, double tp) {
   return std::fmod(G, tp) == 0.0 ? G / tp : G;
 }
 
-Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a,
-                std::string& missing) {
+Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std::string& missing) {
   const ModelConfig& c = *in.ctx.config;
   if (m == Mixer::gdn || m == Mixer::kda) return delta_rule(in, m, N, s, a, missing);
   Shape r{m, 0, 0, 0, ""};
@@ -217,9 +217,9 @@ Mixer conv_mixer(const ModelInput& in, std::string& why) {
   const ModelConfig& c = *in.ctx.config;
   const PlanCounts n = plan_counts(c.plan);
   std::vector<Mixer> kinds;
-  for (auto [m, count] : {std::pair{Mixer::gdn, n.gdn}, std::pair{Mixer::kda, n.kda},
-                          std::pair{Mixer::mamba2, n.mamba2 + n.hybrid},
-                          std::pair{Mixer::mamba1, n.mamba1}})
+  for (auto [m, count] :
+       {std::pair{Mixer::gdn, n.gdn}, std::pair{Mixer::kda, n.kda},
+        std::pair{Mixer::mamba2, n.mamba2 + n.hybrid}, std::pair{Mixer::mamba1, n.mamba1}})
     if (count > 0) kinds.push_back(m);
   for (Mixer m : kinds) {
     double Cd = 0, Kc = 0;
@@ -260,8 +260,8 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     const OpClass want = is_mamba(m) ? OpClass::ssm : OpClass::linear_attn;
     if (m != Mixer::unknown && want != in.cls.op_class) {
       work.op_class = want;
-      work.notes.push_back(fmt::format("op class {}: a short conv of {} ({})", to_string(want),
-                                       to_string(m), why));
+      work.notes.push_back(
+          fmt::format("op class {}: a short conv of {} ({})", to_string(want), to_string(m), why));
     }
   }
   if (detail == "prefill" || detail == "conv_prefill" || detail.empty()) {
@@ -315,8 +315,7 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     const Mixer m = decode_mixer(in, detail, why);
     if (m == Mixer::unknown) {
       work.unmodeled_reason = fmt::format(
-          "state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2",
-          detail);
+          "state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2", detail);
       return;
     }
     Dtype fallback{"fp32", 4.0, true};
@@ -342,20 +341,20 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
                              s.bytes, s_why, act.key, act.bytes, a_why);
     if (!why.empty()) r.formula += "; " + why;
   }
-  const double served = is_mamba(r.mixer)                        ? counts.mamba()
-                        : r.mixer == Mixer::gdn || r.mixer == Mixer::kda ||
-                                r.mixer == Mixer::lightning
-                            ? counts.linear()
-                            : 0.0;
+  const double served =
+      is_mamba(r.mixer) ? counts.mamba()
+      : r.mixer == Mixer::gdn || r.mixer == Mixer::kda || r.mixer == Mixer::lightning
+          ? counts.linear()
+          : 0.0;
   work.notes.push_back(r.formula);
   if (served > 0)
-    work.notes.push_back(fmt::format(
-        "one launch = one layer: this kernel serves the {} {} layers of the layer plan", fmt_g(served),
-        is_mamba(r.mixer) ? "mamba" : "linear-attention"));
+    work.notes.push_back(
+        fmt::format("one launch = one layer: this kernel serves the {} {} layers of the layer plan",
+                    fmt_g(served), is_mamba(r.mixer) ? "mamba" : "linear-attention"));
   work.kv_bytes = r.state;
-  work.candidates.push_back({conv ? "short conv update" : fmt::format("{} state update",
-                                                                      to_string(r.mixer)),
-                             r.bytes, r.flops, std::nullopt});
+  work.candidates.push_back(
+      {conv ? "short conv update" : fmt::format("{} state update", to_string(r.mixer)), r.bytes,
+       r.flops, std::nullopt});
 }
 
 }  // namespace roofline::detail

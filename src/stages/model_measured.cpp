@@ -42,9 +42,10 @@ TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classific
         if (v == 1) continue;
         if (v > 0) {
           ce.est_shape.at(regime) = EstShape{static_cast<double>(v), std::nullopt, std::nullopt};
-          rows_note = fmt::format("N = {} sequences from dims[{}] (leading 1s skipped, the state "
-                                  "operand passed over)",
-                                  v, i);
+          rows_note = fmt::format(
+              "N = {} sequences from dims[{}] (leading 1s skipped, the state "
+              "operand passed over)",
+              v, i);
           return ce;
         }
         break;

@@ -31,8 +31,8 @@ bool moe_gated(const ModelInput& in, const std::string& stage, double I, double 
       const auto& d = in.entry.shapes[i];
       if (d.size() != 3) continue;
       if (i < in.entry.dtypes.size())
-        if (auto dt = parse_dtype(in.entry.dtypes[i]); dt && dt->key == "int8" &&
-                                                       in.dtypes.weight.bytes < 1.0)
+        if (auto dt = parse_dtype(in.entry.dtypes[i]);
+            dt && dt->key == "int8" && in.dtypes.weight.bytes < 1.0)
           break;  // packed 4-bit weights in an integer container: N is not readable
       const double a = static_cast<double>(d[1]), b = static_cast<double>(d[2]);
       const double n = a == H ? b : b == H ? a : 0.0;

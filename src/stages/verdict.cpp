@@ -86,9 +86,9 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
           "stage-C (counters) candidate",
           why, pct(*v.roofline_pct)));
       if (v.bytes_upper_bound)
-        v.notes.push_back(fmt::format(
-            "the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
-            v.roof == "link" ? "link roof" : "peak_bw", *v.bytes_upper_bound));
+        v.notes.push_back(
+            fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
+                        v.roof == "link" ? "link roof" : "peak_bw", *v.bytes_upper_bound));
       if (v.implied_max_experts_hit)
         v.notes.push_back(fmt::format(
             "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "

@@ -77,8 +77,7 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
       {"_chunk_state_fwd_kernel", OpClass::ssm, "prefill"},
       {"_state_passing_fwd_kernel", OpClass::ssm, "prefill"},
       {"_bmm_chunk_fwd_kernel", OpClass::ssm, "prefill"},
-      {"void selective_scan_fwd_kernel<512, 3, 4, true>(SSMParamsBase)", OpClass::ssm,
-       "prefill"},
+      {"void selective_scan_fwd_kernel<512, 3, 4, true>(SSMParamsBase)", OpClass::ssm, "prefill"},
       {"fp8_paged_mqa_logits_kernel", OpClass::attn, "indexer"},
       {"_decode_score_kernel", OpClass::attn, "indexer"},
       {"indexer_k_quant_and_cache_kernel", OpClass::elementwise, "kv_write"},
@@ -125,8 +124,7 @@ TEST_CASE("classify: the table beats generic tokens", "[classify]") {
   CHECK(classify(entry("moe_align_block_size_kernel"), empty).op_class == OpClass::moe);
 }
 
-TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §8)",
-          "[classify]") {
+TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §8)", "[classify]") {
   const ClassRules rules = shipped();
   for (const char* name :
        {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",

@@ -17,9 +17,9 @@ using roofline::test::rel;
 namespace {
 
 std::string zoo_config(const std::string& golden_case) {
-  std::ifstream in(std::string(ROOFLINE_SOURCE_DIR) + "/tests/golden/" + golden_case +
-                       "/input/config.json",
-                   std::ios::binary);
+  std::ifstream in(
+      std::string(ROOFLINE_SOURCE_DIR) + "/tests/golden/" + golden_case + "/input/config.json",
+      std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
@@ -48,8 +48,8 @@ TEST_CASE("layer plan: all 11 zoo configs load completely and resolve their plan
       {"zoo_mixtral_8x7b", "32 layers: 32 full; MoE on all 32", 32, 32, 0, 0, 32},
       {"zoo_qwen3_30b_a3b", "48 layers: 48 full; MoE on all 48", 48, 48, 0, 0, 48},
       {"zoo_qwen3_next_80b", "48 layers: 36 gdn + 12 full; MoE on all 48", 48, 12, 36, 0, 48},
-      {"zoo_deepseek_v32", "61 layers: 61 full; MoE on 58 (layers 3-60), dense FFN on 3", 61, 61,
-       0, 0, 58},
+      {"zoo_deepseek_v32", "61 layers: 61 full; MoE on 58 (layers 3-60), dense FFN on 3", 61, 61, 0,
+       0, 58},
       {"zoo_gpt_oss_20b", "24 layers: 12 full + 12 sliding(128); MoE on all 24", 24, 24, 0, 0, 24},
       {"zoo_llama4_scout", "48 layers: 36 chunked(8192) + 12 full; MoE on all 48", 48, 48, 0, 0,
        48},
@@ -138,8 +138,8 @@ TEST_CASE("layer plan: mixer precedence and window rules", "[config][plan]") {
               .kda == rel(1));
   }
   SECTION("Gemma-3 without sliding_window_pattern uses 6, Gemma-2 alternates") {
-    const ModelConfig g3 =
-        parse_ok(R"({"model_type": "gemma3_text", "num_hidden_layers": 12, "sliding_window": 1024})");
+    const ModelConfig g3 = parse_ok(
+        R"({"model_type": "gemma3_text", "num_hidden_layers": 12, "sliding_window": 1024})");
     CHECK(describe_plan(g3.plan) == "12 layers: 10 sliding(1024) + 2 full; dense FFN on all");
     const ModelConfig g2 =
         parse_ok(R"({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 4096})");
@@ -148,8 +148,9 @@ TEST_CASE("layer plan: mixer precedence and window rules", "[config][plan]") {
     CHECK(g2.head_dim.value() == rel(256));  // architecture default
   }
   SECTION("Mistral-style sliding_window slides every layer; use_sliding_window false does not") {
-    CHECK(plan_counts(parse_ok(R"({"num_hidden_layers": 8, "sliding_window": 4096})").plan)
-              .sliding == rel(8));
+    CHECK(
+        plan_counts(parse_ok(R"({"num_hidden_layers": 8, "sliding_window": 4096})").plan).sliding ==
+        rel(8));
     CHECK(plan_counts(parse_ok(R"({"num_hidden_layers": 8, "sliding_window": 4096,
       "use_sliding_window": false})")
                           .plan)
@@ -168,8 +169,9 @@ TEST_CASE("layer plan: mixer precedence and window rules", "[config][plan]") {
     CHECK(c.plan.layers[0].window == rel(8192));
   }
   SECTION("attn_type_list (MiniMax), KDA lists (1-based), Jamba periods") {
-    CHECK(describe_plan(parse_ok(R"({"num_hidden_layers": 4, "attn_type_list": [0, 0, 0, 1]})")
-                            .plan) == "4 layers: 3 lightning + 1 full; dense FFN on all");
+    CHECK(describe_plan(
+              parse_ok(R"({"num_hidden_layers": 4, "attn_type_list": [0, 0, 0, 1]})").plan) ==
+          "4 layers: 3 lightning + 1 full; dense FFN on all");
     const ModelConfig kimi = parse_ok(R"({"num_hidden_layers": 4, "linear_attn_config":
       {"kda_layers": [1, 2, 3], "full_attn_layers": [4], "num_heads": 32, "head_dim": 128}})");
     CHECK(kimi.plan.layers[3].mixer == Mixer::full);
@@ -204,8 +206,7 @@ TEST_CASE("layer plan: MoE layer rules", "[config][plan]") {
         rel(2));
   CHECK(moe_of(R"({"num_hidden_layers": 4, "hybrid_override_pattern": "ME*E",
                    "num_experts": 8})") == rel(2));
-  const ModelConfig maverick =
-      parse_ok(R"({"num_hidden_layers": 48, "num_local_experts": 128,
+  const ModelConfig maverick = parse_ok(R"({"num_hidden_layers": 48, "num_local_experts": 128,
                    "interleave_moe_layer_step": 2, "attention_chunk_size": 8192})");
   CHECK(describe_plan(maverick.plan) ==
         "48 layers: 36 chunked(8192) + 12 full; MoE on 24 (every 2nd), dense FFN on 24");
@@ -217,7 +218,8 @@ TEST_CASE("layer plan: broken inputs are notes, the config is kept", "[config][p
                                 "config.json");
     REQUIRE(l.value);
     CHECK(l.errors.empty());
-    CHECK(any_contains(l.notes, {"hybrid_override_pattern has 4 entries", "num_hidden_layers is 6"}));
+    CHECK(
+        any_contains(l.notes, {"hybrid_override_pattern has 4 entries", "num_hidden_layers is 6"}));
     CHECK(any_contains(l.notes, {"unknown layer character 'Q'"}));
     CHECK(plan_counts(l.value->plan).unknown == rel(1));
   }

@@ -81,7 +81,7 @@ TEST_CASE("comm: link bytes per algorithm", "[model][comm]") {
   };
   CHECK(link("cross_device_reduce_1stage<__hip_bfloat16, 8>") == rel(7 * m));
   CHECK(link("all_reduce_one_shot_kernel") == rel(7 * m));
-  CHECK(link("my_allreduce", "oneshot") == rel(7 * m));             // the table's detail
+  CHECK(link("my_allreduce", "oneshot") == rel(7 * m));  // the table's detail
   CHECK(link("ncclDevKernel_AllReduce_Sum_bf16_RING_LL") == rel(2.0 * 7 / 8 * m));
   CHECK(link("ncclDevKernel_AllGather_RING_LL") == rel(7.0 / 8 * m));
   CHECK(link("reduce_scatter_ring_kernel") == rel(7.0 / 8 * m));

@@ -81,8 +81,8 @@ TEST_CASE("model_work GDN: the bundled example's anchor, ≈ 270 MB and ≈ 53 %
   CHECK(v.headroom == Headroom::moderate);
   // ≈ 49 % at the mixed-regime avg_us 69.5 µs.
   x.regime.t_ms = 0.0695;
-  CHECK(judge(x.run(), OpClass::linear_attn, 12.82, x.peaks, VerdictParams{})
-            .hbm_util.value() == Approx(0.4857).epsilon(0.001));
+  CHECK(judge(x.run(), OpClass::linear_attn, 12.82, x.peaks, VerdictParams{}).hbm_util.value() ==
+        Approx(0.4857).epsilon(0.001));
   CHECK(any_contains(w.notes, {"serves the 30 linear-attention layers"}));
 }
 
@@ -92,14 +92,14 @@ TEST_CASE("model_work GDN: per-rank heads under TP, state dtype precedence", "[m
   x.entry.dtypes = {k_bf16};  // no state operand dtype: config, then fp32
   WorkEstimate w = x.run();
   const double N = 64, HK = 4, HV = 8;
-  CHECK(w.bytes == rel(2 * N * HV * 128 * 128 * 4 + N * (2 * HK * 128 + 2 * HV * 128) * 2 +
-                       N * HV * 8));
+  CHECK(w.bytes ==
+        rel(2 * N * HV * 128 * 128 * 4 + N * (2 * HK * 128 + 2 * HV * 128) * 2 + N * HV * 8));
   CHECK(any_contains(w.notes, {"fp32 by default"}));
   x.config.state_dtype = "bfloat16";
   x.config.state_dtype_key = "bf16";
   w = x.run();
-  CHECK(w.bytes == rel(2 * N * HV * 128 * 128 * 2 + N * (2 * HK * 128 + 2 * HV * 128) * 2 +
-                       N * HV * 8));
+  CHECK(w.bytes ==
+        rel(2 * N * HV * 128 * 128 * 2 + N * (2 * HK * 128 + 2 * HV * 128) * 2 + N * HV * 8));
   CHECK(any_contains(w.notes, {"config state dtype 'bfloat16'"}));
 }
 

@@ -40,6 +40,14 @@ Mixer linear_kind(const ModelConfig& c) {
   return Mixer::gdn;
 }
 
+// A layer list longer than any model is refused (a hostile file must not allocate a plan of
+// millions of layers); returns false with an error on the field.
+bool plausible_length(PlanInput& in, const std::string& path, std::size_t size) {
+  if (static_cast<double>(size) <= k_max_layers) return true;
+  in.view.reader().error(path, fmt::format("{} entries is not a layer list; ignored", size));
+  return false;
+}
+
 // A list whose length differs from num_hidden_layers is followed as written, with a note.
 void check_length(PlanInput& in, const std::string& what, std::size_t size) {
   if (in.n > 0 && static_cast<long>(size) != in.n)
@@ -58,6 +66,7 @@ bool from_layer_types(PlanInput& in) {
       in.view.reader().error(path, "expected a list of layer types, got " + describe_type(*types));
     return false;
   }
+  if (!plausible_length(in, path, types->size())) return false;
   auto& plan = in.c.plan;
   std::set<std::string> unknown;
   for (const json& t : *types) {
@@ -93,6 +102,7 @@ bool from_block_types(PlanInput& in) {
   std::string path;
   const json* types = in.view.find("layers_block_type", path);
   if (!types || !types->is_array() || types->empty()) return false;
+  if (!plausible_length(in, path, types->size())) return false;
   auto& plan = in.c.plan;
   for (const json& t : *types) {
     LayerSpec l;
@@ -131,6 +141,7 @@ bool from_pattern(PlanInput& in) {
     return false;
   }
   const std::string& s = p->get_ref<const std::string&>();
+  if (!plausible_length(in, path, s.size())) return false;
   auto& plan = in.c.plan;
   std::set<char> unknown;
   for (char ch : s) {
@@ -213,6 +224,7 @@ bool from_attn_type_list(PlanInput& in) {
   std::string path;
   const json* list = in.view.find("attn_type_list", path);
   if (!list || !list->is_array() || list->empty()) return false;
+  if (!plausible_length(in, path, list->size())) return false;
   for (const json& v : *list) {
     const bool full = v.is_number() && v.get<double>() == 1.0;
     in.c.plan.layers.push_back({full ? Mixer::full : Mixer::lightning, 0, Ffn::dense});

@@ -263,3 +263,13 @@ TEST_CASE("layer plan: broken inputs are notes, the config is kept", "[config][p
     CHECK(any_contains(l.errors, {"implausible layer count"}));
   }
 }
+
+TEST_CASE("layer plan: a layer list longer than any model is refused", "[config][plan]") {
+  const std::string pattern(200000, 'M');
+  auto l = parse_model_config(
+      R"({"num_hidden_layers": 4, "hybrid_override_pattern": ")" + pattern + R"("})",
+      "config.json");
+  REQUIRE(l.value);
+  CHECK(any_contains(l.errors, {"hybrid_override_pattern", "200000 entries is not a layer list"}));
+  CHECK(describe_plan(l.value->plan) == "4 layers: 4 full; dense FFN on all");
+}

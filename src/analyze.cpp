@@ -261,9 +261,10 @@ EntryResult analyze_entry(const TopNEntry& e, const TopN& topn, const ClassRules
   if (r.work.modeled) {
     r.notes.push_back(fmt::format("unit: {} (t_unit {:.6g} ms)", r.work.unit, r.work.t_unit_ms));
     for (const auto& n : r.work.notes) r.notes.push_back(n);
-    r.notes.push_back(
-        "units: bytes are HBM bytes per unit, flops dense FLOPs per unit, rates per second of "
-        "t_unit");
+    r.notes.push_back(r.work.comm ? "units: bytes are link bytes per unit (inbound per GPU), "
+                                    "rates per second of t_unit"
+                                  : "units: bytes are HBM bytes per unit, flops dense FLOPs per "
+                                    "unit, rates per second of t_unit");
   } else {
     for (const auto& n : r.work.notes) r.notes.push_back(n);
     r.notes.push_back("not modelled: " + r.work.unmodeled_reason);

@@ -251,11 +251,14 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
       const auto& c = w.candidates[i];
       out +=
           fmt::format("{} {} {} ({})", i == 0 ? "" : ",", md_escape(c.label), human_bytes(c.bytes),
-                      !c.feasible   ? "feasibility unknown"
+                      w.comm        ? "link"
+                      : !c.feasible ? "feasibility unknown"
                       : *c.feasible ? "feasible"
                                     : "infeasible");
     }
-    if (peaks.hbm_bw_bytes_s && w.t_unit_ms > 0)
+    if (w.comm)
+      out += " — judged on the link roof, not against HBM";
+    else if (peaks.hbm_bw_bytes_s && w.t_unit_ms > 0)
       out += fmt::format(" — feasible means ≤ peak_bw × t_unit = {}",
                          human_bytes(*peaks.hbm_bw_bytes_s * w.t_unit_ms / 1000.0));
     out += "\n";

@@ -19,7 +19,8 @@ struct RunInfo {
   Workload workload;
   double tp = 1.0;
   std::optional<double> n_prefill_steps, n_decode_steps;
-  std::string inputs;  // which files were read, for the report header
+  std::string inputs;      // which files were read, for the report header
+  std::string layer_plan;  // describe_plan() of the config's layer plan ("" without a config)
 };
 
 // One input file the run read, and what it was read as.

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/layer_plan.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {
@@ -118,36 +119,70 @@ struct EnvReport {
   DeviceProps device_props;
 };
 
-// The HuggingFace config.json fields the byte models need (SPEC §2.3), spellings resolved.
+// The HuggingFace config.json fields the byte models need (SPEC §2.3, MODELS.md), spellings
+// resolved. Every count comes from `plan` (MODELS.md §1); `moe_layers` and
+// `full_attention_layers` are its counts, kept as numbers for the models and notes.
 struct ModelConfig {
   std::string model_type;
   std::optional<double> layers;
   std::optional<double> hidden;
   std::optional<double> intermediate;
+  std::optional<double> intermediate_mlp;  // Llama-4 intermediate_size_mlp (dense layers)
   std::optional<double> experts;
   std::optional<double> top_k;
   std::optional<double> moe_intermediate;
-  std::string moe_intermediate_source;  // which key provided it
+  std::string moe_intermediate_source;               // which key provided it
+  std::optional<double> shared_experts;              // n_shared_experts (DeepSeek)
+  std::optional<double> shared_expert_intermediate;  // shared_expert_intermediate_size (Qwen)
+  std::string hidden_act;                            // mlp_hidden_act | hidden_act | ...
   std::optional<double> first_k_dense;
-  std::optional<double> moe_layers;  // layers carrying routed experts
+  std::optional<double> moe_layers;  // layers carrying routed experts (from the plan)
   std::string moe_layers_rule;       // how moe_layers was derived
   std::optional<double> n_heads;
   std::optional<double> n_kv_heads;
   bool n_kv_heads_defaulted = false;
   std::optional<double> head_dim;
   bool head_dim_derived = false;
-  std::optional<double> full_attention_layers;
+  std::string head_dim_rule;                    // which key or default gave head_dim
+  std::optional<double> full_attention_layers;  // softmax-attention layers (from the plan)
   std::string full_attention_rule;
+  std::optional<double> sliding_window;        // W (sliding layers)
+  std::optional<double> attention_chunk_size;  // C (chunked layers)
   std::optional<double> kv_lora_rank;
   std::optional<double> qk_rope_head_dim;
   std::optional<double> qk_nope_head_dim;
   std::optional<double> v_head_dim;
   std::optional<double> index_topk;
+  std::optional<double> index_head_dim;  // sparse-attention indexer (MODELS.md §7)
+  std::optional<double> index_n_heads;
+  // Linear attention (MODELS.md §6): GDN heads/dims, KDA (linear_attn_config), conv width.
+  std::optional<double> linear_key_heads, linear_value_heads;
+  std::optional<double> linear_key_head_dim, linear_value_head_dim;
+  std::optional<double> linear_conv_kernel;
+  std::optional<double> kda_heads, kda_head_dim, kda_conv_kernel;
+  // State-space layers (MODELS.md §6).
+  std::optional<double> mamba_heads, mamba_head_dim, ssm_state_size, mamba_groups;
+  std::optional<double> mamba_conv_kernel, mamba_expand;
+  std::string state_dtype;  // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
+  std::string state_dtype_key;
+  std::optional<double> vocab;
   std::string dtype;  // torch_dtype | dtype, as spelled
   std::string quant_method;
-  std::optional<double> quant_weight_bytes;  // bytes per weight element implied by quantization
-  std::string quant_rule;                    // how quant_weight_bytes was decided
+  std::optional<double> quant_weight_bytes;      // bytes per weight element, scales included
+  std::string quant_weight_key;                  // fp8 | fp4 | int4 | int8 (the element type)
+  std::string quant_rule;                        // how quant_weight_bytes was decided
+  std::optional<double> quant_bits;              // 4 for any 4-bit method (mxfp4, nvfp4, int4)
+  std::vector<std::string> unquantized_modules;  // modules_to_not_convert | ignore | ...
+  std::string unquantized_key;                   // which key listed them
+  LayerPlan plan;
   bool from_text_config = false;
+};
+
+// Interconnect roof of a part (MODELS.md §8), per direction: `link: {topology, bytes_s, links}`.
+struct LinkPeak {
+  std::string topology;  // "mesh" (xGMI, fully connected) | "switch" (NVLink/NVSwitch)
+  double bytes_s = 0.0;  // per link (mesh) or per GPU (switch), one direction
+  double links = 1.0;    // links per GPU (mesh)
 };
 
 // One fenced yaml block of peaks.md.
@@ -162,6 +197,7 @@ struct PeaksSection {
   std::map<std::string, double> flops;  // canonical dtype key -> dense FLOP/s
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
+  std::optional<LinkPeak> link;
   int line = 0;  // 1-based line of the block's opening fence
 };
 

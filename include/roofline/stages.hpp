@@ -43,6 +43,7 @@ struct ResolvedPeaks {
   std::map<std::string, double> flops;  // canonical dtype key -> FLOP/s
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
+  std::optional<LinkPeak> link;  // interconnect roof (MODELS.md §8); none = no verdict for comm
   PeaksSource source = PeaksSource::none;
   Confidence confidence = Confidence::low;  // high (table) or low
   bool compute_validated = false;
@@ -115,6 +116,7 @@ struct Candidate {
   double bytes = 0.0;
   double flops = 0.0;
   std::optional<bool> feasible;  // bytes <= peak_bw * t_unit; nullopt when no peak to test against
+  bool in_choice = true;  // false: reported for comparison only (MoE all-expert figure, MODELS §4)
   CandidateKind kind = CandidateKind::model;
 };
 struct MoeFacts {
@@ -123,6 +125,13 @@ struct MoeFacts {
   double weight_bytes_per_elem = 0;
   double activation_bytes = 0;
   std::string stage;  // stage1 | stage2 | both
+  bool gated = true;  // 3·I·H per expert (gate, up, down); false: 2·I·H
+};
+// A collective's wire traffic (MODELS.md §8).
+struct CommFacts {
+  std::string op;         // all_reduce | all_gather | reduce_scatter | all_to_all
+  std::string algorithm;  // one-shot | two-shot
+  double message_bytes = 0, group = 1, codec = 1, link_bytes = 0;
 };
 struct WorkEstimate {
   bool modeled = false;
@@ -142,6 +151,11 @@ struct WorkEstimate {
   double kv_bytes = 0.0;      // part of `bytes` that is KV cache (attention), for levers
   std::string weight_dtype, activation_dtype, kv_dtype;
   std::vector<std::string> notes;
+  // The class the shapes showed when they overrule the classifier (a batched GEMM over all
+  // experts is MoE; a conv kernel of a mamba model is ssm); nullopt = keep the classification.
+  std::optional<OpClass> op_class;
+  std::optional<CommFacts> comm;            // collectives: bytes are link bytes, roof "link"
+  std::optional<double> bytes_lower_bound;  // MODELS.md §9: unmodelled entry, Σ operand bytes
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).
@@ -192,6 +206,8 @@ struct VerdictParams {
 struct Verdict {
   std::optional<double> achieved_bw_bytes_s, achieved_flops;
   std::optional<double> hbm_util, compute_util;
+  std::optional<double> link_util;  // comm: link_bytes / t / aggregate link roof
+  std::string roof;                 // "hbm" | "compute" | "link" ("" = no roof decided)
   std::optional<double> arithmetic_intensity, ridge_point;
   Bound bound = Bound::unknown;
   std::optional<double> roofline_pct, roofline_pct_raw;

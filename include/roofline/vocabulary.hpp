@@ -10,7 +10,7 @@
 namespace roofline {
 
 // What kind of work a kernel does; picks the byte/FLOP model (SPEC §3 step 3).
-enum class OpClass { gemm, moe, attn, elementwise, unknown };
+enum class OpClass { gemm, moe, attn, linear_attn, ssm, comm, elementwise, unknown };
 // Which resource bounds a kernel (SPEC §5).
 enum class Bound { memory, compute, latency, unknown };
 // How close to target_eff a kernel runs (SPEC §5 bands).
@@ -51,7 +51,8 @@ const char* to_string(Stage s);
 const char* to_string(Level l);
 const char* to_string(MatchKind k);
 
-// "gemm", "moe", "attn" (or "attention"), "elementwise", "unknown"; case and spaces ignored.
+// "gemm", "moe", "attn" (or "attention"), "linear_attn" (or "linear_attention"), "ssm" (or
+// "mamba"), "comm" (or "collective"), "elementwise", "unknown"; case and spaces ignored.
 std::optional<OpClass> parse_op_class(std::string_view s);
 
 // What a recorded problem is about.

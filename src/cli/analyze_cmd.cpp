@@ -175,8 +175,9 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
       ->capture_default_str();
   cmd->add_option(
       "--classify", a.classify,
-      "PATTERN=CLASS[:detail], repeatable: force the op class (gemm, moe, attn, elementwise, "
-      "unknown) of kernels whose name matches PATTERN (substring, or glob with * ?)");
+      "PATTERN=CLASS[:detail], repeatable: force the op class (gemm, moe, attn, linear_attn, "
+      "ssm, comm, elementwise, unknown) of kernels whose name matches PATTERN (substring, or "
+      "glob with * ?)");
   cmd->add_option("-o,--out", a.out, "Folder for the artifacts (default: the round folder)");
   cmd->add_option("-f,--format", a.format,
                   "stdout: text (a summary), json (the artifact), quiet. "

@@ -71,15 +71,15 @@ std::optional<ClassRule> parse_classify_override(std::string_view spec, std::str
   auto eq = spec.rfind('=');
   if (eq == std::string_view::npos || eq == 0) {
     error = fmt::format(
-        "--classify '{}': expected PATTERN=CLASS (CLASS one of gemm, moe, attn, "
-        "elementwise, unknown; optionally CLASS:detail)",
+        "--classify '{}': expected PATTERN=CLASS (CLASS one of gemm, moe, attn, linear_attn, "
+        "ssm, comm, elementwise, unknown; optionally CLASS:detail)",
         spec);
     return std::nullopt;
   }
   auto cls = parse_class_spec(spec.substr(eq + 1));
   if (!cls) {
     error = fmt::format(
-        "--classify '{}': unknown class '{}' (expected gemm, moe, attn, "
+        "--classify '{}': unknown class '{}' (expected gemm, moe, attn, linear_attn, ssm, comm, "
         "elementwise or unknown)",
         spec, spec.substr(eq + 1));
     return std::nullopt;

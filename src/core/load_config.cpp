@@ -1,210 +1,235 @@
-// HuggingFace config.json -> ModelConfig (SPEC §2.3): `text_config` first, then the top level.
+// HuggingFace config.json -> ModelConfig (SPEC §2.3, MODELS.md §1–§7): `text_config` first, then
+// the top level. The layer plan is in config_plan.cpp, weight formats in config_quant.cpp.
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include <fmt/format.h>
 
-#include "core/json_input.hpp"
+#include "core/config_view.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/load.hpp"
 
 namespace roofline {
+namespace detail {
 namespace {
 
-using detail::FieldReader;
-using detail::json;
+// The sentinel a non-finite literal becomes before parsing; a config never holds this string.
+constexpr std::string_view k_nonfinite = "\x01roofline-nonfinite:";
 
-// Reads model fields from text_config first and the top level second.
-class ConfigView {
- public:
-  ConfigView(FieldReader& f, const json& top, const json* text) : f_(f), top_(top), text_(text) {}
-
-  // The first of `keys` present (text_config, then top level) as a positive number.
-  std::optional<double> number(std::initializer_list<const char*> keys,
-                               std::string* used = nullptr) {
-    for (const json* scope : {text_, &top_}) {
-      if (!scope) continue;
-      for (const char* key : keys) {
-        std::string path = scope == text_ ? fmt::format("text_config.{}", key) : key;
-        if (auto v = f_.number(*scope, key, path)) {
-          if (*v < 0) {
-            f_.error(path, fmt::format("negative value {}; ignored", *v));
-            continue;
-          }
-          if (used) *used = path;
-          return v;
-        }
-      }
-    }
-    return std::nullopt;
-  }
-  std::optional<std::string> string(std::initializer_list<const char*> keys) {
-    for (const json* scope : {text_, &top_}) {
-      if (!scope) continue;
-      for (const char* key : keys) {
-        std::string path = scope == text_ ? fmt::format("text_config.{}", key) : key;
-        if (auto v = f_.string(*scope, key, path); v && !v->empty()) return v;
-      }
-    }
-    return std::nullopt;
-  }
-  // The first scope holding `key`, and its dotted path.
-  const json* find(const char* key, std::string& path) {
-    for (const json* scope : {text_, &top_}) {
-      if (!scope) continue;
-      if (const json* v = f_.find(*scope, key); v && !v->is_null()) {
-        path = scope == text_ ? fmt::format("text_config.{}", key) : key;
-        return v;
-      }
-    }
-    return nullptr;
-  }
-
- private:
-  FieldReader& f_;
-  const json& top_;
-  const json* text_;
-};
-
-void read_layer_types(FieldReader& f, ConfigView& view, ModelConfig& c) {
-  std::string path;
-  if (const json* types = view.find("layer_types", path)) {
-    if (!types->is_array()) {
-      f.error(path, "expected a list of layer types, got " + detail::describe_type(*types));
-    } else if (!types->empty()) {
-      double full = 0, sliding = 0;
-      for (const json& t : *types) {
-        if (!t.is_string()) continue;
-        const auto& s = t.get_ref<const std::string&>();
-        if (s == "full_attention")
-          ++full;
-        else if (s == "sliding_attention")
-          ++sliding;
-      }
-      c.full_attention_layers = full;
-      c.full_attention_rule =
-          fmt::format("{} of {} layer_types are full_attention", full, types->size());
-      if (sliding > 0)
-        c.full_attention_rule += fmt::format(" ({} sliding_attention not counted)", sliding);
-      return;
-    }
-  }
-  if (auto interval = view.number({"full_attention_interval"});
-      interval && *interval >= 1 && c.layers) {
-    c.full_attention_layers = std::floor(*c.layers / *interval);
-    c.full_attention_rule =
-        fmt::format("{} layers / full_attention_interval {}", *c.layers, *interval);
-    return;
-  }
-  if (c.layers) {
-    c.full_attention_layers = c.layers;
-    c.full_attention_rule = "every layer has attention";
-  }
+bool ident_char(char ch) {
+  return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
 }
 
-// Layer counts and strides beyond this are not a model; counting stops there (and a cast of a
-// larger double to long would be undefined behaviour).
-constexpr double k_max_layers = 1e6;
-
-long layer_index(double v) {
-  return static_cast<long>(std::clamp(v, 0.0, k_max_layers));
-}
-
-void read_moe_layers(FieldReader& f, ConfigView& view, ModelConfig& c) {
-  if (!c.layers || !c.experts) return;
-  if (*c.layers > k_max_layers) {
-    f.error("num_hidden_layers",
-            fmt::format("implausible layer count {}; MoE layers not derived", *c.layers));
-    return;
-  }
-  const auto layers = layer_index(*c.layers);
-  std::string mlp_path;
-  const json* mlp_only = view.find("mlp_only_layers", mlp_path);
-  auto sparse_step = view.number({"decoder_sparse_step"});
-  if ((mlp_only && mlp_only->is_array() && !mlp_only->empty()) ||
-      (sparse_step && *sparse_step > 1)) {
-    std::set<long> dense;
-    if (mlp_only && mlp_only->is_array())
-      for (const json& i : *mlp_only)
-        if (i.is_number_integer()) dense.insert(i.get<long>());
-    long step = sparse_step && *sparse_step >= 1 ? layer_index(*sparse_step) : 1;
-    long count = 0;
-    for (long i = 0; i < layers; ++i)
-      if (!dense.count(i) && (i + 1) % step == 0) ++count;
-    c.moe_layers = static_cast<double>(count);
-    c.moe_layers_rule = fmt::format("{} layers, {} in mlp_only_layers, decoder_sparse_step {}",
-                                    layers, dense.size(), step);
-    return;
-  }
-  if (mlp_only && !mlp_only->is_array())
-    f.error(mlp_path, "expected a list of layer indices, got " + detail::describe_type(*mlp_only));
-  auto first_dense = c.first_k_dense.value_or(0.0);
-  auto freq = view.number({"moe_layer_freq"});
-  if (freq && *freq > 1) {
-    long count = 0;
-    const long stride = layer_index(*freq);
-    for (long i = layer_index(first_dense); i < layers; ++i)
-      if (i % stride == 0) ++count;
-    c.moe_layers = static_cast<double>(count);
-    c.moe_layers_rule =
-        fmt::format("{} layers from first_k_dense_replace {} every moe_layer_freq {}", layers,
-                    first_dense, *freq);
-    return;
-  }
-  c.moe_layers = std::max(0.0, *c.layers - first_dense);
-  c.moe_layers_rule =
-      c.first_k_dense ? fmt::format("{} layers - first_k_dense_replace {}", *c.layers, first_dense)
-                      : fmt::format("all {} layers", *c.layers);
-}
-
-void read_quantization(FieldReader& f, const json& doc, const json* text, ModelConfig& c) {
-  const json* q = nullptr;
-  std::string path = "quantization_config";
-  for (const json* scope : {&doc, text}) {
-    if (!scope) continue;
-    if (const json* v =
-            f.object(*scope, "quantization_config",
-                     scope == text ? "text_config.quantization_config" : "quantization_config")) {
-      q = v;
-      path = scope == text ? "text_config.quantization_config" : "quantization_config";
-      break;
+// Replaces NaN / Infinity / -Infinity outside strings by sentinel strings; counts them.
+std::string quote_nonfinite(std::string_view text, int& count) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      out += ch;
+      if (escaped)
+        escaped = false;
+      else if (ch == '\\')
+        escaped = true;
+      else if (ch == '"')
+        in_string = false;
+      continue;
     }
-  }
-  if (!q) return;
-  c.quant_method = lower_ascii(f.string(*q, "quant_method", path + ".quant_method").value_or(""));
-  auto bits = f.number(*q, "bits", path + ".bits");
-  if (!bits) bits = f.number(*q, "w_bit", path + ".w_bit");
-  if (!bits) bits = f.number(*q, "weight_bits", path + ".weight_bits");
-  const std::string& m = c.quant_method;
-  if (m == "mxfp4" || m == "nvfp4" || m.find("fp4") != std::string::npos) {
-    c.quant_weight_bytes = 0.5;
-    c.quant_rule = fmt::format("{}.quant_method {} → 0.5 B weights", path, m);
-  } else if (m == "fp8" || m == "fbgemm_fp8" || m == "ptpc_fp8" ||
-             m.find("fp8") != std::string::npos) {
-    c.quant_weight_bytes = 1.0;
-    c.quant_rule = fmt::format("{}.quant_method {} → 1 B weights", path, m);
-  } else if (bits && (*bits == 4 || *bits == 8 || *bits == 2 || *bits == 3)) {
-    c.quant_weight_bytes = *bits / 8.0;
-    c.quant_rule = fmt::format("{}.bits {} → {} B weights", path, *bits, *bits / 8.0);
-  } else if (const json* groups = f.find(*q, "config_groups"); groups && groups->is_object()) {
-    // compressed-tensors: config_groups.<g>.weights.num_bits
-    for (const auto& [name, group] : groups->items()) {
-      if (!group.is_object()) continue;
-      auto w = group.find("weights");
-      if (w == group.end() || !w->is_object()) continue;
-      auto nb = w->find("num_bits");
-      if (nb != w->end() && nb->is_number() && nb->get<double>() > 0 && nb->get<double>() <= 16) {
-        c.quant_weight_bytes = nb->get<double>() / 8.0;
-        c.quant_rule = fmt::format("{}.config_groups.{}.weights.num_bits {} → {} B weights", path,
-                                   name, nb->get<double>(), *c.quant_weight_bytes);
+    if (ch == '"') {
+      in_string = true;
+      out += ch;
+      continue;
+    }
+    bool matched = false;
+    if (i == 0 || !ident_char(text[i - 1])) {
+      for (std::string_view lit : {"-Infinity", "Infinity", "NaN"}) {
+        if (text.substr(i, lit.size()) != lit) continue;
+        const std::size_t end = i + lit.size();
+        if (end < text.size() && ident_char(text[end])) continue;
+        out += "\"\\u0001roofline-nonfinite:";
+        out += lit;
+        out += '"';
+        i = end - 1;
+        ++count;
+        matched = true;
         break;
       }
     }
+    if (!matched) out += ch;
   }
-  if (!c.quant_weight_bytes && !m.empty())
-    c.quant_rule =
-        fmt::format("{}.quant_method '{}' does not say the weight width; not used", path, m);
+  return out;
+}
+
+// Turns every sentinel into null and names its key.
+void null_nonfinite(json& v, const std::string& path, const std::string& file,
+                    std::vector<std::string>& notes) {
+  if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    if (s.rfind(k_nonfinite, 0) == 0) {
+      notes.push_back(fmt::format("{}: {}: non-finite literal {} read as absent", file,
+                                  path.empty() ? "(top level)" : path,
+                                  s.substr(k_nonfinite.size())));
+      v = nullptr;
+    }
+  } else if (v.is_object()) {
+    for (auto& [key, child] : v.items())
+      null_nonfinite(child, path.empty() ? key : path + "." + key, file, notes);
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      null_nonfinite(v[i], fmt::format("{}[{}]", path, i), file, notes);
+  }
+}
+
+}  // namespace
+
+std::optional<json> parse_config_json(std::string_view text, const std::string& display_name,
+                                      int max_depth, std::vector<std::string>& errors,
+                                      std::vector<std::string>& notes) {
+  int count = 0;
+  const std::string quoted = quote_nonfinite(text, count);
+  auto doc = parse_json_object(count > 0 ? std::string_view(quoted) : text, display_name, max_depth,
+                               errors);
+  if (doc && count > 0) null_nonfinite(*doc, "", display_name, notes);
+  return doc;
+}
+
+std::optional<double> ConfigView::number(std::initializer_list<const char*> keys,
+                                         std::string* used) {
+  for (const json* scope : {text_, &top_}) {
+    if (!scope) continue;
+    for (const char* key : keys) {
+      std::string path = scope == text_ ? fmt::format("text_config.{}", key) : key;
+      if (auto v = f_.number(*scope, key, path)) {
+        if (*v < 0) {
+          f_.error(path, fmt::format("negative value {}; ignored", *v));
+          continue;
+        }
+        if (used) *used = path;
+        return v;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ConfigView::string(std::initializer_list<const char*> keys) {
+  for (const json* scope : {text_, &top_}) {
+    if (!scope) continue;
+    for (const char* key : keys) {
+      std::string path = scope == text_ ? fmt::format("text_config.{}", key) : key;
+      if (auto v = f_.string(*scope, key, path); v && !v->empty()) return v;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> ConfigView::boolean(const char* key) {
+  for (const json* scope : {text_, &top_}) {
+    if (!scope) continue;
+    std::string path = scope == text_ ? fmt::format("text_config.{}", key) : key;
+    if (auto v = f_.boolean(*scope, key, path)) return v;
+  }
+  return std::nullopt;
+}
+
+const json* ConfigView::find(const char* key, std::string& path) {
+  for (const json* scope : {text_, &top_}) {
+    if (!scope) continue;
+    if (const json* v = f_.find(*scope, key); v && !v->is_null()) {
+      path = scope == text_ ? fmt::format("text_config.{}", key) : key;
+      return v;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<std::vector<long>> ConfigView::integers(const char* key, std::string* used) {
+  std::string path;
+  const json* v = find(key, path);
+  if (!v) return std::nullopt;
+  if (!v->is_array()) {
+    f_.error(path, "expected a list of layer indices, got " + describe_type(*v));
+    return std::nullopt;
+  }
+  std::vector<long> out;
+  for (const json& i : *v)
+    if (i.is_number_integer() || i.is_number_unsigned()) out.push_back(i.get<long>());
+  if (used) *used = path;
+  return out;
+}
+
+std::string ConfigView::path_of(const char* key) const {
+  if (text_ && text_->contains(key)) return fmt::format("text_config.{}", key);
+  return key;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::ConfigView;
+using detail::FieldReader;
+using detail::json;
+
+// head_dim, else attention_head_dim, else the architecture default, else hidden / heads.
+void read_head_dim(ConfigView& view, ModelConfig& c) {
+  std::string used;
+  c.head_dim = view.number({"head_dim", "attention_head_dim"}, &used);
+  if (c.head_dim && *c.head_dim > 0) {
+    c.head_dim_rule = used;
+    return;
+  }
+  c.head_dim.reset();
+  const std::string& t = c.model_type;
+  if (t == "gemma2" || t == "gemma3" || t == "gemma3_text") {
+    c.head_dim = 256;
+    c.head_dim_rule = fmt::format("architecture default for {}: 256", t);
+    c.head_dim_derived = true;
+  } else if (c.hidden && c.n_heads && *c.n_heads > 0) {
+    c.head_dim = *c.hidden / *c.n_heads;
+    c.head_dim_rule = "hidden_size / num_attention_heads";
+    c.head_dim_derived = true;
+  }
+}
+
+// Linear attention, state-space and indexer keys (MODELS.md §6, §7).
+void read_mixer_keys(ConfigView& view, ModelConfig& c) {
+  c.linear_key_heads = view.number({"linear_num_key_heads"});
+  c.linear_value_heads = view.number({"linear_num_value_heads"});
+  c.linear_key_head_dim = view.number({"linear_key_head_dim"});
+  c.linear_value_head_dim = view.number({"linear_value_head_dim"});
+  c.linear_conv_kernel = view.number({"linear_conv_kernel_dim"});
+  std::string path;
+  if (const json* kda = view.find("linear_attn_config", path)) {
+    if (!kda->is_object()) {
+      view.reader().error(path, "expected an object, got " + detail::describe_type(*kda));
+    } else {
+      ConfigView sub(view.reader(), *kda, nullptr);
+      c.kda_heads = sub.number({"num_heads"});
+      c.kda_head_dim = sub.number({"head_dim"});
+      c.kda_conv_kernel = sub.number({"short_conv_kernel_size"});
+      if (auto s = sub.string({"kda_state_dtype", "state_dtype"})) c.state_dtype = *s;
+    }
+  }
+  c.mamba_heads = view.number({"mamba_num_heads", "mamba_n_heads"});
+  c.mamba_head_dim = view.number({"mamba_head_dim", "mamba_d_head"});
+  c.ssm_state_size = view.number({"ssm_state_size", "mamba_d_state"});
+  c.mamba_groups = view.number({"n_groups", "mamba_n_groups"});
+  c.mamba_conv_kernel = view.number({"conv_kernel", "mamba_d_conv"});
+  c.mamba_expand = view.number({"mamba_expand", "expand"});
+  if (c.state_dtype.empty())
+    c.state_dtype =
+        view.string({"mamba_ssm_dtype", "mamba_ssm_cache_dtype", "kda_state_dtype"}).value_or("");
+  if (!c.state_dtype.empty()) {
+    if (auto d = parse_dtype(c.state_dtype))
+      c.state_dtype_key = d->key;
+    else
+      c.state_dtype.clear();
+  }
+  c.index_head_dim = view.number({"index_head_dim"});
+  c.index_n_heads = view.number({"index_n_heads"});
 }
 
 }  // namespace
@@ -212,17 +237,18 @@ void read_quantization(FieldReader& f, const json& doc, const json* text, ModelC
 Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
                                        const InputLimits& limits) {
   Loaded<ModelConfig> out;
-  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
+  auto doc = detail::parse_config_json(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   const json* text_cfg = f.object(*doc, "text_config", "text_config");
   ConfigView view(f, *doc, text_cfg);
   ModelConfig c;
   c.from_text_config = text_cfg != nullptr;
-  c.model_type = view.string({"model_type"}).value_or("");
+  c.model_type = lower_ascii(view.string({"model_type"}).value_or(""));
   c.layers = view.number({"num_hidden_layers", "num_layers", "n_layer"});
   c.hidden = view.number({"hidden_size", "d_model", "n_embd"});
   c.intermediate = view.number({"intermediate_size", "ffn_dim"});
+  c.intermediate_mlp = view.number({"intermediate_size_mlp"});
   c.experts = view.number({"num_experts", "num_local_experts", "n_routed_experts"});
   if (c.experts && *c.experts < 1) c.experts.reset();  // dense configs sometimes say 0
   c.top_k = view.number({"num_experts_per_tok", "experts_per_token", "moe_topk"});
@@ -232,6 +258,13 @@ Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string&
     c.moe_intermediate = c.intermediate;  // Mixtral-style: the expert FFN is intermediate_size
     c.moe_intermediate_source = "intermediate_size (no moe_intermediate_size)";
   }
+  c.shared_experts = view.number({"n_shared_experts", "num_shared_experts"});
+  if (c.shared_experts && *c.shared_experts <= 0) c.shared_experts.reset();
+  c.shared_expert_intermediate = view.number({"shared_expert_intermediate_size"});
+  if (c.shared_expert_intermediate && *c.shared_expert_intermediate <= 0)
+    c.shared_expert_intermediate.reset();
+  c.hidden_act =
+      lower_ascii(view.string({"mlp_hidden_act", "hidden_act", "hidden_activation"}).value_or(""));
   c.first_k_dense = view.number({"first_k_dense_replace"});
   c.n_heads = view.number({"num_attention_heads", "n_head", "num_heads"});
   c.n_kv_heads = view.number({"num_key_value_heads", "num_kv_heads"});
@@ -239,23 +272,24 @@ Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string&
     c.n_kv_heads = c.n_heads;
     c.n_kv_heads_defaulted = true;
   }
-  c.head_dim = view.number({"head_dim"});
-  if ((!c.head_dim || *c.head_dim <= 0) && c.hidden && c.n_heads && *c.n_heads > 0) {
-    c.head_dim = *c.hidden / *c.n_heads;
-    c.head_dim_derived = true;
-  }
+  read_head_dim(view, c);
+  c.sliding_window = view.number({"sliding_window"});
+  c.attention_chunk_size = view.number({"attention_chunk_size"});
   c.kv_lora_rank = view.number({"kv_lora_rank"});
   c.qk_rope_head_dim = view.number({"qk_rope_head_dim"});
   c.qk_nope_head_dim = view.number({"qk_nope_head_dim"});
   c.v_head_dim = view.number({"v_head_dim"});
   c.index_topk = view.number({"index_topk"});
+  c.vocab = view.number({"vocab_size"});
+  read_mixer_keys(view, c);
   c.dtype = view.string({"torch_dtype", "dtype"}).value_or("");
   if (!c.dtype.empty() && !parse_dtype(c.dtype))
     f.error(c.from_text_config ? "text_config.torch_dtype" : "torch_dtype",
             fmt::format("unknown dtype '{}'; ignored", c.dtype));
-  read_layer_types(f, view, c);
-  read_moe_layers(f, view, c);
-  read_quantization(f, *doc, text_cfg, c);
+  detail::read_layer_plan(view, c);
+  detail::read_weight_format(f, *doc, text_cfg, c);
+  for (const auto& p : c.plan.problems)
+    out.notes.push_back(fmt::format("{}: layer plan: {}", display_name, p));
   out.value = std::move(c);
   return out;
 }

@@ -117,6 +117,23 @@ void read_device_names(const YAML::Node& node, const std::string& where, PeaksSe
   }
 }
 
+// `link: {topology, bytes_s, links}` (MODELS.md §8). Values are kept as read; check_peaks says
+// what is wrong with them.
+std::optional<LinkPeak> read_link(const YAML::Node& node, const std::string& where,
+                                  std::vector<std::string>& errors) {
+  if (!node.IsMap()) {
+    errors.push_back(
+        fmt::format("{}: link: expected a mapping {{topology, bytes_s, links}}", where));
+    return std::nullopt;
+  }
+  LinkPeak l;
+  if (node["topology"] && node["topology"].IsScalar())
+    l.topology = lower_ascii(trim(node["topology"].Scalar()));
+  l.bytes_s = yaml_number(node["bytes_s"], where + ": link.bytes_s", errors).value_or(0.0);
+  l.links = yaml_number(node["links"], where + ": link.links", errors).value_or(0.0);
+  return l;
+}
+
 }  // namespace
 
 Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
@@ -176,6 +193,8 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
       if (!s.hbm_bw_bytes_s) out.errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
       s.l2_bytes = yaml_number(node["l2_bytes"], where + ": l2_bytes", out.errors);
       s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", out.errors);
+      if (YAML::Node link = node["link"]; link && !link.IsNull())
+        s.link = read_link(link, where, out.errors);
       if (YAML::Node flops = node["flops"]; flops && !flops.IsNull()) {
         if (!flops.IsMap()) {
           out.errors.push_back(
@@ -219,6 +238,18 @@ std::vector<std::string> check_peaks(const PeaksTable& table) {
         problems.push_back(fmt::format(
             "{}: device name '{}' is also listed for {}: a device_name must pick one section",
             where, name, it->second.empty() ? "the section without product" : it->second));
+    }
+    if (s.link) {
+      const LinkPeak& l = *s.link;
+      if (l.topology != "mesh" && l.topology != "switch")
+        problems.push_back(
+            fmt::format("{}: link.topology '{}': expected mesh or switch", where, l.topology));
+      if (!(l.bytes_s > 0))
+        problems.push_back(
+            fmt::format("{}: link.bytes_s must be > 0 (per-direction bytes/s)", where));
+      if (l.topology == "mesh" && !(l.links >= 1))
+        problems.push_back(
+            fmt::format("{}: link.links must be >= 1 for a mesh (links per GPU)", where));
     }
     auto bf16 = s.flops.find("bf16"), fp16 = s.flops.find("fp16");
     if (bf16 != s.flops.end() && fp16 != s.flops.end() &&

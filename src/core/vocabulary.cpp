@@ -13,6 +13,12 @@ const char* to_string(OpClass c) {
       return "moe";
     case OpClass::attn:
       return "attn";
+    case OpClass::linear_attn:
+      return "linear_attn";
+    case OpClass::ssm:
+      return "ssm";
+    case OpClass::comm:
+      return "comm";
     case OpClass::elementwise:
       return "elementwise";
     case OpClass::unknown:
@@ -142,6 +148,9 @@ std::optional<OpClass> parse_op_class(std::string_view s) {
   if (l == "gemm") return OpClass::gemm;
   if (l == "moe") return OpClass::moe;
   if (l == "attn" || l == "attention") return OpClass::attn;
+  if (l == "linear_attn" || l == "linear_attention") return OpClass::linear_attn;
+  if (l == "ssm" || l == "mamba") return OpClass::ssm;
+  if (l == "comm" || l == "collective") return OpClass::comm;
   if (l == "elementwise") return OpClass::elementwise;
   if (l == "unknown") return OpClass::unknown;
   return std::nullopt;

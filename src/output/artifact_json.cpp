@@ -74,14 +74,22 @@ ordered_json entry_json(const EntryResult& e) {
   ordered_json candidates = ordered_json::array();
   for (std::size_t i = 0; i < w.candidates.size(); ++i) {
     const Candidate& c = w.candidates[i];
-    candidates.push_back(
-        ordered_json{{"label", c.label},
-                     {"bytes", num(c.bytes)},
-                     {"flops", num(c.flops)},
-                     {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
-                     {"chosen", i == w.chosen}});
+    ordered_json cj{{"label", c.label},
+                    {"bytes", num(c.bytes)},
+                    {"flops", num(c.flops)},
+                    {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
+                    {"chosen", i == w.chosen}};
+    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (MODELS.md §4)
+    candidates.push_back(std::move(cj));
   }
   j["byte_candidates"] = std::move(candidates);
+  // Fields added since SPEC §10, in its order, each only when it applies.
+  if (w.bytes_lower_bound) j["bytes_lower_bound"] = num(w.bytes_lower_bound);
+  if (!v.roof.empty()) j["roof"] = v.roof;
+  if (w.comm) {
+    j["link_bytes"] = num(w.comm->link_bytes);
+    j["link_util"] = num(v.link_util);
+  }
   if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
   return j;
 }
@@ -100,6 +108,10 @@ ordered_json artifact_json(const Analysis& a) {
                             {"source", to_string(a.peaks.source)},
                             {"confidence", to_string(a.peaks.confidence)},
                             {"compute_validated", a.peaks.compute_validated}};
+  if (a.peaks.link)
+    j["peaks"]["link"] = ordered_json{{"topology", a.peaks.link->topology},
+                                      {"bytes_s", num(a.peaks.link->bytes_s)},
+                                      {"links", num(a.peaks.link->links)}};
   j["stage"] = to_string(a.stage);
   j["head_threshold_pct"] = num(a.head_threshold_pct);
   j["skipped_count"] = a.skipped_count;

@@ -49,6 +49,10 @@ std::string peaks_line(const ResolvedPeaks& p) {
   std::string s =
       p.hbm_bw_bytes_s ? format_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" : "memory unknown";
   for (const auto& [k, v] : p.flops) s += fmt::format(", {} {}", k, format_rate(v, "FLOP/s"));
+  if (p.link)
+    s += fmt::format(", link {} {}{}", p.link->topology, format_rate(p.link->bytes_s, "B/s"),
+                     p.link->topology == "mesh" ? fmt::format(" × {:g} links", p.link->links)
+                                                : std::string(" per GPU"));
   s += fmt::format("; source {}{}, confidence {}, compute {}", to_string(p.source),
                    p.section.empty() ? "" : " (" + md_escape(p.section) + ")",
                    to_string(p.confidence),
@@ -75,6 +79,7 @@ void header(std::string& out, const Analysis& a) {
   out += fmt::format("| Workload | isl {}, osl {}, conc {}, tp {:g}{} |\n", opt(r.workload.isl),
                      opt(r.workload.osl), opt(r.workload.conc), r.tp,
                      r.backend.empty() ? "" : ", backend " + md_escape(r.backend));
+  if (!r.layer_plan.empty()) out += fmt::format("| Layers | {} |\n", md_escape(r.layer_plan));
   if (r.n_prefill_steps || r.n_decode_steps)
     out += fmt::format("| Steps | {} prefill, {} decode |\n", opt(r.n_prefill_steps),
                        opt(r.n_decode_steps));
@@ -101,13 +106,15 @@ void summary(std::string& out, const Analysis& a) {
       "e2e gain |\n";
   out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
   for (const auto& e : a.entries) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                       md_code(e.short_name, true, k_table_name_chars), pct_text(e),
-                       to_string(e.cls.op_class),
-                       e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
-                       e.work.modeled ? format_bytes(e.work.bytes, Digits::brief) : "—",
-                       format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound),
-                       headroom_text(e), speedup_text(e), gain_text(e));
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        md_code(e.short_name, true, k_table_name_chars), pct_text(e), to_string(e.cls.op_class),
+        e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
+        e.work.modeled             ? format_bytes(e.work.bytes, Digits::brief)
+        : e.work.bytes_lower_bound ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
+                                   : std::string("—"),
+        format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound), headroom_text(e),
+        speedup_text(e), gain_text(e));
   }
   out += "\n";
 }
@@ -240,11 +247,14 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
       const auto& c = w.candidates[i];
       out += fmt::format("{} {} {} ({})", i == 0 ? "" : ",", md_escape(c.label),
                          format_bytes(c.bytes, Digits::brief),
-                         !c.feasible   ? "feasibility unknown"
+                         w.comm        ? "link"
+                         : !c.feasible ? "feasibility unknown"
                          : *c.feasible ? "feasible"
                                        : "infeasible");
     }
-    if (const auto budget = byte_budget(peaks.hbm_bw_bytes_s, w.t_unit_ms))
+    if (w.comm)
+      out += " — judged on the link roof, not against HBM";
+    else if (const auto budget = byte_budget(peaks.hbm_bw_bytes_s, w.t_unit_ms))
       out += fmt::format(" — feasible means ≤ peak_bw × t_unit = {}",
                          format_bytes(*budget, Digits::brief));
     out += "\n";
@@ -263,7 +273,16 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
                          format_rate(*v.achieved_flops, "FLOP/s"), format_pct(v.compute_util),
                          format_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
                          w.compute_dtype.key);
-    out += fmt::format("- **Utilization:** memory {}; compute {}\n", hbm, comp);
+    if (v.roof == "link" || w.comm) {
+      out += fmt::format("- **Utilization:** link {} per unit{} (hbm and compute not counted)\n",
+                         format_bytes(w.bytes, Digits::brief),
+                         v.link_util ? fmt::format(" = {} = {} of the link roof",
+                                                   format_rate(*v.achieved_bw_bytes_s, "B/s"),
+                                                   format_pct(v.link_util))
+                                     : std::string(": no link roof for this part"));
+    } else {
+      out += fmt::format("- **Utilization:** memory {}; compute {}\n", hbm, comp);
+    }
     if (v.arithmetic_intensity)
       out += fmt::format(
           "- **Roof:** AI = FLOPs / bytes = {:.3g} FLOP/B{} → {} roof\n", *v.arithmetic_intensity,
@@ -275,7 +294,10 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
       out += fmt::format(
           "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
           "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
-          to_string(v.bound), format_pct(v.roofline_pct), v.compute_axis ? "compute" : "memory",
+          to_string(v.bound), format_pct(v.roofline_pct),
+          v.roof == "link" ? "link"
+          : v.compute_axis ? "compute"
+                           : "memory",
           v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
           *v.roofline_pct, speedup_text(e), pct_text(e), v.attainable_speedup, gain_text(e));
     else
@@ -292,6 +314,10 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
               ? fmt::format(", at most {:.0f} distinct experts", *v.implied_max_experts_hit)
               : "");
   }
+  if (!w.modeled && w.bytes_lower_bound)
+    out += fmt::format(
+        "- **Evidence:** operand-bytes lower bound {} per launch (MODELS.md §9; no verdict)\n",
+        format_bytes(*w.bytes_lower_bound, Digits::brief));
   out += fmt::format("- **Route:** {}\n", md_escape(e.route));
   if (!e.levers.empty()) {
     out += "- **Byte-reduction levers:**\n";

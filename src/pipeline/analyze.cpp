@@ -30,6 +30,10 @@ void record_input_problems(const AnalyzeInputs& in, Analysis& a) {
   record(in.topn, true, "the Top-N profile is required");
   record(in.env, true, "environment report: gfx, workload, tp");
   record(in.config, false, "model config");
+  for (const auto& n : in.config.loaded.notes) {  // non-finite literals, layer-plan problems
+    a.notes.push_back(n);
+    a.diagnostics.push_back(Diagnostic{Severity::warning, std::nullopt, Topic::input, "", n});
+  }
   record(in.peaks, true, "peaks table");
 }
 
@@ -47,7 +51,8 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
   return out;
 }
 
-RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env) {
+RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env,
+                     const ModelConfig* config) {
   RunInfo run;
   if (env) {
     run.model = env->model;
@@ -56,6 +61,7 @@ RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport*
     run.workload = env->workload;
     run.tp = env->tp;
   }
+  if (config) run.layer_plan = describe_plan(config->plan);
   run.n_prefill_steps = topn.serving.n_prefill_steps;
   run.n_decode_steps = topn.serving.n_decode_steps;
   run.inputs =
@@ -116,9 +122,11 @@ EntryResult entry_identity(const TopNEntry& e) {
 void append_work_notes(const WorkEstimate& w, std::vector<std::string>& notes) {
   if (w.modeled) notes.push_back(fmt::format("unit: {} (t_unit {:.6g} ms)", w.unit, w.t_unit_ms));
   notes.insert(notes.end(), w.notes.begin(), w.notes.end());
-  notes.push_back(w.modeled ? "units: bytes are HBM bytes per unit, flops dense FLOPs per unit, "
-                              "rates per second of t_unit"
-                            : "not modelled: " + w.unmodeled_reason);
+  notes.push_back(!w.modeled ? "not modelled: " + w.unmodeled_reason
+                  : w.comm   ? "units: bytes are link bytes per unit (inbound per GPU), rates per "
+                               "second of t_unit"
+                             : "units: bytes are HBM bytes per unit, flops dense FLOPs per unit, "
+                               "rates per second of t_unit");
 }
 
 // Everything that shared one entry's context (the run's rules, config and denominators).
@@ -136,9 +144,16 @@ EntryResult analyze_entry(const TopNEntry& e, const EntryContext& ctx, const Ent
   r.regime = pick_regime(e, ctx.topn.serving);
   // The op class picks the byte model.
   r.cls = classify(e, ctx.rules);
-  // Stage A: bytes and FLOPs of one logical unit from the Top-N and the config; then captured
-  // shapes (B) and measured counters (C) replace what they can.
-  Deepened d = deepen(model_work(e, r.regime, r.cls, ctx.model), ev, e, r.regime, r.cls, ctx.model);
+  // Stage A: bytes and FLOPs of one logical unit from the Top-N and the config; the shapes may
+  // overrule the name (a batched GEMM over every expert is MoE work).
+  WorkEstimate stage_a = model_work(e, r.regime, r.cls, ctx.model);
+  if (stage_a.op_class && *stage_a.op_class != r.cls.op_class) {
+    r.cls.notes.push_back(fmt::format("op class {} → {}: the byte model's finding (see below)",
+                                      to_string(r.cls.op_class), to_string(*stage_a.op_class)));
+    r.cls.op_class = *stage_a.op_class;
+  }
+  // Then captured shapes (B) and measured counters (C) replace what they can.
+  Deepened d = deepen(std::move(stage_a), ev, e, r.regime, r.cls, ctx.model);
   r.work = std::move(d.work);
   r.stage = d.stage;
   // Utilization, bound and headroom; the sanity band withholds a verdict it cannot back.
@@ -211,7 +226,7 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   record_input_problems(in, a);
   a.round = in.round;
   a.inputs = input_records(in);
-  a.run = describe_run(in, topn, env);
+  a.run = describe_run(in, topn, env, config);
 
   // Only kernels above the bar are worth a verdict; the rest are counted, not degraded.
   const Scope scope = scope_to_head(topn, opts.scope);
@@ -223,6 +238,9 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   a.arch = a.peaks.gfx;
   a.gfx = is_nvidia_arch(a.arch) ? "" : a.arch;
   a.product = a.peaks.product;
+  if (!a.run.layer_plan.empty())
+    a.notes.push_back(fmt::format("layer plan: {} (mixers: {}; FFNs: {})", a.run.layer_plan,
+                                  config->plan.mixer_rule, config->plan.ffn_rule));
 
   // Stage B/C evidence is matched to the head by kernel name once, before the per-entry pass.
   EvidenceSet evidence = gather_evidence(topn, scope, in.shapes, in.counters);

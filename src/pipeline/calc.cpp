@@ -20,7 +20,9 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   auto cls = parse_op_class(in.op_class);
   if (!cls)
     r.errors.push_back(
-        fmt::format("--class '{}': expected gemm, moe, attn, elementwise or unknown", in.op_class));
+        fmt::format("--class '{}': expected gemm, moe, attn, linear_attn, ssm, comm, elementwise "
+                    "or unknown",
+                    in.op_class));
   e.cls.op_class = cls.value_or(OpClass::unknown);
   e.cls.rule = "--class";
   auto dtype = parse_dtype(in.dtype);
@@ -33,8 +35,10 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   w.unit = "1 launch";
   w.t_unit_ms = in.time_us / 1000.0;
   w.compute_dtype = dtype.value_or(Dtype{});
-  w.has_compute_peak_class = e.cls.op_class != OpClass::elementwise;
-  w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt, CandidateKind::given});
+  w.has_compute_peak_class = e.cls.op_class != OpClass::elementwise &&
+                             e.cls.op_class != OpClass::linear_attn &&
+                             e.cls.op_class != OpClass::ssm && e.cls.op_class != OpClass::comm;
+  w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt, true, CandidateKind::given});
   w.bytes = in.bytes;
   w.flops = in.flops;
   if (const auto budget = byte_budget(r.peaks.hbm_bw_bytes_s, w.t_unit_ms))

@@ -27,22 +27,36 @@ constexpr std::array<TokenGroup, 4> k_token_groups{{
       "elementwise", "softmax", "reduce", "memcpy", "memset"}},
 }};
 
-// Collectives are checked right after the user's overrides: their names also contain generic
-// tokens ("reduce", "gather") that would otherwise model them as memory-bound elementwise ops.
-constexpr std::array<std::string_view, 14> k_collective_tokens{
-    "allreduce",     "all_reduce", "all_gather",  "allgather",          "reduce_scatter",
-    "reducescatter", "nccl",       "rccl",        "alltoall",           "all_to_all",
-    "all2all",       "custom_ar",  "quickreduce", "cross_device_reduce"};
+// Collectives are matched right after the user's overrides (MODELS.md §8): their names also
+// contain generic tokens ("reduce", "gather") that would otherwise model them as memory-bound
+// elementwise ops. The family table's comm rows go first (they name the library), then these.
+constexpr std::array<std::string_view, 15> k_collective_tokens{"allreduce",
+                                                               "all_reduce",
+                                                               "all_gather",
+                                                               "allgather",
+                                                               "reduce_scatter",
+                                                               "reducescatter",
+                                                               "nccl",
+                                                               "rccl",
+                                                               "alltoall",
+                                                               "all_to_all",
+                                                               "all2all",
+                                                               "custom_ar",
+                                                               "quickreduce",
+                                                               "cross_device_reduce",
+                                                               "allreduce_fusion"};
 
 std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<ClassRule>& rules,
-                                          std::string_view source) {
+                                          std::string_view source,
+                                          std::optional<OpClass> only = std::nullopt) {
   for (const ClassRule& r : rules) {
+    if (only && r.op_class != *only) continue;
     for (const std::string* field : {&e.name, &e.short_name}) {
       if (detail::pattern_matches(r.pattern, *field)) {
         Classification c;
         c.op_class = r.op_class;
         c.detail = r.detail;
-        c.collective = r.detail == "collective";
+        c.collective = r.op_class == OpClass::comm || r.detail == "collective";
         c.rule = r.line > 0 ? fmt::format("{} line {}: '{}'", source, r.line, r.pattern)
                             : fmt::format("{} '{}'", source, r.pattern);
         if (!r.description.empty() && r.line > 0) c.rule += " (" + r.description + ")";
@@ -55,11 +69,11 @@ std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<
 
 Classification classify_by_rules(const TopNEntry& e, const ClassRules& rules) {
   if (auto c = match_rules(e, rules.overrides, "--classify")) return *c;
+  if (auto c = match_rules(e, rules.families, "kernel_classes.tsv", OpClass::comm)) return *c;
   for (std::string_view token : k_collective_tokens) {
     if (icontains(e.name, token) || icontains(e.short_name, token)) {
       Classification c;
-      c.op_class = OpClass::unknown;
-      c.detail = "collective";
+      c.op_class = OpClass::comm;
       c.collective = true;
       c.rule = fmt::format("collective name token '{}'", token);
       return c;

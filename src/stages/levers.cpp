@@ -20,6 +20,15 @@ std::string table_route(const EntryResult& e) {
     return "fusion / graph capture (dispatch-bound: the launch, not the kernel, is the cost)";
   if (v.suspect) return "measure it: stage C counters (the byte/FLOP model is refuted by the time)";
   const bool latency = v.bound == Bound::latency;
+  if (e.cls.op_class == OpClass::comm && v.headroom != Headroom::unknown) {
+    if (latency)
+      return "collective latency (synchronisation / hops, not bandwidth): one-shot vs two-shot "
+             "choice, fuse the all-reduce with the following norm, fewer collectives per layer, "
+             "overlap with compute";
+    return v.headroom == Headroom::saturated
+               ? "saturated link: fewer bytes on the wire (quantized all-reduce codecs)"
+               : "collective tuning: algorithm and channel choice for this message size";
+  }
   switch (v.headroom) {
     case Headroom::underperforming:
       return latency ? "kernel work; lever occupancy / dependency chain / fusion / split-K"
@@ -53,6 +62,11 @@ std::vector<std::string_view> fusion_partners(OpClass cls) {
           "reduce_segments", "quant"};
     case OpClass::elementwise:
       return {"norm", "quant", "act_and_mul", "silu_and_mul", "rotary"};
+    case OpClass::linear_attn:
+    case OpClass::ssm:
+      return {"causal_conv1d", "norm", "gating"};
+    case OpClass::comm:
+      return {"rms_norm", "rmsnorm", "add_norm"};
     case OpClass::unknown:
       return {};
   }
@@ -78,23 +92,29 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
       }
     }
   }
-  // 2. Stop reading unrouted experts (all-expert model chosen vs experts_hit).
-  const bool all_experts_chosen =
-      !w.candidates.empty() && w.candidates[w.chosen].kind == CandidateKind::all_experts;
-  if (w.moe && w.candidates.size() >= 2 && all_experts_chosen) {
-    const double hit = w.candidates[0].bytes, all = w.candidates[w.chosen].bytes;
-    out.push_back(
-        fmt::format("stop reading unrouted experts: the time fits streaming all {:.0f} experts "
-                    "({}); reading only the "
-                    "~{:.1f} experts the batch routes to moves {} ({:.0f}% fewer bytes)",
-                    w.moe->experts, fmt_bytes(all), w.moe->experts_hit, fmt_bytes(hit),
-                    100.0 * (1.0 - hit / all)));
+  // 2. Stop reading unrouted experts: the all-expert figure is reported (the family streams
+  // every expert), or it is feasible, so the time would allow streaming them all (MODELS.md §4).
+  if (w.moe && w.candidates.size() >= 2) {
+    const Candidate* all = nullptr;
+    const Candidate* hit = nullptr;
+    for (const auto& c : w.candidates) {
+      if (c.kind == CandidateKind::all_experts) all = &c;
+      if (c.kind == CandidateKind::experts_hit) hit = &c;
+    }
+    const bool reported = all && all == &w.candidates[w.chosen];
+    if (all && hit && (reported || all->feasible.value_or(false)) && all->bytes > hit->bytes)
+      out.push_back(fmt::format(
+          "stop reading unrouted experts: {} all {:.0f} experts ({}); reading only the ~{:.1f} "
+          "experts the batch routes to moves {} ({:.0f}% fewer bytes)",
+          reported ? "this kernel streams" : "the measured time fits streaming", w.moe->experts,
+          fmt_bytes(all->bytes), w.moe->experts_hit, fmt_bytes(hit->bytes),
+          100.0 * (1.0 - hit->bytes / all->bytes)));
   }
   // 3. Lower-precision weights or KV cache (lossy).
   const bool has_fp4 = peaks.flops.count("fp4") > 0;
   if ((e.cls.op_class == OpClass::gemm || e.cls.op_class == OpClass::moe) && w.weight_bytes > 0) {
     const double weights =
-        w.moe && all_experts_chosen
+        w.moe && w.candidates[w.chosen].kind == CandidateKind::all_experts
             ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
             : w.weight_bytes;
     if (w.weight_dtype == "bf16" || w.weight_dtype == "fp16" || w.weight_dtype == "fp32") {
@@ -116,6 +136,17 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
         "fp8 KV cache: {} of K/V per launch becomes {} (lossy: must pass the accuracy gate)",
         fmt_bytes(w.kv_bytes), fmt_bytes(w.kv_bytes / 2.0)));
   }
+  if ((e.cls.op_class == OpClass::linear_attn || e.cls.op_class == OpClass::ssm) &&
+      w.kv_dtype == "fp32" && w.kv_bytes > 0)
+    out.push_back(fmt::format(
+        "bf16 recurrent state: the fp32 state read and written each step halves ({} per launch "
+        "today; lossy: must pass the accuracy gate)",
+        fmt_bytes(w.kv_bytes)));
+  if (e.cls.op_class == OpClass::comm && w.comm && w.comm->codec >= 1.0)
+    out.push_back(fmt::format(
+        "quantized all-reduce (QuickReduce Q8/Q6/Q4 codecs: 2176, 1664 or 1152 of every 4096 "
+        "bytes on the wire): {} per launch becomes as little as {} (lossy: accuracy gate)",
+        fmt_bytes(w.comm->link_bytes), fmt_bytes(w.comm->link_bytes * 1152.0 / 4096.0)));
   // 4. Layout / L2 reuse where the model shows re-read traffic.
   if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == "both" && w.unit_launches >= 2)
     out.push_back(

@@ -31,13 +31,15 @@ using detail::ResolvedDtypes;
 
 const Dtype k_bf16{"bf16", 2.0, true};
 
-// The weight dtype a quantization_config implies: fp8 / fp4 by method, else int8 / int4 by bits.
+// The weight dtype a quantization_config implies (bytes per element with its scales).
 Dtype quantized_weight_dtype(const ModelConfig& cfg) {
   const double bytes = *cfg.quant_weight_bytes;
-  const bool fp = cfg.quant_method.find("fp") != std::string::npos;
-  if (bytes <= 0.5) return fp ? Dtype{"fp4", 0.5, true} : Dtype{"int4", bytes, false};
-  if (bytes <= 1.0) return fp ? Dtype{"fp8", 1.0, true} : Dtype{"int8", bytes, true};
-  return Dtype{"bf16", bytes, true};
+  std::string key = cfg.quant_weight_key;
+  if (key.empty()) {  // hand-built configs: guess the element type from the width
+    const bool fp = cfg.quant_method.find("fp") != std::string::npos;
+    key = bytes <= 0.5 ? (fp ? "fp4" : "int4") : bytes <= 1.0 ? (fp ? "fp8" : "int8") : "bf16";
+  }
+  return Dtype{key, bytes, key != "int4"};
 }
 
 // Index of the operand that holds the weights for this class, when the entry's dtypes can say.
@@ -67,15 +69,31 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
     d.act = k_bf16;
     d.act_source = "default bf16 (no entry or config dtype)";
   }
-  // Weights: entry dtypes at the weight operand, else quantization_config, else
-  // env_report.model_dtype, else config dtype, else the activation dtype.
+  // Weights: entry dtypes at the weight operand (an integer container never overrides a 4-bit
+  // quant_method; a float type matching the config's format takes its block scales), else
+  // quantization_config, else env_report.model_dtype, else config dtype, else activations.
   auto wi = weight_operand(e, cls.op_class);
-  if (wi && *wi < e.dtypes.size() && e.dtypes.size() >= 2 && parse_dtype(e.dtypes[*wi])) {
-    d.weight = *parse_dtype(e.dtypes[*wi]);
+  const bool quant = cfg && cfg->quant_weight_bytes;
+  std::optional<Dtype> entry_w;
+  if (wi && *wi < e.dtypes.size() && e.dtypes.size() >= 2) entry_w = parse_dtype(e.dtypes[*wi]);
+  if (entry_w && entry_w->key == "int8" && quant && cfg->quant_bits == 4.0) {
+    d.weight = quantized_weight_dtype(*cfg);
+    d.weight_source =
+        fmt::format("{} (entry dtypes[{}] '{}' is the integer container of packed 4-bit data)",
+                    cfg->quant_rule, *wi, e.dtypes[*wi]);
+    d.weight_from_quant = true;
+  } else if (entry_w && quant && !cfg->quant_weight_key.empty() &&
+             entry_w->key == cfg->quant_weight_key && *cfg->quant_weight_bytes != entry_w->bytes) {
+    d.weight = quantized_weight_dtype(*cfg);
+    d.weight_source = fmt::format("entry dtypes[{}] '{}' with the scales of {}", *wi, e.dtypes[*wi],
+                                  cfg->quant_rule);
+  } else if (entry_w) {
+    d.weight = *entry_w;
     d.weight_source = fmt::format("entry dtypes[{}] '{}'", *wi, e.dtypes[*wi]);
-  } else if (cfg && cfg->quant_weight_bytes) {
+  } else if (quant) {
     d.weight = quantized_weight_dtype(*cfg);
     d.weight_source = cfg->quant_rule;
+    d.weight_from_quant = true;
   } else if (env && parse_dtype(env->model_dtype)) {
     d.weight = *parse_dtype(env->model_dtype);
     d.weight_source = fmt::format("env_report model_dtype '{}'", env->model_dtype);
@@ -86,6 +104,10 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
     d.weight = d.act;
     d.weight_source = "same as activations (no weight dtype anywhere)";
   }
+  // The model dtype modules_to_not_convert keep (MODELS.md §3).
+  d.model = cfg_dtype ? *cfg_dtype : k_bf16;
+  d.model_source = cfg_dtype ? fmt::format("config dtype '{}'", cfg->dtype)
+                             : std::string("bf16 (no config dtype)");
   // KV cache: env kv_cache_dtype (unless "auto"), else the activation dtype.
   if (env && !env->kv_cache_dtype.empty() && parse_dtype(env->kv_cache_dtype)) {
     d.kv = *parse_dtype(env->kv_cache_dtype);
@@ -119,36 +141,55 @@ void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelC
 
 }  // namespace
 
+namespace {
+
+// A collective's one figure is judged against the link roof, not the HBM byte budget.
+void choose_link_candidate(WorkEstimate& work) {
+  work.chosen = 0;
+  for (auto& c : work.candidates) c.feasible.reset();
+  work.bytes = work.candidates[0].bytes;
+  work.flops = work.candidates[0].flops;
+}
+
+}  // namespace
+
 void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
   if (work.candidates.empty()) return;
+  if (work.comm) return choose_link_candidate(work);
   const std::optional<double> budget = byte_budget(peaks.hbm_bw_bytes_s, work.t_unit_ms);
   work.chosen = 0;
+  while (work.chosen + 1 < work.candidates.size() && !work.candidates[work.chosen].in_choice)
+    ++work.chosen;
+  std::size_t in_choice = 0;
+  for (const auto& c : work.candidates) in_choice += c.in_choice ? 1 : 0;
   if (!budget) {
     for (auto& c : work.candidates) c.feasible.reset();
-    if (work.candidates.size() > 1)
+    if (in_choice > 1)
       work.notes.push_back(fmt::format("no bandwidth peak to test candidates against; using '{}'",
-                                       work.candidates[0].label));
+                                       work.candidates[work.chosen].label));
   } else {
     std::optional<std::size_t> best;
     for (std::size_t i = 0; i < work.candidates.size(); ++i) {
       auto& c = work.candidates[i];
       c.feasible = c.bytes <= *budget;
-      if (*c.feasible && (!best || c.bytes > work.candidates[*best].bytes)) best = i;
+      if (c.in_choice && *c.feasible && (!best || c.bytes > work.candidates[*best].bytes)) best = i;
     }
     work.any_feasible = best.has_value();
     if (best) work.chosen = *best;
     if (work.candidates.size() > 1 || !work.any_feasible) {
       std::string list;
       for (const auto& c : work.candidates)
-        list += fmt::format("{}{} {} ({} of peak bw × t_unit)", list.empty() ? "" : "; ", c.label,
-                            format_bytes(c.bytes, Digits::exact),
-                            *c.feasible
-                                ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
-                                : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget));
+        list +=
+            fmt::format("{}{} {} ({} of peak bw × t_unit{})", list.empty() ? "" : "; ", c.label,
+                        format_bytes(c.bytes, Digits::exact),
+                        *c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
+                                    : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget),
+                        c.in_choice ? "" : "; reported for comparison, not in the choice");
+      const std::string rule = in_choice > 1 ? "largest feasible" : "the reported model";
       work.notes.push_back(
           work.any_feasible
-              ? fmt::format("byte candidates: {} → '{}' (largest feasible)", list,
-                            work.candidates[work.chosen].label)
+              ? fmt::format("byte candidates: {} → '{}' ({})", list,
+                            work.candidates[work.chosen].label, rule)
               : fmt::format("byte candidates: {} → none feasible: the byte model is refuted by the "
                             "measured time (at most {} can move in t_unit)",
                             list, format_bytes(*budget, Digits::exact)));
@@ -172,8 +213,7 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
   work.t_unit_ms = *regime.t_ms;
   work.unit = "1 launch";
   if (cls.op_class == OpClass::unknown) {
-    work.unmodeled_reason = cls.collective ? "collective: no interconnect peak"
-                            : !cls.detail.empty()
+    work.unmodeled_reason = !cls.detail.empty()
                                 ? fmt::format("op class unknown ({}): no byte model", cls.detail)
                                 : "op class unknown: no byte model (use --classify PATTERN=CLASS)";
     return work;
@@ -193,6 +233,13 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
       break;
     case OpClass::attn:
       detail::model_attention(in, work);
+      break;
+    case OpClass::linear_attn:
+    case OpClass::ssm:
+      detail::model_linear(in, work);
+      break;
+    case OpClass::comm:
+      detail::model_comm(in, work);
       break;
     case OpClass::elementwise:
       detail::model_elementwise(in, work);
@@ -223,7 +270,10 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
 WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
                         const ModelContext& ctx) {
   WorkEstimate work = model_candidates(e, regime, cls, ctx);
-  if (work.modeled) choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  if (work.modeled)
+    choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  else
+    detail::operand_bytes_bound(e, regime, cls, ctx, work);
   return work;
 }
 

@@ -1,7 +1,9 @@
-// Attention (SPEC §4): paged decode (MHA/GQA), MLA latent decode with the index_topk candidate,
-// causal prefill, and the split-KV reduction stage.
+// Attention (SPEC §4, MODELS.md §2): paged decode (MHA/GQA) over the layer plan's windows, MLA
+// latent decode with the index_topk candidate, causal prefill, the split-KV reduction stage, and
+// the dispatch to the sparse-attention indexer.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -16,7 +18,7 @@ std::string variant_for(const ModelInput& in) {
   const std::string& d = in.cls.detail;
   const ModelConfig* cfg = in.ctx.config;
   const bool mla = cfg && cfg->kv_lora_rank && *cfg->kv_lora_rank > 0;
-  if (d == "decode_reduce") return d;
+  if (d == "decode_reduce" || d == "indexer") return d;
   if (d == "prefill") return "prefill";
   if (d == "mla_decode") return "mla_decode";
   if (d == "decode") return mla ? "mla_decode" : "decode";
@@ -25,8 +27,10 @@ std::string variant_for(const ModelInput& in) {
   return mla ? "mla_decode" : "decode";
 }
 
+}  // namespace
+
 // S = isl + osl/2: the average context of a request sampled mid-decode.
-bool context_length(const ModelInput& in, double& S, std::string& missing) {
+bool decode_context(const ModelInput& in, double& S, std::string& missing) {
   const EnvReport* env = in.ctx.env;
   if (!env || !env->workload.isl || !env->workload.osl) {
     missing = "workload.isl and workload.osl in env_report (context length S = isl + osl/2)";
@@ -36,14 +40,77 @@ bool context_length(const ModelInput& in, double& S, std::string& missing) {
   return S > 0;
 }
 
+namespace {
+
+// Causal (query, key) pairs per sequence of T tokens for a layer kind (prefill): full T²/2, a
+// window W keeps W keys per query once past the first W, a chunk C restarts every C tokens.
+double causal_pairs(const LayerSpec& l, double T) {
+  const double W = l.window;
+  if (l.mixer == Mixer::sliding && W > 0 && T > W) return W * W / 2.0 + (T - W) * W;
+  if (l.mixer == Mixer::chunked && W > 0 && T > W) {
+    const double full_chunks = std::floor(T / W), rest = T - full_chunks * W;
+    return full_chunks * W * W / 2.0 + rest * rest / 2.0;
+  }
+  return T * T / 2.0;
+}
+
+bool serves_softmax(Mixer m) {
+  return m == Mixer::full || m == Mixer::sliding || m == Mixer::chunked || m == Mixer::hybrid;
+}
+
+}  // namespace
+
+WindowMix attention_window_mix(const ModelConfig& cfg, double S) {
+  WindowMix mix;
+  std::map<std::pair<int, double>, double> groups;  // (kind, window) -> layers
+  for (const LayerSpec& l : cfg.plan.layers)
+    if (serves_softmax(l.mixer))
+      groups[{l.mixer == Mixer::hybrid ? static_cast<int>(Mixer::full) : static_cast<int>(l.mixer),
+              l.window}] += 1;
+  if (groups.empty()) {
+    mix.mean_tokens = S;
+    mix.how =
+        fmt::format("every attention layer reads the whole context: tokens = S = {}", format_g(S));
+    return mix;
+  }
+  double sum = 0;
+  std::string terms, kinds;
+  for (const auto& [key, n] : groups) {
+    const auto m = static_cast<Mixer>(key.first);
+    const double W = key.second;
+    const double tokens = m == Mixer::sliding   ? std::min(S, W)
+                          : m == Mixer::chunked ? std::fmod(S - 1.0, W) + 1.0
+                                                : S;
+    sum += n * tokens;
+    mix.layers += n;
+    terms += fmt::format("{}{}·{}", terms.empty() ? "" : " + ", format_g(n), format_g(tokens));
+    kinds += fmt::format("{}{} {}{}", kinds.empty() ? "" : ", ", format_g(n), to_string(m),
+                         m == Mixer::full ? "" : fmt::format("({})", format_g(W)));
+  }
+  mix.mean_tokens = sum / mix.layers;
+  if (groups.size() == 1 && static_cast<Mixer>(groups.begin()->first.first) == Mixer::full)
+    mix.how = fmt::format("all {} attention layers full: tokens = S = {}", format_g(mix.layers),
+                          format_g(S));
+  else
+    mix.how = fmt::format(
+        "one kernel serves {} attention layers ({}): mean tokens {} = ({})/{} (full S, sliding "
+        "min(S, W), chunked ((S−1) mod C)+1)",
+        format_g(mix.layers), kinds, format_g(mix.mean_tokens), terms, format_g(mix.layers));
+  return mix;
+}
+
+namespace {
+
 void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
   const ModelConfig& c = *in.ctx.config;
   const double n_q = *c.n_heads / in.tp;
   const double n_kv = std::max(1.0, *c.n_kv_heads / in.tp);
   const double hd = *c.head_dim;
   const double kv = in.dtypes.kv.bytes;
-  const double bytes = B * S * n_kv * hd * 2.0 * kv;
-  const double flops = 2.0 * B * n_q * S * hd * 2.0;
+  const WindowMix mix = attention_window_mix(c, S);
+  const double T = mix.mean_tokens;
+  const double bytes = B * T * n_kv * hd * 2.0 * kv;
+  const double flops = 2.0 * B * n_q * T * hd * 2.0;
   work.kv_bytes = bytes;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
   work.notes.push_back(fmt::format(
@@ -54,13 +121,14 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
       n_kv < n_q ? "GQA" : "MHA", format_g(B), in.rows_source, format_g(S), format_g(*c.n_heads),
       format_g(in.tp), format_g(n_q), format_g(*c.n_kv_heads), format_g(in.tp), format_g(n_kv),
       c.n_kv_heads_defaulted ? " (num_key_value_heads absent: = attention heads)" : "",
-      format_g(hd), c.head_dim_derived ? " (hidden/heads)" : ""));
+      format_g(hd), c.head_dim_derived ? fmt::format(" ({})", c.head_dim_rule) : ""));
+  work.notes.push_back(mix.how);
   work.notes.push_back(
       fmt::format("KV dtype {} ({} B, {})", in.dtypes.kv.key, kv, in.dtypes.kv_source));
   work.notes.push_back(fmt::format(
-      "bytes = B·S·n_kv·head_dim·2·kv_bytes = {} (K and V; Q and O negligible at decode); "
-      "flops = 2·B·n_q·S·head_dim·2 = {:.4g}",
-      fmt_bytes(bytes), flops));
+      "bytes = B·{}·n_kv·head_dim·2·kv_bytes = {} (K and V; Q and O negligible at decode); "
+      "flops = 2·B·n_q·{}·head_dim·2 = {:.4g}",
+      T == S ? "S" : "mean_tokens", fmt_bytes(bytes), T == S ? "S" : "mean_tokens", flops));
   work.candidates.push_back({"KV cache read", bytes, flops, std::nullopt});
 }
 
@@ -85,7 +153,7 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
     work.notes.push_back(fmt::format(
         "{}: S = {}: bytes = B·S·c·kv = {}, flops = 2·B·n_q·S·(c + kv_lora_rank) = {:.4g}", label,
         format_g(s), fmt_bytes(bytes), flops));
-    work.candidates.push_back({label, bytes, flops, std::nullopt, kind});
+    work.candidates.push_back({label, bytes, flops, std::nullopt, true, kind});
   };
   add("full context", CandidateKind::full_context, S);
   if (c.index_topk && *c.index_topk > 0)
@@ -109,7 +177,20 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
     hd_v = *c.v_head_dim;
     n_kv = n_q;
   }
-  const double flops = 2.0 * n_q * T * T / 2.0 * (hd_qk + hd_v) * batch;
+  // Causal pairs per sequence, averaged over the layers this kernel serves (MODELS.md §2).
+  double pairs = 0, served = 0;
+  for (const LayerSpec& l : c.plan.layers)
+    if (serves_softmax(l.mixer)) {
+      pairs += causal_pairs(l, T);
+      served += 1;
+    }
+  const double mean_pairs = served > 0 ? pairs / served : T * T / 2.0;
+  if (served > 0 && mean_pairs != T * T / 2.0)
+    work.notes.push_back(fmt::format(
+        "windows: mean causal (query, key) pairs per sequence over {} attention layers = {:.6g} "
+        "(T²/2 = {:.6g} for full layers; sliding/chunked layers see at most W or C keys)",
+        format_g(served), mean_pairs, T * T / 2.0));
+  const double flops = 2.0 * n_q * mean_pairs * (hd_qk + hd_v) * batch;
   const double q = batch * T * n_q * hd_qk * a, k = batch * T * n_kv * hd_qk * kv;
   const double v = batch * T * n_kv * hd_v * kv, o = batch * T * n_q * hd_v * a;
   work.kv_bytes = k + v;
@@ -121,8 +202,8 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
                   mla ? " (MLA, decompressed heads)" : "", format_g(M), in.rows_source, format_g(T),
                   format_g(batch), format_g(n_q), format_g(n_kv), format_g(hd_qk), format_g(hd_v)));
   work.notes.push_back(fmt::format(
-      "bytes = Q {} + K {} + V {} + O {} = {} (each once); flops = 2·n_q·T²/2·(d_qk + d_v)·batch = "
-      "{:.4g}",
+      "bytes = Q {} + K {} + V {} + O {} = {} (each once); flops = 2·n_q·pairs·(d_qk + d_v)·batch "
+      "(pairs = T²/2 causal) = {:.4g}",
       fmt_bytes(q), fmt_bytes(k), fmt_bytes(v), fmt_bytes(o), fmt_bytes(q + k + v + o), flops));
   work.candidates.push_back({"Q, K, V, O once", q + k + v + o, flops, std::nullopt});
 }
@@ -157,6 +238,7 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   const std::string variant = variant_for(in);
+  if (variant == "indexer") return model_indexer(in, work);
   std::string missing;
   require(cfg->n_heads, "num_attention_heads", missing);
   if (variant == "mla_decode")
@@ -175,14 +257,18 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
         to_string(in.regime.regime), in.regime.regime == Regime::decode ? "conc" : "isl");
     return;
   }
-  if (cfg->full_attention_layers)
+  if (!cfg->plan.empty())
+    work.notes.push_back(fmt::format("attention layers: {} served by one kernel ({})",
+                                     format_g(layers_served(cfg->plan, Served::softmax_attention)),
+                                     cfg->full_attention_rule));
+  else if (cfg->full_attention_layers)
     work.notes.push_back(fmt::format("attention layers: {} ({})",
                                      format_g(*cfg->full_attention_layers),
                                      cfg->full_attention_rule));
   if (variant == "prefill") return prefill(in, work);
   if (variant == "decode_reduce") return decode_reduce(in, work, *in.rows);
   double S = 0;
-  if (!context_length(in, S, missing)) {
+  if (!decode_context(in, S, missing)) {
     work.unmodeled_reason = "decode attention byte model needs " + missing;
     return;
   }

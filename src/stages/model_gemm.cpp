@@ -1,6 +1,9 @@
-// Dense GEMM [M,K] x [K,N] (SPEC §4): flops = 2MNK, bytes = MK·a + KN·w + MN·a.
+// Dense GEMM [M,K] x [K,N] (SPEC §4): flops = 2MNK, bytes = MK·a + KN·w + MN·a; batched GEMM
+// (MODELS.md §5), packed 4-bit weights, and the modules a quantized checkpoint leaves unquantized
+// (MODELS.md §3).
 #include <fmt/format.h>
 
+#include "core/pattern.hpp"
 #include "stages/model_internal.hpp"
 
 namespace roofline::detail {
@@ -11,49 +14,143 @@ struct GemmShape {
   std::string how;
 };
 
-// A = the first operand of rank >= 2; B = a later operand whose last two dims contain K.
-std::optional<GemmShape> shape_from_operands(const TopNEntry& e, std::size_t& a_index) {
+// A = the first operand of rank >= 2; B = a later operand whose last two dims contain K (or K/2
+// when `packed4`: two 4-bit weights per byte).
+std::optional<GemmShape> shape_from_operands(const TopNEntry& e, bool packed4) {
   for (std::size_t ai = 0; ai < e.shapes.size(); ++ai) {
     const auto& a = e.shapes[ai];
     if (a.size() < 2) continue;
     const double k = static_cast<double>(a.back());
     double m = 1;
     for (std::size_t i = 0; i + 1 < a.size(); ++i) m *= static_cast<double>(a[i]);
-    for (std::size_t bi = ai + 1; bi < e.shapes.size(); ++bi) {
-      const auto& b = e.shapes[bi];
-      if (b.size() < 2) continue;
-      const double b0 = static_cast<double>(b[b.size() - 2]), b1 = static_cast<double>(b.back());
-      double batch = 1;
-      for (std::size_t i = 0; i + 2 < b.size(); ++i) batch *= static_cast<double>(b[i]);
-      GemmShape s;
-      s.m = m;
-      s.k = k;
-      s.b_batch = batch;
-      if (b0 == k) {
-        s.n = b1;
-        s.how = fmt::format("A = shapes[{}] [M={}, K={}], B = shapes[{}] stored [K, N={}]", ai,
-                            format_g(m), format_g(k), bi, format_g(b1));
-      } else if (b1 == k) {
-        s.n = b0;
-        s.how = fmt::format("A = shapes[{}] [M={}, K={}], B = shapes[{}] stored [N={}, K]", ai,
-                            format_g(m), format_g(k), bi, format_g(b0));
-      } else {
-        continue;
+    for (int pass = 0; pass < (packed4 ? 2 : 1); ++pass) {
+      const double kb = pass == 0 ? k : k / 2.0;  // pass 1: packed 4-bit [N, K/2] storage
+      for (std::size_t bi = ai + 1; bi < e.shapes.size(); ++bi) {
+        const auto& b = e.shapes[bi];
+        if (b.size() < 2) continue;
+        const double b0 = static_cast<double>(b[b.size() - 2]);
+        const double b1 = static_cast<double>(b.back());
+        double batch = 1;
+        for (std::size_t i = 0; i + 2 < b.size(); ++i) batch *= static_cast<double>(b[i]);
+        GemmShape s{m, 0, k, batch, ""};
+        const std::string packed = pass == 1 ? " (packed 4-bit: two weights per byte)" : "";
+        if (b0 == kb) {
+          s.n = b1;
+          s.how = fmt::format("A = shapes[{}] [M={}, K={}], B = shapes[{}] stored [K, N={}]{}", ai,
+                              format_g(m), format_g(k), bi, format_g(b1), packed);
+        } else if (b1 == kb) {
+          s.n = b0;
+          s.how = fmt::format("A = shapes[{}] [M={}, K={}], B = shapes[{}] stored [N={}, K]{}", ai,
+                              format_g(m), format_g(k), bi, format_g(b0), packed);
+        } else {
+          continue;
+        }
+        return s;
       }
-      a_index = ai;
-      return s;
     }
     break;  // A found but no operand matches its K: shapes unusable
   }
   return std::nullopt;
 }
 
+// Which unquantized role a GEMM plays (MODELS.md §3): by name, then by shape.
+std::string gemm_role(const ModelInput& in, const GemmShape& s) {
+  const TopNEntry& e = in.entry;
+  for (const std::string* f : {&e.name, &e.short_name}) {
+    if (icontains(*f, "lm_head")) return "lm_head";
+    if (icontains(*f, "router")) return "router";
+    for (std::string_view t : {"qkv", "q_proj", "k_proj", "v_proj", "o_proj", "out_proj"})
+      if (icontains(*f, t)) return "attention";
+    if (icontains(*f, "gate") && !icontains(*f, "gate_up") && !icontains(*f, "gateup"))
+      return "router";
+  }
+  const ModelConfig* c = in.ctx.config;
+  if (!c) return {};
+  const double tp = in.tp;
+  if (c->n_heads && c->n_kv_heads && c->head_dim) {
+    const double nq = *c->n_heads / tp, nkv = std::max(1.0, *c->n_kv_heads / tp);
+    if (s.n == (nq + 2.0 * nkv) * *c->head_dim) return "attention";
+    if (c->hidden && s.k == nq * *c->head_dim && s.n == *c->hidden &&
+        *c->n_heads * *c->head_dim / tp != *c->hidden)
+      return "attention";
+  }
+  if (c->experts && c->hidden && s.n == *c->experts && s.k == *c->hidden) return "router";
+  if (c->vocab && c->hidden && s.k == *c->hidden && (s.n == *c->vocab || s.n == *c->vocab / tp))
+    return "lm_head";
+  return {};
+}
+
+// The module of `list` (modules_to_not_convert, ignore, ignored_layers) that covers `role`.
+std::string unquantized_module(const ModelConfig& c, const std::string& role) {
+  for (const std::string& m : c.unquantized_modules) {
+    const bool attn = icontains(m, "attn") || icontains(m, "attention") || icontains(m, "q_proj") ||
+                      icontains(m, "qkv") || icontains(m, "o_proj");
+    const bool router = icontains(m, "router") || m == "gate" ||
+                        (m.size() > 5 && m.compare(m.size() - 5, 5, ".gate") == 0);
+    if ((role == "attention" && attn) || (role == "router" && router) ||
+        (role == "lm_head" && icontains(m, "lm_head")))
+      return m;
+  }
+  return {};
+}
+
 }  // namespace
+
+std::optional<BatchedShape> batched_shape(const TopNEntry& e) {
+  if (e.shapes.size() < 2) return std::nullopt;
+  const auto& a = e.shapes[0];
+  const auto& b = e.shapes[1];
+  if (a.size() != 3 || b.size() != 3 || a[0] != b[0] || a[0] <= 1) return std::nullopt;
+  BatchedShape s;
+  s.batch = static_cast<double>(a[0]);
+  s.m = static_cast<double>(a[1]);
+  s.k = static_cast<double>(a[2]);
+  if (b[1] == a[2]) {
+    s.n = static_cast<double>(b[2]);
+    s.how = "[Bt, K, N]";
+  } else if (b[2] == a[2]) {
+    s.n = static_cast<double>(b[1]);
+    s.how = "[Bt, N, K]";
+  } else {
+    return std::nullopt;
+  }
+  s.how = fmt::format("batched GEMM: A = shapes[0] [Bt={}, M={}, K={}], B = shapes[1] stored {}",
+                      format_g(s.batch), format_g(s.m), format_g(s.k), s.how);
+  return s;
+}
 
 void model_gemm(const ModelInput& in, WorkEstimate& work) {
   const TopNEntry& e = in.entry;
-  std::size_t a_index = 0;
-  auto shape = shape_from_operands(e, a_index);
+  const double a = in.dtypes.act.bytes;
+  Dtype wdt = in.dtypes.weight;
+  work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
+  if (auto bs = batched_shape(e)) {
+    // MODELS.md §5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to the
+    // expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
+    const double bt = bs->batch, w = wdt.bytes;
+    const double bytes = bt * (bs->m * bs->k * a + bs->k * bs->n * w + bs->m * bs->n * a);
+    const double flops = 2.0 * bt * bs->m * bs->n * bs->k;
+    work.weight_bytes = bt * bs->k * bs->n * w;
+    work.notes.push_back(bs->how);
+    const ModelConfig* cfg = in.ctx.config;
+    if (cfg && cfg->experts && *cfg->experts == bt) {
+      work.op_class = OpClass::moe;
+      work.notes.push_back(fmt::format(
+          "batch {} = the config's expert count: a dense batched GEMM over all experts (MODELS.md "
+          "§5), classified moe; bytes and FLOPs from the batched-GEMM formula",
+          format_g(bt)));
+    }
+    work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
+                                     in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
+                                     in.dtypes.weight_source));
+    work.notes.push_back(fmt::format(
+        "bytes = Bt·(M·K·a + K·N·w + M·N·a) = {}·({} + {} + {}) = {}; flops = 2·Bt·M·N·K = {:.4g}",
+        format_g(bt), fmt_bytes(bs->m * bs->k * a), fmt_bytes(bs->k * bs->n * w),
+        fmt_bytes(bs->m * bs->n * a), fmt_bytes(bytes), flops));
+    work.candidates.push_back({"batched GEMM", bytes, flops, std::nullopt});
+    return;
+  }
+  auto shape = shape_from_operands(e, in.dtypes.weight.bytes < 1.0);
   auto est = e.est_shape.at(in.regime.regime);
   if (!shape && est && est->m && est->n && est->k && *est->m > 0 && *est->n > 0 && *est->k > 0) {
     shape = GemmShape{*est->m, *est->n, *est->k, 1,
@@ -75,17 +172,28 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
                                      format_g(s.m)));
     s.m = *est->m;
   }
-  const double a = in.dtypes.act.bytes, w = in.dtypes.weight.bytes;
+  std::string weight_source = in.dtypes.weight_source;
+  if (in.dtypes.weight_from_quant && in.ctx.config) {
+    const std::string role = gemm_role(in, s);
+    const std::string module = role.empty() ? "" : unquantized_module(*in.ctx.config, role);
+    if (!module.empty()) {
+      wdt = in.dtypes.model;
+      weight_source =
+          fmt::format("{} projection listed unquantized ('{}' in {}): model dtype, {}", role,
+                      module, in.ctx.config->unquantized_key, in.dtypes.model_source);
+      work.weight_dtype = wdt.key;
+      work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
+    }
+  }
+  const double w = wdt.bytes;
   const double a_bytes = s.m * s.k * a;
   const double b_bytes = s.b_batch * s.k * s.n * w;
   const double c_bytes = s.m * s.n * a;
   const double flops = 2.0 * s.m * s.n * s.k;  // batched B: A rows already span the batch
   work.weight_bytes = b_bytes;
-  work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.weight);
   work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
-                                   in.dtypes.act.key, in.dtypes.act.bytes, in.dtypes.act_source,
-                                   in.dtypes.weight.key, in.dtypes.weight.bytes,
-                                   in.dtypes.weight_source));
+                                   in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
+                                   weight_source));
   work.notes.push_back(fmt::format(
       "bytes = M·K·a {} + K·N·w {} + M·N·a {} = {}; flops = 2·M·N·K = {:.4g}", fmt_bytes(a_bytes),
       fmt_bytes(b_bytes), fmt_bytes(c_bytes), fmt_bytes(a_bytes + b_bytes + c_bytes), flops));

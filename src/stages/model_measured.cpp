@@ -22,6 +22,35 @@ TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classific
   if (!c.dtypes.empty()) ce.dtypes = c.dtypes;
   ce.est_shape.at(regime).reset();
   if (cls.op_class == OpClass::gemm) return ce;
+  if (cls.op_class == OpClass::linear_attn || cls.op_class == OpClass::ssm) {
+    // Sequences in flight: the first operand that is not the recurrent state (the largest rank >= 3
+    // operand), its leading dimension after leading 1s (q is [1, N, H, K] in packed varlen form).
+    std::optional<std::size_t> state;
+    double largest = 0;
+    for (std::size_t i = 0; i < c.dims.size(); ++i) {
+      double n = 1;
+      for (auto v : c.dims[i]) n *= static_cast<double>(v);
+      if (c.dims[i].size() >= 3 && n > largest) {
+        largest = n;
+        state = i;
+      }
+    }
+    for (std::size_t i = 0; i < c.dims.size(); ++i) {
+      if (state && i == *state && c.dims.size() > 1) continue;
+      for (auto v : c.dims[i]) {
+        if (v == 1) continue;
+        if (v > 0) {
+          ce.est_shape.at(regime) = EstShape{static_cast<double>(v), std::nullopt, std::nullopt};
+          rows_note = fmt::format(
+              "N = {} sequences from dims[{}] (leading 1s skipped, the state "
+              "operand passed over)",
+              v, i);
+          return ce;
+        }
+        break;
+      }
+    }
+  }
   for (std::size_t i = 0; i < c.dims.size(); ++i) {
     const auto& d = c.dims[i];
     const bool rank_ok = cls.op_class == OpClass::moe ? d.size() == 2 : d.size() >= 2;
@@ -119,7 +148,7 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
       flops += p.weight * match->flops;
     }
     if (everywhere)
-      combined.push_back(Candidate{c.label, bytes / total, flops / total, {}, c.kind});
+      combined.push_back(Candidate{c.label, bytes / total, flops / total, {}, c.in_choice, c.kind});
   }
   if (combined.empty()) {
     // No figure common to every case: each case's own choice, count-weighted.
@@ -135,6 +164,7 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
                                  bytes / total,
                                  flops / total,
                                  {},
+                                 true,
                                  CandidateKind::count_weighted});
   }
   out.candidates = std::move(combined);
@@ -169,6 +199,7 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
                      *m.bytes * k,
                      m.flops ? *m.flops * k : model_flops,
                      {},
+                     true,
                      CandidateKind::measured};
   if (m.time_us && *m.time_us > 0) work.t_unit_ms = *m.time_us * k / 1000.0;
   work.notes.push_back(

@@ -1,5 +1,6 @@
-// MoE / grouped expert GEMM (SPEC §4): experts_hit, stages, TP sharding, the logical unit, and
-// the all-expert candidate.
+// MoE / grouped expert GEMM (SPEC §4, MODELS.md §4–§5): experts_hit (the reported figure), gated
+// or not, shared experts, stages, TP sharding, the logical unit, the all-expert figure for
+// comparison, and the dense batched GEMM over all experts.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -21,7 +22,58 @@ std::string stage_from_name(const TopNEntry& e) {
   return {};
 }
 
+// Gated (3·I·H per expert) or not (2·I·H): the stage-1 weight's N first (2·I/tp gated, I/tp
+// not), then the config's activation (relu2 is non-gated), else gated.
+bool moe_gated(const ModelInput& in, const std::string& stage, double I, double H,
+               std::string& why) {
+  if (stage != "stage2") {
+    for (std::size_t i = 0; i < in.entry.shapes.size(); ++i) {
+      const auto& d = in.entry.shapes[i];
+      if (d.size() != 3) continue;
+      if (i < in.entry.dtypes.size())
+        if (auto dt = parse_dtype(in.entry.dtypes[i]);
+            dt && dt->key == "int8" && in.dtypes.weight.bytes < 1.0)
+          break;  // packed 4-bit weights in an integer container: N is not readable
+      const double a = static_cast<double>(d[1]), b = static_cast<double>(d[2]);
+      const double n = a == H ? b : b == H ? a : 0.0;
+      if (n == 2.0 * I) {
+        why = fmt::format("gated: stage-1 weight shapes[{}] has N = {} = 2·I", i, format_g(n));
+        return true;
+      }
+      if (n == I) {
+        why = fmt::format("not gated: stage-1 weight shapes[{}] has N = {} = I", i, format_g(n));
+        return false;
+      }
+      break;
+    }
+  }
+  if (in.ctx.config && !config_gated(*in.ctx.config)) {
+    why = fmt::format("not gated: activation {} (squared ReLU)", in.ctx.config->hidden_act);
+    return false;
+  }
+  why = "gated (gate, up, down): the default";
+  return true;
+}
+
+// Stage and the family's flags from the classification detail, e.g. "both+all+shared".
+void parse_detail(const std::string& detail, std::string& stage, bool& stream_all,
+                  bool& fused_shared) {
+  std::size_t pos = 0;
+  while (pos <= detail.size()) {
+    const std::size_t end = std::min(detail.find('+', pos), detail.size());
+    const std::string part = detail.substr(pos, end - pos);
+    if (part == "stage1" || part == "stage2" || part == "both") stage = part;
+    if (part == "all") stream_all = true;
+    if (part == "shared") fused_shared = true;
+    pos = end + 1;
+  }
+}
+
 }  // namespace
+
+bool config_gated(const ModelConfig& cfg) {
+  return cfg.hidden_act != "relu2" && cfg.hidden_act != "relu_squared";
+}
 
 void model_moe(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
@@ -52,12 +104,14 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   const double M = *in.rows;
 
   // Stage: the kernel-family table, then the name, then "both".
-  std::string stage =
-      in.cls.detail == "stage1" || in.cls.detail == "stage2" || in.cls.detail == "both"
-          ? in.cls.detail
-          : stage_from_name(in.entry);
+  std::string stage;
+  bool stream_all = false, fused_shared = false;
+  parse_detail(in.cls.detail, stage, stream_all, fused_shared);
+  if (stage.empty()) stage = stage_from_name(in.entry);
   const bool stage_named = !stage.empty();
   if (!stage_named) stage = "both";
+  const std::optional<BatchedShape> batched = batched_shape(in.entry);
+  const bool dense_batched = batched && batched->batch == E;
 
   // Logical unit: k launches of one layer when launches_per_step / MoE layers is an integer >= 2.
   const auto& lps = in.regime.launches_per_step;
@@ -94,9 +148,12 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
                     !lps ? "launches per step unknown" : "MoE layer count unknown"));
   }
 
-  const double weight_elems = stage == "stage1"   ? 2.0 * I * H
+  std::string gated_why;
+  const bool gated = moe_gated(in, stage, I, H, gated_why);
+  const double up = gated ? 2.0 : 1.0;  // stage-1 outputs per intermediate unit
+  const double weight_elems = stage == "stage1"   ? up * I * H
                               : stage == "stage2" ? I * H
-                                                  : 3.0 * I * H;
+                                                  : (up + 1.0) * I * H;
   const double w = in.dtypes.weight.bytes, a = in.dtypes.act.bytes;
   const double pairs = M * top_k;
   const double experts_hit = E * (1.0 - std::pow(1.0 - 1.0 / E, pairs));
@@ -106,24 +163,60 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   double act_bytes = 0.0;
   std::string act_how;
   if (stage == "stage1") {
-    act_bytes = (M * H + pairs * 2.0 * I) * a;
-    act_how = "tokens in M·H + gate/up out pairs·2I";
+    act_bytes = (M * H + pairs * up * I) * a;
+    act_how = fmt::format("tokens in M·H + stage-1 out pairs·{}I", gated ? "2" : "");
   } else if (stage == "stage2") {
     act_bytes = (pairs * I + M * H) * a;
     act_how = "pairs·I in + tokens out M·H";
   } else {
-    const double inter = pairs * 3.0 * I * a;
-    const auto l2 = in.ctx.peaks ? in.ctx.peaks->l2_bytes : std::nullopt;
+    const double inter = pairs * (up + 1.0) * I * a;
+    // L2 size, or -1 when unknown (a plain double: GCC's -Wmaybe-uninitialized misreads
+    // std::optional here).
+    const double l2 =
+        in.ctx.peaks && in.ctx.peaks->l2_bytes ? in.ctx.peaks->l2_bytes.value() : -1.0;
     act_bytes = 2.0 * M * H * a;
-    if (l2 && inter <= *l2) {
+    const std::string what = gated ? "pairs·3I" : "pairs·2I";
+    if (l2 >= 0 && inter <= l2) {
       act_how = fmt::format(
-          "tokens in + out 2·M·H; inter-stage intermediates pairs·3I = {} fit in L2 ({}) and are "
-          "not counted",
-          fmt_bytes(inter), fmt_bytes(*l2));
+          "tokens in + out 2·M·H; inter-stage intermediates {} = {} fit in L2 ({}) and are not "
+          "counted",
+          what, fmt_bytes(inter), fmt_bytes(l2));
     } else {
       act_bytes += inter;
-      act_how = fmt::format("tokens in + out 2·M·H + inter-stage intermediates pairs·3I = {}{}",
-                            fmt_bytes(inter), l2 ? " (larger than L2)" : " (L2 size unknown)");
+      act_how = fmt::format("tokens in + out 2·M·H + inter-stage intermediates {} = {}{}", what,
+                            fmt_bytes(inter), l2 >= 0 ? " (larger than L2)" : " (L2 size unknown)");
+    }
+  }
+
+  // Shared experts: in the unit only when the family fuses them (MODELS.md §4).
+  double shared_I = 0.0;
+  std::string shared_key;
+  if (cfg->shared_expert_intermediate) {
+    shared_I = *cfg->shared_expert_intermediate;
+    shared_key = "shared_expert_intermediate_size";
+  } else if (cfg->shared_experts) {
+    shared_I = *cfg->shared_experts * *cfg->moe_intermediate;
+    shared_key =
+        fmt::format("n_shared_experts {} × moe_intermediate", format_g(*cfg->shared_experts));
+  }
+  double shared_bytes = 0.0, shared_flops = 0.0;
+  if (shared_I > 0) {
+    const double s_elems = (stage == "stage1"   ? up
+                            : stage == "stage2" ? 1.0
+                                                : up + 1.0) *
+                           shared_I / in.tp * H;
+    if (fused_shared) {
+      shared_bytes = s_elems * w;
+      shared_flops = 2.0 * M * s_elems;
+      work.notes.push_back(fmt::format(
+          "shared expert ({} = {}, / tp {}): fused by this kernel family, counted in the unit: {} "
+          "weights, {:.4g} FLOPs",
+          shared_key, format_g(shared_I), format_g(in.tp), fmt_bytes(shared_bytes), shared_flops));
+    } else {
+      work.notes.push_back(fmt::format(
+          "shared expert ({} = {}): not counted here — this kernel family is not known to fuse "
+          "it, so it runs as a separate dense GEMM entry",
+          shared_key, format_g(shared_I)));
     }
   }
 
@@ -134,41 +227,75 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   facts.experts_hit = experts_hit;
   facts.weight_elems_per_expert = weight_elems;
   facts.weight_bytes_per_elem = w;
-  facts.activation_bytes = act_bytes;
+  facts.activation_bytes = act_bytes + shared_bytes;
   facts.stage = stage;
+  facts.gated = gated;
   work.moe = facts;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.weight);
 
-  const double flops = 2.0 * pairs * weight_elems;
-  const double hit_bytes = experts_hit * weight_elems * w + act_bytes;
-  const double all_bytes = E * weight_elems * w + act_bytes;
-  work.weight_bytes = experts_hit * weight_elems * w;
+  const double flops = 2.0 * pairs * weight_elems + shared_flops;
+  const double hit_bytes = experts_hit * weight_elems * w + act_bytes + shared_bytes;
+  const double all_bytes = E * weight_elems * w + act_bytes + shared_bytes;
+  work.weight_bytes = experts_hit * weight_elems * w + shared_bytes;
   work.notes.push_back(fmt::format(
       "MoE: M = {} rows ({}), top_k {}, pairs {}, E {}, experts_hit = E·(1-(1-1/E)^pairs) = {:.2f}",
       format_g(M), in.rows_source, format_g(top_k), format_g(pairs), format_g(E), experts_hit));
-  work.notes.push_back(
-      fmt::format("stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
-                  "{} = {}, H = {}",
-                  stage,
-                  stage_named ? "from " + (in.cls.detail.empty() ? std::string("the kernel name")
-                                                                 : "the kernel-family table")
-                              : "not named: both",
-                  stage == "stage1"   ? "2·I·H"
-                  : stage == "stage2" ? "I·H"
-                                      : "3·I·H",
-                  format_g(*cfg->moe_intermediate), format_g(in.tp), format_g(I), format_g(H)));
+  work.notes.push_back(fmt::format(
+      "stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
+      "{} = {}, H = {}; {}",
+      stage,
+      stage_named ? "from " + (in.cls.detail.empty() ? std::string("the kernel name")
+                                                     : "the kernel-family table")
+                  : "not named: both",
+      stage == "stage1"   ? (gated ? "2·I·H" : "I·H")
+      : stage == "stage2" ? "I·H"
+                          : (gated ? "3·I·H" : "2·I·H"),
+      format_g(*cfg->moe_intermediate), format_g(in.tp), format_g(I), format_g(H), gated_why));
   work.notes.push_back(fmt::format("dtypes: weights {} ({} B, {}), activations {} ({} B, {})",
                                    in.dtypes.weight.key, w, in.dtypes.weight_source,
                                    in.dtypes.act.key, a, in.dtypes.act_source));
   work.notes.push_back(fmt::format("activation bytes {} ({})", fmt_bytes(act_bytes), act_how));
+  if (dense_batched) {
+    // MODELS.md §5: the shapes show a dense batched GEMM over all E experts.
+    const BatchedShape& b = *batched;
+    const double bytes = b.batch * (b.m * b.k * a + b.k * b.n * w + b.m * b.n * a);
+    const double bflops = 2.0 * b.batch * b.m * b.n * b.k;
+    work.weight_bytes = b.batch * b.k * b.n * w;
+    work.moe->weight_elems_per_expert = b.k * b.n;
+    work.moe->activation_bytes = bytes - work.weight_bytes;
+    work.notes.push_back(fmt::format(
+        "{}: batch = E, a dense evaluation of every expert (MODELS.md §5): reported bytes = "
+        "Bt·(M·K·a + K·N·w + M·N·a) = {}, flops = 2·Bt·M·N·K = {:.4g}; the routing-aware figure "
+        "(experts_hit of this GEMM's weights) is for comparison",
+        b.how, fmt_bytes(bytes), bflops));
+    const double hit = experts_hit * b.k * b.n * w + (bytes - work.weight_bytes);
+    work.candidates.push_back({"all experts (batched GEMM)", bytes, bflops, std::nullopt, true,
+                               CandidateKind::all_experts});
+    work.candidates.push_back(
+        {"experts_hit", hit, bflops, std::nullopt, false, CandidateKind::experts_hit});
+    return;
+  }
+  const std::string reported =
+      stream_all ? "the kernel-family table marks this kernel as streaming every expert: the "
+                   "all-expert figure is reported, experts_hit is for comparison"
+                 : "experts_hit is reported (routing-aware kernel); the all-expert figure is for "
+                   "comparison and its gap is the 'stop reading unrouted experts' lever";
   work.notes.push_back(fmt::format(
       "bytes = experts_hit·weight_elems·w + activations = {}; all-expert model (E instead of "
-      "experts_hit) = {}; flops = 2·pairs·weight_elems = {:.4g}",
-      fmt_bytes(hit_bytes), fmt_bytes(all_bytes), flops));
-  work.candidates.push_back(
-      {"experts_hit", hit_bytes, flops, std::nullopt, CandidateKind::experts_hit});
-  work.candidates.push_back(
-      {"all experts", all_bytes, flops, std::nullopt, CandidateKind::all_experts});
+      "experts_hit) = {}; flops = 2·pairs·weight_elems = {:.4g}; {}",
+      fmt_bytes(hit_bytes), fmt_bytes(all_bytes), flops, reported));
+  if (stream_all) {
+    work.weight_bytes = E * weight_elems * w + shared_bytes;
+    work.candidates.push_back(
+        {"all experts", all_bytes, flops, std::nullopt, true, CandidateKind::all_experts});
+    work.candidates.push_back(
+        {"experts_hit", hit_bytes, flops, std::nullopt, false, CandidateKind::experts_hit});
+  } else {
+    work.candidates.push_back(
+        {"experts_hit", hit_bytes, flops, std::nullopt, true, CandidateKind::experts_hit});
+    work.candidates.push_back(
+        {"all experts", all_bytes, flops, std::nullopt, false, CandidateKind::all_experts});
+  }
 }
 
 }  // namespace roofline::detail

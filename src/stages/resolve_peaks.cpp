@@ -119,6 +119,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
     out.flops = match->flops;
     out.l2_bytes = match->l2_bytes;
     out.mall_bytes = match->mall_bytes;
+    out.link = match->link;
     out.section = fmt::format("{}:{} ({}{})", table.source_name, match->line, match->gfx,
                               match->product.empty() ? "" : ", product " + match->product);
     out.notes.push_back(fmt::format("peaks from {}", out.section));

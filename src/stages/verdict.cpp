@@ -32,11 +32,132 @@ std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
       return r9700 ? 0.76 : 0.875;
     case OpClass::attn:
       return 0.50;
+    case OpClass::linear_attn:  // streaming state updates (MODELS.md)
+    case OpClass::ssm:
+      return 0.85;
+    case OpClass::comm:
+      return 0.75;
     case OpClass::unknown:
       return std::nullopt;
   }
   return std::nullopt;
 }
+
+namespace {
+
+// Dispatch floor, sanity band (L3) and headroom for a raw roof ratio; `axis` names the roof.
+void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeaks& peaks,
+            const VerdictParams& params, double pct_gpu_time, double peak_bw, double peak_flops,
+            const char* axis) {
+  const double t_s = work.t_unit_ms / 1000.0;
+  const double bytes = work.bytes;
+  v.dispatch_bound = work.t_unit_ms * 1000.0 <= 2.0 * params.launch_overhead_us;
+  v.suspect = !(bytes > 0) || raw < k_sane_low || raw > k_sane_high;
+  if (v.dispatch_bound || v.suspect) {
+    v.roofline_pct = std::clamp(raw, 0.0, 1.0);
+    if (v.dispatch_bound) {
+      v.bound = Bound::latency;
+      v.notes.push_back(
+          fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: timed by "
+                      "dispatch, not by "
+                      "its bytes or math; no verdict; lever: fusion / graph capture",
+                      work.t_unit_ms * 1000.0, params.launch_overhead_us));
+    }
+    if (v.suspect) {
+      v.stage_c_candidate = true;
+      v.bytes_upper_bound = byte_budget(peak_bw, work.t_unit_ms);
+      if (peak_flops > 0) v.flops_upper_bound = peak_flops * t_s;
+      if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
+          work.moe->weight_bytes_per_elem > 0) {
+        const double per_expert =
+            work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
+        v.implied_max_experts_hit = std::max(
+            0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
+      }
+      std::string why =
+          !(bytes > 0) ? "bytes <= 0"
+          : raw > k_sane_high
+              ? fmt::format(
+                    "{} of the {} roof is above 100%: the byte/FLOP model is refuted by the "
+                    "measured time",
+                    pct(raw), axis)
+              : fmt::format("{} of the {} roof is below 0.1%: the model or the time is off",
+                            pct(raw), axis);
+      v.notes.push_back(fmt::format(
+          "infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
+          "stage-C (counters) candidate",
+          why, pct(*v.roofline_pct)));
+      if (v.bytes_upper_bound)
+        v.notes.push_back(
+            fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
+                        v.roof == "link" ? "link roof" : "peak_bw", *v.bytes_upper_bound));
+      if (v.implied_max_experts_hit)
+        v.notes.push_back(fmt::format(
+            "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
+            "(weight_elems·w)) = {:.0f} of {:.0f} "
+            "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
+            *v.implied_max_experts_hit, work.moe->experts));
+      if (v.compute_axis && !peaks.compute_validated && raw > k_sane_high)
+        v.notes.push_back(
+            "a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != "
+            "fp16)");
+    }
+    return;
+  }
+  v.roofline_pct = raw;
+  if (!v.target_eff) return;
+  const double target = *v.target_eff;
+  v.attainable_speedup = std::max(1.0, target / raw);
+  v.expected_e2e_gain_pct = pct_gpu_time * (1.0 - 1.0 / v.attainable_speedup);
+  v.headroom = raw >= 0.9 * target   ? Headroom::saturated
+               : raw >= 0.6 * target ? Headroom::moderate
+                                     : Headroom::underperforming;
+}
+
+// The link roof (MODELS.md §8): aggregate = min(n−1, links)·bytes_s on a mesh, bytes_s through a
+// switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
+Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
+                   const ResolvedPeaks& peaks, const VerdictParams& params) {
+  v.roof = "link";
+  const double t_s = work.t_unit_ms / 1000.0;
+  v.achieved_bw_bytes_s = work.bytes / t_s;
+  if (!peaks.link) {
+    v.notes.push_back(
+        "no link row for this part in the peaks table (link: {topology, bytes_s, links}): the "
+        "link roof is unknown, no verdict for this collective (L1-style)");
+    return v;
+  }
+  const LinkPeak& l = *peaks.link;
+  const double n = work.comm ? work.comm->group : l.links + 1.0;
+  const bool mesh = l.topology == "mesh";
+  const double aggregate = mesh ? std::min(n - 1.0, l.links) * l.bytes_s : l.bytes_s;
+  if (!(aggregate > 0)) {
+    v.notes.push_back("link roof is zero for this group: no verdict");
+    return v;
+  }
+  const double util = work.bytes / t_s / aggregate;
+  v.link_util = util;
+  v.roofline_pct_raw = util;
+  v.bound = util >= k_bound_util ? Bound::memory : Bound::latency;
+  const std::string roof_how =
+      mesh ? fmt::format("mesh: min(n−1 = {:g}, links {:g}) × {:.4g} B/s = {:.4g} B/s", n - 1.0,
+                         l.links, l.bytes_s, aggregate)
+           : fmt::format("switch: {:.4g} B/s per GPU whatever n", aggregate);
+  settle(v, util, work, peaks, params, pct_gpu_time, aggregate, 0.0, "link");
+  v.notes.push_back(fmt::format(
+      "link roof ({}); link_util = link_bytes / t_unit / roof = {:.4g} B / {:.4g} s / {:.4g} B/s "
+      "= {}; bound {} ({}){}",
+      roof_how, work.bytes, t_s, aggregate, pct(util), to_string(v.bound),
+      util >= k_bound_util ? "a saturated link: fewer bytes on the wire (quantized all-reduce)"
+                           : "synchronisation / hop latency, not bandwidth",
+      v.headroom != Headroom::unknown
+          ? fmt::format("; target_eff {:g} → attainable {:.3f}x, expected e2e gain {:.3f}%",
+                        *v.target_eff, v.attainable_speedup, v.expected_e2e_gain_pct)
+          : ""));
+  return v;
+}
+
+}  // namespace
 
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params) {
@@ -47,12 +168,14 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
                         params.calibration, params.calibration_min_n);
   v.target_eff_source = eff.source;
   if (!work.modeled || !(work.t_unit_ms > 0)) return v;
+  v.target_eff = eff.target_eff;
+  if (!eff.note.empty()) v.notes.push_back(eff.note);
+  if (cls == OpClass::comm || work.comm)
+    return judge_link(std::move(v), work, pct_gpu_time, peaks, params);
   const double t_s = work.t_unit_ms / 1000.0;
   const double bytes = work.bytes, flops = work.flops;
   v.achieved_bw_bytes_s = bytes / t_s;
   v.achieved_flops = flops / t_s;
-  v.target_eff = eff.target_eff;
-  if (!eff.note.empty()) v.notes.push_back(eff.note);
   if (bytes > 0) v.arithmetic_intensity = flops / bytes;
 
   // Plain doubles (0 = unknown): peaks are positive by construction.
@@ -81,74 +204,16 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
     v.notes.push_back("no peak for the roof axis: no utilization, no verdict");
     return v;
   }
+  v.roof = v.compute_axis ? "compute" : "hbm";
   const double raw = *v.roofline_pct_raw;
   const Bound axis = v.compute_axis ? Bound::compute : Bound::memory;
   const bool both_low =
       v.hbm_util.value_or(0.0) < k_bound_util && v.compute_util.value_or(0.0) < k_bound_util;
   v.bound = both_low ? Bound::latency : axis;
-
-  v.dispatch_bound = work.t_unit_ms * 1000.0 <= 2.0 * params.launch_overhead_us;
-  v.suspect = !(bytes > 0) || raw < k_sane_low || raw > k_sane_high;
-  if (v.dispatch_bound || v.suspect) {
-    v.roofline_pct = std::clamp(raw, 0.0, 1.0);
-    if (v.dispatch_bound) {
-      v.bound = Bound::latency;
-      v.notes.push_back(
-          fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: timed by "
-                      "dispatch, not by "
-                      "its bytes or math; no verdict; lever: fusion / graph capture",
-                      work.t_unit_ms * 1000.0, params.launch_overhead_us));
-    }
-    if (v.suspect) {
-      v.stage_c_candidate = true;
-      v.bytes_upper_bound = byte_budget(peaks.hbm_bw_bytes_s, work.t_unit_ms);
-      if (peak_flops > 0) v.flops_upper_bound = peak_flops * t_s;
-      if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
-          work.moe->weight_bytes_per_elem > 0) {
-        const double per_expert =
-            work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
-        v.implied_max_experts_hit = std::max(
-            0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
-      }
-      std::string why =
-          !(bytes > 0) ? "bytes <= 0"
-          : raw > k_sane_high
-              ? fmt::format(
-                    "{} of the {} roof is above 100%: the byte/FLOP model is refuted by the "
-                    "measured time",
-                    pct(raw), v.compute_axis ? "compute" : "memory")
-              : fmt::format("{} of the {} roof is below 0.1%: the model or the time is off",
-                            pct(raw), v.compute_axis ? "compute" : "memory");
-      v.notes.push_back(fmt::format(
-          "infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
-          "stage-C (counters) candidate",
-          why, pct(*v.roofline_pct)));
-      if (v.bytes_upper_bound)
-        v.notes.push_back(fmt::format(
-            "the measurement allows at most bytes_upper_bound = peak_bw·t_unit = {:.4g} B",
-            *v.bytes_upper_bound));
-      if (v.implied_max_experts_hit)
-        v.notes.push_back(fmt::format(
-            "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
-            "(weight_elems·w)) = {:.0f} of {:.0f} "
-            "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
-            *v.implied_max_experts_hit, work.moe->experts));
-      if (v.compute_axis && !peaks.compute_validated && raw > k_sane_high)
-        v.notes.push_back(
-            "a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != "
-            "fp16)");
-    }
-    return v;
-  }
-
-  v.roofline_pct = raw;
-  if (!v.target_eff) return v;
+  settle(v, raw, work, peaks, params, pct_gpu_time, peak_bw, peak_flops,
+         v.compute_axis ? "compute" : "memory");
+  if (v.headroom == Headroom::unknown) return v;
   const double target = *v.target_eff;
-  v.attainable_speedup = std::max(1.0, target / raw);
-  v.expected_e2e_gain_pct = pct_gpu_time * (1.0 - 1.0 / v.attainable_speedup);
-  v.headroom = raw >= 0.9 * target   ? Headroom::saturated
-               : raw >= 0.6 * target ? Headroom::moderate
-                                     : Headroom::underperforming;
   v.notes.push_back(fmt::format(
       "{} of the {} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util {}); "
       "target_eff {:g} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = "

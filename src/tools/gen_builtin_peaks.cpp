@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
         fmt::format("  s.cu = {};\n  s.hbm_bw_bytes_s = {};\n", opt(s.cu), opt(s.hbm_bw_bytes_s));
     out += fmt::format("  s.l2_bytes = {};\n  s.mall_bytes = {};\n", opt(s.l2_bytes),
                        opt(s.mall_bytes));
+    if (s.link)
+      out += fmt::format("  s.link = LinkPeak{{{}, {}, {}}};\n", quoted(s.link->topology),
+                         hex(s.link->bytes_s), hex(s.link->links));
     for (const auto& [key, value] : s.flops)
       out += fmt::format("  s.flops[{}] = {};\n", quoted(key), hex(value));
     for (const auto& name : s.device_names)

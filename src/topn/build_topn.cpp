@@ -65,6 +65,11 @@ std::string classification_of(const TraceKernel& k, const BackendRule* family,
       return editable ? "fused_custom" : "library_gemm";
     case OpClass::attn:
       return editable ? "fused_custom" : "library_attn";
+    case OpClass::linear_attn:  // Triton / CUDA recurrences: the profiler's custom-kernel class
+    case OpClass::ssm:
+      return editable ? "triton" : "fused_custom";
+    case OpClass::comm:
+      return "other";
     case OpClass::elementwise: {
       const std::string& d = c.detail;
       if (d == "norm" || d == "add_norm" || d == "reduce" || d == "softmax")

@@ -20,7 +20,7 @@ RANK = {"vocabulary": 0, "inputs": 1, "pipeline": 2, "render": 3, "outcomes": 4,
 HEADERS = {
     "vocabulary": {"vocabulary", "units"},
     "inputs": {"inputs", "load", "counters", "probes", "dtype", "peaks", "kernel_classes",
-               "embedded_data", "eval_inputs", "calibration"},
+               "embedded_data", "eval_inputs", "calibration", "layer_plan"},
     "pipeline": {"stages", "analysis", "analyze", "match", "calc"},
     "render": {"report"},
     "outcomes": {"rounds", "pairing", "predictions", "compare", "outcomes", "ledger", "calibrate"},

@@ -16,7 +16,9 @@ must:
   * write a profile_roofline.json that validates against the JSON Schema (and key order), plus
     profile_roofline.md, and leave no temp file behind;
   * when the variant is known to be broken, name the problem: stderr names the broken file and
-    the artifact's skill_errors[] or degraded[] is non-empty.
+    the artifact's skill_errors[] or degraded[] is non-empty;
+  * a NaN/Infinity/-Infinity literal in config.json is not a broken file (RUNS.md §4): the key
+    reads as absent, and the artifact's notes and stderr name it.
 Failures print the variant's name and what went wrong; --keep DIR keeps failing variants.
 """
 import argparse
@@ -99,9 +101,12 @@ def is_valid_json(data):
 
 
 class Variant:
-    def __init__(self, name, file_key, data=None, broken=False, args=(), base=None):
+    def __init__(self, name, file_key, data=None, broken=False, args=(), base=None, noted=None):
         self.name, self.file_key, self.data = name, file_key, data
         self.broken, self.args, self.base = broken, list(args), base
+        # A config NaN/Infinity literal is read as absent with a note naming the key (RUNS.md §4,
+        # MODELS.md): `noted` is that key's dotted path, required in the notes and on stderr.
+        self.noted = noted
 
 
 def generate(cases, count, seed):
@@ -114,8 +119,8 @@ def generate(cases, count, seed):
         docs = {k: json.loads(v) for k, v in texts.items() if k != "peaks"}
         tag = f"c{ci}"
 
-        def add(name, key, data, broken, args=()):
-            out.append(Variant(f"{tag}.{name}", key, data, broken, args, case))
+        def add(name, key, data, broken, args=(), noted=None):
+            out.append(Variant(f"{tag}.{name}", key, data, broken, args, case, noted))
 
         for key, data in texts.items():
             for i in range(6):  # truncations (a killed profiler)
@@ -158,7 +163,9 @@ def generate(cases, count, seed):
                     d = json.loads(texts[key])
                     set_path(d, path, marker)
                     data = dumps(d).replace(b'"' + marker.encode() + b'"', literal)
-                    add(f"{key}.{label}:{path}", key, data, True)
+                    literal_kept = key == "config" and label in ("nan", "inf", "ninf")
+                    add(f"{key}.{label}:{path}", key, data, not literal_kept,
+                        noted=path.replace("/", ".") if literal_kept else None)
                 for label, value in (("neg", -rng.uniform(1, 1e6)), ("str", "fast"),
                                      ("list", [1, 2]), ("obj", {"v": 1}), ("bool", True)):
                     d = json.loads(texts[key])
@@ -266,6 +273,14 @@ def check(variant, work, out, strict, proc, validate):
     flagged = bool(doc.get("skill_errors")) or bool(doc.get("degraded"))
     if strict and proc.returncode != (1 if flagged else 0):
         errors.append(f"--strict exit {proc.returncode} with flagged={flagged}")
+    if variant.noted:
+        base = os.path.basename(FILES[variant.file_key])
+        wanted = f"{variant.noted}: non-finite literal"
+        if not any(wanted in n for n in doc.get("notes", [])):
+            errors.append(f"non-finite literal read, but no note names {variant.noted}")
+        if base not in stderr or wanted not in stderr:
+            errors.append(f"non-finite literal: stderr does not name {base} and the key:\n"
+                          f"{stderr[-1500:]}")
     if variant.broken:
         if not flagged:
             errors.append("broken input but skill_errors[] and degraded[] are empty")

@@ -60,7 +60,29 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
        "float, int)",
        OpClass::elementwise, "add_norm"},
       {"moe_align_block_size_kernel", OpClass::elementwise, "index"},
-      {"fused_recurrent_gated_delta_rule_fwd_kernel", OpClass::unknown, "linear_attention"},
+      {"fused_recurrent_gated_delta_rule_fwd_kernel", OpClass::linear_attn, "gdn"},
+      {"fused_sigmoid_gating_delta_rule_update_kernel", OpClass::linear_attn, "gdn"},
+      {"fused_recurrent_kda_fwd_kernel", OpClass::linear_attn, "kda"},
+      {"_linear_attn_decode_kernel", OpClass::linear_attn, "lightning"},
+      {"chunk_gated_delta_rule_fwd_kernel_h_blockdim64", OpClass::linear_attn, "prefill"},
+      {"chunk_fwd_kernel_o", OpClass::linear_attn, "prefill"},
+      {"recompute_w_u_fwd_kernel", OpClass::linear_attn, "prefill"},
+      {"solve_tril_16x16_kernel", OpClass::linear_attn, "prefill"},
+      {"_causal_conv1d_update_kernel", OpClass::linear_attn, "conv"},
+      {"causal_conv1d_update_kernel", OpClass::linear_attn, "conv"},
+      {"_causal_conv1d_fwd_kernel", OpClass::linear_attn, "conv_prefill"},
+      {"_selective_scan_update_kernel", OpClass::ssm, "update"},
+      {"void selective_state_update_kernel<float, 64>(SSMParamsBase)", OpClass::ssm, "update"},
+      {"_chunk_scan_fwd_kernel", OpClass::ssm, "prefill"},
+      {"_chunk_state_fwd_kernel", OpClass::ssm, "prefill"},
+      {"_state_passing_fwd_kernel", OpClass::ssm, "prefill"},
+      {"_bmm_chunk_fwd_kernel", OpClass::ssm, "prefill"},
+      {"void selective_scan_fwd_kernel<512, 3, 4, true>(SSMParamsBase)", OpClass::ssm, "prefill"},
+      {"fp8_paged_mqa_logits_kernel", OpClass::attn, "indexer"},
+      {"_decode_score_kernel", OpClass::attn, "indexer"},
+      {"indexer_k_quant_and_cache_kernel", OpClass::elementwise, "kv_write"},
+      // Chunked-prefill attention is not an FLA chunk kernel.
+      {"chunked_prefill_paged_decode", OpClass::attn, "auto"},
   };
   for (const Case& c : cases) {
     INFO(c.name);
@@ -102,27 +124,48 @@ TEST_CASE("classify: the table beats generic tokens", "[classify]") {
   CHECK(classify(entry("moe_align_block_size_kernel"), empty).op_class == OpClass::moe);
 }
 
-TEST_CASE("classify: collectives are unknown with the collective flag", "[classify]") {
+TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §8)", "[classify]") {
   const ClassRules rules = shipped();
   for (const char* name :
        {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
         "cross_device_reduce_1stage<__hip_bfloat16, 8>", "custom_allreduce_two_shot",
         "rccl_all_gather_kernel", "one_shot_all_reduce_kernel<__hip_bfloat16>",
-        "reduce_scatter_ring_kernel"}) {
+        "reduce_scatter_ring_kernel",
+        "void quickreduce::allreduce_prototype_twoshot<quickreduce::AllReduceTwoshot<"
+        "__hip_bfloat16, quickreduce::CodecQ4<__hip_bfloat16>, false>>(...)",
+        "allreduce_fusion_kernel_twoshot_single_load<__hip_bfloat16, 8>"}) {
     INFO(name);
     Classification c = classify(entry(name, "library_gemm"), rules);
-    CHECK(c.op_class == OpClass::unknown);
+    CHECK(c.op_class == OpClass::comm);
     CHECK(c.collective);
   }
+  // The family table's comm rows carry the algorithm.
+  CHECK(classify(entry("cross_device_reduce_2stage<__hip_bfloat16, 8>"), rules).detail ==
+        "twoshot");
+  CHECK(classify(entry("cross_device_reduce_1stage<__hip_bfloat16, 8>"), rules).detail ==
+        "oneshot");
 }
 
 TEST_CASE("classify: collective tokens beat generic tokens", "[classify]") {
   ClassRules no_table;
   // "reduce" alone would be elementwise; "all_reduce" makes it a collective.
   Classification c = classify(entry("two_shot_all_reduce_kernel"), no_table);
-  CHECK(c.op_class == OpClass::unknown);
+  CHECK(c.op_class == OpClass::comm);
   CHECK(c.collective);
   CHECK(classify(entry("block_reduce_kernel"), no_table).op_class == OpClass::elementwise);
+}
+
+TEST_CASE("classify: --classify takes the new classes", "[classify]") {
+  ClassRules rules = shipped();
+  rules.overrides.push_back(override_rule("my_state_update=ssm:mamba2"));
+  rules.overrides.push_back(override_rule("my_gdn=linear_attn:gdn"));
+  rules.overrides.push_back(override_rule("my_ar=comm:oneshot"));
+  CHECK(classify(entry("my_state_update"), rules).op_class == OpClass::ssm);
+  CHECK(classify(entry("my_gdn_v2"), rules).op_class == OpClass::linear_attn);
+  Classification ar = classify(entry("my_ar"), rules);
+  CHECK(ar.op_class == OpClass::comm);
+  CHECK(ar.detail == "oneshot");
+  CHECK(ar.collective);
 }
 
 TEST_CASE("classify: generic tokens in SPEC order", "[classify]") {

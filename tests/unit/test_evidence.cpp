@@ -141,8 +141,8 @@ TEST_CASE(
     "[evidence][measured]") {
   WorkEstimate w = work_of(6.97e8, 3.2e9, 2 * 0.049471);
   w.unit_launches = 2;
-  w.candidates = {{"experts_hit", 6.97e8, 3.2e9, true, CandidateKind::experts_hit},
-                  {"all experts", 8.06e8, 3.2e9, false, CandidateKind::all_experts}};
+  w.candidates = {{"experts_hit", 6.97e8, 3.2e9, true, true, CandidateKind::experts_hit},
+                  {"all experts", 8.06e8, 3.2e9, false, false, CandidateKind::all_experts}};
   KernelMeasurement m;
   m.bytes = 3.5e8;  // per dispatch
   m.flops = 1.7e9;

@@ -46,7 +46,8 @@ TEST_CASE("parse_model_config: Qwen3.5 MoE reads text_config first, quantization
   CHECK(c.moe_layers.value() == rel(40));
   CHECK(c.dtype == "bfloat16");  // text_config dtype beats top-level torch_dtype
   CHECK(c.quant_method == "fp8");
-  CHECK(c.quant_weight_bytes.value() == rel(1.0));
+  CHECK(c.quant_weight_bytes.value() == rel(1.0 + 4.0 / 16384));  // 128×128 fp32 block scales
+  CHECK(c.quant_weight_key == "fp8");
 }
 
 TEST_CASE("parse_model_config: falls back to the top level when text_config lacks a field",
@@ -130,9 +131,10 @@ TEST_CASE("parse_model_config: attention layer count for hybrid layouts", "[load
           rel(2));  // layer_types beats the interval (which says 4)
   }
   SECTION("sliding_attention is not full attention") {
-    const ModelConfig c = parse_ok(R"({"num_hidden_layers": 6, "layer_types":
+    const ModelConfig c = parse_ok(R"({"num_hidden_layers": 6, "sliding_window": 128, "layer_types":
         ["sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "full_attention"]})");
     CHECK(c.full_attention_layers.value() == rel(2));
+    CHECK(plan_counts(c.plan).sliding == rel(4));
   }
   SECTION("full_attention_interval") {
     const ModelConfig c = parse_ok(R"({"num_hidden_layers": 48, "full_attention_interval": 4})");
@@ -155,7 +157,7 @@ TEST_CASE("parse_model_config: MLA and sparse-attention keys (DeepSeek-V3.2)", "
   CHECK(c.qk_nope_head_dim.value() == rel(128));
   CHECK(c.v_head_dim.value() == rel(128));
   CHECK(c.index_topk.value() == rel(2048));
-  CHECK(c.quant_weight_bytes.value() == rel(1.0));
+  CHECK(c.quant_weight_bytes.value() == rel(1.0 + 4.0 / 16384));
 }
 
 TEST_CASE("parse_model_config: dtype spellings torch_dtype vs dtype", "[load][config]") {
@@ -170,10 +172,11 @@ TEST_CASE("parse_model_config: quantization weight width", "[load][config]") {
   CHECK(
       parse_ok(R"({"quantization_config": {"quant_method": "fp8"}})").quant_weight_bytes.value() ==
       rel(1.0));
+  // MODELS.md §3: scales included.
   CHECK(parse_ok(R"({"quantization_config": {"quant_method": "mxfp4"}})")
-            .quant_weight_bytes.value() == rel(0.5));
+            .quant_weight_bytes.value() == rel(0.53125));
   CHECK(parse_ok(R"({"quantization_config": {"quant_method": "gptq", "bits": 4}})")
-            .quant_weight_bytes.value() == rel(0.5));
+            .quant_weight_bytes.value() == rel(0.5));  // no group_size: per-channel scales
   CHECK(parse_ok(R"({"quantization_config": {"quant_method": "awq", "bits": 4}})")
             .quant_weight_bytes.value() == rel(0.5));
   // A method that does not say the width is not guessed.

@@ -189,3 +189,80 @@ TEST_CASE("model_work attention: missing inputs degrade with a reason", "[model]
     CHECK(w.unmodeled_reason.find("num_attention_heads") != std::string::npos);
   }
 }
+
+namespace {
+
+LayerPlan windowed(int full, int windowed_layers, Mixer kind, double window) {
+  LayerPlan p;
+  for (int i = 0; i < windowed_layers; ++i) p.layers.push_back({kind, window, Ffn::moe});
+  for (int i = 0; i < full; ++i) p.layers.push_back({Mixer::full, 0.0, Ffn::moe});
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("model_work attention: one kernel over sliding and full layers reads the mean tokens",
+          "[model][attn][window]") {
+  Attn x;  // S = 1536, B = 64, n_kv 2, head_dim 256
+  x.config.plan = windowed(12, 12, Mixer::sliding, 128);
+  WorkEstimate w = x.run();
+  const double mean = (12.0 * 1536 + 12.0 * 128) / 24;
+  CHECK(mean == rel(832));
+  CHECK(w.bytes == rel(64 * mean * 2 * 256 * 2 * 2));
+  CHECK(w.flops == rel(2.0 * 64 * 16 * mean * 256 * 2));
+  CHECK(roofline::test::any_contains(w.notes, {"mean tokens 832 = (12·1536 + 12·128)/24"}));
+  // A window wider than the context reads the whole context.
+  x.config.plan = windowed(12, 12, Mixer::sliding, 4096);
+  CHECK(x.run().bytes == rel(64.0 * 1536 * 2 * 256 * 2 * 2));
+}
+
+TEST_CASE("model_work attention: chunked layers read ((S−1) mod C) + 1 tokens",
+          "[model][attn][window]") {
+  Attn x;
+  x.env.workload = {16384, 2048, 64};  // S = 17408
+  x.config.plan = windowed(12, 36, Mixer::chunked, 8192);
+  const double chunk_tokens = (17408 - 1) % 8192 + 1;  // 1024
+  const double mean = (36 * chunk_tokens + 12 * 17408.0) / 48;
+  CHECK(mean == rel(5120));
+  CHECK(x.run().bytes == rel(64 * mean * 2 * 256 * 2 * 2));
+  // S a multiple of C: the chunk is full.
+  x.env.workload = {8192, 0, 64};
+  CHECK(x.run().bytes == rel(64 * 8192.0 * 2 * 256 * 2 * 2));
+}
+
+TEST_CASE("model_work attention: prefill FLOPs follow the windows", "[model][attn][window]") {
+  Attn x;
+  x.regime.regime = Regime::prefill;
+  x.cls.detail = "prefill";
+  x.entry.est_shape.prefill = EstShape{1024, std::nullopt, std::nullopt};  // T = 1024
+  const double full_flops = x.run().flops;
+  CHECK(full_flops == rel(2.0 * 16 * 1024.0 * 1024 / 2 * 512));
+  x.config.plan = windowed(1, 1, Mixer::sliding, 128);
+  // sliding: W²/2 + (T − W)·W pairs; full: T²/2; mean of the two.
+  const double pairs = (128.0 * 128 / 2 + (1024 - 128) * 128.0 + 1024.0 * 1024 / 2) / 2;
+  CHECK(x.run().flops == rel(2.0 * 16 * pairs * 512));
+}
+
+TEST_CASE("model_work attention: the DeepSeek-V3.2 indexer (MODELS §7)", "[model][attn]") {
+  Attn x;
+  x.deepseek_mla();
+  x.config.index_head_dim = 128;
+  x.config.index_n_heads = 64;
+  x.config.index_topk = 2048;
+  x.env.tp = 8;  // the index key cache is one head, not sharded
+  x.env.workload = {8192, 1024, 64};
+  x.cls.detail = "indexer";
+  x.entry.name = "fp8_paged_mqa_logits_kernel";
+  x.entry.dtypes = {"torch.float8_e4m3fn", "torch.uint8"};
+  x.regime.t_ms = 0.02;
+  const double B = 64, S = 8704, d = 128, h = 64;
+  WorkEstimate w = x.run();
+  REQUIRE(w.modeled);
+  CHECK(w.bytes == rel(B * S * d * (1 + 4.0 / 128) + B * S * 4));
+  CHECK(w.flops == rel(2 * B * h * S * d));
+  CHECK(w.compute_dtype.key == "fp8");
+  x.entry.dtypes = {"torch.bfloat16"};
+  CHECK(x.run().bytes == rel(B * S * d * 2 + B * S * 4));
+  x.config.index_head_dim.reset();
+  CHECK(x.run().unmodeled_reason.find("index_head_dim") != std::string::npos);
+}

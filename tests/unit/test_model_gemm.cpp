@@ -165,7 +165,8 @@ TEST_CASE("model_work GEMM: unusable shapes are not modelled, with a reason", "[
   }
 }
 
-TEST_CASE("model_work: the unknown class and collectives are not modelled", "[model]") {
+TEST_CASE("model_work: the unknown class is not modelled; a collective at tp 1 has no peers",
+          "[model]") {
   Fixture f;
   TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"});
   Classification unknown;
@@ -175,9 +176,13 @@ TEST_CASE("model_work: the unknown class and collectives are not modelled", "[mo
   CHECK(w.bytes == 0.0);
 
   Classification coll;
+  coll.op_class = OpClass::comm;
   coll.collective = true;
-  coll.detail = "collective";
-  WorkEstimate c = model_work(e, decode_regime(0.05), coll, f.ctx());
+  e.name = "cross_device_reduce_2stage";
+  WorkEstimate c = model_work(e, decode_regime(0.05), coll, f.ctx());  // env tp 1
   CHECK_FALSE(c.modeled);
-  CHECK(c.unmodeled_reason == "collective: no interconnect peak");
+  CHECK(c.unmodeled_reason.find("no peers") != std::string::npos);
+  // Unmodelled, but shapes and dtypes give the operand-bytes bound (MODELS.md §9).
+  REQUIRE(c.bytes_lower_bound);
+  CHECK(*c.bytes_lower_bound == rel(64.0 * 2048 * 2 + 1024.0 * 2048 * 2));
 }

@@ -182,17 +182,20 @@ TEST_CASE("model_work MoE: the logical unit needs an integer ratio within 5 %", 
   }
 }
 
-TEST_CASE("model_work MoE: feasibility picks the largest feasible candidate", "[model][moe]") {
+TEST_CASE("model_work MoE: experts_hit is reported, the all-expert figure is not in the choice",
+          "[model][moe]") {
   Example x;
-  SECTION("slow enough for all experts: the all-expert candidate is used") {
+  SECTION("slow enough for all experts: experts_hit is still the reported figure (MODELS §4)") {
     x.regime.t_ms = 0.06;  // budget 8e12 × 120 µs = 960 MB
     WorkEstimate w = x.run();
     REQUIRE(w.candidates.size() == 2);
     CHECK(w.candidates[0].feasible.value());
     CHECK(w.candidates[1].feasible.value());
-    CHECK(w.chosen == 1);
+    CHECK(w.chosen == 0);
+    CHECK(w.candidates[0].label == "experts_hit");
     CHECK(w.candidates[1].label == "all experts");
-    CHECK(w.bytes == rel(w.candidates[1].bytes));
+    CHECK_FALSE(w.candidates[1].in_choice);
+    CHECK(w.bytes == rel(w.candidates[0].bytes));
   }
   SECTION("too fast for either: none feasible") {
     x.regime.t_ms = 0.03;  // budget 480 MB < 697 MB
@@ -250,4 +253,105 @@ TEST_CASE("model_work MoE: absurd config sizes degrade instead of emitting infin
   CHECK_FALSE(w.modeled);
   CHECK(w.candidates.empty());
   CHECK(roofline::test::contains(w.unmodeled_reason, "non-finite"));
+}
+
+TEST_CASE("model_work MoE: gated from the stage-1 shape, else relu2 is non-gated (MODELS §4)",
+          "[model][moe]") {
+  Example x;
+  x.regime.launches_per_step.reset();
+  const double I = 512, H = 2048;
+  // Stage-1 weight N = I (not 2·I): non-gated, 2·I·H per expert.
+  x.entry.shapes = {{64, 2048}, {256, 512, 2048}, {256, 2048, 512}, {64, 8}};
+  WorkEstimate w = x.run();
+  CHECK_FALSE(w.moe->gated);
+  CHECK(w.moe->weight_elems_per_expert == rel(2 * I * H));
+  CHECK(w.flops == rel(2.0 * 512 * 2 * I * H));
+  // No usable shape: the config's relu2 says non-gated; silu (or nothing) gated.
+  x.entry.shapes = {{64, 2048}};
+  x.config.hidden_act = "relu2";
+  CHECK(x.run().moe->weight_elems_per_expert == rel(2 * I * H));
+  x.config.hidden_act = "silu";
+  CHECK(x.run().moe->weight_elems_per_expert == rel(3 * I * H));
+  // Stage 1 of a non-gated MoE writes pairs·I, not pairs·2I.
+  x.config.hidden_act = "relu2";
+  x.cls.detail = "stage1";
+  w = x.run();
+  CHECK(w.moe->weight_elems_per_expert == rel(I * H));
+  CHECK(w.moe->activation_bytes == rel((64 * H + 512 * I) * 1.0));
+}
+
+TEST_CASE("model_work MoE: shared experts counted only when the family fuses them",
+          "[model][moe]") {
+  Example x;
+  x.config.shared_expert_intermediate = 512;
+  const WorkEstimate plain = x.run();
+  CHECK(roofline::test::any_contains(plain.notes, {"shared expert", "not counted"}));
+  x.cls.detail = "both+shared";
+  const WorkEstimate fused = x.run();
+  const double shared = 3.0 * 512 * 2048 * 1.0;  // fp8 weights, gated, tp 1
+  CHECK(fused.candidates[0].bytes == rel(plain.candidates[0].bytes + shared));
+  CHECK(fused.flops == rel(plain.flops + 2.0 * 64 * 3 * 512 * 2048));
+  // DeepSeek spelling: n_shared_experts × moe_intermediate.
+  x.config.shared_expert_intermediate.reset();
+  x.config.shared_experts = 2;
+  CHECK(x.run().candidates[0].bytes == rel(plain.candidates[0].bytes + 2 * shared));
+}
+
+TEST_CASE("model_work MoE: a family marked streaming every expert reports the all-expert figure",
+          "[model][moe]") {
+  Example x;
+  x.cls.detail = "all";  // no stage named: 80 launches / 40 layers = 2 per unit
+  x.regime.t_ms = 0.06;  // budget 960 MB: both figures feasible
+  WorkEstimate w = x.run();
+  REQUIRE(w.candidates.size() == 2);
+  CHECK(w.candidates[0].label == "all experts");
+  CHECK(w.candidates[0].in_choice);
+  CHECK_FALSE(w.candidates[1].in_choice);
+  CHECK(w.chosen == 0);
+  CHECK(w.bytes == rel(256.0 * 3 * 512 * 2048 * 1.0 + w.moe->activation_bytes));
+  // Too fast for all experts: the reported figure is infeasible → no feasible candidate (L3),
+  // even though experts_hit (out of the choice) would fit.
+  x.regime.t_ms = 0.045;  // budget 720 MB: experts_hit 697 MB fits, all 806 MB does not
+  w = x.run();
+  CHECK_FALSE(w.any_feasible);
+  CHECK(w.candidates[1].feasible.value());
+}
+
+TEST_CASE("model_work MoE: a dense batched GEMM over all experts (MODELS §5, H200 fixture)",
+          "[model][moe]") {
+  // The fixture's gate/up launch: [128, 8, 2048] × [128, 2048, 1536] bf16, 812.6 MB, 6.44 GFLOP.
+  roofline::test::ModelCase x;
+  x.config.experts = 128;
+  x.config.top_k = 8;
+  x.config.moe_intermediate = 768;
+  x.config.hidden = 2048;
+  x.entry.name = x.entry.short_name = "nvjet_sm90_tst_64x8_64x16_2x4_h_bz_TNT";
+  x.entry.shapes = {{128, 8, 2048}, {128, 2048, 1536}};
+  x.entry.dtypes = {"torch.bfloat16", "torch.bfloat16"};
+  x.regime.t_ms = 0.191;
+  const double bytes = 128.0 * (8 * 2048 * 2 + 2048 * 1536 * 2 + 8 * 1536 * 2);
+  CHECK(bytes == rel(812646400));
+  SECTION("classified gemm: the shapes make it moe") {
+    x.cls.op_class = OpClass::gemm;
+    WorkEstimate w = x.run();
+    CHECK(w.op_class == OpClass::moe);
+    CHECK(w.bytes == rel(bytes));
+    CHECK(w.flops == rel(2.0 * 128 * 8 * 1536 * 2048));
+    CHECK(w.flops == Approx(6.44e9).epsilon(0.001));
+  }
+  SECTION("classified moe: the batched formula is the reported figure") {
+    x.cls.op_class = OpClass::moe;
+    WorkEstimate w = x.run();
+    REQUIRE(w.candidates.size() == 2);
+    CHECK(w.candidates[0].label == "all experts (batched GEMM)");
+    CHECK(w.bytes == rel(bytes));
+    CHECK_FALSE(w.candidates[1].in_choice);
+  }
+  SECTION("a batch that is not the expert count stays a GEMM") {
+    x.config.experts = 64;
+    x.cls.op_class = OpClass::gemm;
+    WorkEstimate w = x.run();
+    CHECK_FALSE(w.op_class.has_value());
+    CHECK(w.bytes == rel(bytes));
+  }
 }

@@ -313,3 +313,82 @@ hbm_bw_bytes_s: 1
   REQUIRE(problems.size() == 1);
   CHECK(any_contains(problems, {"device name 'nvidia h200' is also listed for h200"}));
 }
+
+TEST_CASE("peaks: link rows parse and are checked (MODELS.md §8)", "[peaks][link]") {
+  auto l = parse_peaks_md(R"(
+```yaml
+gfx: gfx950
+hbm_bw_bytes_s: 8.0e12
+link: {topology: mesh, bytes_s: 76.5e9, links: 7}
+```
+```yaml
+gfx: gfx942
+hbm_bw_bytes_s: 5.3e12
+link:
+  topology: switch
+  bytes_s: 450e9
+```
+)",
+                          "p.md");
+  REQUIRE(l.value);
+  CHECK(l.errors.empty());
+  REQUIRE(l.value->sections[0].link);
+  CHECK(l.value->sections[0].link->topology == "mesh");
+  CHECK(l.value->sections[0].link->bytes_s == rel(76.5e9));
+  CHECK(l.value->sections[0].link->links == rel(7));
+  CHECK(l.value->sections[1].link->topology == "switch");
+  CHECK(check_peaks(*l.value).empty());  // a switch needs no link count
+
+  auto bad = parse_peaks_md(R"(
+```yaml
+gfx: gfx950
+hbm_bw_bytes_s: 8.0e12
+link: {topology: ring, bytes_s: 0, links: 7}
+```
+```yaml
+gfx: gfx942
+hbm_bw_bytes_s: 5.3e12
+link: {topology: mesh, bytes_s: 64e9}
+```
+```yaml
+gfx: gfx1151
+hbm_bw_bytes_s: 2.56e11
+link: 450e9
+```
+)",
+                            "p.md");
+  REQUIRE(bad.value);
+  CHECK(any_contains(bad.errors, {"gfx1151", "link: expected a mapping"}));
+  const auto problems = check_peaks(*bad.value);
+  CHECK(any_contains(problems, {"gfx950", "link.topology 'ring'", "mesh or switch"}));
+  CHECK(any_contains(problems, {"gfx950", "link.bytes_s must be > 0"}));
+  CHECK(any_contains(problems, {"gfx942", "link.links must be >= 1 for a mesh"}));
+}
+
+TEST_CASE("builtin_peaks: the MI300X/MI325X and MI355X link rows", "[peaks][link]") {
+  const PeaksTable& t = builtin_peaks();
+  const PeaksSection* mi355 = find_section(t, "gfx950", "");
+  REQUIRE(mi355);
+  REQUIRE(mi355->link);
+  CHECK(mi355->link->topology == "mesh");
+  CHECK(mi355->link->bytes_s == rel(76.5e9));
+  CHECK(mi355->link->links == rel(7));
+  const PeaksSection* mi300 = find_section(t, "gfx942", "");
+  REQUIRE(mi300);
+  REQUIRE(mi300->link);
+  CHECK(mi300->link->bytes_s == rel(64e9));
+  CHECK(mi300->link->links == rel(7));
+  CHECK_FALSE(find_section(t, "gfx1151", "")->link);  // an APU: no link row
+  // The build-time table carries the same link rows as a runtime parse.
+  auto parsed = parse_peaks_md(builtin_peaks_md(), "built-in peaks.md");
+  REQUIRE(parsed.value);
+  for (std::size_t i = 0; i < t.sections.size(); ++i) {
+    const auto& g = t.sections[i].link;
+    const auto& p = parsed.value->sections[i].link;
+    REQUIRE(g.has_value() == p.has_value());
+    if (!g) continue;
+    CHECK(g->topology == p->topology);
+    CHECK(g->bytes_s == p->bytes_s);
+    CHECK(g->links == p->links);
+  }
+}

@@ -304,3 +304,50 @@ TEST_CASE("write_atomic: a failed rename keeps the old target and removes the te
   CHECK(fs::is_directory(target / "occupied"));
   CHECK(temp_files_in(dir.path) == 0);
 }
+
+TEST_CASE("render_json: the fields added since SPEC §10 come last, in its order", "[report]") {
+  Analysis a = hostile_analysis();
+  a.peaks.link = LinkPeak{"mesh", 76.5e9, 7};
+  EntryResult& comm = a.entries[0];
+  comm.cls.op_class = OpClass::comm;
+  comm.work.comm = CommFacts{"all_reduce", "two-shot", 786432, 8, 1, 1376256};
+  comm.verdict.roof = "link";
+  comm.verdict.link_util = 0.1367;
+  comm.verdict.hbm_util.reset();
+  EntryResult& l2 = a.entries[1];
+  l2.work.modeled = false;
+  l2.work.candidates.clear();
+  l2.work.bytes_lower_bound = 29491200;
+  a.entries[2].verdict.roof = "hbm";
+  a.entries[2].work.candidates.push_back({"all experts", 3.0e8, 1.0e9, false, false});
+  auto j = nlohmann::ordered_json::parse(render_json(a));
+  auto keys = [](const nlohmann::ordered_json& o) {
+    std::vector<std::string> k;
+    for (auto it = o.begin(); it != o.end(); ++it) k.push_back(it.key());
+    return k;
+  };
+  const auto k0 = keys(j["entries"][0]);
+  REQUIRE(k0.size() >= 4);
+  CHECK(std::vector<std::string>(k0.end() - 4, k0.end()) ==
+        std::vector<std::string>{"byte_candidates", "roof", "link_bytes", "link_util"});
+  CHECK(j["entries"][0]["link_bytes"] == 1376256);
+  CHECK(j["entries"][0]["hbm_util"].is_null());
+  CHECK(keys(j["entries"][1]).back() == "bytes_lower_bound");
+  CHECK(j["entries"][1]["bytes_lower_bound"] == 29491200);
+  CHECK(j["entries"][2]["byte_candidates"][1]["in_choice"] == false);
+  CHECK_FALSE(j["entries"][2]["byte_candidates"][0].contains("in_choice"));
+  CHECK(keys(j["peaks"]).back() == "link");
+  CHECK(j["peaks"]["link"]["topology"] == "mesh");
+}
+
+TEST_CASE("render_markdown: the layer plan in the header, collectives beside the chart",
+          "[report]") {
+  Analysis a = hostile_analysis();
+  a.run.layer_plan = "48 layers: 36 chunked(8192) + 12 full; MoE on 24 (every 2nd)";
+  a.entries[1].cls.op_class = OpClass::comm;
+  a.entries[1].verdict.roof = "link";
+  a.entries[1].verdict.link_util = 0.3053;
+  const std::string md = render_markdown(a);
+  CHECK(contains(md, "| Layers | 48 layers: 36 chunked(8192) + 12 full; MoE on 24 (every 2nd) |"));
+  CHECK(contains(md, "collective on the link roof: 30.5% link utilisation"));
+}

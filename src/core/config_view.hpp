@@ -1,0 +1,68 @@
+#pragma once
+// Private to the config.json loaders (load_config.cpp, config_plan.cpp, config_quant.cpp): reads
+// model fields from `text_config` first and the top level second (SPEC §2.3), and the lenient
+// parse that keeps a config with NaN/Infinity literals (RUNS.md §4).
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json_input.hpp"
+#include "roofline/inputs.hpp"
+
+namespace roofline::detail {
+
+// Parses config text like parse_json_object, but reads the non-JSON literals NaN, Infinity and
+// -Infinity (Python's json writes them): each becomes null in the document, and one note per key
+// ("config.json: time_step_limit[1]: non-finite literal Infinity read as absent") is appended to
+// `notes`. Never throws.
+std::optional<json> parse_config_json(std::string_view text, const std::string& display_name,
+                                      int max_depth, std::vector<std::string>& errors,
+                                      std::vector<std::string>& notes);
+
+class ConfigView {
+ public:
+  ConfigView(FieldReader& f, const json& top, const json* text) : f_(f), top_(top), text_(text) {}
+
+  // The first of `keys` present (text_config, then top level) as a non-negative number; `used`
+  // receives its dotted path.
+  std::optional<double> number(std::initializer_list<const char*> keys,
+                               std::string* used = nullptr);
+  // The first of `keys` present as a non-empty string.
+  std::optional<std::string> string(std::initializer_list<const char*> keys);
+  std::optional<bool> boolean(const char* key);
+  // The first scope holding `key` (not null), and its dotted path.
+  const json* find(const char* key, std::string& path);
+  // `key` as a list of integers; a wrong type is an error on the field and gives nullopt.
+  std::optional<std::vector<long>> integers(const char* key, std::string* used = nullptr);
+  // The dotted path a key would have in the first scope (for messages).
+  std::string path_of(const char* key) const;
+
+  FieldReader& reader() { return f_; }
+  const json& top() const { return top_; }
+  const json* text() const { return text_; }
+
+ private:
+  FieldReader& f_;
+  const json& top_;
+  const json* text_;
+};
+
+// Layer plan (config_plan.cpp): fills c.plan and the counts derived from it (moe_layers,
+// full_attention_layers and their rules). Needs c.layers, c.experts and the window keys read.
+void read_layer_plan(ConfigView& view, ModelConfig& c);
+
+// Every layer softmax attention, with sliding / chunked windows by the Gemma, Mistral, Qwen2 and
+// Llama-4 rules (config_plan_rules.cpp). Fills c.plan with n layers.
+void plan_default_attention(ConfigView& view, ModelConfig& c, long n);
+// The FFN of each layer from the MoE-layer keys (config_plan_rules.cpp); with `keep_explicit`,
+// layers whose block type fixed the FFN (pattern, layers_block_type) are left alone.
+void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit);
+
+// Weight format (config_quant.cpp): quantization_config → bytes per weight element with block
+// scales, the modules that stay unquantized.
+void read_weight_format(FieldReader& f, const json& doc, const json* text, ModelConfig& c);
+
+}  // namespace roofline::detail

@@ -57,10 +57,9 @@ EntryResult saturated_moe(bool all_experts_chosen) {
   e.work.moe = m;
   e.work.unit_launches = 2;
   e.work.weight_dtype = "fp8";
-  e.work.candidates = {
-      {"experts_hit", 6.97e8, 3.2e9, true, true, CandidateKind::experts_hit},
-      {"all experts", 8.06e8, 3.2e9, all_experts_chosen, all_experts_chosen,
-       CandidateKind::all_experts}};
+  e.work.candidates = {{"experts_hit", 6.97e8, 3.2e9, true, true, CandidateKind::experts_hit},
+                       {"all experts", 8.06e8, 3.2e9, all_experts_chosen, all_experts_chosen,
+                        CandidateKind::all_experts}};
   e.work.chosen = all_experts_chosen ? 1 : 0;
   e.work.bytes = e.work.candidates[e.work.chosen].bytes;
   e.work.weight_bytes = 6.967e8;

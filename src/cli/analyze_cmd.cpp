@@ -167,7 +167,7 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
                               k_default_head_threshold_pct))
       ->check(finite_range(0.0, 100.0));
   cmd->add_option("--max-entries", a.options.scope.max_entries, "At most this many head entries")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->check(whole_number(1, 100000))
       ->capture_default_str();
   cmd->add_option("--launch-overhead-us", a.options.verdict.launch_overhead_us,
                   "Dispatch floor unit: a unit of <= 2x this is dispatch-bound (no verdict)")
@@ -196,11 +196,11 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
   cmd->add_option("--max-json-depth", p.limits.max_depth,
                   "Refuse an input nested deeper than this many levels (JSON arrays/objects, "
                   "YAML flow collections)")
-      ->check(CLI::Range(1, 100000))
+      ->check(whole_number(1, 100000))
       ->capture_default_str();
   cmd->add_option("--max-topn-entries", p.limits.max_entries,
                   "Read at most this many Top-N top_kernels (the rest are reported, not read)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))
+      ->check(whole_number(1, 100000000))
       ->capture_default_str();
   cmd->add_option("--calibration", p.calibration,
                   "target_eff from a roofline_calibration.json (roofline calibrate) for classes "
@@ -208,7 +208,7 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--calibration-min-n", a.options.verdict.calibration_min_n,
                   "Use a calibrated class only with at least this many outcomes")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->check(whole_number(1, 100000))
       ->capture_default_str();
   cmd->add_flag("--strict", a.strict, "Exit 1 when anything is degraded or a skill error occurred");
   cmd->add_flag("--fsync", a.fsync,

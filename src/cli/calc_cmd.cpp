@@ -19,7 +19,7 @@ CLI::App* add_calc_command(CLI::App& app, CalcArgs& c) {
   cmd->add_option("--flops", c.in.flops, "FLOPs of one unit")->required()->check(non_negative());
   cmd->add_option("--time-us", c.in.time_us, "Time of one unit in microseconds")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_option("--gfx", c.in.gfx, "gfx or NVIDIA arch, e.g. gfx950 or sm_90")->required();
   cmd->add_option("--product", c.in.product, "Product identity (e.g. r9700, h200)");
   cmd->add_option("--dtype", c.in.dtype, "Compute dtype (bf16, fp16, fp8, fp32, ...)")->required();

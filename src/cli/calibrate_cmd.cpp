@@ -29,7 +29,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& args) {
   cmd->add_option("-o,--out", args.out,
                   "Calibration file (default roofline_calibration.json beside the first ledger)");
   cmd->add_option("--min-n", args.min_n, "A class needs this many outcomes to be used")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->check(whole_number(1, 100000))
       ->capture_default_str();
   cmd->add_option("-f,--format", args.format, "stdout: text (the table), json, quiet")
       ->check(CLI::IsMember({"text", "json", "quiet"}))

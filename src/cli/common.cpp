@@ -27,7 +27,7 @@ CLI::Validator finite_range(double lo, double hi) {
           if (used == s.size() && std::isfinite(v) && v >= lo && v <= hi) return {};
         } catch (...) {
         }
-        return "must be " + want;
+        return fmt::format("'{}' is not {}", s, want);
       },
       std::isinf(hi) ? fmt::format("NUMBER>={:g}", lo)
                      : fmt::format("NUMBER in [{:g}, {:g}]", lo, hi));
@@ -35,6 +35,34 @@ CLI::Validator finite_range(double lo, double hi) {
 
 CLI::Validator non_negative() {
   return finite_range(0.0, std::numeric_limits<double>::infinity());
+}
+
+CLI::Validator positive() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          std::size_t used = 0;
+          double v = std::stod(s, &used);
+          if (used == s.size() && std::isfinite(v) && v > 0) return {};
+        } catch (...) {
+        }
+        return fmt::format("'{}' is not a positive number", s);
+      },
+      "NUMBER>0");
+}
+
+CLI::Validator whole_number(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        try {
+          std::size_t used = 0;
+          const long long v = std::stoll(s, &used);
+          if (used == s.size() && v >= lo && v <= hi) return {};
+        } catch (...) {
+        }
+        return fmt::format("'{}' is not a whole number from {} to {}", s, lo, hi);
+      },
+      fmt::format("INT in [{}, {}]", lo, hi));
 }
 
 const PeaksTable& load_peaks_or_throw(const std::string& file, PeaksTable& storage) {

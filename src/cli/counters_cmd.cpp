@@ -49,7 +49,7 @@ CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
       ->capture_default_str();
   cmd->add_option("--mfma-f8-flops", args.mfma_f8_flops_per_inst,
                   "FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 instruction")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   cmd->add_flag("--all-counters", args.all_counters,
                 "Also read and sum the counters stage C does not use (JSON \"sum\"; by default "

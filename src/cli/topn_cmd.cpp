@@ -39,7 +39,7 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
                   "profile_workload.json is written beside it")
       ->capture_default_str();
   cmd->add_option("--top", args.top, "Keep the N kernels with the most GPU time")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->check(whole_number(1, 1000000))
       ->capture_default_str();
   cmd->add_flag("--fsync", args.fsync, "Flush the files to stable storage before the rename");
   cmd->footer(

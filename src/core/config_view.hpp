@@ -1,7 +1,6 @@
 #pragma once
 // Private to the config.json loaders (load_config.cpp, config_plan.cpp, config_quant.cpp): reads
-// model fields from `text_config` first and the top level second (SPEC §2.3), and the lenient
-// parse that keeps a config with NaN/Infinity literals (RUNS.md §4).
+// model fields from `text_config` first and the top level second (SPEC §2.3).
 
 #include <initializer_list>
 #include <optional>
@@ -13,14 +12,6 @@
 #include "roofline/inputs.hpp"
 
 namespace roofline::detail {
-
-// Parses config text like parse_json_object, but reads the non-JSON literals NaN, Infinity and
-// -Infinity (Python's json writes them): each becomes null in the document, and one note per key
-// ("config.json: time_step_limit[1]: non-finite literal Infinity read as absent") is appended to
-// `notes`. Never throws.
-std::optional<json> parse_config_json(std::string_view text, const std::string& display_name,
-                                      int max_depth, std::vector<std::string>& errors,
-                                      std::vector<std::string>& notes);
 
 class ConfigView {
  public:

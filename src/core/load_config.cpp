@@ -11,89 +11,6 @@
 
 namespace roofline {
 namespace detail {
-namespace {
-
-// The sentinel a non-finite literal becomes before parsing; a config never holds this string.
-constexpr std::string_view k_nonfinite = "\x01roofline-nonfinite:";
-
-bool ident_char(char ch) {
-  return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
-}
-
-// Replaces NaN / Infinity / -Infinity outside strings by sentinel strings; counts them.
-std::string quote_nonfinite(std::string_view text, int& count) {
-  std::string out;
-  out.reserve(text.size());
-  bool in_string = false, escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (in_string) {
-      out += ch;
-      if (escaped)
-        escaped = false;
-      else if (ch == '\\')
-        escaped = true;
-      else if (ch == '"')
-        in_string = false;
-      continue;
-    }
-    if (ch == '"') {
-      in_string = true;
-      out += ch;
-      continue;
-    }
-    bool matched = false;
-    if (i == 0 || !ident_char(text[i - 1])) {
-      for (std::string_view lit : {"-Infinity", "Infinity", "NaN"}) {
-        if (text.substr(i, lit.size()) != lit) continue;
-        const std::size_t end = i + lit.size();
-        if (end < text.size() && ident_char(text[end])) continue;
-        out += "\"\\u0001roofline-nonfinite:";
-        out += lit;
-        out += '"';
-        i = end - 1;
-        ++count;
-        matched = true;
-        break;
-      }
-    }
-    if (!matched) out += ch;
-  }
-  return out;
-}
-
-// Turns every sentinel into null and names its key.
-void null_nonfinite(json& v, const std::string& path, const std::string& file,
-                    std::vector<std::string>& notes) {
-  if (v.is_string()) {
-    const auto& s = v.get_ref<const std::string&>();
-    if (s.rfind(k_nonfinite, 0) == 0) {
-      notes.push_back(fmt::format("{}: {}: non-finite literal {} read as absent", file,
-                                  path.empty() ? "(top level)" : path,
-                                  s.substr(k_nonfinite.size())));
-      v = nullptr;
-    }
-  } else if (v.is_object()) {
-    for (auto& [key, child] : v.items())
-      null_nonfinite(child, path.empty() ? key : path + "." + key, file, notes);
-  } else if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i)
-      null_nonfinite(v[i], fmt::format("{}[{}]", path, i), file, notes);
-  }
-}
-
-}  // namespace
-
-std::optional<json> parse_config_json(std::string_view text, const std::string& display_name,
-                                      int max_depth, std::vector<std::string>& errors,
-                                      std::vector<std::string>& notes) {
-  int count = 0;
-  const std::string quoted = quote_nonfinite(text, count);
-  auto doc = parse_json_object(count > 0 ? std::string_view(quoted) : text, display_name, max_depth,
-                               errors);
-  if (doc && count > 0) null_nonfinite(*doc, "", display_name, notes);
-  return doc;
-}
 
 std::optional<double> ConfigView::number(std::initializer_list<const char*> keys,
                                          std::string* used) {
@@ -237,7 +154,7 @@ void read_mixer_keys(ConfigView& view, ModelConfig& c) {
 Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
                                        const InputLimits& limits) {
   Loaded<ModelConfig> out;
-  auto doc = detail::parse_config_json(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   const json* text_cfg = f.object(*doc, "text_config", "text_config");

@@ -130,7 +130,7 @@ std::string canonical_product(std::string_view spelling,
 Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name,
                                    const InputLimits& limits) {
   Loaded<EnvReport> out;
-  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   EnvReport env;

@@ -76,7 +76,8 @@ std::optional<ProbeKernel> read_kernel(FieldReader& f, const json& obj, const st
 Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name,
                               const InputLimits& limits) {
   Loaded<ProbeSet> out;
-  auto root = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
+  auto root =
+      detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!root) return out;
   FieldReader f(display_name, out.errors);
   ProbeSet set;

@@ -202,7 +202,7 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
 Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
                         const InputLimits& limits) {
   Loaded<TopN> out;
-  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors);
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   TopN topn;

@@ -30,11 +30,14 @@ void record_input_problems(const AnalyzeInputs& in, Analysis& a) {
   record(in.topn, true, "the Top-N profile is required");
   record(in.env, true, "environment report: gfx, workload, tp");
   record(in.config, false, "model config");
-  for (const auto& n : in.config.loaded.notes) {  // non-finite literals, layer-plan problems
-    a.notes.push_back(n);
-    a.diagnostics.push_back(Diagnostic{Severity::warning, std::nullopt, Topic::input, "", n});
-  }
   record(in.peaks, true, "peaks table");
+  // What the readers noticed without refusing anything (non-finite literals read as absent,
+  // layer-plan problems): worth a line on stderr, and kept in the artifact's notes.
+  for (const auto* notes : {&in.topn.loaded.notes, &in.env.loaded.notes, &in.config.loaded.notes})
+    for (const auto& n : *notes) {
+      a.notes.push_back(n);
+      a.diagnostics.push_back(Diagnostic{Severity::warning, std::nullopt, Topic::input, "", n});
+    }
 }
 
 // Every file the run read, with its role (the artifact's inputs[]).

@@ -17,7 +17,7 @@ must:
     profile_roofline.md, and leave no temp file behind;
   * when the variant is known to be broken, name the problem: stderr names the broken file and
     the artifact's skill_errors[] or degraded[] is non-empty;
-  * a NaN/Infinity/-Infinity literal in config.json is not a broken file (RUNS.md §4): the key
+  * a NaN/Infinity/-Infinity literal in a JSON input is not a broken file (RUNS.md §4): the key
     reads as absent, and the artifact's notes and stderr name it.
 Failures print the variant's name and what went wrong; --keep DIR keeps failing variants.
 """
@@ -51,6 +51,14 @@ READ_STRINGS = {
     "env": ["gfx", "model_dtype", "kv_cache_dtype"],
     "config": ["text_config/torch_dtype", "torch_dtype"],
 }
+
+
+def note_path(path):
+    """The key as the tool's note names it: top_kernels/0/avg_us -> top_kernels[0].avg_us."""
+    out = ""
+    for part in path.split("/"):
+        out += f"[{part}]" if part.isdigit() else (("." if out else "") + part)
+    return out
 
 
 def get_path(doc, path):
@@ -104,7 +112,7 @@ class Variant:
     def __init__(self, name, file_key, data=None, broken=False, args=(), base=None, noted=None):
         self.name, self.file_key, self.data = name, file_key, data
         self.broken, self.args, self.base = broken, list(args), base
-        # A config NaN/Infinity literal is read as absent with a note naming the key (RUNS.md §4,
+        # A NaN/Infinity literal is read as absent with a note naming the key (RUNS.md §4,
         # MODELS.md): `noted` is that key's dotted path, required in the notes and on stderr.
         self.noted = noted
 
@@ -163,9 +171,9 @@ def generate(cases, count, seed):
                     d = json.loads(texts[key])
                     set_path(d, path, marker)
                     data = dumps(d).replace(b'"' + marker.encode() + b'"', literal)
-                    literal_kept = key == "config" and label in ("nan", "inf", "ninf")
+                    literal_kept = label in ("nan", "inf", "ninf")
                     add(f"{key}.{label}:{path}", key, data, not literal_kept,
-                        noted=path.replace("/", ".") if literal_kept else None)
+                        noted=note_path(path) if literal_kept else None)
                 for label, value in (("neg", -rng.uniform(1, 1e6)), ("str", "fast"),
                                      ("list", [1, 2]), ("obj", {"v": 1}), ("bool", True)):
                     d = json.loads(texts[key])

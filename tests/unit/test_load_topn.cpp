@@ -241,3 +241,25 @@ TEST_CASE("parse_topn: hostile nesting is refused before parsing", "[load][topn]
   CHECK_FALSE(loaded.value.has_value());
   CHECK(any_contains(loaded.errors, {k_file, "nested deeper"}));
 }
+
+TEST_CASE("parse_topn: NaN/Infinity literals (Python's json) read as absent, one note per key",
+          "[load][topn]") {
+  auto loaded = parse_topn(R"({"total_gpu_time_ms": Infinity, "top_kernels": [
+      {"name": "fused_moe_kernel", "pct_gpu_time": 26.45, "avg_us": NaN, "calls": 80,
+       "opt_hint": "NaN stays text", "base_latency_ms": {"decode": -Infinity}}]})",
+                           k_file);
+  REQUIRE(loaded.value);
+  CHECK(loaded.errors.empty());
+  REQUIRE(loaded.value->entries.size() == 1);
+  const TopNEntry& e = loaded.value->entries[0];
+  CHECK_FALSE(e.avg_us);
+  CHECK_FALSE(e.base_latency_ms.decode);
+  CHECK(e.calls.value() == 80);
+  CHECK(e.opt_hint == "NaN stays text");
+  CHECK_FALSE(loaded.value->total_gpu_time_ms);
+  CHECK(loaded.notes.size() == 3);
+  CHECK(any_contains(loaded.notes, {k_file, "top_kernels[0].avg_us: non-finite literal NaN"}));
+  CHECK(any_contains(loaded.notes, {"total_gpu_time_ms: non-finite literal Infinity"}));
+  CHECK(any_contains(loaded.notes,
+                     {"top_kernels[0].base_latency_ms.decode: non-finite literal -Infinity"}));
+}

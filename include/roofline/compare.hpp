@@ -59,6 +59,7 @@ struct CompareInput {
   const TopN* topn_a = nullptr;         // round A's Top-N, for GPU time per step (may be null)
   const TopN* topn_b = nullptr;         // required
   double noise_isolated = k_noise_isolated;
+  const ModelConfig* config = nullptr;  // the layer plan, for steps without annotations (or null)
 };
 
 // Statuses of one measured speedup against its prediction: within_noise when |s − 1| ≤ band,

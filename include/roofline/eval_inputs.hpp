@@ -81,6 +81,9 @@ struct AnalyzeInputs {
   InputFile<ModelConfig> config;
   InputFile<PeaksTable> peaks;  // origin builtin: the table compiled from data/peaks.md
   std::optional<InputFile<CalibrationTable>> calibration;  // only when one was named
+  // The profiler's per-case counts and latencies (RUNS.md §2b), read when profile_workload.json
+  // sits beside the Top-N; `found` false otherwise.
+  InputFile<ProbeSet> workload;
   ShapesInput shapes;
   CountersInput counters;
 };
@@ -89,5 +92,9 @@ struct AnalyzeInputs {
 // or broken file is recorded in its InputFile, a broken probe or counter file in ShapesInput /
 // CountersInput.
 AnalyzeInputs load_inputs(const InputPaths& paths);
+
+// The model config alone, found as load_inputs finds it (--config, else the env report's model
+// path, else D/config.json): for the subcommands that need the layer plan but no analysis.
+InputFile<ModelConfig> load_run_config(const InputPaths& paths);
 
 }  // namespace roofline

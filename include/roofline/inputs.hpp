@@ -47,7 +47,10 @@ struct TopNEntry {
   // RUNS §2b: `shapes` written three levels deep holds up to 5 call signatures; they are all
   // here, and `shapes` is the first of them. Empty for the two-level (one signature) form.
   std::vector<std::vector<std::vector<std::int64_t>>> signatures;
-  std::vector<std::string> dtypes;  // operand dtypes, as spelled
+  std::vector<std::string> dtypes;  // operand dtypes as spelled; the sorted set when dtypes_are_set
+  // RUNS.md §2b: the profiler's three-level `shapes` comes with `dtypes` as the sorted set of the
+  // input types of every call, not one per operand.
+  bool dtypes_are_set = false;
   std::string classification;
   std::string backend_guess;
   std::optional<bool> editable;

@@ -5,6 +5,9 @@
 // `per_shape_probe.json` ({schema: "per-shape-probe-v1", workload, kernels: [{target, label,
 // probe_status, pct_gpu, cases: [...]}]}). A case is {dims, dtypes, arg_labels?, count,
 // gpu_us_avg?, timed_count?}.
+// The profiler's `profile_workload.json` (RUNS.md §2b, `schema: "workload-v1"`) is read into the
+// same structs: per kernel {name, calls, cases: [{dims, dtypes, count, baseline_latency_ms,
+// regime?}]}, the latency becoming the case's gpu_us_avg over all its calls.
 
 #include <cstdint>
 #include <optional>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "roofline/load.hpp"
+#include "roofline/vocabulary.hpp"
 
 namespace roofline {
 
@@ -23,6 +27,7 @@ struct ProbeCase {
   double count = 1.0;                 // calls with this shape (the weight)
   std::optional<double> gpu_us_avg;   // measured per-call latency of this shape, µs
   std::optional<double> timed_count;  // calls behind gpu_us_avg
+  std::optional<Regime> regime;       // workload cases: the regime the profiler attributed
 };
 
 struct ProbeKernel {
@@ -42,5 +47,10 @@ struct ProbeSet {
 // Parses one probe file of either spelling. Unreadable cases are reported and skipped.
 Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name,
                               const InputLimits& limits = {});
+
+// Parses profile_workload.json: each kernel becomes a ProbeKernel whose target is the Top-N name.
+// Unreadable kernels and cases are reported and skipped.
+Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& display_name,
+                                const InputLimits& limits = {});
 
 }  // namespace roofline

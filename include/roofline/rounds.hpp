@@ -24,9 +24,10 @@ struct StepCount {
   std::string source;
   std::string reason;
 };
-// The one function that says how many serving steps a round's profile covers. Today: the
-// profiler's `serving` step counts (n_prefill_steps + n_decode_steps, either may be absent but
-// not both). Step inference from the layer plan (MODELS.md §10) replaces the body, not callers.
-StepCount round_step_count(const TopN& topn);
+// The one function that says how many serving steps a round's profile covers: the profiler's
+// `serving` step counts (n_prefill_steps + n_decode_steps, either may be absent but not both);
+// else, when the Top-N has no step annotations, the steps infer_steps derives from the layer plan
+// and the call counts of the default head (MODELS.md §10), as analyze does. `config` may be null.
+StepCount round_step_count(const TopN& topn, const ModelConfig* config = nullptr);
 
 }  // namespace roofline

@@ -24,15 +24,25 @@ inline constexpr std::size_t k_default_max_entries = 8;
 inline constexpr double k_default_launch_overhead_us = 5.0;
 
 // ---- step 1: scope_to_head ----------------------------------------------------------------------
+// Which share of GPU time scopes the head (RUNS.md §2): the capture's `pct_gpu_time`, or the
+// profiler's `serving_weighted_pct` (the capture re-weighted to the deployed decode/prefill mix).
+enum class HeadKey { gpu_time, serving_weighted };
 struct ScopeOptions {
   double head_threshold_pct = k_default_head_threshold_pct;
   std::size_t max_entries = k_default_max_entries;
+  HeadKey key = HeadKey::gpu_time;
 };
 struct Scope {
-  std::vector<std::size_t> selected;  // indices into TopN::entries, biggest pct first
+  std::vector<std::size_t> selected;  // indices into TopN::entries, biggest key pct first
+  std::vector<double> key_pct;        // parallel to selected: the share the head key gives each
+  std::vector<bool> key_fell_back;    // parallel: serving_weighted asked for, pct_gpu_time used
   std::size_t skipped_count = 0;
+  std::vector<std::string> notes;  // the key, and the entries it had to fall back on
 };
-// Keeps entries with pct_gpu_time >= threshold, biggest first, at most max_entries.
+// The share of GPU time `key` gives an entry: serving_weighted_pct when asked for and present,
+// else pct_gpu_time.
+double head_key_pct(const TopNEntry& entry, HeadKey key);
+// Keeps entries whose key pct >= threshold, biggest first, at most max_entries.
 Scope scope_to_head(const TopN& topn, const ScopeOptions& options);
 
 // ---- step 2: resolve_peaks ----------------------------------------------------------------------
@@ -64,6 +74,7 @@ std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::stri
 // ---- step 3: gather_evidence (stages B and C, SPEC §6) ------------------------------------------
 // What stages B and C found for one head entry, matched by kernel name before the per-entry pass.
 struct EntryEvidence {
+  const ProbeKernel* workload = nullptr;   // the profiler's per-case counts (profile_workload.json)
   std::vector<const ProbeKernel*> probes;  // captured shapes (several per-process files combine)
   MatchKind probe_match = MatchKind::none;
   std::optional<KernelMeasurement> measured;  // counters, summed over the matched kernels
@@ -77,24 +88,13 @@ struct EvidenceSet {
   std::vector<Diagnostic> diagnostics;       // unusable files, bad rows (L4 where it applies)
   std::vector<std::string> unmatched_counter_kernels;  // most dispatches first
 };
-// Matches probe kernels and counter kernels to the head entries with the one kernel-name matcher
-// (match.hpp) and folds each entry's counters into one per-dispatch measurement.
+// Matches workload kernels, probe kernels and counter kernels to the head entries with the one
+// kernel-name matcher (match.hpp) and folds each entry's counters into one per-dispatch
+// measurement. `workload` is the profile_workload.json beside the Top-N, or null.
 EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesInput& shapes,
-                            const CountersInput& counters);
+                            const CountersInput& counters, const ProbeSet* workload = nullptr);
 
-// ---- step 4: pick_regime ------------------------------------------------------------------------
-struct RegimeChoice {
-  Regime regime = Regime::decode;
-  std::string why;
-  std::optional<double> t_ms;  // one launch, this regime
-  std::string t_source;
-  std::optional<double> launches_per_step;
-  std::string launches_source;
-  std::vector<std::string> notes;  // the choice, the time and the launch count, with their sources
-};
-RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving);
-
-// ---- step 5: classify ---------------------------------------------------------------------------
+// ---- step 4: classify ---------------------------------------------------------------------------
 struct Classification {
   OpClass op_class = OpClass::unknown;
   std::string detail;
@@ -104,7 +104,49 @@ struct Classification {
 };
 Classification classify(const TopNEntry& entry, const ClassRules& rules);
 
-// ---- step 6: model_work -------------------------------------------------------------------------
+// ---- step 5: infer_steps (MODELS.md §10) --------------------------------------------------------
+// What step inference says about one head entry.
+struct InferredLaunches {
+  std::optional<double> launches_per_step;  // calls / inferred steps, when consistent
+  std::string how;                          // "calls 164560 / inferred steps 2057"
+  std::string inconsistent;                 // why this per-layer entry stays at one launch
+};
+struct StepInference {
+  bool attempted = false;                 // the Top-N had neither per-regime fields nor step counts
+  std::optional<double> steps;            // nullopt: declined (note says why)
+  std::string note;                       // the inference and its consistency check, for run notes
+  std::vector<InferredLaunches> entries;  // parallel to Scope::selected
+};
+// When the head has no per-regime fields and the Top-N no step counts: each softmax-attention,
+// linear-attention or mamba head entry proposes steps = calls / layers it serves (the layer plan);
+// the one with the most calls decides, the other per-layer kernels must agree within 5 % (else
+// inference declines). Each per-layer entry (and MoE at 1 or 2 launches per MoE layer) is checked:
+// a consistent one gets launches_per_step = calls / steps, an inconsistent one stays at one launch
+// per unit; other entries take calls / steps unchecked. `classes` is parallel to the scope.
+StepInference infer_steps(const TopN& topn, const Scope& scope,
+                          const std::vector<Classification>& classes, const ModelConfig* config);
+
+// ---- step 6: pick_regime ------------------------------------------------------------------------
+struct RegimeChoice {
+  Regime regime = Regime::decode;
+  std::string why;
+  std::optional<double> t_ms;  // one launch, this regime
+  std::string t_source;
+  std::optional<double> launches_per_step;
+  std::string launches_source;
+  std::vector<std::string> notes;  // the choice, the time and the launch count, with their sources
+};
+// What the run adds to one entry's regime choice when the Top-N has no step annotations.
+struct RegimeHints {
+  const InferredLaunches* inferred = nullptr;  // set when step inference was attempted
+  std::optional<double> conc;                  // workload.conc, for the rows rule
+};
+// The entry's own per-regime fields first; else the profiler's step counts; else (MODELS.md §10,
+// `hints`) decode when the shapes' rows are at most 2 × conc, and the inferred launches per step.
+RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving,
+                         const RegimeHints& hints = {});
+
+// ---- step 7: model_work -------------------------------------------------------------------------
 struct ModelContext {
   const EnvReport* env = nullptr;       // null when env_report.json is missing/unreadable
   const ModelConfig* config = nullptr;  // null when config.json is missing/unreadable
@@ -169,15 +211,34 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks);
 WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx);
 
-// ---- step 7: deepen -----------------------------------------------------------------------------
+// ---- step 8: deepen -----------------------------------------------------------------------------
 // Runs the §4 model once per probe case (the case's dims and dtypes replace the Top-N shapes; rows
 // in flight come from the case; its gpu_us_avg, when present, replaces the per-launch time) and
 // combines the cases count-weighted: bytes, FLOPs and t_unit are weighted means, so their ratios
 // are the aggregate rates over all probed calls. The feasibility rule then runs on the combined
 // candidates. Not modelled (with the reason) when no case can be modelled.
+// Where a set of cases comes from: a probe (stage B), the profiler's profile_workload.json (stage
+// A, count-weighted with per-case latencies) or the Top-N's own call signatures (stage A, equal
+// weights).
+enum class CaseSource { probes, workload, signatures };
 WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime,
                               const Classification& cls, const ModelContext& ctx,
-                              const std::vector<const ProbeCase*>& cases);
+                              const std::vector<const ProbeCase*>& cases,
+                              CaseSource source = CaseSource::probes);
+
+// The profiler's `dtypes` is the sorted set of the input types of every call (RUNS.md §2b), not
+// one per operand: per-operand dtypes for one signature by role — weights the narrowest float
+// type, activations the widest non-fp32 float (fp32 beside a narrower type is a scale; one float
+// type serves both), a 4-bit quant_method the weights unless the set holds an fp8/fp4 float, a
+// 4-D operand of a linear/ssm kernel the fp32 state when `float` is present; integer and scalar
+// entries dropped. `rule` says which rule decided.
+struct OperandDtypes {
+  std::vector<std::string> dtypes;  // one per operand of the signature ("" = let the config say)
+  std::string rule;
+};
+OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
+                             const std::vector<std::vector<std::int64_t>>& signature, OpClass cls,
+                             const ModelConfig* config);
 
 // Replaces the model's bytes (and FLOPs, and t_unit when the counters timed the dispatches) with
 // the per-dispatch measurement times the unit's launches. The model's candidates stay for
@@ -186,8 +247,9 @@ WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime
 void apply_measurement(WorkEstimate& work, const KernelMeasurement& measured,
                        const std::string& source, const ResolvedPeaks& peaks);
 
-// The stage-A estimate after the evidence: stage B replaces it with the probe cases' model when
-// one can be built, stage C puts the measured bytes in (when the op has a model); each says so.
+// The stage-A estimate after the evidence: the profiler's workload cases replace the Top-N's
+// shapes (still stage A), stage B replaces it with the probe cases' model when one can be built,
+// stage C puts the measured bytes in (when the op has a model); each says so.
 struct Deepened {
   WorkEstimate work;
   Stage stage = Stage::A;
@@ -196,7 +258,7 @@ struct Deepened {
 Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopNEntry& entry,
                 const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx);
 
-// ---- step 8: judge ------------------------------------------------------------------------------
+// ---- step 9: judge ------------------------------------------------------------------------------
 struct VerdictParams {
   double launch_overhead_us = k_default_launch_overhead_us;
   // analyze --calibration (OUTCOMES.md §5): null = the shipped priors only.
@@ -229,7 +291,7 @@ std::optional<double> target_eff_for(OpClass cls, const std::string& product);
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params);
 
-// ---- step 9: grade ------------------------------------------------------------------------------
+// ---- step 10: grade -----------------------------------------------------------------------------
 // Why an entry has no verdict (SPEC §7): L2 no model, L3 infeasible, L5 the analysis failed.
 struct EntryProblem {
   Level level = Level::L2;
@@ -247,13 +309,18 @@ struct Grade {
 Grade grade(Stage stage, const WorkEstimate& work, const Verdict& verdict,
             const ResolvedPeaks& peaks);
 
-// ---- the per-entry result of steps 4-10 ---------------------------------------------------------
+// ---- the per-entry result of steps 6-11 ---------------------------------------------------------
 struct EntryResult {
   std::size_t topn_index = 0;
   std::optional<long> rank;
   std::string name, short_name;
   nlohmann::json pct_gpu_time_raw;
   double pct_gpu_time = 0.0;
+  std::optional<double> serving_weighted_pct;  // copied from the Top-N when it has one
+  // The share the expected gain and ranking_by_pct use: pct_gpu_time, or serving_weighted_pct
+  // under --head-key serving_weighted (key_is_serving_weighted).
+  double key_pct = 0.0;
+  bool key_is_serving_weighted = false;
   std::optional<bool> editable;
   RegimeChoice regime;
   Classification cls;
@@ -268,7 +335,7 @@ struct EntryResult {
   std::string ranking_name;  // the name both rankings use (Rankings::names)
 };
 
-// ---- step 10: advise ----------------------------------------------------------------------------
+// ---- step 11: advise ----------------------------------------------------------------------------
 struct Advice {
   std::string route;
   std::vector<std::string> levers;
@@ -276,7 +343,7 @@ struct Advice {
 // Route (SPEC §8 table + shippability gate) and concrete byte-reduction levers (saturated only).
 Advice advise(const EntryResult& entry, const TopN& topn, const ResolvedPeaks& peaks);
 
-// ---- step 11: rank_entries ----------------------------------------------------------------------
+// ---- step 12: rank_entries ----------------------------------------------------------------------
 struct Rankings {
   std::vector<std::string>
       names;  // parallel to the entries: the name, suffixed #rank on duplicates

@@ -107,15 +107,18 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
           "Inputs (defaults): D/profile/round_R/profile_topN.json; D/env_report.json, then\n"
           "D/profile/round_R/env_report.json; the env report's model path + /config.json, then "
           "D/config.json;\n"
-          "the built-in peaks table. A missing or broken default input is reported in the "
+          "the built-in peaks table; profile_workload.json beside the Top-N when present (the "
+          "profiler's\nper-case counts and latencies). A missing or broken default input is "
+          "reported in the "
           "artifact\n"
           "(skill_errors / degraded) and the run still writes; a file named explicitly must exist "
           "(else exit 2).\n\n"
           "Outputs: profile_roofline.json (the artifact), profile_roofline.md (the report) and\n"
           "profile_roofline.svg (the roofline chart), beside the profile unless --out says "
           "where.\n\n") +
-      fmt::format("Scope: entries with pct_gpu_time >= the head threshold (default {:g}, or "
-                  "$HEAD_THRESHOLD_PCT),\n"
+      fmt::format("Scope: entries with pct_gpu_time (or, with --head-key serving_weighted, "
+                  "serving_weighted_pct)\n"
+                  ">= the head threshold (default {:g}, or $HEAD_THRESHOLD_PCT),\n"
                   "biggest first, at most --max-entries; smaller ones are skipped (counted, not "
                   "degraded).\n\n"
                   "Every number in the artifact is explained in the entry's notes: unit, byte "
@@ -166,6 +169,13 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
                               "$HEAD_THRESHOLD_PCT, else {:g})",
                               k_default_head_threshold_pct))
       ->check(finite_range(0.0, 100.0));
+  cmd->add_option("--head-key", a.head_key,
+                  "Which share of GPU time scopes the head, weighs the expected gain and orders "
+                  "ranking_by_pct: gpu_time (the capture's pct_gpu_time) or serving_weighted (the "
+                  "Top-N's serving_weighted_pct, the capture re-weighted to the deployed "
+                  "decode/prefill mix; entries without one keep pct_gpu_time)")
+      ->check(CLI::IsMember({"gpu_time", "serving_weighted"}))
+      ->capture_default_str();
   cmd->add_option("--max-entries", a.options.scope.max_entries, "At most this many head entries")
       ->check(whole_number(1, 100000))
       ->capture_default_str();
@@ -229,6 +239,8 @@ int run_analyze(AnalyzeArgs a) {
   a.paths.eval_dir = a.dir;
   if (a.paths.round && !a.paths.topn) require_round(a.paths.eval_dir, *a.paths.round);
   a.options.scope.head_threshold_pct = head_threshold(a);
+  a.options.scope.key =
+      a.head_key == "serving_weighted" ? HeadKey::serving_weighted : HeadKey::gpu_time;
   for (const auto& spec : a.classify) {
     std::string error;
     auto rule = parse_classify_override(spec, error);

@@ -20,6 +20,7 @@ struct AnalyzeArgs {
   AnalyzeOptions options;
   std::string dir = ".";
   std::optional<double> head_threshold;  // else $HEAD_THRESHOLD_PCT, else the default
+  std::string head_key = "gpu_time";     // gpu_time | serving_weighted (RUNS.md §2)
   std::vector<std::string> classify;     // PATTERN=CLASS[:detail]
   std::string out;                       // "" = the round folder (or the --topn file's folder)
   std::string format;                    // text | json | quiet; "" = text on a terminal

@@ -12,6 +12,7 @@
 #include "cli/common.hpp"
 #include "cli/round_args.hpp"
 #include "roofline/compare.hpp"
+#include "roofline/eval_inputs.hpp"
 #include "roofline/load.hpp"
 #include "roofline/report.hpp"
 #include "roofline/rounds.hpp"
@@ -83,7 +84,14 @@ int run_compare(const CompareArgs& args) {
       t.found && t.error.empty())
     topn_a = parse_topn(t.text, fmt::format("profile/round_{}/profile_topN.json", a)).value;
 
+  // The layer plan counts steps when the Top-Ns have no step annotations (MODELS.md §10).
+  InputPaths config_paths;
+  config_paths.eval_dir = dir;
+  config_paths.round = b;
+  const InputFile<ModelConfig> config = load_run_config(config_paths);
+
   CompareInput in;
+  in.config = config.loaded.value ? &*config.loaded.value : nullptr;
   in.baseline_round = a;
   in.round = b;
   in.a = &preds;

@@ -183,6 +183,14 @@ InputFile<ModelConfig> load_config(const InputPaths& paths, const InputFile<EnvR
 
 }  // namespace
 
+InputFile<ModelConfig> load_run_config(const InputPaths& paths) {
+  const fs::path topn_path =
+      paths.topn ? *paths.topn
+                 : round_dir(paths.eval_dir, paths.round.value_or("0")) / "profile_topN.json";
+  return load_config(paths, load_file<EnvReport>(env_path(paths, topn_path), paths.eval_dir,
+                                                 paths.limits, parse_env_report));
+}
+
 fs::path round_dir(const fs::path& eval_dir, const std::string& round) {
   return eval_dir / "profile" / ("round_" + round);
 }
@@ -226,6 +234,8 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
       paths.topn ? *paths.topn : round_dir(dir, paths.round.value_or("0")) / "profile_topN.json";
   in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
   in.env = load_file<EnvReport>(env_path(paths, topn_path), dir, paths.limits, parse_env_report);
+  in.workload = load_file<ProbeSet>(topn_path.parent_path() / "profile_workload.json", dir,
+                                    paths.limits, parse_workload);
   in.config = load_config(paths, in.env);
   if (paths.peaks) {
     in.peaks = load_file<PeaksTable>(*paths.peaks, dir, paths.limits, parse_peaks_md);

@@ -1,4 +1,5 @@
-// Probe shape files -> ProbeSet (SPEC §6 stage B).
+// Probe shape files -> ProbeSet (SPEC §6 stage B), and the profiler's profile_workload.json into
+// the same structs (RUNS.md §2b).
 #include <algorithm>
 #include <cmath>
 
@@ -41,6 +42,33 @@ std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::str
   }
   if (auto n = f.number_lenient(c, "timed_count", path + ".timed_count"); n && *n >= 0)
     pc.timed_count = *n;
+  return pc;
+}
+
+// A workload-v1 case: the probe case's fields, with the mean latency in ms over all its calls and
+// the regime the profiler attributed it to.
+std::optional<ProbeCase> read_workload_case(FieldReader& f, const json& c,
+                                            const std::string& path) {
+  std::optional<ProbeCase> pc = read_case(f, c, path);
+  if (!pc) return pc;
+  if (auto ms = f.number_lenient(c, "baseline_latency_ms", path + ".baseline_latency_ms")) {
+    if (*ms > 0 && std::isfinite(*ms)) {
+      pc->gpu_us_avg = *ms * 1000.0;
+      pc->timed_count = pc->count;
+    } else {
+      f.error(path + ".baseline_latency_ms",
+              fmt::format("must be a positive time in ms, got {}; ignored", *ms));
+    }
+  }
+  if (auto r = f.string(c, "regime", path + ".regime")) {
+    if (*r == "decode")
+      pc->regime = Regime::decode;
+    else if (*r == "prefill")
+      pc->regime = Regime::prefill;
+    else
+      f.error(path + ".regime",
+              fmt::format("'{}' is not a regime (decode or prefill); the case serves both", *r));
+  }
   return pc;
 }
 
@@ -108,6 +136,51 @@ Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_
         "{}: not a probe file: expected {{target, cases: [...]}} or {{schema, kernels: [...]}}",
         display_name));
     return out;
+  }
+  out.value = std::move(set);
+  return out;
+}
+
+Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& display_name,
+                                const InputLimits& limits) {
+  Loaded<ProbeSet> out;
+  auto root =
+      detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  if (!root) return out;
+  FieldReader f(display_name, out.errors);
+  if (auto schema = f.string(*root, "schema", "schema"); schema && *schema != "workload-v1")
+    out.notes.push_back(
+        fmt::format("{}: schema '{}' (expected workload-v1); read anyway", display_name, *schema));
+  const json* kernels = f.array(*root, "kernels", "kernels");
+  if (!kernels) {
+    out.errors.push_back(
+        fmt::format("{}: not a workload file: expected {{schema: \"workload-v1\", kernels: [...]}}",
+                    display_name));
+    return out;
+  }
+  ProbeSet set;
+  for (std::size_t i = 0; i < kernels->size(); ++i) {
+    const json& obj = (*kernels)[i];
+    const std::string path = fmt::format("kernels[{}]", i);
+    if (!obj.is_object()) {
+      f.error(path, "expected an object, got " + detail::describe_type(obj));
+      continue;
+    }
+    ProbeKernel k;
+    k.source = display_name;
+    k.target = f.string(obj, "name", path + ".name").value_or("");
+    k.label = f.string(obj, "short_name", path + ".short_name").value_or("");
+    k.total_calls = f.number_lenient(obj, "calls", path + ".calls");
+    if (k.target.empty()) {
+      f.error(path + ".name", "missing: cannot match the kernel to a Top-N entry");
+      continue;
+    }
+    const json* cases = f.array(obj, "cases", path + ".cases");
+    if (!cases) continue;  // a kernel without shapes has nothing to fold
+    for (std::size_t c = 0; c < cases->size(); ++c)
+      if (auto pc = read_workload_case(f, (*cases)[c], fmt::format("{}.cases[{}]", path, c)))
+        k.cases.push_back(std::move(*pc));
+    set.kernels.push_back(std::move(k));
   }
   out.value = std::move(set);
   return out;

@@ -135,9 +135,10 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.calls = non_negative(f, entry, "calls", path + ".calls");
   e.total_ms = non_negative(f, entry, "total_ms", path + ".total_ms");
   e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
-  if (holds_signatures(entry))
+  if (holds_signatures(entry)) {
     read_signatures(f, entry, path, e);
-  else
+    e.dtypes_are_set = true;
+  } else
     detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
   detail::read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
   e.classification =

@@ -23,7 +23,8 @@ std::optional<StepTime> step_time(const CompareInput& in, std::vector<std::strin
         a));
     return std::nullopt;
   }
-  const StepCount sa = round_step_count(*in.topn_a), sb = round_step_count(*in.topn_b);
+  const StepCount sa = round_step_count(*in.topn_a, in.config),
+                  sb = round_step_count(*in.topn_b, in.config);
   std::string why;
   if (!sa.steps) why = fmt::format("round {}: {}", a, sa.reason);
   if (!sb.steps) why += fmt::format("{}round {}: {}", why.empty() ? "" : "; ", b, sb.reason);

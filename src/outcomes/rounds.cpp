@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/kernel_classes.hpp"
+#include "roofline/stages.hpp"
+
 namespace roofline {
 namespace fs = std::filesystem;
 
@@ -14,12 +17,33 @@ void set_input_round(InputPaths& paths, const std::string& round) {
   paths.round = round;
 }
 
-StepCount round_step_count(const TopN& topn) {
+namespace {
+
+// MODELS.md §10 over the head analyze would take by default, with the built-in kernel classes.
+StepInference inferred_steps(const TopN& topn, const ModelConfig* config) {
+  const Scope scope = scope_to_head(topn, ScopeOptions{});
+  const ClassRules rules{{}, builtin_kernel_classes_rules()};
+  std::vector<Classification> classes;
+  for (std::size_t idx : scope.selected) classes.push_back(classify(topn.entries[idx], rules));
+  return infer_steps(topn, scope, classes, config);
+}
+
+}  // namespace
+
+StepCount round_step_count(const TopN& topn, const ModelConfig* config) {
   StepCount s;
   const ServingInfo& sv = topn.serving;
   if (!sv.n_prefill_steps && !sv.n_decode_steps) {
     s.reason = sv.present ? "the Top-N's serving block has no step counts"
                           : "the Top-N has no serving step counts (no step annotations)";
+    const StepInference inferred = inferred_steps(topn, config);
+    if (inferred.steps) {
+      s.steps = inferred.steps;
+      s.source = inferred.note;
+      s.reason.clear();
+    } else if (!inferred.note.empty()) {
+      s.reason += "; " + inferred.note;
+    }
     return s;
   }
   const double prefill = sv.n_prefill_steps.value_or(0.0);

@@ -91,6 +91,7 @@ ordered_json entry_json(const EntryResult& e) {
     j["link_util"] = num(v.link_util);
   }
   if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
+  if (e.serving_weighted_pct) j["serving_weighted_pct"] = num(e.serving_weighted_pct);
   return j;
 }
 

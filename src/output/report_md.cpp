@@ -16,8 +16,15 @@ using detail::md_code;
 
 constexpr std::size_t k_table_name_chars = 60;
 
+// The capture's share, and beside it the deployed-mix share when the Top-N has one (RUNS.md §2).
 std::string pct_text(const EntryResult& e) {
-  return fmt::format("{:g}%", e.pct_gpu_time);
+  if (!e.serving_weighted_pct) return fmt::format("{:g}%", e.pct_gpu_time);
+  return fmt::format("{:g}% · serving-weighted {:g}%", e.pct_gpu_time, *e.serving_weighted_pct);
+}
+
+// The share the expected gain is weighed with (--head-key).
+std::string key_pct_text(const EntryResult& e) {
+  return fmt::format("{:g}%{}", e.key_pct, e.key_is_serving_weighted ? " serving-weighted" : "");
 }
 
 std::string gain_text(const EntryResult& e) {
@@ -299,7 +306,7 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
           : v.compute_axis ? "compute"
                            : "memory",
           v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
-          *v.roofline_pct, speedup_text(e), pct_text(e), v.attainable_speedup, gain_text(e));
+          *v.roofline_pct, speedup_text(e), key_pct_text(e), v.attainable_speedup, gain_text(e));
     else
       out += fmt::format("- **Verdict:** none — {}{}\n", headroom_text(e),
                          v.roofline_pct_raw ? fmt::format(", raw roofline {} (display {})",

@@ -33,7 +33,9 @@ void record_input_problems(const AnalyzeInputs& in, Analysis& a) {
   record(in.peaks, true, "peaks table");
   // What the readers noticed without refusing anything (non-finite literals read as absent,
   // layer-plan problems): worth a line on stderr, and kept in the artifact's notes.
-  for (const auto* notes : {&in.topn.loaded.notes, &in.env.loaded.notes, &in.config.loaded.notes})
+  // An unreadable profile_workload.json only loses its per-case counts: the Top-N's shapes stay.
+  for (const auto* notes : {&in.topn.loaded.notes, &in.env.loaded.notes, &in.config.loaded.notes,
+                            &in.workload.loaded.notes, &in.workload.loaded.errors})
     for (const auto& n : *notes) {
       a.notes.push_back(n);
       a.diagnostics.push_back(Diagnostic{Severity::warning, std::nullopt, Topic::input, "", n});
@@ -46,6 +48,7 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
   if (in.topn.found) out.push_back({in.topn.display, "topn"});
   if (in.env.found) out.push_back({in.env.display, "env_report"});
   if (in.config.found) out.push_back({in.config.display, "config"});
+  if (in.workload.found) out.push_back({in.workload.display, "workload"});
   if (in.peaks.found) out.push_back({in.peaks.display, "peaks"});
   if (in.calibration && in.calibration->found)
     out.push_back({in.calibration->display, "calibration"});
@@ -117,6 +120,8 @@ EntryResult entry_identity(const TopNEntry& e) {
   r.short_name = e.short_name;
   r.pct_gpu_time_raw = e.pct_gpu_time_raw;
   r.pct_gpu_time = e.pct_gpu_time;
+  r.serving_weighted_pct = e.serving_weighted_pct;
+  r.key_pct = e.pct_gpu_time;
   r.editable = e.editable;
   return r;
 }
@@ -132,21 +137,30 @@ void append_work_notes(const WorkEstimate& w, std::vector<std::string>& notes) {
                                "rates per second of t_unit");
 }
 
-// Everything that shared one entry's context (the run's rules, config and denominators).
+// Everything one entry's analysis shares with the others (the Top-N, config and denominators).
 struct EntryContext {
   const TopN& topn;
-  const ClassRules& rules;
   const ModelContext& model;
   const ResolvedPeaks& peaks;
   const VerdictParams& verdict;
 };
 
-EntryResult analyze_entry(const TopNEntry& e, const EntryContext& ctx, const EntryEvidence& ev) {
+// The share of GPU time the head key gave one entry (RUNS.md §2).
+struct HeadShare {
+  double pct = 0.0;
+  bool serving_weighted = false;  // --head-key serving_weighted and the entry carries one
+  bool fell_back = false;         // serving_weighted asked for, the entry has none
+};
+
+EntryResult analyze_entry(const TopNEntry& e, const EntryContext& ctx, Classification cls,
+                          const RegimeHints& hints, const EntryEvidence& ev,
+                          const HeadShare& share) {
   EntryResult r = entry_identity(e);
+  r.key_pct = share.pct;
+  r.key_is_serving_weighted = share.serving_weighted;
   // The e2e-critical regime fixes the per-launch time and the launches per step.
-  r.regime = pick_regime(e, ctx.topn.serving);
-  // The op class picks the byte model.
-  r.cls = classify(e, ctx.rules);
+  r.regime = pick_regime(e, ctx.topn.serving, hints);
+  r.cls = std::move(cls);
   // Stage A: bytes and FLOPs of one logical unit from the Top-N and the config; the shapes may
   // overrule the name (a batched GEMM over every expert is MoE work).
   WorkEstimate stage_a = model_work(e, r.regime, r.cls, ctx.model);
@@ -160,7 +174,7 @@ EntryResult analyze_entry(const TopNEntry& e, const EntryContext& ctx, const Ent
   r.work = std::move(d.work);
   r.stage = d.stage;
   // Utilization, bound and headroom; the sanity band withholds a verdict it cannot back.
-  r.verdict = judge(r.work, r.cls.op_class, e.pct_gpu_time, ctx.peaks, ctx.verdict);
+  r.verdict = judge(r.work, r.cls.op_class, r.key_pct, ctx.peaks, ctx.verdict);
   // How far the numbers can be trusted, and why there is no verdict (L2, L3).
   Grade g = grade(r.stage, r.work, r.verdict, ctx.peaks);
   r.confidence = g.confidence;
@@ -172,6 +186,17 @@ EntryResult analyze_entry(const TopNEntry& e, const EntryContext& ctx, const Ent
   r.levers = std::move(advice.levers);
 
   r.notes = r.regime.notes;
+  if (share.serving_weighted)
+    r.notes.push_back(
+        fmt::format("share of GPU time: serving_weighted_pct {:g} (--head-key "
+                    "serving_weighted; the capture's pct_gpu_time is {:g})",
+                    r.key_pct, e.pct_gpu_time));
+  else if (share.fell_back)
+    r.notes.push_back(
+        fmt::format("share of GPU time: pct_gpu_time {:g} (--head-key "
+                    "serving_weighted, but this entry carries no "
+                    "serving_weighted_pct)",
+                    r.key_pct));
   r.notes.insert(r.notes.end(), r.cls.notes.begin(), r.cls.notes.end());
   r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
   append_work_notes(r.work, r.notes);
@@ -234,6 +259,7 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   // Only kernels above the bar are worth a verdict; the rest are counted, not degraded.
   const Scope scope = scope_to_head(topn, opts.scope);
   a.skipped_count = scope.skipped_count;
+  a.notes.insert(a.notes.end(), scope.notes.begin(), scope.notes.end());
 
   // A wrong denominator makes every number wrong: product gating and the RDNA4 hard unknown
   // are decided once, up front.
@@ -246,16 +272,30 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
                                   config->plan.mixer_rule, config->plan.ffn_rule));
 
   // Stage B/C evidence is matched to the head by kernel name once, before the per-entry pass.
-  EvidenceSet evidence = gather_evidence(topn, scope, in.shapes, in.counters);
+  const ClassRules rules{opts.overrides,
+                         opts.families ? *opts.families : builtin_kernel_classes_rules()};
+  const ProbeSet* workload = in.workload.loaded.value ? &*in.workload.loaded.value : nullptr;
+  EvidenceSet evidence = gather_evidence(topn, scope, in.shapes, in.counters, workload);
+  if (workload)
+    a.notes.push_back(fmt::format(
+        "{}: per-case counts and latencies of {} kernel(s), folded into the matching head entries "
+        "(RUNS.md §2b)",
+        in.workload.display, workload->kernels.size()));
   a.notes.insert(a.notes.end(), evidence.notes.begin(), evidence.notes.end());
   a.diagnostics.insert(a.diagnostics.end(), evidence.diagnostics.begin(),
                        evidence.diagnostics.end());
   a.measured_inputs = std::move(evidence.measured_inputs);
   a.unmatched_counter_kernels = std::move(evidence.unmatched_counter_kernels);
 
-  // Per head entry: regime, classify, model, deepen, judge, grade, advise. A failure inside one
-  // entry degrades that entry (L5), never the run.
-  ClassRules rules{opts.overrides, opts.families ? *opts.families : builtin_kernel_classes_rules()};
+  // The op class picks the byte model; the classes also tell which kernels run once per layer.
+  std::vector<Classification> classes;
+  for (std::size_t idx : scope.selected) classes.push_back(classify(topn.entries[idx], rules));
+  // Without step annotations, the layer plan and the call counts give the steps (MODELS.md §10).
+  const StepInference steps = infer_steps(topn, scope, classes, config);
+  if (!steps.note.empty()) a.notes.push_back(steps.note);
+
+  // Per head entry: regime, model, deepen, judge, grade, advise. A failure inside one entry
+  // degrades that entry (L5), never the run.
   ModelContext model_ctx{env, config,
                          config ? ""
                          : in.config.found
@@ -264,11 +304,19 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
                          &a.peaks};
   VerdictParams verdict = opts.verdict;
   verdict.calibration = calibration_for(in, a);
-  const EntryContext ctx{topn, rules, model_ctx, a.peaks, verdict};
+  const EntryContext ctx{topn, model_ctx, a.peaks, verdict};
   for (std::size_t i = 0; i < scope.selected.size(); ++i) {
     const TopNEntry& e = topn.entries[scope.selected[i]];
+    RegimeHints hints;
+    if (steps.attempted) {
+      hints.inferred = &steps.entries[i];
+      if (env) hints.conc = env->workload.conc;
+    }
     try {
-      a.entries.push_back(analyze_entry(e, ctx, evidence.entries[i]));
+      const HeadShare share{scope.key_pct[i],
+                            opts.scope.key == HeadKey::serving_weighted && !scope.key_fell_back[i],
+                            scope.key_fell_back[i]};
+      a.entries.push_back(analyze_entry(e, ctx, classes[i], hints, evidence.entries[i], share));
     } catch (const std::exception& ex) {
       a.entries.push_back(failed_entry(e, ex.what()));
     }
@@ -289,10 +337,11 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
                      e.problem->level, Topic::entry, e.ranking_name, e.problem->reason});
     a.stage = std::max(a.stage, e.stage);
   }
-  a.notes.push_back(
-      fmt::format("scope: {} of {} Top-N entries at or above {}% of GPU time (cap {}); {} skipped",
-                  a.entries.size(), topn.entries.size(), fmt::format("{:g}", a.head_threshold_pct),
-                  opts.scope.max_entries, a.skipped_count));
+  a.notes.push_back(fmt::format(
+      "scope: {} of {} Top-N entries at or above {}% of {} (cap {}); {} skipped", a.entries.size(),
+      topn.entries.size(), fmt::format("{:g}", a.head_threshold_pct),
+      opts.scope.key == HeadKey::serving_weighted ? "serving-weighted GPU time" : "GPU time",
+      opts.scope.max_entries, a.skipped_count));
   return a;
 }
 

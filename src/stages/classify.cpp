@@ -1,4 +1,4 @@
-// Step 5, classify (SPEC §3): op class from override, kernel-family table, name tokens, profiler
+// Step 4, classify (SPEC §3): op class from override, kernel-family table, name tokens, profiler
 // hint.
 #include <array>
 

@@ -1,4 +1,4 @@
-// Steps 3 and 7, gather_evidence and deepen (SPEC §6): matching probe and counter evidence to the
+// Steps 3 and 8, gather_evidence and deepen (SPEC §6): matching probe and counter evidence to the
 // head entries, and deepening an entry's stage-A estimate with it.
 #include <algorithm>
 
@@ -15,6 +15,18 @@ std::vector<KernelNames> head_names(const TopN& topn, const Scope& scope) {
   for (std::size_t idx : scope.selected)
     out.push_back(KernelNames{{topn.entries[idx].name}, topn.entries[idx].short_name});
   return out;
+}
+
+// The profiler's own per-case counts: one workload kernel per head entry (the file and the Top-N
+// come from one trace, so names match exactly; the matcher still decides).
+void match_workload(const TopN& topn, const Scope& scope, const ProbeSet& workload,
+                    EvidenceSet& ev) {
+  std::vector<KernelNames> names;
+  for (const ProbeKernel& k : workload.kernels) names.push_back(KernelNames{{k.target}, k.label});
+  const std::vector<NameMatch> matches = match_kernel_names(head_names(topn, scope), names);
+  for (std::size_t i = 0; i < matches.size(); ++i)
+    if (!matches[i].candidates.empty())
+      ev.entries[i].workload = &workload.kernels[matches[i].candidates.front()];
 }
 
 // Stage B: every probe kernel captured for a head entry (per-process files of one target combine).
@@ -114,12 +126,49 @@ void match_counters(const TopN& topn, const Scope& scope, const CountersInput& c
         kernels[unmatched[0]].name, unmatched.size() > 1 ? ", ..." : ""));
 }
 
+// RUNS.md §2b: the profiler's cases (count-weighted, each with its latency) replace the stage-A
+// estimate from the Top-N's signatures; the stage stays A (the same trace, not a new capture).
+// Cases of the other regime are left out when the chosen regime has cases of its own.
+void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice& regime,
+                   const Classification& cls, const ModelContext& ctx, Deepened& d) {
+  std::vector<const ProbeCase*> cases, other;
+  for (const ProbeCase& c : k.cases)
+    (c.regime && *c.regime != regime.regime ? other : cases).push_back(&c);
+  std::string regime_note;
+  if (cases.empty() && !other.empty()) {
+    cases = std::move(other);
+    regime_note = fmt::format(" (none attributed to {}: the {} case(s) of the other regime used)",
+                              to_string(regime.regime), cases.size());
+  } else if (!other.empty()) {
+    regime_note = fmt::format(" ({} case(s) of the other regime left out)", other.size());
+  }
+  if (cases.empty()) {
+    d.notes.push_back(
+        fmt::format("{}: no cases for this kernel; the Top-N's shapes kept", k.source));
+    return;
+  }
+  WorkEstimate w = model_work_cases(e, regime, cls, ctx, cases, CaseSource::workload);
+  if (!w.modeled) {
+    d.notes.push_back(
+        fmt::format("{}: the {} case(s) could not be modelled ({}); the Top-N's "
+                    "shapes kept",
+                    k.source, cases.size(), w.unmodeled_reason));
+    return;
+  }
+  d.notes.push_back(
+      fmt::format("{}: {} case(s) of '{}' folded{}; stage A (the profiler's own "
+                  "counts, not a capture)",
+                  k.source, cases.size(), k.target, regime_note));
+  d.work = std::move(w);
+}
+
 }  // namespace
 
 EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesInput& shapes,
-                            const CountersInput& counters) {
+                            const CountersInput& counters, const ProbeSet* workload) {
   EvidenceSet ev;
   ev.entries.resize(scope.selected.size());
+  if (workload) match_workload(topn, scope, *workload, ev);
   if (shapes.requested) match_shapes(topn, scope, shapes, ev);
   if (counters.requested) match_counters(topn, scope, counters, ev);
   return ev;
@@ -128,6 +177,7 @@ EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesIn
 Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& e,
                 const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx) {
   Deepened d{std::move(stage_a), Stage::A, {}};
+  if (ev.workload) fold_workload(*ev.workload, e, regime, cls, ctx, d);
   if (!ev.probes.empty()) {
     std::vector<const ProbeCase*> cases;
     std::string targets;

@@ -1,4 +1,4 @@
-// Step 9, grade (SPEC §6, §7): how far an entry's numbers can be trusted, and why it has no
+// Step 10, grade (SPEC §6, §7): how far an entry's numbers can be trusted, and why it has no
 // verdict.
 #include <fmt/format.h>
 

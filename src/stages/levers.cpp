@@ -1,4 +1,4 @@
-// Step 10, advise (SPEC §8): route annotation, shippability gate, concrete byte-reduction levers.
+// Step 11, advise (SPEC §8): route annotation, shippability gate, concrete byte-reduction levers.
 #include <array>
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// Step 6, model_work (SPEC §4): dispatch to the per-class byte/FLOP model, then the feasibility
+// Step 7, model_work (SPEC §4): dispatch to the per-class byte/FLOP model, then the feasibility
 // rule.
 #include <algorithm>
 #include <cmath>
@@ -269,6 +269,33 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
 
 WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
                         const ModelContext& ctx) {
+  if (e.dtypes_are_set && !e.signatures.empty()) {
+    // The profiler's format (RUNS.md §2b): each call signature modelled, dtypes by role.
+    std::vector<ProbeCase> cases;
+    std::string rule;
+    for (const auto& sig : e.signatures) {
+      OperandDtypes d = operand_dtypes(e.dtypes, sig, cls.op_class, ctx.config);
+      rule = d.rule;
+      ProbeCase c;
+      c.dims = sig;
+      c.dtypes = std::move(d.dtypes);
+      cases.push_back(std::move(c));
+    }
+    std::vector<const ProbeCase*> refs;
+    for (const auto& c : cases) refs.push_back(&c);
+    WorkEstimate work = model_work_cases(e, regime, cls, ctx, refs, CaseSource::signatures);
+    if (work.modeled) {
+      work.notes.insert(work.notes.begin() + 1, rule);
+      return work;
+    }
+    // No model: the first signature, every operand at the activation type (for the bound).
+    TopNEntry one = e;
+    one.shapes = e.signatures.front();
+    one.dtypes = operand_dtypes(e.dtypes, one.shapes, OpClass::elementwise, ctx.config).dtypes;
+    one.signatures.clear();
+    one.dtypes_are_set = false;
+    return model_work(one, regime, cls, ctx);
+  }
   WorkEstimate work = model_candidates(e, regime, cls, ctx);
   if (work.modeled)
     choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});

@@ -1,4 +1,4 @@
-// Step 7, deepen (SPEC §6): the §4 models over captured probe shapes (stage B), and measured
+// Step 8, deepen (SPEC §6): the §4 models over captured probe shapes (stage B), and measured
 // counter bytes/FLOPs in place of the model's (stage C).
 #include <cmath>
 #include <map>
@@ -18,6 +18,8 @@ namespace {
 TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classification& cls,
                          Regime regime, std::string& rows_note) {
   TopNEntry ce = e;
+  ce.signatures.clear();
+  ce.dtypes_are_set = false;
   ce.shapes = c.dims;
   if (!c.dtypes.empty()) ce.dtypes = c.dtypes;
   ce.est_shape.at(regime).reset();
@@ -56,14 +58,18 @@ TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classific
     const bool rank_ok = cls.op_class == OpClass::moe ? d.size() == 2 : d.size() >= 2;
     if (rank_ok && d[0] > 0) {
       ce.est_shape.at(regime) = EstShape{static_cast<double>(d[0]), std::nullopt, std::nullopt};
-      rows_note = fmt::format("M = {} from dims[{}][0]{}", d[0], i,
-                              i < c.arg_labels.size() && !c.arg_labels[i].empty()
-                                  ? fmt::format(" ({})", c.arg_labels[i])
-                                  : "");
+      rows_note = fmt::format(
+          "M = {} from dims[{}][0]{} (the case's rows in flight, read as "
+          "est_shape.{}.M)",
+          d[0], i,
+          i < c.arg_labels.size() && !c.arg_labels[i].empty()
+              ? fmt::format(" ({})", c.arg_labels[i])
+              : "",
+          to_string(regime));
       return ce;
     }
   }
-  rows_note = "no matrix operand in the case: rows in flight from the workload";
+  rows_note = "no operand of the case gives rows in flight: rows from the workload";
   return ce;
 }
 
@@ -81,7 +87,7 @@ std::string describe_dims(const std::vector<std::vector<std::int64_t>>& dims) {
 
 WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
                               const Classification& cls, const ModelContext& ctx,
-                              const std::vector<const ProbeCase*>& cases) {
+                              const std::vector<const ProbeCase*>& cases, CaseSource source) {
   struct Part {
     double weight;
     WorkEstimate work;
@@ -97,7 +103,8 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
     RegimeChoice rc = regime;
     if (c.gpu_us_avg) {
       rc.t_ms = *c.gpu_us_avg / 1000.0;
-      rc.t_source = "probe case gpu_us_avg";
+      rc.t_source = source == CaseSource::workload ? "profile_workload.json baseline_latency_ms"
+                                                   : "probe case gpu_us_avg";
       ++timed;
     }
     WorkEstimate w = model_candidates(ce, rc, cls, ctx);
@@ -176,13 +183,25 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
         mean([](const WorkEstimate& w) { return w.moe ? w.moe->activation_bytes : 0.0; });
   }
   std::vector<std::string> notes;
-  notes.push_back(fmt::format(
-      "stage B: {} of {} probe cases modelled, count-weighted over {} calls (heaviest case {}, "
-      "{} calls); {} of them carry a per-case latency{}",
-      parts.size(), cases.size(), format_g(total),
-      describe_dims(cases[parts[heaviest].case_index]->dims), format_g(parts[heaviest].weight),
-      timed, timed < cases.size() ? " (the others use the profile's per-launch time)" : ""));
-  for (const auto& r : rejected) notes.push_back("probe " + r);
+  const std::string heaviest_dims = describe_dims(cases[parts[heaviest].case_index]->dims);
+  if (source == CaseSource::signatures)
+    notes.push_back(fmt::format(
+        "{} of {} call signatures of the Top-N modelled, equal weights (the Top-N gives no "
+        "per-signature counts; RUNS.md §2b); rows in flight from each signature",
+        parts.size(), cases.size()));
+  else
+    notes.push_back(fmt::format(
+        "{}: {} of {} {} modelled, count-weighted over {} calls (heaviest case {}, {} calls); {} "
+        "of them carry a per-case latency{}",
+        source == CaseSource::probes ? "stage B" : "profile_workload.json", parts.size(),
+        cases.size(), source == CaseSource::probes ? "probe cases" : "workload cases",
+        format_g(total), heaviest_dims, format_g(parts[heaviest].weight), timed,
+        timed < cases.size() ? " (the others use the profile's per-launch time)" : ""));
+  for (const auto& r : rejected)
+    notes.push_back(std::string(source == CaseSource::signatures ? "signature "
+                                : source == CaseSource::probes   ? "probe "
+                                                                 : "workload ") +
+                    r);
   for (auto& n : out.notes) notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
   out.notes = std::move(notes);
   choose_candidate(out, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});

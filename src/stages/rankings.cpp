@@ -1,4 +1,4 @@
-// Step 11, rank_entries (SPEC §8, §10): both rankings, side by side, never blended.
+// Step 12, rank_entries (SPEC §8, §10): both rankings, side by side, never blended.
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -42,8 +42,7 @@ Rankings rank_entries(const std::vector<EntryResult>& entries, const ResolvedPea
   std::vector<std::size_t> order(entries.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   auto by_pct = [&](std::size_t a, std::size_t b) {
-    if (entries[a].pct_gpu_time != entries[b].pct_gpu_time)
-      return entries[a].pct_gpu_time > entries[b].pct_gpu_time;
+    if (entries[a].key_pct != entries[b].key_pct) return entries[a].key_pct > entries[b].key_pct;
     return r.names[a] < r.names[b];
   };
   std::stable_sort(order.begin(), order.end(), by_pct);

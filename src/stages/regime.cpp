@@ -1,4 +1,4 @@
-// Step 4, pick_regime (SPEC §3): the e2e-critical regime, its per-launch time and launches per
+// Step 6, pick_regime (SPEC §3): the e2e-critical regime, its per-launch time and launches per
 // step.
 #include <fmt/format.h>
 
@@ -27,9 +27,30 @@ std::string fmt_num(double v) {
   return fmt::format("{:.6g}", v);
 }
 
+// Rows in flight the entry's shapes show (MODELS.md §10): the first operand's leading dimension,
+// leading 1s skipped, over the signature with the most rows. A flat (1-D) operand has no rows —
+// its one dimension is an element count (a 1 GiB memcpy is not 268 M rows in flight) — so the
+// first operand of two or more dimensions decides.
+std::optional<double> shape_rows(const TopNEntry& e) {
+  auto rows_of = [](const std::vector<std::vector<std::int64_t>>& sig) -> std::optional<double> {
+    for (const auto& op : sig) {
+      if (op.size() < 2) continue;
+      for (auto d : op)
+        if (d != 1) return d > 0 ? std::optional<double>(static_cast<double>(d)) : std::nullopt;
+      if (!op.empty()) return 1.0;  // all ones
+    }
+    return std::nullopt;
+  };
+  std::optional<double> best;
+  for (const auto& sig : e.signatures)
+    if (auto r = rows_of(sig); r && (!best || *r > *best)) best = r;
+  if (!best) best = rows_of(e.shapes);
+  return best;
+}
+
 }  // namespace
 
-RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
+RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const RegimeHints& hints) {
   RegimeChoice out;
   if (auto one = single_regime(e)) {
     out.regime = *one;
@@ -58,6 +79,12 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
       out.why = fmt::format(
           "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
           to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
+    } else if (const auto rows = shape_rows(e); hints.inferred && rows && hints.conc) {
+      // No step annotations at all (MODELS.md §10): decode batches are at most the concurrency.
+      out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
+      out.why = fmt::format(
+          "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (MODELS.md §10)",
+          fmt_num(*rows), out.regime == Regime::decode ? "≤" : ">", fmt_num(*hints.conc));
     } else {
       out.regime = Regime::decode;
       out.why = "no per-regime data and no step counts; assumed decode";
@@ -69,7 +96,9 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
     out.t_source = fmt::format("base_latency_ms.{}", to_string(r));
   } else if (e.avg_us) {
     out.t_ms = *e.avg_us / 1000.0;
-    out.t_source = "avg_us / 1000 (no per-regime latency)";
+    out.t_source = hints.inferred ? "avg_us / 1000 (no per-regime latency: the mean over prefill "
+                                    "and decode launches alike)"
+                                  : "avg_us / 1000 (no per-regime latency)";
   }
   if (auto cps = e.calls_per_step.at(r)) {
     out.launches_per_step = *cps;
@@ -83,6 +112,9 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
     out.launches_per_step = *e.calls / *serving.steps(r);
     out.launches_source = fmt::format("calls {} / n_{}_steps {}", fmt_num(*e.calls), to_string(r),
                                       fmt_num(*serving.steps(r)));
+  } else if (hints.inferred && hints.inferred->launches_per_step) {
+    out.launches_per_step = *hints.inferred->launches_per_step;
+    out.launches_source = hints.inferred->how + " (MODELS.md §10)";
   }
   out.notes.push_back(fmt::format("regime {}: {}", to_string(out.regime), out.why));
   if (out.t_ms)
@@ -90,6 +122,8 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving) {
   if (out.launches_per_step)
     out.notes.push_back(fmt::format("launches_per_step {:.6g} from {}", *out.launches_per_step,
                                     out.launches_source));
+  if (hints.inferred && !hints.inferred->inconsistent.empty())
+    out.notes.push_back(hints.inferred->inconsistent);
   return out;
 }
 

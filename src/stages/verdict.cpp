@@ -1,4 +1,4 @@
-// Step 8, judge (SPEC §5, §7 L3): utilization, bound, headroom verdict, sanity band.
+// Step 9, judge (SPEC §5, §7 L3): utilization, bound, headroom verdict, sanity band.
 #include <algorithm>
 #include <cmath>
 

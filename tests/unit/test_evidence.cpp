@@ -232,3 +232,80 @@ TEST_CASE("deepen: a matched probe without cases keeps stage A and says why", "[
   CHECK(d.work.modeled);  // the stage-A model is kept
   CHECK(any_contains(d.notes, {"stage B not reached", "(exact match)", "no usable cases"}));
 }
+
+// RUNS.md §2b: profile_workload.json's cases are folded count-weighted, each at its own latency,
+// and the entry stays at stage A (the profiler's counts, not a new capture).
+TEST_CASE("deepen: workload cases fold count-weighted at their latencies; stage stays A",
+          "[evidence][workload]") {
+  ModelCase mc;
+  mc.entry.name = "rms_norm_kernel";
+  mc.entry.shapes = {{64, 2048}, {2048}};
+  mc.entry.dtypes = {"c10::BFloat16", "c10::BFloat16"};
+  mc.cls.op_class = OpClass::elementwise;
+  mc.cls.detail = "norm";
+  mc.regime.regime = Regime::decode;
+  mc.regime.t_ms = 0.004;
+  const ModelContext ctx{&mc.env, &mc.config, "", &mc.peaks};
+  // Norm: reads x and the weight, writes x: 64 rows → 2·64·2048·2 + 2048·2 = 528,384 B;
+  // 192 rows → 2·192·2048·2 + 4096 = 1,576,960 B.
+  const auto text = R"({"schema": "workload-v1", "source": "torch-trace", "kernels": [
+    {"rank": 1, "name": "rms_norm_kernel", "short_name": "rms_norm_kernel", "calls": 40,
+     "calls_without_shapes": 0, "cases": [
+       {"dims": [[64, 2048], [2048]], "dtypes": ["c10::BFloat16", "c10::BFloat16"],
+        "count": 30, "baseline_latency_ms": 0.003, "regime": "decode"},
+       {"dims": [[192, 2048], [2048]], "dtypes": ["c10::BFloat16", "c10::BFloat16"],
+        "count": 10, "baseline_latency_ms": 0.006, "regime": "decode"},
+       {"dims": [[4096, 2048], [2048]], "dtypes": ["c10::BFloat16", "c10::BFloat16"],
+        "count": 5, "baseline_latency_ms": 0.05, "regime": "prefill"}]}]})";
+  const Loaded<ProbeSet> w = parse_workload(text, "profile_workload.json");
+  REQUIRE(w.errors.empty());
+  REQUIRE(w.value);
+  REQUIRE(w.value->kernels.size() == 1);
+  const ProbeKernel& k = w.value->kernels[0];
+  REQUIRE(k.cases.size() == 3);
+  CHECK(k.cases[0].gpu_us_avg == rel(3.0));
+  CHECK(k.cases[2].regime == Regime::prefill);
+
+  // Matched by name beside the other evidence.
+  const TopN topn = head_of({{"rms_norm_kernel", "rms_norm_kernel"}});
+  const EvidenceSet ev =
+      gather_evidence(topn, all_of(topn), ShapesInput{}, CountersInput{}, &*w.value);
+  REQUIRE(ev.entries[0].workload == &k);
+
+  const Deepened d = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), ev.entries[0], mc.entry,
+                            mc.regime, mc.cls, ctx);
+  CHECK(d.stage == Stage::A);
+  REQUIRE(d.work.modeled);
+  // The decode cases only: (30·528,384 + 10·1,576,960) / 40 and (30·3 + 10·6) / 40 µs.
+  CHECK(d.work.bytes == rel((30 * 528384.0 + 10 * 1576960.0) / 40));
+  CHECK(d.work.t_unit_ms == rel((30 * 0.003 + 10 * 0.006) / 40));
+  CHECK(any_contains(d.notes, {"profile_workload.json: 2 case(s)",
+                               "1 case(s) of the other regime "
+                               "left out"}));
+  CHECK(any_contains(d.work.notes, {"profile_workload.json: 2 of 2 workload cases"}));
+}
+
+TEST_CASE("parse_workload: broken kernels and cases are reported and skipped", "[workload]") {
+  const auto text = R"({"schema": "workload-v2", "kernels": [
+    {"cases": []},
+    {"name": "k", "cases": [{"dims": [], "count": 1},
+                            {"dims": [[8]], "count": 1, "baseline_latency_ms": -1,
+                             "regime": "both"}]},
+    7]})";
+  const Loaded<ProbeSet> w = parse_workload(text, "profile_workload.json");
+  REQUIRE(w.value);
+  REQUIRE(w.value->kernels.size() == 1);
+  REQUIRE(w.value->kernels[0].cases.size() == 1);
+  CHECK_FALSE(w.value->kernels[0].cases[0].gpu_us_avg);
+  CHECK_FALSE(w.value->kernels[0].cases[0].regime);
+  CHECK(any_contains(w.notes, {"schema 'workload-v2'"}));
+  CHECK(any_contains(w.errors, {"kernels[0].name", "missing"}));
+  CHECK(any_contains(w.errors, {"kernels[1].cases[0].dims"}));
+  CHECK(any_contains(w.errors, {"baseline_latency_ms", "positive time"}));
+  CHECK(any_contains(w.errors, {"'both' is not a regime"}));
+  CHECK(any_contains(w.errors, {"kernels[2]", "expected an object"}));
+
+  const Loaded<ProbeSet> not_one = parse_workload(R"({"cases": []})", "w.json");
+  CHECK_FALSE(not_one.value);
+  CHECK(any_contains(not_one.errors, {"not a workload file"}));
+}

@@ -14,7 +14,7 @@ EntryResult entry(const std::string& name, std::optional<long> rank, std::size_t
   e.name = e.short_name = name;
   e.rank = rank;
   e.topn_index = index;
-  e.pct_gpu_time = pct;
+  e.pct_gpu_time = e.key_pct = pct;
   e.verdict.headroom = headroom;
   e.verdict.expected_e2e_gain_pct = gain;
   return e;

@@ -23,7 +23,7 @@ const char* const k_hostile = "evil|kernel`<script>alert(1)</script>\n| injected
 EntryResult make_entry(const std::string& name, double pct, Headroom h, double gain) {
   EntryResult e;
   e.name = e.short_name = e.ranking_name = name;
-  e.pct_gpu_time = pct;
+  e.pct_gpu_time = e.key_pct = pct;
   e.pct_gpu_time_raw = pct;
   e.cls.op_class = OpClass::gemm;
   e.regime.t_ms = 0.05;

@@ -57,3 +57,39 @@ TEST_CASE("scope_to_head: ties keep the profiler's rank", "[scope]") {
   Scope s = scope_to_head(t, ScopeOptions{5.0, 8});
   CHECK(s.selected == std::vector<std::size_t>{1, 2, 0});
 }
+
+TEST_CASE("scope_to_head: --head-key serving_weighted scopes and orders on serving_weighted_pct",
+          "[scope]") {
+  // A prefill-heavy capture: the decode kernel is small in the window, large in deployment.
+  TopN t = topn_with({30.0, 4.0, 8.0});
+  t.entries[1].serving_weighted_pct = 27.1;
+  t.entries[0].serving_weighted_pct = 12.0;
+  t.entries[2].serving_weighted_pct = 3.0;
+  Scope gpu = scope_to_head(t, ScopeOptions{5.0, 8});
+  CHECK(gpu.selected == std::vector<std::size_t>{0, 2});
+  CHECK(gpu.notes.empty());
+  Scope sw = scope_to_head(t, ScopeOptions{5.0, 8, HeadKey::serving_weighted});
+  CHECK(sw.selected == std::vector<std::size_t>{1, 0});
+  CHECK(sw.key_pct == std::vector<double>{27.1, 12.0});
+  CHECK(sw.key_fell_back == std::vector<bool>{false, false});
+  CHECK(sw.skipped_count == 1);
+  REQUIRE(sw.notes.size() == 1);
+  CHECK(sw.notes[0].find("use serving_weighted_pct") != std::string::npos);
+}
+
+TEST_CASE("scope_to_head: serving_weighted falls back to pct_gpu_time where an entry has none",
+          "[scope]") {
+  TopN t = topn_with({30.0, 6.0});
+  t.entries[1].serving_weighted_pct = 40.0;
+  Scope s = scope_to_head(t, ScopeOptions{5.0, 8, HeadKey::serving_weighted});
+  CHECK(s.selected == std::vector<std::size_t>{1, 0});
+  CHECK(s.key_fell_back == std::vector<bool>{false, true});
+  REQUIRE(s.notes.size() == 1);
+  CHECK(s.notes[0].find("1 of 2 Top-N entries carry none") != std::string::npos);
+
+  TopN none = topn_with({30.0, 6.0});
+  Scope n = scope_to_head(none, ScopeOptions{5.0, 8, HeadKey::serving_weighted});
+  CHECK(n.selected == std::vector<std::size_t>{0, 1});
+  REQUIRE(n.notes.size() == 1);
+  CHECK(n.notes[0].find("no Top-N entry carries serving_weighted_pct") != std::string::npos);
+}

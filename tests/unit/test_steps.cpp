@@ -1,0 +1,161 @@
+// Step 5, infer_steps (MODELS.md §10), and the regime rules pick_regime applies without step
+// annotations: steps from the per-layer kernels' calls and the layer plan, checked per entry.
+#include <catch2/catch.hpp>
+
+#include "unit/test_helpers.hpp"
+
+using namespace roofline;
+using roofline::test::any_contains;
+using roofline::test::contains;
+
+namespace {
+
+// The bundled example's plan: 40 layers, 30 gated-DeltaNet + 10 full attention, MoE on all.
+ModelConfig hybrid_config() {
+  const auto text = R"({"text_config": {"num_hidden_layers": 40, "hidden_size": 2048,
+    "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention",
+      "linear_attention", "linear_attention", "linear_attention", "full_attention"],
+    "num_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 512,
+    "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256}})";
+  auto c = parse_model_config(text, "config.json");
+  REQUIRE(c.value);
+  return *c.value;
+}
+
+struct Head {
+  TopN topn;
+  Scope scope;
+  std::vector<Classification> classes;
+  void add(const char* name, double calls, OpClass cls) {
+    TopNEntry e;
+    e.index = topn.entries.size();
+    e.name = e.short_name = name;
+    e.calls = calls;
+    e.pct_gpu_time = 10.0;
+    scope.selected.push_back(topn.entries.size());
+    topn.entries.push_back(e);
+    Classification c;
+    c.op_class = cls;
+    classes.push_back(c);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("infer_steps: the example's calls give 2057 steps and the MoE's two-launch unit",
+          "[steps]") {
+  const ModelConfig config = hybrid_config();
+  Head h;
+  h.add("fused_moe_kernel", 164560, OpClass::moe);
+  h.add("fused_recurrent_gated_delta_rule_fwd_kernel", 61710, OpClass::linear_attn);
+  h.add("kernel_paged_attention_2d", 20570, OpClass::attn);
+  h.add("_w8a8_block_fp8_matmul", 164560, OpClass::gemm);
+  const StepInference s = infer_steps(h.topn, h.scope, h.classes, &config);
+  REQUIRE(s.attempted);
+  REQUIRE(s.steps);
+  CHECK(*s.steps == 2057.0);  // 61710 / 30 linear layers, the most calls of a per-layer kernel
+  CHECK(s.entries[0].launches_per_step == 80.0);  // = 2 × 40 MoE layers: a two-launch unit
+  CHECK(s.entries[1].launches_per_step == 30.0);
+  CHECK(s.entries[2].launches_per_step == 10.0);
+  CHECK(s.entries[3].launches_per_step == 80.0);  // a GEMM: calls / steps, unchecked
+  CHECK(contains(s.note,
+                 "2057 = 61710 calls of fused_recurrent_gated_delta_rule_fwd_kernel / 30 "
+                 "linear layers"));
+  CHECK(contains(s.note, "fused_moe_kernel 164560 / 2057 = 80 = 2 × 40 MoE layers ✓"));
+  CHECK(contains(s.note, "kernel_paged_attention_2d 20570 / 2057 = 10 = 10 attention layers ✓"));
+  for (const auto& e : s.entries) CHECK(e.inconsistent.empty());
+}
+
+TEST_CASE("infer_steps: per-layer kernels that disagree make it decline, every entry says so",
+          "[steps]") {
+  const ModelConfig config = hybrid_config();
+  Head h;
+  h.add("fused_moe_kernel", 164560, OpClass::moe);
+  h.add("fused_recurrent_gated_delta_rule_fwd_kernel", 61710, OpClass::linear_attn);
+  h.add("kernel_paged_attention_2d", 16000, OpClass::attn);  // 1600 per layer, not 2057
+  const StepInference s = infer_steps(h.topn, h.scope, h.classes, &config);
+  CHECK(s.attempted);
+  CHECK_FALSE(s.steps);
+  CHECK(contains(s.note,
+                 "kernel_paged_attention_2d (16000 calls over 10 attention layers) "
+                 "proposes 1600"));
+  for (const auto& e : s.entries) {
+    CHECK_FALSE(e.launches_per_step);
+    CHECK(contains(e.inconsistent, "steps not inferred"));
+  }
+}
+
+TEST_CASE("infer_steps: a MoE whose calls fit neither 1 nor 2 launches per layer stays at one",
+          "[steps]") {
+  const ModelConfig config = hybrid_config();
+  Head h;
+  h.add("fused_moe_kernel", 2057 * 40 * 3, OpClass::moe);  // 3 launches per layer: not a unit
+  h.add("fused_recurrent_gated_delta_rule_fwd_kernel", 61710, OpClass::linear_attn);
+  const StepInference s = infer_steps(h.topn, h.scope, h.classes, &config);
+  REQUIRE(s.steps);
+  CHECK_FALSE(s.entries[0].launches_per_step);
+  CHECK(contains(s.entries[0].inconsistent, "is not 1 or 2 × 40 MoE layers"));
+  CHECK(contains(s.note, "✗"));
+}
+
+TEST_CASE(
+    "infer_steps: not attempted with step counts or per-regime fields; declines without a "
+    "plan",
+    "[steps]") {
+  const ModelConfig config = hybrid_config();
+  Head h;
+  h.add("kernel_paged_attention_2d", 20570, OpClass::attn);
+  h.topn.serving.n_decode_steps = 2000;
+  CHECK_FALSE(infer_steps(h.topn, h.scope, h.classes, &config).attempted);
+  h.topn.serving.n_decode_steps.reset();
+  h.topn.entries[0].calls_per_step.decode = 10;
+  CHECK_FALSE(infer_steps(h.topn, h.scope, h.classes, &config).attempted);
+  h.topn.entries[0].calls_per_step.decode.reset();
+  const StepInference none = infer_steps(h.topn, h.scope, h.classes, nullptr);
+  CHECK(none.attempted);
+  CHECK_FALSE(none.steps);
+  CHECK(contains(none.note, "no layer plan"));
+  CHECK(contains(none.entries[0].inconsistent, "no layer plan"));
+  // An empty head has nothing to infer and says nothing.
+  Head empty;
+  CHECK_FALSE(infer_steps(empty.topn, empty.scope, empty.classes, &config).attempted);
+}
+
+TEST_CASE(
+    "pick_regime: without step annotations, rows ≤ 2·conc is decode; a flat operand has no "
+    "rows",
+    "[steps][regime]") {
+  TopNEntry e;
+  e.name = "k";
+  e.calls = 100;
+  e.avg_us = 50.0;
+  InferredLaunches inferred;
+  inferred.launches_per_step = 4;
+  inferred.how = "calls 100 / inferred steps 25";
+  RegimeHints hints{&inferred, 64.0};
+  e.shapes = {{1, 128, 2048}, {2048, 2048}};  // leading 1 skipped: 128 rows ≤ 128
+  RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+  CHECK(r.regime == Regime::decode);
+  CHECK(r.launches_per_step == 4.0);
+  CHECK(any_contains(r.notes, {"128 rows, ≤ 2 × workload.conc 64"}));
+  CHECK(any_contains(r.notes, {"the mean over prefill and decode launches alike"}));
+  CHECK(any_contains(r.notes, {"calls 100 / inferred steps 25 (MODELS.md §10)"}));
+
+  e.signatures = {{{64, 2048}}, {{4096, 2048}}};  // the signature with the most rows decides
+  e.shapes = e.signatures[0];
+  CHECK(pick_regime(e, ServingInfo{}, hints).regime == Regime::prefill);
+
+  e.signatures.clear();
+  e.shapes = {{268435456}, {268435456}};  // a 1 GiB memcpy: no rows in flight
+  const RegimeChoice flat = pick_regime(e, ServingInfo{}, hints);
+  CHECK(flat.regime == Regime::decode);
+  CHECK(any_contains(flat.notes, {"assumed decode"}));
+}

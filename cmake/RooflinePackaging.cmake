@@ -43,12 +43,15 @@ set(CPACK_PACKAGE_NAME ${PROJECT_NAME})
 set(CPACK_PACKAGE_VENDOR "The roofline authors")
 set(CPACK_PACKAGE_CONTACT ${ROOFLINE_PACKAGE_MAINTAINER})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY ${PROJECT_DESCRIPTION})
+# The extended description of the control file, in lines of at most 79 characters.
 set(CPACK_PACKAGE_DESCRIPTION
-    "roofline reads a recorded GPU profile of an LLM serving run (a Top-N of kernels, the \
-environment report, the model's config.json and a table of hardware peaks) and reports, for each \
-dominant kernel, how much of the hardware ceiling it reaches, how much is left to win and what \
-kind of fix can win it. It writes a JSON artifact, a Markdown report and an SVG roofline chart, \
-and also builds the Top-N from raw PyTorch, rocprofv3 and Nsight traces. One binary: no network, no Python, no GPU needed at run time.")
+    "roofline reads a recorded GPU profile of an LLM serving run (a Top-N of
+kernels, the environment report, the model's config.json and a table of
+hardware peaks) and reports, for each dominant kernel, how much of the
+hardware ceiling it reaches, how much is left to win and what kind of fix can
+win it. It writes a JSON artifact, a Markdown report and an SVG roofline
+chart, and also builds the Top-N from raw PyTorch, rocprofv3 and Nsight
+traces. One binary: no network, no Python, no GPU needed at run time.")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # roofline_<version>-1_<arch>.deb
@@ -62,7 +65,13 @@ if(ROOFLINE_STATIC AND NOT ROOFLINE_SANITIZE)
   # libc (`file` says "static-pie linked", `ldd` "statically linked"), so nothing to depend on.
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "")
 else()
-  # A dynamic build: dpkg-shlibdeps (dpkg-dev) reads the libraries the binary needs.
+  # A dynamic build: dpkg-shlibdeps (dpkg-dev) reads the libraries the binary needs. Without it
+  # CPack would quietly write a package with no Depends at all.
+  find_program(ROOFLINE_DPKG_SHLIBDEPS dpkg-shlibdeps)
+  if(NOT ROOFLINE_DPKG_SHLIBDEPS)
+    message(WARNING "roofline: dpkg-shlibdeps (dpkg-dev) not found: the Debian package of this "
+                    "dynamically linked build would declare no dependencies")
+  endif()
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 endif()
 include(CPack)

@@ -54,13 +54,10 @@ std::vector<std::string> split_choices(const std::string& set) {
   return out;
 }
 
+// --round, --baseline-round: a long name that ends in "-round" takes a round name.
 bool names_round(const OptionDoc& o) {
-  for (const auto& n : o.names) {
-    if (n == "--round") return true;
-    const std::string suffix = "-round";
-    if (n.size() > suffix.size() + 2 && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return true;
-  }
+  for (const auto& n : o.names)
+    if (n.starts_with("--") && n.ends_with("-round")) return true;
   return false;
 }
 
@@ -72,7 +69,7 @@ OptionDoc describe_option(CLI::Option& opt) {
   o.description = opt.get_description();
   o.required = opt.get_required();
   o.repeatable = opt.get_expected_max() > 1;
-  if (opt.get_type_size_max() == 0) return o;  // a flag: no value, no default worth showing
+  if (opt.get_expected_max() == 0) return o;  // a flag: no value, no default worth showing
 
   o.default_value = opt.get_default_str();
   const std::vector<std::string> checks = check_texts(opt);
@@ -106,7 +103,10 @@ OptionDoc describe_option(CLI::Option& opt) {
     const bool numeric = base == "FLOAT" || base == "INT" || base == "UINT" || base == "NUMBER";
     o.kind = numeric ? ValueKind::number : ValueKind::text;
   }
-  if (names_round(o)) o.kind = ValueKind::round;
+  if (names_round(o)) {
+    o.kind = ValueKind::round;
+    o.metavar = "ROUND";
+  }
   return o;
 }
 
@@ -114,7 +114,9 @@ CommandDoc describe(CLI::App& app, std::vector<std::string> path) {
   CommandDoc c;
   c.path = std::move(path);
   c.description = app.get_description();
-  if (!c.path.empty()) c.footer = app.get_footer();
+  // A subcommand inherits its parent's footer unless it declares its own: keep only its own.
+  const CLI::App* parent = app.get_parent();
+  if (parent && app.get_footer() != parent->get_footer()) c.footer = app.get_footer();
   c.requires_subcommand = app.get_require_subcommand_min() > 0;
   for (CLI::Option* opt : app.get_options()) {
     if (opt->get_group().empty()) continue;  // hidden

@@ -171,7 +171,9 @@ std::string render_bash_completion(const CommandDoc& root) {
   out += fmt::format("    {}) return 0 ;;\n  esac\n  return 1\n}}\n",
                      dir_patterns.empty() ? sq("") : join(dir_patterns, "|"));
 
-  out += "\n# Fills COMPREPLY with the values of option $2 of command $1 ($cur, $dir: the caller's).\n";
+  out +=
+      "\n# Fills COMPREPLY with the values of option $2 of command $1 ($cur, $dir: the "
+      "caller's).\n";
   out += "_roofline_value() {\n  case \"$1 $2\" in\n";
   each_command(root, [&out](const CommandDoc& c) {
     for (const auto& o : c.options)

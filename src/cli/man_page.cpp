@@ -11,7 +11,8 @@ namespace roofline::cli {
 namespace {
 
 // Text for a roff line: backslashes and hyphens escaped (a hyphen in a command line must stay a
-// minus when copied), every non-ASCII code point as \[uXXXX] (invalid UTF-8 as U+FFFD).
+// minus when copied), every non-ASCII code point as \[uXXXX] (invalid UTF-8 as U+FFFD) except
+// the ellipsis, written "...": groff's ASCII device (man in the C locale) has no glyph for it.
 std::string esc(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
@@ -37,7 +38,10 @@ std::string esc(std::string_view s) {
       ok = (cc & 0xc0u) == 0x80u;
       cp = (cp << 6) | (cc & 0x3fu);
     }
-    out += fmt::format("\\[u{:04X}]", ok ? cp : 0xfffdu);
+    if (ok && cp == 0x2026u)
+      out += "...";
+    else
+      out += fmt::format("\\[u{:04X}]", ok ? cp : 0xfffdu);
     i += ok ? len : 1;
   }
   return out;
@@ -123,7 +127,7 @@ std::string option_facts(const OptionDoc& o) {
   if (!o.default_value.empty()) facts.push_back(cat("default: ", bold(o.default_value)));
   if (facts.empty()) return {};
   facts.front()[0] = static_cast<char>(facts.front()[0] - 'a' + 'A');
-  return cat(".IP\n", join(facts, "; "), ".\n");
+  return cat(".IP\n", join(facts, "; "), "\n");
 }
 
 std::string option_item(const std::string& tag, const OptionDoc& o) {
@@ -138,8 +142,9 @@ std::string synopsis_line(const CommandDoc& c) {
     const std::string list = join(names, "|");
     out += c.requires_subcommand ? cat(" ", list) : cat(" [", list, "]");
   }
+  // A required option by its long name, e.g. --bytes NUMBER, never broken across lines.
   for (const auto& o : c.options)
-    if (o.required) out += cat(" ", option_tag(o));
+    if (o.required) out += cat(" ", bold(o.names.back()), "\\ ", italic(o.metavar));
   if (!c.options.empty()) out += cat(" [", italic("options"), "]");
   for (const auto& p : c.positionals) out += cat(" ", positional_tag(p));
   out += "\n";

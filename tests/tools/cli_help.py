@@ -78,4 +78,5 @@ def command_tree(binary):
 
 
 def normalize(text):
-    return " ".join(text.split())
+    """Blanks collapsed; an ellipsis as three dots (the man page writes it so, see man_page.cpp)."""
+    return " ".join(text.replace("\u2026", "...").split())

@@ -2,6 +2,7 @@
 // annotations: steps from the per-layer kernels' calls and the layer plan, checked per entry.
 #include <catch2/catch.hpp>
 
+#include "roofline/rounds.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
@@ -158,4 +159,36 @@ TEST_CASE(
   const RegimeChoice flat = pick_regime(e, ServingInfo{}, hints);
   CHECK(flat.regime == Regime::decode);
   CHECK(any_contains(flat.notes, {"assumed decode"}));
+}
+
+// compare's GPU time per step (OUTCOMES.md §1) counts steps the same way when a round's Top-N has
+// no serving step counts.
+TEST_CASE("round_step_count: serving counts first, else steps inferred from the layer plan",
+          "[steps][compare]") {
+  const ModelConfig config = hybrid_config();
+  TopN t;
+  auto add = [&](const char* name, double calls, double pct) {
+    TopNEntry e;
+    e.index = t.entries.size();
+    e.name = e.short_name = name;
+    e.calls = calls;
+    e.pct_gpu_time = pct;
+    t.entries.push_back(e);
+  };
+  add("fused_moe_kernel", 164560, 26.45);
+  add("fused_recurrent_gated_delta_rule_fwd_kernel", 61710, 12.82);
+  add("kernel_paged_attention_2d", 20570, 8.86);
+  const StepCount inferred = round_step_count(t, &config);
+  REQUIRE(inferred.steps);
+  CHECK(*inferred.steps == 2057.0);
+  CHECK(contains(inferred.source, "steps inferred"));
+  const StepCount no_plan = round_step_count(t, nullptr);
+  CHECK_FALSE(no_plan.steps);
+  CHECK(contains(no_plan.reason, "no serving step counts"));
+  CHECK(contains(no_plan.reason, "no layer plan"));
+  t.serving.n_decode_steps = 2000;
+  t.serving.n_prefill_steps = 57;
+  const StepCount served = round_step_count(t, &config);
+  CHECK(served.steps == 2057.0);
+  CHECK(contains(served.source, "profiler serving: 57 prefill + 2000 decode steps"));
 }

@@ -90,6 +90,9 @@ ordered_json entry_json(const EntryResult& e) {
     j["link_bytes"] = num(w.comm->link_bytes);
     j["link_util"] = num(v.link_util);
   }
+  if (w.measured_vs_model)
+    j["measured_vs_model"] = ordered_json{{"bytes", num(w.measured_vs_model->bytes)},
+                                          {"flops", num(w.measured_vs_model->flops)}};
   if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
   return j;
 }

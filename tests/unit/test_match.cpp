@@ -100,9 +100,9 @@ TEST_CASE("canonical_kernel_name: a PyTorch trace and Nsight Compute name one ke
                               "T3)"));
 }
 
-// Three PyTorch elementwise kernels of the H200 fixtures share `elementwise_kernel<128, 4, ...>` and
-// differ only in the function their lambda is local to (direct_copy_kernel_cuda, silu_kernel) or
-// in the functor type of the function template that holds it (BinaryFunctor<..., MulFunctor>).
+// Three PyTorch elementwise kernels of the H200 fixtures share `elementwise_kernel<128, 4, ...>`
+// and differ only in the function their lambda is local to (direct_copy_kernel_cuda, silu_kernel)
+// or in the functor type of the function template that holds it (BinaryFunctor<..., MulFunctor>).
 // Dropping those scopes as if they were namespaces made all three one kernel, so each trace entry
 // took the three ncu kernels' mean. And `operator()(` beside `operator ()(` (Nsight Compute's
 // space) must not keep one side's `operator`.
@@ -156,10 +156,10 @@ TEST_CASE("canonical_kernel_name: a lambda is named by the function it is local 
   CHECK(canonical_kernel_name(trace_copy) != canonical_kernel_name(trace_mul));
   CHECK(canonical_kernel_name(trace_silu) != canonical_kernel_name(trace_mul));
   // Matched as the analyzer matches them: each trace entry to its own ncu kernel only.
-  const auto m =
-      match_kernel_names(named({trace_copy, trace_silu, trace_mul}),
-                         named({ncu_mul, ncu_copy, ncu_silu, "void at::elementwise_kernel<128, 4, "
-                                                             "Op>(int, T3)"}));
+  const auto m = match_kernel_names(named({trace_copy, trace_silu, trace_mul}),
+                                    named({ncu_mul, ncu_copy, ncu_silu,
+                                           "void at::elementwise_kernel<128, 4, "
+                                           "Op>(int, T3)"}));
   CHECK(m[0].kind == MatchKind::normalized);
   CHECK(m[0].candidates == std::vector<std::size_t>{1});
   CHECK(m[1].candidates == std::vector<std::size_t>{2});

@@ -140,6 +140,7 @@ struct MeasuredVsModel {
   double model_bytes = 0.0, model_flops = 0.0;
   double measured_bytes = 0.0;
   std::optional<double> measured_flops;
+  bool timed = false;  // the counters timed the dispatches (their time replaced the profile's)
 };
 struct WorkEstimate {
   bool modeled = false;

@@ -84,8 +84,10 @@ std::string measured_vs_model_md(const EntryResult& e) {
   }
   std::string out = "- **Measured vs model:** ";
   for (std::size_t i = 0; i < said.size(); ++i) out += (i == 0 ? "" : "; ") + said[i];
-  return out + (e.work.comm ? "; the verdict uses the link model at the measured time\n"
-                            : "; the verdict uses the measured figures\n");
+  out +=
+      e.work.comm ? "; the verdict uses the link model" : "; the verdict uses the measured figures";
+  return out + (r.timed ? (e.work.comm ? " at the counters' time\n" : "\n")
+                        : " at the profile's time (the counters did not time the dispatches)\n");
 }
 
 }  // namespace roofline::detail

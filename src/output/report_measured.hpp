@@ -1,6 +1,7 @@
 #pragma once
-// The "Measured inputs" section of profile_roofline.md: what stages B and C read, and the counter
-// kernels no head entry claimed.
+// The measured parts of profile_roofline.md: the "Measured inputs" section (what stages B and C
+// read, and the counter kernels no head entry claimed) and each stage-C entry's measured-vs-model
+// line.
 
 #include <string>
 

@@ -196,6 +196,7 @@ MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool li
   r.model_flops = model_flops;
   r.measured_bytes = m.bytes ? *m.bytes * launches : 0.0;
   if (m.flops) r.measured_flops = *m.flops * launches;
+  r.timed = m.time_us && *m.time_us > 0;
   const auto ratio = [](double measured, double model) -> std::optional<double> {
     if (!(model > 0) || !std::isfinite(model) || !std::isfinite(measured)) return std::nullopt;
     return measured / model;

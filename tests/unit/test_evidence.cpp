@@ -185,6 +185,7 @@ TEST_CASE("apply_measurement: without FLOP counters or timestamps the model's st
   CHECK(*w.measured_vs_model->bytes == rel(0.95));
   CHECK_FALSE(w.measured_vs_model->flops);  // no FLOP counters: nothing to compare
   CHECK_FALSE(w.measured_vs_model->measured_flops);
+  CHECK_FALSE(w.measured_vs_model->timed);
 }
 
 TEST_CASE("compare_to_model: a ratio needs a figure on both sides", "[evidence][measured]") {
@@ -216,6 +217,7 @@ TEST_CASE("apply_measurement: a collective keeps its link bytes and takes the co
   REQUIRE(w.measured_vs_model);
   CHECK_FALSE(w.measured_vs_model->bytes);
   CHECK(w.measured_vs_model->measured_bytes == rel(9.0e6));
+  CHECK(w.measured_vs_model->timed);
   CHECK(any_contains(w.notes, {"are not link bytes", "judged at the counters' time"}));
 }
 

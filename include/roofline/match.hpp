@@ -16,9 +16,10 @@ namespace roofline {
 // Compute spell one kernel differently): case-folded; the argument list, " [clone .kd]" and ".kd"
 // decorations, a leading "void " or '_', every namespace, class or module qualifier
 // (`at::native::`, `(anonymous namespace)::`, `<unnamed>::`, `torch.ops.`), parameter lists and
-// C-style casts inside template arguments, and all whitespace removed; Itanium-mangled names
-// demangled; integer-literal suffixes (`1ul`) dropped; `true`/`false` as `1`/`0`;
-// `{lambda()#3}` and `[lambda() (instance 3)]` both `lambda#3`.
+// C-style casts inside template arguments, and all whitespace removed — except the scope of a
+// local lambda, kept as `f()::lambda#3::operator()::` (the function names the lambda);
+// Itanium-mangled names demangled; integer-literal suffixes (`1ul`) dropped; `true`/`false` as
+// `1`/`0`; `{lambda()#3}` and `[lambda() (instance 3)]` both `lambda#3`.
 std::string canonical_kernel_name(std::string_view name);
 
 // The canonical name without its template arguments: what several kernels may share

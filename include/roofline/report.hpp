@@ -20,6 +20,9 @@ using ordered_json = nlohmann::ordered_json;
 
 // One entry as in profile_roofline.json (key order as SPEC §10; non-finite -> null).
 ordered_json entry_json(const EntryResult& entry);
+// The artifact's `peaks.link` object (MODELS.md §8): topology, bytes_s, and links (a mesh's
+// links per GPU; null for a switch row, which gives none).
+ordered_json link_json(const LinkPeak& link);
 
 // The whole artifact. Deterministic: same Analysis -> same bytes.
 ordered_json artifact_json(const Analysis& analysis);
@@ -47,7 +50,8 @@ std::vector<std::string> diagnostic_lines(const Analysis& analysis);
 ordered_json calc_json(const CalcResult& result);
 std::string calc_text(const CalcResult& result);
 
-// `roofline peaks show`: the resolved peaks with the rules applied (text or JSON).
+// `roofline peaks show`: the resolved peaks with the rules applied (text or JSON), the link roof
+// (MODELS.md §8) included when the part has one (JSON: `link` null otherwise).
 ordered_json peaks_json(const ResolvedPeaks& peaks);
 std::string peaks_text(const ResolvedPeaks& peaks);
 // `roofline peaks list`: one line per section of the table.

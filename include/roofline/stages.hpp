@@ -175,6 +175,15 @@ struct CommFacts {
   std::string algorithm;  // one-shot | two-shot
   double message_bytes = 0, group = 1, codec = 1, link_bytes = 0;
 };
+// Stage C against the model (SPEC §10 `measured_vs_model`): measured / model per unit, each null
+// when either side has no figure; the model's figures are those the measurement replaced.
+struct MeasuredVsModel {
+  std::optional<double> bytes, flops;
+  double model_bytes = 0.0, model_flops = 0.0;
+  double measured_bytes = 0.0;
+  std::optional<double> measured_flops;
+  bool timed = false;  // the counters timed the dispatches (their time replaced the profile's)
+};
 struct WorkEstimate {
   bool modeled = false;
   std::string unmodeled_reason;
@@ -198,6 +207,7 @@ struct WorkEstimate {
   std::optional<OpClass> op_class;
   std::optional<CommFacts> comm;            // collectives: bytes are link bytes, roof "link"
   std::optional<double> bytes_lower_bound;  // MODELS.md §9: unmodelled entry, Σ operand bytes
+  std::optional<MeasuredVsModel> measured_vs_model;  // set by apply_measurement (stage C)
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).
@@ -240,10 +250,17 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
                              const std::vector<std::vector<std::int64_t>>& signature, OpClass cls,
                              const ModelConfig* config);
 
+// The measured/model ratios of one unit (`launches` dispatches): bytes when the model has bytes
+// (> 0) and the measurement bytes, FLOPs when the model has FLOPs (> 0) and the counters FLOPs;
+// a collective's model counts link bytes, which DRAM counters do not measure (bytes stay null).
+MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool link_bytes,
+                                 const KernelMeasurement& measured, double launches);
+
 // Replaces the model's bytes (and FLOPs, and t_unit when the counters timed the dispatches) with
 // the per-dispatch measurement times the unit's launches. The model's candidates stay for
-// comparison, the measurement is added as the chosen candidate, and the model/measured byte ratio
-// goes to notes.
+// comparison, the measurement is added as the chosen candidate, and the measured/model ratios go to
+// `measured_vs_model` and to notes. A collective keeps its modelled link bytes (the counters'
+// DRAM bytes are not link traffic); its measured time still applies.
 void apply_measurement(WorkEstimate& work, const KernelMeasurement& measured,
                        const std::string& source, const ResolvedPeaks& peaks);
 

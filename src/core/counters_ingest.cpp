@@ -39,7 +39,7 @@ namespace {
 
 // Columns that describe a dispatch rather than count something (rocprof v1/v2 and rocprofv3
 // spellings). In a one-row-per-dispatch file every other numeric column is a counter.
-constexpr std::array<std::string_view, 46> k_metadata{"Index",
+constexpr std::array<std::string_view, 48> k_metadata{"Index",
                                                       "KernelName",
                                                       "Kernel_Name",
                                                       "gpu-id",
@@ -84,6 +84,8 @@ constexpr std::array<std::string_view, 46> k_metadata{"Index",
                                                       "Arch_VGPR",
                                                       "Wave_Size",
                                                       "Stream_Id",
+                                                      "Private_Segment_Size",
+                                                      "Group_Segment_Size",
                                                       "Kind"};
 
 bool is_metadata(std::string_view name) {
@@ -102,6 +104,14 @@ bool Ingest::read_header(const CsvRow& row) {
   if (find({"ID"}) != k_none && find({"Kernel Name"}) != k_none) return read_ncu_header();
   if (read_amd_header()) return true;
   if (lay_.format != CounterFormat::unknown) return false;  // recognised, but unusable
+  if (find({"Name"}) != k_none && find({"Instances"}) != k_none &&
+      find({"Total Time (ns)"}) != k_none) {
+    error(
+        "an Nsight Systems kernel summary (nsys stats cuda_gpu_kern_sum: columns Name, Instances, "
+        "Total Time (ns)): kernel times, no counters; stage C needs Nsight Compute `ncu --csv` "
+        "or rocprofv3 counter output (this file is an input of `roofline topn`)");
+    return false;
+  }
   std::string first;
   for (std::size_t i = 0; i < header_.size() && i < 4; ++i)
     first += (i ? ", " : "") + printable(header_[i], 40);
@@ -143,7 +153,8 @@ bool Ingest::read_amd_header() {
     if (lay_.counter_cols.empty()) {
       error(
           "a kernel list without counters (no Counter_Name column and no counter columns); "
-          "expected a rocprofv3 *_counter_collection.csv or a rocprof v1 results.csv");
+          "expected a rocprofv3 *_counter_collection.csv or a rocprof v1 results.csv (a rocprofv3 "
+          "kernel_trace.csv is an input of `roofline topn`)");
       return false;
     }
     file_.format_detail = fmt::format("rocprof v1 results.csv, {} columns ({} counters)",

@@ -96,11 +96,13 @@ KernelMeasurement measure_nvidia(const KernelCounters& k) {
                                  n == 1 ? "" : "es");
     m.counters_used = {k_dram_read, k_dram_write};
   } else {
-    m.unusable_reason = fmt::format("no {} metric: HBM bytes need {} and {}",
-                                    !read && !write ? "DRAM byte"
-                                    : !read         ? k_dram_read
-                                                    : k_dram_write,
-                                    k_dram_read, k_dram_write);
+    m.unusable_reason = fmt::format(
+        "no {} values for this kernel (metric not collected, or left out for its unit: see the "
+        "counter file's problems): HBM bytes need {} and {}",
+        !read && !write ? "DRAM byte"
+        : !read         ? k_dram_read
+                        : k_dram_write,
+        k_dram_read, k_dram_write);
   }
   double tensor = 0.0;
   std::vector<std::string> tensor_from;

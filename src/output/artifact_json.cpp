@@ -28,6 +28,13 @@ std::string join_notes(const std::vector<std::string>& notes) {
 
 }  // namespace
 
+ordered_json link_json(const LinkPeak& link) {
+  // `links` counts a mesh's links per GPU; a switch row gives none (read as 0): null.
+  return ordered_json{{"topology", link.topology},
+                      {"bytes_s", num(link.bytes_s)},
+                      {"links", link.links >= 1 ? num(link.links) : ordered_json(nullptr)}};
+}
+
 ordered_json entry_json(const EntryResult& e) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
@@ -90,6 +97,9 @@ ordered_json entry_json(const EntryResult& e) {
     j["link_bytes"] = num(w.comm->link_bytes);
     j["link_util"] = num(v.link_util);
   }
+  if (w.measured_vs_model)
+    j["measured_vs_model"] = ordered_json{{"bytes", num(w.measured_vs_model->bytes)},
+                                          {"flops", num(w.measured_vs_model->flops)}};
   if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
   if (e.serving_weighted_pct) j["serving_weighted_pct"] = num(e.serving_weighted_pct);
   return j;
@@ -109,10 +119,7 @@ ordered_json artifact_json(const Analysis& a) {
                             {"source", to_string(a.peaks.source)},
                             {"confidence", to_string(a.peaks.confidence)},
                             {"compute_validated", a.peaks.compute_validated}};
-  if (a.peaks.link)
-    j["peaks"]["link"] = ordered_json{{"topology", a.peaks.link->topology},
-                                      {"bytes_s", num(a.peaks.link->bytes_s)},
-                                      {"links", num(a.peaks.link->links)}};
+  if (a.peaks.link) j["peaks"]["link"] = link_json(*a.peaks.link);
   j["stage"] = to_string(a.stage);
   j["head_threshold_pct"] = num(a.head_threshold_pct);
   j["skipped_count"] = a.skipped_count;

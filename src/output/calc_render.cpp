@@ -67,12 +67,28 @@ ordered_json peaks_json(const ResolvedPeaks& p) {
       {"flops", flops},
       {"l2_bytes", p.l2_bytes ? ordered_json(*p.l2_bytes) : ordered_json(nullptr)},
       {"mall_bytes", p.mall_bytes ? ordered_json(*p.mall_bytes) : ordered_json(nullptr)},
+      {"link", p.link ? link_json(*p.link) : ordered_json(nullptr)},
       {"source", to_string(p.source)},
       {"confidence", to_string(p.confidence)},
       {"compute_validated", p.compute_validated},
       {"hard_unknown", p.hard_unknown},
       {"notes", p.notes}};
 }
+
+namespace {
+
+// MODELS.md §8: what one direction of the interconnect gives a GPU of a group.
+std::string link_text(const LinkPeak& l) {
+  if (l.topology == "mesh")
+    return fmt::format(
+        "mesh, {:g} links x {:.4g} B/s per direction (a group of n GPUs: min(n-1, {:g}) x {:.4g} "
+        "B/s)",
+        l.links, l.bytes_s, l.links, l.bytes_s);
+  return fmt::format("{}, {:.4g} B/s per GPU per direction, whatever the group size", l.topology,
+                     l.bytes_s);
+}
+
+}  // namespace
 
 std::string peaks_text(const ResolvedPeaks& p) {
   std::string out =
@@ -84,6 +100,7 @@ std::string peaks_text(const ResolvedPeaks& p) {
   for (const auto& [k, v] : p.flops) out += fmt::format("  flops.{:<9} {:.4g}\n", k, v);
   if (p.l2_bytes) out += fmt::format("  l2_bytes        {:.0f}\n", *p.l2_bytes);
   if (p.mall_bytes) out += fmt::format("  mall_bytes      {:.0f}\n", *p.mall_bytes);
+  if (p.link) out += fmt::format("  link            {}\n", link_text(*p.link));
   out += fmt::format("  compute_validated {}\n", p.compute_validated ? "true" : "false");
   for (const auto& n : p.notes) out += fmt::format("  note: {}\n", n);
   return out;

@@ -265,6 +265,7 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
       out += fmt::format(" — feasible means ≤ peak_bw × t_unit = {}",
                          format_bytes(*budget, Digits::brief));
     out += "\n";
+    out += detail::measured_vs_model_md(e);
     const std::string t = format_time_ms(w.t_unit_ms);
     std::string hbm = "unknown (no memory peak)";
     if (v.hbm_util && v.achieved_bw_bytes_s && peaks.hbm_bw_bytes_s)

@@ -1,6 +1,7 @@
 #pragma once
-// The "Measured inputs" section of profile_roofline.md: what stages B and C read, and the counter
-// kernels no head entry claimed.
+// The measured parts of profile_roofline.md: the "Measured inputs" section (what stages B and C
+// read, and the counter kernels no head entry claimed) and each stage-C entry's measured-vs-model
+// line.
 
 #include <string>
 
@@ -10,5 +11,12 @@ namespace roofline::detail {
 
 // Empty when the run had neither --shapes nor --counters.
 std::string render_measured_inputs_md(const Analysis& analysis);
+
+// A ratio is "far from 1" beyond ±25 %: the report says it in words.
+inline constexpr double k_far_from_model = 0.25;
+
+// The entry-detail line of a stage-C entry (REACH §2): measured/model for bytes and FLOPs, each
+// ratio far from 1 stated in words (which way, how far, the two figures); empty before stage C.
+std::string measured_vs_model_md(const EntryResult& entry);
 
 }  // namespace roofline::detail

@@ -207,7 +207,7 @@ Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& 
     const KernelMeasurement& m = *ev.measured;
     if (!m.bytes) {
       d.notes.push_back(
-          fmt::format("stage C not reached: counters for {}: {}", ev.measured_source,
+          fmt::format("stage C not reached: {}: {}", ev.measured_source,
                       m.unusable_reason.empty() ? "no byte counters" : m.unusable_reason));
     } else if (!d.work.modeled) {
       d.notes.push_back(fmt::format(

@@ -90,9 +90,20 @@ void unify_lambdas(std::string& s) {
   }
 }
 
+// The end of " const" (a const member function's qualifier) at `at`, else `at`.
+std::size_t skip_const(std::string_view s, std::size_t at) {
+  std::size_t i = at;
+  while (i < s.size() && s[i] == ' ') ++i;
+  if (s.substr(i, 5) == "const" && (i + 5 == s.size() || !ident(s[i + 5]))) return i + 5;
+  return at;
+}
+
 // Function parameter lists inside template arguments (`f(at::TensorIteratorBase&)` in a trace,
 // `f(at::TensorIteratorBase &, const T1 &)` in Nsight Compute, which abstracts the types) and
-// C-style casts (`(int)-1` beside `-1`) are dropped: only the names identify the kernel.
+// C-style casts (`(int)-1` beside `-1`) are dropped: only the names identify the kernel. A
+// parameter list that opens a function scope (`f(int)::{lambda()#1}`, `operator()() const::`)
+// becomes `()`, its `const` dropped: the scope is what tells the lambdas of `silu_kernel` from
+// those of `direct_copy_kernel_cuda` (drop_qualifiers keeps it).
 std::string drop_parameter_lists(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -120,6 +131,13 @@ std::string drop_parameter_lists(std::string_view s) {
                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_: ") ==
                           std::string_view::npos;
     if (params || cast) {
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      const std::size_t rest = params ? skip_const(s, j + 1) : j + 1;
+      if (params && s.substr(rest, 2) == "::") {
+        out += "()";
+        i = rest - 1;
+        continue;
+      }
       i = j;
       continue;
     }
@@ -128,8 +146,17 @@ std::string drop_parameter_lists(std::string_view s) {
   return out;
 }
 
+// `out` ends with a unified lambda name, `lambda#N`.
+bool ends_with_lambda(const std::string& out) {
+  std::size_t i = out.size();
+  while (i > 0 && std::isdigit(static_cast<unsigned char>(out[i - 1]))) --i;
+  return i < out.size() && i >= 7 && std::string_view(out).substr(i - 7, 7) == "lambda#";
+}
+
 // Drops every qualifier before "::" (a namespace, a class, a class template with its arguments)
-// and every Python module prefix before a '.' that joins two identifiers outside brackets.
+// and every Python module prefix before a '.' that joins two identifiers outside brackets. A
+// function scope (`f()::`, as drop_parameter_lists leaves it) or a lambda's (`lambda#3::`) is kept:
+// a local lambda is named by the function it is in.
 std::string drop_qualifiers(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -144,6 +171,11 @@ std::string drop_qualifiers(std::string_view s) {
                         (std::isalpha(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '_');
     if (!scope && !module) {
       out.push_back(c);
+      continue;
+    }
+    if (scope && !out.empty() && (out.back() == ')' || ends_with_lambda(out))) {
+      out += "::";
+      ++i;
       continue;
     }
     if (!out.empty() && out.back() == '>') {  // a class template's arguments

@@ -1,5 +1,7 @@
 // Elementwise / norm / quant / memory ops (SPEC §4): bytes = inputs + outputs, flops ≈ elements,
-// memory-bound by construction (no compute peak is used).
+// memory-bound by construction (no compute peak is used). The recorded operands are the op's
+// inputs, except where the op's own convention says otherwise: copy_/cast (destination, source),
+// fill (destination), kv_write (new K, new V, then the caches written into).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -65,6 +67,7 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
     for (const Operand& op : ops) in_bytes += op.elems * op.dtype.bytes;
     elems = largest.elems;
     if (kind == "fill") {
+      // fill_(self, value) / zero_(self): the destination is the only tensor operand.
       in_bytes = 0;
       out_bytes = largest.elems * largest.dtype.bytes;
       how = "fill writes the largest operand, reads nothing";
@@ -77,8 +80,25 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
     } else if (kind == "add_norm") {
       out_bytes = 2.0 * ops[0].elems * ops[0].dtype.bytes;
       how = "reads all operands, writes operand 0 twice (normalized output and updated residual)";
+    } else if ((kind == "copy" || kind == "cast") && ops.size() == 2) {
+      // aten::copy_(self, src) records (destination, source), and casts run through it: one read
+      // of the source, one write of the destination (a broadcast source is read once too).
+      in_bytes = ops[1].elems * ops[1].dtype.bytes;
+      out_bytes = ops[0].elems * ops[0].dtype.bytes;
+      elems = ops[0].elems;
+      how =
+          "operands are (destination, source) as aten::copy_ records them: reads the source "
+          "(operand 1) once, writes the destination (operand 0) once";
+    } else if (kind == "cat") {
+      // aten::cat's operands are the tensors joined (its output is not recorded): each is read
+      // once and written once into the result.
+      out_bytes = in_bytes;
+      elems = 0;
+      for (const Operand& op : ops) elems += op.elems;
+      how = "reads every operand (the tensors joined) once, writes their concatenation";
     } else if (kind == "kv_write") {
-      // Operands 0 and 1 are the new K and V; the cache operand is huge and only partly touched.
+      // Operands 0 and 1 are the new K and V (the sources, as reshape_and_cache records them); the
+      // cache operands are the destinations, huge and only partly touched.
       const std::size_t n = std::min<std::size_t>(2, ops.size());
       in_bytes = 0;
       double new_elems = 0;

@@ -208,18 +208,32 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
   return out;
 }
 
+MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool link_bytes,
+                                 const KernelMeasurement& m, double launches) {
+  MeasuredVsModel r;
+  r.model_bytes = model_bytes;
+  r.model_flops = model_flops;
+  r.measured_bytes = m.bytes ? *m.bytes * launches : 0.0;
+  if (m.flops) r.measured_flops = *m.flops * launches;
+  r.timed = m.time_us && *m.time_us > 0;
+  const auto ratio = [](double measured, double model) -> std::optional<double> {
+    if (!(model > 0) || !std::isfinite(model) || !std::isfinite(measured)) return std::nullopt;
+    return measured / model;
+  };
+  if (m.bytes && !link_bytes) r.bytes = ratio(r.measured_bytes, model_bytes);
+  if (r.measured_flops) r.flops = ratio(*r.measured_flops, model_flops);
+  return r;
+}
+
 void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std::string& source,
                        const ResolvedPeaks& peaks) {
   const double k = work.unit_launches > 0 ? work.unit_launches : 1.0;
   const double model_bytes = work.bytes, model_flops = work.flops, model_t = work.t_unit_ms;
   const std::string model_label =
       work.candidates.empty() ? "model" : work.candidates[work.chosen].label;
-  Candidate measured{fmt::format("measured ({})", m.bytes_source),
-                     *m.bytes * k,
-                     m.flops ? *m.flops * k : model_flops,
-                     {},
-                     true,
-                     CandidateKind::measured};
+  const bool link = work.comm.has_value();
+  work.measured_vs_model = compare_to_model(model_bytes, model_flops, link, m, k);
+  const MeasuredVsModel& r = *work.measured_vs_model;
   if (m.time_us && *m.time_us > 0) work.t_unit_ms = *m.time_us * k / 1000.0;
   work.notes.push_back(
       fmt::format("stage C: {} over {} dispatch{}: {} per dispatch{}{}", source, m.dispatches,
@@ -231,15 +245,29 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
   if (m.time_us && model_t > 0)
     work.notes.push_back(fmt::format("t_unit {} ms from the counter run (profile said {} ms)",
                                      format_g(work.t_unit_ms), format_g(model_t)));
-  if (model_bytes > 0)
+  if (r.bytes)
     work.notes.push_back(fmt::format(
         "byte model check: model '{}' {} vs measured {} per unit: measured/model = {:.3f}",
-        model_label, fmt_bytes(model_bytes), fmt_bytes(measured.bytes),
-        measured.bytes / model_bytes));
-  if (m.flops && model_flops > 0)
+        model_label, fmt_bytes(model_bytes), fmt_bytes(r.measured_bytes), *r.bytes));
+  if (r.flops)
     work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: ratio {:.3f}",
-                                     format_g(model_flops), format_g(measured.flops),
-                                     measured.flops / model_flops));
+                                     format_g(model_flops), format_g(*r.measured_flops), *r.flops));
+  if (link) {
+    // The counters see the collective's DRAM traffic, not what crossed the link: the link model
+    // stays the judged figure, timed by the counters.
+    work.notes.push_back(fmt::format(
+        "collective: the counters' {} DRAM bytes per unit are not link bytes; the link model's {} "
+        "stays (measured_vs_model.bytes null){}",
+        fmt_bytes(r.measured_bytes), fmt_bytes(model_bytes),
+        m.time_us ? ", judged at the counters' time" : ""));
+    return;
+  }
+  Candidate measured{fmt::format("measured ({})", m.bytes_source),
+                     r.measured_bytes,
+                     r.measured_flops.value_or(model_flops),
+                     {},
+                     true,
+                     CandidateKind::measured};
   work.candidates.push_back(measured);
   work.chosen = work.candidates.size() - 1;
   work.bytes = measured.bytes;

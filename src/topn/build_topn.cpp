@@ -74,7 +74,7 @@ std::string classification_of(const TraceKernel& k, const BackendRule* family,
       const std::string& d = c.detail;
       if (d == "norm" || d == "add_norm" || d == "reduce" || d == "softmax")
         return "reduction_norm";
-      if (d == "copy" || d == "fill" || d == "kv_write") return "memory";
+      if (d == "copy" || d == "cat" || d == "fill" || d == "kv_write") return "memory";
       if (d.empty() && name_has(k.name, {"norm", "reduce", "softmax"})) return "reduction_norm";
       if (d.empty() && name_has(k.name, {"copy", "fill", "memcpy", "memset"})) return "memory";
       return "elementwise_overhead";

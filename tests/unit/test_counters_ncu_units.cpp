@@ -115,7 +115,8 @@ TEST_CASE("ncu: a unit not understood, or of the wrong kind, leaves the metric o
   REQUIRE(kib.kernels.size() == 1);
   const auto m = measure(kib.kernels[0], {});
   CHECK(!m.bytes);  // never a byte count from half the metrics or a guessed unit
-  CHECK(contains(m.unusable_reason, "no dram__bytes_read.sum metric"));
+  CHECK(contains(m.unusable_reason, "no dram__bytes_read.sum values for this kernel"));
+  CHECK(contains(m.unusable_reason, "left out for its unit"));
   CHECK(!m.time_us);
 
   CounterOptions all;
@@ -164,8 +165,22 @@ TEST_CASE("ncu: CSVs that are not counter files are clear errors", "[counters][n
   const auto nsys = read_counters_file(dir + "nsys_kernel_sum.csv", "nsys.csv", {});
   CHECK(!nsys.usable());
   CHECK(nsys.format == CounterFormat::unknown);
+  // Named for what it is (Nsight Systems' kernel summary: times, no counters) and where it goes.
+  CHECK(any_contains(nsys.errors, {"nsys.csv: an Nsight Systems kernel summary",
+                                   "cuda_gpu_kern_sum", "no counters", "roofline topn"}));
+  // Any other header: the columns it has and the ones each counter layout needs.
+  const auto other = parse("\"Time (%)\",\"Total\",\"Name\"\n\"1\",\"2\",\"k\"\n");
+  CHECK(other.format == CounterFormat::unknown);
   CHECK(any_contains(
-      nsys.errors, {"nsys.csv: unrecognised header", "Time (%)", "Nsight Compute", "Metric Name"}));
+      other.errors, {"ncu.csv: unrecognised header", "Time (%)", "Nsight Compute", "Metric Name"}));
+  // A rocprofv3 kernel trace has kernel names and timestamps but no counter: not a counter file
+  // (its segment sizes are dispatch metadata, not counters).
+  const auto trace = parse(
+      "\"Kind\",\"Agent_Id\",\"Dispatch_Id\",\"Kernel_Name\",\"Start_Timestamp\","
+      "\"End_Timestamp\",\"Private_Segment_Size\",\"Group_Segment_Size\"\n"
+      "\"KERNEL_DISPATCH\",2,1,\"fused_moe_kernel\",1000,2000,0,16384\n");
+  CHECK(!trace.usable());
+  CHECK(any_contains(trace.errors, {"a kernel list without counters", "kernel_trace.csv"}));
   const auto bare = parse("\"ID\",\"Kernel Name\",\"Block Size\"\n\"0\",\"k\",\"(1, 1, 1)\"\n");
   CHECK(!bare.usable());
   CHECK(bare.format == CounterFormat::ncu_raw);

@@ -162,6 +162,12 @@ TEST_CASE(
   CHECK(w.any_feasible);
   CHECK(any_contains(w.notes, {"measured/model = 1.004"}));
   CHECK(any_contains(w.notes, {"profile said 0.098942 ms"}));
+  // measured_vs_model: per unit, 2 × 3.5e8 over the chosen model's 6.97e8; 2 × 1.7e9 over 3.2e9.
+  REQUIRE(w.measured_vs_model);
+  CHECK(*w.measured_vs_model->bytes == rel(7.0e8 / 6.97e8));
+  CHECK(*w.measured_vs_model->flops == rel(3.4e9 / 3.2e9));
+  CHECK(w.measured_vs_model->model_bytes == rel(6.97e8));
+  CHECK(w.measured_vs_model->measured_bytes == rel(7.0e8));
 }
 
 TEST_CASE("apply_measurement: without FLOP counters or timestamps the model's stay", "[evidence]") {
@@ -175,6 +181,44 @@ TEST_CASE("apply_measurement: without FLOP counters or timestamps the model's st
   CHECK(w.t_unit_ms == rel(0.1412));
   CHECK(any_contains(w.notes, {"no FLOP counters (FLOPs stay the model's)"}));
   CHECK(any_contains(w.notes, {"not timed (time stays the profile's)"}));
+  REQUIRE(w.measured_vs_model);
+  CHECK(*w.measured_vs_model->bytes == rel(0.95));
+  CHECK_FALSE(w.measured_vs_model->flops);  // no FLOP counters: nothing to compare
+  CHECK_FALSE(w.measured_vs_model->measured_flops);
+  CHECK_FALSE(w.measured_vs_model->timed);
+}
+
+TEST_CASE("compare_to_model: a ratio needs a figure on both sides", "[evidence][measured]") {
+  KernelMeasurement m;
+  m.bytes = 1.0e6;
+  m.flops = 4.0e6;
+  const MeasuredVsModel r = compare_to_model(2.0e6, 0.0, false, m, 2.0);
+  CHECK(*r.bytes == rel(1.0));  // 2 launches × 1e6 over 2e6
+  CHECK_FALSE(r.flops);         // the model counts no FLOPs
+  CHECK(*r.measured_flops == rel(8.0e6));
+  CHECK_FALSE(compare_to_model(0.0, 1.0e6, false, m, 1.0).bytes);   // no modelled bytes
+  CHECK_FALSE(compare_to_model(2.0e6, 1.0e6, true, m, 1.0).bytes);  // link bytes: not DRAM bytes
+  CHECK(*compare_to_model(2.0e6, 1.0e6, true, m, 1.0).flops == rel(4.0));
+}
+
+TEST_CASE("apply_measurement: a collective keeps its link bytes and takes the counters' time",
+          "[evidence][measured]") {
+  WorkEstimate w = work_of(1.5e6, 0.0, 0.0188);
+  w.comm = CommFacts{"all_reduce", "two-shot", 786432.0, 8, 1, 1.5e6};
+  KernelMeasurement m;
+  m.bytes = 9.0e6;  // the DRAM traffic of the collective, not what crossed the link
+  m.time_us = 20.0;
+  m.dispatches = 1;
+  m.bytes_source = "dram__bytes_read.sum + dram__bytes_write.sum";
+  apply_measurement(w, m, "counters of 'cross_device_reduce_2stage' (exact match)", gfx950_peaks());
+  CHECK(w.bytes == rel(1.5e6));  // the link model stays the judged figure
+  CHECK(w.candidates.size() == 1);
+  CHECK(w.t_unit_ms == rel(0.02));
+  REQUIRE(w.measured_vs_model);
+  CHECK_FALSE(w.measured_vs_model->bytes);
+  CHECK(w.measured_vs_model->measured_bytes == rel(9.0e6));
+  CHECK(w.measured_vs_model->timed);
+  CHECK(any_contains(w.notes, {"are not link bytes", "judged at the counters' time"}));
 }
 
 TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage A", "[evidence]") {

@@ -100,6 +100,87 @@ TEST_CASE("canonical_kernel_name: a PyTorch trace and Nsight Compute name one ke
                               "T3)"));
 }
 
+// Three PyTorch elementwise kernels of the H200 fixtures share `elementwise_kernel<128, 4, ...>`
+// and differ only in the function their lambda is local to (direct_copy_kernel_cuda, silu_kernel)
+// or in the functor type of the function template that holds it (BinaryFunctor<..., MulFunctor>).
+// Dropping those scopes as if they were namespaces made all three one kernel, so each trace entry
+// took the three ncu kernels' mean. And `operator()(` beside `operator ()(` (Nsight Compute's
+// space) must not keep one side's `operator`.
+TEST_CASE("canonical_kernel_name: a lambda is named by the function it is local to", "[match]") {
+  const char* trace_copy =
+      "void at::native::elementwise_kernel<128, 4, "
+      "at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::"
+      "TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#12}::operator()() "
+      "const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, "
+      "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() "
+      "const::{lambda()#12}::operator()() const::{lambda(c10::BFloat16)#1} "
+      "const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<...>)";
+  const char* trace_silu =
+      "void at::native::elementwise_kernel<128, 4, "
+      "at::native::gpu_kernel_impl_nocast<at::native::(anonymous namespace)::silu_kernel(at::"
+      "TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#6}::operator()() "
+      "const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::(anonymous "
+      "namespace)::silu_kernel(at::TensorIteratorBase&)::{lambda()#1}::operator()() "
+      "const::{lambda()#6}::operator()() const::{lambda(c10::BFloat16)#1} "
+      "const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<...>)";
+  const char* trace_mul =
+      "void at::native::elementwise_kernel<128, 4, "
+      "at::native::gpu_kernel_impl_nocast<at::native::BinaryFunctor<c10::BFloat16, "
+      "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> > "
+      ">(at::TensorIteratorBase&, at::native::BinaryFunctor<c10::BFloat16, c10::BFloat16, "
+      "c10::BFloat16, at::native::binary_internal::MulFunctor<float> > "
+      "const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<...>)";
+  const char* ncu_copy =
+      "void at::elementwise_kernel<128, 4, void "
+      "at::gpu_kernel_impl_nocast<at::direct_copy_kernel_cuda(at::TensorIteratorBase &)::"
+      "[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() "
+      "const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 "
+      "&)::[lambda(int) (instance 1)]>(int, T3)";
+  const char* ncu_silu =
+      "void at::elementwise_kernel<128, 4, void "
+      "at::gpu_kernel_impl_nocast<at::<unnamed>::silu_kernel(at::TensorIteratorBase &)::[lambda() "
+      "(instance 1)]::operator ()() const::[lambda() (instance 6)]::operator ()() "
+      "const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 "
+      "&)::[lambda(int) (instance 1)]>(int, T3)";
+  const char* ncu_mul =
+      "void at::elementwise_kernel<128, 4, void at::gpu_kernel_impl_nocast<at::BinaryFunctor<"
+      "c10::BFloat16, c10::BFloat16, c10::BFloat16, binary_internal::MulFunctor<float>>>(at::"
+      "TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)";
+  CHECK(canonical_kernel_name(trace_copy) ==
+        "elementwise_kernel<128,4,gpu_kernel_impl_nocast<direct_copy_kernel_cuda()::lambda#3::"
+        "operator()::lambda#12::operator()::lambda#1>()::lambda#1>");
+  CHECK(canonical_kernel_name(trace_copy) == canonical_kernel_name(ncu_copy));
+  CHECK(canonical_kernel_name(trace_silu) == canonical_kernel_name(ncu_silu));
+  CHECK(canonical_kernel_name(trace_mul) == canonical_kernel_name(ncu_mul));
+  CHECK(canonical_kernel_name(trace_copy) != canonical_kernel_name(trace_silu));
+  CHECK(canonical_kernel_name(trace_copy) != canonical_kernel_name(trace_mul));
+  CHECK(canonical_kernel_name(trace_silu) != canonical_kernel_name(trace_mul));
+  // Matched as the analyzer matches them: each trace entry to its own ncu kernel only.
+  const auto m = match_kernel_names(named({trace_copy, trace_silu, trace_mul}),
+                                    named({ncu_mul, ncu_copy, ncu_silu,
+                                           "void at::elementwise_kernel<128, 4, "
+                                           "Op>(int, T3)"}));
+  CHECK(m[0].kind == MatchKind::normalized);
+  CHECK(m[0].candidates == std::vector<std::size_t>{1});
+  CHECK(m[1].candidates == std::vector<std::size_t>{2});
+  CHECK(m[2].candidates == std::vector<std::size_t>{0});
+
+  const char* trace_sum =
+      "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<c10::BFloat16, "
+      "at::native::func_wrapper_t<c10::BFloat16, at::native::sum_functor<c10::BFloat16, float, "
+      "c10::BFloat16>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, "
+      "c10::BFloat16, 4, 8> >(at::native::ReduceOp<c10::BFloat16, float>)";
+  const char* ncu_sum =
+      "void at::reduce_kernel<512, 1, at::ReduceOp<c10::BFloat16, "
+      "at::func_wrapper_t<c10::BFloat16, at::sum_functor<c10::BFloat16, float, "
+      "c10::BFloat16>::operator ()(at::TensorIterator &)::[lambda(float, float) (instance 1)]>, "
+      "unsigned int, c10::BFloat16, 4, 8>>(T3)";
+  CHECK(canonical_kernel_name(trace_sum) ==
+        "reduce_kernel<512,1,reduceop<bfloat16,func_wrapper_t<bfloat16,operator()::lambda#1>,"
+        "unsignedint,bfloat16,4,8>>");
+  CHECK(canonical_kernel_name(ncu_sum) == canonical_kernel_name(trace_sum));
+}
+
 TEST_CASE("match_kernel_names: exact first, then normalized, then substring on word boundaries",
           "[match]") {
   const auto kernels = named({

@@ -116,3 +116,73 @@ TEST_CASE("model_work elementwise: no shapes and no hidden size degrades", "[mod
   CHECK_FALSE(wi.modeled);
   CHECK_FALSE(wi.unmodeled_reason.empty());
 }
+
+// aten::copy_(self, src) records (destination, source). The H200 trace's 1 GiB device copy
+// (`Memcpy DtoD`, shapes [[268435456], [268435456]] float) was billed as three tensors (both
+// operands read, one written): 3 GiB, above what 4.8 TB/s moves in its 501 µs.
+TEST_CASE("model_work elementwise: a copy reads its source once and writes its destination once",
+          "[model][elementwise]") {
+  Elem x;
+  x.entry.name = "Memcpy DtoD (Device -> Device)";
+  x.entry.shapes = {{268435456}, {268435456}};
+  x.entry.dtypes = {"float"};
+  x.cls.detail = "copy";
+  x.regime.t_ms = 0.50103;
+  WorkEstimate w = x.run();
+  REQUIRE(w.modeled);
+  CHECK(w.bytes == rel(2.0 * 268435456 * 4));  // 1 GiB read + 1 GiB written
+  CHECK(w.flops == rel(268435456.0));
+  CHECK(roofline::test::any_contains(w.notes, {"(destination, source)", "in 1.074 GB"}));
+
+  // A broadcast source is read once at its own size; the destination is written in full.
+  x.entry.shapes = {{64, 2048}, {2048}};
+  x.entry.dtypes = {"c10::BFloat16", "c10::BFloat16"};
+  CHECK(x.run().bytes == rel(2048.0 * 2 + 64.0 * 2048 * 2));
+}
+
+TEST_CASE("model_work elementwise: a cast reads the source's dtype and writes the destination's",
+          "[model][elementwise]") {
+  Elem x;
+  x.entry.name = "void at::native::CastFunctor<c10::BFloat16, float>";
+  x.entry.shapes = {{64, 128}, {64, 128}};
+  x.entry.dtypes = {"c10::BFloat16", "float"};  // destination bf16, source fp32
+  x.cls.detail = "cast";
+  WorkEstimate w = x.run();
+  REQUIRE(w.modeled);
+  CHECK(w.bytes == rel(64.0 * 128 * 4 + 64.0 * 128 * 2));
+  // One operand (aten::to(self)): read it, write one tensor of its size.
+  x.entry.shapes = {{64, 128}};
+  x.entry.dtypes = {"float"};
+  CHECK(x.run().bytes == rel(2 * 64.0 * 128 * 4));
+}
+
+TEST_CASE("model_work elementwise: cat reads the tensors joined and writes their concatenation",
+          "[model][elementwise]") {
+  Elem x;
+  x.entry.name = "void at::native::CatArrayBatchedCopy<c10::BFloat16, unsigned int, 2, 64, 64>";
+  x.entry.shapes = {{64, 1024}, {64, 1024}};
+  x.entry.dtypes = {"c10::BFloat16"};
+  x.cls.detail = "cat";
+  WorkEstimate w = x.run();
+  REQUIRE(w.modeled);
+  CHECK(w.bytes == rel(2 * (2 * 64.0 * 1024 * 2)));
+  CHECK(w.flops == rel(2 * 64.0 * 1024));
+}
+
+TEST_CASE("model_work elementwise: fill writes its destination, kv_write reads the new K and V",
+          "[model][elementwise]") {
+  Elem fill;
+  fill.entry.name = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor>";
+  fill.entry.shapes = {{128, 8, 2048}};
+  fill.entry.dtypes = {"c10::BFloat16"};
+  fill.cls.detail = "fill";
+  CHECK(fill.run().bytes == rel(128.0 * 8 * 2048 * 2));  // written once, nothing read
+
+  // reshape_and_cache(key, value, key_cache, value_cache, slot_mapping): the sources first.
+  Elem kv;
+  kv.entry.name = "reshape_and_cache_flash_kernel";
+  kv.entry.shapes = {{64, 8, 128}, {64, 8, 128}, {4096, 16, 8, 128}, {4096, 16, 8, 128}, {64}};
+  kv.entry.dtypes = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "long"};
+  kv.cls.detail = "kv_write";
+  CHECK(kv.run().bytes == rel(2 * (2 * 64.0 * 8 * 128 * 2)));  // K and V read, then written
+}

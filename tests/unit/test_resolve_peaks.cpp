@@ -2,10 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/peaks.hpp"
+#include "roofline/report.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
 using roofline::test::any_contains;
+using roofline::test::contains;
 using roofline::test::rel;
 
 namespace {
@@ -194,4 +196,39 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
     CHECK(p.product.empty());
     CHECK(p.source == PeaksSource::table);
   }
+}
+
+// MODELS.md §8 / REACH §1: NVLink through NVSwitch, one direction, per GPU whatever the group.
+TEST_CASE("resolve_peaks: NVIDIA parts carry their NVLink roof, and peaks show prints it",
+          "[peaks][resolve][nvidia][link]") {
+  const std::pair<const char*, double> parts[] = {{"NVIDIA A100-SXM4-80GB", 300e9},
+                                                  {"NVIDIA H100 80GB HBM3", 450e9},
+                                                  {"NVIDIA H200", 450e9},
+                                                  {"NVIDIA B200", 900e9}};
+  for (const auto& [name, bytes_s] : parts) {
+    const std::string arch = bytes_s == 300e9 ? "sm_80" : bytes_s == 900e9 ? "sm_100" : "sm_90";
+    const ResolvedPeaks p = resolve_peaks(builtin_peaks(), arch, "", {}, name);
+    REQUIRE(p.source == PeaksSource::table);
+    REQUIRE(p.link);
+    CHECK(p.link->topology == "switch");
+    CHECK(p.link->bytes_s == rel(bytes_s));
+    CHECK(peaks_json(p)["link"]["bytes_s"].get<double>() == rel(bytes_s));
+    CHECK(peaks_json(p)["link"]["links"].is_null());  // a switch counts no links
+  }
+  const ResolvedPeaks h200 = resolve_peaks(builtin_peaks(), "sm_90", "", {}, "NVIDIA H200");
+  CHECK(contains(peaks_text(h200),
+                 "  link            switch, 4.5e+11 B/s per GPU per direction, whatever the group "
+                 "size\n"));
+  // No NVLink on the L40S: no link row, nothing printed, JSON null.
+  const ResolvedPeaks l40s = resolve_peaks(builtin_peaks(), "sm_89", "", {}, "NVIDIA L40S");
+  REQUIRE(l40s.source == PeaksSource::table);
+  CHECK_FALSE(l40s.link);
+  CHECK_FALSE(contains(peaks_text(l40s), "link"));
+  CHECK(peaks_json(l40s)["link"].is_null());
+  // An AMD mesh prints its links and the min(n-1, links) rule.
+  const ResolvedPeaks mi355 = resolve_peaks(builtin_peaks(), "gfx950", "", {});
+  CHECK(peaks_json(mi355)["link"]["links"].get<double>() == rel(7));
+  CHECK(contains(peaks_text(mi355),
+                 "  link            mesh, 7 links x 7.65e+10 B/s per direction "
+                 "(a group of n GPUs: min(n-1, 7) x 7.65e+10 B/s)\n"));
 }

@@ -70,7 +70,11 @@ std::string peaks_line(const ResolvedPeaks& p) {
 void header(std::string& out, const Analysis& a) {
   const RunInfo& r = a.run;
   std::string model = r.model.empty() ? "unknown model" : r.model;
-  if (auto slash = model.find_last_of('/'); slash != std::string::npos && slash + 1 < model.size())
+  // A path or hub id ("/models/x", "Qwen/Qwen3-30B-A3B") titles by its last component; free text
+  // (anything with a space) stays whole.
+  if (auto slash = model.find_last_of('/'); slash != std::string::npos &&
+                                            slash + 1 < model.size() &&
+                                            model.find(' ') == std::string::npos)
     model = model.substr(slash + 1);
   out += fmt::format("# Roofline headroom — {}\n\n", md_escape(model));
   out += "| | |\n|---|---|\n";

@@ -107,22 +107,22 @@ std::string peaks_text(const ResolvedPeaks& p) {
 }
 
 std::string peaks_table_text(const PeaksTable& table) {
-  std::string out = fmt::format("{:<9} {:<9} {:>12}  {:<24}  {}\n", "arch", "product",
-                                "bandwidth", "link (per direction)", "dense FLOP/s");
+  std::string out = fmt::format("{:<9} {:<9} {:>12}  {:<24}  {}\n", "arch", "product", "bandwidth",
+                                "link (per direction)", "dense FLOP/s");
   for (const auto& s : table.sections) {
     std::string flops;
     for (const auto& [k, v] : s.flops)
       flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
-    // The link roof in one cell: "switch 4.5e+11 B/s" per GPU, "mesh 7 x 6.4e+10 B/s" per link (MODELS §8).
+    // The link roof in one cell: "switch 4.5e+11 B/s" per GPU, "mesh 7 x 6.4e+10 B/s" per link
+    // (MODELS §8).
     std::string link = "-";
     if (s.link)
       link = s.link->topology == "mesh"
                  ? fmt::format("mesh {:g} x {:.3g} B/s", s.link->links, s.link->bytes_s)
                  : fmt::format("{} {:.3g} B/s", s.link->topology, s.link->bytes_s);
-    out += fmt::format("{:<9} {:<9} {:>12}  {:<24}  {}\n", s.gfx,
-                       s.product.empty() ? "-" : s.product,
-                       s.hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.hbm_bw_bytes_s) : "?", link,
-                       flops);
+    out += fmt::format(
+        "{:<9} {:<9} {:>12}  {:<24}  {}\n", s.gfx, s.product.empty() ? "-" : s.product,
+        s.hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.hbm_bw_bytes_s) : "?", link, flops);
   }
   out += fmt::format("({} sections from {})\n", table.sections.size(), table.source_name);
   return out;

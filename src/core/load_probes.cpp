@@ -52,7 +52,7 @@ std::optional<ProbeCase> read_workload_case(FieldReader& f, const json& c,
   std::optional<ProbeCase> pc = read_case(f, c, path);
   if (!pc) return pc;
   if (auto ms = f.number_lenient(c, "baseline_latency_ms", path + ".baseline_latency_ms")) {
-    if (*ms > 0 && std::isfinite(*ms)) {
+    if (*ms > 0 && std::isfinite(*ms * 1000.0)) {
       pc->gpu_us_avg = *ms * 1000.0;
       pc->timed_count = pc->count;
     } else {

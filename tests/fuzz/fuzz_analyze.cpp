@@ -1,8 +1,11 @@
 // libFuzzer target: the whole analyze path on an in-memory evaluation folder.
 //
-// The input is up to four files joined by the separator line "\n--8<--\n":
-//   profile_topN.json --8<-- env_report.json [--8<-- config.json [--8<-- peaks.md]]
-// A missing config is "not found"; a missing peaks part means the built-in table. Every input
+// The input is up to five files joined by the separator line "\n--8<--\n":
+//   profile_topN.json --8<-- env_report.json [--8<-- config.json [--8<-- peaks.md
+//   [--8<-- profile_workload.json]]]
+// A missing config is "not found"; a missing or empty peaks part means the built-in table; a
+// missing workload part means no profile_workload.json. An odd-sized input scopes the head on
+// serving_weighted_pct (--head-key serving_weighted). Every input
 // must give an artifact whose JSON parses back (valid UTF-8, numbers finite or null) and keeps
 // the schema's numeric invariants; the Markdown and terminal renderers must not fail either.
 #include <cmath>
@@ -24,7 +27,7 @@ constexpr std::string_view k_separator = "\n--8<--\n";
 
 std::vector<std::string_view> split(std::string_view text) {
   std::vector<std::string_view> parts;
-  while (parts.size() < 3) {
+  while (parts.size() < 4) {
     auto pos = text.find(k_separator);
     if (pos == std::string_view::npos) break;
     parts.push_back(text.substr(0, pos));
@@ -80,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     in.config = in_memory<ModelConfig>(parts[2], "config.json", parse_model_config);
   else
     in.config.display = "config.json";
-  if (parts.size() > 3) {
+  if (parts.size() > 3 && !parts[3].empty()) {
     in.peaks = in_memory<PeaksTable>(parts[3], "peaks.md", parse_peaks_md);
   } else {
     in.peaks.display = "built-in peaks.md";
@@ -88,10 +91,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     in.peaks.origin = InputOrigin::builtin;
     in.peaks.loaded.value = builtin_peaks();
   }
+  if (parts.size() > 4)
+    in.workload = in_memory<ProbeSet>(parts[4], "profile_workload.json", parse_workload);
+  else
+    in.workload.display = "profile_workload.json";  // not found
 
   AnalyzeOptions options;
   options.scope.head_threshold_pct = 1.0;
   options.scope.max_entries = 16;
+  if (size % 2 == 1) options.scope.key = HeadKey::serving_weighted;
   const Analysis analysis = analyze(in, options);
   check_artifact(render_json(analysis));
   (void)render_markdown(analysis);

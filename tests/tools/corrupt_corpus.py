@@ -33,7 +33,12 @@ import sys
 import tempfile
 
 TOPN = "profile/round_1/profile_topN.json"
-FILES = {"topn": TOPN, "env": "env_report.json", "config": "config.json", "peaks": "peaks.md"}
+FILES = {"topn": TOPN, "env": "env_report.json", "config": "config.json", "peaks": "peaks.md",
+         "workload": "profile/round_1/profile_workload.json"}
+# Inputs whose loss costs only detail: a broken one is a warning (stderr and the artifact's notes
+# name the file), never a skill error or a degraded entry. profile_workload.json only refines the
+# Top-N's shapes (RUNS.md §2b).
+OPTIONAL = {"workload"}
 
 # Fields the loaders are known to read, per file, with a JSON-pointer-like path: a wrong type or
 # a bad number there must be reported. (Unknown fields are ignored by design, so a random path
@@ -45,11 +50,14 @@ READ_NUMBERS = {
     "env": ["workload/isl", "workload/osl", "workload/conc", "tp"],
     "config": ["num_hidden_layers", "hidden_size", "text_config/num_hidden_layers",
                "text_config/hidden_size", "text_config/num_experts", "text_config/head_dim"],
+    "workload": ["kernels/0/cases/0/count", "kernels/0/cases/0/baseline_latency_ms",
+                 "kernels/1/cases/0/count"],
 }
 READ_STRINGS = {
     "topn": ["top_kernels/0/name", "top_kernels/1/name", "top_kernels/0/classification"],
     "env": ["gfx", "model_dtype", "kv_cache_dtype"],
     "config": ["text_config/torch_dtype", "torch_dtype"],
+    "workload": ["kernels/0/name", "kernels/1/name"],
 }
 
 
@@ -290,9 +298,12 @@ def check(variant, work, out, strict, proc, validate):
             errors.append(f"non-finite literal: stderr does not name {base} and the key:\n"
                           f"{stderr[-1500:]}")
     if variant.broken:
-        if not flagged:
-            errors.append("broken input but skill_errors[] and degraded[] are empty")
         base = os.path.basename(FILES[variant.file_key])
+        if variant.file_key in OPTIONAL:
+            if not any(base in n for n in doc.get("notes", [])):
+                errors.append(f"broken optional input but no note names {base}")
+        elif not flagged:
+            errors.append("broken input but skill_errors[] and degraded[] are empty")
         if base not in stderr:
             errors.append(f"broken input but stderr does not name {base}:\n{stderr[-1500:]}")
     return errors

@@ -1,0 +1,24 @@
+// libFuzzer target: parse_workload (the profiler's profile_workload.json, RUNS.md §2b) on
+// arbitrary bytes. Must never crash, hang or throw; a file it cannot use says why, and every case
+// it keeps is one the per-case model can take (operand dims present, count and latency positive).
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "roofline/probes.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto loaded = roofline::parse_workload(text, "profile_workload.json");
+  if (!loaded.value && loaded.errors.empty()) __builtin_trap();  // a failure must say why
+  if (!loaded.value) return 0;
+  for (const auto& k : loaded.value->kernels) {
+    if (k.target.empty()) __builtin_trap();  // a kernel without a name cannot be matched
+    for (const auto& c : k.cases) {
+      if (c.dims.empty() || !(c.count > 0) || !std::isfinite(c.count)) __builtin_trap();
+      if (c.gpu_us_avg && !(*c.gpu_us_avg > 0 && std::isfinite(*c.gpu_us_avg))) __builtin_trap();
+    }
+  }
+  return 0;
+}

@@ -7,7 +7,6 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include "cli/common.hpp"
 #include "cli/round_args.hpp"
@@ -17,29 +16,6 @@
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
-
-CLI::App* add_calibrate_command(CLI::App& app, CalibrateArgs& args) {
-  auto* cmd = app.add_subcommand(
-      "calibrate",
-      "Fit target_eff per (op_class, arch, product) from recorded outcomes, shrunk toward the "
-      "shipped prior, kept only where it predicts better (leave-one-out)");
-  cmd->add_option("--ledger", args.ledgers,
-                  "Outcome ledger(s), repeatable (default $ROOFLINE_LEDGER, else "
-                  "./roofline_outcomes.jsonl)");
-  cmd->add_option("-o,--out", args.out,
-                  "Calibration file (default roofline_calibration.json beside the first ledger)");
-  cmd->add_option("--min-n", args.min_n, "A class needs this many outcomes to be used")
-      ->check(whole_number(1, 100000))
-      ->capture_default_str();
-  cmd->add_option("-f,--format", args.format, "stdout: text (the table), json, quiet")
-      ->check(CLI::IsMember({"text", "json", "quiet"}))
-      ->capture_default_str();
-  cmd->footer(
-      "Stage-C profile_roofline.json files beside a ledger (up to 5 levels below its folder) add "
-      "the per-class\nmedian measured_vs_model.bytes ratio. Exit codes: 0 written; 2 usage error; "
-      "3 not written.");
-  return cmd;
-}
 
 int run_calibrate(const CalibrateArgs& args) {
   std::vector<fs::path> ledgers;

@@ -7,7 +7,6 @@
 #include <filesystem>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include "cli/common.hpp"
 #include "cli/round_args.hpp"
@@ -19,36 +18,6 @@
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
-
-CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
-  auto* cmd = app.add_subcommand(
-      "compare",
-      "Round A's predictions against round B's measured times: per kernel speedup, realized "
-      "gain, contradictions and regressions");
-  cmd->add_option("-r,--round", args.rounds,
-                  "Give twice: --round A (the predictions: profile_roofline.json, else analysed "
-                  "in memory) --round B (the measurements: its profile_topN.json)")
-      ->required();
-  cmd->add_option("-d,--dir", args.dir, "Evaluation folder holding profile/round_A and round_B")
-      ->check(CLI::ExistingDirectory)
-      ->capture_default_str();
-  cmd->add_option("--noise-isolated", args.noise_isolated,
-                  "Noise band of a per-kernel speedup (|speedup - 1| within it: within_noise)")
-      ->check(noise_band_validator())
-      ->capture_default_str();
-  cmd->add_option("--fail-on", args.fail_on,
-                  "Exit 1 when a head kernel regressed beyond the band (regression) or the model "
-                  "was contradicted (contradiction); repeatable")
-      ->check(CLI::IsMember({"regression", "contradiction"}));
-  cmd->add_option("-f,--format", args.format, "stdout: text (the table), json, quiet")
-      ->check(CLI::IsMember({"text", "json", "quiet"}))
-      ->capture_default_str();
-  cmd->footer(
-      "Writes D/profile/round_B/roofline_compare.json and .md.\n"
-      "Exit codes: 0 written; 1 a --fail-on condition holds; 2 usage error (a missing round lists "
-      "the rounds that exist); 3 the files could not be written.");
-  return cmd;
-}
 
 int run_compare(const CompareArgs& args) {
   if (args.rounds.size() != 2)

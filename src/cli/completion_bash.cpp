@@ -10,10 +10,6 @@
 namespace roofline::cli {
 namespace {
 
-std::string sq(std::string_view s) {
-  return shell_quote(s);
-}
-
 // The command's path as the script spells it: "" for roofline itself, "peaks show".
 std::string key(const CommandDoc& c) {
   return join(c.path, " ");
@@ -27,7 +23,7 @@ void each_command(const CommandDoc& c, const auto& fn) {
 // The case pattern that matches "COMMAND OPTION" for every name of `o`.
 std::string option_pattern(const CommandDoc& c, const OptionDoc& o) {
   std::vector<std::string> patterns;
-  for (const auto& n : o.names) patterns.push_back(sq(cat(key(c), " ", n)));
+  for (const auto& n : o.names) patterns.push_back(shell_quote(cat(key(c), " ", n)));
   return join(patterns, "|");
 }
 
@@ -35,7 +31,7 @@ std::string option_pattern(const CommandDoc& c, const OptionDoc& o) {
 std::string value_action(const OptionDoc& o) {
   switch (o.kind) {
     case ValueKind::choice:
-      return cat("_roofline_reply_words ", sq(join(o.choices, " ")), " \"$cur\"");
+      return cat("_roofline_reply_words ", shell_quote(join(o.choices, " ")), " \"$cur\"");
     case ValueKind::round:
       return "_roofline_reply_words \"$(_roofline_rounds \"$dir\")\" \"$cur\"";
     case ValueKind::dir:
@@ -139,7 +135,7 @@ std::string render_bash_completion(const CommandDoc& root) {
     if (c.subcommands.empty()) return;
     std::vector<std::string> names;
     for (const auto& s : c.subcommands) names.push_back(s.path.back());
-    out += fmt::format("    {}) echo {} ;;\n", sq(key(c)), sq(join(names, " ")));
+    out += fmt::format("    {}) echo {} ;;\n", shell_quote(key(c)), shell_quote(join(names, " ")));
   });
   out += "  esac\n}\n";
 
@@ -148,7 +144,7 @@ std::string render_bash_completion(const CommandDoc& root) {
     std::vector<std::string> names;
     if (!c.path.empty()) names = {"-h", "--help"};
     for (const auto& o : c.options) names.insert(names.end(), o.names.begin(), o.names.end());
-    out += fmt::format("    {}) echo {} ;;\n", sq(key(c)), sq(join(names, " ")));
+    out += fmt::format("    {}) echo {} ;;\n", shell_quote(key(c)), shell_quote(join(names, " ")));
   });
   out += "  esac\n}\n";
 
@@ -160,7 +156,7 @@ std::string render_bash_completion(const CommandDoc& root) {
       if (o.kind != ValueKind::none) patterns.push_back(option_pattern(c, o));
   });
   out += fmt::format("    {}) return 0 ;;\n  esac\n  return 1\n}}\n",
-                     patterns.empty() ? sq("") : join(patterns, "|\\\n    "));
+                     patterns.empty() ? shell_quote("") : join(patterns, "|\\\n    "));
 
   out += "\n# Whether option $2 of command $1 names the evaluation folder (for round names).\n";
   out += "_roofline_is_dir_option() {\n  case \"$1 $2\" in\n";
@@ -169,7 +165,7 @@ std::string render_bash_completion(const CommandDoc& root) {
     if (const OptionDoc* d = c.dir_option()) dir_patterns.push_back(option_pattern(c, *d));
   });
   out += fmt::format("    {}) return 0 ;;\n  esac\n  return 1\n}}\n",
-                     dir_patterns.empty() ? sq("") : join(dir_patterns, "|"));
+                     dir_patterns.empty() ? shell_quote("") : join(dir_patterns, "|"));
 
   out +=
       "\n# Fills COMPREPLY with the values of option $2 of command $1 ($cur, $dir: the "
@@ -187,7 +183,7 @@ std::string render_bash_completion(const CommandDoc& root) {
   each_command(root, [&out](const CommandDoc& c) {
     if (c.positionals.empty()) return;
     const std::string action = value_action(c.positionals.front());
-    out += fmt::format("    {}) {} ;;\n", sq(key(c)), action.empty() ? ":" : action);
+    out += fmt::format("    {}) {} ;;\n", shell_quote(key(c)), action.empty() ? ":" : action);
   });
   out += "    *) return 1 ;;\n  esac\n}\n";
   out += k_main;

@@ -12,10 +12,6 @@
 namespace roofline::cli {
 namespace {
 
-std::string sq(std::string_view s) {
-  return shell_quote(s);
-}
-
 // The first line of a description, at most ~80 columns, as a one-line summary.
 std::string brief(const std::string& description) {
   std::string line = description.substr(0, description.find('\n'));
@@ -94,14 +90,14 @@ std::string option_spec(const OptionDoc& o, const std::string& dir_names) {
     names.push_back(cat(n, !value ? "" : n.rfind("--", 0) == 0 ? "=" : "+"));
   std::string rest = cat("[", spec_text(brief(o.description)), "]");
   if (value) rest += value_spec(o, dir_names);
-  const std::string prefix = exclusions.empty() ? std::string() : sq(exclusions);
-  if (names.size() == 1) return cat(prefix, sq(cat(names.front(), rest)));
-  return cat(prefix, "{", join(names, ","), "}", sq(rest));
+  const std::string prefix = exclusions.empty() ? std::string() : shell_quote(exclusions);
+  if (names.size() == 1) return cat(prefix, shell_quote(cat(names.front(), rest)));
+  return cat(prefix, "{", join(names, ","), "}", shell_quote(rest));
 }
 
 std::string positional_spec(const OptionDoc& p) {
   const std::string prefix = p.repeatable ? "*" : p.required ? "" : ":";
-  return sq(cat(prefix, value_spec(p, "")));
+  return shell_quote(cat(prefix, value_spec(p, "")));
 }
 
 void render_function(const CommandDoc& c, std::string& out) {
@@ -123,9 +119,9 @@ void render_function(const CommandDoc& c, std::string& out) {
     out += " \\\n    '1:command:->command' \\\n    '*::argument:->argument' && ret=0\n";
     out += "  case $state in\n    command)\n      local -a commands=(\n";
     for (const auto& s : c.subcommands)
-      out += cat("        ", sq(cat(s.path.back(), ":", brief(s.description))), "\n");
+      out += cat("        ", shell_quote(cat(s.path.back(), ":", brief(s.description))), "\n");
     out += fmt::format("      )\n      _describe -t commands {} commands && ret=0\n      ;;\n",
-                       sq(cat(c.full_name(), " command")));
+                       shell_quote(cat(c.full_name(), " command")));
     out += cat("    argument)\n      curcontext=${curcontext%:*:*}:", function_name(c).substr(1),
                "-$line[1]:\n      case $line[1] in\n");
     for (const auto& s : c.subcommands)

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/common.hpp"
@@ -34,32 +33,6 @@ std::string one_line(const std::string& s) {
 }
 
 }  // namespace
-
-CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
-  auto* cmd = app.add_subcommand(
-      "counters",
-      "Summarise stage C counter CSVs (rocprofv3 *_counter_collection.csv, rocprof v1 "
-      "results.csv, or Nsight Compute `ncu --csv` details or --page raw output): per kernel, "
-      "dispatches (launches) and bytes/FLOPs/time per dispatch");
-  cmd->add_option("files", args.files, "Counter CSV files (merged by kernel name)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("-f,--format", args.format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  cmd->add_option("--mfma-f8-flops", args.mfma_f8_flops_per_inst,
-                  "FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 instruction")
-      ->check(positive())
-      ->capture_default_str();
-  cmd->add_flag("--all-counters", args.all_counters,
-                "Also read and sum the counters stage C does not use (JSON \"sum\"; by default "
-                "those are listed with their dispatch count and a null sum, and their values "
-                "are not parsed)");
-  cmd->footer(
-      "Exit codes: 0 every file usable, 1 a file was empty, unrecognised or had no usable "
-      "row, 2 usage error.");
-  return cmd;
-}
 
 int run_counters(const CountersArgs& args) {
   CounterOptions opts;

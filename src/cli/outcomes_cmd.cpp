@@ -6,7 +6,6 @@
 #include <map>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include "cli/common.hpp"
 #include "cli/round_args.hpp"
@@ -59,31 +58,6 @@ std::string table(const std::vector<LedgerRecord>& records) {
 }
 
 }  // namespace
-
-CLI::App* add_outcomes_command(CLI::App& app, OutcomesArgs& args) {
-  auto* cmd = app.add_subcommand(
-      "outcomes",
-      "Record measured outcomes (opbench, director, integrate, compare files) against the "
-      "baseline round's predictions in the outcome ledger");
-  cmd->add_option("-d,--dir", args.dir, "Evaluation folder")
-      ->check(CLI::ExistingDirectory)
-      ->capture_default_str();
-  cmd->add_option("--baseline-round", args.baseline_round,
-                  "Round whose predictions outcomes are judged against (default 0, else the "
-                  "first round: 0, config, tuning, other names, 1, 2, …)");
-  cmd->add_option(
-      "--ledger", args.ledger,
-      "Ledger file (JSON Lines; default $ROOFLINE_LEDGER, else D/roofline_outcomes.jsonl)");
-  cmd->add_option("-f,--format", args.format, "stdout: text (the records), quiet")
-      ->check(CLI::IsMember({"text", "quiet"}))
-      ->capture_default_str();
-  cmd->footer(
-      "Reads D/kernels/*/opbench_result.json, D/kernels/_exp/**/director_validation.json,\n"
-      "D/overlay/cand_*/integrate_result.json and D/profile/round_*/roofline_compare.json.\n"
-      "Exit codes: 0 ledger written (problems in outcome files are reported on stderr); 2 usage "
-      "error; 3 the ledger could not be written (it is left as it was).");
-  return cmd;
-}
 
 int run_outcomes(const OutcomesArgs& args) {
   const fs::path dir = args.dir;

@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include "cli/common.hpp"
 #include "roofline/embedded_data.hpp"
@@ -13,33 +12,6 @@
 #include "roofline/report.hpp"
 
 namespace roofline::cli {
-
-PeaksCommands add_peaks_commands(CLI::App& app, PeaksArgs& p) {
-  auto* peaks = app.add_subcommand("peaks", "Inspect or validate hardware peak tables");
-  peaks->require_subcommand(1);
-  PeaksCommands cmds;
-  cmds.list = peaks->add_subcommand("list", "List the sections of the peaks table");
-  cmds.list->add_option("--peaks", p.file, "Peaks file (default: built-in)")
-      ->check(CLI::ExistingFile);
-  cmds.show = peaks->add_subcommand(
-      "show", "Show the peaks a gfx (and product) resolves to, with the rules applied");
-  cmds.show
-      ->add_option("gfx", p.gfx, "gfx or NVIDIA arch, e.g. gfx950, gfx942:sramecc+:xnack-, sm_90")
-      ->required();
-  cmds.show->add_option("--product", p.product,
-                        "Product identity, e.g. r9700, h200, or a device name such as 'NVIDIA "
-                        "H200' (default: none)");
-  cmds.show->add_option("--peaks", p.file, "Peaks file (default: built-in)")
-      ->check(CLI::ExistingFile);
-  cmds.show->add_option("-f,--format", p.format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
-  cmds.check = peaks->add_subcommand("check",
-                                     "Validate a peaks file: gfx and hbm_bw_bytes_s present, "
-                                     "numbers parse, bf16 == fp16, no duplicate (gfx, product). "
-                                     "Exit 0 when sound, 1 when not");
-  cmds.check->add_option("file", p.file, "peaks.md to check (default: the built-in table)");
-  return cmds;
-}
 
 int run_peaks_list(const PeaksArgs& args) {
   PeaksTable storage;

@@ -5,7 +5,6 @@
 #include <cstdlib>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include "cli/common.hpp"
 #include "roofline/rounds.hpp"
@@ -28,20 +27,6 @@ void require_round(const fs::path& dir, const std::string& round, const std::str
   if (!fs::is_directory(round_dir(dir, round), ec))
     throw UsageError(fmt::format("{} {}: no folder {}; {}", option, round,
                                  round_dir(dir, round).string(), listing));
-}
-
-CLI::Validator noise_band_validator() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        try {
-          std::size_t used = 0;
-          const double v = std::stod(s, &used);
-          if (used == s.size() && std::isfinite(v) && v > 0 && v < 1) return {};
-        } catch (...) {
-        }
-        return "'" + s + "' is not a fraction between 0 and 1 (e.g. 0.034 for 3.4 %)";
-      },
-      "FRACTION in (0, 1)");
 }
 
 fs::path ledger_path(const std::string& option, const fs::path& fallback) {

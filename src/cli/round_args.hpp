@@ -4,19 +4,12 @@
 #include <filesystem>
 #include <string>
 
-namespace CLI {
-class Validator;
-}
-
 namespace roofline::cli {
 
 // Throws UsageError unless `round` is a round name with a folder D/profile/round_<round>; the
 // message names the option and the value and lists the rounds that exist.
 void require_round(const std::filesystem::path& dir, const std::string& round,
                    const std::string& option);
-
-// A noise band: a finite number in (0, 1).
-CLI::Validator noise_band_validator();
 
 // The ledger file: `option` when given, else $ROOFLINE_LEDGER, else `fallback`.
 std::filesystem::path ledger_path(const std::string& option, const std::filesystem::path& fallback);

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include "cli/common.hpp"
 #include "roofline/kernel_classes.hpp"
@@ -22,35 +21,6 @@ namespace fs = std::filesystem;
 constexpr int k_exit_bad_input = 1;
 
 }  // namespace
-
-CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
-  auto* cmd = app.add_subcommand(
-      "topn",
-      "Build the standardized Top-N (profile_topN.json) and profile_workload.json from raw "
-      "profiler output");
-  cmd->add_option("traces", args.traces,
-                  "PyTorch profiler Chrome traces (.json or .json.gz), rocprofv3 "
-                  "*kernel_trace.csv / *kernel_stats.csv, or Nsight Systems cuda_gpu_kern_sum "
-                  "CSVs; several are summed by kernel name (e.g. one per rank)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("-o,--out", args.out,
-                  "Top-N file to write (an existing folder: profile_topN.json inside it); "
-                  "profile_workload.json is written beside it")
-      ->capture_default_str();
-  cmd->add_option("--top", args.top, "Keep the N kernels with the most GPU time")
-      ->check(whole_number(1, 1000000))
-      ->capture_default_str();
-  cmd->add_flag("--fsync", args.fsync, "Flush the files to stable storage before the rename");
-  cmd->footer(
-      "GPU time is every kernel, gpu_memcpy and gpu_memset event, summed by exact name. Shapes "
-      "and\n"
-      "dtypes come from the CPU op that launched each kernel (record_shapes=True); step\n"
-      "annotations (execute_..context_N(T)..generation_B(..)) add the per-regime fields.\n"
-      "Exit codes: 0 written, 1 a trace is unreadable, truncated or not a supported format\n"
-      "(nothing written), 2 usage error, 3 the files could not be written.");
-  return cmd;
-}
 
 int run_topn(const TopnArgs& args) {
   std::vector<TraceProfile> profiles;

@@ -7,21 +7,14 @@
 
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
+
 #include "core/config_view.hpp"
 
 namespace roofline::detail {
 namespace {
 
 // Layer counts beyond this are not a model (and a cast of a larger double would be undefined).
-constexpr double k_max_layers = 1e5;
-
-std::string g(double v) {
-  return fmt::format("{:g}", v);
-}
-
-long as_count(double v) {
-  return static_cast<long>(std::clamp(v, 0.0, k_max_layers));
-}
 
 struct PlanInput {
   ConfigView& view;
@@ -182,7 +175,7 @@ bool from_interval(PlanInput& in) {
   if (!interval || in.n <= 0) return false;
   if (*interval < 1) {
     in.c.plan.problems.push_back(
-        fmt::format("{} {} is not an interval: ignored", path, g(*interval)));
+        fmt::format("{} {} is not an interval: ignored", path, format_g(*interval)));
     return false;
   }
   const long k = as_count(*interval);
@@ -256,8 +249,9 @@ void read_layer_plan(ConfigView& view, ModelConfig& c) {
   PlanInput in{view, c};
   if (c.layers) {
     if (*c.layers > k_max_layers) {
-      view.reader().error(view.path_of("num_hidden_layers"),
-                          fmt::format("implausible layer count {}; no layer plan", g(*c.layers)));
+      view.reader().error(
+          view.path_of("num_hidden_layers"),
+          fmt::format("implausible layer count {}; no layer plan", format_g(*c.layers)));
       return;
     }
     in.n = as_count(*c.layers);
@@ -307,19 +301,21 @@ void read_layer_plan(ConfigView& view, ModelConfig& c) {
   const PlanCounts counts = plan_counts(plan);
   if (c.experts) {
     c.moe_layers = counts.moe;
-    c.moe_layers_rule =
-        fmt::format("{} of {} layers ({})", g(counts.moe), g(counts.layers), plan.ffn_rule);
+    c.moe_layers_rule = fmt::format("{} of {} layers ({})", format_g(counts.moe),
+                                    format_g(counts.layers), plan.ffn_rule);
   } else if (counts.moe > 0) {
     c.moe_layers = counts.moe;
-    c.moe_layers_rule = fmt::format("{} MoE layers ({})", g(counts.moe), plan.ffn_rule);
+    c.moe_layers_rule = fmt::format("{} MoE layers ({})", format_g(counts.moe), plan.ffn_rule);
   }
   c.full_attention_layers = counts.full + counts.hybrid;
-  c.full_attention_rule = fmt::format(
-      "{} full-attention layers of {}{} ({})", g(counts.full + counts.hybrid), g(counts.layers),
-      counts.sliding + counts.chunked > 0
-          ? fmt::format(", besides {} sliding and {} chunked", g(counts.sliding), g(counts.chunked))
-          : "",
-      plan.mixer_rule);
+  c.full_attention_rule =
+      fmt::format("{} full-attention layers of {}{} ({})", format_g(counts.full + counts.hybrid),
+                  format_g(counts.layers),
+                  counts.sliding + counts.chunked > 0
+                      ? fmt::format(", besides {} sliding and {} chunked", format_g(counts.sliding),
+                                    format_g(counts.chunked))
+                      : "",
+                  plan.mixer_rule);
 }
 
 }  // namespace roofline::detail

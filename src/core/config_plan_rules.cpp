@@ -5,20 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
+
 #include "core/config_view.hpp"
 
 namespace roofline::detail {
-namespace {
-
-std::string g(double v) {
-  return fmt::format("{:g}", v);
-}
-
-long as_count(double v) {
-  return static_cast<long>(std::clamp(v, 0.0, 1e5));
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // All layers softmax attention; sliding and chunked windows by the Gemma/Mistral/Llama-4 rules.
 void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
@@ -46,11 +38,12 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
                                                         : LayerSpec{Mixer::chunked, *C, Ffn::dense};
     }
     plan.mixer_rule =
-        listed ? fmt::format("attention_chunk_size {} with {} (0 = global full)", g(*C), path)
-               : fmt::format(
-                     "attention_chunk_size {}, no no_rope_layers: architecture default, every 4th "
-                     "layer ((i+1) % 4 == 0) global",
-                     g(*C));
+        listed
+            ? fmt::format("attention_chunk_size {} with {} (0 = global full)", format_g(*C), path)
+            : fmt::format(
+                  "attention_chunk_size {}, no no_rope_layers: architecture default, every 4th "
+                  "layer ((i+1) % 4 == 0) global",
+                  format_g(*C));
     if (listed && static_cast<long>(no_rope->size()) != n)
       plan.problems.push_back(
           fmt::format("{} has {} entries but num_hidden_layers is {}", path, no_rope->size(), n));
@@ -63,7 +56,8 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
   }
   if (auto use = view.boolean("use_sliding_window"); use && !*use) {
     plan.mixer_rule = fmt::format(
-        "every layer full attention (use_sliding_window false; sliding_window {} unused)", g(*W));
+        "every layer full attention (use_sliding_window false; sliding_window {} unused)",
+        format_g(*W));
     return;
   }
   auto pattern = view.number({"sliding_window_pattern"});
@@ -75,7 +69,7 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
     pattern = 2;
     pattern_rule = "architecture default: gemma2 alternates sliding and global";
   } else if (pattern) {
-    pattern_rule = fmt::format("sliding_window_pattern {}", g(*pattern));
+    pattern_rule = fmt::format("sliding_window_pattern {}", format_g(*pattern));
   }
   if (pattern && *pattern >= 1) {
     const long p = as_count(*pattern);
@@ -83,7 +77,7 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
       if ((i + 1) % p != 0)
         plan.layers[static_cast<std::size_t>(i)] = {Mixer::sliding, *W, Ffn::dense};
     plan.mixer_rule = fmt::format("{}: layer i global iff (i+1) % {} == 0, else sliding({})",
-                                  pattern_rule, p, g(*W));
+                                  pattern_rule, p, format_g(*W));
     return;
   }
   long first = 0;
@@ -95,7 +89,8 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
     }
   for (long i = first; i < n; ++i)
     plan.layers[static_cast<std::size_t>(i)] = {Mixer::sliding, *W, Ffn::dense};
-  plan.mixer_rule = fmt::format("sliding_window {} on every layer{} (Mistral-style)", g(*W), from);
+  plan.mixer_rule =
+      fmt::format("sliding_window {} on every layer{} (Mistral-style)", format_g(*W), from);
 }
 
 // FFNs of the layers whose block type did not fix them (MODELS.md §1 "MoE layers").
@@ -123,10 +118,10 @@ void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit) {
     auto s = v.number({key});
     if (!s) return 0;
     if (*s < 1) {
-      plan.problems.push_back(fmt::format("{} {} < 1: ignored", key, g(*s)));
+      plan.problems.push_back(fmt::format("{} {} < 1: ignored", key, format_g(*s)));
       return 0;
     }
-    rules.push_back(fmt::format("{} {}", key, g(*s)));
+    rules.push_back(fmt::format("{} {}", key, format_g(*s)));
     return as_count(*s);
   };
   const long sparse_step = step("decoder_sparse_step");
@@ -135,7 +130,8 @@ void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit) {
   auto e_period = v.number({"expert_layer_period"}), e_offset = v.number({"expert_layer_offset"});
   const bool jamba = e_period && *e_period >= 1 && e_offset;
   if (jamba)
-    rules.push_back(fmt::format("expert_layer_period {} / offset {}", g(*e_period), g(*e_offset)));
+    rules.push_back(fmt::format("expert_layer_period {} / offset {}", format_g(*e_period),
+                                format_g(*e_offset)));
   long decided = 0;
   for (long i = 0; i < static_cast<long>(plan.layers.size()); ++i) {
     LayerSpec& l = plan.layers[static_cast<std::size_t>(i)];

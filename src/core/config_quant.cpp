@@ -4,14 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
+
 #include "core/config_view.hpp"
 
 namespace roofline::detail {
 namespace {
-
-std::string g(double v) {
-  return fmt::format("{:g}", v);
-}
 
 struct Format {
   double bytes = 0;
@@ -32,11 +30,12 @@ Format integer_format(double bits, std::optional<double> group, const std::strin
     f.rule = fmt::format(
         "{} bits {} group_size {} → {} + 2/{} (fp16 scale) + {}/{} (packed zero) = {:.6g} B "
         "weights",
-        what, g(bits), g(*group), g(elem), g(*group), g(elem), g(*group), f.bytes);
+        what, format_g(bits), format_g(*group), format_g(elem), format_g(*group), format_g(elem),
+        format_g(*group), f.bytes);
   } else {
     f.bytes = elem;
     f.rule = fmt::format("{} bits {} (per-channel scales, negligible) → {} B weights", what,
-                         g(bits), g(elem));
+                         format_g(bits), format_g(elem));
   }
   return f;
 }
@@ -49,7 +48,7 @@ Format fp8_format(const json* block, const std::string& what) {
     f.bytes = 1.0 + 4.0 / (a * b);
     f.rule = fmt::format(
         "{} with {}×{} block scales (fp32, weight_block_size) → 1 + 4/{} = {:.9g} B weights", what,
-        g(a), g(b), g(a * b), f.bytes);
+        format_g(a), format_g(b), format_g(a * b), f.bytes);
   } else {
     f.rule = fmt::format("{} per-tensor/per-channel → 1 B weights", what);
   }

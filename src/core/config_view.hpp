@@ -2,6 +2,7 @@
 // Private to the config.json loaders (load_config.cpp, config_plan.cpp, config_quant.cpp): reads
 // model fields from `text_config` first and the top level second (SPEC §2.3).
 
+#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -12,6 +13,13 @@
 #include "roofline/inputs.hpp"
 
 namespace roofline::detail {
+
+// The most layers a config may declare; larger counts are clamped (a fuzzed 1e300 stays finite).
+inline constexpr double k_max_layers = 1e5;
+// A layer count or index from a config number, clamped to [0, k_max_layers].
+inline long as_count(double v) {
+  return static_cast<long>(std::clamp(v, 0.0, k_max_layers));
+}
 
 class ConfigView {
  public:

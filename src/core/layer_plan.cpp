@@ -7,12 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
+
 namespace roofline {
 namespace {
-
-std::string g(double v) {
-  return fmt::format("{:g}", v);
-}
 
 std::string ordinal(long k) {
   const long tens = k % 100;
@@ -139,9 +137,10 @@ std::string describe_plan(const LayerPlan& plan) {
   for (const auto& [key, count] : sorted) {
     const auto m = static_cast<Mixer>(key.first);
     std::string name = to_string(m);
-    if (m == Mixer::sliding || m == Mixer::chunked) name += fmt::format("({})", g(key.second));
+    if (m == Mixer::sliding || m == Mixer::chunked)
+      name += fmt::format("({})", format_g(key.second));
     if (m == Mixer::none) name = "FFN-only";
-    mixers += fmt::format("{}{} {}", mixers.empty() ? "" : " + ", g(count), name);
+    mixers += fmt::format("{}{} {}", mixers.empty() ? "" : " + ", format_g(count), name);
   }
   const PlanCounts c = plan_counts(plan);
   std::vector<long> moe_idx;
@@ -151,20 +150,21 @@ std::string describe_plan(const LayerPlan& plan) {
   const auto n = static_cast<long>(plan.layers.size());
   if (c.moe > 0) {
     if (c.moe == c.layers) {
-      ffn = fmt::format("MoE on all {}", g(c.moe));
+      ffn = fmt::format("MoE on all {}", format_g(c.moe));
     } else {
       const std::string pattern = moe_pattern(moe_idx, n);
-      ffn = fmt::format("MoE on {}{}", g(c.moe), pattern.empty() ? "" : " (" + pattern + ")");
+      ffn =
+          fmt::format("MoE on {}{}", format_g(c.moe), pattern.empty() ? "" : " (" + pattern + ")");
     }
-    if (c.dense_ffn > 0) ffn += fmt::format(", dense FFN on {}", g(c.dense_ffn));
+    if (c.dense_ffn > 0) ffn += fmt::format(", dense FFN on {}", format_g(c.dense_ffn));
   } else if (c.dense_ffn == c.layers) {
     ffn = "dense FFN on all";
   } else {
-    ffn = fmt::format("dense FFN on {}", g(c.dense_ffn));
+    ffn = fmt::format("dense FFN on {}", format_g(c.dense_ffn));
   }
   const double no_ffn = c.layers - c.moe - c.dense_ffn;
-  if (no_ffn > 0 && c.moe + c.dense_ffn > 0) ffn += fmt::format(", no FFN on {}", g(no_ffn));
-  return fmt::format("{} layers: {}; {}", g(c.layers), mixers, ffn);
+  if (no_ffn > 0 && c.moe + c.dense_ffn > 0) ffn += fmt::format(", no FFN on {}", format_g(no_ffn));
+  return fmt::format("{} layers: {}; {}", format_g(c.layers), mixers, ffn);
 }
 
 }  // namespace roofline

@@ -58,7 +58,7 @@ void read_nvidia_identity(FieldReader& f, const json& doc, EnvReport& env) {
     env.arch = arch_from_compute_capability(fmt::format("{:.1f}", cc->get<double>()));
   if (env.arch.empty())
     f.error("compute_capability", "expected a compute capability such as \"9.0\", got " +
-                                      (cc->is_string() ? "'" + cc->get<std::string>() + "'"
+                                      (cc->is_string() ? fmt::format("'{}'", cc->get<std::string>())
                                                        : detail::describe_type(*cc)));
 }
 

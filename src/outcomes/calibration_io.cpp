@@ -15,15 +15,12 @@ namespace fs = std::filesystem;
 namespace {
 
 using outcomes_detail::num;
+using outcomes_detail::opt_fmt;
 using outcomes_detail::str_or_null;
 using ojson = nlohmann::ordered_json;
 
 constexpr int k_scan_depth = 5;
 constexpr std::size_t k_max_artifact_bytes = std::size_t{64} << 20;
-
-std::string opt_fmt(const std::optional<double>& v, const char* spec) {
-  return v ? fmt::format(fmt::runtime(spec), *v) : std::string("—");
-}
 
 }  // namespace
 

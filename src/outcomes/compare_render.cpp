@@ -12,16 +12,13 @@ namespace roofline {
 namespace {
 
 using outcomes_detail::num;
+using outcomes_detail::opt_fmt;
 using outcomes_detail::str_or_null;
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
   return out;
-}
-
-std::string opt_fmt(const std::optional<double>& v, const char* spec, const char* none = "—") {
-  return v ? fmt::format(fmt::runtime(spec), *v) : std::string(none);
 }
 
 std::string time_cell(const std::optional<double>& ms) {

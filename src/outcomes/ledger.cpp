@@ -6,12 +6,11 @@
 #include <fmt/format.h>
 
 #include "core/json_input.hpp"
+#include "outcomes/util.hpp"
 
 namespace roofline {
 
 namespace {
-
-constexpr int k_max_line_depth = 32;
 
 // The lines of a text: split on '\n'; a final line without newline is a line too.
 std::vector<std::string_view> split_lines(std::string_view text) {
@@ -46,7 +45,7 @@ std::string ledger_line(const LedgerRecord& record) {
 
 std::optional<std::array<std::string, 3>> ledger_line_key(std::string_view line, std::string& why) {
   std::string error;
-  auto doc = detail::parse_json(line, "", k_max_line_depth, error);
+  auto doc = detail::parse_json(line, "", outcomes_detail::k_max_line_depth, error);
   if (!doc) {
     why = error.rfind(": ", 0) == 0 ? error.substr(2) : error;
     return std::nullopt;

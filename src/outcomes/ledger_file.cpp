@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/json_input.hpp"
+#include "outcomes/util.hpp"
 #include "roofline/ledger.hpp"
 #include "roofline/load.hpp"
 #include "roofline/report.hpp"
@@ -24,7 +25,6 @@ namespace {
 
 // A ledger is shared by many runs; it may grow well past the input-file default.
 constexpr std::size_t k_max_ledger_bytes = std::size_t{1} << 30;
-constexpr int k_max_line_depth = 32;
 
 // Holds an exclusive flock on a lock file for its lifetime (released on close, and by the kernel
 // when the process dies).
@@ -57,14 +57,17 @@ class FileLock {
   std::string error_;
 };
 
-// Test hook (tests/tools/ledger_race.py): ROOFLINE_TEST_LEDGER_PAUSE_MS=N holds the ledger for N
-// ms (at most 1000) between reading it and writing it back, so that concurrent writers surely
-// overlap — without the lock they would lose each other's records. Unset in normal use.
+// Test hook (tests/tools/ledger_race.py), compiled into test builds only (ROOFLINE_TEST_HOOKS):
+// ROOFLINE_TEST_LEDGER_PAUSE_MS=N holds the ledger for N ms (at most 1000) between reading it
+// and writing it back, so that concurrent writers surely overlap — without the lock they would
+// lose each other's records.
 void test_pause() {
+#ifdef ROOFLINE_TEST_HOOKS
   const char* v = std::getenv("ROOFLINE_TEST_LEDGER_PAUSE_MS");
   if (!v || !*v) return;
   const long ms = std::strtol(v, nullptr, 10);
   if (ms > 0 && ms <= 1000) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+#endif
 }
 
 }  // namespace
@@ -122,7 +125,7 @@ LedgerRead read_ledger(const fs::path& path, const std::string& display) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     std::string error;
-    auto doc = detail::parse_json(line, "", k_max_line_depth, error);
+    auto doc = detail::parse_json(line, "", outcomes_detail::k_max_line_depth, error);
     std::optional<LedgerRecord> rec;
     if (doc) rec = parse_ledger_record(*doc, error);
     if (!rec) {

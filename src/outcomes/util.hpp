@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace roofline::outcomes_detail {
@@ -23,6 +24,15 @@ inline nlohmann::ordered_json num(const std::optional<double>& v) {
   if (!v || !std::isfinite(*v)) return nullptr;
   return *v;
 }
+
+// `v` formatted with `spec` (a fmt spec such as "{:.3f}"), or `none` when absent.
+inline std::string opt_fmt(const std::optional<double>& v, const char* spec,
+                           const char* none = "—") {
+  return v ? fmt::format(fmt::runtime(spec), *v) : std::string(none);
+}
+
+// The deepest nesting a ledger line may have (a record is three levels deep).
+inline constexpr int k_max_line_depth = 32;
 
 // A string that may be empty: null when empty.
 inline nlohmann::ordered_json str_or_null(const std::string& s) {

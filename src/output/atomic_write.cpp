@@ -19,15 +19,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Test hook (tests/tools/crash_safe_write.py): ROOFLINE_TEST_WRITE_FAULT=fail makes the write
+// Test hook (tests/tools/crash_safe_write.py), compiled into test builds only
+// (ROOFLINE_TEST_HOOKS, set with ROOFLINE_TESTS): ROOFLINE_TEST_WRITE_FAULT=fail makes the write
 // stop halfway with ENOSPC, as on a full disk; =kill makes the process SIGKILL itself halfway,
-// as a crash would. Unset in normal use.
+// as a crash would.
 enum class Fault { none, fail, kill };
 Fault write_fault() {
+#ifdef ROOFLINE_TEST_HOOKS
   const char* v = std::getenv("ROOFLINE_TEST_WRITE_FAULT");
   if (!v) return Fault::none;
   const std::string s = v;
   return s == "fail" ? Fault::fail : s == "kill" ? Fault::kill : Fault::none;
+#else
+  return Fault::none;
+#endif
 }
 
 // ".<name>.tmp.<pid>": one temp name per process, beside the target so rename stays atomic.

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
+
 #include "core/csv_stream.hpp"
 #include "topn/csv_traces.hpp"
 
@@ -28,17 +30,6 @@ std::optional<std::size_t> column(const std::vector<std::string>& header, std::s
 }
 
 // Text from the file as a message shows it: control bytes escaped, so a message stays one line.
-std::string shown(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f)
-      out += fmt::format("\\x{:02x}", static_cast<unsigned>(u));
-    else
-      out += c;
-  }
-  return out;
-}
 
 // "Total Time (ns)" -> µs per unit; nullopt (with `unit` set) when the unit is unknown.
 std::optional<double> nsys_unit(std::string_view heading, std::string& unit) {
@@ -89,7 +80,7 @@ std::optional<Columns> recognise(const std::vector<std::string>& h, std::string&
       problem = fmt::format(
           "Nsight Systems kernel summary with time unit '{}' in column '{}' (expected ns, us, ms "
           "or s)",
-          shown(unit), shown(h[*total]));
+          escape_for_message(unit), escape_for_message(h[*total]));
       return std::nullopt;
     }
     c.kind = CsvKind::nsys_sum;
@@ -111,7 +102,8 @@ bool number(const CsvField& f, double& out) {
 std::string describe_header(const std::vector<std::string>& h) {
   std::string out;
   for (std::size_t i = 0; i < h.size() && i < 8; ++i)
-    out += fmt::format("{}'{}'", i ? ", " : "", shown(std::string_view(h[i]).substr(0, 40)));
+    out += fmt::format("{}'{}'", i ? ", " : "",
+                       escape_for_message(std::string_view(h[i]).substr(0, 40)));
   if (h.size() > 8) out += ", ...";
   return out;
 }

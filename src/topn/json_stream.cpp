@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
+
 namespace roofline::detail {
 namespace {
 
@@ -34,17 +36,6 @@ bool is_delim(char c) {
 
 // Text from the document as a message shows it: printable ASCII kept, other bytes as \xNN (a
 // message stays one line whatever the file holds).
-std::string shown(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f)
-      out += c;
-    else
-      out += fmt::format("\\x{:02x}", static_cast<unsigned>(u));
-  }
-  return out;
-}
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -193,7 +184,7 @@ JsonToken JsonStream::scan_bare() {
   } else if (t == "null") {
     kind = JsonToken::null;
   } else if (!valid_number(t)) {
-    return fail(fmt::format("unexpected '{}'", shown(t.substr(0, 40))));
+    return fail(fmt::format("unexpected '{}'", escape_for_message(t.substr(0, 40), true)));
   }
   after_value();
   return kind;
@@ -221,7 +212,8 @@ JsonToken JsonStream::value(char c) {
     return JsonToken::string;
   }
   if (c == ',' || c == ':' || c == ']' || c == '}')
-    return fail(fmt::format("unexpected '{}' where a value was expected", shown({&c, 1})));
+    return fail(fmt::format("unexpected '{}' where a value was expected",
+                            escape_for_message({&c, 1}, true)));
   return scan_bare();
 }
 
@@ -252,12 +244,14 @@ JsonToken JsonStream::next() {
         if ((c == '}' && stack_.back() == '{') || (c == ']' && stack_.back() == '['))
           return close(c);
         return fail(fmt::format("expected ',' or '{}', got '{}'", stack_.back() == '{' ? '}' : ']',
-                                shown({&c, 1})));
+                                escape_for_message({&c, 1}, true)));
       case State::key_or_end:
         if (c == '}') return close(c);
         [[fallthrough]];
       case State::key:
-        if (c != '"') return fail(fmt::format("expected an object key, got '{}'", shown({&c, 1})));
+        if (c != '"')
+          return fail(
+              fmt::format("expected an object key, got '{}'", escape_for_message({&c, 1}, true)));
         if (!scan_string()) return JsonToken::error;
         state_ = State::colon;
         if (pos_ < end_ && buf_[pos_] == ':') {  // the usual "key": — no extra round trip
@@ -319,7 +313,7 @@ JsonToken JsonStream::skip_container() {
           break;
         case k_close:
           if (stack_.size() <= target || stack_.back() != (c == '}' ? '{' : '['))
-            return fail(fmt::format("unexpected '{}'", shown({&c, 1})));
+            return fail(fmt::format("unexpected '{}'", escape_for_message({&c, 1}, true)));
           stack_.pop_back();
           if (stack_.size() == target) {
             after_value();

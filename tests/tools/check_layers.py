@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """The dependency rule of docs/ARCHITECTURE.md, checked on every #include of the project:
-vocabulary <- inputs <- pipeline <- render <- {outcomes, topn} <- cli (topn needs only the
-pipeline). A file may include headers of its own layer or
-a lower one; anything else is printed as `file:line: includes X (layer) from layer Y` and fails.
-(The libraries enforce the same rule at link time; this catches a type-only include too.)
+util <- inputs <- classify <- pipeline <- render <- outcomes <- cli, with topn on classify alone
+(beside pipeline, render and outcomes, which it never includes). A file may include headers of
+its own layer or of a layer below it; anything else is printed as
+`file:line: includes X (layer) from layer Y` and fails.
+
+The build enforces the same rule (each layer compiles with only its own and lower include folders
+and src/ folders on its path, and links only the layers below it); this check also names the
+layer of every file, so a new file or folder that is in no layer fails here.
 
 Usage: check_layers.py REPO_ROOT
 """
@@ -11,36 +15,49 @@ import pathlib
 import re
 import sys
 
-# Rank of each layer; a file may include its own layer or one of lower rank. outcomes and topn
-# share a rank and do not include each other.
-RANK = {"vocabulary": 0, "inputs": 1, "pipeline": 2, "render": 3, "outcomes": 4, "topn": 4,
-        "cli": 5}
-
-# Public headers by layer (include/roofline/<name>.hpp).
-HEADERS = {
-    "vocabulary": {"vocabulary", "units"},
-    "inputs": {"inputs", "load", "counters", "probes", "dtype", "peaks", "kernel_classes",
-               "embedded_data", "eval_inputs", "calibration", "layer_plan"},
-    "pipeline": {"stages", "analysis", "analyze", "match", "calc"},
-    "render": {"report"},
-    "outcomes": {"rounds", "pairing", "predictions", "compare", "outcomes", "ledger", "calibrate"},
-    "topn": {"topn"},
+# The layers each layer stands on directly.
+BELOW = {
+    "util": [],
+    "inputs": ["util"],
+    "classify": ["inputs"],
+    "pipeline": ["classify"],
+    "render": ["pipeline"],
+    "outcomes": ["render"],
+    "topn": ["classify"],
+    "cli": ["outcomes", "topn"],
 }
 # Source folders by layer (private headers inside them belong to the same layer).
-FOLDERS = {"src/core": "inputs", "src/tools": "inputs", "src/stages": "pipeline",
-           "src/pipeline": "pipeline", "src/output": "render", "src/outcomes": "outcomes", "src/topn": "topn",
+FOLDERS = {"src/util": "util", "src/core": "inputs", "src/tools": "inputs",
+           "src/classify": "classify", "src/stages": "pipeline", "src/pipeline": "pipeline",
+           "src/output": "render", "src/outcomes": "outcomes", "src/topn": "topn",
            "src/cli": "cli"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
-def layer_of_header(inc):
-    m = re.fullmatch(r"roofline/(\w+)\.hpp", inc)
-    if m:
-        for layer, names in HEADERS.items():
-            if m.group(1) in names:
-                return layer
-        return None
+def reachable(layer):
+    """The layers `layer` may include: itself and everything below it."""
+    seen, todo = set(), [layer]
+    while todo:
+        cur = todo.pop()
+        if cur not in seen:
+            seen.add(cur)
+            todo.extend(BELOW[cur])
+    return seen
+
+
+def header_layers(root):
+    """roofline/<name>.hpp -> the layer whose include folder holds it."""
+    out = {}
+    for path in root.glob("include/*/roofline/*.hpp"):
+        layer = path.parent.parent.name
+        out[f"roofline/{path.name}"] = layer
+    return out
+
+
+def layer_of_include(inc, headers):
+    if inc.startswith("roofline/"):
+        return headers.get(inc)
     for folder, layer in FOLDERS.items():
         if inc.startswith(folder[len("src/"):] + "/"):
             return layer
@@ -48,8 +65,9 @@ def layer_of_header(inc):
 
 
 def layer_of_file(rel):
-    if rel.startswith("include/roofline/"):
-        return layer_of_header(rel[len("include/"):])
+    m = re.fullmatch(r"include/(\w+)/roofline/\w+\.hpp", rel)
+    if m:
+        return m.group(1) if m.group(1) in BELOW else None
     for folder, layer in FOLDERS.items():
         if rel.startswith(folder + "/"):
             return layer
@@ -58,8 +76,9 @@ def layer_of_file(rel):
 
 def main():
     root = pathlib.Path(sys.argv[1])
+    headers = header_layers(root)
     problems, unknown = [], []
-    files = sorted(list(root.glob("include/roofline/*.hpp")) + list(root.glob("src/**/*.[ch]pp")) +
+    files = sorted(list(root.glob("include/**/*.hpp")) + list(root.glob("src/**/*.[ch]pp")) +
                    list(root.glob("src/**/*.inc")))
     for path in files:
         rel = path.relative_to(root).as_posix()
@@ -67,16 +86,17 @@ def main():
         if own is None:
             unknown.append(f"{rel}: in no layer (add it to check_layers.py)")
             continue
+        allowed = reachable(own)
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             m = INCLUDE.match(line)
-            if not m or not (m.group(1).startswith("roofline/") or "/" in m.group(1)):
+            if not m or "/" not in m.group(1):
                 continue
-            other = layer_of_header(m.group(1))
+            other = layer_of_include(m.group(1), headers)
             if other is None:
                 if m.group(1).startswith("roofline/"):
                     unknown.append(f"{rel}:{n}: {m.group(1)} is in no layer")
                 continue
-            if other != own and RANK[other] >= RANK[own]:
+            if other not in allowed:
                 problems.append(f"{rel}:{n}: includes {m.group(1)} ({other}) from layer {own}")
     for p in problems + unknown:
         print(p)

@@ -37,4 +37,9 @@ std::string trim(std::string_view s);
 // ASCII lower case (kernel names, keys and spellings are ASCII where it matters).
 std::string lower_ascii(std::string_view s);
 
+// Text from a file, quoted in a one-line message: control bytes (and DEL) as \xNN; with
+// `ascii_only`, every byte outside printable ASCII too (a tokenizer's view, which has not yet
+// checked that the bytes are UTF-8).
+std::string escape_for_message(std::string_view text, bool ascii_only = false);
+
 }  // namespace roofline

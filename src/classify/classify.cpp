@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/pattern.hpp"
-#include "roofline/stages.hpp"
+#include "roofline/classify.hpp"
 
 namespace roofline {
 namespace {

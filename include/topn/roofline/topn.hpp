@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/classify.hpp"
 #include "roofline/inputs.hpp"
 #include "roofline/load.hpp"
-#include "roofline/stages.hpp"
 
 namespace roofline {
 

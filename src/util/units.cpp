@@ -65,6 +65,18 @@ std::string format_count(double v) {
   return fmt::format("{:.3g}", v);
 }
 
+std::string escape_for_message(std::string_view text, bool ascii_only) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f || (ascii_only && u > 0x7f))
+      out += fmt::format("\\x{:02x}", static_cast<unsigned>(u));
+    else
+      out += c;
+  }
+  return out;
+}
+
 std::string format_g(double v) {
   return fmt::format("{:.6g}", v);
 }

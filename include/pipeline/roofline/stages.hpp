@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "roofline/calibration.hpp"
+#include "roofline/classify.hpp"
 #include "roofline/counters.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/eval_inputs.hpp"
@@ -94,15 +95,7 @@ struct EvidenceSet {
 EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesInput& shapes,
                             const CountersInput& counters, const ProbeSet* workload = nullptr);
 
-// ---- step 4: classify ---------------------------------------------------------------------------
-struct Classification {
-  OpClass op_class = OpClass::unknown;
-  std::string detail;
-  std::string rule;  // which rule decided, for notes
-  bool collective = false;
-  std::vector<std::string> notes;  // the class and the rule that decided it
-};
-Classification classify(const TopNEntry& entry, const ClassRules& rules);
+// ---- step 4: classify: roofline/classify.hpp ---------------------------------------------------
 
 // ---- step 5: infer_steps (MODELS.md §10) --------------------------------------------------------
 // What step inference says about one head entry.

@@ -71,7 +71,24 @@ OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double ban
   if (!o.undefined_reason.empty()) return undefined(o.undefined_reason);
   if (o.gate == "incomplete")
     return undefined("the integration did not complete (gate incomplete)");
-  if (!have_s) return undefined("no measured speedup");
+  // An e2e gain beyond what a saturated kernel allows refutes the prediction with or without an
+  // isolated speedup (an integration often measures only the e2e delta).
+  auto e2e_contradiction = [&]() -> std::optional<OutcomeJudgement> {
+    if (!(p->headroom_class == "saturated" && o.e2e_delta_pct && p->expected_e2e_gain_pct &&
+          *o.e2e_delta_pct > *p->expected_e2e_gain_pct + k_e2e_slack_pct))
+      return std::nullopt;
+    j.verdict = "contradiction";
+    j.flags.push_back("e2e_contradiction");
+    const std::string why = fmt::format(
+        "e2e {:+.3g} % is above the predicted gain {:+.3g} % + {:g} points of a saturated kernel",
+        *o.e2e_delta_pct, *p->expected_e2e_gain_pct, k_e2e_slack_pct);
+    j.reason = j.reason.empty() ? why : why + "; " + j.reason;
+    return j;
+  };
+  if (!have_s) {
+    if (auto c = e2e_contradiction()) return *c;
+    return undefined("no measured speedup");
+  }
   if (o.source != OutcomeSource::compare && p->t_ms && *p->t_ms * 1000.0 < k_isolated_floor_us) {
     j.flags.push_back("below_floor");
     return undefined(
@@ -88,16 +105,7 @@ OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double ban
     j.reason = j.reason.empty() ? why : why + "; " + j.reason;
     return j;
   }
-  if (p->headroom_class == "saturated" && o.e2e_delta_pct && p->expected_e2e_gain_pct &&
-      *o.e2e_delta_pct > *p->expected_e2e_gain_pct + k_e2e_slack_pct) {
-    j.verdict = "contradiction";
-    j.flags.push_back("e2e_contradiction");
-    const std::string why = fmt::format(
-        "e2e {:+.3g} % is above the predicted gain {:+.3g} % + {:g} points of a saturated kernel",
-        *o.e2e_delta_pct, *p->expected_e2e_gain_pct, k_e2e_slack_pct);
-    j.reason = j.reason.empty() ? why : why + "; " + j.reason;
-    return j;
-  }
+  if (auto c = e2e_contradiction()) return *c;
   j.verdict = s > 1.0 + band ? "confirmed" : s < 1.0 - band ? "regressed" : "within_noise";
   return j;
 }

@@ -148,6 +148,28 @@ TEST_CASE("judge_outcome: e2e contradiction of a saturated prediction", "[outcom
   CHECK(judge(o, attn).verdict == "confirmed");
 }
 
+TEST_CASE("judge_outcome: an e2e gain alone contradicts a saturated prediction", "[outcomes]") {
+  // An accepted integration that measured only the e2e delta (no isolated speedup): +26.9 % on a
+  // kernel predicted saturated at +0.57 % is far beyond 0.57 + 0.5 points.
+  const Prediction moe = prediction(26.45, 0.881, 1.022, 0.57, "saturated", 0.049471);
+  Outcome o;
+  o.source = OutcomeSource::integrate;
+  o.kernel = std::string("fused_moe_kernel");
+  o.gate = "accepted";
+  o.e2e_delta_pct = 26.9;
+  OutcomeJudgement j = judge(o, moe);
+  CHECK(j.verdict == "contradiction");
+  CHECK(flagged(j, "e2e_contradiction"));
+  CHECK(j.reason.find("+26.9 %") != std::string::npos);
+  // Within the slack, or on a prediction that was not saturated, it stays undefined: without a
+  // speedup there is nothing to confirm.
+  o.e2e_delta_pct = 1.0;
+  CHECK(judge(o, moe).verdict == "undefined");
+  const Prediction attn = prediction(8.86, 0.178, 2.80, 5.70, "underperforming", 0.141112);
+  o.e2e_delta_pct = 26.9;
+  CHECK(judge(o, attn).verdict == "undefined");
+}
+
 TEST_CASE("judge_outcome: a prediction without a verdict cannot be contradicted", "[outcomes]") {
   Prediction p = prediction(12.82, 0.0, 1.0, 0.0, "unknown", 0.0631);
   p.roofline_pct.reset();

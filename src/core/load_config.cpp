@@ -193,6 +193,7 @@ Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string&
   c.sliding_window = view.number({"sliding_window"});
   c.attention_chunk_size = view.number({"attention_chunk_size"});
   c.kv_lora_rank = view.number({"kv_lora_rank"});
+  c.q_lora_rank = view.number({"q_lora_rank"});
   c.qk_rope_head_dim = view.number({"qk_rope_head_dim"});
   c.qk_nope_head_dim = view.number({"qk_nope_head_dim"});
   c.v_head_dim = view.number({"v_head_dim"});

@@ -152,6 +152,7 @@ struct ModelConfig {
   std::optional<double> sliding_window;        // W (sliding layers)
   std::optional<double> attention_chunk_size;  // C (chunked layers)
   std::optional<double> kv_lora_rank;
+  std::optional<double> q_lora_rank;  // MLA q_a/q_b projections (the linear plan)
   std::optional<double> qk_rope_head_dim;
   std::optional<double> qk_nope_head_dim;
   std::optional<double> v_head_dim;

@@ -28,6 +28,11 @@ std::optional<OutcomeSource> parse_outcome_source(std::string_view s) {
   return std::nullopt;
 }
 
+int source_precedence(std::string_view s) {
+  const auto v = parse_outcome_source(s);
+  return v ? static_cast<int>(*v) : 99;
+}
+
 double amdahl_ceiling_pct(double pct, double speedup) {
   const double saved = pct / 100.0 * (1.0 - 1.0 / speedup);
   return 100.0 * (1.0 / (1.0 - saved) - 1.0) + k_e2e_slack_pct;

@@ -180,10 +180,9 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
       std::string list;
       for (const auto& c : work.candidates)
         list +=
-            fmt::format("{}{} {} ({} of peak bw × t_unit{})", list.empty() ? "" : "; ", c.label,
+            fmt::format("{}{} {} ({}{} of peak bw × t_unit{})", list.empty() ? "" : "; ", c.label,
                         format_bytes(c.bytes, Digits::exact),
-                        *c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
-                                    : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget),
+                        *c.feasible ? "feasible, " : "infeasible, ", format_pct(c.bytes / *budget),
                         c.in_choice ? "" : "; reported for comparison, not in the choice");
       const std::string rule = in_choice > 1 ? "largest feasible" : "the reported model";
       work.notes.push_back(

@@ -29,7 +29,7 @@ void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const C
   const auto& peak = ctx.peaks ? ctx.peaks->hbm_bw_bytes_s : std::nullopt;
   if (regime.t_ms && *regime.t_ms > 0 && peak && *peak > 0) {
     const double u = bytes / (*regime.t_ms / 1000.0) / *peak;
-    util = fmt::format(" → hbm_util ≥ {:.1f}% ({} / {:.6g} ms / {:.3g} B/s){}", 100.0 * u,
+    util = fmt::format(" → hbm_util ≥ {} ({} / {:.6g} ms / {:.3g} B/s){}", format_pct(u),
                        fmt_bytes(bytes), *regime.t_ms, *peak,
                        u > 1.0 ? "; above 100%, so some operand is evidently not read whole (a "
                                  "cache pool, an indexed table)"

@@ -28,6 +28,9 @@ enum class OutcomeSource { director, opbench, integrate, compare };
 // "director" | "opbench" | "integrate" | "compare", and back (nullopt for anything else).
 const char* to_string(OutcomeSource s);
 std::optional<OutcomeSource> parse_outcome_source(std::string_view s);
+// A source spelling's place in that order (director 0, opbench 1, integrate 2, compare 3); 99
+// for a spelling outside the set, so it sorts after every known one.
+int source_precedence(std::string_view s);
 
 // One measured outcome as an outcome file records it.
 struct Outcome {

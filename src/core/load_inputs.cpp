@@ -1,5 +1,5 @@
-// Step 0, load_inputs (SPEC §1 defaults, §2): reading an evaluation folder, the only I/O before
-// the artifacts.
+// Step 0, load_inputs (docs/method.md §2.1 defaults, §2): reading an evaluation folder, the only
+// I/O before the artifacts.
 #include <algorithm>
 #include <cctype>
 #include <charconv>

@@ -1,4 +1,4 @@
-// target_eff calibration from recorded outcomes (OUTCOMES.md §4), pure.
+// target_eff calibration from recorded outcomes (docs/method.md §17.4), pure.
 #include <algorithm>
 #include <cmath>
 #include <map>

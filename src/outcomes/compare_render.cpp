@@ -1,4 +1,4 @@
-// roofline_compare.json / .md and the terminal table (OUTCOMES.md §1).
+// roofline_compare.json / .md and the terminal table (docs/method.md §17.1).
 #include <algorithm>
 
 #include <fmt/format.h>

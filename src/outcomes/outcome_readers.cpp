@@ -1,5 +1,5 @@
-// Reading the workflow's outcome files (OUTCOMES.md §2). Defensive: a missing or mistyped field
-// is one message naming the file and the field; the outcome is kept as undefined, or skipped
+// Reading the workflow's outcome files (docs/method.md §17.2). Defensive: a missing or mistyped
+// field is one message naming the file and the field; the outcome is kept as undefined, or skipped
 // with the reason when it names no kernel. Never throws.
 #include <algorithm>
 #include <system_error>

@@ -1,4 +1,4 @@
-// Ledger records (OUTCOMES.md §3): outcomes paired with predictions, judged, one per key.
+// Ledger records (docs/method.md §17.3): outcomes paired with predictions, judged, one per key.
 #include <algorithm>
 #include <cmath>
 

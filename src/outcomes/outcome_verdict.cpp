@@ -1,4 +1,4 @@
-// Verdicts of measured outcomes against their predictions (OUTCOMES.md §2), pure.
+// Verdicts of measured outcomes against their predictions (docs/method.md §17.2), pure.
 #include <cmath>
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// profile_roofline.json (SPEC §10): key order as listed, non-finite numbers as null.
+// profile_roofline.json (docs/method.md §16): key order as listed, non-finite numbers as null.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -80,11 +80,11 @@ ordered_json entry_json(const EntryResult& e) {
                     {"flops", json_number(c.flops)},
                     {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
                     {"chosen", i == w.chosen}};
-    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (MODELS.md §4)
+    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (docs/method.md §8.7)
     candidates.push_back(std::move(cj));
   }
   j["byte_candidates"] = std::move(candidates);
-  // Fields added since SPEC §10, in its order, each only when it applies.
+  // Fields added since docs/method.md §16, in its order, each only when it applies.
   if (w.bytes_lower_bound) j["bytes_lower_bound"] = json_number(w.bytes_lower_bound);
   if (!v.roof.empty()) j["roof"] = v.roof;
   if (w.comm) {

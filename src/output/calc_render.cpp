@@ -74,7 +74,7 @@ ordered_json peaks_json(const ResolvedPeaks& p, PeaksFields fields) {
 
 namespace {
 
-// MODELS.md §8: what one direction of the interconnect gives a GPU of a group.
+// docs/method.md §10.7: what one direction of the interconnect gives a GPU of a group.
 std::string link_text(const LinkPeak& l) {
   if (l.topology == "mesh")
     return fmt::format(
@@ -111,7 +111,7 @@ std::string peaks_table_text(const PeaksTable& table) {
     for (const auto& [k, v] : s.flops)
       flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
     // The link roof in one cell: "switch 4.5e+11 B/s" per GPU, "mesh 7 x 6.4e+10 B/s" per link
-    // (MODELS §8).
+    // (docs/method.md §10.7).
     std::string link = "-";
     if (s.link)
       link = s.link->topology == "mesh"

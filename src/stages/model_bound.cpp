@@ -1,5 +1,6 @@
-// MODELS.md §9: no model, but evidence. An entry left unmodelled that has shapes and dtypes gets
-// the operand-bytes lower bound (each recorded operand moved once) and the hbm_util it implies.
+// docs/method.md §8.16: no model, but evidence. An entry left unmodelled that has shapes and dtypes
+// gets the operand-bytes lower bound (each recorded operand moved once) and the hbm_util it
+// implies.
 #include <cmath>
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// Step 9, judge (SPEC §5, §7 L3): utilization, bound, headroom verdict, sanity band.
+// Step 9, judge (docs/method.md §10, §10.6 L3): utilization, bound, headroom verdict, sanity band.
 #include <algorithm>
 #include <cmath>
 
@@ -28,7 +28,7 @@ std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
       return r9700 ? 0.76 : 0.875;
     case OpClass::attn:
       return 0.50;
-    case OpClass::linear_attn:  // streaming state updates (MODELS.md)
+    case OpClass::linear_attn:  // streaming state updates (docs/method.md §8)
     case OpClass::ssm:
       return 0.85;
     case OpClass::comm:
@@ -110,8 +110,8 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
                                      : Headroom::underperforming;
 }
 
-// The link roof (MODELS.md §8): aggregate = min(n−1, links)·bytes_s on a mesh, bytes_s through a
-// switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
+// The link roof (docs/method.md §10.7): aggregate = min(n−1, links)·bytes_s on a mesh, bytes_s
+// through a switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
 Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
                    const ResolvedPeaks& peaks, const VerdictParams& params) {
   v.roof = "link";
@@ -158,7 +158,7 @@ Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params) {
   Verdict v;
-  // The shipped prior, or the calibrated value when a calibration applies (OUTCOMES.md §5).
+  // The shipped prior, or the calibrated value when a calibration applies (docs/method.md §17.5).
   const TargetEffChoice eff =
       choose_target_eff(target_eff_for(cls, peaks.product), cls, peaks.gfx, peaks.product,
                         params.calibration, params.calibration_min_n);

@@ -1,6 +1,6 @@
 // TopnDocument -> the text of profile_topN.json and profile_workload.json. Objects one key per
 // line, arrays of numbers and of number lists on one line (shapes stay readable), keys in the
-// order SPEC §2.1 lists them. Same document, same bytes.
+// order docs/method.md §2.3 lists them. Same document, same bytes.
 #include <cmath>
 
 #include <nlohmann/json.hpp>

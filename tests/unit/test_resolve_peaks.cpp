@@ -1,4 +1,4 @@
-// Stage 1 (SPEC §3 step 1): product gating, RDNA4 hard unknown, derived bandwidth, dtype lookup.
+// Stage 1 (docs/method.md §5): product gating, RDNA4 hard unknown, derived bandwidth, dtype lookup.
 #include <catch2/catch.hpp>
 
 #include "roofline/peaks.hpp"
@@ -198,7 +198,8 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
   }
 }
 
-// MODELS.md §8 / REACH §1: NVLink through NVSwitch, one direction, per GPU whatever the group.
+// docs/method.md §8.14 / docs/method.md §5.2: NVLink through NVSwitch, one direction, per GPU
+// whatever the group.
 TEST_CASE("resolve_peaks: NVIDIA parts carry their NVLink roof, and peaks show prints it",
           "[peaks][resolve][nvidia][link]") {
   const std::pair<const char*, double> parts[] = {{"NVIDIA A100-SXM4-80GB", 300e9},

@@ -1,5 +1,5 @@
-# An installable tool (REACH.md §4): the man page and the shell completions generated from the
-# built binary, the install rules, and the Debian package (`cpack -G DEB` in the build folder).
+# An installable tool (docs/method.md §19): the man page and the shell completions generated from
+# the built binary, the install rules, and the Debian package (`cpack -G DEB` in the build folder).
 
 include(GNUInstallDirs)
 

@@ -1,5 +1,5 @@
-// Step 4, classify (SPEC §3): op class from override, kernel-family table, name tokens, profiler
-// hint.
+// Step 4, classify (docs/method.md §7): op class from override, kernel-family table, name tokens,
+// profiler hint.
 #include <array>
 
 #include <fmt/format.h>
@@ -17,7 +17,7 @@ struct TokenGroup {
   std::array<std::string_view, 19> tokens;
 };
 
-// SPEC §3.3(c), in order: first matching token wins.
+// docs/method.md §7.1, in order: first matching token wins.
 constexpr std::array<TokenGroup, 4> k_token_groups{{
     {OpClass::moe, {"moe", "expert", "fused_moe", "grouped_gemm"}},
     {OpClass::attn, {"attn", "attention", "paged", "fmha", "flash", "mla", "sdpa"}},
@@ -27,7 +27,7 @@ constexpr std::array<TokenGroup, 4> k_token_groups{{
       "elementwise", "softmax", "reduce", "memcpy", "memset"}},
 }};
 
-// Collectives are matched right after the user's overrides (MODELS.md §8): their names also
+// Collectives are matched right after the user's overrides (docs/method.md §8.14): their names also
 // contain generic tokens ("reduce", "gather") that would otherwise model them as memory-bound
 // elementwise ops. The family table's comm rows go first (they name the library), then these.
 constexpr std::array<std::string_view, 15> k_collective_tokens{"allreduce",

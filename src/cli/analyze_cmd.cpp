@@ -64,7 +64,7 @@ fs::path out_dir(const AnalyzeArgs& a) {
   return round_dir(a.paths.eval_dir, *a.paths.round);
 }
 
-// A round that is not there is a usage error that says which rounds are (RUNS.md §1).
+// A round that is not there is a usage error that says which rounds are (docs/method.md §2.2).
 void require_round(const fs::path& eval_dir, const std::string& round) {
   std::error_code ec;
   if (fs::is_directory(round_dir(eval_dir, round), ec)) return;
@@ -78,7 +78,7 @@ void require_round(const fs::path& eval_dir, const std::string& round) {
 }
 
 // A calibration that was asked for must be one: falling back to the priors silently would
-// mislead (OUTCOMES.md §5). Classes it had to skip are only warnings.
+// mislead (docs/method.md §17.5). Classes it had to skip are only warnings.
 void require_calibration(const AnalyzeInputs& in, const std::string& named) {
   if (!in.calibration) return;
   const auto& c = *in.calibration;

@@ -1,4 +1,4 @@
-// The `calibrate` subcommand (OUTCOMES.md §4) and the calibration input of `analyze` (§5).
+// The `calibrate` subcommand (docs/method.md §17.4) and the calibration input of `analyze` (§17.5).
 #include "cli/calibrate_cmd.hpp"
 
 #include <cstdio>

@@ -3,7 +3,7 @@
 
 namespace roofline::cli {
 
-// Runs the command line; returns the process exit code (SPEC §1: 0, 1, 2, 3).
+// Runs the command line; returns the process exit code (docs/method.md §2.1: 0, 1, 2, 3).
 int run(int argc, char** argv);
 
 }  // namespace roofline::cli

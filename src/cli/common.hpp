@@ -1,6 +1,6 @@
 #pragma once
-// What every subcommand shares: exit codes (SPEC §1), usage errors, stderr lines. The option checks
-// are in cli/options.hpp, with CLI11.
+// What every subcommand shares: exit codes (docs/method.md §2.1), usage errors, stderr lines. The
+// option checks are in cli/options.hpp, with CLI11.
 
 #include <stdexcept>
 #include <string>

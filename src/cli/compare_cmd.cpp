@@ -1,4 +1,4 @@
-// The `compare` subcommand (OUTCOMES.md §1).
+// The `compare` subcommand (docs/method.md §17.1).
 #include "cli/compare_cmd.hpp"
 
 #include <algorithm>
@@ -53,7 +53,7 @@ int run_compare(const CompareArgs& args) {
       t.found && t.error.empty())
     topn_a = parse_topn(t.text, fmt::format("profile/round_{}/profile_topN.json", a)).value;
 
-  // The layer plan counts steps when the Top-Ns have no step annotations (MODELS.md §10).
+  // The layer plan counts steps when the Top-Ns have no step annotations (docs/method.md §6.4).
   InputPaths config_paths;
   config_paths.eval_dir = dir;
   config_paths.round = b;

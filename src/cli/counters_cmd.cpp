@@ -12,16 +12,13 @@
 
 #include "cli/common.hpp"
 #include "roofline/counters.hpp"
+#include "roofline/json_number.hpp"
 
 namespace roofline::cli {
 namespace {
 
 std::string num(const std::optional<double>& v) {
   return v ? fmt::format("{:.4g}", *v) : "-";
-}
-
-nlohmann::ordered_json opt_json(const std::optional<double>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 // One kernel per line even when a name holds a line break.
@@ -75,9 +72,9 @@ int run_counters(const CountersArgs& args) {
                           {"dispatches", c.dispatches}};
       out["kernels"].push_back({{"name", k.name},
                                 {"dispatches", k.dispatches},
-                                {"bytes_per_dispatch", opt_json(m.bytes)},
-                                {"flops_per_dispatch", opt_json(m.flops)},
-                                {"time_us_per_dispatch", opt_json(m.time_us)},
+                                {"bytes_per_dispatch", json_number(m.bytes)},
+                                {"flops_per_dispatch", json_number(m.flops)},
+                                {"time_us_per_dispatch", json_number(m.time_us)},
                                 {"bytes_source", m.bytes_source},
                                 {"flops_source", m.flops_source},
                                 {"time_source", m.time_source},

@@ -7,9 +7,9 @@
 
 namespace roofline::cli {
 
-// Option checks whose messages name the value given and what is accepted, in words (RUNS.md §4);
-// CLI11's own ranges let NaN through and print limits such as "0.000000 to 1.797e308".
-// A finite number in [lo, hi] (hi = infinity: no upper bound).
+// Option checks whose messages name the value given and what is accepted, in words
+// (docs/method.md §2.1); CLI11's own ranges let NaN through and print limits such as "0.000000 to
+// 1.797e308". A finite number in [lo, hi] (hi = infinity: no upper bound).
 CLI::Validator finite_range(double lo, double hi);
 CLI::Validator non_negative();
 // A finite number > 0.

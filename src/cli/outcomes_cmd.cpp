@@ -1,4 +1,4 @@
-// The `outcomes` subcommand (OUTCOMES.md §2, §3).
+// The `outcomes` subcommand (docs/method.md §17.2, §17.3).
 #include "cli/outcomes_cmd.hpp"
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 // roofline_calibration.json as `analyze --calibration` reads it, and the per-entry lookup of
-// target_eff in it (OUTCOMES.md §5).
+// target_eff in it (docs/method.md §17.5).
 #include <fmt/format.h>
 
 #include "core/json_input.hpp"

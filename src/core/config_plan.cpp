@@ -1,6 +1,6 @@
-// The layer plan from config.json (MODELS.md §1): token mixers by the first key present in order
-// of precedence, windows, then FFNs. Every problem (a list of the wrong length, an unknown layer
-// kind, a window of 0) becomes a note in plan.problems and the plan keeps what it can.
+// The layer plan from config.json (docs/method.md §8.3): token mixers by the first key present in
+// order of precedence, windows, then FFNs. Every problem (a list of the wrong length, an unknown
+// layer kind, a window of 0) becomes a note in plan.problems and the plan keeps what it can.
 #include <algorithm>
 #include <cmath>
 #include <set>

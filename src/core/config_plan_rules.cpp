@@ -1,4 +1,4 @@
-// Layer-plan rules that need no layer list (MODELS.md §1): softmax attention windows (Gemma,
+// Layer-plan rules that need no layer list (docs/method.md §8.3): softmax attention windows (Gemma,
 // Mistral, Qwen2, Llama-4 chunks) and the FFN of each layer (the MoE-layer keys).
 #include <algorithm>
 #include <set>
@@ -93,7 +93,7 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
       fmt::format("sliding_window {} on every layer{} (Mistral-style)", format_g(*W), from);
 }
 
-// FFNs of the layers whose block type did not fix them (MODELS.md §1 "MoE layers").
+// FFNs of the layers whose block type did not fix them (docs/method.md §8.3 "MoE layers").
 void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit) {
   auto& plan = c.plan;
   if (!c.experts) {

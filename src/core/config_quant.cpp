@@ -1,5 +1,5 @@
-// Weight formats from quantization_config (MODELS.md §3): bytes per weight element with block
-// scales included, and the modules a quantized checkpoint leaves in the model dtype.
+// Weight formats from quantization_config (docs/method.md §8.6): bytes per weight element with
+// block scales included, and the modules a quantized checkpoint leaves in the model dtype.
 #include <cmath>
 
 #include <fmt/format.h>

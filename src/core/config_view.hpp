@@ -1,6 +1,6 @@
 #pragma once
 // Private to the config.json loaders (load_config.cpp, config_plan.cpp, config_quant.cpp): reads
-// model fields from `text_config` first and the top level second (SPEC §2.3).
+// model fields from `text_config` first and the top level second (docs/method.md §2.5).
 
 #include <algorithm>
 #include <initializer_list>

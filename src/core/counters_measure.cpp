@@ -34,7 +34,7 @@ bool is_tensor_ops(std::string_view name) {
          name.substr(name.size() - suffix.size()) == suffix;
 }
 
-// SPEC §6: bytes (FETCH_SIZE + WRITE_SIZE) x 1024, FLOPs from MfmaFlops*, or fp8 MFMA
+// docs/method.md §11.4: bytes (FETCH_SIZE + WRITE_SIZE) x 1024, FLOPs from MfmaFlops*, or fp8 MFMA
 // instructions x a factor.
 KernelMeasurement measure_amd(const KernelCounters& k, const CounterOptions& options) {
   KernelMeasurement m;
@@ -83,8 +83,8 @@ KernelMeasurement measure_amd(const KernelCounters& k, const CounterOptions& opt
   return m;
 }
 
-// REACH §2: bytes = DRAM read + write; FLOPs = the tensor-pipe operations when any ran, else
-// the vector estimate 2·FFMA + FADD + FMUL (thread-level instructions with the predicate on).
+// docs/method.md §11.4: bytes = DRAM read + write; FLOPs = the tensor-pipe operations when any ran,
+// else the vector estimate 2·FFMA + FADD + FMUL (thread-level instructions with the predicate on).
 KernelMeasurement measure_nvidia(const KernelCounters& k) {
   KernelMeasurement m;
   const auto read = mean(k, k_dram_read);

@@ -1,7 +1,7 @@
-// Stage C ingest of Nsight Compute `ncu --csv` output (REACH §2): the details page (one row per
-// launch per metric: ID, Process ID, Kernel Name, ..., Metric Name, Metric Unit, Metric Value;
-// older versions lack some columns, so every column is found by name) and the raw page (one row
-// per launch, one column per metric, a units row under the header). Numbers carry thousands
+// Stage C ingest of Nsight Compute `ncu --csv` output (docs/method.md §2.8): the details page (one
+// row per launch per metric: ID, Process ID, Kernel Name, ..., Metric Name, Metric Unit, Metric
+// Value; older versions lack some columns, so every column is found by name) and the raw page (one
+// row per launch, one column per metric, a units row under the header). Numbers carry thousands
 // separators and, without --print-units base, auto-scaled units: both are undone here, and a
 // unit this file does not know leaves that metric out with an error, never a wrong number.
 #include <algorithm>

@@ -27,9 +27,9 @@ std::optional<json> parse_json_object(std::string_view text, const std::string& 
                                       int max_depth, std::vector<std::string>& errors);
 
 // parse_json_object, but reads the non-JSON literals NaN, Infinity and -Infinity that Python's
-// json writes (RUNS.md §4): each becomes null in the document (so it reads as absent where it is
-// used), and one note per key ("config.json: time_step_limit[1]: non-finite literal Infinity read
-// as absent") is appended to `notes`.
+// json writes (docs/method.md §2.9): each becomes null in the document (so it reads as absent where
+// it is used), and one note per key ("config.json: time_step_limit[1]: non-finite literal Infinity
+// read as absent") is appended to `notes`.
 std::optional<json> parse_json_object(std::string_view text, const std::string& display_name,
                                       int max_depth, std::vector<std::string>& errors,
                                       std::vector<std::string>& notes);

@@ -4,6 +4,7 @@
 
 #include "core/json_input.hpp"
 #include "roofline/embedded_data.hpp"
+#include "roofline/text.hpp"
 
 namespace roofline {
 namespace {
@@ -27,33 +28,22 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
                                                     const std::string& display_name) {
   Loaded<std::vector<ClassRule>> out;
   std::vector<ClassRule> rules;
-  int lineno = 0;
-  for (std::size_t pos = 0; pos < text.size();) {
-    std::size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    const std::string t = trim(text.substr(pos, eol - pos));
-    pos = eol + 1;
-    ++lineno;
+  for (const TableLine& line : table_lines(text)) {
+    const std::string t = trim(line.text);
     if (t.empty() || t[0] == '#') continue;
     // pattern, class[:detail], then the rest of the line as the description
-    auto is_space = [](char c) { return c == ' ' || c == '\t'; };
-    std::size_t p_end = 0;
-    while (p_end < t.size() && !is_space(t[p_end])) ++p_end;
-    std::size_t s_begin = p_end;
-    while (s_begin < t.size() && is_space(t[s_begin])) ++s_begin;
-    std::size_t s_end = s_begin;
-    while (s_end < t.size() && !is_space(t[s_end])) ++s_end;
-    const std::string pattern = t.substr(0, p_end);
-    const std::string spec = t.substr(s_begin, s_end - s_begin);
-    const std::string description = t.substr(s_end);
+    std::size_t at = 0;
+    const std::string pattern(next_word(t, at));
+    const std::string_view spec = next_word(t, at);
+    const std::string description(rest_of_line(t, at));
     auto cls = parse_class_spec(spec);
     if (pattern.empty() || !cls) {
       out.errors.push_back(
           fmt::format("{}:{}: expected 'pattern class[:detail] description', got '{}'",
-                      display_name, lineno, t));
+                      display_name, line.number, t));
       continue;
     }
-    rules.push_back(ClassRule{pattern, cls->first, cls->second, trim(description), lineno});
+    rules.push_back(ClassRule{pattern, cls->first, cls->second, description, line.number});
   }
   out.value = std::move(rules);
   return out;

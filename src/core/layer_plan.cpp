@@ -1,4 +1,4 @@
-// Counting and describing a layer plan (MODELS.md §1). Resolution from config.json is in
+// Counting and describing a layer plan (docs/method.md §8.3). Resolution from config.json is in
 // config_plan.cpp; this file only reads the resolved plan.
 #include "roofline/layer_plan.hpp"
 

@@ -1,4 +1,4 @@
-// HuggingFace config.json -> ModelConfig (SPEC §2.3, MODELS.md §1–§7): `text_config` first, then
+// HuggingFace config.json -> ModelConfig (docs/method.md §2.5, §8): `text_config` first, then
 // the top level. The layer plan is in config_plan.cpp, weight formats in config_quant.cpp.
 #include <algorithm>
 #include <cmath>
@@ -111,7 +111,7 @@ void read_head_dim(ConfigView& view, ModelConfig& c) {
   }
 }
 
-// Linear attention, state-space and indexer keys (MODELS.md §6, §7).
+// Linear attention, state-space and indexer keys (docs/method.md §8.13, §8.12).
 void read_mixer_keys(ConfigView& view, ModelConfig& c) {
   c.linear_key_heads = view.number({"linear_num_key_heads"});
   c.linear_value_heads = view.number({"linear_num_value_heads"});

@@ -1,4 +1,4 @@
-// env_report.json -> EnvReport (SPEC §2.2).
+// env_report.json -> EnvReport (docs/method.md §2.4).
 #include <cctype>
 #include <cmath>
 
@@ -33,8 +33,8 @@ std::string read_product(FieldReader& f, const json& doc) {
   return {};
 }
 
-// REACH §1: an NVIDIA run names its arch by `gpu_arch` or `compute_capability` and its product
-// by `device_name`. A gfx-looking gpu_arch (some AMD reports) is taken as the gfx.
+// docs/method.md §2.4: an NVIDIA run names its arch by `gpu_arch` or `compute_capability` and its
+// product by `device_name`. A gfx-looking gpu_arch (some AMD reports) is taken as the gfx.
 void read_nvidia_identity(FieldReader& f, const json& doc, EnvReport& env) {
   env.device_name = trim(f.string(doc, "device_name", "device_name").value_or(""));
   const std::string gpu_arch = f.string(doc, "gpu_arch", "gpu_arch").value_or("");

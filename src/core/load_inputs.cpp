@@ -1,5 +1,5 @@
-// Step 0, load_inputs (SPEC §1 defaults, §2): reading an evaluation folder, the only I/O before
-// the artifacts.
+// Step 0, load_inputs (docs/method.md §2.1 defaults, §2): reading an evaluation folder, the only
+// I/O before the artifacts.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,24 +9,18 @@
 
 #include "roofline/eval_inputs.hpp"
 #include "roofline/peaks.hpp"
+#include "roofline/text.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string display_path(const fs::path& p, const fs::path& eval_dir) {
-  std::error_code ec;
-  fs::path rel = fs::relative(p, eval_dir, ec);
-  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
-  return p.generic_string();
-}
-
 template <class T, class Parse>
 InputFile<T> load_file(const fs::path& path, const fs::path& eval_dir, const InputLimits& limits,
                        Parse parse) {
   InputFile<T> in;
-  in.display = display_path(path, eval_dir);
+  in.display = display_relative(path, eval_dir);
   FileText text = read_text_file(path, limits.max_bytes);
   in.found = text.found;
   if (!text.found) return in;
@@ -92,7 +86,8 @@ std::vector<fs::path> files_named(const std::vector<fs::path>& args, const fs::p
   for (const auto& arg : args) {
     auto files = expand(arg, wanted);
     if (files.empty())
-      errors.push_back(fmt::format("{}: no {} in this folder", display_path(arg, dir), looked_for));
+      errors.push_back(
+          fmt::format("{}: no {} in this folder", display_relative(arg, dir), looked_for));
     out.insert(out.end(), files.begin(), files.end());
   }
   return out;
@@ -123,7 +118,7 @@ CountersInput load_counters(const std::vector<fs::path>& args, const fs::path& d
   for (const auto& f : files_named(
            args, dir, is_counter_csv,
            "counter CSVs (*counter_collection.csv, results*.csv, ncu --csv exports)", in.errors))
-    in.files.push_back(read_counters_file(f, display_path(f, dir), options));
+    in.files.push_back(read_counters_file(f, display_relative(f, dir), options));
   return in;
 }
 
@@ -175,7 +170,7 @@ InputFile<ModelConfig> load_config(const InputPaths& paths, const InputFile<EnvR
   if (!config.found) {
     std::string looked;
     for (const auto& c : candidates)
-      looked += (looked.empty() ? "" : ", ") + display_path(c, paths.eval_dir);
+      looked += (looked.empty() ? "" : ", ") + display_relative(c, paths.eval_dir);
     config.display = looked;
   }
   return config;

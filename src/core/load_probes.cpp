@@ -1,5 +1,5 @@
-// Probe shape files -> ProbeSet (SPEC §6 stage B), and the profiler's profile_workload.json into
-// the same structs (RUNS.md §2b).
+// Probe shape files -> ProbeSet (docs/method.md §11.3 stage B), and the profiler's
+// profile_workload.json into the same structs (docs/method.md §2.7).
 #include <algorithm>
 #include <cmath>
 

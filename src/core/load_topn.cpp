@@ -1,4 +1,4 @@
-// profile_topN.json -> TopN (SPEC §2.1). One unreadable entry never loses the others.
+// profile_topN.json -> TopN (docs/method.md §2.3). One unreadable entry never loses the others.
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -72,7 +72,8 @@ void read_served_regimes(FieldReader& f, const json& entry, const std::string& p
     if (r.is_string()) e.served_regimes.push_back(lower_ascii(trim(r.get<std::string>())));
 }
 
-// RUNS §2b: `shapes` as a list of call signatures, three levels deep ([[[64, 2048], ...], ...]).
+// docs/method.md §2.3: `shapes` as a list of call signatures, three levels deep ([[[64, 2048],
+// ...], ...]).
 bool holds_signatures(const json& entry) {
   auto it = entry.find("shapes");
   if (it == entry.end() || !it->is_array() || it->empty()) return false;

@@ -1,4 +1,4 @@
-// peaks.md -> PeaksTable (SPEC §2.4): one fenced ```yaml block per calibrated part.
+// peaks.md -> PeaksTable (docs/method.md §2.6): one fenced ```yaml block per calibrated part.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -117,8 +117,8 @@ void read_device_names(const YAML::Node& node, const std::string& where, PeaksSe
   }
 }
 
-// `link: {topology, bytes_s, links}` (MODELS.md §8). Values are kept as read; check_peaks says
-// what is wrong with them.
+// `link: {topology, bytes_s, links}` (docs/method.md §10.7). Values are kept as read; check_peaks
+// says what is wrong with them.
 std::optional<LinkPeak> read_link(const YAML::Node& node, const std::string& where,
                                   std::vector<std::string>& errors) {
   if (!node.IsMap()) {

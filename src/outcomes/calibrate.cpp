@@ -1,4 +1,4 @@
-// target_eff calibration from recorded outcomes (OUTCOMES.md §4), pure.
+// target_eff calibration from recorded outcomes (docs/method.md §17.4), pure.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -22,12 +22,6 @@ double clamp_eff(double v) {
 double loo_term(double target, const CalibrationSample& s) {
   const double attainable = std::max(1.0, target / s.roofline_pct);
   return std::fabs(std::log(attainable / s.speedup));
-}
-
-// Source precedence per (run, kernel): the most direct measurement wins.
-int precedence(const std::string& source) {
-  const auto s = parse_outcome_source(source);
-  return s ? static_cast<int>(*s) : 99;  // director 0 < opbench 1 < integrate 2 < compare 3
 }
 
 // Why a record cannot calibrate anything ("" = usable).
@@ -94,7 +88,8 @@ CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
       continue;
     }
     auto [it, fresh] = best.emplace(std::make_pair(r.run, r.kernel), &r);
-    if (!fresh && precedence(r.source) < precedence(it->second->source)) it->second = &r;
+    if (!fresh && source_precedence(r.source) < source_precedence(it->second->source))
+      it->second = &r;
   }
   if (duplicates > 0)
     t.notes.push_back(

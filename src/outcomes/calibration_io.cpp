@@ -14,7 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using outcomes_detail::num;
 using outcomes_detail::opt_fmt;
 using outcomes_detail::str_or_null;
 using ojson = nlohmann::ordered_json;
@@ -41,7 +40,7 @@ std::vector<ByteRatioSample> scan_stage_c_artifacts(const fs::path& dir,
   std::sort(files.begin(), files.end());
   std::vector<ByteRatioSample> out;
   for (const auto& path : files) {
-    const std::string display = outcomes_detail::display_in(path, dir);
+    const std::string display = display_relative(path, dir);
     FileText text = read_text_file(path, k_max_artifact_bytes);
     if (!text.error.empty()) {
       notes.push_back(fmt::format("{}: {}", display, text.error));
@@ -72,8 +71,8 @@ ojson calibration_json(const CalibrationTable& t) {
     o["n"] = c.n;
     o["prior"] = c.prior;
     o["target_eff"] = c.target_eff;
-    o["loo_error_prior"] = num(c.loo_error_prior);
-    o["loo_error_calibrated"] = num(c.loo_error_calibrated);
+    o["loo_error_prior"] = json_number(c.loo_error_prior);
+    o["loo_error_calibrated"] = json_number(c.loo_error_calibrated);
     o["used"] = c.used;
     if (c.byte_ratio) {
       o["byte_ratio"] = *c.byte_ratio;

@@ -1,4 +1,4 @@
-// The comparison of two rounds (OUTCOMES.md §1), pure: predictions and Top-Ns in, rows out.
+// The comparison of two rounds (docs/method.md §17.1), pure: predictions and Top-Ns in, rows out.
 #include <algorithm>
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// roofline_compare.json / .md and the terminal table (OUTCOMES.md §1).
+// roofline_compare.json / .md and the terminal table (docs/method.md §17.1).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -11,7 +11,6 @@
 namespace roofline {
 namespace {
 
-using outcomes_detail::num;
 using outcomes_detail::opt_fmt;
 using outcomes_detail::str_or_null;
 
@@ -50,17 +49,17 @@ nlohmann::ordered_json comparison_json(const Comparison& c) {
     nlohmann::ordered_json row;
     row["name"] = r.name;
     row["short_name"] = r.short_name;
-    row["pct_a"] = num(r.pct_a);
-    row["pct_b"] = num(r.pct_b);
-    row["t_a_ms"] = num(r.t_a_ms);
-    row["t_b_ms"] = num(r.t_b_ms);
-    row["speedup"] = num(r.speedup);
-    row["attainable_speedup_a"] = num(r.attainable_speedup_a);
-    row["expected_e2e_gain_pct_a"] = num(r.expected_e2e_gain_pct_a);
-    row["roofline_pct_a"] = num(r.roofline_pct_a);
+    row["pct_a"] = json_number(r.pct_a);
+    row["pct_b"] = json_number(r.pct_b);
+    row["t_a_ms"] = json_number(r.t_a_ms);
+    row["t_b_ms"] = json_number(r.t_b_ms);
+    row["speedup"] = json_number(r.speedup);
+    row["attainable_speedup_a"] = json_number(r.attainable_speedup_a);
+    row["expected_e2e_gain_pct_a"] = json_number(r.expected_e2e_gain_pct_a);
+    row["roofline_pct_a"] = json_number(r.roofline_pct_a);
     row["headroom_class_a"] = str_or_null(r.headroom_class_a);
-    row["realized_gain_pct"] = num(r.realized_gain_pct);
-    row["realized_fraction"] = num(r.realized_fraction);
+    row["realized_gain_pct"] = json_number(r.realized_gain_pct);
+    row["realized_fraction"] = json_number(r.realized_fraction);
     row["status"] = r.status;
     row["match"] = r.match;
     row["name_b"] = str_or_null(r.name_b);

@@ -1,4 +1,4 @@
-// Ledger lines and the merge of new records into an existing ledger (OUTCOMES.md §3), pure.
+// Ledger lines and the merge of new records into an existing ledger (docs/method.md §17.3), pure.
 #include "roofline/ledger.hpp"
 
 #include <map>

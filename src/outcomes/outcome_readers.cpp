@@ -1,5 +1,5 @@
-// Reading the workflow's outcome files (OUTCOMES.md §2). Defensive: a missing or mistyped field
-// is one message naming the file and the field; the outcome is kept as undefined, or skipped
+// Reading the workflow's outcome files (docs/method.md §17.2). Defensive: a missing or mistyped
+// field is one message naming the file and the field; the outcome is kept as undefined, or skipped
 // with the reason when it names no kernel. Never throws.
 #include <algorithm>
 #include <system_error>
@@ -234,7 +234,7 @@ OutcomeScan read_outcome_files(const fs::path& eval_dir) {
   OutcomeScan out;
   auto each = [&](const std::vector<fs::path>& files, auto&& parse) {
     for (const auto& path : files) {
-      const std::string display = outcomes_detail::display_in(path, eval_dir);
+      const std::string display = display_relative(path, eval_dir);
       ++out.files;
       FileText text = read_text_file(path, k_max_outcome_bytes);
       if (!text.error.empty()) {

@@ -1,4 +1,4 @@
-// Ledger records (OUTCOMES.md §3): outcomes paired with predictions, judged, one per key.
+// Ledger records (docs/method.md §17.3): outcomes paired with predictions, judged, one per key.
 #include <algorithm>
 #include <cmath>
 
@@ -13,7 +13,6 @@ namespace roofline {
 
 namespace {
 
-using outcomes_detail::num;
 using outcomes_detail::str_or_null;
 using ojson = nlohmann::ordered_json;
 
@@ -45,11 +44,6 @@ const Prediction* find_prediction(const Outcome& o, const RoundPredictions& pred
   return nullptr;
 }
 
-int source_rank(const std::string& s) {
-  const auto v = parse_outcome_source(s);
-  return v ? static_cast<int>(*v) : 99;
-}
-
 }  // namespace
 
 std::optional<double> LedgerRecord::speedup() const {
@@ -73,25 +67,25 @@ ojson ledger_record_json(const LedgerRecord& r) {
   j["confidence"] = str_or_null(r.confidence);
   if (r.predicted_present) {
     const Prediction& p = r.predicted;
-    j["predicted"] = {{"roofline_pct", num(p.roofline_pct)},
-                      {"target_eff", num(p.target_eff)},
-                      {"attainable_speedup", num(p.attainable_speedup)},
-                      {"expected_e2e_gain_pct", num(p.expected_e2e_gain_pct)},
-                      {"bytes_est", num(p.bytes_est)},
-                      {"t_unit_ms", num(p.t_unit_ms)},
+    j["predicted"] = {{"roofline_pct", json_number(p.roofline_pct)},
+                      {"target_eff", json_number(p.target_eff)},
+                      {"attainable_speedup", json_number(p.attainable_speedup)},
+                      {"expected_e2e_gain_pct", json_number(p.expected_e2e_gain_pct)},
+                      {"bytes_est", json_number(p.bytes_est)},
+                      {"t_unit_ms", json_number(p.t_unit_ms)},
                       {"headroom_class", str_or_null(p.headroom_class)},
                       {"suspect", p.suspect},
-                      {"pct_gpu_time", num(p.pct_gpu_time)},
-                      {"t_ms", num(p.t_ms)}};
+                      {"pct_gpu_time", json_number(p.pct_gpu_time)},
+                      {"t_ms", json_number(p.t_ms)}};
   } else {
     j["predicted"] = nullptr;
   }
-  j["measured"] = {{"isolated_speedup", num(r.isolated_speedup)},
-                   {"e2e_delta_pct", num(r.e2e_delta_pct)},
+  j["measured"] = {{"isolated_speedup", json_number(r.isolated_speedup)},
+                   {"e2e_delta_pct", json_number(r.e2e_delta_pct)},
                    {"source", r.source},
                    {"gate", str_or_null(r.gate)},
-                   {"in_situ_speedup", num(r.in_situ_speedup)},
-                   {"pct_gpu_time", num(r.measured_pct)},
+                   {"in_situ_speedup", json_number(r.in_situ_speedup)},
+                   {"pct_gpu_time", json_number(r.measured_pct)},
                    {"file", r.file},
                    {"rounds", str_or_null(r.rounds)}};
   j["verdict"] = r.verdict;
@@ -229,7 +223,7 @@ std::vector<LedgerRecord> build_ledger_records(
   for (auto& c : kept) out.push_back(std::move(c.record));
   std::stable_sort(out.begin(), out.end(), [](const LedgerRecord& x, const LedgerRecord& y) {
     if (x.kernel != y.kernel) return x.kernel < y.kernel;
-    return source_rank(x.source) < source_rank(y.source);
+    return source_precedence(x.source) < source_precedence(y.source);
   });
   return out;
 }

@@ -1,4 +1,4 @@
-// Verdicts of measured outcomes against their predictions (OUTCOMES.md §2), pure.
+// Verdicts of measured outcomes against their predictions (docs/method.md §17.2), pure.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -26,6 +26,11 @@ std::optional<OutcomeSource> parse_outcome_source(std::string_view s) {
                           OutcomeSource::compare})
     if (s == to_string(v)) return v;
   return std::nullopt;
+}
+
+int source_precedence(std::string_view s) {
+  const auto v = parse_outcome_source(s);
+  return v ? static_cast<int>(*v) : 99;
 }
 
 double amdahl_ceiling_pct(double pct, double speedup) {

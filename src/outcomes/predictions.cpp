@@ -102,7 +102,7 @@ RoundPredictions parse_predictions(std::string_view text, const std::string& dis
 
 RoundPredictions load_round_predictions(const fs::path& eval_dir, const std::string& round) {
   const fs::path artifact = round_dir(eval_dir, round) / "profile_roofline.json";
-  const std::string display = outcomes_detail::display_in(artifact, eval_dir);
+  const std::string display = display_relative(artifact, eval_dir);
   std::vector<std::string> earlier;
   FileText text = read_text_file(artifact, k_max_json_bytes);
   if (text.found && text.error.empty()) {

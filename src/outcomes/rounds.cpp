@@ -19,7 +19,8 @@ void set_input_round(InputPaths& paths, const std::string& round) {
 
 namespace {
 
-// MODELS.md §10 over the head analyze would take by default, with the built-in kernel classes.
+// docs/method.md §6.4 over the head analyze would take by default, with the built-in kernel
+// classes.
 StepInference inferred_steps(const TopN& topn, const ModelConfig* config) {
   const Scope scope = scope_to_head(topn, ScopeOptions{});
   const ClassRules rules{{}, builtin_kernel_classes_rules()};

@@ -1,29 +1,16 @@
 #pragma once
 // Small helpers shared by the outcomes code (private to src/outcomes).
 
-#include <cmath>
-#include <filesystem>
 #include <optional>
 #include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "roofline/json_number.hpp"
+#include "roofline/text.hpp"
+
 namespace roofline::outcomes_detail {
-
-// `p` relative to `base` when inside it (forward slashes), else `p` as given.
-inline std::string display_in(const std::filesystem::path& p, const std::filesystem::path& base) {
-  std::error_code ec;
-  std::filesystem::path rel = std::filesystem::relative(p, base, ec);
-  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
-  return p.generic_string();
-}
-
-// A number for an ordered_json document: null when absent or not finite.
-inline nlohmann::ordered_json num(const std::optional<double>& v) {
-  if (!v || !std::isfinite(*v)) return nullptr;
-  return *v;
-}
 
 // `v` formatted with `spec` (a fmt spec such as "{:.3f}"), or `none` when absent.
 inline std::string opt_fmt(const std::optional<double>& v, const char* spec,

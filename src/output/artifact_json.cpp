@@ -1,20 +1,13 @@
-// profile_roofline.json (SPEC §10): key order as listed, non-finite numbers as null.
+// profile_roofline.json (docs/method.md §16): key order as listed, non-finite numbers as null.
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "roofline/json_number.hpp"
 #include "roofline/report.hpp"
 
 namespace roofline {
 namespace {
-
-ordered_json num(std::optional<double> v) {
-  if (!v || !std::isfinite(*v)) return nullptr;
-  return *v;
-}
-ordered_json num(double v) {
-  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
-}
 
 std::string join_notes(const std::vector<std::string>& notes) {
   std::string out;
@@ -31,8 +24,8 @@ std::string join_notes(const std::vector<std::string>& notes) {
 ordered_json link_json(const LinkPeak& link) {
   // `links` counts a mesh's links per GPU; a switch row gives none (read as 0): null.
   return ordered_json{{"topology", link.topology},
-                      {"bytes_s", num(link.bytes_s)},
-                      {"links", link.links >= 1 ? num(link.links) : ordered_json(nullptr)}};
+                      {"bytes_s", json_number(link.bytes_s)},
+                      {"links", link.links >= 1 ? json_number(link.links) : ordered_json(nullptr)}};
 }
 
 ordered_json entry_json(const EntryResult& e) {
@@ -41,36 +34,37 @@ ordered_json entry_json(const EntryResult& e) {
   ordered_json j;
   j["name"] = e.name;
   j["short_name"] = e.short_name;
-  j["pct_gpu_time"] =
-      e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw) : num(e.pct_gpu_time);
+  j["pct_gpu_time"] = e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw)
+                                                     : json_number(e.pct_gpu_time);
   j["regime"] = to_string(e.regime.regime);
   j["op_class"] = to_string(e.cls.op_class);
   j["modeled"] = w.modeled;
-  j["t_ms"] = num(e.regime.t_ms);
-  j["launches_per_step"] = num(e.regime.launches_per_step);
+  j["t_ms"] = json_number(e.regime.t_ms);
+  j["launches_per_step"] = json_number(e.regime.launches_per_step);
   j["unit"] = w.modeled ? w.unit : (w.unit.empty() ? "1 launch" : w.unit);
-  j["t_unit_ms"] = w.t_unit_ms > 0 ? num(w.t_unit_ms) : num(e.regime.t_ms);
-  j["bytes_est"] = w.modeled ? num(w.bytes) : nullptr;
-  j["flops_est"] = w.modeled ? num(w.flops) : nullptr;
-  j["achieved_bw_bytes_s"] = num(v.achieved_bw_bytes_s);
-  j["achieved_flops"] = num(v.achieved_flops);
-  j["hbm_util"] = num(v.hbm_util);
-  j["compute_util"] = num(v.compute_util);
-  j["arithmetic_intensity"] = num(v.arithmetic_intensity);
-  j["ridge_point"] = num(v.ridge_point);
+  j["t_unit_ms"] = w.t_unit_ms > 0 ? json_number(w.t_unit_ms) : json_number(e.regime.t_ms);
+  j["bytes_est"] = w.modeled ? json_number(w.bytes) : nullptr;
+  j["flops_est"] = w.modeled ? json_number(w.flops) : nullptr;
+  j["achieved_bw_bytes_s"] = json_number(v.achieved_bw_bytes_s);
+  j["achieved_flops"] = json_number(v.achieved_flops);
+  j["hbm_util"] = json_number(v.hbm_util);
+  j["compute_util"] = json_number(v.compute_util);
+  j["arithmetic_intensity"] = json_number(v.arithmetic_intensity);
+  j["ridge_point"] = json_number(v.ridge_point);
   j["bound_type"] = to_string(v.bound);
-  j["roofline_pct"] = num(v.roofline_pct);
-  j["roofline_pct_raw"] = num(v.roofline_pct_raw);
-  j["target_eff"] = num(v.target_eff);
-  j["attainable_speedup"] = num(v.attainable_speedup);
-  j["expected_e2e_gain_pct"] = num(v.expected_e2e_gain_pct);
+  j["roofline_pct"] = json_number(v.roofline_pct);
+  j["roofline_pct_raw"] = json_number(v.roofline_pct_raw);
+  j["target_eff"] = json_number(v.target_eff);
+  j["attainable_speedup"] = json_number(v.attainable_speedup);
+  j["expected_e2e_gain_pct"] = json_number(v.expected_e2e_gain_pct);
   j["headroom_class"] = to_string(v.headroom);
   j["confidence"] = to_string(e.confidence);
   j["suspect"] = v.suspect;
   if (v.suspect) {
-    j["bytes_upper_bound"] = num(v.bytes_upper_bound);
-    j["flops_upper_bound"] = num(v.flops_upper_bound);
-    if (v.implied_max_experts_hit) j["implied_max_experts_hit"] = num(v.implied_max_experts_hit);
+    j["bytes_upper_bound"] = json_number(v.bytes_upper_bound);
+    j["flops_upper_bound"] = json_number(v.flops_upper_bound);
+    if (v.implied_max_experts_hit)
+      j["implied_max_experts_hit"] = json_number(v.implied_max_experts_hit);
     j["stage_c_candidate"] = v.stage_c_candidate;
   }
   j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
@@ -82,26 +76,26 @@ ordered_json entry_json(const EntryResult& e) {
   for (std::size_t i = 0; i < w.candidates.size(); ++i) {
     const Candidate& c = w.candidates[i];
     ordered_json cj{{"label", c.label},
-                    {"bytes", num(c.bytes)},
-                    {"flops", num(c.flops)},
+                    {"bytes", json_number(c.bytes)},
+                    {"flops", json_number(c.flops)},
                     {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
                     {"chosen", i == w.chosen}};
-    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (MODELS.md §4)
+    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (docs/method.md §8.7)
     candidates.push_back(std::move(cj));
   }
   j["byte_candidates"] = std::move(candidates);
-  // Fields added since SPEC §10, in its order, each only when it applies.
-  if (w.bytes_lower_bound) j["bytes_lower_bound"] = num(w.bytes_lower_bound);
+  // Fields added since docs/method.md §16, in its order, each only when it applies.
+  if (w.bytes_lower_bound) j["bytes_lower_bound"] = json_number(w.bytes_lower_bound);
   if (!v.roof.empty()) j["roof"] = v.roof;
   if (w.comm) {
-    j["link_bytes"] = num(w.comm->link_bytes);
-    j["link_util"] = num(v.link_util);
+    j["link_bytes"] = json_number(w.comm->link_bytes);
+    j["link_util"] = json_number(v.link_util);
   }
   if (w.measured_vs_model)
-    j["measured_vs_model"] = ordered_json{{"bytes", num(w.measured_vs_model->bytes)},
-                                          {"flops", num(w.measured_vs_model->flops)}};
+    j["measured_vs_model"] = ordered_json{{"bytes", json_number(w.measured_vs_model->bytes)},
+                                          {"flops", json_number(w.measured_vs_model->flops)}};
   if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
-  if (e.serving_weighted_pct) j["serving_weighted_pct"] = num(e.serving_weighted_pct);
+  if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(e.serving_weighted_pct);
   return j;
 }
 
@@ -112,16 +106,9 @@ ordered_json artifact_json(const Analysis& a) {
   j["tool"] = ordered_json{{"name", "roofline"}, {"version", ROOFLINE_VERSION}};
   j["gfx"] = a.gfx.empty() ? ordered_json(nullptr) : ordered_json(a.gfx);
   j["product"] = a.product.empty() ? ordered_json(nullptr) : ordered_json(a.product);
-  ordered_json flops = ordered_json::object();
-  for (const auto& [key, value] : a.peaks.flops) flops[key] = num(value);
-  j["peaks"] = ordered_json{{"hbm_bw_bytes_s", num(a.peaks.hbm_bw_bytes_s)},
-                            {"flops", std::move(flops)},
-                            {"source", to_string(a.peaks.source)},
-                            {"confidence", to_string(a.peaks.confidence)},
-                            {"compute_validated", a.peaks.compute_validated}};
-  if (a.peaks.link) j["peaks"]["link"] = link_json(*a.peaks.link);
+  j["peaks"] = peaks_json(a.peaks, PeaksFields::artifact);
   j["stage"] = to_string(a.stage);
-  j["head_threshold_pct"] = num(a.head_threshold_pct);
+  j["head_threshold_pct"] = json_number(a.head_threshold_pct);
   j["skipped_count"] = a.skipped_count;
   ordered_json entries = ordered_json::array();
   for (const auto& e : a.entries) entries.push_back(entry_json(e));

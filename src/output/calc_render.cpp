@@ -2,6 +2,7 @@
 // command line, and the peaks a part resolves to.
 #include <fmt/format.h>
 
+#include "roofline/json_number.hpp"
 #include "roofline/load.hpp"
 #include "roofline/report.hpp"
 
@@ -9,18 +10,7 @@ namespace roofline {
 
 ordered_json calc_json(const CalcResult& r) {
   ordered_json j = entry_json(r.entry);
-  ordered_json flops = ordered_json::object();
-  for (const auto& [k, v] : r.peaks.flops) flops[k] = v;
-  j["peaks"] = ordered_json{
-      {"gfx", is_nvidia_arch(r.peaks.gfx) ? ordered_json(nullptr) : ordered_json(r.peaks.gfx)},
-      {"arch", r.peaks.gfx},
-      {"product", r.peaks.product.empty() ? ordered_json(nullptr) : ordered_json(r.peaks.product)},
-      {"hbm_bw_bytes_s",
-       r.peaks.hbm_bw_bytes_s ? ordered_json(*r.peaks.hbm_bw_bytes_s) : ordered_json(nullptr)},
-      {"flops", flops},
-      {"source", to_string(r.peaks.source)},
-      {"confidence", to_string(r.peaks.confidence)},
-      {"compute_validated", r.peaks.compute_validated}};
+  j["peaks"] = peaks_json(r.peaks, PeaksFields::calc);
   return j;
 }
 
@@ -55,29 +45,36 @@ std::string calc_text(const CalcResult& r) {
   return out;
 }
 
-ordered_json peaks_json(const ResolvedPeaks& p) {
+ordered_json peaks_json(const ResolvedPeaks& p, PeaksFields fields) {
+  ordered_json j = ordered_json::object();
+  if (fields != PeaksFields::artifact) {
+    j["gfx"] = is_nvidia_arch(p.gfx) ? ordered_json(nullptr) : ordered_json(p.gfx);
+    j["arch"] = p.gfx;
+    j["product"] = p.product.empty() ? ordered_json(nullptr) : ordered_json(p.product);
+  }
+  j["hbm_bw_bytes_s"] = json_number(p.hbm_bw_bytes_s);
   ordered_json flops = ordered_json::object();
-  for (const auto& [k, v] : p.flops) flops[k] = v;
-  return ordered_json{
-      {"gfx", is_nvidia_arch(p.gfx) ? ordered_json(nullptr) : ordered_json(p.gfx)},
-      {"arch", p.gfx},
-      {"product", p.product.empty() ? ordered_json(nullptr) : ordered_json(p.product)},
-      {"hbm_bw_bytes_s",
-       p.hbm_bw_bytes_s ? ordered_json(*p.hbm_bw_bytes_s) : ordered_json(nullptr)},
-      {"flops", flops},
-      {"l2_bytes", p.l2_bytes ? ordered_json(*p.l2_bytes) : ordered_json(nullptr)},
-      {"mall_bytes", p.mall_bytes ? ordered_json(*p.mall_bytes) : ordered_json(nullptr)},
-      {"link", p.link ? link_json(*p.link) : ordered_json(nullptr)},
-      {"source", to_string(p.source)},
-      {"confidence", to_string(p.confidence)},
-      {"compute_validated", p.compute_validated},
-      {"hard_unknown", p.hard_unknown},
-      {"notes", p.notes}};
+  for (const auto& [k, v] : p.flops) flops[k] = json_number(v);
+  j["flops"] = std::move(flops);
+  if (fields == PeaksFields::full) {
+    j["l2_bytes"] = json_number(p.l2_bytes);
+    j["mall_bytes"] = json_number(p.mall_bytes);
+    j["link"] = p.link ? link_json(*p.link) : ordered_json(nullptr);
+  }
+  j["source"] = to_string(p.source);
+  j["confidence"] = to_string(p.confidence);
+  j["compute_validated"] = p.compute_validated;
+  if (fields == PeaksFields::artifact && p.link) j["link"] = link_json(*p.link);
+  if (fields == PeaksFields::full) {
+    j["hard_unknown"] = p.hard_unknown;
+    j["notes"] = p.notes;
+  }
+  return j;
 }
 
 namespace {
 
-// MODELS.md §8: what one direction of the interconnect gives a GPU of a group.
+// docs/method.md §10.7: what one direction of the interconnect gives a GPU of a group.
 std::string link_text(const LinkPeak& l) {
   if (l.topology == "mesh")
     return fmt::format(
@@ -114,7 +111,7 @@ std::string peaks_table_text(const PeaksTable& table) {
     for (const auto& [k, v] : s.flops)
       flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
     // The link roof in one cell: "switch 4.5e+11 B/s" per GPU, "mesh 7 x 6.4e+10 B/s" per link
-    // (MODELS §8).
+    // (docs/method.md §10.7).
     std::string link = "-";
     if (s.link)
       link = s.link->topology == "mesh"

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/units.hpp"
+
 namespace roofline::chart {
 namespace {
 
@@ -25,9 +27,9 @@ std::optional<Point> place(const EntryResult& e, std::string& why) {
     return std::nullopt;
   }
   if (v.roof == "link" || w.comm) {  // a collective is judged on the link roof, not this chart's
-    why = v.link_util ? fmt::format("collective on the link roof: {:.1f}% link utilisation",
-                                    100.0 * *v.link_util)
-                      : std::string("collective: no link roof for this part");
+    why = v.link_util
+              ? "collective on the link roof: " + format_pct(v.link_util) + " link utilisation"
+              : std::string("collective: no link roof for this part");
     return std::nullopt;
   }
   if (!positive(w.flops)) {

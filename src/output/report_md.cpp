@@ -1,4 +1,4 @@
-// profile_roofline.md (SPEC §10): what an engineer pastes into a PR or a run log.
+// profile_roofline.md (docs/method.md §16): what an engineer pastes into a PR or a run log.
 #include <algorithm>
 #include <cmath>
 
@@ -16,7 +16,8 @@ using detail::md_code;
 
 constexpr std::size_t k_table_name_chars = 60;
 
-// The capture's share, and beside it the deployed-mix share when the Top-N has one (RUNS.md §2).
+// The capture's share, and beside it the deployed-mix share when the Top-N has one
+// (docs/method.md §2.3).
 std::string pct_text(const EntryResult& e) {
   if (!e.serving_weighted_pct) return fmt::format("{:g}%", e.pct_gpu_time);
   return fmt::format("{:g}% · serving-weighted {:g}%", e.pct_gpu_time, *e.serving_weighted_pct);

@@ -1,5 +1,5 @@
-// The run (SPEC §3): one call per step of the method, in its order. Each step is a pure stage of
-// src/stages; this file only hands one stage's struct to the next.
+// The run (docs/method.md §3): one call per step of the method, in its order. Each step is a pure
+// stage of src/stages; this file only hands one stage's struct to the next.
 #include "roofline/analyze.hpp"
 
 #include <algorithm>
@@ -76,7 +76,7 @@ RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport*
   return run;
 }
 
-// analyze --calibration (OUTCOMES.md §5): the table judge takes target_eff from, and what its
+// analyze --calibration (docs/method.md §17.5): the table judge takes target_eff from, and what its
 // reading said (a class it had to skip is a warning).
 const CalibrationTable* calibration_for(const AnalyzeInputs& in, Analysis& a) {
   if (!in.calibration || !in.calibration->loaded.value) return nullptr;
@@ -145,7 +145,7 @@ struct EntryContext {
   const VerdictParams& verdict;
 };
 
-// The share of GPU time the head key gave one entry (RUNS.md §2).
+// The share of GPU time the head key gave one entry (docs/method.md §4).
 struct HeadShare {
   double pct = 0.0;
   bool serving_weighted = false;  // --head-key serving_weighted and the entry carries one
@@ -290,7 +290,8 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   // The op class picks the byte model; the classes also tell which kernels run once per layer.
   std::vector<Classification> classes;
   for (std::size_t idx : scope.selected) classes.push_back(classify(topn.entries[idx], rules));
-  // Without step annotations, the layer plan and the call counts give the steps (MODELS.md §10).
+  // Without step annotations, the layer plan and the call counts give the steps
+  // (docs/method.md §6.4).
   const StepInference steps = infer_steps(topn, scope, classes, config);
   if (!steps.note.empty()) a.notes.push_back(steps.note);
 

@@ -1,5 +1,5 @@
-// Steps 3 and 8, gather_evidence and deepen (SPEC §6): matching probe and counter evidence to the
-// head entries, and deepening an entry's stage-A estimate with it.
+// Steps 3 and 8, gather_evidence and deepen (docs/method.md §11): matching probe and counter
+// evidence to the head entries, and deepening an entry's stage-A estimate with it.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -126,9 +126,9 @@ void match_counters(const TopN& topn, const Scope& scope, const CountersInput& c
         kernels[unmatched[0]].name, unmatched.size() > 1 ? ", ..." : ""));
 }
 
-// RUNS.md §2b: the profiler's cases (count-weighted, each with its latency) replace the stage-A
-// estimate from the Top-N's signatures; the stage stays A (the same trace, not a new capture).
-// Cases of the other regime are left out when the chosen regime has cases of its own.
+// docs/method.md §8.2: the profiler's cases (count-weighted, each with its latency) replace the
+// stage-A estimate from the Top-N's signatures; the stage stays A (the same trace, not a new
+// capture). Cases of the other regime are left out when the chosen regime has cases of its own.
 void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice& regime,
                    const Classification& cls, const ModelContext& ctx, Deepened& d) {
   std::vector<const ProbeCase*> cases, other;

@@ -1,5 +1,5 @@
-// Step 10, grade (SPEC §6, §7): how far an entry's numbers can be trusted, and why it has no
-// verdict.
+// Step 10, grade (docs/method.md §12, §13): how far an entry's numbers can be trusted, and why it
+// has no verdict.
 #include <fmt/format.h>
 
 #include "roofline/stages.hpp"
@@ -8,7 +8,8 @@ namespace roofline {
 
 Grade grade(Stage stage, const WorkEstimate& work, const Verdict& v, const ResolvedPeaks& peaks) {
   Grade g;
-  // Confidence follows the stage (SPEC §6); low peaks or an unvalidated compute axis keep it low.
+  // Confidence follows the stage (docs/method.md §12); low peaks or an unvalidated compute axis
+  // keep it low.
   g.confidence = stage == Stage::C   ? Confidence::high
                  : stage == Stage::B ? Confidence::medium
                                      : Confidence::low;

@@ -1,4 +1,5 @@
-// Step 11, advise (SPEC §8): route annotation, shippability gate, concrete byte-reduction levers.
+// Step 11, advise (docs/method.md §14): route annotation, shippability gate, concrete
+// byte-reduction levers.
 #include <array>
 
 #include <fmt/format.h>
@@ -93,7 +94,8 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
     }
   }
   // 2. Stop reading unrouted experts: the all-expert figure is reported (the family streams
-  // every expert), or it is feasible, so the time would allow streaming them all (MODELS.md §4).
+  // every expert), or it is feasible, so the time would allow streaming them all
+  // (docs/method.md §8.7).
   if (w.moe && w.candidates.size() >= 2) {
     const Candidate* all = nullptr;
     const Candidate* hit = nullptr;

@@ -1,5 +1,5 @@
-// Step 7, model_work (SPEC §4): dispatch to the per-class byte/FLOP model, then the feasibility
-// rule.
+// Step 7, model_work (docs/method.md §8): dispatch to the per-class byte/FLOP model, then the
+// feasibility rule.
 #include <algorithm>
 #include <cmath>
 
@@ -104,7 +104,7 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
     d.weight = d.act;
     d.weight_source = "same as activations (no weight dtype anywhere)";
   }
-  // The model dtype modules_to_not_convert keep (MODELS.md §3).
+  // The model dtype modules_to_not_convert keep (docs/method.md §8.6).
   d.model = cfg_dtype ? *cfg_dtype : k_bf16;
   d.model_source = cfg_dtype ? fmt::format("config dtype '{}'", cfg->dtype)
                              : std::string("bf16 (no config dtype)");
@@ -180,10 +180,9 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
       std::string list;
       for (const auto& c : work.candidates)
         list +=
-            fmt::format("{}{} {} ({} of peak bw × t_unit{})", list.empty() ? "" : "; ", c.label,
+            fmt::format("{}{} {} ({}{} of peak bw × t_unit{})", list.empty() ? "" : "; ", c.label,
                         format_bytes(c.bytes, Digits::exact),
-                        *c.feasible ? fmt::format("feasible, {:.1f}%", 100.0 * c.bytes / *budget)
-                                    : fmt::format("infeasible, {:.1f}%", 100.0 * c.bytes / *budget),
+                        *c.feasible ? "feasible, " : "infeasible, ", format_pct(c.bytes / *budget),
                         c.in_choice ? "" : "; reported for comparison, not in the choice");
       const std::string rule = in_choice > 1 ? "largest feasible" : "the reported model";
       work.notes.push_back(
@@ -270,7 +269,7 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
 WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
                         const ModelContext& ctx) {
   if (e.dtypes_are_set && !e.signatures.empty()) {
-    // The profiler's format (RUNS.md §2b): each call signature modelled, dtypes by role.
+    // The profiler's format (docs/method.md §8.2): each call signature modelled, dtypes by role.
     std::vector<ProbeCase> cases;
     std::string rule;
     for (const auto& sig : e.signatures) {

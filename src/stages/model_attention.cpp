@@ -1,4 +1,4 @@
-// Attention (SPEC §4, MODELS.md §2): paged decode (MHA/GQA) over the layer plan's windows, MLA
+// Attention (docs/method.md §8, §8.8): paged decode (MHA/GQA) over the layer plan's windows, MLA
 // latent decode with the index_topk candidate, causal prefill, the split-KV reduction stage, and
 // the dispatch to the sparse-attention indexer.
 #include <algorithm>
@@ -177,7 +177,7 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
     hd_v = *c.v_head_dim;
     n_kv = n_q;
   }
-  // Causal pairs per sequence, averaged over the layers this kernel serves (MODELS.md §2).
+  // Causal pairs per sequence, averaged over the layers this kernel serves (docs/method.md §8.8).
   double pairs = 0, served = 0;
   for (const LayerSpec& l : c.plan.layers)
     if (serves_softmax(l.mixer)) {

@@ -1,5 +1,6 @@
-// MODELS.md §9: no model, but evidence. An entry left unmodelled that has shapes and dtypes gets
-// the operand-bytes lower bound (each recorded operand moved once) and the hbm_util it implies.
+// docs/method.md §8.16: no model, but evidence. An entry left unmodelled that has shapes and dtypes
+// gets the operand-bytes lower bound (each recorded operand moved once) and the hbm_util it
+// implies.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -29,7 +30,7 @@ void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const C
   const auto& peak = ctx.peaks ? ctx.peaks->hbm_bw_bytes_s : std::nullopt;
   if (regime.t_ms && *regime.t_ms > 0 && peak && *peak > 0) {
     const double u = bytes / (*regime.t_ms / 1000.0) / *peak;
-    util = fmt::format(" → hbm_util ≥ {:.1f}% ({} / {:.6g} ms / {:.3g} B/s){}", 100.0 * u,
+    util = fmt::format(" → hbm_util ≥ {} ({} / {:.6g} ms / {:.3g} B/s){}", format_pct(u),
                        fmt_bytes(bytes), *regime.t_ms, *peak,
                        u > 1.0 ? "; above 100%, so some operand is evidently not read whole (a "
                                  "cache pool, an indexed table)"

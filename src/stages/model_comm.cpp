@@ -1,5 +1,5 @@
-// Collectives (MODELS.md §8): the bytes one GPU receives over its links for one launch. The roof is
-// the link roof (judged in verdict.cpp), not HBM.
+// Collectives (docs/method.md §8.14): the bytes one GPU receives over its links for one launch. The
+// roof is the link roof (judged in verdict.cpp), not HBM.
 #include <fmt/format.h>
 
 #include "core/pattern.hpp"
@@ -23,7 +23,7 @@ std::string collective_op(const TopNEntry& e) {
   return {};
 }
 
-// QuickReduce codecs scale the wire bytes (MODELS.md §8), read from the template arguments.
+// QuickReduce codecs scale the wire bytes (docs/method.md §8.14), read from the template arguments.
 double quickreduce_codec(const TopNEntry& e, std::string& what) {
   const bool quick = name_has(e, {"quickreduce", "allreduce_prototype"});
   if (!quick) return 1.0;

@@ -1,7 +1,7 @@
-// Elementwise / norm / quant / memory ops (SPEC §4): bytes = inputs + outputs, flops ≈ elements,
-// memory-bound by construction (no compute peak is used). The recorded operands are the op's
-// inputs, except where the op's own convention says otherwise: copy_/cast (destination, source),
-// fill (destination), kv_write (new K, new V, then the caches written into).
+// Elementwise / norm / quant / memory ops (docs/method.md §8): bytes = inputs + outputs, flops ≈
+// elements, memory-bound by construction (no compute peak is used). The recorded operands are the
+// op's inputs, except where the op's own convention says otherwise: copy_/cast (destination,
+// source), fill (destination), kv_write (new K, new V, then the caches written into).
 #include <algorithm>
 
 #include <fmt/format.h>

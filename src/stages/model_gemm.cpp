@@ -1,6 +1,6 @@
-// Dense GEMM [M,K] x [K,N] (SPEC §4): flops = 2MNK, bytes = MK·a + KN·w + MN·a; batched GEMM
-// (MODELS.md §5), packed 4-bit weights, and the modules a quantized checkpoint leaves unquantized
-// (MODELS.md §3).
+// Dense GEMM [M,K] x [K,N] (docs/method.md §8): flops = 2MNK, bytes = MK·a + KN·w + MN·a; batched
+// GEMM (docs/method.md §8.5), packed 4-bit weights, and the modules a quantized checkpoint leaves
+// unquantized (docs/method.md §8.6).
 #include <fmt/format.h>
 
 #include "core/pattern.hpp"
@@ -53,7 +53,7 @@ std::optional<GemmShape> shape_from_operands(const TopNEntry& e, bool packed4) {
   return std::nullopt;
 }
 
-// Which unquantized role a GEMM plays (MODELS.md §3): by name, then by shape.
+// Which unquantized role a GEMM plays (docs/method.md §8.6): by name, then by shape.
 std::string gemm_role(const ModelInput& in, const GemmShape& s) {
   const TopNEntry& e = in.entry;
   for (const std::string* f : {&e.name, &e.short_name}) {
@@ -125,8 +125,8 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   Dtype wdt = in.dtypes.weight;
   work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
   if (auto bs = batched_shape(e)) {
-    // MODELS.md §5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to the
-    // expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
+    // docs/method.md §8.5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to
+    // the expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
     const double bt = bs->batch, w = wdt.bytes;
     const double bytes = bt * (bs->m * bs->k * a + bs->k * bs->n * w + bs->m * bs->n * a);
     const double flops = 2.0 * bt * bs->m * bs->n * bs->k;

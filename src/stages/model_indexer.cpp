@@ -1,5 +1,5 @@
-// Sparse-attention indexer scores (MODELS.md §7, DeepSeek-V3.2 lightning indexer), decode: every
-// query scores every cached index key. bytes = B·S·d·k_bytes + B·S·4, flops = 2·B·h·S·d.
+// Sparse-attention indexer scores (docs/method.md §8.12, DeepSeek-V3.2 lightning indexer), decode:
+// every query scores every cached index key. bytes = B·S·d·k_bytes + B·S·4, flops = 2·B·h·S·d.
 #include <fmt/format.h>
 
 #include "stages/model_internal.hpp"
@@ -35,7 +35,8 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   const double B = *in.rows, d = *cfg->index_head_dim, h = *cfg->index_n_heads;
-  // Key bytes: fp8 keys carry one fp32 scale per key (d elements), else bf16 (MODELS.md §7).
+  // Key bytes: fp8 keys carry one fp32 scale per key (d elements), else bf16
+  // (docs/method.md §8.12).
   bool fp8 = false;
   std::string fp8_spelling;
   for (const auto& s : in.entry.dtypes)

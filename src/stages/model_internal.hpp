@@ -1,5 +1,5 @@
 #pragma once
-// Shared pieces of the per-class byte/FLOP models (SPEC §4). Internal to the model stage.
+// Shared pieces of the per-class byte/FLOP models (docs/method.md §8). Internal to the model stage.
 
 #include <optional>
 #include <string>
@@ -42,22 +42,23 @@ void model_comm(const ModelInput& in, WorkEstimate& work);
 // DeepSeek-V3.2 lightning indexer scores (model_indexer.cpp), called by model_attention.
 void model_indexer(const ModelInput& in, WorkEstimate& work);
 
-// MODELS.md §9 (model_bound.cpp): for an entry left unmodelled that has shapes and dtypes, the
-// operand-bytes lower bound and the hbm_util it implies (notes). Evidence, not a verdict.
+// docs/method.md §8.16 (model_bound.cpp): for an entry left unmodelled that has shapes and dtypes,
+// the operand-bytes lower bound and the hbm_util it implies (notes). Evidence, not a verdict.
 // MoE and attention entries get none: their operands are expert stacks and paged KV pools that a
 // launch reads only in part.
 void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
                          const ModelContext& ctx, WorkEstimate& work);
 
-// A batched GEMM [Bt, M, K] × [Bt, K, N] (or [Bt, N, K]) from the entry's shapes (MODELS.md §5).
+// A batched GEMM [Bt, M, K] × [Bt, K, N] (or [Bt, N, K]) from the entry's shapes
+// (docs/method.md §8.5).
 struct BatchedShape {
   double batch = 0, m = 0, n = 0, k = 0;
   std::string how;
 };
 std::optional<BatchedShape> batched_shape(const TopNEntry& e);
 
-// The layer plan's windows seen by a softmax-attention kernel at context S (MODELS.md §2): the
-// mean tokens read over the layers it serves, and the split for notes.
+// The layer plan's windows seen by a softmax-attention kernel at context S (docs/method.md §8.8):
+// the mean tokens read over the layers it serves, and the split for notes.
 struct WindowMix {
   double mean_tokens = 0;
   double layers = 0;

@@ -1,6 +1,6 @@
-// Linear attention and state-space layers at decode (MODELS.md §6): one launch = one layer's
-// recurrent state update (GDN, KDA, lightning, mamba2, mamba1) or its short causal conv. The
-// chunked-prefill kernels stay L2 with the operand-bytes bound (MODELS.md §9).
+// Linear attention and state-space layers at decode (docs/method.md §8.13): one launch = one
+// layer's recurrent state update (GDN, KDA, lightning, mamba2, mamba1) or its short causal conv.
+// The chunked-prefill kernels stay L2 with the operand-bytes bound (docs/method.md §8.16).
 #include <algorithm>
 #include <cmath>
 
@@ -87,7 +87,7 @@ Mixer decode_mixer(const ModelInput& in, const std::string& detail, std::string&
   return Mixer::unknown;
 }
 
-// GDN and KDA share one formula (MODELS.md §6).
+// GDN and KDA share one formula (docs/method.md §8.13).
 Shape delta_rule(const ModelInput& in, Mixer m, double N, double s, double a,
                  std::string& missing) {
   const ModelConfig& c = *in.ctx.config;

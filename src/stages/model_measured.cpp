@@ -1,5 +1,5 @@
-// Step 8, deepen (SPEC §6): the §4 models over captured probe shapes (stage B), and measured
-// counter bytes/FLOPs in place of the model's (stage C).
+// Step 8, deepen (docs/method.md §11): the §8 models over captured probe shapes (stage B), and
+// measured counter bytes/FLOPs in place of the model's (stage C).
 #include <cmath>
 #include <map>
 

@@ -1,5 +1,5 @@
-// MoE / grouped expert GEMM (SPEC §4, MODELS.md §4–§5): experts_hit (the reported figure), gated
-// or not, shared experts, stages, TP sharding, the logical unit, the all-expert figure for
+// MoE / grouped expert GEMM (docs/method.md §8, §8.5, §8.7): experts_hit (the reported figure),
+// gated or not, shared experts, stages, TP sharding, the logical unit, the all-expert figure for
 // comparison, and the dense batched GEMM over all experts.
 #include <cmath>
 
@@ -188,7 +188,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
     }
   }
 
-  // Shared experts: in the unit only when the family fuses them (MODELS.md §4).
+  // Shared experts: in the unit only when the family fuses them (docs/method.md §8.7).
   double shared_I = 0.0;
   std::string shared_key;
   if (cfg->shared_expert_intermediate) {
@@ -256,7 +256,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
                                    in.dtypes.act.key, a, in.dtypes.act_source));
   work.notes.push_back(fmt::format("activation bytes {} ({})", fmt_bytes(act_bytes), act_how));
   if (dense_batched) {
-    // MODELS.md §5: the shapes show a dense batched GEMM over all E experts.
+    // docs/method.md §8.5: the shapes show a dense batched GEMM over all E experts.
     const BatchedShape& b = *batched;
     const double bytes = b.batch * (b.m * b.k * a + b.k * b.n * w + b.m * b.n * a);
     const double bflops = 2.0 * b.batch * b.m * b.n * b.k;

@@ -1,4 +1,5 @@
-// Step 7, model_work (RUNS.md §2b): per-operand dtypes from the profiler's sorted dtype set.
+// Step 7, model_work (docs/method.md §8.2): per-operand dtypes from the profiler's sorted dtype
+// set.
 #include <algorithm>
 
 #include <fmt/format.h>

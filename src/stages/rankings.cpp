@@ -1,4 +1,4 @@
-// Step 12, rank_entries (SPEC §8, §10): both rankings, side by side, never blended.
+// Step 12, rank_entries (docs/method.md §15, §16.1): both rankings, side by side, never blended.
 #include <algorithm>
 #include <map>
 #include <numeric>

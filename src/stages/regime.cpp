@@ -1,5 +1,5 @@
-// Step 6, pick_regime (SPEC §3): the e2e-critical regime, its per-launch time and launches per
-// step.
+// Step 6, pick_regime (docs/method.md §6): the e2e-critical regime, its per-launch time and
+// launches per step.
 #include <fmt/format.h>
 
 #include "roofline/stages.hpp"
@@ -27,10 +27,10 @@ std::string fmt_num(double v) {
   return fmt::format("{:.6g}", v);
 }
 
-// Rows in flight the entry's shapes show (MODELS.md §10): the first operand's leading dimension,
-// leading 1s skipped, over the signature with the most rows. A flat (1-D) operand has no rows —
-// its one dimension is an element count (a 1 GiB memcpy is not 268 M rows in flight) — so the
-// first operand of two or more dimensions decides.
+// Rows in flight the entry's shapes show (docs/method.md §6.4): the first operand's leading
+// dimension, leading 1s skipped, over the signature with the most rows. A flat (1-D) operand has no
+// rows — its one dimension is an element count (a 1 GiB memcpy is not 268 M rows in flight) — so
+// the first operand of two or more dimensions decides.
 std::optional<double> shape_rows(const TopNEntry& e) {
   auto rows_of = [](const std::vector<std::vector<std::int64_t>>& sig) -> std::optional<double> {
     for (const auto& op : sig) {
@@ -80,7 +80,8 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
           "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
           to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
     } else if (const auto rows = shape_rows(e); hints.inferred && rows && hints.conc) {
-      // No step annotations at all (MODELS.md §10): decode batches are at most the concurrency.
+      // No step annotations at all (docs/method.md §6.4): decode batches are at most the
+      // concurrency.
       out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
       out.why = fmt::format(
           "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (MODELS.md §10)",

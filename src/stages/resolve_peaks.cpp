@@ -1,4 +1,4 @@
-// Step 2, resolve_peaks (SPEC §3): hardware denominators for this run.
+// Step 2, resolve_peaks (docs/method.md §5): hardware denominators for this run.
 #include <cctype>
 #include <cmath>
 
@@ -26,9 +26,9 @@ bool bf16_equals_fp16(const std::map<std::string, double>& flops) {
   return std::fabs(bf16->second - fp16->second) <= 1e-9 * std::max(bf16->second, fp16->second);
 }
 
-// REACH §1: on an NVIDIA arch the product decides the row — `device_target` when given (a product
-// key or one of a row's device names), else `device_name` matched exactly against the spellings
-// the rows of that arch list. A name no row lists stays as the (unmatched) product: L1.
+// docs/method.md §5.2: on an NVIDIA arch the product decides the row — `device_target` when given
+// (a product key or one of a row's device names), else `device_name` matched exactly against the
+// spellings the rows of that arch list. A name no row lists stays as the (unmatched) product: L1.
 std::string nvidia_product(const PeaksTable& table, const std::string& arch,
                            const std::string& product_spelling, const std::string& device_name,
                            std::vector<std::string>& notes) {

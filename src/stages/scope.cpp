@@ -1,4 +1,4 @@
-// Step 1, scope_to_head (SPEC §3): keep the head of the profile.
+// Step 1, scope_to_head (docs/method.md §4): keep the head of the profile.
 #include <algorithm>
 #include <limits>
 #include <numeric>

@@ -1,4 +1,4 @@
-// Step 5, infer_steps (MODELS.md §10): serving steps and launches per step when the Top-N has
+// Step 5, infer_steps (docs/method.md §6.4): serving steps and launches per step when the Top-N has
 // neither per-regime fields nor step counts, from the layer plan and the call counts.
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Step 9, judge (SPEC §5, §7 L3): utilization, bound, headroom verdict, sanity band.
+// Step 9, judge (docs/method.md §10, §10.6 L3): utilization, bound, headroom verdict, sanity band.
 #include <algorithm>
 #include <cmath>
 
@@ -15,10 +15,6 @@ constexpr double k_bound_util = 0.60;
 constexpr double k_sane_low = 0.001;
 constexpr double k_sane_high = 1.0;
 
-std::string pct(double v) {
-  return fmt::format("{:.1f}%", 100.0 * v);
-}
-
 }  // namespace
 
 std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
@@ -32,7 +28,7 @@ std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
       return r9700 ? 0.76 : 0.875;
     case OpClass::attn:
       return 0.50;
-    case OpClass::linear_attn:  // streaming state updates (MODELS.md)
+    case OpClass::linear_attn:  // streaming state updates (docs/method.md §8)
     case OpClass::ssm:
       return 0.85;
     case OpClass::comm:
@@ -80,13 +76,13 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
               ? fmt::format(
                     "{} of the {} roof is above 100%: the byte/FLOP model is refuted by the "
                     "measured time",
-                    pct(raw), axis)
+                    format_pct(raw), axis)
               : fmt::format("{} of the {} roof is below 0.1%: the model or the time is off",
-                            pct(raw), axis);
+                            format_pct(raw), axis);
       v.notes.push_back(fmt::format(
           "infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
           "stage-C (counters) candidate",
-          why, pct(*v.roofline_pct)));
+          why, format_pct(*v.roofline_pct)));
       if (v.bytes_upper_bound)
         v.notes.push_back(
             fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
@@ -114,8 +110,8 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
                                      : Headroom::underperforming;
 }
 
-// The link roof (MODELS.md §8): aggregate = min(n−1, links)·bytes_s on a mesh, bytes_s through a
-// switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
+// The link roof (docs/method.md §10.7): aggregate = min(n−1, links)·bytes_s on a mesh, bytes_s
+// through a switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
 Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
                    const ResolvedPeaks& peaks, const VerdictParams& params) {
   v.roof = "link";
@@ -147,7 +143,7 @@ Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
   v.notes.push_back(fmt::format(
       "link roof ({}); link_util = link_bytes / t_unit / roof = {:.4g} B / {:.4g} s / {:.4g} B/s "
       "= {}; bound {} ({}){}",
-      roof_how, work.bytes, t_s, aggregate, pct(util), to_string(v.bound),
+      roof_how, work.bytes, t_s, aggregate, format_pct(util), to_string(v.bound),
       util >= k_bound_util ? "a saturated link: fewer bytes on the wire (quantized all-reduce)"
                            : "synchronisation / hop latency, not bandwidth",
       v.headroom != Headroom::unknown
@@ -162,7 +158,7 @@ Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params) {
   Verdict v;
-  // The shipped prior, or the calibrated value when a calibration applies (OUTCOMES.md §5).
+  // The shipped prior, or the calibrated value when a calibration applies (docs/method.md §17.5).
   const TargetEffChoice eff =
       choose_target_eff(target_eff_for(cls, peaks.product), cls, peaks.gfx, peaks.product,
                         params.calibration, params.calibration_min_n);
@@ -218,12 +214,12 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
       "{} of the {} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util {}); "
       "target_eff {:g} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) = "
       "{:.3f}%",
-      pct(raw), v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
+      format_pct(raw), v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
       v.compute_axis ? ">" : "≤",
       v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
-      to_string(v.bound), pct(v.hbm_util.value_or(0.0)),
-      v.compute_util ? pct(*v.compute_util) : std::string("unknown"), target, v.attainable_speedup,
-      pct_gpu_time, v.expected_e2e_gain_pct));
+      to_string(v.bound), format_pct(v.hbm_util.value_or(0.0)),
+      v.compute_util ? format_pct(*v.compute_util) : std::string("unknown"), target,
+      v.attainable_speedup, pct_gpu_time, v.expected_e2e_gain_pct));
   return v;
 }
 

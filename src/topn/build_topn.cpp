@@ -1,5 +1,5 @@
-// TraceProfile -> TopnDocument (REACH §3): ranking, rounding, short names, call signatures,
-// classification and kernel-family fields, per-regime fields. Pure: no I/O, no clock.
+// TraceProfile -> TopnDocument (docs/method.md §18): ranking, rounding, short names, call
+// signatures, classification and kernel-family fields, per-regime fields. Pure: no I/O, no clock.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -53,7 +53,8 @@ bool name_has(const std::string& name, std::initializer_list<std::string_view> t
   return false;
 }
 
-// The profiler's classification vocabulary (SPEC §2.1) from the op class (kernel_classes.tsv).
+// The profiler's classification vocabulary (docs/method.md §2.3) from the op class
+// (kernel_classes.tsv).
 std::string classification_of(const TraceKernel& k, const BackendRule* family,
                               const Classification& c) {
   if (k.kind != GpuEventKind::kernel) return "memory";

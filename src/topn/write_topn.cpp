@@ -1,10 +1,11 @@
 // TopnDocument -> the text of profile_topN.json and profile_workload.json. Objects one key per
 // line, arrays of numbers and of number lists on one line (shapes stay readable), keys in the
-// order SPEC §2.1 lists them. Same document, same bytes.
+// order docs/method.md §2.3 lists them. Same document, same bytes.
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/json_number.hpp"
 #include "roofline/topn.hpp"
 
 namespace roofline {
@@ -16,11 +17,7 @@ using ordered_json = nlohmann::ordered_json;
 ordered_json count_json(double v) {
   if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
     return static_cast<std::int64_t>(v);
-  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
-}
-
-ordered_json number_json(double v) {
-  return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr);
+  return json_number(v);
 }
 
 bool holds_object(const ordered_json& v) {
@@ -88,7 +85,7 @@ std::string text_of(const ordered_json& doc) {
 ordered_json per_regime(const PerRegime<double>& v, bool counts) {
   ordered_json j = ordered_json::object();
   for (Regime r : {Regime::prefill, Regime::decode})
-    if (v.at(r)) j[to_string(r)] = counts ? count_json(*v.at(r)) : number_json(*v.at(r));
+    if (v.at(r)) j[to_string(r)] = counts ? count_json(*v.at(r)) : json_number(*v.at(r));
   return j;
 }
 
@@ -98,9 +95,9 @@ ordered_json entry_json(const TopnEntry& e) {
   j["name"] = e.name;
   j["short_name"] = e.short_name;
   j["calls"] = count_json(e.calls);
-  j["total_ms"] = number_json(e.total_ms);
-  j["avg_us"] = number_json(e.avg_us);
-  j["pct_gpu_time"] = number_json(e.pct_gpu_time);
+  j["total_ms"] = json_number(e.total_ms);
+  j["avg_us"] = json_number(e.avg_us);
+  j["pct_gpu_time"] = json_number(e.pct_gpu_time);
   j["shapes"] = e.shapes;
   j["dtypes"] = e.dtypes;
   j["classification"] = e.classification;
@@ -127,7 +124,7 @@ ordered_json entry_json(const TopnEntry& e) {
 std::string render_topn_json(const TopnDocument& doc) {
   ordered_json j;
   j["source"] = doc.source;
-  j["total_gpu_time_ms"] = number_json(doc.total_gpu_time_ms);
+  j["total_gpu_time_ms"] = json_number(doc.total_gpu_time_ms);
   j["num_kernel_launches"] = count_json(doc.num_kernel_launches);
   j["num_distinct_kernels"] = count_json(doc.num_distinct_kernels);
   if (doc.serving) {
@@ -165,7 +162,7 @@ std::string render_workload_json(const TopnDocument& doc) {
       cj["dims"] = c.dims;
       cj["dtypes"] = c.dtypes;
       cj["count"] = count_json(c.count);
-      cj["baseline_latency_ms"] = number_json(c.baseline_latency_ms);
+      cj["baseline_latency_ms"] = json_number(c.baseline_latency_ms);
       if (c.regime) cj["regime"] = to_string(*c.regime);
       cases.push_back(std::move(cj));
     }

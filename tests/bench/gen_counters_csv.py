@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a synthetic rocprofv3 *_counter_collection.csv (ROCm 6.4+/7.x, 19 columns) of about
-SIZE_MB megabytes for tests/bench/counters_bench.sh, shaped like real output (RUNS.md §3):
+SIZE_MB megabytes for tests/bench/counters_bench.sh, shaped like real output (docs/method.md §2.8):
 
 - counter values printed as floating point, the way rocprofv3 prints them: `16384.000000`
   (integer counts), `13.271172` (fractions, percentages, derived KiB), `4.34259040e-02` (small

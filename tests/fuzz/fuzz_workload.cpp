@@ -1,4 +1,4 @@
-// libFuzzer target: parse_workload (the profiler's profile_workload.json, RUNS.md §2b) on
+// libFuzzer target: parse_workload (the profiler's profile_workload.json, docs/method.md §2.3) on
 // arbitrary bytes. Must never crash, hang or throw; a file it cannot use says why, and every case
 // it keeps is one the per-case model can take (operand dims present, count and latency positive).
 #include <cmath>

@@ -17,7 +17,7 @@ must:
     profile_roofline.md, and leave no temp file behind;
   * when the variant is known to be broken, name the problem: stderr names the broken file and
     the artifact's skill_errors[] or degraded[] is non-empty;
-  * a NaN/Infinity/-Infinity literal in a JSON input is not a broken file (RUNS.md §4): the key
+  * a NaN/Infinity/-Infinity literal in a JSON input is not a broken file (docs/method.md §2.9): the key
     reads as absent, and the artifact's notes and stderr name it.
 Failures print the variant's name and what went wrong; --keep DIR keeps failing variants.
 """
@@ -37,7 +37,7 @@ FILES = {"topn": TOPN, "env": "env_report.json", "config": "config.json", "peaks
          "workload": "profile/round_1/profile_workload.json"}
 # Inputs whose loss costs only detail: a broken one is a warning (stderr and the artifact's notes
 # name the file), never a skill error or a degraded entry. profile_workload.json only refines the
-# Top-N's shapes (RUNS.md §2b).
+# Top-N's shapes (docs/method.md §8.2).
 OPTIONAL = {"workload"}
 
 # Fields the loaders are known to read, per file, with a JSON-pointer-like path: a wrong type or
@@ -97,7 +97,7 @@ def set_path(doc, path, value):
 
 
 def shadowed(key, doc, path):
-    """A top-level config field that text_config also holds is never read (SPEC §2.3)."""
+    """A top-level config field that text_config also holds is never read (docs/method.md §2.5)."""
     aliases = {"torch_dtype": ("torch_dtype", "dtype")}.get(path, (path,))
     return (key == "config" and "/" not in path and isinstance(doc.get("text_config"), dict)
             and any(a in doc["text_config"] for a in aliases))
@@ -120,8 +120,9 @@ class Variant:
     def __init__(self, name, file_key, data=None, broken=False, args=(), base=None, noted=None):
         self.name, self.file_key, self.data = name, file_key, data
         self.broken, self.args, self.base = broken, list(args), base
-        # A NaN/Infinity literal is read as absent with a note naming the key (RUNS.md §4,
-        # MODELS.md): `noted` is that key's dotted path, required in the notes and on stderr.
+        # A NaN/Infinity literal is read as absent with a note naming the key (docs/method.md §2.9,
+        # docs/method.md §8): `noted` is that key's dotted path, required in the notes and on
+        # stderr.
         self.noted = noted
 
 
@@ -271,7 +272,7 @@ def check(variant, work, out, strict, proc, validate):
     stderr = proc.stderr.decode("utf-8", "replace")
     artifact = os.path.join(out, "profile_roofline.json")
     if variant.data is None and variant.file_key == "peaks" and proc.returncode == 2:
-        return errors  # an explicitly named file that is missing is a usage error (SPEC §1)
+        return errors  # an explicitly named file that is missing is a usage error (docs/method.md §2.1)
     if proc.returncode not in (0, 1) or (proc.returncode == 1 and not strict):
         return [f"exit {proc.returncode}{' (--strict)' if strict else ''}\n{stderr[-2000:]}"]
     if not os.path.exists(artifact) or not os.path.exists(os.path.join(out, "profile_roofline.md")):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Crash-safe writes (SPEC §10): a failed or killed write never damages the previous artifact.
+"""Crash-safe writes (docs/method.md §16): a failed or killed write never damages the previous artifact.
 
 Usage: crash_safe_write.py --binary ROOFLINE --case EVAL_DIR
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The outcome ledger under concurrency and crashes (OUTCOMES.md §3).
+"""The outcome ledger under concurrency and crashes (docs/method.md §17.3).
 
 Usage: ledger_race.py --binary ROOFLINE --case EVAL_DIR [--runs 20] [--rounds 3] [--pause-ms 20]
 

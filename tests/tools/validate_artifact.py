@@ -5,7 +5,7 @@ Usage: python3 validate_artifact.py SCHEMA ARTIFACT [ARTIFACT...]
 
 Checks, for each artifact:
   * the JSON Schema (draft 2020-12, jsonschema's Draft202012Validator), every error reported;
-  * key ORDER (SPEC §10 "key order as below"): in every object the schema describes with
+  * key ORDER (docs/method.md §16.1 "key order as below"): in every object the schema describes with
     `properties` (the top level, each entry, peaks, tool, byte_candidates, degraded), the keys
     present must appear in the order `properties` lists them;
   * strict JSON: no duplicate keys, no NaN/Infinity literals (the artifact writes null).

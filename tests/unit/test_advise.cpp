@@ -1,4 +1,4 @@
-// Stage 7a (SPEC §8): route table, low-confidence fallback, shippability gate, levers.
+// Stage 7a (docs/method.md §14): route table, low-confidence fallback, shippability gate, levers.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
@@ -26,7 +26,7 @@ EntryResult judged(Headroom h, Bound b, OpClass cls = OpClass::gemm) {
   return e;
 }
 
-// The MoE of SPEC §11 plus its neighbours in the Top-N.
+// The MoE of docs/method.md §20 plus its neighbours in the Top-N.
 TopN example_topn() {
   TopN t;
   auto add = [&](const char* name, const char* short_name, double pct) {

@@ -1,5 +1,5 @@
-// OUTCOMES.md §4–§5: shrinkage toward the prior, leave-one-out errors, sample selection and
-// source precedence, byte-ratio medians, and the lookup analyze uses.
+// docs/method.md §17.4, §17.5: shrinkage toward the prior, leave-one-out errors, sample selection
+// and source precedence, byte-ratio medians, and the lookup analyze uses.
 #include <catch2/catch.hpp>
 
 #include <cmath>

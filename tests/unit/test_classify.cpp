@@ -1,4 +1,4 @@
-// Stage 3 (SPEC §3 step 3): override > kernel-family table > collective / generic tokens >
+// Stage 3 (docs/method.md §7): override > kernel-family table > collective / generic tokens >
 // profiler.
 #include <catch2/catch.hpp>
 

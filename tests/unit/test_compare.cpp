@@ -1,4 +1,4 @@
-// OUTCOMES.md §1: compare statuses, rows, the one kernel-name matcher, GPU time per step.
+// docs/method.md §17.1: compare statuses, rows, the one kernel-name matcher, GPU time per step.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -61,7 +61,7 @@ TEST_CASE("speedup_statuses: the band decides within_noise, regressed, improved"
 
 TEST_CASE("speedup_statuses: contradiction beyond attainable·(1+band), only with a verdict",
           "[compare]") {
-  // SPEC §11 MoE: attainable 1.022 → the ceiling is 1.022 × 1.034 = 1.05675.
+  // docs/method.md §20 MoE: attainable 1.022 → the ceiling is 1.022 × 1.034 = 1.05675.
   const Prediction moe = predicted("fused_moe_kernel", 1.022, "saturated");
   CHECK(statuses(1.047, moe) == Sv{"improved"});
   CHECK(statuses(1.057, moe) == Sv{"improved", "contradiction"});

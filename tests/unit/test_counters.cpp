@@ -1,5 +1,5 @@
-// counters.hpp ingest (SPEC §6 stage C): every rocprofv3 header generation and rocprof v1, the
-// dispatch grouping, broken files, and chunk boundaries. Reads the CSVs of
+// counters.hpp ingest (docs/method.md §11.4 stage C): every rocprofv3 header generation and rocprof
+// v1, the dispatch grouping, broken files, and chunk boundaries. Reads the CSVs of
 // tests/fixtures/counters/ (the only unit tests that read files: the fixtures are the formats).
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// counters.hpp after the ingest (SPEC §6 stage C): per-dispatch measurement and merging several
-// files.
+// counters.hpp after the ingest (docs/method.md §11.4 stage C): per-dispatch measurement and
+// merging several files.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -1,5 +1,5 @@
-// counters.hpp ingest of Nsight Compute `ncu --csv` output (REACH §2) on the real H200 capture
-// (tests/fixtures/counters/ncu_h200_decode_step_{raw,details}.csv, copied from
+// counters.hpp ingest of Nsight Compute `ncu --csv` output (docs/method.md §11.4) on the real H200
+// capture (tests/fixtures/counters/ncu_h200_decode_step_{raw,details}.csv, copied from
 // shared/fixtures/ncu: the raw and details pages are separate captures of one decode step) and
 // on small hand-written files for what the capture does not show (auto-scaled units, thousands
 // separators in every column, older column sets).

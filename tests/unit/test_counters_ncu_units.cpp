@@ -1,6 +1,7 @@
-// Nsight Compute units, numbers and broken files (REACH §2): a unit this tool does not know, or
-// of the wrong kind, leaves that metric out with an error (never a silently wrong number); a CSV
-// from another tool is a clear error; leading profiler messages are skipped however they look.
+// Nsight Compute units, numbers and broken files (docs/method.md §11.4): a unit this tool does not
+// know, or of the wrong kind, leaves that metric out with an error (never a silently wrong number);
+// a CSV from another tool is a clear error; leading profiler messages are skipped however they
+// look.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// dtype.hpp: spellings -> canonical key and element size (SPEC §3 step 1, §4, §5).
+// dtype.hpp: spellings -> canonical key and element size (docs/method.md §5, §8, §10).
 #include <catch2/catch.hpp>
 
 #include "roofline/dtype.hpp"

@@ -1,5 +1,5 @@
-// Stage 4b (SPEC §6): matching probe and counter evidence to the head, deepening an entry with
-// it, and the measured bytes replacing the model's (apply_measurement).
+// Stage 4b (docs/method.md §11): matching probe and counter evidence to the head, deepening an
+// entry with it, and the measured bytes replacing the model's (apply_measurement).
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
@@ -277,8 +277,8 @@ TEST_CASE("deepen: a matched probe without cases keeps stage A and says why", "[
   CHECK(any_contains(d.notes, {"stage B not reached", "(exact match)", "no usable cases"}));
 }
 
-// RUNS.md §2b: profile_workload.json's cases are folded count-weighted, each at its own latency,
-// and the entry stays at stage A (the profiler's counts, not a new capture).
+// docs/method.md §8.2: profile_workload.json's cases are folded count-weighted, each at its own
+// latency, and the entry stays at stage A (the profiler's counts, not a new capture).
 TEST_CASE("deepen: workload cases fold count-weighted at their latencies; stage stays A",
           "[evidence][workload]") {
   ModelCase mc;

@@ -1,4 +1,5 @@
-// Stage 6b (SPEC §6, §7): confidence from the evidence stage and the peaks, and L2/L3 problems.
+// Stage 6b (docs/method.md §11, §13): confidence from the evidence stage and the peaks, and L2/L3
+// problems.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"

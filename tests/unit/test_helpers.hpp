@@ -32,7 +32,7 @@ inline bool contains(std::string_view hay, std::string_view needle) {
   return hay.find(needle) != std::string_view::npos;
 }
 
-// gfx950 (MI350X/MI355X) denominators as SPEC §2.4 lists them, resolved by hand.
+// gfx950 (MI350X/MI355X) denominators as docs/method.md §2.6 lists them, resolved by hand.
 inline ResolvedPeaks gfx950_peaks() {
   ResolvedPeaks p;
   p.gfx = "gfx950";
@@ -46,7 +46,7 @@ inline ResolvedPeaks gfx950_peaks() {
   return p;
 }
 
-// gfx1201 + product r9700 as SPEC §2.4 lists it.
+// gfx1201 + product r9700 as docs/method.md §2.6 lists it.
 inline ResolvedPeaks r9700_peaks() {
   ResolvedPeaks p;
   p.gfx = "gfx1201";

@@ -1,7 +1,7 @@
-// The layer plan (MODELS.md §1): every zoo config loads completely and resolves its plan; each
-// precedence rule, window rule and MoE-layer rule; broken inputs become notes, never a lost config.
-// The zoo configs are read from the golden cases that copy them verbatim (the only files here: the
-// real configs are what is under test).
+// The layer plan (docs/method.md §8.3): every zoo config loads completely and resolves its plan;
+// each precedence rule, window rule and MoE-layer rule; broken inputs become notes, never a lost
+// config. The zoo configs are read from the golden cases that copy them verbatim (the only files
+// here: the real configs are what is under test).
 #include <fstream>
 #include <sstream>
 

@@ -1,4 +1,4 @@
-// OUTCOMES.md §3: ledger records and the merge — idempotent, other keys byte for byte, lines
+// docs/method.md §17.3: ledger records and the merge — idempotent, other keys byte for byte, lines
 // that are not records kept and reported.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,5 @@
-// load.hpp: parse_model_config (SPEC §2.3) — HF spellings, text_config first, quantization.
+// load.hpp: parse_model_config (docs/method.md §2.5) — HF spellings, text_config first,
+// quantization.
 #include <catch2/catch.hpp>
 
 #include "roofline/load.hpp"
@@ -172,7 +173,7 @@ TEST_CASE("parse_model_config: quantization weight width", "[load][config]") {
   CHECK(
       parse_ok(R"({"quantization_config": {"quant_method": "fp8"}})").quant_weight_bytes.value() ==
       rel(1.0));
-  // MODELS.md §3: scales included.
+  // docs/method.md §8.6: scales included.
   CHECK(parse_ok(R"({"quantization_config": {"quant_method": "mxfp4"}})")
             .quant_weight_bytes.value() == rel(0.53125));
   CHECK(parse_ok(R"({"quantization_config": {"quant_method": "gptq", "bits": 4}})")

@@ -1,4 +1,4 @@
-// load.hpp: parse_env_report (SPEC §2.2), normalize_gfx, canonical_product.
+// load.hpp: parse_env_report (docs/method.md §2.4), normalize_gfx, canonical_product.
 #include <catch2/catch.hpp>
 
 #include "roofline/load.hpp"

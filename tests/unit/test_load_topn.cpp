@@ -1,4 +1,4 @@
-// load.hpp: parse_topn (SPEC §2.1) — defensive reading, verbatim pct, per-regime fields.
+// load.hpp: parse_topn (docs/method.md §2.3) — defensive reading, verbatim pct, per-regime fields.
 #include <catch2/catch.hpp>
 
 #include "roofline/load.hpp"
@@ -199,8 +199,9 @@ TEST_CASE("parse_topn: negative numbers are reported", "[load][topn]") {
 
 TEST_CASE("parse_topn: a negative per-launch time is reported on its field",
           "[load][topn][spec-bug]") {
-  // SPEC §1: every problem is one clear line naming the file and what is wrong; §2: inputs are read
-  // defensively. A negative avg_us / base_latency_ms / calls cannot be a measurement.
+  // docs/method.md §2.1: every problem is one clear line naming the file and what is wrong; §2:
+  // inputs are read defensively. A negative avg_us / base_latency_ms / calls cannot be a
+  // measurement.
   const char* text =
       R"({"top_kernels": [{"name": "fused_moe_kernel", "pct_gpu_time": 26.45, "avg_us": -53.7,
     "calls": -5, "base_latency_ms": {"decode": -0.049471}}]})";

@@ -44,7 +44,7 @@ TEST_CASE("canonical_kernel_name: decorations, argument list, void, spacing, man
 }
 
 // The same kernels as the H200 fixtures spell them: the PyTorch trace (first) and Nsight Compute
-// (second) of one decode step (shared/fixtures, REACH.md §2).
+// (second) of one decode step (shared/fixtures, docs/method.md §11.4).
 TEST_CASE("canonical_kernel_name: a PyTorch trace and Nsight Compute name one kernel alike",
           "[match]") {
   const std::pair<const char*, const char*> pairs[] = {

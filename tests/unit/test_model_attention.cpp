@@ -1,4 +1,4 @@
-// Stage 4, attention (SPEC §4): GQA decode, MLA decode with index_topk, causal prefill.
+// Stage 4, attention (docs/method.md §8): GQA decode, MLA decode with index_topk, causal prefill.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
@@ -11,7 +11,8 @@ namespace {
 
 struct Attn : roofline::test::ModelCase {
   Attn() {
-    // kernel_paged_attention_2d of SPEC §11: Qwen3.5 attention, 16 q / 2 KV heads, head_dim 256.
+    // kernel_paged_attention_2d of docs/method.md §20: Qwen3.5 attention, 16 q / 2 KV heads,
+    // head_dim 256.
     env.kv_cache_dtype = "auto";
     config.layers = 40;
     config.hidden = 2048;

@@ -1,5 +1,5 @@
-// Collectives (MODELS.md §8): link bytes per algorithm and codec, the link roof (mesh and switch),
-// the two MiniMax anchors, n = 1, a part without a link row.
+// Collectives (docs/method.md §8.14): link bytes per algorithm and codec, the link roof (mesh and
+// switch), the two MiniMax anchors, n = 1, a part without a link row.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"

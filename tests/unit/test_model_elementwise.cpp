@@ -1,5 +1,5 @@
-// Stage 4, elementwise / norm / quant / memory (SPEC §4): bytes = inputs + outputs, flops ≈
-// elements.
+// Stage 4, elementwise / norm / quant / memory (docs/method.md §8): bytes = inputs + outputs, flops
+// ≈ elements.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"

@@ -1,4 +1,5 @@
-// Stage 4, dense GEMM (SPEC §4): flops = 2MNK, bytes = MK·a + KN·w + MN·a, B stored [K,N] or [N,K].
+// Stage 4, dense GEMM (docs/method.md §8): flops = 2MNK, bytes = MK·a + KN·w + MN·a, B stored [K,N]
+// or [N,K].
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
@@ -182,7 +183,7 @@ TEST_CASE("model_work: the unknown class is not modelled; a collective at tp 1 h
   WorkEstimate c = model_work(e, decode_regime(0.05), coll, f.ctx());  // env tp 1
   CHECK_FALSE(c.modeled);
   CHECK(c.unmodeled_reason.find("no peers") != std::string::npos);
-  // Unmodelled, but shapes and dtypes give the operand-bytes bound (MODELS.md §9).
+  // Unmodelled, but shapes and dtypes give the operand-bytes bound (docs/method.md §8.16).
   REQUIRE(c.bytes_lower_bound);
   CHECK(*c.bytes_lower_bound == rel(64.0 * 2048 * 2 + 1024.0 * 2048 * 2));
 }

@@ -1,5 +1,6 @@
-// Stage 4, linear attention and state-space layers (MODELS.md §6): GDN, KDA, lightning, mamba2,
-// mamba1 decode updates, their short convs, state dtype precedence, the prefill kernels' L2.
+// Stage 4, linear attention and state-space layers (docs/method.md §8.13): GDN, KDA, lightning,
+// mamba2, mamba1 decode updates, their short convs, state dtype precedence, the prefill kernels'
+// L2.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
@@ -20,7 +21,8 @@ LayerPlan plan_of(std::initializer_list<std::pair<Mixer, int>> groups) {
   return p;
 }
 
-// The bundled example's GDN kernel (SPEC §11 data, MODELS.md §6 anchor): MI355X, N = 64.
+// The bundled example's GDN kernel (docs/method.md §20 data, docs/method.md §8.13 anchor): MI355X,
+// N = 64.
 struct Gdn : roofline::test::ModelCase {
   Gdn() {
     config.linear_key_heads = 16;

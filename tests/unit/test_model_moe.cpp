@@ -1,4 +1,5 @@
-// Stage 4, MoE (SPEC §4): experts_hit, stage weights, TP sharding, the logical unit, candidates.
+// Stage 4, MoE (docs/method.md §8): experts_hit, stage weights, TP sharding, the logical unit,
+// candidates.
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -11,7 +12,7 @@ using roofline::test::rel;
 
 namespace {
 
-// Qwen3.5-35B-A3B-FP8 on MI355X, decode, as in SPEC §11.
+// Qwen3.5-35B-A3B-FP8 on MI355X, decode, as in docs/method.md §20.
 struct Example : roofline::test::ModelCase {
   Example() {
     env.model_dtype = "fp8";

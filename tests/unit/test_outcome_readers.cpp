@@ -1,4 +1,4 @@
-// OUTCOMES.md §2: the outcome-file readers on text (missing and mistyped fields are messages
+// docs/method.md §17.2: the outcome-file readers on text (missing and mistyped fields are messages
 // naming the file and the field; nothing crashes, nothing is silently lost) and record building.
 #include <catch2/catch.hpp>
 

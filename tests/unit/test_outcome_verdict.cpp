@@ -1,4 +1,4 @@
-// OUTCOMES.md §2: outcome verdicts on the published predicted/measured pairs (§6), the 17 µs
+// docs/method.md §17.2: outcome verdicts on the published predicted/measured pairs (§20), the 17 µs
 // floor, the Amdahl ceiling.
 #include <catch2/catch.hpp>
 

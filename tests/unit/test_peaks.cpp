@@ -1,4 +1,5 @@
-// peaks.hpp / load.hpp: parse_peaks_md (SPEC §2.4), check_peaks (§1, §9), the built-in table.
+// peaks.hpp / load.hpp: parse_peaks_md (docs/method.md §2.6), check_peaks (§2.1, §10.6), the
+// built-in table.
 #include <catch2/catch.hpp>
 
 #include "roofline/embedded_data.hpp"

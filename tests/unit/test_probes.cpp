@@ -1,4 +1,4 @@
-// Stage B (SPEC §6): probe files, matching probes to entries, and the §4 models over the
+// Stage B (docs/method.md §11): probe files, matching probes to entries, and the §8 models over the
 // captured cases, count-weighted.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Stage 7b (SPEC §3 step 1, §10): both rankings, duplicate names, hard unknown.
+// Stage 7b (docs/method.md §5, §16.1): both rankings, duplicate names, hard unknown.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"

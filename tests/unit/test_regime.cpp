@@ -1,4 +1,4 @@
-// Stage 2 (SPEC §3 step 2, §2.1): the e2e-critical regime, t_ms and launches_per_step.
+// Stage 2 (docs/method.md §6, §2.3): the e2e-critical regime, t_ms and launches_per_step.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"

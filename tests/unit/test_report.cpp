@@ -1,4 +1,5 @@
-// report.hpp (SPEC §10): Markdown escaping, table integrity, JSON determinism, atomic writes.
+// report.hpp (docs/method.md §16.1): Markdown escaping, table integrity, JSON determinism, atomic
+// writes.
 #include <cmath>
 #include <fstream>
 #include <limits>

@@ -1,5 +1,5 @@
-// report_measured.hpp (REACH §2): the report's "Measured vs model" line of a stage-C entry — a
-// ratio far from 1 (beyond ±25 %) in words, one within it as a figure.
+// report_measured.hpp (docs/method.md §11.4): the report's "Measured vs model" line of a stage-C
+// entry — a ratio far from 1 (beyond ±25 %) in words, one within it as a figure.
 #include <catch2/catch.hpp>
 
 #include "output/report_measured.hpp"

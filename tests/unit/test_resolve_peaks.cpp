@@ -1,4 +1,4 @@
-// Stage 1 (SPEC §3 step 1): product gating, RDNA4 hard unknown, derived bandwidth, dtype lookup.
+// Stage 1 (docs/method.md §5): product gating, RDNA4 hard unknown, derived bandwidth, dtype lookup.
 #include <catch2/catch.hpp>
 
 #include "roofline/peaks.hpp"
@@ -198,7 +198,8 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
   }
 }
 
-// MODELS.md §8 / REACH §1: NVLink through NVSwitch, one direction, per GPU whatever the group.
+// docs/method.md §8.14 / docs/method.md §5.2: NVLink through NVSwitch, one direction, per GPU
+// whatever the group.
 TEST_CASE("resolve_peaks: NVIDIA parts carry their NVLink roof, and peaks show prints it",
           "[peaks][resolve][nvidia][link]") {
   const std::pair<const char*, double> parts[] = {{"NVIDIA A100-SXM4-80GB", 300e9},
@@ -212,8 +213,8 @@ TEST_CASE("resolve_peaks: NVIDIA parts carry their NVLink roof, and peaks show p
     REQUIRE(p.link);
     CHECK(p.link->topology == "switch");
     CHECK(p.link->bytes_s == rel(bytes_s));
-    CHECK(peaks_json(p)["link"]["bytes_s"].get<double>() == rel(bytes_s));
-    CHECK(peaks_json(p)["link"]["links"].is_null());  // a switch counts no links
+    CHECK(peaks_json(p, PeaksFields::full)["link"]["bytes_s"].get<double>() == rel(bytes_s));
+    CHECK(peaks_json(p, PeaksFields::full)["link"]["links"].is_null());  // a switch counts no links
   }
   const ResolvedPeaks h200 = resolve_peaks(builtin_peaks(), "sm_90", "", {}, "NVIDIA H200");
   CHECK(contains(peaks_text(h200),
@@ -224,10 +225,10 @@ TEST_CASE("resolve_peaks: NVIDIA parts carry their NVLink roof, and peaks show p
   REQUIRE(l40s.source == PeaksSource::table);
   CHECK_FALSE(l40s.link);
   CHECK_FALSE(contains(peaks_text(l40s), "link"));
-  CHECK(peaks_json(l40s)["link"].is_null());
+  CHECK(peaks_json(l40s, PeaksFields::full)["link"].is_null());
   // An AMD mesh prints its links and the min(n-1, links) rule.
   const ResolvedPeaks mi355 = resolve_peaks(builtin_peaks(), "gfx950", "", {});
-  CHECK(peaks_json(mi355)["link"]["links"].get<double>() == rel(7));
+  CHECK(peaks_json(mi355, PeaksFields::full)["link"]["links"].get<double>() == rel(7));
   CHECK(contains(peaks_text(mi355),
                  "  link            mesh, 7 links x 7.65e+10 B/s per direction "
                  "(a group of n GPUs: min(n-1, 7) x 7.65e+10 B/s)\n"));

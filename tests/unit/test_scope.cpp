@@ -1,4 +1,4 @@
-// Stage 0 (SPEC §3 step 0): scope to the head of the profile.
+// Stage 0 (docs/method.md §4): scope to the head of the profile.
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"

@@ -1,4 +1,4 @@
-// Step 5, infer_steps (MODELS.md §10), and the regime rules pick_regime applies without step
+// Step 5, infer_steps (docs/method.md §6.4), and the regime rules pick_regime applies without step
 // annotations: steps from the per-layer kernels' calls and the layer plan, checked per entry.
 #include <catch2/catch.hpp>
 
@@ -161,8 +161,8 @@ TEST_CASE(
   CHECK(any_contains(flat.notes, {"assumed decode"}));
 }
 
-// compare's GPU time per step (OUTCOMES.md §1) counts steps the same way when a round's Top-N has
-// no serving step counts.
+// compare's GPU time per step (docs/method.md §17.1) counts steps the same way when a round's Top-N
+// has no serving step counts.
 TEST_CASE("round_step_count: serving counts first, else steps inferred from the layer plan",
           "[steps][compare]") {
   const ModelConfig config = hybrid_config();

@@ -1,4 +1,5 @@
-// Stages 5–6 (SPEC §5, §7 L3, §8 target_eff): utilization, bound, verdict, sanity band.
+// Stages 5–6 (docs/method.md §10, §10.6 L3, §14 target_eff): utilization, bound, verdict, sanity
+// band.
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -21,7 +22,7 @@ double example_experts_hit() {
   return 256.0 * (1.0 - std::pow(1.0 - 1.0 / 256.0, 512.0));
 }
 
-// fused_moe_kernel of SPEC §11 as the model stage hands it over.
+// fused_moe_kernel of docs/method.md §20 as the model stage hands it over.
 WorkEstimate example_moe(double experts) {
   WorkEstimate w = work_of(experts * k_weight_elems + k_act_bytes, 2.0 * 512 * k_weight_elems,
                            2 * 0.049471, dt("fp8", 1.0));
@@ -40,7 +41,7 @@ WorkEstimate example_moe(double experts) {
   return w;
 }
 
-// kernel_paged_attention_2d of SPEC §11.
+// kernel_paged_attention_2d of docs/method.md §20.
 WorkEstimate example_attention() {
   return work_of(64.0 * 1536 * 2 * 256 * 2 * 2, 2.0 * 64 * 16 * 1536 * 256 * 2, 0.141112,
                  dt("bf16", 2.0));

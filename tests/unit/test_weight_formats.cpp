@@ -1,5 +1,5 @@
-// Weight formats (MODELS.md §3): bytes per element with block scales, what stays unquantized, and
-// the precedence between the entry's dtypes and quantization_config.
+// Weight formats (docs/method.md §8.6): bytes per element with block scales, what stays
+// unquantized, and the precedence between the entry's dtypes and quantization_config.
 #include <catch2/catch.hpp>
 
 #include "roofline/load.hpp"

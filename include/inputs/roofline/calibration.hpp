@@ -1,6 +1,6 @@
 #pragma once
-// A calibration of target_eff (OUTCOMES.md §4, `roofline_calibration.json`) as `analyze
-// --calibration` reads and uses it (§5): the table, its reader and the per-entry lookup.
+// A calibration of target_eff (docs/method.md §17.4, `roofline_calibration.json`) as `analyze
+// --calibration` reads and uses it (§17.5): the table, its reader and the per-entry lookup.
 
 #include <array>
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// Stage C input (SPEC §6, REACH §2): hardware counter CSVs written by rocprofv3
+// Stage C input (docs/method.md §11.4): hardware counter CSVs written by rocprofv3
 // (`*_counter_collection.csv`, one row per (dispatch, counter), every header generation), by
 // legacy rocprof v1 (`results.csv`, one row per dispatch, counters as columns) and by Nsight
 // Compute (`ncu --csv`: the details page, one row per (launch, metric), or `--page raw`, one row
@@ -19,7 +19,7 @@
 
 namespace roofline {
 
-// FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count: fp8 has no MfmaFlops counter (SPEC §6).
+// FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count: fp8 has no MfmaFlops counter (docs/method.md §11.4).
 inline constexpr double k_default_mfma_f8_flops = 512.0;
 
 struct CounterOptions {
@@ -83,7 +83,7 @@ CounterFile parse_counters_text(std::string_view text, const std::string& displa
 CounterFile read_counters_file(const std::filesystem::path& path, const std::string& display,
                                const CounterOptions& options);
 
-// Per-dispatch (per-launch) averages derived from one kernel's counters (SPEC §6, REACH §2).
+// Per-dispatch (per-launch) averages derived from one kernel's counters (docs/method.md §11.4).
 struct KernelMeasurement {
   // AMD: (FETCH_SIZE + WRITE_SIZE) * 1024; NVIDIA: dram__bytes_read.sum + dram__bytes_write.sum.
   std::optional<double> bytes;

@@ -1,5 +1,5 @@
 #pragma once
-// Dtype spellings -> canonical keys and element sizes (SPEC §3 step 1, §4).
+// Dtype spellings -> canonical keys and element sizes (docs/method.md §5, §8).
 
 #include <optional>
 #include <string>
@@ -20,7 +20,8 @@ std::optional<Dtype> parse_dtype(std::string_view spelling);
 // The canonical key alone, or "" when unknown.
 std::string canonical_dtype_key(std::string_view spelling);
 
-// The wider of two dtypes by element size; on a tie, `a` (SPEC §5: compute dtype, a8w4 -> fp8).
+// The wider of two dtypes by element size; on a tie, `a` (docs/method.md §10.2: compute dtype, a8w4
+// -> fp8).
 const Dtype& wider_dtype(const Dtype& a, const Dtype& b);
 
 }  // namespace roofline

@@ -1,7 +1,7 @@
 #pragma once
-// An evaluation folder's inputs (SPEC §1 defaults, §2): where each file is, and each file after
-// reading. Reading is the only I/O before the artifacts are written; every file problem becomes
-// data here, so the pipeline never sees I/O.
+// An evaluation folder's inputs (docs/method.md §2.1 defaults, §2): where each file is, and each
+// file after reading. Reading is the only I/O before the artifacts are written; every file problem
+// becomes data here, so the pipeline never sees I/O.
 
 #include <filesystem>
 #include <optional>
@@ -17,12 +17,13 @@
 
 namespace roofline {
 
-// Where the inputs are. Empty optional = use the SPEC §1 default location.
+// Where the inputs are. Empty optional = use the docs/method.md §2.1 default location.
 struct InputPaths {
   std::filesystem::path eval_dir = ".";
-  std::optional<std::string> round;  // a round name: "0", "config", "tuning", "3" (RUNS.md §1)
+  std::optional<std::string>
+      round;  // a round name: "0", "config", "tuning", "3" (docs/method.md §2.2)
   std::optional<std::filesystem::path> topn, env, config, peaks;
-  std::optional<std::filesystem::path> calibration;  // analyze --calibration (OUTCOMES.md §5)
+  std::optional<std::filesystem::path> calibration;  // analyze --calibration (docs/method.md §17.5)
   std::vector<std::filesystem::path> shapes;         // stage B: probe files or folders of them
   std::vector<std::filesystem::path> counters;       // stage C: counter CSVs or folders of them
   CounterOptions counter_options;
@@ -33,7 +34,8 @@ struct InputPaths {
 // in.
 std::filesystem::path round_dir(const std::filesystem::path& eval_dir, const std::string& round);
 
-// A round name is letters, digits, '_' and '-' (RUNS.md §1): "0", "config", "tuning", "12".
+// A round name is letters, digits, '_' and '-' (docs/method.md §2.2): "0", "config", "tuning",
+// "12".
 bool valid_round_name(std::string_view round);
 
 // Workflow order of round names: `0` (baseline), `config`, `tuning`, other names alphabetically,
@@ -81,8 +83,8 @@ struct AnalyzeInputs {
   InputFile<ModelConfig> config;
   InputFile<PeaksTable> peaks;  // origin builtin: the table compiled from data/peaks.md
   std::optional<InputFile<CalibrationTable>> calibration;  // only when one was named
-  // The profiler's per-case counts and latencies (RUNS.md §2b), read when profile_workload.json
-  // sits beside the Top-N; `found` false otherwise.
+  // The profiler's per-case counts and latencies (docs/method.md §2.7), read when
+  // profile_workload.json sits beside the Top-N; `found` false otherwise.
   InputFile<ProbeSet> workload;
   ShapesInput shapes;
   CountersInput counters;

@@ -1,5 +1,5 @@
 #pragma once
-// Plain structs for the four inputs (SPEC §2), as the loaders hand them to the pipeline.
+// Plain structs for the four inputs (docs/method.md §2), as the loaders hand them to the pipeline.
 // Every optional field is std::optional or an empty string: a missing field is data, not an error.
 
 #include <cstdint>
@@ -44,12 +44,12 @@ struct TopNEntry {
   std::optional<double> total_ms;
   std::optional<double> avg_us;
   std::vector<std::vector<std::int64_t>> shapes;  // operand dims; an unreadable operand is {}
-  // RUNS §2b: `shapes` written three levels deep holds up to 5 call signatures; they are all
-  // here, and `shapes` is the first of them. Empty for the two-level (one signature) form.
+  // docs/method.md §2.3: `shapes` written three levels deep holds up to 5 call signatures; they are
+  // all here, and `shapes` is the first of them. Empty for the two-level (one signature) form.
   std::vector<std::vector<std::vector<std::int64_t>>> signatures;
   std::vector<std::string> dtypes;  // operand dtypes as spelled; the sorted set when dtypes_are_set
-  // RUNS.md §2b: the profiler's three-level `shapes` comes with `dtypes` as the sorted set of the
-  // input types of every call, not one per operand.
+  // docs/method.md §2.3: the profiler's three-level `shapes` comes with `dtypes` as the sorted set
+  // of the input types of every call, not one per operand.
   bool dtypes_are_set = false;
   std::string classification;
   std::string backend_guess;
@@ -105,7 +105,7 @@ struct EnvReport {
   std::string gfx_raw;
   std::string gfx;
   // The part's architecture for both vendors: the gfx (AMD), or `gpu_arch` / `compute_capability`
-  // as sm_NN (NVIDIA, REACH §1); "" when the report names none.
+  // as sm_NN (NVIDIA, docs/method.md §2.4); "" when the report names none.
   std::string arch;
   std::string device_name;  // as spelled; NVIDIA's product identity, display only on AMD
   std::string product_raw;  // as spelled (string form), empty when absent
@@ -122,8 +122,8 @@ struct EnvReport {
   DeviceProps device_props;
 };
 
-// The HuggingFace config.json fields the byte models need (SPEC §2.3, MODELS.md), spellings
-// resolved. Every count comes from `plan` (MODELS.md §1); `moe_layers` and
+// The HuggingFace config.json fields the byte models need (docs/method.md §2.5, §8), spellings
+// resolved. Every count comes from `plan` (docs/method.md §8.3); `moe_layers` and
 // `full_attention_layers` are its counts, kept as numbers for the models and notes.
 struct ModelConfig {
   std::string model_type;
@@ -157,14 +157,14 @@ struct ModelConfig {
   std::optional<double> qk_nope_head_dim;
   std::optional<double> v_head_dim;
   std::optional<double> index_topk;
-  std::optional<double> index_head_dim;  // sparse-attention indexer (MODELS.md §7)
+  std::optional<double> index_head_dim;  // sparse-attention indexer (docs/method.md §8.12)
   std::optional<double> index_n_heads;
-  // Linear attention (MODELS.md §6): GDN heads/dims, KDA (linear_attn_config), conv width.
+  // Linear attention (docs/method.md §8.13): GDN heads/dims, KDA (linear_attn_config), conv width.
   std::optional<double> linear_key_heads, linear_value_heads;
   std::optional<double> linear_key_head_dim, linear_value_head_dim;
   std::optional<double> linear_conv_kernel;
   std::optional<double> kda_heads, kda_head_dim, kda_conv_kernel;
-  // State-space layers (MODELS.md §6).
+  // State-space layers (docs/method.md §8.13).
   std::optional<double> mamba_heads, mamba_head_dim, ssm_state_size, mamba_groups;
   std::optional<double> mamba_conv_kernel, mamba_expand;
   std::string state_dtype;  // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
@@ -182,7 +182,8 @@ struct ModelConfig {
   bool from_text_config = false;
 };
 
-// Interconnect roof of a part (MODELS.md §8), per direction: `link: {topology, bytes_s, links}`.
+// Interconnect roof of a part (docs/method.md §10.7), per direction: `link: {topology, bytes_s,
+// links}`.
 struct LinkPeak {
   std::string topology;  // "mesh" (xGMI, fully connected) | "switch" (NVLink/NVSwitch)
   double bytes_s = 0.0;  // per link (mesh) or per GPU (switch), one direction
@@ -194,7 +195,7 @@ struct PeaksSection {
   std::string gfx;      // normalized `gfx:` (AMD) or `arch:` (NVIDIA sm_NN)
   std::string product;  // lower-case, empty = no product
   // `device_names:` the device_name spellings (nvidia-smi) this section answers to, trimmed and
-  // lower-case; matched exactly (REACH §1).
+  // lower-case; matched exactly (docs/method.md §2.4).
   std::vector<std::string> device_names;
   std::optional<double> cu;
   std::optional<double> hbm_bw_bytes_s;

@@ -1,7 +1,7 @@
 #pragma once
-// The layer plan (MODELS.md §1): for every layer its token mixer and its FFN, resolved once per
-// run from config.json. Every count the pipeline uses (MoE layers for the logical unit, attention
-// layers per kind, linear and mamba layers, step inference) comes from here.
+// The layer plan (docs/method.md §8.3): for every layer its token mixer and its FFN, resolved once
+// per run from config.json. Every count the pipeline uses (MoE layers for the logical unit,
+// attention layers per kind, linear and mamba layers, step inference) comes from here.
 
 #include <string>
 #include <vector>
@@ -60,10 +60,10 @@ enum class Served { softmax_attention, linear_attention, mamba, moe };
 // Counts every kind of layer in `plan` (zeros for an empty plan).
 PlanCounts plan_counts(const LayerPlan& plan);
 
-// The number of layers one kernel of `family` runs per step (MODELS.md §1: a softmax-attention
-// kernel serves every full/sliding/chunked/hybrid layer, a linear kernel its linear layers, a
-// mamba kernel the mamba1/mamba2/hybrid layers, the MoE kernel the MoE layers). Step inference
-// (MODELS.md §10) divides calls by this.
+// The number of layers one kernel of `family` runs per step (docs/method.md §8.3: a
+// softmax-attention kernel serves every full/sliding/chunked/hybrid layer, a linear kernel its
+// linear layers, a mamba kernel the mamba1/mamba2/hybrid layers, the MoE kernel the MoE layers).
+// Step inference (docs/method.md §6.4) divides calls by this.
 double layers_served(const LayerPlan& plan, Served family);
 
 // One line for the report header, e.g. "48 layers: 36 chunked(8192) + 12 full; MoE on 24 (every

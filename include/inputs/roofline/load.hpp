@@ -1,7 +1,7 @@
 #pragma once
-// Loading the inputs (SPEC §2). Parsing works on text so it can be tested and fuzzed without
-// files; reading files is a separate, thin step. Loaders never throw: every problem becomes a
-// one-line message naming the file and the field, and whatever could be read is kept.
+// Loading the inputs (docs/method.md §2). Parsing works on text so it can be tested and fuzzed
+// without files; reading files is a separate, thin step. Loaders never throw: every problem becomes
+// a one-line message naming the file and the field, and whatever could be read is kept.
 
 #include <cstddef>
 #include <filesystem>

@@ -1,13 +1,13 @@
 #pragma once
-// Stage B input (SPEC §6): operand shapes captured by a probe while the workload ran.
+// Stage B input (docs/method.md §11): operand shapes captured by a probe while the workload ran.
 // Two spellings are read: one probe file per process and target
 // (`probe_<pid>_<target>.json`: {target, pid, total_calls, cases: [...]}) and the merged
 // `per_shape_probe.json` ({schema: "per-shape-probe-v1", workload, kernels: [{target, label,
 // probe_status, pct_gpu, cases: [...]}]}). A case is {dims, dtypes, arg_labels?, count,
 // gpu_us_avg?, timed_count?}.
-// The profiler's `profile_workload.json` (RUNS.md §2b, `schema: "workload-v1"`) is read into the
-// same structs: per kernel {name, calls, cases: [{dims, dtypes, count, baseline_latency_ms,
-// regime?}]}, the latency becoming the case's gpu_us_avg over all its calls.
+// The profiler's `profile_workload.json` (docs/method.md §2.7, `schema: "workload-v1"`) is read
+// into the same structs: per kernel {name, calls, cases: [{dims, dtypes, count,
+// baseline_latency_ms, regime?}]}, the latency becoming the case's gpu_us_avg over all its calls.
 
 #include <cstdint>
 #include <optional>

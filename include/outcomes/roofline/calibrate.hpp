@@ -1,5 +1,5 @@
 #pragma once
-// Calibrating target_eff from recorded outcomes (OUTCOMES.md §4): the shrinkage estimate per
+// Calibrating target_eff from recorded outcomes (docs/method.md §17.4): the shrinkage estimate per
 // (op_class, arch, product), its leave-one-out check, and the calibration file it writes.
 
 #include <array>

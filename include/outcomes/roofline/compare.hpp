@@ -1,5 +1,5 @@
 #pragma once
-// `roofline compare --round A --round B` (OUTCOMES.md §1): round A's predictions joined with
+// `roofline compare --round A --round B` (docs/method.md §17.1): round A's predictions joined with
 // round B's in-situ measurements, kernel by kernel.
 
 #include <optional>
@@ -14,8 +14,8 @@
 
 namespace roofline {
 
-// Noise bands (SPEC §9.3): an isolated speedup is real only beyond 3.4 %, an e2e delta beyond
-// 0.5 %.
+// Noise bands (docs/method.md §17.1): an isolated speedup is real only beyond 3.4 %, an e2e delta
+// beyond 0.5 %.
 inline constexpr double k_noise_isolated = 0.034;
 inline constexpr double k_noise_e2e = 0.005;
 

@@ -1,5 +1,5 @@
 #pragma once
-// The outcome ledger (OUTCOMES.md §3): JSON Lines, one record per (run, kernel, source).
+// The outcome ledger (docs/method.md §17.3): JSON Lines, one record per (run, kernel, source).
 
 #include <array>
 #include <cstddef>

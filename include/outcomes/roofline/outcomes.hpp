@@ -1,6 +1,6 @@
 #pragma once
-// `roofline outcomes` (OUTCOMES.md §2, §3): measured outcomes of the workflow's optimisation
-// attempts, each paired with what the baseline round predicted and given a verdict.
+// `roofline outcomes` (docs/method.md §17.2, §17.3): measured outcomes of the workflow's
+// optimisation attempts, each paired with what the baseline round predicted and given a verdict.
 
 #include <array>
 #include <filesystem>
@@ -28,6 +28,9 @@ enum class OutcomeSource { director, opbench, integrate, compare };
 // "director" | "opbench" | "integrate" | "compare", and back (nullopt for anything else).
 const char* to_string(OutcomeSource s);
 std::optional<OutcomeSource> parse_outcome_source(std::string_view s);
+// A source spelling's place in that order (director 0, opbench 1, integrate 2, compare 3); 99
+// for a spelling outside the set, so it sorts after every known one.
+int source_precedence(std::string_view s);
 
 // One measured outcome as an outcome file records it.
 struct Outcome {
@@ -44,7 +47,7 @@ struct Outcome {
   std::vector<std::string> flags;  // reader flags: harness_suspect, vanished, ...
 };
 
-// The verdict of one outcome (OUTCOMES.md §2).
+// The verdict of one outcome (docs/method.md §17.2).
 struct OutcomeJudgement {
   std::string verdict;  // contradiction | confirmed | within_noise | regressed | undefined |
                         // unpredicted
@@ -81,7 +84,7 @@ void parse_compare_rows(std::string_view text, const std::string& file, OutcomeS
 // path order.
 OutcomeScan read_outcome_files(const std::filesystem::path& eval_dir);
 
-// One ledger record (OUTCOMES.md §3); key = (run, kernel, source).
+// One ledger record (docs/method.md §17.3); key = (run, kernel, source).
 struct LedgerRecord {
   std::string run, kernel, source;
   std::string arch, product, model, op_class, regime, stage, confidence;
@@ -97,7 +100,7 @@ struct LedgerRecord {
   std::optional<double> speedup() const;
 };
 
-// The record as one JSON object, keys in OUTCOMES.md §3 order (extras after).
+// The record as one JSON object, keys in docs/method.md §17.3 order (extras after).
 nlohmann::ordered_json ledger_record_json(const LedgerRecord& r);
 // Reads a record back; nullopt with `error` set when the line is not a usable record.
 std::optional<LedgerRecord> parse_ledger_record(const nlohmann::json& j, std::string& error);

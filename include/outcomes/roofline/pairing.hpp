@@ -1,6 +1,7 @@
 #pragma once
-// Kernel identity across rounds and outcome files (OUTCOMES.md §1, §2): which kernel of one list
-// is the same kernel as one of another, one to one, by the one kernel-name matcher (match.hpp).
+// Kernel identity across rounds and outcome files (docs/method.md §17.1, §17.2): which kernel of
+// one list is the same kernel as one of another, one to one, by the one kernel-name matcher
+// (match.hpp).
 
 #include <cstddef>
 #include <optional>

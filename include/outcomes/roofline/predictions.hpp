@@ -1,6 +1,6 @@
 #pragma once
-// What a round predicted: the entries of its profile_roofline.json (SPEC §10), read back for
-// compare and outcomes (OUTCOMES.md §1, §2).
+// What a round predicted: the entries of its profile_roofline.json (docs/method.md §16.1), read
+// back for compare and outcomes (docs/method.md §17.1, §17.2).
 
 #include <filesystem>
 #include <optional>

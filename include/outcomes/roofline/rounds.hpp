@@ -27,7 +27,8 @@ struct StepCount {
 // The one function that says how many serving steps a round's profile covers: the profiler's
 // `serving` step counts (n_prefill_steps + n_decode_steps, either may be absent but not both);
 // else, when the Top-N has no step annotations, the steps infer_steps derives from the layer plan
-// and the call counts of the default head (MODELS.md §10), as analyze does. `config` may be null.
+// and the call counts of the default head (docs/method.md §6.4), as analyze does. `config` may be
+// null.
 StepCount round_step_count(const TopN& topn, const ModelConfig* config = nullptr);
 
 }  // namespace roofline

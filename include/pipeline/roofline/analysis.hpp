@@ -1,6 +1,6 @@
 #pragma once
-// The result of one analysis run (SPEC §10): everything the renderers need, and nothing about
-// where the inputs were read from. Renderers include this header, never the loaders.
+// The result of one analysis run (docs/method.md §16.1): everything the renderers need, and nothing
+// about where the inputs were read from. Renderers include this header, never the loaders.
 
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The whole run (SPEC §3): the pure pipeline from read inputs to one Analysis.
+// The whole run (docs/method.md §3): the pure pipeline from read inputs to one Analysis.
 
 #include <vector>
 

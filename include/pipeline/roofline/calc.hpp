@@ -1,5 +1,5 @@
 #pragma once
-// `roofline calc`: the SPEC §5 arithmetic on raw numbers, a what-if calculator.
+// `roofline calc`: the docs/method.md §10 arithmetic on raw numbers, a what-if calculator.
 
 #include <optional>
 #include <string>

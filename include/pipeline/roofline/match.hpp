@@ -12,9 +12,9 @@
 
 namespace roofline {
 
-// The canonical form two spellings of one kernel share (REACH.md §2: a PyTorch trace and Nsight
-// Compute spell one kernel differently): case-folded; the argument list, " [clone .kd]" and ".kd"
-// decorations, a leading "void " or '_', every namespace, class or module qualifier
+// The canonical form two spellings of one kernel share (docs/method.md §11.1: a PyTorch trace and
+// Nsight Compute spell one kernel differently): case-folded; the argument list, " [clone .kd]" and
+// ".kd" decorations, a leading "void " or '_', every namespace, class or module qualifier
 // (`at::native::`, `(anonymous namespace)::`, `<unnamed>::`, `torch.ops.`), parameter lists and
 // C-style casts inside template arguments, and all whitespace removed — except the scope of a
 // local lambda, kept as `f()::lambda#3::operator()::` (the function names the lambda);

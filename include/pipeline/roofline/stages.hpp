@@ -1,6 +1,7 @@
 #pragma once
-// The structs the pipeline stages hand to each other (SPEC §3–§8), and the stage functions, in
-// method order. Every stage is pure: no I/O, no clock, no globals. Units are in the names.
+// The structs the pipeline stages hand to each other (docs/method.md §3–§13), and the stage
+// functions, in method order. Every stage is pure: no I/O, no clock, no globals. Units are in the
+// names.
 
 #include <cstddef>
 #include <map>
@@ -19,13 +20,13 @@
 
 namespace roofline {
 
-// The defaults of the analyze options, defined once (SPEC §1).
+// The defaults of the analyze options, defined once (docs/method.md §2.1).
 inline constexpr double k_default_head_threshold_pct = 5.0;
 inline constexpr std::size_t k_default_max_entries = 8;
 inline constexpr double k_default_launch_overhead_us = 5.0;
 
 // ---- step 1: scope_to_head ----------------------------------------------------------------------
-// Which share of GPU time scopes the head (RUNS.md §2): the capture's `pct_gpu_time`, or the
+// Which share of GPU time scopes the head (docs/method.md §4): the capture's `pct_gpu_time`, or the
 // profiler's `serving_weighted_pct` (the capture re-weighted to the deployed decode/prefill mix).
 enum class HeadKey { gpu_time, serving_weighted };
 struct ScopeOptions {
@@ -54,7 +55,8 @@ struct ResolvedPeaks {
   std::map<std::string, double> flops;  // canonical dtype key -> FLOP/s
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
-  std::optional<LinkPeak> link;  // interconnect roof (MODELS.md §8); none = no verdict for comm
+  std::optional<LinkPeak>
+      link;  // interconnect roof (docs/method.md §10.7); none = no verdict for comm
   PeaksSource source = PeaksSource::none;
   Confidence confidence = Confidence::low;  // high (table) or low
   bool compute_validated = false;
@@ -65,14 +67,14 @@ struct ResolvedPeaks {
 // Matches the run's arch (gfx or sm_NN) and product against the table (product gating, RDNA4
 // hard unknown, derived bandwidth from device properties as the L1 fallback). On an NVIDIA arch
 // the product comes from `product_spelling` or, failing that, from `device_name` matched exactly
-// against the sections' device_names (REACH §1).
+// against the sections' device_names (docs/method.md §5.2).
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
                             const std::string& product_spelling, const DeviceProps& props,
                             const std::string& device_name = {});
 // FLOP/s for a canonical dtype key; nullopt when the table has no figure (never the maximum).
 std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key);
 
-// ---- step 3: gather_evidence (stages B and C, SPEC §6) ------------------------------------------
+// ---- step 3: gather_evidence (stages B and C, docs/method.md §11) -------------------------------
 // What stages B and C found for one head entry, matched by kernel name before the per-entry pass.
 struct EntryEvidence {
   const ProbeKernel* workload = nullptr;   // the profiler's per-case counts (profile_workload.json)
@@ -97,7 +99,7 @@ EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesIn
 
 // ---- step 4: classify: roofline/classify.hpp ---------------------------------------------------
 
-// ---- step 5: infer_steps (MODELS.md §10) --------------------------------------------------------
+// ---- step 5: infer_steps (docs/method.md §6.4) --------------------------------------------------
 // What step inference says about one head entry.
 struct InferredLaunches {
   std::optional<double> launches_per_step;  // calls / inferred steps, when consistent
@@ -134,8 +136,9 @@ struct RegimeHints {
   const InferredLaunches* inferred = nullptr;  // set when step inference was attempted
   std::optional<double> conc;                  // workload.conc, for the rows rule
 };
-// The entry's own per-regime fields first; else the profiler's step counts; else (MODELS.md §10,
-// `hints`) decode when the shapes' rows are at most 2 × conc, and the inferred launches per step.
+// The entry's own per-regime fields first; else the profiler's step counts; else
+// (docs/method.md §6.4, `hints`) decode when the shapes' rows are at most 2 × conc, and the
+// inferred launches per step.
 RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving,
                          const RegimeHints& hints = {});
 
@@ -151,7 +154,8 @@ struct Candidate {
   double bytes = 0.0;
   double flops = 0.0;
   std::optional<bool> feasible;  // bytes <= peak_bw * t_unit; nullopt when no peak to test against
-  bool in_choice = true;  // false: reported for comparison only (MoE all-expert figure, MODELS §4)
+  bool in_choice =
+      true;  // false: reported for comparison only (MoE all-expert figure, docs/method.md §8.7)
   CandidateKind kind = CandidateKind::model;
 };
 struct MoeFacts {
@@ -162,14 +166,14 @@ struct MoeFacts {
   std::string stage;  // stage1 | stage2 | both
   bool gated = true;  // 3·I·H per expert (gate, up, down); false: 2·I·H
 };
-// A collective's wire traffic (MODELS.md §8).
+// A collective's wire traffic (docs/method.md §10.7).
 struct CommFacts {
   std::string op;         // all_reduce | all_gather | reduce_scatter | all_to_all
   std::string algorithm;  // one-shot | two-shot
   double message_bytes = 0, group = 1, codec = 1, link_bytes = 0;
 };
-// Stage C against the model (SPEC §10 `measured_vs_model`): measured / model per unit, each null
-// when either side has no figure; the model's figures are those the measurement replaced.
+// Stage C against the model (docs/method.md §16.1 `measured_vs_model`): measured / model per unit,
+// each null when either side has no figure; the model's figures are those the measurement replaced.
 struct MeasuredVsModel {
   std::optional<double> bytes, flops;
   double model_bytes = 0.0, model_flops = 0.0;
@@ -198,15 +202,16 @@ struct WorkEstimate {
   // The class the shapes showed when they overrule the classifier (a batched GEMM over all
   // experts is MoE; a conv kernel of a mamba model is ssm); nullopt = keep the classification.
   std::optional<OpClass> op_class;
-  std::optional<CommFacts> comm;            // collectives: bytes are link bytes, roof "link"
-  std::optional<double> bytes_lower_bound;  // MODELS.md §9: unmodelled entry, Σ operand bytes
+  std::optional<CommFacts> comm;  // collectives: bytes are link bytes, roof "link"
+  std::optional<double>
+      bytes_lower_bound;  // docs/method.md §8.16: unmodelled entry, Σ operand bytes
   std::optional<MeasuredVsModel> measured_vs_model;  // set by apply_measurement (stage C)
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).
 WorkEstimate model_candidates(const TopNEntry& entry, const RegimeChoice& regime,
                               const Classification& cls, const ModelContext& ctx);
-// SPEC §4 feasibility rule: marks each candidate feasible or not against the byte budget
+// docs/method.md §9 feasibility rule: marks each candidate feasible or not against the byte budget
 // peak_bw · t_unit, chooses the largest feasible one (the measurement refutes the rest), sets
 // `bytes`/`flops` and explains the choice in notes when there was one to make.
 void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks);
@@ -215,11 +220,11 @@ WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx);
 
 // ---- step 8: deepen -----------------------------------------------------------------------------
-// Runs the §4 model once per probe case (the case's dims and dtypes replace the Top-N shapes; rows
-// in flight come from the case; its gpu_us_avg, when present, replaces the per-launch time) and
-// combines the cases count-weighted: bytes, FLOPs and t_unit are weighted means, so their ratios
-// are the aggregate rates over all probed calls. The feasibility rule then runs on the combined
-// candidates. Not modelled (with the reason) when no case can be modelled.
+// Runs the docs/method.md §8 model once per probe case (the case's dims and dtypes replace the
+// Top-N shapes; rows in flight come from the case; its gpu_us_avg, when present, replaces the
+// per-launch time) and combines the cases count-weighted: bytes, FLOPs and t_unit are weighted
+// means, so their ratios are the aggregate rates over all probed calls. The feasibility rule then
+// runs on the combined candidates. Not modelled (with the reason) when no case can be modelled.
 // Where a set of cases comes from: a probe (stage B), the profiler's profile_workload.json (stage
 // A, count-weighted with per-case latencies) or the Top-N's own call signatures (stage A, equal
 // weights).
@@ -229,8 +234,8 @@ WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime
                               const std::vector<const ProbeCase*>& cases,
                               CaseSource source = CaseSource::probes);
 
-// The profiler's `dtypes` is the sorted set of the input types of every call (RUNS.md §2b), not
-// one per operand: per-operand dtypes for one signature by role — weights the narrowest float
+// The profiler's `dtypes` is the sorted set of the input types of every call (docs/method.md §8.2),
+// not one per operand: per-operand dtypes for one signature by role — weights the narrowest float
 // type, activations the widest non-fp32 float (fp32 beside a narrower type is a scale; one float
 // type serves both), a 4-bit quant_method the weights unless the set holds an fp8/fp4 float, a
 // 4-D operand of a linear/ssm kernel the fp32 state when `float` is present; integer and scalar
@@ -271,7 +276,7 @@ Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopNE
 // ---- step 9: judge ------------------------------------------------------------------------------
 struct VerdictParams {
   double launch_overhead_us = k_default_launch_overhead_us;
-  // analyze --calibration (OUTCOMES.md §5): null = the shipped priors only.
+  // analyze --calibration (docs/method.md §17.5): null = the shipped priors only.
   const CalibrationTable* calibration = nullptr;
   std::size_t calibration_min_n = k_default_min_n;
 };
@@ -296,13 +301,14 @@ struct Verdict {
   bool stage_c_candidate = false;
   std::vector<std::string> notes;
 };
-// The prior for how close a good implementation of the class gets (SPEC §8).
+// The prior for how close a good implementation of the class gets (docs/method.md §10.4).
 std::optional<double> target_eff_for(OpClass cls, const std::string& product);
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params);
 
 // ---- step 10: grade -----------------------------------------------------------------------------
-// Why an entry has no verdict (SPEC §7): L2 no model, L3 infeasible, L5 the analysis failed.
+// Why an entry has no verdict (docs/method.md §13): L2 no model, L3 infeasible, L5 the analysis
+// failed.
 struct EntryProblem {
   Level level = Level::L2;
   std::string reason;
@@ -350,7 +356,8 @@ struct Advice {
   std::string route;
   std::vector<std::string> levers;
 };
-// Route (SPEC §8 table + shippability gate) and concrete byte-reduction levers (saturated only).
+// Route (docs/method.md §10.4 table + shippability gate) and concrete byte-reduction levers
+// (saturated only).
 Advice advise(const EntryResult& entry, const TopN& topn, const ResolvedPeaks& peaks);
 
 // ---- step 12: rank_entries ----------------------------------------------------------------------

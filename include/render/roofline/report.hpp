@@ -1,7 +1,7 @@
 #pragma once
-// Rendering (SPEC §10): the Analysis as the artifact, the report, the chart and the terminal
-// summary; `calc` and `peaks` output; writing a file safely. Renderers see only the Analysis and
-// the stage structs, never the loaders.
+// Rendering (docs/method.md §16): the Analysis as the artifact, the report, the chart and the
+// terminal summary; `calc` and `peaks` output; writing a file safely. Renderers see only the
+// Analysis and the stage structs, never the loaders.
 
 #include <filesystem>
 #include <optional>
@@ -18,9 +18,9 @@ namespace roofline {
 
 using ordered_json = nlohmann::ordered_json;
 
-// One entry as in profile_roofline.json (key order as SPEC §10; non-finite -> null).
+// One entry as in profile_roofline.json (key order as docs/method.md §16; non-finite -> null).
 ordered_json entry_json(const EntryResult& entry);
-// The artifact's `peaks.link` object (MODELS.md §8): topology, bytes_s, and links (a mesh's
+// The artifact's `peaks.link` object (docs/method.md §10.7): topology, bytes_s, and links (a mesh's
 // links per GPU; null for a switch row, which gives none).
 ordered_json link_json(const LinkPeak& link);
 
@@ -50,9 +50,20 @@ std::vector<std::string> diagnostic_lines(const Analysis& analysis);
 ordered_json calc_json(const CalcResult& result);
 std::string calc_text(const CalcResult& result);
 
-// `roofline peaks show`: the resolved peaks with the rules applied (text or JSON), the link roof
-// (MODELS.md §8) included when the part has one (JSON: `link` null otherwise).
-ordered_json peaks_json(const ResolvedPeaks& peaks);
+// Which fields a peaks object carries, in the order each output has always written them.
+enum class PeaksFields {
+  artifact,  // profile_roofline.json: hbm_bw_bytes_s, flops, source, confidence,
+             // compute_validated, then link only when the part has one
+  calc,  // `roofline calc`: gfx (null for an NVIDIA arch), arch, product first; no caches, no link
+  full,  // `roofline peaks show`: as calc, plus l2/mall bytes, link (null when none),
+         // hard_unknown and notes
+};
+// The resolved peaks as JSON (numbers finite or null), the one writer of every peaks object.
+ordered_json peaks_json(const ResolvedPeaks& peaks, PeaksFields fields);
+
+// `roofline peaks show`: the resolved peaks with the rules applied (text, or JSON through
+// `peaks_json(peaks, PeaksFields::full)`), the link roof (docs/method.md §10.7) included when the
+// part has one.
 std::string peaks_text(const ResolvedPeaks& peaks);
 // `roofline peaks list`: one line per section of the table.
 std::string peaks_table_text(const PeaksTable& table);

@@ -1,5 +1,5 @@
 #pragma once
-// `roofline topn` (REACH §3): the standardized Top-N built from raw profiler output.
+// `roofline topn` (docs/method.md §18): the standardized Top-N built from raw profiler output.
 //
 // Three steps, kept apart so each can be tested alone:
 //   read   — a trace file (PyTorch profiler Chrome trace, .json or .json.gz; rocprofv3
@@ -95,13 +95,13 @@ struct BackendRule {
   std::string pattern;           // as in kernel_classes.tsv: glob with * ?, else a substring
   std::string backend;           // "cublaslt", "vllm", "triton", ...
   std::optional<bool> editable;  // nullopt: unknown
-  std::string classification;    // profiler vocabulary (SPEC §2.1), "" = from the op class
-  std::string hint;              // the family's description, written as opt_hint
+  std::string classification;  // profiler vocabulary (docs/method.md §2.3), "" = from the op class
+  std::string hint;            // the family's description, written as opt_hint
   int line = 0;
 };
 
 // One rule per non-comment line: `pattern backend editable classification hint...`
-// (whitespace separated; editable yes|no|?; classification one of SPEC §2.1's or '-').
+// (whitespace separated; editable yes|no|?; classification one of docs/method.md §2.3's or '-').
 Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
                                                        const std::string& display_name);
 // The shipped table (data/kernel_backends.tsv), parsed once.
@@ -169,9 +169,10 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
 
 // ---- render ----------------------------------------------------------------------------------
 
-// profile_topN.json text (SPEC §2.1 field order; shapes three levels deep, RUNS §2b).
+// profile_topN.json text (docs/method.md §2.3 field order; shapes three levels deep,
+// docs/method.md §2.3).
 std::string render_topn_json(const TopnDocument& doc);
-// profile_workload.json text (`schema: "workload-v1"`, RUNS §2b).
+// profile_workload.json text (`schema: "workload-v1"`, docs/method.md §2.3).
 std::string render_workload_json(const TopnDocument& doc);
 
 }  // namespace roofline

@@ -9,9 +9,9 @@
 
 namespace roofline {
 
-// The most bytes the memory roof lets move in `t_unit_ms` (SPEC §4 feasibility rule, SPEC §5
-// `bytes_upper_bound`): peak_bw · t_unit. nullopt when the peak or the time is unknown or not
-// positive.
+// The most bytes the memory roof lets move in `t_unit_ms` (docs/method.md §9 feasibility rule,
+// docs/method.md §10 `bytes_upper_bound`): peak_bw · t_unit. nullopt when the peak or the time is
+// unknown or not positive.
 std::optional<double> byte_budget(const std::optional<double>& peak_bw_bytes_s, double t_unit_ms);
 
 // How many digits a formatted quantity keeps: `brief` for tables and headlines ("697.0 MB"),

@@ -1,6 +1,6 @@
 #pragma once
-// The closed sets every layer speaks (SPEC §3, §5, §6, §7, §10) and their artifact spellings.
-// Plain enums and one rule struct; no pipeline logic. Any layer may include this header.
+// The closed sets every layer speaks (docs/method.md §3, §10, §11, §13, §16.1) and their artifact
+// spellings. Plain enums and one rule struct; no pipeline logic. Any layer may include this header.
 
 #include <optional>
 #include <string>
@@ -9,25 +9,26 @@
 
 namespace roofline {
 
-// What kind of work a kernel does; picks the byte/FLOP model (SPEC §3 step 3).
+// What kind of work a kernel does; picks the byte/FLOP model (docs/method.md §7).
 enum class OpClass { gemm, moe, attn, linear_attn, ssm, comm, elementwise, unknown };
-// Which resource bounds a kernel (SPEC §5).
+// Which resource bounds a kernel (docs/method.md §10).
 enum class Bound { memory, compute, latency, unknown };
-// How close to target_eff a kernel runs (SPEC §5 bands).
+// How close to target_eff a kernel runs (docs/method.md §10.5 bands).
 enum class Headroom { underperforming, moderate, saturated, unknown };
 enum class Confidence { low, medium, high };
-// Where the hardware denominators came from (SPEC §3 step 1).
+// Where the hardware denominators came from (docs/method.md §5).
 enum class PeaksSource { table, derived, none };
 enum class Regime { prefill, decode };
-// How deep the evidence behind an entry goes (SPEC §6): Top-N estimate, captured shapes,
+// How deep the evidence behind an entry goes (docs/method.md §11): Top-N estimate, captured shapes,
 // measured counters. Ordered: a later stage is stronger evidence.
 enum class Stage { A, B, C };
-// The degradation ladder (SPEC §7). L0 writes nothing, so it is never recorded.
+// The degradation ladder (docs/method.md §13). L0 writes nothing, so it is never recorded.
 enum class Level { L1, L2, L3, L4, L5 };
 // What a recorded problem does to the run: a warning changes no number by itself (stderr and
-// the report); an error is a skill error (SPEC §7 L5).
+// the report); an error is a skill error (docs/method.md §13 L5).
 enum class Severity { warning, error };
-// Which byte/FLOP figure a candidate is (SPEC §4 feasibility rule; the label is display text).
+// Which byte/FLOP figure a candidate is (docs/method.md §9 feasibility rule; the label is display
+// text).
 enum class CandidateKind {
   model,           // the class model's single figure
   experts_hit,     // MoE: the experts the batch routes to
@@ -58,8 +59,8 @@ std::optional<OpClass> parse_op_class(std::string_view s);
 // What a recorded problem is about.
 enum class Topic { input, peaks, probes, counters, entry };
 
-// One recorded problem of a run (SPEC §7). The artifact's `degraded[]` lists those with a level,
-// `skill_errors[]` those of severity error; stderr shows each once.
+// One recorded problem of a run (docs/method.md §13). The artifact's `degraded[]` lists those with
+// a level, `skill_errors[]` those of severity error; stderr shows each once.
 struct Diagnostic {
   Severity severity = Severity::warning;
   std::optional<Level> level;  // set: listed in degraded[] at this level

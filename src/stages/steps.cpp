@@ -1,11 +1,12 @@
-// Step 5, infer_steps (MODELS.md §10): serving steps and launches per step when the Top-N has
-// neither per-regime fields nor step counts, from the layer plan and the call counts.
+// Steps 4 and 5 over the head: classify_head, then infer_steps (MODELS.md §10): serving steps and
+// launches per step when the Top-N has neither per-regime fields nor step counts, from the layer
+// plan and the call counts.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "roofline/stages.hpp"
+#include "roofline/head.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline {
@@ -19,8 +20,8 @@ bool has_regime_fields(const TopNEntry& e) {
 }
 
 // The layers a kernel of this class runs once per step (0: not a per-layer kernel).
-double layers_for(const Classification& c, const LayerPlan& plan) {
-  switch (c.op_class) {
+double layers_for(OpClass c, const LayerPlan& plan) {
+  switch (c) {
     case OpClass::attn:
       return layers_served(plan, Served::softmax_attention);
     case OpClass::linear_attn:
@@ -45,23 +46,29 @@ double fitting_k(double calls, double steps, double layers, std::initializer_lis
 
 }  // namespace
 
-StepInference infer_steps(const TopN& topn, const Scope& scope,
-                          const std::vector<Classification>& classes, const ModelConfig* config) {
+void classify_head(std::vector<HeadEntry>& head, const TopN& topn, const ClassRules& rules) {
+  for (HeadEntry& e : head) e.classified = classify(topn.entries[e.topn_position], rules);
+}
+
+StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
+                          const ModelConfig* config) {
   StepInference out;
-  out.entries.resize(scope.selected.size());
   // Only when nothing better exists: per-regime fields or the profiler's step counts win.
-  if (scope.selected.empty() || topn.serving.n_prefill_steps || topn.serving.n_decode_steps)
-    return out;
+  if (head.empty() || topn.serving.n_prefill_steps || topn.serving.n_decode_steps) return out;
   bool any_regime_fields = false;
-  for (std::size_t idx : scope.selected)
-    any_regime_fields = any_regime_fields || has_regime_fields(topn.entries[idx]);
+  for (const HeadEntry& e : head)
+    any_regime_fields = any_regime_fields || has_regime_fields(topn.entries[e.topn_position]);
   if (any_regime_fields) return out;
   out.attempted = true;
+  for (HeadEntry& e : head) e.launches.emplace();
+  // Each entry's Top-N record and class, by its place in the head.
+  auto top = [&](std::size_t i) -> const TopNEntry& { return topn.entries[head[i].topn_position]; };
+  auto cls = [&](std::size_t i) { return head[i].classified.op_class; };
   // Declining leaves every entry at one launch per unit, and each entry says why.
   auto decline = [&](std::string note, const char* short_why) {
-    out.note = std::move(note);
-    for (InferredLaunches& l : out.entries)
-      l.inconsistent = fmt::format(
+    out.findings.notes.push_back(std::move(note));
+    for (HeadEntry& e : head)
+      e.launches->inconsistent = fmt::format(
           "launches per step unknown: steps not inferred ({}; see the run notes); one launch per "
           "unit",
           short_why);
@@ -78,9 +85,9 @@ StepInference infer_steps(const TopN& topn, const Scope& scope,
     double calls, layers;
   };
   std::vector<Proposal> proposals;
-  for (std::size_t i = 0; i < scope.selected.size(); ++i) {
-    const TopNEntry& e = topn.entries[scope.selected[i]];
-    const double layers = layers_for(classes[i], config->plan);
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    const TopNEntry& e = top(i);
+    const double layers = layers_for(cls(i), config->plan);
     if (layers > 0 && e.calls && *e.calls > 0) proposals.push_back({i, *e.calls, layers});
   }
   if (proposals.empty())
@@ -94,8 +101,7 @@ StepInference infer_steps(const TopN& topn, const Scope& scope,
   const double steps = anchor.calls / anchor.layers;
   const std::string anchor_text =
       fmt::format("{} = {} calls of {} / {} {} layers", format_g(steps), format_g(anchor.calls),
-                  topn.entries[scope.selected[anchor.i]].name, format_g(anchor.layers),
-                  layer_word(classes[anchor.i].op_class));
+                  top(anchor.i).name, format_g(anchor.layers), layer_word(cls(anchor.i)));
   // The other per-layer kernels must agree: they ran the same steps.
   for (const Proposal& p : proposals) {
     if (p.i == anchor.i || fitting_k(p.calls, steps, p.layers, {1.0}) > 0) continue;
@@ -104,27 +110,25 @@ StepInference infer_steps(const TopN& topn, const Scope& scope,
             "steps not inferred: {} proposes {} steps, but {} ({} calls over {} {} layers) "
             "proposes {}: the layer plan and the call counts disagree, so no launches per step "
             "are derived from them",
-            topn.entries[scope.selected[anchor.i]].name, format_g(steps),
-            topn.entries[scope.selected[p.i]].name, format_g(p.calls), format_g(p.layers),
-            layer_word(classes[p.i].op_class), format_g(p.calls / p.layers)),
+            top(anchor.i).name, format_g(steps), top(p.i).name, format_g(p.calls),
+            format_g(p.layers), layer_word(cls(p.i)), format_g(p.calls / p.layers)),
         "the per-layer kernels' call counts disagree with the layer plan");
   }
   out.steps = steps;
   std::vector<std::string> checks;
   const double moe_layers = layers_served(config->plan, Served::moe);
-  for (std::size_t i = 0; i < scope.selected.size(); ++i) {
-    const TopNEntry& e = topn.entries[scope.selected[i]];
-    InferredLaunches& l = out.entries[i];
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    const TopNEntry& e = top(i);
+    InferredLaunches& l = *head[i].launches;
     if (!e.calls || !(*e.calls > 0)) continue;
     const double per_step = *e.calls / steps;
-    const double layers =
-        classes[i].op_class == OpClass::moe ? moe_layers : layers_for(classes[i], config->plan);
+    const double layers = cls(i) == OpClass::moe ? moe_layers : layers_for(cls(i), config->plan);
     if (layers <= 0) {  // GEMMs, norms and the rest: no check
       l.launches_per_step = per_step;
       l.how = fmt::format("calls {} / inferred steps {}", format_g(*e.calls), format_g(steps));
       continue;
     }
-    const bool moe = classes[i].op_class == OpClass::moe;
+    const bool moe = cls(i) == OpClass::moe;
     const double k = moe ? fitting_k(*e.calls, steps, layers, {1.0, 2.0})
                          : fitting_k(*e.calls, steps, layers, {1.0});
     const std::string what = fmt::format("{} {} / {} = {}", e.name, format_g(*e.calls),
@@ -134,21 +138,21 @@ StepInference infer_steps(const TopN& topn, const Scope& scope,
       l.how = fmt::format("calls {} / inferred steps {}", format_g(*e.calls), format_g(steps));
       checks.push_back(fmt::format("{} = {}{} {} layers ✓", what, k > 1 ? format_g(k) + " × " : "",
                                    format_g(layers),
-                                   moe ? "MoE" : layer_word(classes[i].op_class)));
+                                   moe ? "MoE" : layer_word(cls(i))));
     } else {
       l.inconsistent = fmt::format(
           "launches per step not inferred: {} calls / {} inferred steps = {} is not {} × {} {} "
           "layers (±5 %); one launch per unit",
           format_g(*e.calls), format_g(steps), format_g(per_step), moe ? "1 or 2" : "1",
-          format_g(layers), moe ? "MoE" : layer_word(classes[i].op_class));
+          format_g(layers), moe ? "MoE" : layer_word(cls(i)));
       checks.push_back(
           fmt::format("{} ✗ (not {} × {} layers)", what, moe ? "1 or 2" : "1", format_g(layers)));
     }
   }
   std::string list;
   for (const auto& c : checks) list += "; " + c;
-  out.note =
-      fmt::format("steps inferred (no step annotations, MODELS.md §10): {}{}", anchor_text, list);
+  out.findings.notes.push_back(
+      fmt::format("steps inferred (no step annotations, MODELS.md §10): {}{}", anchor_text, list));
   return out;
 }
 

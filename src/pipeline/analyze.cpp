@@ -168,8 +168,9 @@ constexpr Pass k_method[] = {
     {"entries", analyze_entries},
     // A measured run says which head entries its counters left at stage A/B (L4).
     {"coverage", check_counter_coverage},
-    // Both orders, never blended: their disagreement is the finding.
-    {"rankings", rank_head},
+    // Both orders, never blended: their disagreement is the finding (after a failure, over the
+    // entries it left without a verdict: pct order, which their route falls back to).
+    {"rankings", rank_head, true},
     // Each entry's problem is one diagnostic, under the name the rankings use.
     {"problems", record_entry_problems, true},
     // What the head covered, last.

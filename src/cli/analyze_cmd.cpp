@@ -154,10 +154,9 @@ int run_analyze(AnalyzeArgs a) {
     return k_exit_write;
   }
   std::vector<std::string> written;
-  for (const auto& [name, text] :
-       {std::pair{"profile_roofline.json", &artifacts.json},
-        std::pair{"profile_roofline.md", &artifacts.markdown},
-        std::pair{"profile_roofline.svg", &artifacts.svg}}) {
+  for (const auto& [name, text] : {std::pair{"profile_roofline.json", &artifacts.json},
+                                   std::pair{"profile_roofline.md", &artifacts.markdown},
+                                   std::pair{"profile_roofline.svg", &artifacts.svg}}) {
     const fs::path path = dir / name;
     if (auto error = write_atomic(path, *text, a.fsync)) {
       err_line("artifacts not written: " + *error);

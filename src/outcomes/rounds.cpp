@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/kernel_classes.hpp"
 #include "roofline/head.hpp"
+#include "roofline/kernel_classes.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;

@@ -72,9 +72,9 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
     for (const auto& e : a.entries) {
       const Verdict& v = e.verdict;
       std::string headroom = e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
-                             : v.suspect                                ? "infeasible"
-                             : v.dispatch_bound                         ? "dispatch-bound"
-                                                                        : to_string(v.headroom);
+                             : v.suspect                                            ? "infeasible"
+                             : v.dispatch_bound ? "dispatch-bound"
+                                                : to_string(v.headroom);
       std::string gain =
           v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
       std::string speed =

@@ -127,16 +127,16 @@ void record_entry_problems(Run& r) {
 }
 
 void summarize_scope(Run& r) {
-  record(r.a, Findings{{fmt::format(
-                           "scope: {} of {} Top-N entries at or above {}% of {} (cap {}); {} "
-                           "skipped",
-                           r.a.entries.size(), r.topn.entries.size(),
-                           fmt::format("{:g}", r.a.head_threshold_pct),
-                           r.opts.scope.key == HeadKey::serving_weighted
-                               ? "serving-weighted GPU time"
-                               : "GPU time",
-                           r.opts.scope.max_entries, r.a.skipped_count)},
-                       {}});
+  record(r.a,
+         Findings{{fmt::format("scope: {} of {} Top-N entries at or above {}% of {} (cap {}); {} "
+                               "skipped",
+                               r.a.entries.size(), r.topn.entries.size(),
+                               fmt::format("{:g}", r.a.head_threshold_pct),
+                               r.opts.scope.key == HeadKey::serving_weighted
+                                   ? "serving-weighted GPU time"
+                                   : "GPU time",
+                               r.opts.scope.max_entries, r.a.skipped_count)},
+                  {}});
 }
 
 struct Pass {

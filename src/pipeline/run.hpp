@@ -16,14 +16,14 @@ struct Run {
   Run(const AnalyzeInputs& inputs, const AnalyzeOptions& options);
   const AnalyzeInputs& in;
   const AnalyzeOptions& opts;
-  const TopN topn;                          // the Top-N read, or an empty one
-  const EnvReport* env = nullptr;           // null when env_report.json is missing/unreadable
-  const ModelConfig* config = nullptr;      // null when config.json is missing/unreadable
-  VerdictParams verdict;                    // the options' and the calibration (pass calibration)
-  Analysis a;                               // what the passes have built so far
-  bool peaks_resolved = false;              // pass peaks ran to its end
-  std::size_t analysed = 0;                 // entries [0, analysed) went through steps 6-11
-  bool stopped = false;                     // a pass threw: only the `always` passes still run
+  const TopN topn;                      // the Top-N read, or an empty one
+  const EnvReport* env = nullptr;       // null when env_report.json is missing/unreadable
+  const ModelConfig* config = nullptr;  // null when config.json is missing/unreadable
+  VerdictParams verdict;                // the options' and the calibration (pass calibration)
+  Analysis a;                           // what the passes have built so far
+  bool peaks_resolved = false;          // pass peaks ran to its end
+  std::size_t analysed = 0;             // entries [0, analysed) went through steps 6-11
+  bool stopped = false;                 // a pass threw: only the `always` passes still run
 };
 
 // ---- run_inputs.cpp: what the inputs say -------------------------------------------------------
@@ -45,8 +45,9 @@ const CalibrationTable* calibration_for(const AnalyzeInputs& in, Findings& found
 // Why the models have no config, for their reasons ("" when there is one).
 std::string config_status(const AnalyzeInputs& in, const ModelConfig* config);
 
-// ---- run_entry.cpp: one entry's steps 6-11, and the L5 boundary ----------------------------------
-// Everything one entry's analysis shares with the others (the Top-N, config and denominators).
+// ---- run_entry.cpp: one entry's steps 6-11, and the L5 boundary
+// ---------------------------------- Everything one entry's analysis shares with the others (the
+// Top-N, config and denominators).
 struct EntryContext {
   const TopN& topn;
   const ModelContext& model;

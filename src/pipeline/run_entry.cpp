@@ -70,9 +70,8 @@ HeadEntry analyze_entry(HeadEntry e, const EntryContext& ctx) {
   e.regime = pick_regime(top, ctx.topn.serving, hints_for(e, ctx.env));
   // Stage A: bytes and FLOPs of one logical unit from the Top-N (its call signatures, as cases,
   // when it has them) and the config; the shapes may overrule the name.
-  WorkEstimate stage_a =
-      model_work(top, e.regime, e.classified, ctx.model,
-                 signature_cases(top, e.classified.op_class, ctx.model.config));
+  WorkEstimate stage_a = model_work(top, e.regime, e.classified, ctx.model,
+                                    signature_cases(top, e.classified.op_class, ctx.model.config));
   e.cls = as_modelled(e.classified, stage_a);
   // Then the profiler's workload cases (A), captured shapes (B) and measured counters (C)
   // replace what they can.
@@ -106,11 +105,11 @@ Findings counter_coverage(const std::vector<HeadEntry>& entries) {
     list += fmt::format("{}'{}'", i ? ", " : "", missing[i]);
   return Findings{
       {},
-      {Diagnostic{Severity::warning, Level::L4, Topic::counters, "",
-                  fmt::format("{} of {} head entries not measured ({}{}): stage A/B numbers "
-                              "kept, confidence not raised",
-                              missing.size(), entries.size(), list,
-                              missing.size() > 5 ? ", ..." : "")}}};
+      {Diagnostic{
+          Severity::warning, Level::L4, Topic::counters, "",
+          fmt::format("{} of {} head entries not measured ({}{}): stage A/B numbers "
+                      "kept, confidence not raised",
+                      missing.size(), entries.size(), list, missing.size() > 5 ? ", ..." : "")}}};
 }
 
 void stop_run(Run& r, const char* step, const std::string& what) {

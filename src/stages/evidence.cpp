@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/match.hpp"
 #include "roofline/head.hpp"
+#include "roofline/match.hpp"
 
 namespace roofline {
 namespace {

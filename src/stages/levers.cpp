@@ -165,7 +165,7 @@ Advice advise(const HeadEntry& e, const TopN& topn, const ResolvedPeaks& peaks) 
     const std::string why =
         !unknown ? fmt::format("confidence low: stage {} estimate", to_string(e.stage))
         : e.grade.confidence == Confidence::low && e.work.modeled ? "no verdict, confidence low"
-                                                            : "no verdict";
+                                                                  : "no verdict";
     a.route = fmt::format("fall back to pct_gpu_time order ({}); indicated: {}", why, base);
   } else {
     a.route = base;

@@ -80,8 +80,9 @@ Head scope_to_head(const TopN& topn, const ScopeOptions& options) {
     if (head_key_pct(e, options.key) >= options.head_threshold_pct &&
         head.entries.size() < options.max_entries)
       head.entries.push_back(head_entry(
-          e, i, HeadShare{head_key_pct(e, options.key), serving && e.serving_weighted_pct.has_value(),
-                       serving && !e.serving_weighted_pct}));
+          e, i,
+          HeadShare{head_key_pct(e, options.key), serving && e.serving_weighted_pct.has_value(),
+                    serving && !e.serving_weighted_pct}));
   }
   name_entries(head.entries);
   head.skipped_count = topn.entries.size() - head.entries.size();

@@ -44,6 +44,88 @@ double fitting_k(double calls, double steps, double layers, std::initializer_lis
   return 0.0;
 }
 
+// The steps the per-layer kernels propose (MODELS.md §10): the one with the most calls decides,
+// the others must agree. Either `steps` (with `anchor`, how it was found) or why not: `declined`
+// for the run notes and `short_why` for each entry.
+struct Proposed {
+  std::optional<double> steps;
+  std::string anchor;
+  std::string declined;
+  const char* short_why = "";
+};
+Proposed propose_steps(const TopN& topn, const std::vector<HeadEntry>& head,
+                       const LayerPlan& plan) {
+  auto top = [&](std::size_t i) -> const TopNEntry& { return topn.entries[head[i].topn_position]; };
+  auto cls = [&](std::size_t i) { return head[i].classified.op_class; };
+  // Every softmax-attention, linear-attention or mamba kernel runs once per layer it serves.
+  struct Proposal {
+    std::size_t i;
+    double calls, layers;
+  };
+  std::vector<Proposal> proposals;
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    const TopNEntry& e = top(i);
+    const double layers = layers_for(cls(i), plan);
+    if (layers > 0 && e.calls && *e.calls > 0) proposals.push_back({i, *e.calls, layers});
+  }
+  if (proposals.empty())
+    return {std::nullopt, "",
+            "steps not inferred: no head entry is a per-layer kernel (attention, linear attention, "
+            "mamba) to divide its calls by the layers it serves; launches per step unknown",
+            "no per-layer kernel in the head"};
+  const Proposal& anchor =
+      *std::max_element(proposals.begin(), proposals.end(),
+                        [](const Proposal& a, const Proposal& b) { return a.calls < b.calls; });
+  const double steps = anchor.calls / anchor.layers;
+  // The other per-layer kernels must agree: they ran the same steps.
+  for (const Proposal& p : proposals) {
+    if (p.i == anchor.i || fitting_k(p.calls, steps, p.layers, {1.0}) > 0) continue;
+    return {
+        std::nullopt, "",
+        fmt::format("steps not inferred: {} proposes {} steps, but {} ({} calls over {} {} layers) "
+                    "proposes {}: the layer plan and the call counts disagree, so no launches per "
+                    "step are derived from them",
+                    top(anchor.i).name, format_g(steps), top(p.i).name, format_g(p.calls),
+                    format_g(p.layers), layer_word(cls(p.i)), format_g(p.calls / p.layers)),
+        "the per-layer kernels' call counts disagree with the layer plan"};
+  }
+  return {steps,
+          fmt::format("{} = {} calls of {} / {} {} layers", format_g(steps), format_g(anchor.calls),
+                      top(anchor.i).name, format_g(anchor.layers), layer_word(cls(anchor.i))),
+          "", ""};
+}
+
+// One entry's launches per step under the inferred steps, into `l`; for a per-layer entry the
+// check of its calls against its layers, for the run note ("" for the others).
+std::string check_launches(const TopNEntry& e, OpClass cls, double steps, const LayerPlan& plan,
+                           InferredLaunches& l) {
+  if (!e.calls || !(*e.calls > 0)) return "";
+  const double per_step = *e.calls / steps;
+  const bool moe = cls == OpClass::moe;
+  const double layers = moe ? layers_served(plan, Served::moe) : layers_for(cls, plan);
+  if (layers <= 0) {  // GEMMs, norms and the rest: no check
+    l.launches_per_step = per_step;
+    l.how = fmt::format("calls {} / inferred steps {}", format_g(*e.calls), format_g(steps));
+    return "";
+  }
+  const double k = moe ? fitting_k(*e.calls, steps, layers, {1.0, 2.0})
+                       : fitting_k(*e.calls, steps, layers, {1.0});
+  const std::string what = fmt::format("{} {} / {} = {}", e.name, format_g(*e.calls),
+                                       format_g(steps), format_g(per_step));
+  if (k > 0) {
+    l.launches_per_step = per_step;
+    l.how = fmt::format("calls {} / inferred steps {}", format_g(*e.calls), format_g(steps));
+    return fmt::format("{} = {}{} {} layers ✓", what, k > 1 ? format_g(k) + " × " : "",
+                       format_g(layers), moe ? "MoE" : layer_word(cls));
+  }
+  l.inconsistent = fmt::format(
+      "launches per step not inferred: {} calls / {} inferred steps = {} is not {} × {} {} "
+      "layers (±5 %); one launch per unit",
+      format_g(*e.calls), format_g(steps), format_g(per_step), moe ? "1 or 2" : "1",
+      format_g(layers), moe ? "MoE" : layer_word(cls));
+  return fmt::format("{} ✗ (not {} × {} layers)", what, moe ? "1 or 2" : "1", format_g(layers));
+}
+
 }  // namespace
 
 void classify_head(std::vector<HeadEntry>& head, const TopN& topn, const ClassRules& rules) {
@@ -61,98 +143,33 @@ StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
   if (any_regime_fields) return out;
   out.attempted = true;
   for (HeadEntry& e : head) e.launches.emplace();
-  // Each entry's Top-N record and class, by its place in the head.
-  auto top = [&](std::size_t i) -> const TopNEntry& { return topn.entries[head[i].topn_position]; };
-  auto cls = [&](std::size_t i) { return head[i].classified.op_class; };
-  // Declining leaves every entry at one launch per unit, and each entry says why.
-  auto decline = [&](std::string note, const char* short_why) {
-    out.findings.notes.push_back(std::move(note));
+  const Proposed proposed =
+      config && !config->plan.empty()
+          ? propose_steps(topn, head, config->plan)
+          : Proposed{std::nullopt, "",
+                     "steps not inferred: the Top-N has no step annotations and there is no "
+                     "layer plan (config.json) to count per-layer kernels against; launches per "
+                     "step unknown",
+                     "no layer plan"};
+  if (!proposed.steps) {
+    // Declining leaves every entry at one launch per unit, and each entry says why.
+    out.findings.notes.push_back(proposed.declined);
     for (HeadEntry& e : head)
       e.launches->inconsistent = fmt::format(
           "launches per step unknown: steps not inferred ({}; see the run notes); one launch per "
           "unit",
-          short_why);
+          proposed.short_why);
     return out;
-  };
-  if (!config || config->plan.empty())
-    return decline(
-        "steps not inferred: the Top-N has no step annotations and there is no layer plan "
-        "(config.json) to count per-layer kernels against; launches per step unknown",
-        "no layer plan");
-  // Every softmax-attention, linear-attention or mamba kernel runs once per layer it serves.
-  struct Proposal {
-    std::size_t i;
-    double calls, layers;
-  };
-  std::vector<Proposal> proposals;
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    const TopNEntry& e = top(i);
-    const double layers = layers_for(cls(i), config->plan);
-    if (layers > 0 && e.calls && *e.calls > 0) proposals.push_back({i, *e.calls, layers});
   }
-  if (proposals.empty())
-    return decline(
-        "steps not inferred: no head entry is a per-layer kernel (attention, linear attention, "
-        "mamba) to divide its calls by the layers it serves; launches per step unknown",
-        "no per-layer kernel in the head");
-  const Proposal& anchor =
-      *std::max_element(proposals.begin(), proposals.end(),
-                        [](const Proposal& a, const Proposal& b) { return a.calls < b.calls; });
-  const double steps = anchor.calls / anchor.layers;
-  const std::string anchor_text =
-      fmt::format("{} = {} calls of {} / {} {} layers", format_g(steps), format_g(anchor.calls),
-                  top(anchor.i).name, format_g(anchor.layers), layer_word(cls(anchor.i)));
-  // The other per-layer kernels must agree: they ran the same steps.
-  for (const Proposal& p : proposals) {
-    if (p.i == anchor.i || fitting_k(p.calls, steps, p.layers, {1.0}) > 0) continue;
-    return decline(
-        fmt::format(
-            "steps not inferred: {} proposes {} steps, but {} ({} calls over {} {} layers) "
-            "proposes {}: the layer plan and the call counts disagree, so no launches per step "
-            "are derived from them",
-            top(anchor.i).name, format_g(steps), top(p.i).name, format_g(p.calls),
-            format_g(p.layers), layer_word(cls(p.i)), format_g(p.calls / p.layers)),
-        "the per-layer kernels' call counts disagree with the layer plan");
+  out.steps = proposed.steps;
+  std::string checks;
+  for (HeadEntry& e : head) {
+    const std::string check = check_launches(topn.entries[e.topn_position], e.classified.op_class,
+                                             *proposed.steps, config->plan, *e.launches);
+    if (!check.empty()) checks += "; " + check;
   }
-  out.steps = steps;
-  std::vector<std::string> checks;
-  const double moe_layers = layers_served(config->plan, Served::moe);
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    const TopNEntry& e = top(i);
-    InferredLaunches& l = *head[i].launches;
-    if (!e.calls || !(*e.calls > 0)) continue;
-    const double per_step = *e.calls / steps;
-    const double layers = cls(i) == OpClass::moe ? moe_layers : layers_for(cls(i), config->plan);
-    if (layers <= 0) {  // GEMMs, norms and the rest: no check
-      l.launches_per_step = per_step;
-      l.how = fmt::format("calls {} / inferred steps {}", format_g(*e.calls), format_g(steps));
-      continue;
-    }
-    const bool moe = cls(i) == OpClass::moe;
-    const double k = moe ? fitting_k(*e.calls, steps, layers, {1.0, 2.0})
-                         : fitting_k(*e.calls, steps, layers, {1.0});
-    const std::string what = fmt::format("{} {} / {} = {}", e.name, format_g(*e.calls),
-                                         format_g(steps), format_g(per_step));
-    if (k > 0) {
-      l.launches_per_step = per_step;
-      l.how = fmt::format("calls {} / inferred steps {}", format_g(*e.calls), format_g(steps));
-      checks.push_back(fmt::format("{} = {}{} {} layers ✓", what, k > 1 ? format_g(k) + " × " : "",
-                                   format_g(layers),
-                                   moe ? "MoE" : layer_word(cls(i))));
-    } else {
-      l.inconsistent = fmt::format(
-          "launches per step not inferred: {} calls / {} inferred steps = {} is not {} × {} {} "
-          "layers (±5 %); one launch per unit",
-          format_g(*e.calls), format_g(steps), format_g(per_step), moe ? "1 or 2" : "1",
-          format_g(layers), moe ? "MoE" : layer_word(cls(i)));
-      checks.push_back(
-          fmt::format("{} ✗ (not {} × {} layers)", what, moe ? "1 or 2" : "1", format_g(layers)));
-    }
-  }
-  std::string list;
-  for (const auto& c : checks) list += "; " + c;
-  out.findings.notes.push_back(
-      fmt::format("steps inferred (no step annotations, MODELS.md §10): {}{}", anchor_text, list));
+  out.findings.notes.push_back(fmt::format(
+      "steps inferred (no step annotations, MODELS.md §10): {}{}", proposed.anchor, checks));
   return out;
 }
 

@@ -44,8 +44,8 @@ KernelCounters counted(const std::string& name, double fetch_kib, double write_k
 TEST_CASE("gather_evidence: counters matched per head entry, files and problems listed",
           "[evidence]") {
   std::vector<HeadEntry> head = head_of({{"fused_moe_kernel", "fused_moe_kernel"},
-                             {"kernel_paged_attention_2d", "kernel_paged_attention_2d"},
-                             {"rms_norm_kernel", "rms_norm_kernel"}});
+                                         {"kernel_paged_attention_2d", "kernel_paged_attention_2d"},
+                                         {"rms_norm_kernel", "rms_norm_kernel"}});
   CountersInput counters;
   counters.requested = true;
   counters.errors.push_back("counters/: no counter CSVs (*counter_collection.csv) in this folder");
@@ -97,7 +97,8 @@ TEST_CASE("gather_evidence: counters matched per head entry, files and problems 
 }
 
 TEST_CASE("gather_evidence: probes of one target from several processes combine", "[evidence]") {
-  std::vector<HeadEntry> head = head_of({{"fused_moe_kernel", "fused_moe_kernel"}, {"other_kernel", ""}});
+  std::vector<HeadEntry> head =
+      head_of({{"fused_moe_kernel", "fused_moe_kernel"}, {"other_kernel", ""}});
   ShapesInput shapes;
   shapes.requested = true;
   shapes.files = {"probe_1_fused_moe_kernel.json", "probe_2_fused_moe_kernel.json"};
@@ -113,7 +114,8 @@ TEST_CASE("gather_evidence: probes of one target from several processes combine"
   CHECK(head[0].evidence.probe_match == MatchKind::exact);
   CHECK(head[1].evidence.probes.empty());
   REQUIRE(ev.findings.diagnostics.size() == 1);
-  CHECK(ev.findings.diagnostics[0].severity == Severity::error);  // a broken probe file is a skill error
+  CHECK(ev.findings.diagnostics[0].severity ==
+        Severity::error);  // a broken probe file is a skill error
   CHECK(ev.measured_inputs ==
         std::vector<std::string>{"stage B input: 2 probe file(s), 2 probe kernel(s); 1 of 2 head "
                                  "entries matched"});
@@ -306,12 +308,11 @@ TEST_CASE("deepen: workload cases fold count-weighted at their latencies; stage 
 
   // Matched by name beside the other evidence.
   std::vector<HeadEntry> head = head_of({{"rms_norm_kernel", "rms_norm_kernel"}});
-  const EvidenceSummary ev =
-      gather_evidence(head, ShapesInput{}, CountersInput{}, &*w.value);
+  const EvidenceSummary ev = gather_evidence(head, ShapesInput{}, CountersInput{}, &*w.value);
   REQUIRE(head[0].evidence.workload == &k);
 
-  const Deepened d = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), head[0].evidence, mc.entry,
-                            mc.regime, mc.cls, ctx);
+  const Deepened d = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), head[0].evidence,
+                            mc.entry, mc.regime, mc.cls, ctx);
   CHECK(d.stage == Stage::A);
   REQUIRE(d.work.modeled);
   // The decode cases only: (30·528,384 + 10·1,576,960) / 40 and (30·3 + 10·6) / 40 µs.

@@ -115,7 +115,8 @@ TEST_CASE("scope_to_head: serving_weighted falls back to pct_gpu_time where an e
   Head n = scope_to_head(none, ScopeOptions{5.0, 8, HeadKey::serving_weighted});
   CHECK(positions(n) == std::vector<std::size_t>{0, 1});
   REQUIRE(n.findings.notes.size() == 1);
-  CHECK(n.findings.notes[0].find("no Top-N entry carries serving_weighted_pct") != std::string::npos);
+  CHECK(n.findings.notes[0].find("no Top-N entry carries serving_weighted_pct") !=
+        std::string::npos);
 }
 
 TEST_CASE("scope_to_head: each head entry keeps its Top-N record's place and identity", "[scope]") {
@@ -135,7 +136,8 @@ TEST_CASE("scope_to_head: each head entry keeps its Top-N record's place and ide
 }
 
 TEST_CASE("scope_to_head: duplicate names get a #rank suffix", "[scope]") {
-  const std::string wv = "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)";
+  const std::string wv =
+      "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)";
   TopN t = topn_with({9.0, 6.0, 5.5, 5.2, 5.1});
   const std::vector<std::string> kernel = {wv, wv, "rms_norm_kernel", "triton_poi_fused_0",
                                            "triton_poi_fused_0"};

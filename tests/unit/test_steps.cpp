@@ -81,7 +81,8 @@ TEST_CASE("infer_steps: the example's calls give 2057 steps and the MoE's two-la
                  "2057 = 61710 calls of fused_recurrent_gated_delta_rule_fwd_kernel / 30 "
                  "linear layers"));
   CHECK(contains(note_of(s), "fused_moe_kernel 164560 / 2057 = 80 = 2 × 40 MoE layers ✓"));
-  CHECK(contains(note_of(s), "kernel_paged_attention_2d 20570 / 2057 = 10 = 10 attention layers ✓"));
+  CHECK(
+      contains(note_of(s), "kernel_paged_attention_2d 20570 / 2057 = 10 = 10 attention layers ✓"));
   for (const auto& e : h.head) CHECK(e.launches->inconsistent.empty());
 }
 

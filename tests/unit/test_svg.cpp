@@ -15,7 +15,7 @@ using roofline::test::gfx950_peaks;
 namespace {
 
 HeadEntry plotted(const std::string& name, double pct, double bytes, double flops, double t_ms,
-                    Headroom h) {
+                  Headroom h) {
   HeadEntry e;
   e.name = e.short_name = e.ranking_name = name;
   e.pct_gpu_time = pct;

@@ -41,8 +41,9 @@ struct HeadEntry {
   double pct_gpu_time = 0.0;
   std::optional<double> serving_weighted_pct;  // copied from the Top-N when it has one
   std::optional<bool> editable;
-  HeadShare share;           // what the expected gain and ranking_by_pct weigh the entry with
-  std::string ranking_name;  // the name, suffixed #rank on a duplicate: rankings, report, degraded[]
+  HeadShare share;  // what the expected gain and ranking_by_pct weigh the entry with
+  std::string
+      ranking_name;  // the name, suffixed #rank on a duplicate: rankings, report, degraded[]
   // Step 3, gather_evidence: the workload, probe and counter kernels matched by name. The
   // pointers point into the AnalyzeInputs the run read (valid while they live).
   EntryEvidence evidence;
@@ -51,11 +52,11 @@ struct HeadEntry {
   // Step 5, infer_steps: set when the run inferred its steps (the Top-N has no step annotations).
   std::optional<InferredLaunches> launches;
   // Steps 6-11, per entry (the driver's analyze_entry).
-  RegimeChoice regime;                    // 6 pick_regime
-  Classification cls;                     // 7 the class the byte model ran under: `classified`,
-                                          //   or the class the shapes showed (WorkEstimate::op_class)
-  WorkEstimate work;                      // 7 model_work, then 8 deepen
-  Stage stage = Stage::A;                 // 8 deepen: the evidence the numbers rest on
+  RegimeChoice regime;     // 6 pick_regime
+  Classification cls;      // 7 the class the byte model ran under: `classified`,
+                           //   or the class the shapes showed (WorkEstimate::op_class)
+  WorkEstimate work;       // 7 model_work, then 8 deepen
+  Stage stage = Stage::A;  // 8 deepen: the evidence the numbers rest on
   std::vector<std::string> deepen_notes;  // 8 deepen: what the evidence did to the estimate
   Verdict verdict;                        // 9 judge
   Grade grade;                            // 10 grade: confidence, stage-C candidate, problem

@@ -145,7 +145,7 @@ struct Pass {
   bool always = false;  // runs after an earlier pass failed: the run's own record
 };
 
-// The method, one pass per step in its order, each with why it is there and there.
+// The method, one pass per step in its order, each with why it is there.
 constexpr Pass k_method[] = {
     // Every input problem first: the run completes whatever is missing.
     {"inputs", check_inputs},

@@ -17,11 +17,11 @@ struct AnalyzeOptions {
 };
 
 // The pipeline, in method order: scope -> peaks -> evidence -> classes -> steps -> per entry
-// (regime, model, deepen, judge, grade, advise) -> rankings. Pure, and never throws: a failure
-// inside one entry degrades that entry (L5); any other exception stops the run at that step as an
-// L5 skill error, keeps what the earlier steps found and marks the entries not yet analysed, so
-// the Analysis can still be written (SPEC §7). Every input problem is recorded and the run still
-// completes.
+// (regime, model, deepen, judge, grade, advise) -> rankings. Pure, and lets no exception out
+// (short of running out of memory while recording one): a failure inside one entry degrades
+// that entry (L5); any other exception stops the run at that step as an L5 skill error, keeps
+// what the earlier steps found and marks the entries not yet analysed, so the Analysis can still
+// be written (SPEC §7). Every input problem is recorded and the run still completes.
 Analysis analyze(const AnalyzeInputs& inputs, const AnalyzeOptions& options);
 
 }  // namespace roofline

@@ -215,8 +215,6 @@ WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx,
                         const SignatureCases& signatures = {});
 
-// ---- step 8: deepen -----------------------------------------------------------------------------
-
 // The profiler's `dtypes` is the sorted set of the input types of every call (RUNS.md §2b), not
 // one per operand: per-operand dtypes for one signature by role — weights the narrowest float
 // type, activations the widest non-fp32 float (fp32 beside a narrower type is a scale; one float
@@ -231,6 +229,7 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
                              const std::vector<std::vector<std::int64_t>>& signature, OpClass cls,
                              const ModelConfig* config);
 
+// ---- step 8: deepen -----------------------------------------------------------------------------
 // The measured/model ratios of one unit (`launches` dispatches): bytes when the model has bytes
 // (> 0) and the measurement bytes, FLOPs when the model has FLOPs (> 0) and the counters FLOPs;
 // a collective's model counts link bytes, which DRAM counters do not measure (bytes stay null).

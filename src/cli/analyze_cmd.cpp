@@ -97,6 +97,17 @@ bool use_color(const std::string& mode) {
   return !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
 }
 
+// The terminal table, after the artifacts are written: if it cannot be rendered, stderr says so
+// and the run's outcome stands.
+void print_summary(const Analysis& analysis, const std::vector<std::string>& written, bool color) {
+  try {
+    const std::string text = render_text_summary(analysis, written, color);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } catch (const std::exception& ex) {
+    err_line(fmt::format("error: the terminal summary could not be rendered: {}", ex.what()));
+  }
+}
+
 }  // namespace
 
 int run_analyze(AnalyzeArgs a) {
@@ -128,12 +139,12 @@ int run_analyze(AnalyzeArgs a) {
     }
   const AnalyzeInputs inputs = load_inputs(a.paths);
   require_calibration(inputs, calibration_named);
-  const Analysis analysis = analyze(inputs, a.options);
+  // Neither the run nor its renderers let an exception out (docs/method.md §13 L5): what failed is
+  // a skill error in the artifacts, which are still written.
+  Analysis analysis = analyze(inputs, a.options);
+  const Artifacts artifacts = render_artifacts(analysis);
   for (const auto& line : diagnostic_lines(analysis)) err_line(line);
 
-  const std::string json_text = render_json(analysis);
-  const std::string md_text = render_markdown(analysis);
-  const std::string svg_text = render_roofline_svg(analysis);
   const fs::path dir = out_dir(a);
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -143,9 +154,9 @@ int run_analyze(AnalyzeArgs a) {
     return k_exit_write;
   }
   std::vector<std::string> written;
-  for (const auto& [name, text] :
-       {std::pair{"profile_roofline.json", &json_text}, std::pair{"profile_roofline.md", &md_text},
-        std::pair{"profile_roofline.svg", &svg_text}}) {
+  for (const auto& [name, text] : {std::pair{"profile_roofline.json", &artifacts.json},
+                                   std::pair{"profile_roofline.md", &artifacts.markdown},
+                                   std::pair{"profile_roofline.svg", &artifacts.svg}}) {
     const fs::path path = dir / name;
     if (auto error = write_atomic(path, *text, a.fsync)) {
       err_line("artifacts not written: " + *error);
@@ -158,10 +169,9 @@ int run_analyze(AnalyzeArgs a) {
                              : ::isatty(STDOUT_FILENO) ? "text"
                                                        : "quiet";
   if (format == "json") {
-    std::fwrite(json_text.data(), 1, json_text.size(), stdout);
+    std::fwrite(artifacts.json.data(), 1, artifacts.json.size(), stdout);
   } else if (format == "text") {
-    const std::string text = render_text_summary(analysis, written, use_color(a.color));
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    print_summary(analysis, written, use_color(a.color));
   }
   return a.strict && has_problems(analysis) ? k_exit_strict : k_exit_ok;
 }

@@ -13,7 +13,7 @@ int run_calc(const CalcArgs& args) {
   const PeaksTable& table = load_peaks_or_throw(args.peaks, storage);
   const CalcResult r = calc(args.in, table);
   if (!r.errors.empty()) throw UsageError(r.errors.front());
-  const std::string out = args.format == "json" ? calc_json(r).dump(2) + "\n" : calc_text(r);
+  const std::string out = args.format == "json" ? json_text(calc_json(r)) : calc_text(r);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return k_exit_ok;
 }

@@ -13,6 +13,7 @@
 #include "cli/common.hpp"
 #include "roofline/counters.hpp"
 #include "roofline/json_number.hpp"
+#include "roofline/report.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -82,7 +83,9 @@ int run_counters(const CountersArgs& args) {
                                 {"unusable_reason", m.unusable_reason},
                                 {"counters", counters}});
     }
-    std::fputs((out.dump(2) + "\n").c_str(), stdout);
+    // Kernel names come from the profiler, not always as UTF-8: dumped as every artifact is.
+    const std::string text = json_text(out);
+    std::fwrite(text.data(), 1, text.size(), stdout);
     return all_usable ? k_exit_ok : k_exit_strict;
   }
 

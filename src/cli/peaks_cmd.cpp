@@ -25,7 +25,7 @@ int run_peaks_show(const PeaksArgs& args) {
   const PeaksTable& table = load_peaks_or_throw(args.file, storage);
   const ResolvedPeaks p = resolve_peaks(table, args.gfx, args.product, DeviceProps{});
   const std::string out =
-      args.format == "json" ? peaks_json(p, PeaksFields::full).dump(2) + "\n" : peaks_text(p);
+      args.format == "json" ? json_text(peaks_json(p, PeaksFields::full)) : peaks_text(p);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return k_exit_ok;
 }

@@ -118,9 +118,9 @@ RoundPredictions load_round_predictions(const fs::path& eval_dir, const std::str
   paths.eval_dir = eval_dir;
   set_input_round(paths, round);
   const AnalyzeInputs inputs = load_inputs(paths);
-  const Analysis analysis = analyze(inputs, AnalyzeOptions{});
+  Analysis analysis = analyze(inputs, AnalyzeOptions{});
   // The artifact as analyze would write it, read back through the same reader.
-  RoundPredictions r = parse_predictions(render_json(analysis), display);
+  RoundPredictions r = parse_predictions(render_artifacts(analysis).json, display);
   r.round = round;
   r.analysed_in_memory = true;
   r.from = text.found ? fmt::format(

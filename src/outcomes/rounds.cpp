@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/head.hpp"
 #include "roofline/kernel_classes.hpp"
-#include "roofline/stages.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -22,11 +22,9 @@ namespace {
 // docs/method.md §6.4 over the head analyze would take by default, with the built-in kernel
 // classes.
 StepInference inferred_steps(const TopN& topn, const ModelConfig* config) {
-  const Scope scope = scope_to_head(topn, ScopeOptions{});
-  const ClassRules rules{{}, builtin_kernel_classes_rules()};
-  std::vector<Classification> classes;
-  for (std::size_t idx : scope.selected) classes.push_back(classify(topn.entries[idx], rules));
-  return infer_steps(topn, scope, classes, config);
+  Head head = scope_to_head(topn, ScopeOptions{});
+  classify_head(head.entries, topn, ClassRules{{}, builtin_kernel_classes_rules()});
+  return infer_steps(topn, head.entries, config);
 }
 
 }  // namespace
@@ -38,12 +36,15 @@ StepCount round_step_count(const TopN& topn, const ModelConfig* config) {
     s.reason = sv.present ? "the Top-N's serving block has no step counts"
                           : "the Top-N has no serving step counts (no step annotations)";
     const StepInference inferred = inferred_steps(topn, config);
+    // The inference's one note says how it got the steps, or why it declined.
+    const std::string note =
+        inferred.findings.notes.empty() ? std::string() : inferred.findings.notes.front();
     if (inferred.steps) {
       s.steps = inferred.steps;
-      s.source = inferred.note;
+      s.source = note;
       s.reason.clear();
-    } else if (!inferred.note.empty()) {
-      s.reason += "; " + inferred.note;
+    } else if (!note.empty()) {
+      s.reason += "; " + note;
     }
     return s;
   }

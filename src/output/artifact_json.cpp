@@ -28,7 +28,7 @@ ordered_json link_json(const LinkPeak& link) {
                       {"links", link.links >= 1 ? json_number(link.links) : ordered_json(nullptr)}};
 }
 
-ordered_json entry_json(const EntryResult& e) {
+ordered_json entry_json(const HeadEntry& e) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
   ordered_json j;
@@ -58,18 +58,18 @@ ordered_json entry_json(const EntryResult& e) {
   j["attainable_speedup"] = json_number(v.attainable_speedup);
   j["expected_e2e_gain_pct"] = json_number(v.expected_e2e_gain_pct);
   j["headroom_class"] = to_string(v.headroom);
-  j["confidence"] = to_string(e.confidence);
+  j["confidence"] = to_string(e.grade.confidence);
   j["suspect"] = v.suspect;
   if (v.suspect) {
     j["bytes_upper_bound"] = json_number(v.bytes_upper_bound);
     j["flops_upper_bound"] = json_number(v.flops_upper_bound);
     if (v.implied_max_experts_hit)
       j["implied_max_experts_hit"] = json_number(v.implied_max_experts_hit);
-    j["stage_c_candidate"] = v.stage_c_candidate;
+    j["stage_c_candidate"] = e.grade.stage_c_candidate;
   }
   j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
-  j["route"] = e.route;
-  j["byte_reduction_levers"] = e.levers;
+  j["route"] = e.advice.route;
+  j["byte_reduction_levers"] = e.advice.levers;
   j["notes"] = join_notes(e.notes);
   j["stage"] = to_string(e.stage);
   ordered_json candidates = ordered_json::array();
@@ -113,8 +113,14 @@ ordered_json artifact_json(const Analysis& a) {
   ordered_json entries = ordered_json::array();
   for (const auto& e : a.entries) entries.push_back(entry_json(e));
   j["entries"] = std::move(entries);
-  j["ranking_by_pct"] = a.rankings.by_pct;
-  j["ranking_by_expected_gain"] = a.rankings.by_expected_gain;
+  // The rankings are entry indices; the artifact names each entry as the rankings do.
+  auto names = [&](const std::vector<std::size_t>& order) {
+    ordered_json out = ordered_json::array();
+    for (std::size_t i : order) out.push_back(a.entries[i].ranking_name);
+    return out;
+  };
+  j["ranking_by_pct"] = names(a.rankings.by_pct);
+  j["ranking_by_expected_gain"] = names(a.rankings.by_expected_gain);
   ordered_json degraded = ordered_json::array();
   ordered_json skill_errors = ordered_json::array();
   for (const Diagnostic& d : a.diagnostics) {
@@ -134,8 +140,12 @@ ordered_json artifact_json(const Analysis& a) {
   return j;
 }
 
+std::string json_text(const ordered_json& document) {
+  return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
 std::string render_json(const Analysis& a) {
-  return artifact_json(a).dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  return json_text(artifact_json(a));
 }
 
 }  // namespace roofline

@@ -15,7 +15,7 @@ ordered_json calc_json(const CalcResult& r) {
 }
 
 std::string calc_text(const CalcResult& r) {
-  const EntryResult& e = r.entry;
+  const HeadEntry& e = r.entry;
   const Verdict& v = e.verdict;
   auto opt = [](const std::optional<double>& x, const char* f) {
     return x ? fmt::format(fmt::runtime(f), *x) : std::string("unknown");
@@ -34,13 +34,13 @@ std::string calc_text(const CalcResult& r) {
   out += fmt::format("attainable_speedup     {:.4f}\n", v.attainable_speedup);
   out += fmt::format("expected_e2e_gain_pct  {:.4f}\n", v.expected_e2e_gain_pct);
   out += fmt::format("headroom_class         {}\n", to_string(v.headroom));
-  out += fmt::format("confidence             {}\n", to_string(e.confidence));
+  out += fmt::format("confidence             {}\n", to_string(e.grade.confidence));
   out += fmt::format("suspect                {}\n", v.suspect ? "true" : "false");
   if (v.suspect) {
     out += fmt::format("bytes_upper_bound      {}\n", opt(v.bytes_upper_bound, "{:.6g}"));
     out += fmt::format("flops_upper_bound      {}\n", opt(v.flops_upper_bound, "{:.6g}"));
   }
-  out += fmt::format("route                  {}\n", e.route);
+  out += fmt::format("route                  {}\n", e.advice.route);
   for (const auto& n : e.notes) out += fmt::format("note: {}\n", n);
   return out;
 }

@@ -19,7 +19,7 @@ bool positive(double v) {
 }
 
 // Where the entry sits on the chart, or why it cannot.
-std::optional<Point> place(const EntryResult& e, std::string& why) {
+std::optional<Point> place(const HeadEntry& e, std::string& why) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
   if (!w.modeled) {
@@ -94,7 +94,7 @@ Model chart_model(const Analysis& a) {
   std::map<std::string, double> roof_peaks;
   std::map<std::pair<double, std::string>, std::vector<std::string>> ceiling_classes;
   for (const auto& p : m.points) {
-    const EntryResult& e = *p.entry;
+    const HeadEntry& e = *p.entry;
     std::string dtype;
     if (e.work.has_compute_peak_class)
       if (auto peak = peak_flops_for(a.peaks, e.work.compute_dtype.key); peak && positive(*peak)) {

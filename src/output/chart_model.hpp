@@ -13,7 +13,7 @@
 namespace roofline::chart {
 
 struct Point {
-  const EntryResult* entry = nullptr;
+  const HeadEntry* entry = nullptr;
   double ai = 0.0;        // FLOP/byte where the point is drawn
   double flops_s = 0.0;   // achieved FLOP/s where the point is drawn
   bool at_bound = false;  // suspect: drawn at the bound the measurement allows

@@ -18,37 +18,31 @@ constexpr std::size_t k_table_name_chars = 60;
 
 // The capture's share, and beside it the deployed-mix share when the Top-N has one
 // (docs/method.md §2.3).
-std::string pct_text(const EntryResult& e) {
+std::string pct_text(const HeadEntry& e) {
   if (!e.serving_weighted_pct) return fmt::format("{:g}%", e.pct_gpu_time);
   return fmt::format("{:g}% · serving-weighted {:g}%", e.pct_gpu_time, *e.serving_weighted_pct);
 }
 
 // The share the expected gain is weighed with (--head-key).
-std::string key_pct_text(const EntryResult& e) {
-  return fmt::format("{:g}%{}", e.key_pct, e.key_is_serving_weighted ? " serving-weighted" : "");
+std::string key_pct_text(const HeadEntry& e) {
+  return fmt::format("{:g}%{}", e.share.pct, e.share.serving_weighted ? " serving-weighted" : "");
 }
 
-std::string gain_text(const EntryResult& e) {
+std::string gain_text(const HeadEntry& e) {
   if (e.verdict.headroom == Headroom::unknown) return "—";
   return fmt::format("+{:.2f}%", e.verdict.expected_e2e_gain_pct);
 }
 
-std::string speedup_text(const EntryResult& e) {
+std::string speedup_text(const HeadEntry& e) {
   if (e.verdict.headroom == Headroom::unknown) return "—";
   return fmt::format("{:.3f}×", e.verdict.attainable_speedup);
 }
 
-std::string headroom_text(const EntryResult& e) {
-  if (e.problem && e.problem->level == Level::L2) return "not modelled";
+std::string headroom_text(const HeadEntry& e) {
+  if (e.grade.problem && e.grade.problem->level == Level::L2) return "not modelled";
   if (e.verdict.suspect) return "unknown (infeasible)";
   if (e.verdict.dispatch_bound) return "unknown (dispatch-bound)";
   return to_string(e.verdict.headroom);
-}
-
-const EntryResult* find_by_ranking_name(const Analysis& a, const std::string& name) {
-  for (const auto& e : a.entries)
-    if (e.ranking_name == name) return &e;
-  return nullptr;
 }
 
 std::string peaks_line(const ResolvedPeaks& p) {
@@ -139,9 +133,10 @@ std::string moves_sentence(const Analysis& a) {
   for (std::size_t j = 0; j < g.size(); ++j) {
     const auto i = static_cast<std::size_t>(std::find(p.begin(), p.end(), g[j]) - p.begin());
     if (i == j || i == p.size()) continue;
-    const auto* e = find_by_ranking_name(a, g[j]);
-    const std::string move = fmt::format("{} #{} → #{}", md_code(g[j], false, 80), i + 1, j + 1);
-    if (e && e->verdict.headroom == Headroom::unknown)
+    const HeadEntry& e = a.entries[g[j]];
+    const std::string move =
+        fmt::format("{} #{} → #{}", md_code(e.ranking_name, false, 80), i + 1, j + 1);
+    if (e.verdict.headroom == Headroom::unknown)
       no_verdict.push_back(move);
     else
       moves.push_back(move);
@@ -171,23 +166,22 @@ void rankings(std::string& out, const Analysis& a) {
   out += "| # | by GPU time | by expected e2e gain |\n|--:|---|---|\n";
   for (std::size_t i = 0; i < std::max(p.size(), g.size()); ++i) {
     std::string left, right;
-    if (i < p.size())
-      if (const auto* e = find_by_ranking_name(a, p[i]))
-        left = fmt::format("{} ({})", md_code(e->ranking_name, true, k_table_name_chars),
-                           pct_text(*e));
-    if (i < g.size())
-      if (const auto* e = find_by_ranking_name(a, g[i]))
-        right =
-            fmt::format("{} ({})", md_code(e->ranking_name, true, k_table_name_chars),
-                        e->verdict.headroom == Headroom::unknown ? "no verdict" : gain_text(*e));
+    if (i < p.size()) {
+      const HeadEntry& e = a.entries[p[i]];
+      left = fmt::format("{} ({})", md_code(e.ranking_name, true, k_table_name_chars), pct_text(e));
+    }
+    if (i < g.size()) {
+      const HeadEntry& e = a.entries[g[i]];
+      right = fmt::format("{} ({})", md_code(e.ranking_name, true, k_table_name_chars),
+                          e.verdict.headroom == Headroom::unknown ? "no verdict" : gain_text(e));
+    }
     out += fmt::format("| {} | {} | {} |\n", i + 1, left, right);
   }
   out += "\n";
-  for (const auto& n : a.rankings.notes) out += fmt::format("> {}\n\n", md_escape(n));
+  for (const auto& n : a.rankings.findings.notes) out += fmt::format("> {}\n\n", md_escape(n));
   if (p.empty() || g.empty()) return;
-  const auto* top_pct = find_by_ranking_name(a, p.front());
-  const auto* top_gain = find_by_ranking_name(a, g.front());
-  if (!top_pct || !top_gain) return;
+  const HeadEntry* top_pct = &a.entries[p.front()];
+  const HeadEntry* top_gain = &a.entries[g.front()];
   if (top_pct == top_gain) {
     out += fmt::format(
         "**The rankings agree at the top:** {} is both the largest consumer and the one with the "
@@ -235,7 +229,7 @@ void chart_section(std::string& out, const Analysis& a) {
   }
 }
 
-void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
+void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
                   const ResolvedPeaks& peaks) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
@@ -331,12 +325,12 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
     out += fmt::format(
         "- **Evidence:** operand-bytes lower bound {} per launch (MODELS.md §9; no verdict)\n",
         format_bytes(*w.bytes_lower_bound, Digits::brief));
-  out += fmt::format("- **Route:** {}\n", md_escape(e.route));
-  if (!e.levers.empty()) {
+  out += fmt::format("- **Route:** {}\n", md_escape(e.advice.route));
+  if (!e.advice.levers.empty()) {
     out += "- **Byte-reduction levers:**\n";
-    for (const auto& l : e.levers) out += fmt::format("  - {}\n", md_escape(l));
+    for (const auto& l : e.advice.levers) out += fmt::format("  - {}\n", md_escape(l));
   }
-  out += fmt::format("- **Confidence:** {} (stage {}){}\n", to_string(e.confidence),
+  out += fmt::format("- **Confidence:** {} (stage {}){}\n", to_string(e.grade.confidence),
                      to_string(e.stage), e.editable && !*e.editable ? "; not editable" : "");
   out += "- **Notes and assumptions:**\n";
   for (const auto& n : e.notes) out += fmt::format("  - {}\n", md_escape(n));

@@ -47,7 +47,7 @@ bool far(double ratio) {
 
 }  // namespace
 
-std::string measured_vs_model_md(const EntryResult& e) {
+std::string measured_vs_model_md(const HeadEntry& e) {
   if (!e.work.measured_vs_model) return "";
   const MeasuredVsModel& r = *e.work.measured_vs_model;
   std::vector<std::string> said;

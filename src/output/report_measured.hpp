@@ -18,6 +18,6 @@ inline constexpr double k_far_from_model = 0.25;
 // The entry-detail line of a stage-C entry (docs/method.md §11.4): measured/model for bytes and
 // FLOPs, each ratio far from 1 stated in words (which way, how far, the two figures); empty before
 // stage C.
-std::string measured_vs_model_md(const EntryResult& entry);
+std::string measured_vs_model_md(const HeadEntry& entry);
 
 }  // namespace roofline::detail

@@ -196,7 +196,7 @@ void roofs(Canvas& c) {
 }
 
 std::string point_caption(const chart::Point& p) {
-  const EntryResult& e = *p.entry;
+  const HeadEntry& e = *p.entry;
   const std::string pct = fmt::format("{:g}% GPU", e.pct_gpu_time);
   if (p.at_bound) return pct + " · infeasible, at bound";
   if (e.verdict.dispatch_bound) return pct + " · dispatch-bound";
@@ -223,7 +223,7 @@ void points(Canvas& c) {
   for (std::size_t i = 0; i < c.m.points.size(); ++i) {
     const auto& p = c.m.points[i];
     const auto& q = requests[i];
-    const EntryResult& e = *p.entry;
+    const HeadEntry& e = *p.entry;
     w.open("g");
     w.text("title", {},
            fmt::format("{}\n{:g}% of GPU time · AI {:.3g} FLOP/B · {:.3g} FLOP/s · {}", e.name,

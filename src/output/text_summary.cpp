@@ -71,10 +71,10 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
                        pad("gain", 7, true), "speedup");
     for (const auto& e : a.entries) {
       const Verdict& v = e.verdict;
-      std::string headroom = e.problem && e.problem->level == Level::L2 ? "not modelled"
-                             : v.suspect                                ? "infeasible"
-                             : v.dispatch_bound                         ? "dispatch-bound"
-                                                                        : to_string(v.headroom);
+      std::string headroom = e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
+                             : v.suspect                                            ? "infeasible"
+                             : v.dispatch_bound ? "dispatch-bound"
+                                                : to_string(v.headroom);
       std::string gain =
           v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
       std::string speed =
@@ -85,11 +85,12 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
           pad(format_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
           paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
     }
-    if (!a.rankings.by_expected_gain.empty() && !a.rankings.by_pct.empty() &&
-        a.rankings.by_expected_gain.front() != a.rankings.by_pct.front())
+    const auto& by_pct = a.rankings.by_pct;
+    const auto& by_gain = a.rankings.by_expected_gain;
+    if (!by_gain.empty() && !by_pct.empty() && by_gain.front() != by_pct.front())
       out += fmt::format("  rankings disagree: most GPU time {}, most to win {}\n",
-                         clip(a.rankings.by_pct.front(), 40),
-                         clip(a.rankings.by_expected_gain.front(), 40));
+                         clip(a.entries[by_pct.front()].ranking_name, 40),
+                         clip(a.entries[by_gain.front()].ranking_name, 40));
   }
   const auto degraded = std::count_if(a.diagnostics.begin(), a.diagnostics.end(),
                                       [](const Diagnostic& d) { return d.level.has_value(); });

@@ -10,11 +10,12 @@ namespace roofline {
 CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   CalcResult r;
   r.peaks = resolve_peaks(table, in.gfx, in.product, DeviceProps{});
-  EntryResult& e = r.entry;
+  HeadEntry& e = r.entry;
   e.name = "calc";
   e.short_name = "calc";
   e.pct_gpu_time = in.pct_gpu_time.value_or(0.0);
   e.pct_gpu_time_raw = e.pct_gpu_time;
+  e.share.pct = e.pct_gpu_time;
   e.regime.t_ms = in.time_us / 1000.0;
   e.regime.t_source = "--time-us";
   auto cls = parse_op_class(in.op_class);
@@ -44,7 +45,9 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   if (const auto budget = byte_budget(r.peaks.hbm_bw_bytes_s, w.t_unit_ms))
     w.candidates[0].feasible = in.bytes <= *budget;
   e.verdict = judge(w, e.cls.op_class, e.pct_gpu_time, r.peaks, in.verdict);
-  e.confidence = r.peaks.confidence;
+  // No evidence stage to grade: confidence is the peaks', and the stage-C flag judge's own.
+  e.grade.confidence = r.peaks.confidence;
+  e.grade.stage_c_candidate = e.verdict.stage_c_candidate;
   e.notes = r.peaks.notes;
   e.notes.push_back(fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes,
                                 in.flops, in.time_us,
@@ -53,9 +56,7 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
     e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
   for (const auto& n : e.verdict.notes) e.notes.push_back(n);
   if (!w.modeled) e.notes.push_back(w.unmodeled_reason);
-  Advice advice = advise(e, TopN{}, r.peaks);
-  e.route = advice.route;
-  e.levers = advice.levers;
+  e.advice = advise(e, TopN{}, r.peaks);
   e.ranking_name = e.name;
   return r;
 }

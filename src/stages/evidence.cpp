@@ -4,37 +4,35 @@
 
 #include <fmt/format.h>
 
+#include "roofline/head.hpp"
 #include "roofline/match.hpp"
-#include "roofline/stages.hpp"
 
 namespace roofline {
 namespace {
 
-std::vector<KernelNames> head_names(const TopN& topn, const Scope& scope) {
+std::vector<KernelNames> head_names(const std::vector<HeadEntry>& head) {
   std::vector<KernelNames> out;
-  for (std::size_t idx : scope.selected)
-    out.push_back(KernelNames{{topn.entries[idx].name}, topn.entries[idx].short_name});
+  for (const HeadEntry& e : head) out.push_back(KernelNames{{e.name}, e.short_name});
   return out;
 }
 
 // The profiler's own per-case counts: one workload kernel per head entry (the file and the Top-N
 // come from one trace, so names match exactly; the matcher still decides).
-void match_workload(const TopN& topn, const Scope& scope, const ProbeSet& workload,
-                    EvidenceSet& ev) {
+void match_workload(std::vector<HeadEntry>& head, const ProbeSet& workload) {
   std::vector<KernelNames> names;
   for (const ProbeKernel& k : workload.kernels) names.push_back(KernelNames{{k.target}, k.label});
-  const std::vector<NameMatch> matches = match_kernel_names(head_names(topn, scope), names);
+  const std::vector<NameMatch> matches = match_kernel_names(head_names(head), names);
   for (std::size_t i = 0; i < matches.size(); ++i)
     if (!matches[i].candidates.empty())
-      ev.entries[i].workload = &workload.kernels[matches[i].candidates.front()];
+      head[i].evidence.workload = &workload.kernels[matches[i].candidates.front()];
 }
 
 // Stage B: every probe kernel captured for a head entry (per-process files of one target combine).
-void match_shapes(const TopN& topn, const Scope& scope, const ShapesInput& shapes,
-                  EvidenceSet& ev) {
+void match_shapes(std::vector<HeadEntry>& head, const ShapesInput& shapes, EvidenceSummary& ev) {
   for (const auto& err : shapes.errors)
-    ev.diagnostics.push_back(Diagnostic{Severity::error, std::nullopt, Topic::probes, "", err});
-  for (const auto& n : shapes.notes) ev.notes.push_back(n);
+    ev.findings.diagnostics.push_back(
+        Diagnostic{Severity::error, std::nullopt, Topic::probes, "", err});
+  for (const auto& n : shapes.notes) ev.findings.notes.push_back(n);
   std::vector<KernelNames> probes;
   for (const ProbeKernel& k : shapes.probes.kernels) {
     KernelNames names;
@@ -42,33 +40,33 @@ void match_shapes(const TopN& topn, const Scope& scope, const ShapesInput& shape
       if (!n->empty()) names.full.push_back(*n);
     probes.push_back(std::move(names));
   }
-  const std::vector<NameMatch> matches = match_kernel_names(head_names(topn, scope), probes);
+  const std::vector<NameMatch> matches = match_kernel_names(head_names(head), probes);
   std::size_t matched = 0;
   for (std::size_t i = 0; i < matches.size(); ++i) {
     for (std::size_t k : matches[i].candidates)
-      ev.entries[i].probes.push_back(&shapes.probes.kernels[k]);
-    ev.entries[i].probe_match = matches[i].kind;
+      head[i].evidence.probes.push_back(&shapes.probes.kernels[k]);
+    head[i].evidence.probe_match = matches[i].kind;
     if (!matches[i].candidates.empty()) ++matched;
   }
   ev.measured_inputs.push_back(fmt::format(
       "stage B input: {} probe file(s), {} probe kernel(s); {} of {} head entries matched",
-      shapes.files.size(), shapes.probes.kernels.size(), matched, scope.selected.size()));
-  ev.notes.push_back(ev.measured_inputs.back());
+      shapes.files.size(), shapes.probes.kernels.size(), matched, head.size()));
+  ev.findings.notes.push_back(ev.measured_inputs.back());
 }
 
 // What each counter file said about itself, in file order for the report's measured-inputs
 // listing: usable rows, unusable files (also a problem, L4), bad rows (also a warning).
-void describe_counter_files(const CountersInput& counters, EvidenceSet& ev) {
+void describe_counter_files(const CountersInput& counters, EvidenceSummary& ev) {
   auto problem = [&](const std::string& text, bool degrades) {
     ev.measured_inputs.push_back(text);
-    ev.diagnostics.push_back(Diagnostic{Severity::warning,
-                                        degrades ? std::optional<Level>(Level::L4) : std::nullopt,
-                                        Topic::counters, "", text});
+    ev.findings.diagnostics.push_back(
+        Diagnostic{Severity::warning, degrades ? std::optional<Level>(Level::L4) : std::nullopt,
+                   Topic::counters, "", text});
   };
   for (const auto& err : counters.errors) problem(err, true);
   std::vector<std::string> inputs;
   for (const CounterFile& f : counters.files) {
-    for (const auto& n : f.notes) ev.notes.push_back(n);
+    for (const auto& n : f.notes) ev.findings.notes.push_back(n);
     if (f.usable()) {
       inputs.push_back(fmt::format("stage C input: {} ({}): {} rows used, {} kernels", f.display,
                                    f.format_detail, f.rows_used, f.kernels.size()));
@@ -86,18 +84,18 @@ void describe_counter_files(const CountersInput& counters, EvidenceSet& ev) {
     }
   }
   // The run notes list the usable inputs after the files' own notes.
-  for (auto& line : inputs) ev.notes.push_back(std::move(line));
+  for (auto& line : inputs) ev.findings.notes.push_back(std::move(line));
 }
 
 // Stage C: the counter kernels of each head entry, folded into one per-dispatch measurement.
-void match_counters(const TopN& topn, const Scope& scope, const CountersInput& counters,
-                    EvidenceSet& ev) {
+void match_counters(std::vector<HeadEntry>& head, const CountersInput& counters,
+                    EvidenceSummary& ev) {
   describe_counter_files(counters, ev);
   const std::vector<KernelCounters> kernels = merge_kernels(counters.files);
   std::vector<KernelNames> names;
   names.reserve(kernels.size());
   for (const auto& k : kernels) names.push_back(KernelNames{{k.name}, ""});
-  const std::vector<NameMatch> matches = match_kernel_names(head_names(topn, scope), names);
+  const std::vector<NameMatch> matches = match_kernel_names(head_names(head), names);
   std::vector<bool> used(kernels.size(), false);
   for (std::size_t i = 0; i < matches.size(); ++i) {
     if (matches[i].candidates.empty()) continue;
@@ -109,8 +107,8 @@ void match_counters(const TopN& topn, const Scope& scope, const CountersInput& c
     std::string which = kernels[matches[i].candidates.front()].name;
     if (matches[i].candidates.size() > 1)
       which += fmt::format(" and {} more", matches[i].candidates.size() - 1);
-    ev.entries[i].measured = measure(sum, counters.options);
-    ev.entries[i].measured_source =
+    head[i].evidence.measured = measure(sum, counters.options);
+    head[i].evidence.measured_source =
         fmt::format("counters of '{}' ({} match)", which, to_string(matches[i].kind));
   }
   std::vector<std::size_t> unmatched;
@@ -121,7 +119,7 @@ void match_counters(const TopN& topn, const Scope& scope, const CountersInput& c
   });
   for (std::size_t k : unmatched) ev.unmatched_counter_kernels.push_back(kernels[k].name);
   if (!unmatched.empty())
-    ev.notes.push_back(fmt::format(
+    ev.findings.notes.push_back(fmt::format(
         "{} counter kernel(s) match no head entry (most dispatches first: {}{})", unmatched.size(),
         kernels[unmatched[0]].name, unmatched.size() > 1 ? ", ..." : ""));
 }
@@ -164,13 +162,12 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
 
 }  // namespace
 
-EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesInput& shapes,
-                            const CountersInput& counters, const ProbeSet* workload) {
-  EvidenceSet ev;
-  ev.entries.resize(scope.selected.size());
-  if (workload) match_workload(topn, scope, *workload, ev);
-  if (shapes.requested) match_shapes(topn, scope, shapes, ev);
-  if (counters.requested) match_counters(topn, scope, counters, ev);
+EvidenceSummary gather_evidence(std::vector<HeadEntry>& head, const ShapesInput& shapes,
+                                const CountersInput& counters, const ProbeSet* workload) {
+  EvidenceSummary ev;
+  if (workload) match_workload(head, *workload);
+  if (shapes.requested) match_shapes(head, shapes, ev);
+  if (counters.requested) match_counters(head, counters, ev);
   return ev;
 }
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/pattern.hpp"
-#include "roofline/stages.hpp"
+#include "roofline/head.hpp"
 #include "stages/model_internal.hpp"
 
 namespace roofline {
@@ -14,7 +14,7 @@ namespace {
 using detail::fmt_bytes;
 using detail::icontains;
 
-std::string table_route(const EntryResult& e) {
+std::string table_route(const HeadEntry& e) {
   const Verdict& v = e.verdict;
   if (!e.work.modeled) return "no byte model: nothing to route on";
   if (v.dispatch_bound)
@@ -74,7 +74,7 @@ std::vector<std::string_view> fusion_partners(OpClass cls) {
   return {};
 }
 
-std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
+std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
                                     const ResolvedPeaks& peaks) {
   std::vector<std::string> out;
   const WorkEstimate& w = e.work;
@@ -159,15 +159,15 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
 
 }  // namespace
 
-Advice advise(const EntryResult& e, const TopN& topn, const ResolvedPeaks& peaks) {
+Advice advise(const HeadEntry& e, const TopN& topn, const ResolvedPeaks& peaks) {
   Advice a;
   std::string base = table_route(e);
   const bool unknown = e.verdict.headroom == Headroom::unknown;
-  if (unknown || e.confidence == Confidence::low) {
+  if (unknown || e.grade.confidence == Confidence::low) {
     const std::string why =
         !unknown ? fmt::format("confidence low: stage {} estimate", to_string(e.stage))
-        : e.confidence == Confidence::low && e.work.modeled ? "no verdict, confidence low"
-                                                            : "no verdict";
+        : e.grade.confidence == Confidence::low && e.work.modeled ? "no verdict, confidence low"
+                                                                  : "no verdict";
     a.route = fmt::format("fall back to pct_gpu_time order ({}); indicated: {}", why, base);
   } else {
     a.route = base;

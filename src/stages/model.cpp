@@ -266,31 +266,40 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
   return work;
 }
 
+SignatureCases signature_cases(const TopNEntry& e, OpClass cls, const ModelConfig* config) {
+  SignatureCases out;
+  if (!e.dtypes_are_set || e.signatures.empty()) return out;
+  // The profiler's format (docs/method.md §8.2): each call signature a case, dtypes by role.
+  for (const auto& sig : e.signatures) {
+    OperandDtypes d = operand_dtypes(e.dtypes, sig, cls, config);
+    out.rule = d.rule;
+    ProbeCase c;
+    c.dims = sig;
+    c.dtypes = std::move(d.dtypes);
+    out.cases.push_back(std::move(c));
+  }
+  out.bound_dtypes =
+      operand_dtypes(e.dtypes, e.signatures.front(), OpClass::elementwise, config).dtypes;
+  return out;
+}
+
+// Step 7 gets the Top-N's call signatures from the driver as cases (signature_cases) and runs the
+// case model over them; it never reaches into step 8, which runs the same case model on the
+// evidence (the workload's and the probes' cases) afterwards.
 WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
-                        const ModelContext& ctx) {
-  if (e.dtypes_are_set && !e.signatures.empty()) {
-    // The profiler's format (docs/method.md §8.2): each call signature modelled, dtypes by role.
-    std::vector<ProbeCase> cases;
-    std::string rule;
-    for (const auto& sig : e.signatures) {
-      OperandDtypes d = operand_dtypes(e.dtypes, sig, cls.op_class, ctx.config);
-      rule = d.rule;
-      ProbeCase c;
-      c.dims = sig;
-      c.dtypes = std::move(d.dtypes);
-      cases.push_back(std::move(c));
-    }
+                        const ModelContext& ctx, const SignatureCases& signatures) {
+  if (!signatures.cases.empty()) {
     std::vector<const ProbeCase*> refs;
-    for (const auto& c : cases) refs.push_back(&c);
+    for (const auto& c : signatures.cases) refs.push_back(&c);
     WorkEstimate work = model_work_cases(e, regime, cls, ctx, refs, CaseSource::signatures);
     if (work.modeled) {
-      work.notes.insert(work.notes.begin() + 1, rule);
+      work.notes.insert(work.notes.begin() + 1, signatures.rule);
       return work;
     }
     // No model: the first signature, every operand at the activation type (for the bound).
     TopNEntry one = e;
     one.shapes = e.signatures.front();
-    one.dtypes = operand_dtypes(e.dtypes, one.shapes, OpClass::elementwise, ctx.config).dtypes;
+    one.dtypes = signatures.bound_dtypes;
     one.signatures.clear();
     one.dtypes_are_set = false;
     return model_work(one, regime, cls, ctx);

@@ -9,8 +9,8 @@ using roofline::test::gfx950_peaks;
 
 namespace {
 
-EntryResult judged(Headroom h, Bound b, OpClass cls = OpClass::gemm) {
-  EntryResult e;
+HeadEntry judged(Headroom h, Bound b, OpClass cls = OpClass::gemm) {
+  HeadEntry e;
   e.name = e.short_name = "kernel";
   e.pct_gpu_time = 10.0;
   e.topn_index = 0;
@@ -21,7 +21,7 @@ EntryResult judged(Headroom h, Bound b, OpClass cls = OpClass::gemm) {
   e.work.candidates.push_back({"model", 1.0e8, 1.0e9, true});
   e.verdict.headroom = h;
   e.verdict.bound = b;
-  e.confidence = Confidence::medium;
+  e.grade.confidence = Confidence::medium;
   e.editable = true;
   return e;
 }
@@ -45,8 +45,8 @@ TopN example_topn() {
   return t;
 }
 
-EntryResult saturated_moe(bool all_experts_chosen) {
-  EntryResult e = judged(Headroom::saturated, Bound::memory, OpClass::moe);
+HeadEntry saturated_moe(bool all_experts_chosen) {
+  HeadEntry e = judged(Headroom::saturated, Bound::memory, OpClass::moe);
   e.name = e.short_name = "fused_moe_kernel";
   MoeFacts m;
   m.experts = 256;
@@ -91,11 +91,11 @@ TEST_CASE("advise: SPEC §8 route table", "[advise]") {
 TEST_CASE("advise: unknown headroom or low confidence falls back to pct order", "[advise]") {
   const TopN topn;
   const ResolvedPeaks peaks = gfx950_peaks();
-  EntryResult unknown = judged(Headroom::unknown, Bound::unknown);
+  HeadEntry unknown = judged(Headroom::unknown, Bound::unknown);
   CHECK(advise(unknown, topn, peaks).route.rfind("fall back to pct_gpu_time order", 0) == 0);
 
-  EntryResult low = judged(Headroom::underperforming, Bound::memory);
-  low.confidence = Confidence::low;
+  HeadEntry low = judged(Headroom::underperforming, Bound::memory);
+  low.grade.confidence = Confidence::low;
   const std::string route = advise(low, topn, peaks).route;
   CHECK(route.rfind("fall back to pct_gpu_time order", 0) == 0);
   CHECK(contains(route, "confidence low"));
@@ -105,7 +105,7 @@ TEST_CASE("advise: unknown headroom or low confidence falls back to pct order", 
 TEST_CASE("advise: editable:false allows host-side levers only", "[advise]") {
   const TopN topn;
   const ResolvedPeaks peaks = gfx950_peaks();
-  EntryResult locked = judged(Headroom::underperforming, Bound::memory);
+  HeadEntry locked = judged(Headroom::underperforming, Bound::memory);
   locked.name = "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x256";
   locked.editable = false;
   const std::string route = advise(locked, topn, peaks).route;
@@ -115,7 +115,7 @@ TEST_CASE("advise: editable:false allows host-side levers only", "[advise]") {
     CHECK(contains(route, lever));
   CHECK_FALSE(contains(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route,
                        "host-side"));
-  EntryResult unknown_editability = judged(Headroom::underperforming, Bound::memory);
+  HeadEntry unknown_editability = judged(Headroom::underperforming, Bound::memory);
   unknown_editability.editable.reset();
   CHECK_FALSE(contains(advise(unknown_editability, topn, peaks).route, "host-side"));
 }
@@ -139,10 +139,10 @@ TEST_CASE("advise: byte-reduction levers only when saturated", "[advise]") {
     CHECK_FALSE(contains(l, "concurrency"));
   }
 
-  EntryResult under = saturated_moe(false);
+  HeadEntry under = saturated_moe(false);
   under.verdict.headroom = Headroom::underperforming;
   CHECK(advise(under, topn, peaks).levers.empty());
-  EntryResult moderate = saturated_moe(false);
+  HeadEntry moderate = saturated_moe(false);
   moderate.verdict.headroom = Headroom::moderate;
   CHECK(advise(moderate, topn, peaks).levers.empty());
 }
@@ -158,7 +158,7 @@ TEST_CASE("advise: the all-expert gap is a lever when the all-expert model fits"
 }
 
 TEST_CASE("advise: saturated bf16 attention gets the fp8 KV lever", "[advise]") {
-  EntryResult attn = judged(Headroom::saturated, Bound::memory, OpClass::attn);
+  HeadEntry attn = judged(Headroom::saturated, Bound::memory, OpClass::attn);
   attn.name = attn.short_name = "kernel_paged_attention_2d";
   attn.work.kv_bytes = 2.01e8;
   attn.work.kv_dtype = "bf16";

@@ -14,23 +14,17 @@ using roofline::test::work_of;
 
 namespace {
 
-TopN head_of(std::initializer_list<std::pair<const char*, const char*>> names) {
-  TopN t;
+std::vector<HeadEntry> head_of(std::initializer_list<std::pair<const char*, const char*>> names) {
+  std::vector<HeadEntry> head;
   for (const auto& [name, short_name] : names) {
-    TopNEntry e;
-    e.index = t.entries.size();
-    e.name = name;
+    HeadEntry e;
+    e.topn_position = e.topn_index = head.size();
+    e.name = e.ranking_name = name;
     e.short_name = short_name;
-    e.pct_gpu_time = 10.0;
-    t.entries.push_back(e);
+    e.pct_gpu_time = e.share.pct = 10.0;
+    head.push_back(e);
   }
-  return t;
-}
-
-Scope all_of(const TopN& t) {
-  Scope s;
-  for (std::size_t i = 0; i < t.entries.size(); ++i) s.selected.push_back(i);
-  return s;
+  return head;
 }
 
 KernelCounters counted(const std::string& name, double fetch_kib, double write_kib,
@@ -49,9 +43,9 @@ KernelCounters counted(const std::string& name, double fetch_kib, double write_k
 
 TEST_CASE("gather_evidence: counters matched per head entry, files and problems listed",
           "[evidence]") {
-  const TopN topn = head_of({{"fused_moe_kernel", "fused_moe_kernel"},
-                             {"kernel_paged_attention_2d", "kernel_paged_attention_2d"},
-                             {"rms_norm_kernel", "rms_norm_kernel"}});
+  std::vector<HeadEntry> head = head_of({{"fused_moe_kernel", "fused_moe_kernel"},
+                                         {"kernel_paged_attention_2d", "kernel_paged_attention_2d"},
+                                         {"rms_norm_kernel", "rms_norm_kernel"}});
   CountersInput counters;
   counters.requested = true;
   counters.errors.push_back("counters/: no counter CSVs (*counter_collection.csv) in this folder");
@@ -71,26 +65,26 @@ TEST_CASE("gather_evidence: counters matched per head entry, files and problems 
   empty.errors.push_back("b_counter_collection.csv: empty file");
   counters.files = {good, empty};
 
-  const EvidenceSet ev = gather_evidence(topn, all_of(topn), ShapesInput{}, counters);
-  REQUIRE(ev.entries.size() == 3);
-  REQUIRE(ev.entries[0].measured);
-  CHECK(ev.entries[0].measured->bytes.value() == rel((600000.0 + 80000.0) * 1024.0));
-  CHECK(ev.entries[0].measured->time_us.value() == rel(99.0));
-  CHECK(ev.entries[0].measured_source == "counters of 'fused_moe_kernel' (exact match)");
-  REQUIRE(ev.entries[1].measured);
-  CHECK(contains(ev.entries[1].measured_source, "(normalized match)"));
-  CHECK_FALSE(ev.entries[2].measured);  // nothing in the file is an rms_norm kernel
+  const EvidenceSummary ev = gather_evidence(head, ShapesInput{}, counters);
+  REQUIRE(head.size() == 3);
+  REQUIRE(head[0].evidence.measured);
+  CHECK(head[0].evidence.measured->bytes.value() == rel((600000.0 + 80000.0) * 1024.0));
+  CHECK(head[0].evidence.measured->time_us.value() == rel(99.0));
+  CHECK(head[0].evidence.measured_source == "counters of 'fused_moe_kernel' (exact match)");
+  REQUIRE(head[1].evidence.measured);
+  CHECK(contains(head[1].evidence.measured_source, "(normalized match)"));
+  CHECK_FALSE(head[2].evidence.measured);  // nothing in the file is an rms_norm kernel
   REQUIRE(ev.unmatched_counter_kernels.size() == 1);
   CHECK(contains(ev.unmatched_counter_kernels[0], "FillFunctor"));
 
   // The folder and the empty file are L4; the bad row is a warning; each is listed in the
   // report's measured inputs, in file order, and appears once among the diagnostics.
-  REQUIRE(ev.diagnostics.size() == 3);
-  CHECK(ev.diagnostics[0].level == Level::L4);
-  CHECK(ev.diagnostics[1].level == std::nullopt);
-  CHECK(contains(ev.diagnostics[1].text, "1 of 7 rows unusable"));
-  CHECK(ev.diagnostics[2].level == Level::L4);
-  for (const auto& d : ev.diagnostics) {
+  REQUIRE(ev.findings.diagnostics.size() == 3);
+  CHECK(ev.findings.diagnostics[0].level == Level::L4);
+  CHECK(ev.findings.diagnostics[1].level == std::nullopt);
+  CHECK(contains(ev.findings.diagnostics[1].text, "1 of 7 rows unusable"));
+  CHECK(ev.findings.diagnostics[2].level == Level::L4);
+  for (const auto& d : ev.findings.diagnostics) {
     CHECK(d.topic == Topic::counters);
     CHECK(d.severity == Severity::warning);
   }
@@ -98,12 +92,13 @@ TEST_CASE("gather_evidence: counters matched per head entry, files and problems 
   CHECK(contains(ev.measured_inputs[1], "stage C input: a_counter_collection.csv"));
   CHECK(contains(ev.measured_inputs[2], "rows unusable"));
   CHECK(contains(ev.measured_inputs[3], "empty file"));
-  CHECK(any_contains(ev.notes, {"stage C input: a_counter_collection.csv"}));
-  CHECK(any_contains(ev.notes, {"1 counter kernel(s) match no head entry"}));
+  CHECK(any_contains(ev.findings.notes, {"stage C input: a_counter_collection.csv"}));
+  CHECK(any_contains(ev.findings.notes, {"1 counter kernel(s) match no head entry"}));
 }
 
 TEST_CASE("gather_evidence: probes of one target from several processes combine", "[evidence]") {
-  const TopN topn = head_of({{"fused_moe_kernel", "fused_moe_kernel"}, {"other_kernel", ""}});
+  std::vector<HeadEntry> head =
+      head_of({{"fused_moe_kernel", "fused_moe_kernel"}, {"other_kernel", ""}});
   ShapesInput shapes;
   shapes.requested = true;
   shapes.files = {"probe_1_fused_moe_kernel.json", "probe_2_fused_moe_kernel.json"};
@@ -114,25 +109,26 @@ TEST_CASE("gather_evidence: probes of one target from several processes combine"
     k.source = source;
     shapes.probes.kernels.push_back(k);
   }
-  const EvidenceSet ev = gather_evidence(topn, all_of(topn), shapes, CountersInput{});
-  CHECK(ev.entries[0].probes.size() == 2);
-  CHECK(ev.entries[0].probe_match == MatchKind::exact);
-  CHECK(ev.entries[1].probes.empty());
-  REQUIRE(ev.diagnostics.size() == 1);
-  CHECK(ev.diagnostics[0].severity == Severity::error);  // a broken probe file is a skill error
+  const EvidenceSummary ev = gather_evidence(head, shapes, CountersInput{});
+  CHECK(head[0].evidence.probes.size() == 2);
+  CHECK(head[0].evidence.probe_match == MatchKind::exact);
+  CHECK(head[1].evidence.probes.empty());
+  REQUIRE(ev.findings.diagnostics.size() == 1);
+  CHECK(ev.findings.diagnostics[0].severity ==
+        Severity::error);  // a broken probe file is a skill error
   CHECK(ev.measured_inputs ==
         std::vector<std::string>{"stage B input: 2 probe file(s), 2 probe kernel(s); 1 of 2 head "
                                  "entries matched"});
 }
 
 TEST_CASE("gather_evidence: nothing requested, nothing matched, nothing said", "[evidence]") {
-  const TopN topn = head_of({{"fused_moe_kernel", ""}});
-  const EvidenceSet ev = gather_evidence(topn, all_of(topn), ShapesInput{}, CountersInput{});
-  REQUIRE(ev.entries.size() == 1);
-  CHECK_FALSE(ev.entries[0].measured);
-  CHECK(ev.diagnostics.empty());
+  std::vector<HeadEntry> head = head_of({{"fused_moe_kernel", ""}});
+  const EvidenceSummary ev = gather_evidence(head, ShapesInput{}, CountersInput{});
+  REQUIRE(head.size() == 1);
+  CHECK_FALSE(head[0].evidence.measured);
+  CHECK(ev.findings.diagnostics.empty());
   CHECK(ev.measured_inputs.empty());
-  CHECK(ev.notes.empty());
+  CHECK(ev.findings.notes.empty());
 }
 
 TEST_CASE(
@@ -311,13 +307,12 @@ TEST_CASE("deepen: workload cases fold count-weighted at their latencies; stage 
   CHECK(k.cases[2].regime == Regime::prefill);
 
   // Matched by name beside the other evidence.
-  const TopN topn = head_of({{"rms_norm_kernel", "rms_norm_kernel"}});
-  const EvidenceSet ev =
-      gather_evidence(topn, all_of(topn), ShapesInput{}, CountersInput{}, &*w.value);
-  REQUIRE(ev.entries[0].workload == &k);
+  std::vector<HeadEntry> head = head_of({{"rms_norm_kernel", "rms_norm_kernel"}});
+  const EvidenceSummary ev = gather_evidence(head, ShapesInput{}, CountersInput{}, &*w.value);
+  REQUIRE(head[0].evidence.workload == &k);
 
-  const Deepened d = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), ev.entries[0], mc.entry,
-                            mc.regime, mc.cls, ctx);
+  const Deepened d = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), head[0].evidence,
+                            mc.entry, mc.regime, mc.cls, ctx);
   CHECK(d.stage == Stage::A);
   REQUIRE(d.work.modeled);
   // The decode cases only: (30·528,384 + 10·1,576,960) / 40 and (30·3 + 10·6) / 40 µs.

@@ -21,10 +21,10 @@ namespace {
 
 const char* const k_hostile = "evil|kernel`<script>alert(1)</script>\n| injected | row |";
 
-EntryResult make_entry(const std::string& name, double pct, Headroom h, double gain) {
-  EntryResult e;
+HeadEntry make_entry(const std::string& name, double pct, Headroom h, double gain) {
+  HeadEntry e;
   e.name = e.short_name = e.ranking_name = name;
-  e.pct_gpu_time = e.key_pct = pct;
+  e.pct_gpu_time = e.share.pct = pct;
   e.pct_gpu_time_raw = pct;
   e.cls.op_class = OpClass::gemm;
   e.regime.t_ms = 0.05;
@@ -43,7 +43,7 @@ EntryResult make_entry(const std::string& name, double pct, Headroom h, double g
   e.verdict.headroom = h;
   e.verdict.expected_e2e_gain_pct = gain;
   e.verdict.target_eff = 0.9;
-  e.route = "kernel tuning | top priority";
+  e.advice.route = "kernel tuning | top priority";
   e.notes = {"note with <script>x</script> and a | pipe"};
   return e;
 }
@@ -57,7 +57,7 @@ Analysis hostile_analysis() {
   a.entries.push_back(make_entry("a``b`c|d", 8.86, Headroom::moderate, 1.0));
   a.entries.push_back(make_entry("void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int)", 6.62,
                                  Headroom::saturated, 0.1));
-  for (const auto& e : a.entries) a.rankings.by_pct.push_back(e.ranking_name);
+  for (std::size_t i = 0; i < a.entries.size(); ++i) a.rankings.by_pct.push_back(i);
   a.rankings.by_expected_gain = a.rankings.by_pct;
   a.diagnostics.push_back(Diagnostic{Severity::warning, Level::L2, Topic::entry, k_hostile,
                                      "no <b>model</b> | for this"});
@@ -171,8 +171,8 @@ TEST_CASE("render_markdown: the rankings' disagreement is called out", "[report]
   a.entries.push_back(make_entry("fused_moe_kernel", 26.45, Headroom::saturated, 0.57));
   a.entries.push_back(
       make_entry("kernel_paged_attention_2d", 8.86, Headroom::underperforming, 5.7));
-  a.rankings.by_pct = {"fused_moe_kernel", "kernel_paged_attention_2d"};
-  a.rankings.by_expected_gain = {"kernel_paged_attention_2d", "fused_moe_kernel"};
+  a.rankings.by_pct = {0, 1};            // fused_moe_kernel, kernel_paged_attention_2d
+  a.rankings.by_expected_gain = {1, 0};  // the other way round
   const std::string md = render_markdown(a);
   CHECK(contains(md, "disagree"));
   // Every place where the two orders differ is named, with both positions.
@@ -212,6 +212,21 @@ TEST_CASE("render_json: deterministic, verbatim pct, non-finite numbers are null
   CHECK(e1["arithmetic_intensity"].is_null());
   CHECK(j["entries"][0]["pct_gpu_time"].dump() == "26.45");
   CHECK(j["entries"][0]["name"] == k_hostile);  // names are data in JSON, kept exactly
+}
+
+TEST_CASE("render_json: the rankings are entry indices, printed as the entries' ranking names",
+          "[report]") {
+  Analysis a = hostile_analysis();
+  a.entries[2].ranking_name = "wvSplitK#7";  // the name the rankings use, not the kernel's
+  a.rankings.by_pct = {2, 0, 1};
+  a.rankings.by_expected_gain = {1};
+  const auto j = nlohmann::ordered_json::parse(render_json(a));
+  CHECK(j["ranking_by_pct"] ==
+        nlohmann::ordered_json::array({"wvSplitK#7", std::string(k_hostile), "a``b`c|d"}));
+  CHECK(j["ranking_by_expected_gain"] == nlohmann::ordered_json::array({"a``b`c|d"}));
+  // The report's ranking table reads the same entries by index.
+  const std::string md = render_markdown(a);
+  CHECK(md.find("`wvSplitK#7`") < md.find("## Roofline chart"));
 }
 
 TEST_CASE("render_json: key order as SPEC §10", "[report]") {
@@ -265,6 +280,7 @@ TEST_CASE("render_json: suspect entries carry the upper bounds", "[report]") {
   Verdict& v = a.entries[0].verdict;
   v.suspect = true;
   v.stage_c_candidate = true;
+  a.entries[0].grade.stage_c_candidate = true;
   v.bytes_upper_bound = 7.915e8;
   v.implied_max_experts_hit = 251;
   auto j = nlohmann::ordered_json::parse(render_json(a));
@@ -272,6 +288,11 @@ TEST_CASE("render_json: suspect entries carry the upper bounds", "[report]") {
   CHECK(j["entries"][0]["implied_max_experts_hit"].get<double>() == Approx(251));
   CHECK(j["entries"][0]["stage_c_candidate"] == true);
   CHECK_FALSE(j["entries"][1].contains("bytes_upper_bound"));
+  // The artifact's flag is grade's, not judge's: a measured (stage C) entry is no candidate.
+  a.entries[0].grade.stage_c_candidate = false;
+  j = nlohmann::ordered_json::parse(render_json(a));
+  CHECK(j["entries"][0]["stage_c_candidate"] == false);
+  CHECK(a.entries[0].verdict.stage_c_candidate);  // judge's own output untouched
 }
 
 TEST_CASE("write_atomic: writes, replaces, leaves no temp file", "[report][io]") {
@@ -309,13 +330,13 @@ TEST_CASE("write_atomic: a failed rename keeps the old target and removes the te
 TEST_CASE("render_json: the fields added since SPEC §10 come last, in its order", "[report]") {
   Analysis a = hostile_analysis();
   a.peaks.link = LinkPeak{"mesh", 76.5e9, 7};
-  EntryResult& comm = a.entries[0];
+  HeadEntry& comm = a.entries[0];
   comm.cls.op_class = OpClass::comm;
   comm.work.comm = CommFacts{"all_reduce", "two-shot", 786432, 8, 1, 1376256};
   comm.verdict.roof = "link";
   comm.verdict.link_util = 0.1367;
   comm.verdict.hbm_util.reset();
-  EntryResult& l2 = a.entries[1];
+  HeadEntry& l2 = a.entries[1];
   l2.work.modeled = false;
   l2.work.candidates.clear();
   l2.work.bytes_lower_bound = 29491200;

@@ -11,8 +11,8 @@ using roofline::test::contains;
 
 namespace {
 
-EntryResult measured(std::optional<double> bytes, std::optional<double> flops, bool timed = true) {
-  EntryResult e;
+HeadEntry measured(std::optional<double> bytes, std::optional<double> flops, bool timed = true) {
+  HeadEntry e;
   MeasuredVsModel r;
   r.bytes = bytes;
   r.flops = flops;
@@ -28,7 +28,7 @@ EntryResult measured(std::optional<double> bytes, std::optional<double> flops, b
 }  // namespace
 
 TEST_CASE("measured_vs_model_md: nothing before stage C", "[report][measured]") {
-  CHECK(measured_vs_model_md(EntryResult{}).empty());
+  CHECK(measured_vs_model_md(HeadEntry{}).empty());
 }
 
 TEST_CASE("measured_vs_model_md: ratios within ±25 % are figures, far ones are words",
@@ -59,7 +59,7 @@ TEST_CASE("measured_vs_model_md: untimed counters and collectives say which time
           "[report][measured]") {
   CHECK(contains(measured_vs_model_md(measured(0.99, std::nullopt, false)),
                  "at the profile's time (the counters did not time the dispatches)"));
-  EntryResult comm = measured(std::nullopt, std::nullopt);
+  HeadEntry comm = measured(std::nullopt, std::nullopt);
   comm.work.comm = CommFacts{};
   const std::string c = measured_vs_model_md(comm);
   CHECK(contains(c, "bytes not compared (the counters' DRAM bytes are not link bytes)"));

@@ -31,80 +31,91 @@ ModelConfig hybrid_config() {
   return *c.value;
 }
 
-struct Head {
+struct TestHead {
   TopN topn;
-  Scope scope;
-  std::vector<Classification> classes;
+  std::vector<HeadEntry> head;
   void add(const char* name, double calls, OpClass cls) {
     TopNEntry e;
     e.index = topn.entries.size();
     e.name = e.short_name = name;
     e.calls = calls;
     e.pct_gpu_time = 10.0;
-    scope.selected.push_back(topn.entries.size());
+    HeadEntry h;
+    h.topn_position = h.topn_index = topn.entries.size();
+    h.name = h.short_name = name;
+    h.classified.op_class = cls;
+    head.push_back(h);
     topn.entries.push_back(e);
-    Classification c;
-    c.op_class = cls;
-    classes.push_back(c);
   }
+  StepInference infer(const ModelConfig* config) { return infer_steps(topn, head, config); }
+  // What infer_steps wrote into entry i (set whenever it was attempted).
+  const InferredLaunches& at(std::size_t i) const { return head.at(i).launches.value(); }
 };
+
+// The inference's one run note.
+std::string note_of(const StepInference& s) {
+  REQUIRE(s.findings.notes.size() == 1);
+  CHECK(s.findings.diagnostics.empty());
+  return s.findings.notes.front();
+}
 
 }  // namespace
 
 TEST_CASE("infer_steps: the example's calls give 2057 steps and the MoE's two-launch unit",
           "[steps]") {
   const ModelConfig config = hybrid_config();
-  Head h;
+  TestHead h;
   h.add("fused_moe_kernel", 164560, OpClass::moe);
   h.add("fused_recurrent_gated_delta_rule_fwd_kernel", 61710, OpClass::linear_attn);
   h.add("kernel_paged_attention_2d", 20570, OpClass::attn);
   h.add("_w8a8_block_fp8_matmul", 164560, OpClass::gemm);
-  const StepInference s = infer_steps(h.topn, h.scope, h.classes, &config);
+  const StepInference s = h.infer(&config);
   REQUIRE(s.attempted);
   REQUIRE(s.steps);
   CHECK(*s.steps == 2057.0);  // 61710 / 30 linear layers, the most calls of a per-layer kernel
-  CHECK(s.entries[0].launches_per_step == 80.0);  // = 2 × 40 MoE layers: a two-launch unit
-  CHECK(s.entries[1].launches_per_step == 30.0);
-  CHECK(s.entries[2].launches_per_step == 10.0);
-  CHECK(s.entries[3].launches_per_step == 80.0);  // a GEMM: calls / steps, unchecked
-  CHECK(contains(s.note,
+  CHECK(h.at(0).launches_per_step == 80.0);  // = 2 × 40 MoE layers: a two-launch unit
+  CHECK(h.at(1).launches_per_step == 30.0);
+  CHECK(h.at(2).launches_per_step == 10.0);
+  CHECK(h.at(3).launches_per_step == 80.0);  // a GEMM: calls / steps, unchecked
+  CHECK(contains(note_of(s),
                  "2057 = 61710 calls of fused_recurrent_gated_delta_rule_fwd_kernel / 30 "
                  "linear layers"));
-  CHECK(contains(s.note, "fused_moe_kernel 164560 / 2057 = 80 = 2 × 40 MoE layers ✓"));
-  CHECK(contains(s.note, "kernel_paged_attention_2d 20570 / 2057 = 10 = 10 attention layers ✓"));
-  for (const auto& e : s.entries) CHECK(e.inconsistent.empty());
+  CHECK(contains(note_of(s), "fused_moe_kernel 164560 / 2057 = 80 = 2 × 40 MoE layers ✓"));
+  CHECK(
+      contains(note_of(s), "kernel_paged_attention_2d 20570 / 2057 = 10 = 10 attention layers ✓"));
+  for (const auto& e : h.head) CHECK(e.launches->inconsistent.empty());
 }
 
 TEST_CASE("infer_steps: per-layer kernels that disagree make it decline, every entry says so",
           "[steps]") {
   const ModelConfig config = hybrid_config();
-  Head h;
+  TestHead h;
   h.add("fused_moe_kernel", 164560, OpClass::moe);
   h.add("fused_recurrent_gated_delta_rule_fwd_kernel", 61710, OpClass::linear_attn);
   h.add("kernel_paged_attention_2d", 16000, OpClass::attn);  // 1600 per layer, not 2057
-  const StepInference s = infer_steps(h.topn, h.scope, h.classes, &config);
+  const StepInference s = h.infer(&config);
   CHECK(s.attempted);
   CHECK_FALSE(s.steps);
-  CHECK(contains(s.note,
+  CHECK(contains(note_of(s),
                  "kernel_paged_attention_2d (16000 calls over 10 attention layers) "
                  "proposes 1600"));
-  for (const auto& e : s.entries) {
-    CHECK_FALSE(e.launches_per_step);
-    CHECK(contains(e.inconsistent, "steps not inferred"));
+  for (const auto& e : h.head) {
+    CHECK_FALSE(e.launches->launches_per_step);
+    CHECK(contains(e.launches->inconsistent, "steps not inferred"));
   }
 }
 
 TEST_CASE("infer_steps: a MoE whose calls fit neither 1 nor 2 launches per layer stays at one",
           "[steps]") {
   const ModelConfig config = hybrid_config();
-  Head h;
+  TestHead h;
   h.add("fused_moe_kernel", 2057 * 40 * 3, OpClass::moe);  // 3 launches per layer: not a unit
   h.add("fused_recurrent_gated_delta_rule_fwd_kernel", 61710, OpClass::linear_attn);
-  const StepInference s = infer_steps(h.topn, h.scope, h.classes, &config);
+  const StepInference s = h.infer(&config);
   REQUIRE(s.steps);
-  CHECK_FALSE(s.entries[0].launches_per_step);
-  CHECK(contains(s.entries[0].inconsistent, "is not 1 or 2 × 40 MoE layers"));
-  CHECK(contains(s.note, "✗"));
+  CHECK_FALSE(h.at(0).launches_per_step);
+  CHECK(contains(h.at(0).inconsistent, "is not 1 or 2 × 40 MoE layers"));
+  CHECK(contains(note_of(s), "✗"));
 }
 
 TEST_CASE(
@@ -112,22 +123,23 @@ TEST_CASE(
     "plan",
     "[steps]") {
   const ModelConfig config = hybrid_config();
-  Head h;
+  TestHead h;
   h.add("kernel_paged_attention_2d", 20570, OpClass::attn);
   h.topn.serving.n_decode_steps = 2000;
-  CHECK_FALSE(infer_steps(h.topn, h.scope, h.classes, &config).attempted);
+  CHECK_FALSE(h.infer(&config).attempted);
+  CHECK_FALSE(h.head[0].launches);  // not attempted: nothing written
   h.topn.serving.n_decode_steps.reset();
   h.topn.entries[0].calls_per_step.decode = 10;
-  CHECK_FALSE(infer_steps(h.topn, h.scope, h.classes, &config).attempted);
+  CHECK_FALSE(h.infer(&config).attempted);
   h.topn.entries[0].calls_per_step.decode.reset();
-  const StepInference none = infer_steps(h.topn, h.scope, h.classes, nullptr);
+  const StepInference none = h.infer(nullptr);
   CHECK(none.attempted);
   CHECK_FALSE(none.steps);
-  CHECK(contains(none.note, "no layer plan"));
-  CHECK(contains(none.entries[0].inconsistent, "no layer plan"));
+  CHECK(contains(note_of(none), "no layer plan"));
+  CHECK(contains(h.at(0).inconsistent, "no layer plan"));
   // An empty head has nothing to infer and says nothing.
-  Head empty;
-  CHECK_FALSE(infer_steps(empty.topn, empty.scope, empty.classes, &config).attempted);
+  TestHead empty;
+  CHECK_FALSE(empty.infer(&config).attempted);
 }
 
 TEST_CASE(

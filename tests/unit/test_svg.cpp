@@ -14,9 +14,9 @@ using roofline::test::gfx950_peaks;
 
 namespace {
 
-EntryResult plotted(const std::string& name, double pct, double bytes, double flops, double t_ms,
-                    Headroom h) {
-  EntryResult e;
+HeadEntry plotted(const std::string& name, double pct, double bytes, double flops, double t_ms,
+                  Headroom h) {
+  HeadEntry e;
   e.name = e.short_name = e.ranking_name = name;
   e.pct_gpu_time = pct;
   e.cls.op_class = OpClass::gemm;
@@ -38,7 +38,7 @@ Analysis example_like() {
   a.peaks = gfx950_peaks();
   a.entries.push_back(
       plotted("fused_moe_kernel", 26.45, 6.97e8, 3.22e9, 0.098942, Headroom::saturated));
-  EntryResult unmodelled;
+  HeadEntry unmodelled;
   unmodelled.name = unmodelled.short_name = unmodelled.ranking_name = "gated_delta_rule";
   unmodelled.pct_gpu_time = 12.82;
   a.entries.push_back(unmodelled);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/stages.hpp"
+#include "roofline/head.hpp"
 #include "roofline/vocabulary.hpp"
 
 namespace roofline {
@@ -40,8 +40,8 @@ struct Analysis {
   Stage stage = Stage::A;  // the highest stage any entry reached
   double head_threshold_pct = k_default_head_threshold_pct;
   std::size_t skipped_count = 0;
-  std::vector<EntryResult> entries;
-  Rankings rankings;
+  std::vector<HeadEntry> entries;  // the head, biggest key pct first (step 1 onwards)
+  Rankings rankings;               // indices into `entries`
   // Every problem of the run, once, in the order met: degraded[] (those with a level),
   // skill_errors[] (severity error) and stderr are views of this list.
   std::vector<Diagnostic> diagnostics;

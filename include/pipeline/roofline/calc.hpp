@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/stages.hpp"
+#include "roofline/head.hpp"
 
 namespace roofline {
 
@@ -22,7 +22,7 @@ struct CalcInput {
 };
 
 struct CalcResult {
-  EntryResult entry;
+  HeadEntry entry;
   ResolvedPeaks peaks;
   std::vector<std::string> errors;  // unusable inputs (bad dtype or class)
 };

@@ -34,18 +34,10 @@ struct ScopeOptions {
   std::size_t max_entries = k_default_max_entries;
   HeadKey key = HeadKey::gpu_time;
 };
-struct Scope {
-  std::vector<std::size_t> selected;  // indices into TopN::entries, biggest key pct first
-  std::vector<double> key_pct;        // parallel to selected: the share the head key gives each
-  std::vector<bool> key_fell_back;    // parallel: serving_weighted asked for, pct_gpu_time used
-  std::size_t skipped_count = 0;
-  std::vector<std::string> notes;  // the key, and the entries it had to fall back on
-};
 // The share of GPU time `key` gives an entry: serving_weighted_pct when asked for and present,
 // else pct_gpu_time.
 double head_key_pct(const TopNEntry& entry, HeadKey key);
-// Keeps entries whose key pct >= threshold, biggest first, at most max_entries.
-Scope scope_to_head(const TopN& topn, const ScopeOptions& options);
+// scope_to_head, which keeps the head: roofline/head.hpp.
 
 // ---- step 2: resolve_peaks ----------------------------------------------------------------------
 struct ResolvedPeaks {
@@ -83,21 +75,9 @@ struct EntryEvidence {
   std::optional<KernelMeasurement> measured;  // counters, summed over the matched kernels
   std::string measured_source;                // "counters of 'fused_moe_kernel' (exact match)"
 };
-// The evidence for every head entry, and what the evidence inputs themselves told us.
-struct EvidenceSet {
-  std::vector<EntryEvidence> entries;        // parallel to Scope::selected
-  std::vector<std::string> measured_inputs;  // the report's listing: each input and its problems
-  std::vector<std::string> notes;            // run notes
-  std::vector<Diagnostic> diagnostics;       // unusable files, bad rows (L4 where it applies)
-  std::vector<std::string> unmatched_counter_kernels;  // most dispatches first
-};
-// Matches workload kernels, probe kernels and counter kernels to the head entries with the one
-// kernel-name matcher (match.hpp) and folds each entry's counters into one per-dispatch
-// measurement. `workload` is the profile_workload.json beside the Top-N, or null.
-EvidenceSet gather_evidence(const TopN& topn, const Scope& scope, const ShapesInput& shapes,
-                            const CountersInput& counters, const ProbeSet* workload = nullptr);
+// gather_evidence, which matches them over the whole head: roofline/head.hpp.
 
-// ---- step 4: classify: roofline/classify.hpp ---------------------------------------------------
+// ---- step 4: classify: roofline/classify.hpp, over the head: classify_head (head.hpp) ----------
 
 // ---- step 5: infer_steps (docs/method.md §6.4) --------------------------------------------------
 // What step inference says about one head entry.
@@ -106,20 +86,7 @@ struct InferredLaunches {
   std::string how;                          // "calls 164560 / inferred steps 2057"
   std::string inconsistent;                 // why this per-layer entry stays at one launch
 };
-struct StepInference {
-  bool attempted = false;                 // the Top-N had neither per-regime fields nor step counts
-  std::optional<double> steps;            // nullopt: declined (note says why)
-  std::string note;                       // the inference and its consistency check, for run notes
-  std::vector<InferredLaunches> entries;  // parallel to Scope::selected
-};
-// When the head has no per-regime fields and the Top-N no step counts: each softmax-attention,
-// linear-attention or mamba head entry proposes steps = calls / layers it serves (the layer plan);
-// the one with the most calls decides, the other per-layer kernels must agree within 5 % (else
-// inference declines). Each per-layer entry (and MoE at 1 or 2 launches per MoE layer) is checked:
-// a consistent one gets launches_per_step = calls / steps, an inconsistent one stays at one launch
-// per unit; other entries take calls / steps unchecked. `classes` is parallel to the scope.
-StepInference infer_steps(const TopN& topn, const Scope& scope,
-                          const std::vector<Classification>& classes, const ModelConfig* config);
+// infer_steps, which proposes them over the whole head: roofline/head.hpp.
 
 // ---- step 6: pick_regime ------------------------------------------------------------------------
 struct RegimeChoice {
@@ -215,16 +182,14 @@ WorkEstimate model_candidates(const TopNEntry& entry, const RegimeChoice& regime
 // peak_bw · t_unit, chooses the largest feasible one (the measurement refutes the rest), sets
 // `bytes`/`flops` and explains the choice in notes when there was one to make.
 void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks);
-// model_candidates, then choose_candidate: stage 4 at confidence stage A.
-WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
-                        const Classification& cls, const ModelContext& ctx);
-
-// ---- step 8: deepen -----------------------------------------------------------------------------
-// Runs the docs/method.md §8 model once per probe case (the case's dims and dtypes replace the
-// Top-N shapes; rows in flight come from the case; its gpu_us_avg, when present, replaces the
-// per-launch time) and combines the cases count-weighted: bytes, FLOPs and t_unit are weighted
-// means, so their ratios are the aggregate rates over all probed calls. The feasibility rule then
-// runs on the combined candidates. Not modelled (with the reason) when no case can be modelled.
+// The case model, step 7's and step 8's (step 7 runs it on the Top-N's call signatures, step 8 on
+// the profiler's workload cases and the probes' captured cases; a later step calls an earlier
+// one's model, never the reverse). Runs the docs/method.md §8 model once per case (the case's dims
+// and dtypes replace the Top-N shapes; rows in flight come from the case; its gpu_us_avg, when
+// present, replaces the per-launch time) and combines the cases count-weighted: bytes, FLOPs and
+// t_unit are weighted means, so their ratios are the aggregate rates over all the calls. The
+// feasibility rule then runs on the combined candidates. Not modelled (with the reason) when no
+// case can be modelled.
 // Where a set of cases comes from: a probe (stage B), the profiler's profile_workload.json (stage
 // A, count-weighted with per-case latencies) or the Top-N's own call signatures (stage A, equal
 // weights).
@@ -233,6 +198,27 @@ WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime
                               const Classification& cls, const ModelContext& ctx,
                               const std::vector<const ProbeCase*>& cases,
                               CaseSource source = CaseSource::probes);
+
+// The Top-N's own call signatures as cases (docs/method.md §8.2), the input the driver hands step
+// 7: one case per signature with its per-operand dtypes by role (operand_dtypes, under `cls`).
+// Empty unless the entry's `shapes` were call signatures with a dtype set (`dtypes_are_set`).
+struct SignatureCases {
+  std::vector<ProbeCase> cases;
+  std::string rule;  // which dtype rule decided (a note of the model)
+  // The first signature's operands all at the activation type: what the operand-bytes lower
+  // bound reads when no signature can be modelled.
+  std::vector<std::string> bound_dtypes;
+};
+SignatureCases signature_cases(const TopNEntry& entry, OpClass cls, const ModelConfig* config);
+
+// Step 7 at confidence stage A. With call signatures (`signatures`, from signature_cases; an entry
+// whose `dtypes_are_set` needs them): the case model over them, and when no signature can be
+// modelled, the first signature alone at the activation type. Otherwise model_candidates, then
+// choose_candidate, over the entry's shapes. An entry left unmodelled with shapes and dtypes gets
+// the operand-bytes lower bound (docs/method.md §8.16).
+WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
+                        const Classification& cls, const ModelContext& ctx,
+                        const SignatureCases& signatures = {});
 
 // The profiler's `dtypes` is the sorted set of the input types of every call (docs/method.md §8.2),
 // not one per operand: per-operand dtypes for one signature by role — weights the narrowest float
@@ -248,6 +234,7 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
                              const std::vector<std::vector<std::int64_t>>& signature, OpClass cls,
                              const ModelConfig* config);
 
+// ---- step 8: deepen -----------------------------------------------------------------------------
 // The measured/model ratios of one unit (`launches` dispatches): bytes when the model has bytes
 // (> 0) and the measurement bytes, FLOPs when the model has FLOPs (> 0) and the counters FLOPs;
 // a collective's model counts link bytes, which DRAM counters do not measure (bytes stay null).
@@ -315,7 +302,9 @@ struct EntryProblem {
 };
 struct Grade {
   Confidence confidence = Confidence::low;
-  bool stage_c_candidate = false;  // the verdict's flag, cleared once stage C measured the entry
+  // judge's flag (Verdict::stage_c_candidate) as grade leaves it: cleared once stage C measured
+  // the entry. The artifact's `stage_c_candidate` is this one.
+  bool stage_c_candidate = false;
   std::optional<EntryProblem> problem;
   std::vector<std::string> notes;
 };
@@ -325,50 +314,17 @@ struct Grade {
 Grade grade(Stage stage, const WorkEstimate& work, const Verdict& verdict,
             const ResolvedPeaks& peaks);
 
-// ---- the per-entry result of steps 6-11 ---------------------------------------------------------
-struct EntryResult {
-  std::size_t topn_index = 0;
-  std::optional<long> rank;
-  std::string name, short_name;
-  nlohmann::json pct_gpu_time_raw;
-  double pct_gpu_time = 0.0;
-  std::optional<double> serving_weighted_pct;  // copied from the Top-N when it has one
-  // The share the expected gain and ranking_by_pct use: pct_gpu_time, or serving_weighted_pct
-  // under --head-key serving_weighted (key_is_serving_weighted).
-  double key_pct = 0.0;
-  bool key_is_serving_weighted = false;
-  std::optional<bool> editable;
-  RegimeChoice regime;
-  Classification cls;
-  WorkEstimate work;
-  Verdict verdict;
-  Confidence confidence = Confidence::low;
-  Stage stage = Stage::A;
-  std::string route;
-  std::vector<std::string> levers;
-  std::vector<std::string> notes;
-  std::optional<EntryProblem> problem;
-  std::string ranking_name;  // the name both rankings use (Rankings::names)
-};
-
 // ---- step 11: advise ----------------------------------------------------------------------------
 struct Advice {
   std::string route;
   std::vector<std::string> levers;
 };
 // Route (docs/method.md §10.4 table + shippability gate) and concrete byte-reduction levers
-// (saturated only).
-Advice advise(const EntryResult& entry, const TopN& topn, const ResolvedPeaks& peaks);
+// (saturated only), from the entry's class, work, verdict and grade (steps 7-10; HeadEntry:
+// roofline/head.hpp).
+struct HeadEntry;
+Advice advise(const HeadEntry& entry, const TopN& topn, const ResolvedPeaks& peaks);
 
-// ---- step 12: rank_entries ----------------------------------------------------------------------
-struct Rankings {
-  std::vector<std::string>
-      names;  // parallel to the entries: the name, suffixed #rank on duplicates
-  std::vector<std::string> by_pct;
-  std::vector<std::string> by_expected_gain;
-  std::vector<std::string> notes;
-};
-// Both orders (pct, expected gain), never blended, over unique ranking names.
-Rankings rank_entries(const std::vector<EntryResult>& entries, const ResolvedPeaks& peaks);
+// ---- step 12: rank_entries, over the whole head: roofline/head.hpp ----------------------------
 
 }  // namespace roofline

@@ -19,7 +19,7 @@ namespace roofline {
 using ordered_json = nlohmann::ordered_json;
 
 // One entry as in profile_roofline.json (key order as docs/method.md §16; non-finite -> null).
-ordered_json entry_json(const EntryResult& entry);
+ordered_json entry_json(const HeadEntry& entry);
 // The artifact's `peaks.link` object (docs/method.md §10.7): topology, bytes_s, and links (a mesh's
 // links per GPU; null for a switch row, which gives none).
 ordered_json link_json(const LinkPeak& link);
@@ -27,6 +27,20 @@ ordered_json link_json(const LinkPeak& link);
 // The whole artifact. Deterministic: same Analysis -> same bytes.
 ordered_json artifact_json(const Analysis& analysis);
 std::string render_json(const Analysis& analysis);
+// The one way a JSON document leaves the process: 2-space indent, bytes that are not valid UTF-8
+// (a kernel name from a profiler) replaced by U+FFFD instead of a throw, a final newline.
+std::string json_text(const ordered_json& document);
+
+// The three artifacts of one run (docs/method.md §16).
+struct Artifacts {
+  std::string json, markdown, svg;
+};
+// Renders all three behind the L5 boundary (docs/method.md §13): a renderer that throws becomes an
+// error diagnostic in `analysis` (so stderr and every artifact name it), the artifacts rendered
+// before it are rendered again to include it, and its own artifact is a minimal valid one (the
+// JSON: the run's fields, diagnostics and notes without entries; it still passes the schema). Never
+// throws short of running out of memory.
+Artifacts render_artifacts(Analysis& analysis);
 
 // profile_roofline.md: header, summary, both rankings side by side, per-entry detail.
 std::string render_markdown(const Analysis& analysis);

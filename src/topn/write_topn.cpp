@@ -97,6 +97,8 @@ ordered_json entry_json(const TopnEntry& e) {
   j["rank"] = e.rank;
   j["name"] = e.name;
   j["short_name"] = e.short_name;
+  if (!e.demangled.empty()) j["demangled"] = e.demangled;
+  if (!e.demangle_note.empty()) j["demangle_note"] = e.demangle_note;
   j["calls"] = count_json(e.calls);
   j["total_ms"] = number_json(e.total_ms);
   j["avg_us"] = number_json(e.avg_us);

@@ -149,6 +149,8 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
   doc.total_gpu_time_ms = round_to(total_us / 1000.0, 4);
   doc.num_kernel_launches = launches;
   doc.num_distinct_kernels = static_cast<double>(profile.kernels.size());
+  doc.device = profile.device;
+  doc.world_size = profile.world_size;
   if (profile.steps.any()) doc.serving = serving_of(profile.steps);
 
   std::vector<const TraceKernel*> order;

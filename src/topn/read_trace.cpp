@@ -32,6 +32,16 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
         fmt::format("{:.0f} of {:.0f} GPU launches have no operand shapes (no launching op with "
                     "Input Dims, or only 0-d operands)",
                     calls - cases, calls));
+  if (p.device) {
+    const TraceDevice& d = *p.device;
+    out.notes.push_back(fmt::format(
+        "device from the trace's deviceProperties: {} ({}{}{})",
+        d.name.empty() ? "no name" : d.name,
+        d.arch.empty() ? (d.vendor.empty() ? "no vendor" : d.vendor + ", no arch") : d.arch,
+        d.cu_count ? fmt::format(", {:.0f} CUs", *d.cu_count) : "",
+        d.memory_bytes ? fmt::format(", {:.0f} B", *d.memory_bytes) : ""));
+    if (!d.note.empty()) out.notes.push_back("device: " + d.note);
+  }
   if (p.steps.any())
     out.notes.push_back(fmt::format("{:.0f} step annotations: {:.0f} prefill, {:.0f} decode",
                                     p.steps.n_prefill + p.steps.n_decode, p.steps.n_prefill,

@@ -61,10 +61,24 @@ struct StepStats {
   bool any() const { return n_prefill + n_decode > 0; }
 };
 
+// The GPU a trace ran on, from its `deviceProperties` (SERVING §3): the Top-N's `device`.
+struct TraceDevice {
+  std::string name;                // as the trace spells it; "" when it leaves it empty
+  std::string vendor;              // "AMD" | "NVIDIA" (from the trace's version keys) | ""
+  std::string arch;                // sm_90, gfx942, …; "" when the compute capability names none
+  std::optional<double> cu_count;  // numSms
+  std::optional<double> memory_bytes;  // totalGlobalMem
+  std::optional<std::int64_t> id;      // the deviceProperties entry taken
+  std::string note;  // how the entry was chosen when not by the kernels' device id, and why no arch
+  bool operator==(const TraceDevice&) const = default;
+};
+
 struct TraceProfile {
   std::string source;                // "torch-trace", "rocprofv3", "nsys"
   std::vector<TraceKernel> kernels;  // sorted by name
   StepStats steps;
+  std::optional<TraceDevice> device;  // Chrome traces with deviceProperties
+  std::optional<double> world_size;   // distributedInfo.world_size
 };
 
 // The outcome of reading one trace file. `error` set: the file is unusable (one line naming the
@@ -177,6 +191,8 @@ struct TopnDocument {
   double total_gpu_time_ms = 0.0;  // rounded to 4 decimals
   double num_kernel_launches = 0.0;
   double num_distinct_kernels = 0.0;
+  std::optional<TraceDevice> device;
+  std::optional<double> world_size;
   std::optional<ServingSummary> serving;
   std::vector<TopnEntry> entries;
 };

@@ -11,11 +11,15 @@
 #include "topn/byte_source.hpp"
 #include "topn/chrome_events.hpp"
 #include "topn/csv_traces.hpp"
+#include "topn/json_kind.hpp"
+#include "topn/rocprof_json.hpp"
 
 namespace roofline {
 namespace {
 
 constexpr std::string_view k_bom = "\xEF\xBB\xBF";
+// parse_chrome_trace's message for a JSON document without traceEvents: said better by its kind.
+constexpr std::string_view k_no_trace_events = "not a Chrome trace: no traceEvents array";
 
 void chrome_notes(const TraceProfile& p, TraceRead& out) {
   double cases = 0.0, calls = 0.0;
@@ -85,10 +89,23 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
 
   TraceProfile profile;
   if (head[first] == '{' || head[first] == '[') {
+    // What the document is, from its first bytes (read before the parser consumes them).
+    const detail::JsonHead json_head = detail::read_json_head(head.substr(first));
+    if (detail::is_rocprof_json(json_head)) {
+      if (std::string error = detail::parse_rocprof_json(rest, profile, out.notes); !error.empty())
+        return fail(error);
+      if (gz && !gz->error().empty()) return fail(gz->error());
+      out.profile = std::move(profile);
+      return out;
+    }
     detail::ChromeEvents events;
     if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
-      return fail(error);
+      return fail(error == k_no_trace_events ? detail::describe_non_trace(json_head) : error);
     if (gz && !gz->error().empty()) return fail(gz->error());
+    // A list whose first element is no event (execution_details.json, a memory timeline); an
+    // object had traceEvents, or parse_chrome_trace said it had none.
+    if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))
+      return fail(detail::describe_non_trace(json_head));
     if (events.gpu.empty())
       return fail(
           "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "

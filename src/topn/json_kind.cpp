@@ -36,10 +36,26 @@ void object_keys(JsonStream& js, std::vector<std::string>& keys) {
   }
 }
 
+// A key as a message shows it: one line (control characters as '?'), at most 40 bytes.
+std::string printable(std::string_view key) {
+  constexpr std::size_t k_max = 40;
+  std::string out;
+  for (std::size_t i = 0; i < key.size() && i < k_max; ++i) {
+    const auto c = static_cast<unsigned char>(key[i]);
+    out += c < 0x20 || c == 0x7f ? '?' : key[i];
+  }
+  if (key.size() > k_max) {
+    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
+    if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0) out.pop_back();
+    out += "…";
+  }
+  return out;
+}
+
 std::string quoted_list(const std::vector<std::string>& keys, std::size_t n) {
   std::string out;
   for (std::size_t i = 0; i < keys.size() && i < n; ++i)
-    out += fmt::format("{}\"{}\"", i ? ", " : "", keys[i]);
+    out += fmt::format("{}\"{}\"", i ? ", " : "", printable(keys[i]));
   if (keys.size() > n) out += ", …";
   return out;
 }

@@ -67,6 +67,8 @@ bool device(JsonStream& js, DeviceProps& d) {
         d.id = static_cast<std::int64_t>(*id);
     } else if (key == "name") {
       ok = string(js, d.name);
+      for (char& c : d.name)  // it lands in one-line notes: no control characters
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
     } else if (key == "computeMajor") {
       ok = number(js, d.compute_major);
     } else if (key == "computeMinor") {

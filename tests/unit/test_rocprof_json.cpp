@@ -189,6 +189,10 @@ TEST_CASE("not a trace: the file is named as what it is", "[topn][json_kind]") {
         "f.json: not a trace: a JSON object with the keys \"a\", \"b\", \"d\" and no traceEvents "
         "(neither a PyTorch profiler trace nor a rocprofv3 JSON); give topn the profiler's trace "
         "itself");
+  // a key with a newline (fuzz finding): the message stays one line
+  const std::string newline_key = error("{\"a\nb\": 1, \"" + std::string(60, 'k') + "\": 2}");
+  CHECK(newline_key.find('\n') == std::string::npos);
+  CHECK(newline_key.find("\"a?b\", \"" + std::string(40, 'k') + "…\"") != std::string::npos);
   CHECK(error(R"(["a", "b"])").find("a JSON list of strings, not of profiler events") !=
         std::string::npos);
   CHECK(error(R"([{"name": "k", "x": 1}])")

@@ -157,6 +157,10 @@ TEST_CASE("trace device: odd deviceProperties are skipped, never an error", "[to
       CHECK_FALSE(p.device->cu_count);
     }
   }
+  const TraceProfile ctl =
+      read_ok(trace(R"("deviceProperties": [{"id": 0, "name": "MI\n300X\u0007"}])"));
+  REQUIRE(ctl.device);
+  CHECK(ctl.device->name == "MI?300X?");  // it lands in one-line notes
   const TraceProfile huge = read_ok(trace(
       R"("deviceProperties": [{"id": 0, "numSms": 1e400, "computeMajor": NaN}], "distributedInfo": {"world_size": -3})"));
   REQUIRE(huge.device);

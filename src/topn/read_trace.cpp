@@ -52,6 +52,25 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
                                     p.steps.n_decode));
 }
 
+// A JSON document whose first bytes read as `json_head`: a rocprofv3 JSON or a Chrome trace, into
+// `profile`. Returns "" or what is wrong (a file that is no trace: what it is instead).
+std::string read_json_document(const ByteReader& rest, const detail::JsonHead& json_head,
+                               TraceProfile& profile, std::vector<std::string>& notes) {
+  if (detail::is_rocprof_json(json_head)) return detail::parse_rocprof_json(rest, profile, notes);
+  detail::ChromeEvents events;
+  if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
+    return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
+  // A list whose first element is no event (execution_details.json, a memory timeline); an
+  // object had traceEvents, or parse_chrome_trace said it had none.
+  if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))
+    return detail::describe_non_trace(json_head);
+  if (events.gpu.empty())
+    return "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
+           "profiler run with the CUDA (ROCm) activity enabled?";
+  profile = detail::aggregate_chrome_events(events);
+  return {};
+}
+
 }  // namespace
 
 TraceRead read_trace_stream(const ByteReader& read, const std::string& display) {
@@ -91,27 +110,10 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
   if (head[first] == '{' || head[first] == '[') {
     // What the document is, from its first bytes (read before the parser consumes them).
     const detail::JsonHead json_head = detail::read_json_head(head.substr(first));
-    if (detail::is_rocprof_json(json_head)) {
-      if (std::string error = detail::parse_rocprof_json(rest, profile, out.notes); !error.empty())
-        return fail(error);
-      if (gz && !gz->error().empty()) return fail(gz->error());
-      out.profile = std::move(profile);
-      return out;
-    }
-    detail::ChromeEvents events;
-    if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
-      return fail(error == k_no_trace_events ? detail::describe_non_trace(json_head) : error);
+    if (std::string error = read_json_document(rest, json_head, profile, out.notes); !error.empty())
+      return fail(error);
     if (gz && !gz->error().empty()) return fail(gz->error());
-    // A list whose first element is no event (execution_details.json, a memory timeline); an
-    // object had traceEvents, or parse_chrome_trace said it had none.
-    if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))
-      return fail(detail::describe_non_trace(json_head));
-    if (events.gpu.empty())
-      return fail(
-          "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
-          "profiler run with the CUDA (ROCm) activity enabled?");
-    profile = detail::aggregate_chrome_events(events);
-    chrome_notes(profile, out);
+    if (!detail::is_rocprof_json(json_head)) chrome_notes(profile, out);
   } else {
     if (std::string error = detail::parse_kernel_csv(rest, profile, out.notes); !error.empty())
       return fail(error);

@@ -262,6 +262,27 @@ bool process(JsonStream& js, Counts& c, std::map<std::string, Sum>& by_name) {
   return true;
 }
 
+// What the reading counted, as notes.
+void summary_notes(const Counts& c, std::size_t kernels, std::vector<std::string>& notes) {
+  notes.push_back(
+      fmt::format("rocprofv3 JSON: {:.0f} kernel dispatches of {} kernels, {} process{}",
+                  c.dispatches - c.bad_times - c.no_kernel_id, kernels, c.processes,
+                  c.processes == 1 ? "" : "es"));
+  if (c.bad_times + c.no_kernel_id > 0)
+    notes.push_back(fmt::format(
+        "{:.0f} kernel dispatch record(s) skipped: {:.0f} without kernel_id, {:.0f} without "
+        "valid start/end timestamps",
+        c.bad_times + c.no_kernel_id, c.no_kernel_id, c.bad_times));
+  if (c.unnamed > 0)
+    notes.push_back(
+        fmt::format("{:.0f} dispatch(es) name a kernel_id that kernel_symbols does not "
+                    "list: kept as 'kernel_id <n> (no kernel_symbols entry)'",
+                    c.unnamed));
+  if (c.memory_copies > 0)
+    notes.push_back(
+        fmt::format("{:.0f} memory_copy record(s) are not counted: kernels only", c.memory_copies));
+}
+
 }  // namespace rocprof
 
 std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
@@ -314,23 +335,7 @@ std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
     k.total_us = sum.ns / 1000.0;
     out.kernels.push_back(std::move(k));
   }
-  notes.push_back(
-      fmt::format("rocprofv3 JSON: {:.0f} kernel dispatches of {} kernels, {} process{}",
-                  c.dispatches - c.bad_times - c.no_kernel_id, by_name.size(), c.processes,
-                  c.processes == 1 ? "" : "es"));
-  if (c.bad_times + c.no_kernel_id > 0)
-    notes.push_back(fmt::format(
-        "{:.0f} kernel dispatch record(s) skipped: {:.0f} without kernel_id, {:.0f} without "
-        "valid start/end timestamps",
-        c.bad_times + c.no_kernel_id, c.no_kernel_id, c.bad_times));
-  if (c.unnamed > 0)
-    notes.push_back(
-        fmt::format("{:.0f} dispatch(es) name a kernel_id that kernel_symbols does not "
-                    "list: kept as 'kernel_id <n> (no kernel_symbols entry)'",
-                    c.unnamed));
-  if (c.memory_copies > 0)
-    notes.push_back(
-        fmt::format("{:.0f} memory_copy record(s) are not counted: kernels only", c.memory_copies));
+  rocprof::summary_notes(c, by_name.size(), notes);
   return {};
 }
 

@@ -151,8 +151,9 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
       "Build the standardized Top-N (profile_topN.json) and profile_workload.json from raw "
       "profiler output");
   cmd->add_option("traces", args.traces,
-                  "PyTorch profiler Chrome traces (.json or .json.gz), rocprofv3 "
-                  "*kernel_trace.csv / *kernel_stats.csv, or Nsight Systems cuda_gpu_kern_sum "
+                  "PyTorch profiler Chrome traces (.json or .json.gz), rocprofv3 JSON "
+                  "(--output-format json) or *kernel_trace.csv / *kernel_stats.csv, or Nsight "
+                  "Systems cuda_gpu_kern_sum "
                   "CSVs; several are summed by kernel name (e.g. one per rank)")
       ->required()
       ->check(CLI::ExistingFile);

@@ -158,6 +158,21 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   return e;
 }
 
+// `device` (docs/method.md §21), every field optional; a wrong type is reported on its field.
+std::optional<TopNDevice> read_device(FieldReader& f, const json& doc) {
+  const json* obj = f.object(doc, "device", "device");
+  if (!obj) return std::nullopt;
+  TopNDevice d;
+  d.name = f.string(*obj, "name", "device.name").value_or("");
+  d.vendor = f.string(*obj, "vendor", "device.vendor").value_or("");
+  d.arch = lower_ascii(trim(f.string(*obj, "arch", "device.arch").value_or("")));
+  d.cu_count = non_negative(f, *obj, "cu_count", "device.cu_count");
+  d.memory_bytes = non_negative(f, *obj, "memory_bytes", "device.memory_bytes");
+  d.source = f.string(*obj, "source", "device.source").value_or("");
+  d.note = f.string(*obj, "note", "device.note").value_or("");
+  return d;
+}
+
 }  // namespace
 
 std::string describe_size(std::size_t bytes) {
@@ -212,6 +227,8 @@ Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
   topn.total_gpu_time_ms = f.number(*doc, "total_gpu_time_ms", "total_gpu_time_ms");
   topn.num_kernel_launches = f.number(*doc, "num_kernel_launches", "num_kernel_launches");
   topn.num_distinct_kernels = f.number(*doc, "num_distinct_kernels", "num_distinct_kernels");
+  topn.device = read_device(f, *doc);
+  topn.world_size = non_negative(f, *doc, "world_size", "world_size");
   if (const json* serving = f.object(*doc, "serving", "serving")) {
     topn.serving.present = true;
     topn.serving.n_prefill_steps = f.number(*serving, "n_prefill_steps", "serving.n_prefill_steps");

@@ -112,15 +112,15 @@ void summary(std::string& out, const Analysis& a) {
       "e2e gain |\n";
   out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
   for (const auto& e : a.entries) {
-    out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-        md_code(e.short_name, true, k_table_name_chars), pct_text(e), to_string(e.cls.op_class),
-        e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
-        e.work.modeled             ? format_bytes(e.work.bytes, Digits::brief)
-        : e.work.bytes_lower_bound ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
-                                   : std::string("—"),
-        format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound), headroom_text(e),
-        speedup_text(e), gain_text(e));
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                       md_code(e.short_name, true), pct_text(e), to_string(e.cls.op_class),
+                       e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
+                       e.work.modeled ? format_bytes(e.work.bytes, Digits::brief)
+                       : e.work.bytes_lower_bound
+                           ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
+                           : std::string("—"),
+                       format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound),
+                       headroom_text(e), speedup_text(e), gain_text(e));
   }
   out += "\n";
 }
@@ -233,7 +233,7 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
                   const ResolvedPeaks& peaks) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
-  out += fmt::format("### {}. {} — {}, {}\n\n", index, md_code(e.short_name, false, 120),
+  out += fmt::format("### {}. {} — {}, {}\n\n", index, md_code(e.short_name, false),
                      to_string(e.cls.op_class), headroom_text(e));
   if (e.short_name != e.name) out += fmt::format("- **Kernel:** {}\n", md_code(e.name, false));
   out += fmt::format("- **GPU time:** {} ({} regime{})\n", pct_text(e), to_string(e.regime.regime),

@@ -10,10 +10,11 @@
 namespace roofline {
 namespace {
 
+// Control characters as spaces; cut to `n` bytes with "…" (0: never cut).
 std::string clip(std::string_view s, std::size_t n) {
   std::string out;
   for (char c : s) out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
-  if (out.size() <= n) return out;
+  if (n == 0 || out.size() <= n) return out;
   std::size_t end = n - 1;
   while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
   return out.substr(0, end) + "…";
@@ -65,6 +66,8 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
                      a.stage == Stage::A ? " (estimate: annotate, rank by GPU time)" : "",
                      a.entries.size(), a.head_threshold_pct, a.skipped_count);
   if (!a.entries.empty()) {
+    // Short names print whole (docs/method.md §21): one wider than its column has a line of its
+    // own, its figures on the next, so that every column stays aligned.
     const std::size_t name_w = 34;
     out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),
                        pad("class", 11), pad("roof", 6, true), pad("bound", 8), pad("headroom", 15),
@@ -79,8 +82,13 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
           v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
       std::string speed =
           v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
+      std::string name = clip(e.short_name, 0);
+      if (display_width(name) > name_w) {
+        out += fmt::format("  {}\n", name);
+        name.clear();
+      }
       out += fmt::format(
-          "  {} {} {} {} {} {} {} {}\n", pad(clip(e.short_name, name_w), name_w),
+          "  {} {} {} {} {} {} {} {}\n", pad(name, name_w),
           pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
           pad(format_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
           paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);

@@ -12,22 +12,8 @@
 namespace roofline {
 namespace {
 
-constexpr std::size_t k_max_short_name = 60;
 constexpr std::size_t k_max_signatures = 5;
 constexpr double k_steady_share = 0.9;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-// At most `n` bytes, not cutting a UTF-8 sequence.
-std::string clip(std::string_view s, std::size_t n) {
-  if (s.size() <= n) return std::string(s);
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return std::string(s.substr(0, n));
-}
 
 // Python's json.dumps text of a call signature: "[[64, 2048], [2048, 5120]]".
 std::string signature_json(const std::vector<std::vector<std::int64_t>>& dims) {
@@ -143,39 +129,6 @@ ServingSummary serving_of(const StepStats& s) {
 
 }  // namespace
 
-std::string kernel_short_name(std::string_view name, GpuEventKind kind) {
-  std::string_view s = trim(name);
-  if (kind != GpuEventKind::kernel) {  // "Memcpy DtoD (Device -> Device)" -> "Memcpy DtoD"
-    if (auto p = s.find(" ("); p != std::string_view::npos) s = trim(s.substr(0, p));
-    return clip(s, k_max_short_name);
-  }
-  if (auto p = s.find(" [clone"); p != std::string_view::npos) s = trim(s.substr(0, p));
-  if (s.size() > 3 && s.substr(s.size() - 3) == ".kd") s.remove_suffix(3);
-  constexpr std::string_view k_anon = "(anonymous namespace)";
-  std::string cur;
-  int angle = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (angle == 0 && c == '(' && s.substr(i, k_anon.size()) == k_anon) {
-      i += k_anon.size() - 1;
-      continue;
-    }
-    if (c == '<') {
-      ++angle;
-    } else if (c == '>') {
-      angle = std::max(0, angle - 1);
-    } else if (angle == 0) {
-      if (c == '(') break;  // the argument list
-      if (c == ' ' || c == ':' || c == '*' || c == '&')
-        cur.clear();  // a return type, qualifier or namespace ends here
-      else
-        cur += c;
-    }
-  }
-  if (cur.empty()) cur = std::string(s);
-  return clip(cur, k_max_short_name);
-}
-
 double round_to(double x, int digits) {
   if (!std::isfinite(x)) return x;
   char buf[512];
@@ -197,6 +150,8 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
   doc.total_gpu_time_ms = round_to(total_us / 1000.0, 4);
   doc.num_kernel_launches = launches;
   doc.num_distinct_kernels = static_cast<double>(profile.kernels.size());
+  doc.device = profile.device;
+  doc.world_size = profile.world_size;
   if (profile.steps.any()) doc.serving = serving_of(profile.steps);
 
   std::vector<const TraceKernel*> order;
@@ -213,7 +168,14 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     TopnEntry e;
     e.rank = doc.entries.size() + 1;
     e.name = k->name;
-    e.short_name = kernel_short_name(k->name, k->kind);
+    if (auto d = demangle_kernel_name(k->name)) {
+      e.demangled = d->text;
+      if (d->from_prefix)
+        e.demangle_note = "no demangler read this name (" + d->why +
+                          "): the qualified name is read from its _ZN prefix, template and "
+                          "argument lists dropped";
+    }
+    e.short_name = kernel_short_name(e.demangled.empty() ? k->name : e.demangled, k->kind);
     e.calls = k->calls;
     e.total_ms = round_to(k->total_us / 1000.0, 4);
     e.avg_us = k->calls > 0 ? round_to(k->total_us / k->calls, 3) : 0.0;
@@ -248,6 +210,7 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
                      });
     doc.entries.push_back(std::move(e));
   }
+  make_short_names_unique(doc.entries);
   return doc;
 }
 

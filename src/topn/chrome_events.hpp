@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "roofline/topn.hpp"
+#include "topn/trace_device.hpp"
 
 namespace roofline::detail {
 
@@ -73,6 +74,7 @@ struct ChromeEvents {
   std::deque<ExternalShape> op_shapes;                       // cpu ops, in file order
   std::deque<Correlation> launches;  // runtime launch calls: correlation -> External id
   std::vector<StepSpan> steps;
+  TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
 };
 
 struct Operand {

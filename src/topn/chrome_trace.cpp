@@ -250,7 +250,9 @@ std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out) {
           ok = !is_error(t);
         }
       } else {
-        ok = !is_error(js.skip_value());
+        tmp.clear();
+        js.append_text(tmp);
+        ok = read_trace_meta(js, tmp, out.meta);  // deviceProperties, …; others skipped
       }
       if (!ok) break;
     }

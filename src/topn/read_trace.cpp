@@ -11,11 +11,15 @@
 #include "topn/byte_source.hpp"
 #include "topn/chrome_events.hpp"
 #include "topn/csv_traces.hpp"
+#include "topn/json_kind.hpp"
+#include "topn/rocprof_json.hpp"
 
 namespace roofline {
 namespace {
 
 constexpr std::string_view k_bom = "\xEF\xBB\xBF";
+// parse_chrome_trace's message for a JSON document without traceEvents: said better by its kind.
+constexpr std::string_view k_no_trace_events = "not a Chrome trace: no traceEvents array";
 
 void chrome_notes(const TraceProfile& p, TraceRead& out) {
   double cases = 0.0, calls = 0.0;
@@ -32,10 +36,39 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
         fmt::format("{:.0f} of {:.0f} GPU launches have no operand shapes (no launching op with "
                     "Input Dims, or only 0-d operands)",
                     calls - cases, calls));
+  if (p.device) {
+    const TraceDevice& d = *p.device;
+    out.notes.push_back(fmt::format(
+        "device from the trace's deviceProperties: {} ({}{}{})",
+        d.name.empty() ? "no name" : d.name,
+        d.arch.empty() ? (d.vendor.empty() ? "no vendor" : d.vendor + ", no arch") : d.arch,
+        d.cu_count ? fmt::format(", {:.0f} CUs", *d.cu_count) : "",
+        d.memory_bytes ? fmt::format(", {:.0f} B", *d.memory_bytes) : ""));
+    if (!d.note.empty()) out.notes.push_back("device: " + d.note);
+  }
   if (p.steps.any())
     out.notes.push_back(fmt::format("{:.0f} step annotations: {:.0f} prefill, {:.0f} decode",
                                     p.steps.n_prefill + p.steps.n_decode, p.steps.n_prefill,
                                     p.steps.n_decode));
+}
+
+// A JSON document whose first bytes read as `json_head`: a rocprofv3 JSON or a Chrome trace, into
+// `profile`. Returns "" or what is wrong (a file that is no trace: what it is instead).
+std::string read_json_document(const ByteReader& rest, const detail::JsonHead& json_head,
+                               TraceProfile& profile, std::vector<std::string>& notes) {
+  if (detail::is_rocprof_json(json_head)) return detail::parse_rocprof_json(rest, profile, notes);
+  detail::ChromeEvents events;
+  if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
+    return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
+  // A list whose first element is no event (execution_details.json, a memory timeline); an
+  // object had traceEvents, or parse_chrome_trace said it had none.
+  if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))
+    return detail::describe_non_trace(json_head);
+  if (events.gpu.empty())
+    return "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
+           "profiler run with the CUDA (ROCm) activity enabled?";
+  profile = detail::aggregate_chrome_events(events);
+  return {};
 }
 
 }  // namespace
@@ -75,16 +108,12 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
 
   TraceProfile profile;
   if (head[first] == '{' || head[first] == '[') {
-    detail::ChromeEvents events;
-    if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
+    // What the document is, from its first bytes (read before the parser consumes them).
+    const detail::JsonHead json_head = detail::read_json_head(head.substr(first));
+    if (std::string error = read_json_document(rest, json_head, profile, out.notes); !error.empty())
       return fail(error);
     if (gz && !gz->error().empty()) return fail(gz->error());
-    if (events.gpu.empty())
-      return fail(
-          "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
-          "profiler run with the CUDA (ROCm) activity enabled?");
-    profile = detail::aggregate_chrome_events(events);
-    chrome_notes(profile, out);
+    if (!detail::is_rocprof_json(json_head)) chrome_notes(profile, out);
   } else {
     if (std::string error = detail::parse_kernel_csv(rest, profile, out.notes); !error.empty())
       return fail(error);

@@ -131,6 +131,8 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev) {
 
   TraceProfile p;
   p.source = "torch-trace";
+  p.device = choose_trace_device(ev.meta, ev.gpu);
+  p.world_size = ev.meta.world_size;
   for (std::uint32_t id = 0; id < sums.size(); ++id) {
     if (!seen[id]) continue;
     const KernelSum& k = sums[id];
@@ -192,6 +194,7 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
     out.steps.n_prefill += p.steps.n_prefill;
     out.steps.n_decode += p.steps.n_decode;
     out.steps.prefill_rows_sum += p.steps.prefill_rows_sum;
+    detail::merge_trace_device(out, p);
     for (const auto& [batch, n] : p.steps.decode_batches) out.steps.decode_batches[batch] += n;
     for (TraceKernel& k : p.kernels) {
       auto [it, inserted] = kernels.try_emplace(k.name);

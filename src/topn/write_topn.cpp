@@ -94,6 +94,8 @@ ordered_json entry_json(const TopnEntry& e) {
   j["rank"] = e.rank;
   j["name"] = e.name;
   j["short_name"] = e.short_name;
+  if (!e.demangled.empty()) j["demangled"] = e.demangled;
+  if (!e.demangle_note.empty()) j["demangle_note"] = e.demangle_note;
   j["calls"] = count_json(e.calls);
   j["total_ms"] = json_number(e.total_ms);
   j["avg_us"] = json_number(e.avg_us);
@@ -119,6 +121,23 @@ ordered_json entry_json(const TopnEntry& e) {
   return j;
 }
 
+// docs/method.md §21: `device: {name, vendor, arch, cu_count, memory_bytes, source[, note]}`; what
+// the trace does not give is null.
+ordered_json device_json(const TraceDevice& d) {
+  const auto text = [](const std::string& s) {
+    return s.empty() ? ordered_json() : ordered_json(s);
+  };
+  ordered_json j;
+  j["name"] = text(d.name);
+  j["vendor"] = text(d.vendor);
+  j["arch"] = text(d.arch);
+  j["cu_count"] = d.cu_count ? count_json(*d.cu_count) : ordered_json();
+  j["memory_bytes"] = d.memory_bytes ? count_json(*d.memory_bytes) : ordered_json();
+  j["source"] = "trace deviceProperties";
+  if (!d.note.empty()) j["note"] = d.note;
+  return j;
+}
+
 }  // namespace
 
 std::string render_topn_json(const TopnDocument& doc) {
@@ -127,6 +146,8 @@ std::string render_topn_json(const TopnDocument& doc) {
   j["total_gpu_time_ms"] = json_number(doc.total_gpu_time_ms);
   j["num_kernel_launches"] = count_json(doc.num_kernel_launches);
   j["num_distinct_kernels"] = count_json(doc.num_distinct_kernels);
+  if (doc.device) j["device"] = device_json(*doc.device);
+  if (doc.world_size) j["world_size"] = count_json(*doc.world_size);
   if (doc.serving) {
     const ServingSummary& s = *doc.serving;
     ordered_json serving;

@@ -46,7 +46,8 @@ OPTIONAL = {"workload"}
 READ_NUMBERS = {
     "topn": ["top_kernels/0/avg_us", "top_kernels/0/calls", "top_kernels/0/total_ms",
              "top_kernels/1/avg_us", "top_kernels/0/pct_gpu_time", "top_kernels/1/pct_gpu_time",
-             "top_kernels/2/calls", "serving/n_decode_steps", "serving/n_prefill_steps"],
+             "top_kernels/2/calls", "serving/n_decode_steps", "serving/n_prefill_steps",
+             "device/cu_count", "device/memory_bytes", "world_size"],
     "env": ["workload/isl", "workload/osl", "workload/conc", "tp"],
     "config": ["num_hidden_layers", "hidden_size", "text_config/num_hidden_layers",
                "text_config/hidden_size", "text_config/num_experts", "text_config/head_dim"],
@@ -54,7 +55,8 @@ READ_NUMBERS = {
                  "kernels/1/cases/0/count"],
 }
 READ_STRINGS = {
-    "topn": ["top_kernels/0/name", "top_kernels/1/name", "top_kernels/0/classification"],
+    "topn": ["top_kernels/0/name", "top_kernels/1/name", "top_kernels/0/classification",
+             "device/name", "device/arch"],
     "env": ["gfx", "model_dtype", "kv_cache_dtype"],
     "config": ["text_config/torch_dtype", "torch_dtype"],
     "workload": ["kernels/0/name", "kernels/1/name"],

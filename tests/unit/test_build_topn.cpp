@@ -73,14 +73,98 @@ TEST_CASE("kernel_short_name: the first identifier without return type, namespac
   CHECK(kernel_short_name("__global__ void flash::flash_fwd_kernel<Traits, true>(Params)") ==
         "flash_fwd_kernel");
   CHECK(kernel_short_name("Cijk_Alik_Bljk_BBS_BH_MT64x16x256 [clone .kd]") ==
-        "Cijk_Alik_Bljk_BBS_BH_MT64x16x256");
+        "Cijk_Alik_Bljk_BBS_MT64x16x256");
   CHECK(kernel_short_name("kernel_paged_attention_2d.kd") == "kernel_paged_attention_2d");
-  const std::string cudnn =
+  const std::string cudnn =  // never cut (it was at 60 characters)
       "cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_"
       "cga1x1x1_kernel0_0";
-  CHECK(kernel_short_name(cudnn) == cudnn.substr(0, 60));
+  CHECK(kernel_short_name(cudnn) == cudnn);
   CHECK(kernel_short_name("Memcpy DtoD (Device -> Device)", GpuEventKind::memcpy) == "Memcpy DtoD");
   CHECK(kernel_short_name("Memset (Device)", GpuEventKind::memset) == "Memset");
+}
+
+TEST_CASE("kernel_short_name: Tensile GEMMs keep layout, types and macro tile", "[topn][build]") {
+  // the five GEMMs of the SGLang decode fixture all started
+  // Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_User
+  const std::string tail = "_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_ISA942";
+  for (const char* tile : {"MT256x32x64", "MT32x32x256", "MT64x32x256", "MT16x32x512"})
+    CHECK(kernel_short_name("Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_" + std::string(tile) +
+                            tail) == "Cijk_Alik_Bljk_BBS_" + std::string(tile));
+  CHECK(kernel_short_name("Cijk_Ailk_Bljk_SB_MT64x64x8_SN_1LDSB0_APM1") ==
+        "Cijk_Ailk_Bljk_SB_MT64x64x8");
+  CHECK(kernel_short_name("Cijk_Ailk_Bljk_HHS_BH_GSU4") == "Cijk_Ailk_Bljk_HHS");  // no tile
+  CHECK(kernel_short_name("Cijk_Ailk_Bljk") == "Cijk_Ailk_Bljk");
+  CHECK(kernel_short_name("Cijk_Ailk_Bljk_HHS_BH_MTx_MT1x") == "Cijk_Ailk_Bljk_HHS");
+}
+
+TEST_CASE("kernel_short_name: return types, enable_if and operators in template arguments",
+          "[topn][build]") {
+  CHECK(kernel_short_name("std::enable_if<(((8)>(0)))&&(((4)>(0))), void>::type "
+                          "vllm::paged_attention_v2_kernel<8, 4>(float*, int)") ==
+        "paged_attention_v2_kernel");
+  CHECK(kernel_short_name("std::enable_if<!(false), void>::type internal::gemvx_kernel<int, 128>("
+                          "int)") == "gemvx_kernel");
+  // comparison and member access not wrapped in parentheses
+  CHECK(kernel_short_name("std::enable_if<(8)>=(4), void>::type ns::rms_kernel<8>(float*)") ==
+        "rms_kernel");
+  CHECK(kernel_short_name("std::enable_if<std::is_same<decltype(p->x), int>::value, void>::type "
+                          "ns::copy_kernel<int>(int*)") == "copy_kernel");
+  // the demangled aiter and ck_tile names of the serving fixtures, and a prefix reading
+  CHECK(kernel_short_name("void aiter::add_rmsnorm_quant_kernel<std::bfloat16_t, std::bfloat16_t, "
+                          "64, 8, false, false, true, 1>(std::bfloat16_t*, double, bool)") ==
+        "add_rmsnorm_quant_kernel");
+  CHECK(kernel_short_name("void ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<ck_tile::Pipeline<float>, "
+                          "ck_tile::Policy>, ck_tile::Rmsnorm2dFwd<ck_tile::Pipeline<float> >::"
+                          "Kargs>(ck_tile::Rmsnorm2dFwd<ck_tile::Pipeline<float> >::Kargs)") ==
+        "Rmsnorm2dFwd");
+  CHECK(kernel_short_name("void ck_tile::kentry<1, true>(int)") == "kentry");  // no type argument
+  CHECK(kernel_short_name("sgl_hip::activation::act_and_mul_kernel") == "act_and_mul_kernel");
+}
+
+TEST_CASE("make_short_names_unique: later entries of a shared short name get #2, #3",
+          "[topn][build]") {
+  std::vector<TopnEntry> entries(5);
+  const char* shorts[] = {"elementwise_kernel", "gemm", "elementwise_kernel",
+                          "elementwise_kernel#2", "elementwise_kernel"};
+  for (std::size_t i = 0; i < entries.size(); ++i) entries[i].short_name = shorts[i];
+  make_short_names_unique(entries);
+  CHECK(entries[0].short_name == "elementwise_kernel");
+  CHECK(entries[1].short_name == "gemm");
+  // "#2" is taken by a real short name: the next free number
+  CHECK(entries[2].short_name == "elementwise_kernel#3");
+  CHECK(entries[3].short_name == "elementwise_kernel#2");
+  CHECK(entries[4].short_name == "elementwise_kernel#4");
+}
+
+TEST_CASE("build_topn: demangled names, and short names from them, unique in the Top-N",
+          "[topn][build]") {
+  TraceProfile p;
+  p.kernels = {
+      kernel("_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0"
+             "_PT_PfS4_S4_S4_diiiiiiib",
+             72, 300.0),
+      kernel("_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi256ELi16ELb1ELb0ELb1ELi1EEEvP"
+             "T0_PT_PfS4_S4_S4_diiiiiiib",
+             72, 400.0),
+      kernel("_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_"
+             "Z4siluIS2_ES3_S5_EEEEvPS3_PS4_i",
+             36, 200.0),
+      kernel("nvjet_sm90_tst_56x64_64x14_4x1_v_bz_TNN", 1, 1.0)};
+  const TopnDocument d = build(p);
+  REQUIRE(d.entries.size() == 4);
+  CHECK(d.entries[0].short_name == "add_rmsnorm_quant_kernel");
+  CHECK(d.entries[0].demangled.find("aiter::add_rmsnorm_quant_kernel<std::bfloat16_t, "
+                                    "std::bfloat16_t, 256, 16,") != std::string::npos);
+  CHECK(d.entries[0].demangle_note.empty());
+  CHECK(d.entries[1].short_name == "add_rmsnorm_quant_kernel#2");
+  CHECK(d.entries[1].name.rfind("_ZN5aiter", 0) == 0);  // the raw name stays the key
+  CHECK(d.entries[2].short_name == "act_and_mul_kernel");
+  CHECK(d.entries[2].demangled == "sgl_hip::activation::act_and_mul_kernel");
+  CHECK(d.entries[2].demangle_note.find("_ZN prefix") != std::string::npos);
+  CHECK(d.entries[3].demangled.empty());
+  CHECK(d.entries[3].short_name == "nvjet_sm90_tst_56x64_64x14_4x1_v_bz_TNN");
+  // classified as before: the mangled name still holds the family's words
+  CHECK(d.entries[0].classification == "reduction_norm");
 }
 
 TEST_CASE("build_topn: ranked by GPU time (ties by name), rounded, cut at --top", "[topn][build]") {

@@ -1,5 +1,6 @@
 // report.hpp (docs/method.md §16.1): Markdown escaping, table integrity, JSON determinism, atomic
 // writes.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -162,6 +163,33 @@ TEST_CASE("render_markdown: hostile kernel names cannot break the tables", "[rep
     CHECK(cell_pipes(row) == 4);
   }
   CHECK(contains(md, "&lt;script&gt;x&lt;/script&gt;"));  // the note, escaped
+}
+
+TEST_CASE("render_markdown / render_text_summary: short names print whole, tables intact",
+          "[report]") {
+  Analysis a = hostile_analysis();
+  const std::string long_short =
+      "cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_"
+      "cga1x1x1_kernel0_0|x";
+  a.entries[1].short_name = long_short;
+  const std::string md = render_markdown(a);
+  const auto summary = table_after(md, "## Summary");
+  REQUIRE(summary.size() == 2 + 3);
+  CHECK(contains(summary[3], "cga1x1x1_kernel0_0\\|x`"));  // whole, `|` escaped, not cut
+  CHECK(cell_pipes(summary[3]) == 11);
+  CHECK(contains(md, "### 2. `" + long_short + "`"));
+
+  const std::string text = render_text_summary(a, {}, false);
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  // the long name alone on its line, its figures under the columns on the next
+  const auto at = std::find(lines.begin(), lines.end(), "  " + long_short);
+  REQUIRE(at != lines.end());
+  REQUIRE(at + 1 != lines.end());
+  CHECK((at + 1)->rfind(std::string(2 + 34 + 3, ' ') + "8.86 gemm", 0) == 0);
+  CHECK(contains(text, "  void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int)"));  // 50 > 34
+  CHECK_FALSE(contains(text, "…"));
 }
 
 TEST_CASE("render_markdown: the rankings' disagreement is called out", "[report]") {

@@ -76,12 +76,26 @@ struct ServingInfo {
   }
 };
 
+// `device` of a Top-N that `roofline topn` built from a trace (docs/method.md §21): the GPU its
+// deviceProperties name. Every field may be absent.
+struct TopNDevice {
+  std::string name;
+  std::string vendor;  // "AMD" | "NVIDIA" | ""
+  std::string arch;    // gfx942, sm_90, … as written; "" when absent
+  std::optional<double> cu_count;
+  std::optional<double> memory_bytes;
+  std::string source;  // "trace deviceProperties"
+  std::string note;
+};
+
 // profile_topN.json. Entries that could not be read at all are not here; their problems are.
 struct TopN {
   std::string source;
   std::optional<double> total_gpu_time_ms;
   std::optional<double> num_kernel_launches;
   std::optional<double> num_distinct_kernels;
+  std::optional<TopNDevice> device;  // read, not yet used by analyze
+  std::optional<double> world_size;  // the trace's distributedInfo.world_size
   ServingInfo serving;
   std::vector<TopNEntry> entries;
 };

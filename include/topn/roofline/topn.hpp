@@ -61,10 +61,24 @@ struct StepStats {
   bool any() const { return n_prefill + n_decode > 0; }
 };
 
+// The GPU a trace ran on, from its `deviceProperties` (docs/method.md §21): the Top-N's `device`.
+struct TraceDevice {
+  std::string name;                // as the trace spells it; "" when it leaves it empty
+  std::string vendor;              // "AMD" | "NVIDIA" (from the trace's version keys) | ""
+  std::string arch;                // sm_90, gfx942, …; "" when the compute capability names none
+  std::optional<double> cu_count;  // numSms
+  std::optional<double> memory_bytes;  // totalGlobalMem
+  std::optional<std::int64_t> id;      // the deviceProperties entry taken
+  std::string note;  // how the entry was chosen when not by the kernels' device id, and why no arch
+  bool operator==(const TraceDevice&) const = default;
+};
+
 struct TraceProfile {
   std::string source;                // "torch-trace", "rocprofv3", "nsys"
   std::vector<TraceKernel> kernels;  // sorted by name
   StepStats steps;
+  std::optional<TraceDevice> device;  // Chrome traces with deviceProperties
+  std::optional<double> world_size;   // distributedInfo.world_size
 };
 
 // The outcome of reading one trace file. `error` set: the file is unusable (one line naming the
@@ -107,8 +121,26 @@ Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
 // The shipped table (data/kernel_backends.tsv), parsed once.
 const std::vector<BackendRule>& builtin_kernel_backends_rules();
 
-// `short_name`: the first identifier after dropping `void `, return types, namespaces, template
-// and argument lists (memcpy/memset activity names keep their words), at most 60 characters.
+// A mangled (`_Z…`) kernel name read back (docs/method.md §21).
+struct DemangledName {
+  std::string text;          // the demangled name; from the prefix: the qualified name alone
+  bool from_prefix = false;  // no demangler read it: namespaces and name from `_ZN<len><id>…`
+  std::string why;           // from_prefix: why the demangler gave nothing
+};
+
+// The demangled form of a `_Z…` name (a `.kd` suffix dropped): libiberty's reading where it reads
+// it, else the qualified name its `_ZN<len><id>…` prefix spells. nullopt for a name that is not
+// mangled or whose prefix names nothing. Time and memory stay bounded on any bytes.
+std::optional<DemangledName> demangle_kernel_name(std::string_view name);
+// The qualified name a mangled name's prefix spells ("_ZN7sgl_hip10activation18act_and_mul_
+// kernelI…" -> "sgl_hip::activation::act_and_mul_kernel"), template arguments dropped; "" if none.
+std::string demangle_prefix(std::string_view mangled);
+
+// `short_name` of a (demangled) kernel name: its own identifier, without return type
+// (`std::enable_if<…>::type` included), namespaces, template and argument lists; a Tensile
+// `Cijk_…` name keeps its layout, type prefix and macro tile (`Cijk_Alik_Bljk_BBS_MT256x32x64`), a
+// ck_tile `kentry<…>` gives its kernel class. Memcpy/memset activity names keep their words.
+// Never cut.
 std::string kernel_short_name(std::string_view name, GpuEventKind kind = GpuEventKind::kernel);
 
 // Python's round(x, digits) (round half to even on the exact binary value).
@@ -129,6 +161,8 @@ struct WorkloadCase {
 struct TopnEntry {
   std::size_t rank = 0;
   std::string name, short_name;
+  std::string demangled;      // the demangled `_Z…` name ("" when the name is not mangled)
+  std::string demangle_note;  // how `demangled` was read when no demangler read it
   double calls = 0.0;
   double total_ms = 0.0, avg_us = 0.0, pct_gpu_time = 0.0;     // rounded to 4, 3, 2 decimals
   std::vector<std::vector<std::vector<std::int64_t>>> shapes;  // up to 5 call signatures
@@ -157,9 +191,15 @@ struct TopnDocument {
   double total_gpu_time_ms = 0.0;  // rounded to 4 decimals
   double num_kernel_launches = 0.0;
   double num_distinct_kernels = 0.0;
+  std::optional<TraceDevice> device;
+  std::optional<double> world_size;
   std::optional<ServingSummary> serving;
   std::vector<TopnEntry> entries;
 };
+
+// Suffixes `#2`, `#3`, … to the later entries (in order) of every short name that several share,
+// so that no two entries of one Top-N have the same short name.
+void make_short_names_unique(std::vector<TopnEntry>& entries);
 
 // Ranks the profile's kernels by total GPU time (ties by name), keeps the first `options.top`
 // and fills every Top-N field. Pure: the same profile always gives the same document.

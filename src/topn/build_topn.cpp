@@ -125,6 +125,14 @@ void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
   e.phase = e.served_regimes.size() == 2 ? "both" : e.served_regimes.front();
 }
 
+// Mean generation requests and context of `part`, when every step with it wrote them.
+bool decode_figures(const StepPartSums& part, ServingSummary& out) {
+  if (!(part.steps > 0) || part.requests_steps != part.steps || !(part.requests > 0)) return false;
+  out.decode_batch = round_to(part.requests / part.steps, 3);
+  if (part.kv_steps == part.steps) out.decode_context = round_to(part.sum_kv / part.requests, 3);
+  return true;
+}
+
 ServingSummary serving_of(const StepStats& s) {
   ServingSummary out;
   out.n_prefill_steps = s.n_prefill;
@@ -137,6 +145,17 @@ ServingSummary serving_of(const StepStats& s) {
     out.decode_batch_steady = static_cast<double>(mode->first);
     out.steady = mode->second >= k_steady_share * s.n_decode;
   }
+  out.step_source = s.source;
+  if (decode_figures(s.decode_generation, out))
+    out.decode_from = "decode steps";
+  else if (decode_figures(s.prefill_generation, out))
+    out.decode_from = "mixed steps' generation parts";
+  if (s.n_prefill > 0) out.prefill_tokens_per_step = round_to(s.prefill_rows_sum / s.n_prefill, 3);
+  out.prefill_context = s.prefill_context;
+  out.prefill_generation = s.prefill_generation;
+  out.decode_generation = s.decode_generation;
+  out.unparsed_steps = s.unparsed;
+  out.unparsed_example = s.unparsed_example;
   return out;
 }
 
@@ -232,9 +251,9 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     double with_shapes = 0.0;
     for (const TraceCase& c : k->cases) {
       with_shapes += c.count;
-      e.cases.push_back(
-          WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
-                       c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0});
+      e.cases.push_back(WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
+                                     c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0,
+                                     c.rows});
     }
     e.calls_without_shapes = std::max(0.0, k->calls - with_shapes);
     std::stable_sort(e.cases.begin(), e.cases.end(),
@@ -243,7 +262,8 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
                        const std::string ta = signature_json(a.dims), tb = signature_json(b.dims);
                        if (ta != tb) return ta < tb;
                        if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
-                       return a.regime < b.regime;
+                       if (a.regime != b.regime) return a.regime < b.regime;
+                       return a.rows < b.rows;
                      });
     doc.entries.push_back(std::move(e));
   }

@@ -33,9 +33,16 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
                     "Input Dims, or only 0-d operands)",
                     calls - cases, calls));
   if (p.steps.any())
-    out.notes.push_back(fmt::format("{:.0f} step annotations: {:.0f} prefill, {:.0f} decode",
-                                    p.steps.n_prefill + p.steps.n_decode, p.steps.n_prefill,
-                                    p.steps.n_decode));
+    out.notes.push_back(fmt::format(
+        "{:.0f} steps ({}): {:.0f} prefill, {:.0f} decode; launches attributed {}",
+        p.steps.n_prefill + p.steps.n_decode, p.steps.source, p.steps.n_prefill, p.steps.n_decode,
+        p.steps.source == "gpu_user_annotation" ? "by GPU time (no CPU step span holds a launch)"
+                                                : "by the CPU step span holding their launch"));
+  if (p.steps.unparsed > 0)
+    out.notes.push_back(fmt::format(
+        "{:.0f} annotation name(s) start like a step but do not parse, e.g. '{}': not counted as "
+        "steps",
+        p.steps.unparsed, p.steps.unparsed_example));
 }
 
 }  // namespace

@@ -92,6 +92,43 @@ ordered_json per_regime(const PerRegime<double>& v, bool counts) {
   return j;
 }
 
+// One part's sums: the steps with it, and each figure every one of them wrote.
+ordered_json part_json(const StepPartSums& p) {
+  ordered_json j;
+  j["steps"] = count_json(p.steps);
+  const std::pair<const char*, std::pair<double, double>> figures[] = {
+      {"requests", {p.requests, p.requests_steps}},
+      {"sum_q", {p.sum_q, p.q_steps}},
+      {"sum_kv", {p.sum_kv, p.kv_steps}},
+      {"sum_q2", {p.sum_q2, p.q2_steps}},
+      {"sum_qkv", {p.sum_qkv, p.qkv_steps}}};
+  for (const auto& [key, v] : figures)
+    if (v.second == p.steps) j[key] = count_json(v.first);
+  return j;
+}
+
+// SERVING §2's measured figures, after the step counts.
+void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
+  if (!s.step_source.empty()) serving["step_source"] = s.step_source;
+  if (s.decode_batch) serving["decode_batch"] = count_json(*s.decode_batch);
+  if (s.decode_context) serving["decode_context"] = count_json(*s.decode_context);
+  if (!s.decode_from.empty()) serving["decode_from"] = s.decode_from;
+  if (s.prefill_tokens_per_step)
+    serving["prefill_tokens_per_step"] = count_json(*s.prefill_tokens_per_step);
+  ordered_json sums = ordered_json::object();
+  ordered_json prefill = ordered_json::object();
+  if (s.prefill_context.steps > 0) prefill["context"] = part_json(s.prefill_context);
+  if (s.prefill_generation.steps > 0) prefill["generation"] = part_json(s.prefill_generation);
+  if (!prefill.empty()) sums["prefill"] = std::move(prefill);
+  if (s.decode_generation.steps > 0)
+    sums["decode"] = ordered_json{{"generation", part_json(s.decode_generation)}};
+  if (!sums.empty()) serving["sums"] = std::move(sums);
+  if (s.unparsed_steps > 0) {
+    serving["unparsed_step_annotations"] = count_json(s.unparsed_steps);
+    serving["unparsed_step_example"] = s.unparsed_example;
+  }
+}
+
 ordered_json entry_json(const TopnEntry& e) {
   ordered_json j;
   j["rank"] = e.rank;
@@ -139,6 +176,7 @@ std::string render_topn_json(const TopnDocument& doc) {
       serving["decode_batch_captured"] = count_json(*s.decode_batch_captured);
     if (s.decode_batch_steady) serving["decode_batch_steady"] = count_json(*s.decode_batch_steady);
     if (s.steady) serving["steady"] = *s.steady;
+    add_measured_serving(s, serving);
     j["serving"] = std::move(serving);
   }
   ordered_json kernels = ordered_json::array();
@@ -167,6 +205,7 @@ std::string render_workload_json(const TopnDocument& doc) {
       cj["count"] = count_json(c.count);
       cj["baseline_latency_ms"] = number_json(c.baseline_latency_ms);
       if (c.regime) cj["regime"] = to_string(*c.regime);
+      if (c.rows) cj["rows"] = count_json(*c.rows);
       cases.push_back(std::move(cj));
     }
     k["cases"] = std::move(cases);

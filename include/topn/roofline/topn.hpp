@@ -38,6 +38,7 @@ struct TraceCase {
   std::optional<Regime> regime;
   double count = 0.0;
   double total_us = 0.0;
+  std::optional<double> rows;  // the GEMM rows of the steps it ran in (SERVING §2)
 };
 
 // All launches of one kernel name.
@@ -52,12 +53,26 @@ struct TraceKernel {
   PerRegime<double> regime_us;
 };
 
-// Step annotations (`execute_…context_<nreq>(<ntok>)…generation_<batch>(…)`) seen in a trace.
+// Sums over the steps of one part (context or generation) of one regime's steps. A Σ term is
+// meaningful only when every step with the part wrote it: `*_steps` count the steps that did.
+struct StepPartSums {
+  double steps = 0.0;  // steps with this part (requests > 0, or Σq > 0)
+  double requests = 0.0, sum_q = 0.0, sum_kv = 0.0, sum_q2 = 0.0, sum_qkv = 0.0;
+  double requests_steps = 0.0, q_steps = 0.0, kv_steps = 0.0, q2_steps = 0.0, qkv_steps = 0.0;
+};
+
+// Step annotations (SERVING §2, every spelling) seen in a trace.
 struct StepStats {
-  double n_prefill = 0.0;         // steps with context tokens > 0
-  double n_decode = 0.0;          // the others
-  double prefill_rows_sum = 0.0;  // context tokens + generation batch, over prefill steps
-  std::map<std::int64_t, double> decode_batches;  // generation batch -> decode steps with it
+  double n_prefill = 0.0;                         // steps with prefill tokens
+  double n_decode = 0.0;                          // the others
+  double prefill_rows_sum = 0.0;                  // the tokens of each prefill step, summed
+  std::map<std::int64_t, double> decode_batches;  // generation requests -> decode steps with it
+  // Where the steps came from: "user_annotation" (CPU spans, launches attributed by where they
+  // were launched) or "gpu_user_annotation" (GPU spans, by GPU time); several joined with '+'.
+  std::string source;
+  StepPartSums prefill_context, prefill_generation, decode_generation;
+  double unparsed = 0.0;  // annotation names that start like a step but do not parse
+  std::string unparsed_example;
   bool any() const { return n_prefill + n_decode > 0; }
 };
 
@@ -124,6 +139,7 @@ struct WorkloadCase {
   std::optional<Regime> regime;
   double count = 0.0;
   double baseline_latency_ms = 0.0;  // mean per call, rounded to 6 decimals
+  std::optional<double> rows;        // the step's rows: tokens (prefill), requests (decode)
 };
 
 struct TopnEntry {
@@ -150,6 +166,15 @@ struct ServingSummary {
   std::optional<double> decode_batch_captured;  // largest generation batch of a decode step
   std::optional<double> decode_batch_steady;    // most common one (ties: the larger)
   std::optional<bool> steady;                   // that batch covers >= 90% of decode steps
+  // The measured figures (SERVING §2).
+  std::string step_source;               // StepStats::source
+  std::optional<double> decode_batch;    // mean generation requests per step
+  std::optional<double> decode_context;  // Σkv / requests of the generation parts
+  std::string decode_from;               // "decode steps" | "mixed steps' generation parts"
+  std::optional<double> prefill_tokens_per_step;
+  StepPartSums prefill_context, prefill_generation, decode_generation;
+  double unparsed_steps = 0.0;
+  std::string unparsed_example;
 };
 
 struct TopnDocument {

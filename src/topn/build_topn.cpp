@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "core/pattern.hpp"
 #include "roofline/topn.hpp"
 
@@ -159,6 +161,42 @@ ServingSummary serving_of(const StepStats& s) {
   return out;
 }
 
+// One warning when head kernels are graph replays without shapes (SERVING §1).
+void replay_warning(const std::vector<const TraceKernel*>& head, const GraphReplayStats& g,
+                    TopnDocument& doc) {
+  double shapeless = 0.0, calls = 0.0, entries = 0.0;
+  for (const TraceKernel* k : head) {
+    calls += k->calls;
+    if (k->replay_calls > k->replay_with_shapes) {
+      shapeless += k->replay_calls - k->replay_with_shapes;
+      entries += 1.0;
+    }
+  }
+  if (!(shapeless > 0)) return;
+  const std::string what = fmt::format(
+      "{} of the {} launches of the top {} entries ({} of them) are CUDA/HIP graph replays "
+      "without op or shapes",
+      shapeless, calls, head.size(), entries);
+  if (!g.capture_given) {
+    doc.warnings.push_back(what +
+                           ": give the graph-capture trace(s) with --capture FILE|DIR (vLLM "
+                           "--profiler-config.capture_torch_profiler, SGLang "
+                           "--enable-profile-cuda-graph)");
+    return;
+  }
+  std::string reason;
+  double most = 0.0;
+  for (const auto& [r, n] : g.unpaired_reasons)
+    if (n.second > most) {
+      most = n.second;
+      reason = r;
+    }
+  doc.warnings.push_back(what + (reason.empty()
+                                     ? std::string(": their captured ops had no shapes")
+                                     : ": unpaired with --capture: " + reason +
+                                           " (every reason: graph_replay.unpaired_reasons)"));
+}
+
 }  // namespace
 
 std::string kernel_short_name(std::string_view name, GpuEventKind kind) {
@@ -224,6 +262,10 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     return a->name < b->name;
   });
   if (order.size() > options.top) order.resize(options.top);
+  if (profile.graph.any()) {
+    doc.graph_replay = profile.graph;
+    replay_warning(order, profile.graph, doc);
+  }
 
   ClassRules rules;
   rules.families = class_families;

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "roofline/graph_capture.hpp"
 #include "roofline/topn.hpp"
 #include "topn/step_annotations.hpp"
 
@@ -21,6 +22,7 @@ namespace roofline::detail {
 class Interner {
  public:
   std::uint32_t intern(std::string_view text);
+  std::optional<std::uint32_t> find(std::string_view text) const;
   const std::string& at(std::uint32_t id) const { return texts_[id]; }
   std::size_t size() const { return texts_.size(); }
 
@@ -187,6 +189,10 @@ struct EventScratch {
   }
 };
 
+// Interns a shape built elsewhere (a captured op's) under the key record_op gives the same dims,
+// dtypes and tensor types, so eager and replayed launches of one signature share a case.
+std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape);
+
 // What an event's `cat` makes it.
 Category category_of(std::string_view cat);
 // Reduces a complete event to its record in `out` (GPU activity, op shape, launch, step span).
@@ -199,8 +205,9 @@ std::optional<StepSpan> parse_step_name(std::string_view name);
 // True for a python_function name `nn.Module: <Name>_<k>`; `out` is then `<Name>`.
 bool module_name_of(std::string_view name, std::string_view& out);
 
-// Joins GPU events to their launching ops and steps and sums them per kernel name.
-TraceProfile aggregate_chrome_events(ChromeEvents& events);
+// Joins GPU events to their launching ops and steps — graph replays to the launches of
+// `captures` (nullptr: none given) — and sums them per kernel name.
+TraceProfile aggregate_chrome_events(ChromeEvents& events, const CaptureSet* captures = nullptr);
 
 // Streams a Chrome trace (JSON object with traceEvents, or a bare event array) into `out`.
 // Returns "" or a one-line description of what is wrong with the document.

@@ -140,6 +140,33 @@ bool cat_is(std::string_view cat, std::string_view want) {
 
 }  // namespace
 
+std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape) {
+  std::string key = "[";  // the key record_shape builds from the same fields
+  for (std::size_t i = 0; i < shape.dims.size(); ++i) {
+    if (i) key += ", ";
+    append_dims_json(key, shape.dims[i]);
+  }
+  key += "]\x1f";
+  for (std::size_t i = 0; i < shape.dims.size(); ++i) {
+    if (i < shape.dtypes.size()) key += shape.dtypes[i];
+    key += '\x1e';
+  }
+  key += '\x1f';
+  for (const std::string& t : shape.tensor_types) {
+    key += t;
+    key += '\x1e';
+  }
+  auto [it, inserted] =
+      out.shape_ids.try_emplace(key, static_cast<std::uint32_t>(out.shapes.size()));
+  if (inserted) out.shapes.push_back(shape);
+  return it->second;
+}
+
+std::optional<std::uint32_t> Interner::find(std::string_view text) const {
+  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  return std::nullopt;
+}
+
 std::uint32_t Interner::intern(std::string_view text) {
   if (auto it = ids_.find(text); it != ids_.end()) return it->second;
   const auto id = static_cast<std::uint32_t>(texts_.size());

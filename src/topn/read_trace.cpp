@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "topn/byte_source.hpp"
+#include "topn/capture_join.hpp"
 #include "topn/chrome_events.hpp"
 #include "topn/csv_traces.hpp"
 
@@ -48,6 +49,11 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
 }  // namespace
 
 TraceRead read_trace_stream(const ByteReader& read, const std::string& display) {
+  return read_trace_stream(read, display, nullptr);
+}
+
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
+                            const CaptureSet* captures) {
   TraceRead out;
   detail::PeekedInput raw(read);
   std::unique_ptr<detail::GzipReader> gz;
@@ -86,12 +92,16 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
     if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
       return fail(error);
     if (gz && !gz->error().empty()) return fail(gz->error());
+    const auto capture_trace = detail::describe_capture_trace(events);
+    if (events.gpu.empty() && capture_trace) return fail(*capture_trace);
+    if (capture_trace) out.warnings.push_back(*capture_trace);
     if (events.gpu.empty())
       return fail(
           "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
           "profiler run with the CUDA (ROCm) activity enabled?");
-    profile = detail::aggregate_chrome_events(events);
+    profile = detail::aggregate_chrome_events(events, captures);
     chrome_notes(profile, out);
+    detail::graph_notes(profile.graph, out.notes);
   } else {
     if (std::string error = detail::parse_kernel_csv(rest, profile, out.notes); !error.empty())
       return fail(error);
@@ -102,6 +112,11 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
 }
 
 TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display) {
+  return read_trace_file(path, display, nullptr);
+}
+
+TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display,
+                          const CaptureSet* captures) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
   if (!file) {
@@ -111,7 +126,7 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
   }
   detail::FileReader reader(file.get());
   TraceRead out = read_trace_stream(
-      [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display);
+      [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display, captures);
   if (!reader.error().empty()) {
     out.profile.reset();
     out.error = fmt::format("{}: {}", display, reader.error());

@@ -5,7 +5,10 @@
 #include <map>
 #include <tuple>
 
+#include "topn/capture_join.hpp"
 #include "topn/chrome_events.hpp"
+#include "topn/event_lookup.hpp"
+#include "topn/op_attribution.hpp"
 #include "topn/step_index.hpp"
 
 namespace roofline {
@@ -30,38 +33,8 @@ struct KernelSum {
   double calls = 0.0, us = 0.0;
   PerRegime<double> regime_calls, regime_us;
   std::map<CaseKey, CaseSum> cases;
-};
-
-// Sorted lookups over the records of one trace.
-class EventLookup {
- public:
-  explicit EventLookup(ChromeEvents& ev) : ev_(ev) {
-    // Sorted once, in place (no second copy). External ids are unique in a trace; should one
-    // repeat, the record that sorts first wins, whatever the file order.
-    std::sort(ev.ops.begin(), ev.ops.end(), [](const OpRec& a, const OpRec& b) {
-      return std::tie(a.external_id, a.shape, a.name) < std::tie(b.external_id, b.shape, b.name);
-    });
-    std::stable_sort(
-        ev.runtime.begin(), ev.runtime.end(), [](const RuntimeRec& a, const RuntimeRec& b) {
-          return std::tie(a.correlation, a.external_id) < std::tie(b.correlation, b.external_id);
-        });
-  }
-  const OpRec* op(std::int64_t ext) const {
-    if (ext < 0) return nullptr;
-    auto it = std::lower_bound(ev_.ops.begin(), ev_.ops.end(), ext,
-                               [](const OpRec& s, std::int64_t id) { return s.external_id < id; });
-    return it != ev_.ops.end() && it->external_id == ext ? &*it : nullptr;
-  }
-  const RuntimeRec* runtime(std::int64_t corr) const {
-    if (corr < 0) return nullptr;
-    auto it =
-        std::lower_bound(ev_.runtime.begin(), ev_.runtime.end(), corr,
-                         [](const RuntimeRec& r, std::int64_t id) { return r.correlation < id; });
-    return it != ev_.runtime.end() && it->correlation == corr ? &*it : nullptr;
-  }
-
- private:
-  ChromeEvents& ev_;
+  double replay_calls = 0.0, replay_with_shapes = 0.0;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, double> launchers;  // (op, module) labels
 };
 
 // The step a GPU event belongs to: the one holding its launch (the runtime event, else the
@@ -88,6 +61,14 @@ TraceKernel kernel_of(const ChromeEvents& ev, std::uint32_t id, const KernelSum&
   tk.total_us = k.us;
   tk.regime_calls = k.regime_calls;
   tk.regime_us = k.regime_us;
+  tk.replay_calls = k.replay_calls;
+  tk.replay_with_shapes = k.replay_with_shapes;
+  for (const auto& [who, n] : k.launchers) {
+    const auto text = [&](std::uint32_t label) {
+      return label == k_no_id ? std::string() : ev.labels.at(label);
+    };
+    tk.launchers[{text(who.first), text(who.second)}] += n;
+  }
   for (const auto& [key, sum] : k.cases) {
     const OpShape& shape = ev.shapes[std::get<0>(key)];
     tk.dtypes.insert(tk.dtypes.end(), shape.tensor_types.begin(), shape.tensor_types.end());
@@ -120,12 +101,57 @@ std::optional<StepSpan> parse_step_name(std::string_view name) {
   return s;
 }
 
-TraceProfile aggregate_chrome_events(ChromeEvents& ev) {
+namespace {
+
+// What the launch of one GPU event gives it: its op's shapes, name and module (interned in the
+// trace's tables), from the eager op or, for a replay, from the captured launch it pairs with.
+struct Origin {
+  std::uint32_t shape = k_no_id, op = k_no_id, module = k_no_id;
+};
+
+class Origins {
+ public:
+  Origins(ChromeEvents& ev, const CaptureSet* cap)
+      : ev_(ev), cap_(cap), shape_ids_(cap ? cap->shapes.size() : 0, k_no_id) {}
+  Origin eager(const OpRec* op, const OpModules& modules) {
+    if (!op) return {};
+    const std::string module = modules.path_of(*op);
+    return {op->shape, op->name, module.empty() ? k_no_id : ev_.labels.intern(module)};
+  }
+  Origin captured(const CapturedLaunch* c) {
+    Origin o;
+    if (!c || !cap_) return o;
+    if (c->shape != k_no_capture_id) {
+      std::uint32_t& id = shape_ids_[c->shape];
+      if (id == k_no_id) {
+        const CaptureShape& s = cap_->shapes[c->shape];
+        id = intern_op_shape(ev_, OpShape{s.dims, s.dtypes, s.tensor_types});
+      }
+      o.shape = id;
+    }
+    if (c->op != k_no_capture_id) o.op = ev_.labels.intern(cap_->texts[c->op]);
+    if (c->module != k_no_capture_id) o.module = ev_.labels.intern(cap_->texts[c->module]);
+    return o;
+  }
+
+ private:
+  ChromeEvents& ev_;
+  const CaptureSet* cap_;
+  std::vector<std::uint32_t> shape_ids_;  // capture shape -> trace shape
+};
+
+}  // namespace
+
+TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* captures) {
   const StepIndex steps = build_step_index(ev);
   const EventLookup lookup(ev);
+  const OpModules modules(ev);
+  ReplayJoin join = join_replays(ev, lookup, steps, captures);
+  Origins origins(ev, captures);
   std::vector<KernelSum> sums(ev.names.size());
   std::vector<bool> seen(ev.names.size(), false);
-  for (const GpuEventRec& g : ev.gpu) {
+  for (std::size_t i = 0; i < ev.gpu.size(); ++i) {
+    const GpuEventRec& g = ev.gpu[i];
     KernelSum& k = sums[g.name];
     if (!seen[g.name]) {
       seen[g.name] = true;
@@ -137,14 +163,31 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev) {
     const std::int64_t ext =
         g.external_id >= 0 ? g.external_id : (launch ? launch->external_id : -1);
     const OpRec* op = lookup.op(ext);
+    const bool replay = join.replayed.count(i) > 0;
+    Origin origin;
+    if (replay) {
+      const auto paired = join.paired.find(i);
+      origin = origins.captured(paired == join.paired.end() ? nullptr : paired->second);
+    } else {
+      origin = origins.eager(op, modules);
+    }
     const Step* step = step_of(steps, g, launch, op);
     std::optional<Regime> regime;
     if (step) {
       regime = step->prefill ? Regime::prefill : Regime::decode;
       add_regime(k, *regime, g.dur_us);
     }
-    if (op && op->shape != k_no_id) {
-      CaseSum& c = k.cases[{op->shape, regime_code(regime), step ? step->rows : -1.0}];
+    const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
+    if (replay) {
+      k.replay_calls += 1.0;
+      if (shaped) {
+        k.replay_with_shapes += 1.0;
+        join.stats.with_shapes += 1.0;
+      }
+    }
+    k.launchers[{origin.op, origin.module}] += 1.0;
+    if (origin.shape != k_no_id) {
+      CaseSum& c = k.cases[{origin.shape, regime_code(regime), step ? step->rows : -1.0}];
       c.count += 1.0;
       c.us += g.dur_us;
     }
@@ -157,6 +200,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev) {
   std::sort(p.kernels.begin(), p.kernels.end(),
             [](const TraceKernel& a, const TraceKernel& b) { return a.name < b.name; });
   add_step_stats(steps, ev, p.steps);
+  p.graph = std::move(join.stats);
   return p;
 }
 
@@ -169,6 +213,21 @@ void add(PerRegime<double>& into, const PerRegime<double>& from) {
     if (from.at(r)) into.at(r) = into.at(r).value_or(0.0) + *from.at(r);
 }
 
+void add_graph_stats(GraphReplayStats& from, GraphReplayStats& into) {
+  into.capture_given = into.capture_given || from.capture_given;
+  into.capture_windows = std::max(into.capture_windows, from.capture_windows);  // one set for all
+  into.replays += from.replays;
+  into.launches += from.launches;
+  into.paired += from.paired;
+  into.with_shapes += from.with_shapes;
+  for (const auto& [reason, n] : from.unpaired_reasons) {
+    into.unpaired_reasons[reason].first += n.first;
+    into.unpaired_reasons[reason].second += n.second;
+  }
+  for (UnpairedReplay& u : from.unpaired_examples)
+    if (into.unpaired_examples.size() < 10) into.unpaired_examples.push_back(std::move(u));
+}
+
 }  // namespace
 
 TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
@@ -179,6 +238,7 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
     if (out.source.find(p.source) == std::string::npos)
       out.source += (out.source.empty() ? "" : "+") + p.source;
     detail::add_step_stats(p.steps, out.steps);
+    add_graph_stats(p.graph, out.graph);
     for (TraceKernel& k : p.kernels) {
       auto [it, inserted] = kernels.try_emplace(k.name);
       TraceKernel& into = it->second;
@@ -190,6 +250,9 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
       into.total_us += k.total_us;
       add(into.regime_calls, k.regime_calls);
       add(into.regime_us, k.regime_us);
+      into.replay_calls += k.replay_calls;
+      into.replay_with_shapes += k.replay_with_shapes;
+      for (const auto& [who, n] : k.launchers) into.launchers[who] += n;
       into.dtypes.insert(into.dtypes.end(), k.dtypes.begin(), k.dtypes.end());
       std::sort(into.dtypes.begin(), into.dtypes.end());
       into.dtypes.erase(std::unique(into.dtypes.begin(), into.dtypes.end()), into.dtypes.end());

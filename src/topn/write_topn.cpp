@@ -129,6 +129,34 @@ void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
   }
 }
 
+// SERVING §1: the trace's graph replays and how many of their launches were joined.
+ordered_json graph_json(const GraphReplayStats& g) {
+  ordered_json j;
+  j["replays"] = count_json(g.replays);
+  j["launches"] = count_json(g.launches);
+  j["with_shapes"] = count_json(g.with_shapes);
+  j["capture_given"] = g.capture_given;
+  if (g.capture_given) j["capture_windows"] = count_json(g.capture_windows);
+  j["paired"] = count_json(g.paired);
+  j["unpaired"] = count_json(g.launches - g.paired);
+  ordered_json reasons = ordered_json::array();
+  for (const auto& [reason, n] : g.unpaired_reasons)
+    reasons.push_back(ordered_json{
+        {"reason", reason}, {"replays", count_json(n.first)}, {"launches", count_json(n.second)}});
+  j["unpaired_reasons"] = std::move(reasons);
+  ordered_json examples = ordered_json::array();
+  for (const UnpairedReplay& u : g.unpaired_examples) {
+    ordered_json e;
+    e["correlation"] = u.correlation;
+    e["launches"] = count_json(u.launches);
+    if (u.step_size) e["step_size"] = count_json(*u.step_size);
+    e["reason"] = u.reason;
+    examples.push_back(std::move(e));
+  }
+  j["unpaired_replays"] = std::move(examples);
+  return j;
+}
+
 ordered_json entry_json(const TopnEntry& e) {
   ordered_json j;
   j["rank"] = e.rank;
@@ -179,6 +207,7 @@ std::string render_topn_json(const TopnDocument& doc) {
     add_measured_serving(s, serving);
     j["serving"] = std::move(serving);
   }
+  if (doc.graph_replay) j["graph_replay"] = graph_json(*doc.graph_replay);
   ordered_json kernels = ordered_json::array();
   for (const TopnEntry& e : doc.entries) kernels.push_back(entry_json(e));
   j["top_kernels"] = std::move(kernels);

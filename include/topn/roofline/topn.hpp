@@ -51,6 +51,10 @@ struct TraceKernel {
   std::vector<TraceCase> cases;     // launches whose op had operand dims (others: no case)
   PerRegime<double> regime_calls;   // launches inside prefill / decode step annotations
   PerRegime<double> regime_us;
+  double replay_calls = 0.0;        // launches from a CUDA/HIP graph replay (SERVING §1)
+  double replay_with_shapes = 0.0;  // of those, paired with a captured launch that had shapes
+  // (launching op, module path) -> launches (SERVING §4; "" when a launch had none)
+  std::map<std::pair<std::string, std::string>, double> launchers;
 };
 
 // Sums over the steps of one part (context or generation) of one regime's steps. A Σ term is
@@ -76,10 +80,32 @@ struct StepStats {
   bool any() const { return n_prefill + n_decode > 0; }
 };
 
+// A replay no capture window matched.
+struct UnpairedReplay {
+  std::int64_t correlation = 0;  // the *GraphLaunch's correlation id
+  double launches = 0.0;
+  std::optional<double> step_size;  // the step's graph size (tokens or requests), when known
+  std::string reason;
+};
+
+// Graph replays of a trace and how many of their launches were joined to a capture (SERVING §1).
+struct GraphReplayStats {
+  bool capture_given = false;
+  double capture_windows = 0.0;  // windows in the capture traces given
+  double replays = 0.0;          // *GraphLaunch calls with GPU events
+  double launches = 0.0;         // their GPU events
+  double paired = 0.0;           // of those, paired with a captured launch
+  double with_shapes = 0.0;      // of those, whose captured op had operand shapes
+  std::map<std::string, std::pair<double, double>> unpaired_reasons;  // -> (replays, launches)
+  std::vector<UnpairedReplay> unpaired_examples;                      // the first ones
+  bool any() const { return replays > 0; }
+};
+
 struct TraceProfile {
   std::string source;                // "torch-trace", "rocprofv3", "nsys"
   std::vector<TraceKernel> kernels;  // sorted by name
   StepStats steps;
+  GraphReplayStats graph;
 };
 
 // The outcome of reading one trace file. `error` set: the file is unusable (one line naming the
@@ -88,6 +114,7 @@ struct TraceRead {
   std::optional<TraceProfile> profile;
   std::string error;
   std::vector<std::string> notes;
+  std::vector<std::string> warnings;  // facts that change what the Top-N can say (stderr)
 };
 
 // Streaming byte source: fills up to `cap` bytes, returns how many (0 = end of input).
@@ -183,7 +210,9 @@ struct TopnDocument {
   double num_kernel_launches = 0.0;
   double num_distinct_kernels = 0.0;
   std::optional<ServingSummary> serving;
+  std::optional<GraphReplayStats> graph_replay;  // when the trace had graph replays
   std::vector<TopnEntry> entries;
+  std::vector<std::string> warnings;  // one line each, for stderr (e.g. replays without shapes)
 };
 
 // Ranks the profile's kernels by total GPU time (ties by name), keeps the first `options.top`

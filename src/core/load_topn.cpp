@@ -146,6 +146,8 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
   e.editable = f.boolean(entry, "editable", path + ".editable");
   e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
+  e.op = f.string(entry, "op", path + ".op").value_or("");
+  e.module = f.string(entry, "module", path + ".module").value_or("");
   e.phase = lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
   read_served_regimes(f, entry, path, e);
   read_per_regime(f, entry, "phase_calls_measured", path, e.phase_calls_measured);

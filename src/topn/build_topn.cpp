@@ -161,6 +161,26 @@ ServingSummary serving_of(const StepStats& s) {
   return out;
 }
 
+// The op that launched most calls (ties: by name) and, among its launches, the most common
+// module path.
+void fill_launcher(const TraceKernel& k, TopnEntry& e) {
+  std::map<std::string, double> by_op;
+  for (const auto& [who, n] : k.launchers)
+    if (!who.first.empty()) by_op[who.first] += n;
+  const auto most = [](const std::map<std::string, double>& m) {
+    auto best = m.begin();
+    for (auto it = m.begin(); it != m.end(); ++it)
+      if (it->second > best->second) best = it;
+    return best;
+  };
+  if (by_op.empty()) return;
+  e.op = most(by_op)->first;
+  std::map<std::string, double> modules;
+  for (const auto& [who, n] : k.launchers)
+    if (who.first == *e.op && !who.second.empty()) modules[who.second] += n;
+  if (!modules.empty()) e.module = most(modules)->first;
+}
+
 // One warning when head kernels are graph replays without shapes (SERVING §1).
 void replay_warning(const std::vector<const TraceKernel*>& head, const GraphReplayStats& g,
                     TopnDocument& doc) {
@@ -289,6 +309,7 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     e.backend_guess = family ? family->backend : "unknown";
     e.editable = family ? family->editable : std::nullopt;
     e.opt_hint = family ? family->hint : "";
+    fill_launcher(*k, e);
     fill_regimes(*k, profile.steps, e);
     double with_shapes = 0.0;
     for (const TraceCase& c : k->cases) {

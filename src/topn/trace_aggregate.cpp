@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "topn/capture_join.hpp"
 #include "topn/chrome_events.hpp"
@@ -115,8 +116,12 @@ class Origins {
       : ev_(ev), cap_(cap), shape_ids_(cap ? cap->shapes.size() : 0, k_no_id) {}
   Origin eager(const OpRec* op, const OpModules& modules) {
     if (!op) return {};
-    const std::string module = modules.path_of(*op);
-    return {op->shape, op->name, module.empty() ? k_no_id : ev_.labels.intern(module)};
+    auto [it, inserted] = module_of_.try_emplace(op, k_no_id);
+    if (inserted) {
+      const std::string module = modules.path_of(*op);
+      if (!module.empty()) it->second = ev_.labels.intern(module);
+    }
+    return {op->shape, op->name, it->second};
   }
   Origin captured(const CapturedLaunch* c) {
     Origin o;
@@ -137,7 +142,8 @@ class Origins {
  private:
   ChromeEvents& ev_;
   const CaptureSet* cap_;
-  std::vector<std::uint32_t> shape_ids_;  // capture shape -> trace shape
+  std::vector<std::uint32_t> shape_ids_;                       // capture shape -> trace shape
+  std::unordered_map<const OpRec*, std::uint32_t> module_of_;  // op -> module path label
 };
 
 }  // namespace

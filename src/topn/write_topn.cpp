@@ -168,6 +168,8 @@ ordered_json entry_json(const TopnEntry& e) {
   j["pct_gpu_time"] = number_json(e.pct_gpu_time);
   j["shapes"] = e.shapes;
   j["dtypes"] = e.dtypes;
+  j["op"] = e.op ? ordered_json(*e.op) : ordered_json(nullptr);
+  j["module"] = e.module ? ordered_json(*e.module) : ordered_json(nullptr);
   j["classification"] = e.classification;
   j["backend_guess"] = e.backend_guess;
   j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);

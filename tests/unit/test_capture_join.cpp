@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/graph_capture.hpp"
+#include "roofline/load.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
@@ -246,4 +247,57 @@ TEST_CASE(
   REQUIRE(a.cases.size() == 1);  // both windows' ops have the same dims here
   CHECK(a.cases[0].count == 4);  // 3 replayed + 1 eager
   CHECK(a.launchers.at({"aten::mm", ""}) == 4);
+}
+
+TEST_CASE(
+    "launching op and module: the op with most calls, the innermost two nn.Modules without "
+    "GraphModule and the model class",
+    "[topn][capture]") {
+  const auto module = [](const std::string& name, double ts, double dur) {
+    return ev("python_function", "nn.Module: " + name, ts, dur, R"({"Python id": 1})");
+  };
+  const auto launch = [](long ext, const std::string& op, double ts, const std::string& k,
+                         double gpu_ts) {
+    return std::vector<std::string>{
+        ev("cpu_op", op, ts, 2, fmt::format(R"({{"External id": {}}})", ext)),
+        ev("cuda_runtime", "cudaLaunchKernel", ts + 0.5, 1,
+           fmt::format(R"({{"External id": {}, "correlation": {}}})", ext, ext)),
+        ev("kernel", k, gpu_ts, 5,
+           fmt::format(R"({{"External id": {}, "correlation": {}}})", ext, ext), 0)};
+  };
+  const TraceProfile p = read_exec(
+      doc(concat({{module("Qwen3ForCausalLM_0", 0, 1000), module("Qwen3Model_0", 1, 998),
+                   module("Qwen3DecoderLayer_0", 2, 400), module("Qwen3Attention_0", 3, 100),
+                   module("RowParallelLinear_0", 50, 40), module("Qwen2MLP_0", 200, 100),
+                   module("RowParallelLinear_1", 250, 40), module("GraphModule_0", 500, 100),
+                   module("LogitsProcessor_0", 1100, 50)},
+                  launch(1, "aten::mm", 60, "o_kernel", 5000),      // attention's o_proj
+                  launch(2, "aten::mm", 260, "down_kernel", 5010),  // the MLP's down
+                  launch(3, "aten::addmm", 270, "down_kernel", 5020),
+                  launch(4, "aten::mm", 280, "down_kernel", 5030),
+                  launch(5, "aten::mm", 150, "norm_kernel", 5040),   // the decoder layer only
+                  launch(6, "aten::mm", 550, "graph_kernel", 5050),  // GraphModule and the model
+                  launch(7, "aten::mm", 1120, "head_kernel", 5060)})),
+      nullptr);
+  const TopnDocument d = build_topn(p, TopnOptions{}, {}, {});
+  std::map<std::string, std::pair<std::string, std::string>> got;
+  for (const TopnEntry& e : d.entries) got[e.name] = {e.op.value_or("-"), e.module.value_or("-")};
+  CHECK(got["o_kernel"] ==
+        std::pair<std::string, std::string>{"aten::mm", "Qwen3Attention.RowParallelLinear"});
+  CHECK(got["down_kernel"] ==
+        std::pair<std::string, std::string>{"aten::mm", "Qwen2MLP.RowParallelLinear"});
+  CHECK(got["norm_kernel"] == std::pair<std::string, std::string>{"aten::mm", "Qwen3DecoderLayer"});
+  CHECK(got["graph_kernel"] == std::pair<std::string, std::string>{"aten::mm", "-"});
+  CHECK(got["head_kernel"] == std::pair<std::string, std::string>{"aten::mm", "LogitsProcessor"});
+  // written and read back
+  const Loaded<TopN> t = parse_topn(render_topn_json(d), "profile_topN.json");
+  REQUIRE(t.value);
+  bool seen = false;
+  for (const TopNEntry& e : t.value->entries)
+    if (e.name == "down_kernel") {
+      seen = true;
+      CHECK(e.op == "aten::mm");
+      CHECK(e.module == "Qwen2MLP.RowParallelLinear");
+    }
+  CHECK(seen);
 }

@@ -55,6 +55,11 @@ struct TopNEntry {
   std::string backend_guess;
   std::optional<bool> editable;
   std::string opt_hint;
+  // SERVING §4, as `roofline topn` writes them: the CPU op that launched most of the calls
+  // (`aten::mm`, `vllm::moe_forward`, ...) and its module path (the innermost two nn.Modules,
+  // `Qwen2MLP.MergedColumnParallelLinear`); "" when not written or null.
+  std::string op;
+  std::string module;
   std::string phase;
   std::vector<std::string> served_regimes;
   PerRegime<double> phase_calls_measured;

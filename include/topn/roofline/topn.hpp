@@ -178,6 +178,9 @@ struct TopnEntry {
   std::vector<std::string> dtypes;
   std::string classification, backend_guess, opt_hint;
   std::optional<bool> editable;
+  // SERVING §4: the CPU op that launched most of the calls and its module path (the innermost
+  // two nn.Modules, "Qwen2MLP.MergedColumnParallelLinear"); nullopt when no launch had one.
+  std::optional<std::string> op, module;
   // Per-regime fields, only when the trace had step annotations and this kernel ran in a step.
   bool has_regimes = false;
   std::string phase;  // prefill | decode | both

@@ -33,7 +33,7 @@ struct WindowKey {
   std::vector<std::uint32_t> sorted;   // the same, sorted (the multi-stream match)
 };
 
-std::string clip(const std::string& s, std::size_t n = 90) {
+std::string clip_name(const std::string& s, std::size_t n = 90) {
   return s.size() <= n ? s : s.substr(0, n) + "...";
 }
 
@@ -126,8 +126,8 @@ class Joiner {
           "no window {} has its {} kernels in order (a window of {} with as many differs at "
           "kernel {}: '{}' replayed, '{}' captured)",
           where, seq.size(), std::filesystem::path(cap_.files[w.file]).filename().string(), at + 1,
-          clip(ev_.names.at(seq[at])),
-          captured ? clip(cap_.texts[captured->kernel]) : std::string());
+          clip_name(ev_.names.at(seq[at])),
+          captured ? clip_name(cap_.texts[captured->kernel]) : std::string());
     }
     std::vector<std::size_t> counts;
     for (std::size_t i : cands) counts.push_back(keys_[i].kernels.size());

@@ -8,10 +8,10 @@
 namespace roofline::detail {
 namespace {
 
-bool is_digit(char c) {
+bool step_digit(char c) {
   return c >= '0' && c <= '9';
 }
-bool is_alpha(char c) {
+bool step_alpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
@@ -20,8 +20,8 @@ bool is_alpha(char c) {
 bool read_count(std::string_view s, std::size_t& at, double& out) {
   const std::size_t begin = at;
   std::int64_t v = 0;
-  while (at < s.size() && is_digit(s[at]) && at - begin < 15) v = v * 10 + (s[at++] - '0');
-  if (at == begin || (at < s.size() && is_digit(s[at]))) return false;
+  while (at < s.size() && step_digit(s[at]) && at - begin < 15) v = v * 10 + (s[at++] - '0');
+  if (at == begin || (at < s.size() && step_digit(s[at]))) return false;
   out = static_cast<double>(v);
   return true;
 }
@@ -40,7 +40,7 @@ bool parse_vllm_part(std::string_view s, StepPart& part) {
   if (s.empty()) return false;
   std::size_t at = 0;
   double v = 0;
-  if (is_digit(s[0])) {
+  if (step_digit(s[0])) {
     if (!read_count(s, at, v)) return false;
     part.sum_q = v;
     if (at == s.size()) return true;
@@ -52,7 +52,7 @@ bool parse_vllm_part(std::string_view s, StepPart& part) {
   }
   while (at < s.size()) {
     const std::size_t key_begin = at;
-    while (at < s.size() && is_alpha(s[at])) ++at;
+    while (at < s.size() && step_alpha(s[at])) ++at;
     const std::string_view key = s.substr(key_begin, at - key_begin);
     if (key.empty() || !read_count(s, at, v)) return false;
     if (key == "sq") part.sum_q = v;
@@ -85,7 +85,7 @@ StepNameParse parse_vllm(std::string_view name) {
   StepName& s = out.step;
   s.style = StepStyle::vllm;
   std::size_t at = 7;  // after "execute"
-  if (at + 1 < name.size() && name[at] == '_' && is_digit(name[at + 1])) {
+  if (at + 1 < name.size() && name[at] == '_' && step_digit(name[at + 1])) {
     std::size_t p = at + 1;
     double tokens = 0;
     if (read_count(name, p, tokens) && p < name.size() && name[p] == '_') s.tokens = tokens;
@@ -256,7 +256,7 @@ StepNameParse parse_bracketed(std::string_view name, std::size_t open, StepStyle
   return out;
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
+bool step_name_starts(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
 }
 
@@ -314,21 +314,21 @@ void StepName::fill_from(const StepName& o) {
 }
 
 StepNameParse parse_step_annotation(std::string_view name) {
-  if (starts_with(name, "execute")) {
+  if (step_name_starts(name, "execute")) {
     const bool looks = name.find("context_") != std::string_view::npos ||
                        name.find("generation_") != std::string_view::npos ||
-                       (name.size() > 8 && name[7] == '_' && is_digit(name[8]));
+                       (name.size() > 8 && name[7] == '_' && step_digit(name[8]));
     if (!looks) return {};
     return parse_vllm(name);
   }
-  if (starts_with(name, "step[")) return parse_bracketed(name, 4, StepStyle::sglang);
-  if (starts_with(name, "prefill[")) return parse_bracketed(name, 7, StepStyle::atom);
-  if (starts_with(name, "decode[")) return parse_bracketed(name, 6, StepStyle::atom);
+  if (step_name_starts(name, "step[")) return parse_bracketed(name, 4, StepStyle::sglang);
+  if (step_name_starts(name, "prefill[")) return parse_bracketed(name, 7, StepStyle::atom);
+  if (step_name_starts(name, "decode[")) return parse_bracketed(name, 6, StepStyle::atom);
   return {};
 }
 
 std::optional<CaptureMarkName> parse_capture_annotation(std::string_view name) {
-  if (!starts_with(name, "capture_")) return std::nullopt;
+  if (!step_name_starts(name, "capture_")) return std::nullopt;
   std::size_t at = 8;
   double size = 0;
   if (!read_count(name, at, size)) return std::nullopt;

@@ -16,14 +16,8 @@ namespace {
 constexpr std::size_t k_max_examples = 10;
 constexpr std::uint32_t k_unknown_name = 0xFFFFFFFEu;  // a captured name the trace never ran
 
-struct Member {
-  std::int64_t corr = 0;
-  double ts = 0.0;
-  std::size_t index = 0;
-};
-
 struct Replay {
-  std::size_t begin = 0, end = 0;  // range of members
+  std::size_t begin = 0, end = 0;  // range of `members` (ev.gpu indexes, GPU order)
   const RuntimeRec* launch = nullptr;
 };
 
@@ -145,32 +139,35 @@ class Joiner {
   std::map<std::vector<std::size_t>, std::size_t> cursor_;
 };
 
-// Pairs the replay's events with the window's launches: kernels by (name, occurrence) — by
-// position where the window names none — and copies by (kind, occurrence).
-void pair_events(const ChromeEvents& ev, const std::vector<Member>& members, const Replay& r,
-                 const CaptureWindow& w, const WindowKey& key, ReplayJoin& out) {
-  std::map<std::pair<std::uint32_t, std::size_t>, const CapturedLaunch*> by_name;
-  std::map<std::pair<int, std::size_t>, const CapturedLaunch*> copies;
-  std::vector<const CapturedLaunch*> kernels;
+// Pairs the replay's events with the window's launches (flat indexes from `first`): kernels by
+// (name, occurrence) — by position where the window names none — and copies by (kind,
+// occurrence).
+void pair_events(const ChromeEvents& ev, const std::vector<std::uint32_t>& members, const Replay& r,
+                 const CaptureWindow& w, const WindowKey& key, std::uint32_t first,
+                 ReplayJoin& out) {
+  std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> by_name;
+  std::map<std::pair<int, std::size_t>, std::uint32_t> copies;
+  std::vector<std::uint32_t> kernels;
   std::map<std::uint32_t, std::size_t> seen;
   std::map<int, std::size_t> seen_copies;
   for (std::size_t j = 0, k = 0; j < w.launches.size(); ++j) {
+    const auto flat = first + static_cast<std::uint32_t>(j);
     const CapturedLaunch& l = w.launches[j];
     if (l.kind == GpuEventKind::kernel) {
-      by_name[{key.kernels[k], seen[key.kernels[k]]++}] = &l;
-      kernels.push_back(&l);
+      by_name[{key.kernels[k], seen[key.kernels[k]]++}] = flat;
+      kernels.push_back(flat);
       ++k;
     } else {
       const int kind = static_cast<int>(l.kind);
-      copies[{kind, seen_copies[kind]++}] = &l;
+      copies[{kind, seen_copies[kind]++}] = flat;
     }
   }
   seen.clear();
   seen_copies.clear();
   std::size_t position = 0;
   for (std::size_t m = r.begin; m < r.end; ++m) {
-    const GpuEventRec& g = ev.gpu[members[m].index];
-    const CapturedLaunch* found = nullptr;
+    const GpuEventRec& g = ev.gpu[members[m]];
+    std::uint32_t found = k_unpaired;
     if (g.kind == GpuEventKind::kernel) {
       if (w.named) {
         auto it = by_name.find({g.name, seen[g.name]++});
@@ -184,8 +181,8 @@ void pair_events(const ChromeEvents& ev, const std::vector<Member>& members, con
       auto it = copies.find({kind, seen_copies[kind]++});
       if (it != copies.end()) found = it->second;
     }
-    if (!found) continue;
-    out.paired[members[m].index] = found;
+    if (found == k_unpaired) continue;
+    out.origin[members[m]] = found;
     out.stats.paired += 1.0;
   }
 }
@@ -205,40 +202,49 @@ void unpaired(ReplayJoin& out, const Replay& r, std::optional<double> size,
 ReplayJoin join_replays(const ChromeEvents& ev, const EventLookup& lookup, const StepIndex& steps,
                         const CaptureSet* captures) {
   ReplayJoin out;
-  std::vector<Member> members;
+  std::vector<std::uint32_t> members;  // 4 bytes per replayed GPU event
   for (std::size_t i = 0; i < ev.gpu.size(); ++i) {
     const RuntimeRec* r = lookup.runtime(ev.gpu[i].correlation);
-    if (r && r->kind == RuntimeKind::graph_launch)
-      members.push_back({ev.gpu[i].correlation, ev.gpu[i].ts_us, i});
+    if (r && r->kind == RuntimeKind::graph_launch) members.push_back(static_cast<std::uint32_t>(i));
   }
   if (members.empty()) return out;
-  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
-    return std::tie(a.corr, a.ts, a.index) < std::tie(b.corr, b.ts, b.index);
+  std::sort(members.begin(), members.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::tie(ev.gpu[a].correlation, ev.gpu[a].ts_us, a) <
+           std::tie(ev.gpu[b].correlation, ev.gpu[b].ts_us, b);
   });
+  out.origin.assign(ev.gpu.size(), k_not_replay);
   std::vector<Replay> replays;
   for (std::size_t m = 0; m < members.size(); ++m) {
-    out.replayed[members[m].index] = true;
-    if (m == 0 || members[m].corr != members[m - 1].corr)
-      replays.push_back({m, m, lookup.runtime(members[m].corr)});
+    out.origin[members[m]] = k_unpaired;
+    if (m == 0 || ev.gpu[members[m]].correlation != ev.gpu[members[m - 1]].correlation)
+      replays.push_back({m, m, lookup.runtime(ev.gpu[members[m]].correlation)});
     replays.back().end = m + 1;
   }
+  const auto first_ts = [&](const Replay& r) { return ev.gpu[members[r.begin]].ts_us; };
   std::sort(replays.begin(), replays.end(), [&](const Replay& a, const Replay& b) {
-    return std::tie(members[a.begin].ts, members[a.begin].corr) <
-           std::tie(members[b.begin].ts, members[b.begin].corr);
+    return std::make_pair(first_ts(a), a.launch->correlation) <
+           std::make_pair(first_ts(b), b.launch->correlation);
   });
   out.stats.capture_given = captures != nullptr;
   out.stats.capture_windows = captures ? static_cast<double>(captures->windows.size()) : 0.0;
   out.stats.replays = static_cast<double>(replays.size());
   out.stats.launches = static_cast<double>(members.size());
   std::optional<Joiner> joiner;
-  if (captures) joiner.emplace(ev, *captures);
+  std::vector<std::uint32_t> first;  // each window's first flat launch index
+  if (captures) {
+    joiner.emplace(ev, *captures);
+    for (const CaptureWindow& w : captures->windows) {
+      first.push_back(static_cast<std::uint32_t>(out.launches.size()));
+      for (const CapturedLaunch& l : w.launches) out.launches.push_back(&l);
+    }
+  }
   for (const Replay& r : replays) {
     std::optional<double> size;
     if (steps.by_launch) {
       if (const Step* s = steps.find(r.launch->thread, r.launch->ts_us)) size = s->graph_size;
     } else if (!steps.steps.empty()) {
-      const GpuEventRec& first = ev.gpu[members[r.begin].index];
-      if (const Step* s = steps.find(first.device, first.ts_us)) size = s->graph_size;
+      const GpuEventRec& g = ev.gpu[members[r.begin]];
+      if (const Step* s = steps.find(g.device, g.ts_us)) size = s->graph_size;
     }
     if (!joiner) {
       unpaired(out, r, size, "no capture trace given (--capture)");
@@ -246,15 +252,14 @@ ReplayJoin join_replays(const ChromeEvents& ev, const EventLookup& lookup, const
     }
     std::vector<std::uint32_t> seq;
     for (std::size_t m = r.begin; m < r.end; ++m)
-      if (ev.gpu[members[m].index].kind == GpuEventKind::kernel)
-        seq.push_back(ev.gpu[members[m].index].name);
+      if (ev.gpu[members[m]].kind == GpuEventKind::kernel) seq.push_back(ev.gpu[members[m]].name);
     std::string reason;
     const auto w = joiner->choose(seq, size, reason);
     if (!w) {
       unpaired(out, r, size, reason);
       continue;
     }
-    pair_events(ev, members, r, captures->windows[*w], joiner->key(*w), out);
+    pair_events(ev, members, r, captures->windows[*w], joiner->key(*w), first[*w], out);
   }
   return out;
 }

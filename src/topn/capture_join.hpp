@@ -3,9 +3,9 @@
 // helpers the capture reader shares with the execution-trace reader.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "roofline/graph_capture.hpp"
@@ -25,10 +25,19 @@ std::string parse_trace_events(const ByteReader& read, ChromeEvents& out);
 std::size_t add_capture_windows(ChromeEvents& ev, std::size_t file, const CaptureDetail* detail,
                                 CaptureSet& into, std::vector<std::string>& notes);
 
+inline constexpr std::uint32_t k_not_replay = 0xFFFFFFFFu;
+inline constexpr std::uint32_t k_unpaired = 0xFFFFFFFEu;
+
+// What the join found, 4 bytes per GPU event (and nothing when the trace has no replay).
 struct ReplayJoin {
-  std::unordered_map<std::size_t, const CapturedLaunch*> paired;  // ev.gpu index -> its launch
-  std::unordered_map<std::size_t, bool> replayed;                 // ev.gpu indexes of replays
+  // Per ev.gpu index: k_not_replay, k_unpaired, or its captured launch's index in `launches`.
+  std::vector<std::uint32_t> origin;
+  std::vector<const CapturedLaunch*> launches;  // every captured launch, window by window
   GraphReplayStats stats;
+  bool replayed(std::size_t i) const { return !origin.empty() && origin[i] != k_not_replay; }
+  const CapturedLaunch* paired(std::size_t i) const {
+    return origin.empty() || origin[i] >= k_unpaired ? nullptr : launches[origin[i]];
+  }
 };
 
 // Finds the graph replays of `ev` (GPU events whose correlation's runtime event is a

@@ -52,12 +52,16 @@ struct OpShape {
 };
 
 // A cpu_op with an External id: what a launch joined to it gets (interned ids).
+inline constexpr std::uint32_t k_unset_module = 0xFFFFFFFEu;
+
 struct OpRec {
   std::int64_t external_id = 0;
   double ts_us = 0.0;
   std::uint32_t shape = k_no_id;  // index into ChromeEvents::shapes; k_no_id: no operand shapes
   std::uint32_t name = k_no_id;   // ChromeEvents::labels id of the op's name
   std::int32_t thread = -1;       // ChromeEvents::threads index
+  // labels id of its module path, k_no_id none; filled when first needed (it fits the padding)
+  mutable std::uint32_t module = k_unset_module;
 };
 
 // What a runtime (`cuda_runtime` / `cuda_driver`) event is, by its name.

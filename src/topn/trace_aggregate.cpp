@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 #include "topn/capture_join.hpp"
 #include "topn/chrome_events.hpp"
@@ -116,12 +115,11 @@ class Origins {
       : ev_(ev), cap_(cap), shape_ids_(cap ? cap->shapes.size() : 0, k_no_id) {}
   Origin eager(const OpRec* op, const OpModules& modules) {
     if (!op) return {};
-    auto [it, inserted] = module_of_.try_emplace(op, k_no_id);
-    if (inserted) {
+    if (op->module == k_unset_module) {  // computed once per op, kept in the op's padding
       const std::string module = modules.path_of(*op);
-      if (!module.empty()) it->second = ev_.labels.intern(module);
+      op->module = module.empty() ? k_no_id : ev_.labels.intern(module);
     }
-    return {op->shape, op->name, it->second};
+    return {op->shape, op->name, op->module};
   }
   Origin captured(const CapturedLaunch* c) {
     Origin o;
@@ -142,8 +140,7 @@ class Origins {
  private:
   ChromeEvents& ev_;
   const CaptureSet* cap_;
-  std::vector<std::uint32_t> shape_ids_;                       // capture shape -> trace shape
-  std::unordered_map<const OpRec*, std::uint32_t> module_of_;  // op -> module path label
+  std::vector<std::uint32_t> shape_ids_;  // capture shape -> trace shape
 };
 
 }  // namespace
@@ -169,11 +166,10 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
     const std::int64_t ext =
         g.external_id >= 0 ? g.external_id : (launch ? launch->external_id : -1);
     const OpRec* op = lookup.op(ext);
-    const bool replay = join.replayed.count(i) > 0;
+    const bool replay = join.replayed(i);
     Origin origin;
     if (replay) {
-      const auto paired = join.paired.find(i);
-      origin = origins.captured(paired == join.paired.end() ? nullptr : paired->second);
+      origin = origins.captured(join.paired(i));
     } else {
       origin = origins.eager(op, modules);
     }

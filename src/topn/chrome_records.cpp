@@ -232,7 +232,11 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
       g.dur_us = s.dur;
       g.external_id = s.external_id;
       g.correlation = s.correlation;
-      g.name = out.names.intern(s.name);
+      // A GPU event without a name is still GPU time: it gets one, so the Top-N entry is kept.
+      g.name = out.names.intern(!s.name.empty()                  ? std::string_view(s.name)
+                                : s.category == Category::kernel ? "(unnamed kernel)"
+                                : s.category == Category::memcpy ? "(unnamed memcpy)"
+                                                                 : "(unnamed memset)");
       g.device = device;
       g.kind = kind;
       out.gpu.push_back(g);

@@ -320,3 +320,20 @@ TEST_CASE("serving block: the measured figures are written and read back by anal
   CHECK_FALSE(s.decode_generation.steps);
   CHECK(t.value->entries.at(0).est_shape.prefill->m.value() == 8192);
 }
+
+TEST_CASE(
+    "a GPU event without a name is still GPU time: it is named, and its entry survives "
+    "the round trip through analyze's loader",
+    "[topn][steps]") {
+  const TraceProfile p = read(trace_of({{
+      R"({"ph": "X", "cat": "kernel", "pid": 0, "tid": 9, "ts": 1, "dur": 5, "args": {}})",
+      R"({"ph": "X", "cat": "gpu_memcpy", "name": "", "pid": 0, "tid": 9, "ts": 9, "dur": 2})",
+  }}));
+  REQUIRE(p.kernels.size() == 2);
+  CHECK(p.kernels[0].name == "(unnamed kernel)");
+  CHECK(p.kernels[1].name == "(unnamed memcpy)");
+  const TopnDocument doc = build_topn(p, TopnOptions{}, {}, {});
+  const Loaded<TopN> t = parse_topn(render_topn_json(doc), "profile_topN.json");
+  REQUIRE(t.value);
+  CHECK(t.value->entries.size() == 2);
+}

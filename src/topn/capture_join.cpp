@@ -199,15 +199,17 @@ void unpaired(ReplayJoin& out, const Replay& r, std::optional<double> size,
 
 }  // namespace
 
-ReplayJoin join_replays(const ChromeEvents& ev, const EventLookup& lookup, const StepIndex& steps,
-                        const CaptureSet* captures) {
-  ReplayJoin out;
-  std::vector<std::uint32_t> members;  // 4 bytes per replayed GPU event
+namespace {
+
+// The replays of `ev`: its replayed GPU events (`members`, by correlation then GPU time), grouped
+// per *GraphLaunch, in GPU order of their first event; `out.origin` marks every member unpaired.
+std::vector<Replay> find_replays(const ChromeEvents& ev, const EventLookup& lookup,
+                                 std::vector<std::uint32_t>& members, ReplayJoin& out) {
   for (std::size_t i = 0; i < ev.gpu.size(); ++i) {
     const RuntimeRec* r = lookup.runtime(ev.gpu[i].correlation);
     if (r && r->kind == RuntimeKind::graph_launch) members.push_back(static_cast<std::uint32_t>(i));
   }
-  if (members.empty()) return out;
+  if (members.empty()) return {};
   std::sort(members.begin(), members.end(), [&](std::uint32_t a, std::uint32_t b) {
     return std::tie(ev.gpu[a].correlation, ev.gpu[a].ts_us, a) <
            std::tie(ev.gpu[b].correlation, ev.gpu[b].ts_us, b);
@@ -225,6 +227,30 @@ ReplayJoin join_replays(const ChromeEvents& ev, const EventLookup& lookup, const
     return std::make_pair(first_ts(a), a.launch->correlation) <
            std::make_pair(first_ts(b), b.launch->correlation);
   });
+  return replays;
+}
+
+// The graph size of the step a replay ran in (its *GraphLaunch's step), when annotated.
+std::optional<double> replay_size(const ChromeEvents& ev, const StepIndex& steps, const Replay& r,
+                                  const std::vector<std::uint32_t>& members) {
+  const Step* s = nullptr;
+  if (steps.by_launch) {
+    s = steps.find(r.launch->thread, r.launch->ts_us);
+  } else if (!steps.steps.empty()) {
+    const GpuEventRec& g = ev.gpu[members[r.begin]];
+    s = steps.find(g.device, g.ts_us);
+  }
+  return s ? s->graph_size : std::nullopt;
+}
+
+}  // namespace
+
+ReplayJoin join_replays(const ChromeEvents& ev, const EventLookup& lookup, const StepIndex& steps,
+                        const CaptureSet* captures) {
+  ReplayJoin out;
+  std::vector<std::uint32_t> members;  // 4 bytes per replayed GPU event
+  const std::vector<Replay> replays = find_replays(ev, lookup, members, out);
+  if (replays.empty()) return out;
   out.stats.capture_given = captures != nullptr;
   out.stats.capture_windows = captures ? static_cast<double>(captures->windows.size()) : 0.0;
   out.stats.replays = static_cast<double>(replays.size());
@@ -239,13 +265,7 @@ ReplayJoin join_replays(const ChromeEvents& ev, const EventLookup& lookup, const
     }
   }
   for (const Replay& r : replays) {
-    std::optional<double> size;
-    if (steps.by_launch) {
-      if (const Step* s = steps.find(r.launch->thread, r.launch->ts_us)) size = s->graph_size;
-    } else if (!steps.steps.empty()) {
-      const GpuEventRec& g = ev.gpu[members[r.begin]];
-      if (const Step* s = steps.find(g.device, g.ts_us)) size = s->graph_size;
-    }
+    const std::optional<double> size = replay_size(ev, steps, r, members);
     if (!joiner) {
       unpaired(out, r, size, "no capture trace given (--capture)");
       continue;
@@ -254,12 +274,10 @@ ReplayJoin join_replays(const ChromeEvents& ev, const EventLookup& lookup, const
     for (std::size_t m = r.begin; m < r.end; ++m)
       if (ev.gpu[members[m]].kind == GpuEventKind::kernel) seq.push_back(ev.gpu[members[m]].name);
     std::string reason;
-    const auto w = joiner->choose(seq, size, reason);
-    if (!w) {
+    if (const auto w = joiner->choose(seq, size, reason))
+      pair_events(ev, members, r, captures->windows[*w], joiner->key(*w), first[*w], out);
+    else
       unpaired(out, r, size, reason);
-      continue;
-    }
-    pair_events(ev, members, r, captures->windows[*w], joiner->key(*w), first[*w], out);
   }
   return out;
 }

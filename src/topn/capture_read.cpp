@@ -54,6 +54,22 @@ CapturedLaunch captured_launch(const RuntimeRec& r, const EventLookup& lookup,
   return c;
 }
 
+// A window opened by `begin`, sized by the capture_<size>_<mode> span around it, else by
+// execution_details.json.
+CaptureWindow new_window(const ChromeEvents& ev, const RuntimeRec& begin, std::size_t file,
+                         const CaptureDetail* detail) {
+  CaptureWindow w;
+  w.file = file;
+  if (const CaptureMark* m = mark_at(ev.capture_marks, begin.thread, begin.ts_us)) {
+    w.size = m->size;
+    w.mode = m->mode;
+  } else if (detail) {
+    w.size = detail->batch_size;
+    w.mode = detail->mode;
+  }
+  return w;
+}
+
 }  // namespace
 
 std::size_t add_capture_windows(ChromeEvents& ev, std::size_t file, const CaptureDetail* detail,
@@ -81,20 +97,11 @@ std::size_t add_capture_windows(ChromeEvents& ev, std::size_t file, const Captur
     const RuntimeRec* r = &rec;
     if (open && r->thread != open_thread) close(false);
     switch (r->kind) {
-      case RuntimeKind::begin_capture: {
+      case RuntimeKind::begin_capture:
         close(false);
-        open.emplace();
-        open->file = file;
+        open = new_window(ev, *r, file, detail);
         open_thread = r->thread;
-        if (const CaptureMark* m = mark_at(ev.capture_marks, r->thread, r->ts_us)) {
-          open->size = m->size;
-          open->mode = m->mode;
-        } else if (detail) {
-          open->size = detail->batch_size;
-          open->mode = detail->mode;
-        }
         break;
-      }
       case RuntimeKind::end_capture:
         close(true);
         break;

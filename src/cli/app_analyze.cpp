@@ -157,6 +157,11 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
                   "CSVs; several are summed by kernel name (e.g. one per rank)")
       ->required()
       ->check(CLI::ExistingFile);
+  cmd->add_option("--capture", args.captures,
+                  "Graph-capture trace, or a folder of them (*.json, *.json.gz; its "
+                  "execution_details.json is read when present): CUDA/HIP graph replays in the "
+                  "traces get the ops and shapes of their captured launches. Repeatable")
+      ->check(CLI::ExistingPath);
   cmd->add_option("-o,--out", args.out,
                   "Top-N file to write (an existing folder: profile_topN.json inside it); "
                   "profile_workload.json is written beside it")
@@ -168,8 +173,10 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
   cmd->footer(
       "GPU time is every kernel, gpu_memcpy and gpu_memset event, summed by exact name. Shapes "
       "and\n"
-      "dtypes come from the CPU op that launched each kernel (record_shapes=True); step\n"
-      "annotations (execute_..context_N(T)..generation_B(..)) add the per-regime fields.\n"
+      "dtypes come from the CPU op that launched each kernel (record_shapes=True), for graph\n"
+      "replays from the capture trace given with --capture; step annotations (vLLM\n"
+      "execute_..context_..generation_.., SGLang step[..], ATOM prefill[..]/decode[..]) add the\n"
+      "per-regime fields, each launch in the step that launched it.\n"
       "Exit codes: 0 written, 1 a trace is unreadable, truncated or not a supported format\n"
       "(nothing written), 2 usage error, 3 the files could not be written.");
   return cmd;

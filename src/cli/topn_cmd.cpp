@@ -3,12 +3,14 @@
 #include "cli/topn_cmd.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
+#include "roofline/graph_capture.hpp"
 #include "roofline/kernel_classes.hpp"
 #include "roofline/report.hpp"
 #include "roofline/topn.hpp"
@@ -23,11 +25,18 @@ constexpr int k_exit_bad_input = 1;
 }  // namespace
 
 int run_topn(const TopnArgs& args) {
+  std::optional<CaptureRead> captures;
+  if (!args.captures.empty()) {
+    captures = read_capture_traces({args.captures.begin(), args.captures.end()});
+    for (const auto& w : captures->warnings) err_line("warning: " + w);
+    for (const auto& n : captures->notes) err_line("note: " + n);
+  }
   std::vector<TraceProfile> profiles;
   bool failed = false;
   for (const auto& path : args.traces) {
-    TraceRead read = read_trace_file(path, path);
+    TraceRead read = read_trace_file(path, path, captures ? &captures->set : nullptr);
     for (const auto& n : read.notes) err_line(fmt::format("note: {}: {}", path, n));
+    for (const auto& w : read.warnings) err_line(fmt::format("warning: {}: {}", path, w));
     if (!read.profile) {
       err_line("error: " + read.error);
       failed = true;
@@ -44,6 +53,7 @@ int run_topn(const TopnArgs& args) {
   options.top = args.top;
   const TopnDocument doc =
       build_topn(profile, options, builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
+  for (const auto& w : doc.warnings) err_line("warning: " + w);
 
   std::error_code ec;
   fs::path out = args.out;

@@ -147,6 +147,8 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
   e.editable = f.boolean(entry, "editable", path + ".editable");
   e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
+  e.op = f.string(entry, "op", path + ".op").value_or("");
+  e.module = f.string(entry, "module", path + ".module").value_or("");
   e.phase = lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
   read_served_regimes(f, entry, path, e);
   read_per_regime(f, entry, "phase_calls_measured", path, e.phase_calls_measured);
@@ -171,6 +173,39 @@ std::optional<TopNDevice> read_device(FieldReader& f, const json& doc) {
   d.source = f.string(*obj, "source", "device.source").value_or("");
   d.note = f.string(*obj, "note", "device.note").value_or("");
   return d;
+}
+
+void read_part_sums(FieldReader& f, const json& parts, std::string_view key,
+                    const std::string& path, ServingPartSums& out) {
+  const std::string p = path + "." + std::string(key);
+  const json* obj = f.object(parts, key, p);
+  if (!obj) return;
+  out.steps = non_negative(f, *obj, "steps", p + ".steps");
+  out.requests = non_negative(f, *obj, "requests", p + ".requests");
+  out.sum_q = non_negative(f, *obj, "sum_q", p + ".sum_q");
+  out.sum_kv = non_negative(f, *obj, "sum_kv", p + ".sum_kv");
+  out.sum_q2 = non_negative(f, *obj, "sum_q2", p + ".sum_q2");
+  out.sum_qkv = non_negative(f, *obj, "sum_qkv", p + ".sum_qkv");
+}
+
+// docs/method.md §21's measured figures in the serving block (all optional).
+void read_measured_serving(FieldReader& f, const json& serving, ServingInfo& s) {
+  s.step_source = f.string(serving, "step_source", "serving.step_source").value_or("");
+  s.decode_batch = non_negative(f, serving, "decode_batch", "serving.decode_batch");
+  s.decode_context = non_negative(f, serving, "decode_context", "serving.decode_context");
+  s.decode_from = f.string(serving, "decode_from", "serving.decode_from").value_or("");
+  s.prefill_tokens_per_step =
+      non_negative(f, serving, "prefill_tokens_per_step", "serving.prefill_tokens_per_step");
+  s.unparsed_step_annotations =
+      non_negative(f, serving, "unparsed_step_annotations", "serving.unparsed_step_annotations");
+  const json* sums = f.object(serving, "sums", "serving.sums");
+  if (!sums) return;
+  if (const json* prefill = f.object(*sums, "prefill", "serving.sums.prefill")) {
+    read_part_sums(f, *prefill, "context", "serving.sums.prefill", s.prefill_context);
+    read_part_sums(f, *prefill, "generation", "serving.sums.prefill", s.prefill_generation);
+  }
+  if (const json* decode = f.object(*sums, "decode", "serving.sums.decode"))
+    read_part_sums(f, *decode, "generation", "serving.sums.decode", s.decode_generation);
 }
 
 }  // namespace
@@ -237,6 +272,7 @@ Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
         f.number(*serving, "decode_batch_captured", "serving.decode_batch_captured");
     topn.serving.decode_batch_steady =
         f.number(*serving, "decode_batch_steady", "serving.decode_batch_steady");
+    read_measured_serving(f, *serving, topn.serving);
     for (auto* steps : {&topn.serving.n_prefill_steps, &topn.serving.n_decode_steps})
       if (*steps && **steps < 0) {
         f.error("serving", fmt::format("negative step count {}; ignored", **steps));

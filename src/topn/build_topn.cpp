@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "core/pattern.hpp"
 #include "roofline/topn.hpp"
 
@@ -112,6 +114,14 @@ void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
   e.phase = e.served_regimes.size() == 2 ? "both" : e.served_regimes.front();
 }
 
+// Mean generation requests and context of `part`, when every step with it wrote them.
+bool decode_figures(const StepPartSums& part, ServingSummary& out) {
+  if (!(part.steps > 0) || part.requests_steps != part.steps || !(part.requests > 0)) return false;
+  out.decode_batch = round_to(part.requests / part.steps, 3);
+  if (part.kv_steps == part.steps) out.decode_context = round_to(part.sum_kv / part.requests, 3);
+  return true;
+}
+
 ServingSummary serving_of(const StepStats& s) {
   ServingSummary out;
   out.n_prefill_steps = s.n_prefill;
@@ -124,7 +134,74 @@ ServingSummary serving_of(const StepStats& s) {
     out.decode_batch_steady = static_cast<double>(mode->first);
     out.steady = mode->second >= k_steady_share * s.n_decode;
   }
+  out.step_source = s.source;
+  if (decode_figures(s.decode_generation, out))
+    out.decode_from = "decode steps";
+  else if (decode_figures(s.prefill_generation, out))
+    out.decode_from = "mixed steps' generation parts";
+  if (s.n_prefill > 0) out.prefill_tokens_per_step = round_to(s.prefill_rows_sum / s.n_prefill, 3);
+  out.prefill_context = s.prefill_context;
+  out.prefill_generation = s.prefill_generation;
+  out.decode_generation = s.decode_generation;
+  out.unparsed_steps = s.unparsed;
+  out.unparsed_example = s.unparsed_example;
   return out;
+}
+
+// The op that launched most calls (ties: by name) and, among its launches, the most common
+// module path.
+void fill_launcher(const TraceKernel& k, TopnEntry& e) {
+  std::map<std::string, double> by_op;
+  for (const auto& [who, n] : k.launchers)
+    if (!who.first.empty()) by_op[who.first] += n;
+  const auto most = [](const std::map<std::string, double>& m) {
+    auto best = m.begin();
+    for (auto it = m.begin(); it != m.end(); ++it)
+      if (it->second > best->second) best = it;
+    return best;
+  };
+  if (by_op.empty()) return;
+  e.op = most(by_op)->first;
+  std::map<std::string, double> modules;
+  for (const auto& [who, n] : k.launchers)
+    if (who.first == *e.op && !who.second.empty()) modules[who.second] += n;
+  if (!modules.empty()) e.module = most(modules)->first;
+}
+
+// One warning when head kernels are graph replays without shapes (docs/method.md §21).
+void replay_warning(const std::vector<const TraceKernel*>& head, const GraphReplayStats& g,
+                    TopnDocument& doc) {
+  double shapeless = 0.0, calls = 0.0, entries = 0.0;
+  for (const TraceKernel* k : head) {
+    calls += k->calls;
+    if (k->replay_calls > k->replay_with_shapes) {
+      shapeless += k->replay_calls - k->replay_with_shapes;
+      entries += 1.0;
+    }
+  }
+  if (!(shapeless > 0)) return;
+  const std::string what = fmt::format(
+      "{} of the {} launches of the top {} entries ({} of them) are CUDA/HIP graph replays "
+      "without op or shapes",
+      shapeless, calls, head.size(), entries);
+  if (!g.capture_given) {
+    doc.warnings.push_back(what +
+                           ": give the graph-capture trace(s) with --capture FILE|DIR (vLLM "
+                           "--profiler-config.capture_torch_profiler, SGLang "
+                           "--enable-profile-cuda-graph)");
+    return;
+  }
+  std::string reason;
+  double most = 0.0;
+  for (const auto& [r, n] : g.unpaired_reasons)
+    if (n.second > most) {
+      most = n.second;
+      reason = r;
+    }
+  doc.warnings.push_back(what + (reason.empty()
+                                     ? std::string(": their captured ops had no shapes")
+                                     : ": unpaired with --capture: " + reason +
+                                           " (every reason: graph_replay.unpaired_reasons)"));
 }
 
 }  // namespace
@@ -161,6 +238,10 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     return a->name < b->name;
   });
   if (order.size() > options.top) order.resize(options.top);
+  if (profile.graph.any()) {
+    doc.graph_replay = profile.graph;
+    replay_warning(order, profile.graph, doc);
+  }
 
   ClassRules rules;
   rules.families = class_families;
@@ -191,13 +272,14 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     e.backend_guess = family ? family->backend : "unknown";
     e.editable = family ? family->editable : std::nullopt;
     e.opt_hint = family ? family->hint : "";
+    fill_launcher(*k, e);
     fill_regimes(*k, profile.steps, e);
     double with_shapes = 0.0;
     for (const TraceCase& c : k->cases) {
       with_shapes += c.count;
-      e.cases.push_back(
-          WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
-                       c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0});
+      e.cases.push_back(WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
+                                     c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0,
+                                     c.rows});
     }
     e.calls_without_shapes = std::max(0.0, k->calls - with_shapes);
     std::stable_sort(e.cases.begin(), e.cases.end(),
@@ -206,7 +288,8 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
                        const std::string ta = signature_json(a.dims), tb = signature_json(b.dims);
                        if (ta != tb) return ta < tb;
                        if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
-                       return a.regime < b.regime;
+                       if (a.regime != b.regime) return a.regime < b.regime;
+                       return a.rows < b.rows;
                      });
     doc.entries.push_back(std::move(e));
   }

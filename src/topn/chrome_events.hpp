@@ -5,13 +5,16 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "roofline/graph_capture.hpp"
 #include "roofline/topn.hpp"
+#include "topn/step_annotations.hpp"
 #include "topn/trace_device.hpp"
 
 namespace roofline::detail {
@@ -20,6 +23,7 @@ namespace roofline::detail {
 class Interner {
  public:
   std::uint32_t intern(std::string_view text);
+  std::optional<std::uint32_t> find(std::string_view text) const;
   const std::string& at(std::uint32_t id) const { return texts_[id]; }
   std::size_t size() const { return texts_.size(); }
 
@@ -28,16 +32,18 @@ class Interner {
   std::unordered_map<std::string_view, std::uint32_t> ids_;
 };
 
-// A GPU activity: kernel, memcpy or memset (40 bytes: a trace holds millions).
+// A GPU activity: kernel, memcpy or memset (48 bytes: a trace holds millions).
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
-  std::int64_t link = -1;    // External id; the correlation id when `by_correlation`; -1: none
-  std::uint32_t name = 0;    // Interner id
-  std::int32_t device = -1;  // the event's pid (the GPU), -1 when not a number
+  std::int64_t external_id = -1;  // -1: none (graph replays and some eager Triton launches)
+  std::int64_t correlation = -1;  // the runtime launch's correlation id; -1: none
+  std::uint32_t name = 0;         // Interner id
+  std::int32_t device = -1;       // the event's pid (the GPU), -1 when not a number
   GpuEventKind kind = GpuEventKind::kernel;
-  bool by_correlation = false;  // no External id: join through the runtime launch
 };
+
+inline constexpr std::uint32_t k_no_id = 0xFFFFFFFFu;
 
 // What a launching CPU op contributes to a call case (interned: many ops share one).
 struct OpShape {
@@ -46,35 +52,88 @@ struct OpShape {
   std::vector<std::string> tensor_types;        // distinct tensor input types, sorted
 };
 
-struct ExternalShape {
+// A cpu_op with an External id: what a launch joined to it gets (interned ids).
+inline constexpr std::uint32_t k_unset_module = 0xFFFFFFFEu;
+
+struct OpRec {
   std::int64_t external_id = 0;
-  std::uint32_t shape = 0;  // index into ChromeEvents::shapes
+  double ts_us = 0.0;
+  std::uint32_t shape = k_no_id;  // index into ChromeEvents::shapes; k_no_id: no operand shapes
+  std::uint32_t name = k_no_id;   // ChromeEvents::labels id of the op's name
+  std::int32_t thread = -1;       // ChromeEvents::threads index
+  // labels id of its module path, k_no_id none; filled when first needed (it fits the padding)
+  mutable std::uint32_t module = k_unset_module;
 };
 
-struct Correlation {
-  std::int64_t correlation = 0;
-  std::int64_t external_id = 0;
+// What a runtime (`cuda_runtime` / `cuda_driver`) event is, by its name.
+enum class RuntimeKind : std::uint8_t {
+  other,          // kept only when it carries both ids (an unknown launch spelling)
+  launch,         // *LaunchKernel*, cuLaunchKernel(Ex), ...
+  graph_launch,   // hipGraphLaunch / cudaGraphLaunch: a replay
+  memcpy,         // *Memcpy*
+  memset,         // *Memset*
+  begin_capture,  // *StreamBeginCapture*
+  end_capture     // *StreamEndCapture*
+};
+RuntimeKind runtime_kind_of(std::string_view name);
+
+struct RuntimeRec {
+  std::int64_t correlation = -1;
+  std::int64_t external_id = -1;
+  double ts_us = 0.0;
+  std::int32_t thread = -1;
+  std::uint32_t kernel = k_no_id;  // labels id of args.kernel (ROCm names the kernel)
+  RuntimeKind kind = RuntimeKind::other;
 };
 
-// One `gpu_user_annotation` step span.
+// A `python_function` span named `nn.Module: <Name>_<k>` (the name without `_<k>`).
+struct ModuleSpan {
+  double begin_us = 0.0, end_us = 0.0;
+  std::int32_t thread = -1;
+  std::uint32_t name = k_no_id;  // labels id
+  std::int32_t parent = -1;      // the enclosing module span (set when the index is built)
+};
+
+// A `capture_<size>_<mode>` user annotation (the graph-capture phase).
+struct CaptureMark {
+  double begin_us = 0.0, end_us = 0.0;
+  std::int32_t thread = -1;
+  std::int64_t size = 0;
+  std::string mode;
+};
+
+// One step annotation span, CPU (`user_annotation`, on a thread) or GPU (`gpu_user_annotation`,
+// on a device). `prefill`, `rows` and `batch` are what `name` gives (kept for the callers that
+// need only these).
 struct StepSpan {
-  std::int32_t device = -1;
+  std::int32_t device = -1;  // GPU spans: the device (pid)
+  std::int32_t thread = -1;  // CPU spans: the thread
+  bool gpu = true;
   double begin_us = 0.0, end_us = 0.0;
   bool prefill = false;
-  double rows = 0.0;  // context tokens + generation batch
-  std::int64_t batch = 0;
+  double rows = 0.0;       // the step's GEMM rows: tokens in prefill, requests in decode
+  std::int64_t batch = 0;  // generation (decode) requests
+  StepName name;
 };
 
 // Deques, not vectors: they grow without a reallocation that briefly holds two copies.
 struct ChromeEvents {
-  Interner names;
+  Interner names;   // GPU activity names
+  Interner labels;  // op names, module names, capture-launch kernel names
   std::deque<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
   std::unordered_map<std::string, std::uint32_t> shape_ids;  // serialized OpShape -> index
-  std::deque<ExternalShape> op_shapes;                       // cpu ops, in file order
-  std::deque<Correlation> launches;  // runtime launch calls: correlation -> External id
+  std::deque<OpRec> ops;                                     // cpu ops, in file order
+  std::deque<RuntimeRec> runtime;  // launches, graph launches, copies, capture begin/end
   std::vector<StepSpan> steps;
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
+  std::vector<ModuleSpan> modules;
+  std::vector<CaptureMark> capture_marks;
+  double unparsed_steps = 0.0;  // names that start like a step but do not parse
+  std::string unparsed_example;
+  std::vector<std::pair<std::int64_t, std::int64_t>> threads;  // (pid, tid) per thread index
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int32_t> thread_ids;
+  std::int32_t thread_of(std::int64_t pid, std::int64_t tid);
 };
 
 struct Operand {
@@ -83,7 +142,20 @@ struct Operand {
 };
 
 // What an event is, by its `cat` (older traces spell "Kernel", "Memcpy", "Memset", "Operator").
-enum class Category { none, kernel, memcpy, memset, cpu_op, launch, step, ignored };
+// `step` is a gpu_user_annotation, `annotation` a CPU user_annotation, `python` a python_function
+// (only nn.Module spans are kept).
+enum class Category {
+  none,
+  kernel,
+  memcpy,
+  memset,
+  cpu_op,
+  launch,
+  step,
+  annotation,
+  python,
+  ignored
+};
 
 // The fields of one event that matter, reused from event to event (chrome_trace.cpp fills it,
 // finish_event reduces it to a record).
@@ -92,7 +164,10 @@ struct EventScratch {
   std::string ph, cat, name;
   double ts = 0.0, dur = 0.0;
   bool has_ts = false, has_dur = false;
-  std::int64_t pid = -1;
+  std::int64_t pid = -1, tid = -1;
+  bool has_name = false;
+  std::string kernel;  // args.kernel of a runtime launch (ROCm)
+  bool has_kernel = false;
   std::int64_t external_id = -1, correlation = -1;
   bool has_dims = false;
   std::vector<Operand> operands;
@@ -106,8 +181,9 @@ struct EventScratch {
     ph.clear();
     cat.clear();
     name.clear();
-    has_ts = has_dur = has_dims = false;
-    pid = external_id = correlation = -1;
+    kernel.clear();
+    has_ts = has_dur = has_dims = has_name = has_kernel = false;
+    pid = tid = external_id = correlation = -1;
     n_operands = n_types = 0;
   }
   Operand& new_operand(std::size_t arg) {
@@ -119,17 +195,25 @@ struct EventScratch {
   }
 };
 
+// Interns a shape built elsewhere (a captured op's) under the key record_op gives the same dims,
+// dtypes and tensor types, so eager and replayed launches of one signature share a case.
+std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape);
+
 // What an event's `cat` makes it.
 Category category_of(std::string_view cat);
 // Reduces a complete event to its record in `out` (GPU activity, op shape, launch, step span).
 void finish_event(EventScratch& s, ChromeEvents& out);
 
-// Parses a step annotation name `execute_…context_<nreq>(<ntok>)…generation_<batch>(…)`;
-// nullopt when the name is not one.
+// A step annotation name (any spelling of docs/method.md §21) as a span's figures; nullopt when the
+// name is not a step or does not parse.
 std::optional<StepSpan> parse_step_name(std::string_view name);
 
-// Joins GPU events to their launching ops and steps and sums them per kernel name.
-TraceProfile aggregate_chrome_events(ChromeEvents& events);
+// True for a python_function name `nn.Module: <Name>_<k>`; `out` is then `<Name>`.
+bool module_name_of(std::string_view name, std::string_view& out);
+
+// Joins GPU events to their launching ops and steps — graph replays to the launches of
+// `captures` (nullptr: none given) — and sums them per kernel name.
+TraceProfile aggregate_chrome_events(ChromeEvents& events, const CaptureSet* captures = nullptr);
 
 // Streams a Chrome trace (JSON object with traceEvents, or a bare event array) into `out`.
 // Returns "" or a one-line description of what is wrong with the document.

@@ -162,10 +162,18 @@ bool read_args(JsonStream& js, EventScratch& s, std::string& tmp) {
       ok = read_input_dims(js, s);
     else if (key_is(js, tmp, "Input type"))
       ok = read_input_types(js, s);
-    else
+    else if (key_is(js, tmp, "kernel")) {
+      s.has_kernel = true;
+      ok = read_string_value(js, s.kernel);
+    } else {
       ok = !is_error(js.skip_value());
+    }
     if (!ok) return false;
   }
+}
+
+bool is_module_frame(std::string_view name) {
+  return name.size() > 10 && std::memcmp(name.data(), "nn.Module:", 10) == 0;
 }
 
 bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents& out) {
@@ -182,12 +190,15 @@ bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents&
       s.category = category_of(s.cat);
     } else if (key_is(js, tmp, "name")) {
       ok = read_string_value(js, s.name);
+      s.has_name = true;
     } else if (key_is(js, tmp, "ts")) {
       ok = read_number(js, s.ts, s.has_ts);
     } else if (key_is(js, tmp, "dur")) {
       ok = read_number(js, s.dur, s.has_dur);
     } else if (key_is(js, tmp, "pid")) {
       ok = read_int(js, s.pid);
+    } else if (key_is(js, tmp, "tid")) {
+      ok = read_int(js, s.tid);
     } else if (key_is(js, tmp, "args")) {
       ok = read_args(js, s, tmp);
     } else {
@@ -196,7 +207,9 @@ bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents&
     if (!ok) return false;
     // Only complete ("X") events of the categories above matter: skip the rest of any other
     // event without reading its fields (flows, python frames, metadata are most of a trace).
-    if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X"))
+    // Of the python frames only nn.Module spans are kept: skip the others once the name shows.
+    if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X") ||
+        (s.category == Category::python && s.has_name && !is_module_frame(s.name)))
       return !is_error(js.skip_container());
   }
   finish_event(s, out);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "topn/byte_source.hpp"
+#include "topn/capture_join.hpp"
 #include "topn/chrome_events.hpp"
 #include "topn/csv_traces.hpp"
 #include "topn/json_kind.hpp"
@@ -47,16 +48,24 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
     if (!d.note.empty()) out.notes.push_back("device: " + d.note);
   }
   if (p.steps.any())
-    out.notes.push_back(fmt::format("{:.0f} step annotations: {:.0f} prefill, {:.0f} decode",
-                                    p.steps.n_prefill + p.steps.n_decode, p.steps.n_prefill,
-                                    p.steps.n_decode));
+    out.notes.push_back(fmt::format(
+        "{:.0f} steps ({}): {:.0f} prefill, {:.0f} decode; launches attributed {}",
+        p.steps.n_prefill + p.steps.n_decode, p.steps.source, p.steps.n_prefill, p.steps.n_decode,
+        p.steps.source == "gpu_user_annotation" ? "by GPU time (no CPU step span holds a launch)"
+                                                : "by the CPU step span holding their launch"));
+  if (p.steps.unparsed > 0)
+    out.notes.push_back(fmt::format(
+        "{:.0f} annotation name(s) start like a step but do not parse, e.g. '{}': not counted as "
+        "steps",
+        p.steps.unparsed, p.steps.unparsed_example));
 }
 
 // A JSON document whose first bytes read as `json_head`: a rocprofv3 JSON or a Chrome trace, into
 // `profile`. Returns "" or what is wrong (a file that is no trace: what it is instead).
 std::string read_json_document(const ByteReader& rest, const detail::JsonHead& json_head,
-                               TraceProfile& profile, std::vector<std::string>& notes) {
-  if (detail::is_rocprof_json(json_head)) return detail::parse_rocprof_json(rest, profile, notes);
+                               const CaptureSet* captures, TraceProfile& profile, TraceRead& out) {
+  if (detail::is_rocprof_json(json_head))
+    return detail::parse_rocprof_json(rest, profile, out.notes);
   detail::ChromeEvents events;
   if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
     return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
@@ -64,16 +73,25 @@ std::string read_json_document(const ByteReader& rest, const detail::JsonHead& j
   // object had traceEvents, or parse_chrome_trace said it had none.
   if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))
     return detail::describe_non_trace(json_head);
+  // A graph-capture trace given as the execution trace is said to be one.
+  const auto capture_trace = detail::describe_capture_trace(events);
+  if (events.gpu.empty() && capture_trace) return *capture_trace;
+  if (capture_trace) out.warnings.push_back(*capture_trace);
   if (events.gpu.empty())
     return "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
            "profiler run with the CUDA (ROCm) activity enabled?";
-  profile = detail::aggregate_chrome_events(events);
+  profile = detail::aggregate_chrome_events(events, captures);
   return {};
 }
 
 }  // namespace
 
 TraceRead read_trace_stream(const ByteReader& read, const std::string& display) {
+  return read_trace_stream(read, display, nullptr);
+}
+
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
+                            const CaptureSet* captures) {
   TraceRead out;
   detail::PeekedInput raw(read);
   std::unique_ptr<detail::GzipReader> gz;
@@ -110,10 +128,14 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
   if (head[first] == '{' || head[first] == '[') {
     // What the document is, from its first bytes (read before the parser consumes them).
     const detail::JsonHead json_head = detail::read_json_head(head.substr(first));
-    if (std::string error = read_json_document(rest, json_head, profile, out.notes); !error.empty())
+    if (std::string error = read_json_document(rest, json_head, captures, profile, out);
+        !error.empty())
       return fail(error);
     if (gz && !gz->error().empty()) return fail(gz->error());
-    if (!detail::is_rocprof_json(json_head)) chrome_notes(profile, out);
+    if (!detail::is_rocprof_json(json_head)) {
+      chrome_notes(profile, out);
+      detail::graph_notes(profile.graph, out.notes);
+    }
   } else {
     if (std::string error = detail::parse_kernel_csv(rest, profile, out.notes); !error.empty())
       return fail(error);
@@ -124,6 +146,11 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
 }
 
 TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display) {
+  return read_trace_file(path, display, nullptr);
+}
+
+TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display,
+                          const CaptureSet* captures) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                        &std::fclose);
   if (!file) {
@@ -133,7 +160,7 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
   }
   detail::FileReader reader(file.get());
   TraceRead out = read_trace_stream(
-      [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display);
+      [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display, captures);
   if (!reader.error().empty()) {
     out.profile.reset();
     out.error = fmt::format("{}: {}", display, reader.error());

@@ -89,6 +89,71 @@ ordered_json per_regime(const PerRegime<double>& v, bool counts) {
   return j;
 }
 
+// One part's sums: the steps with it, and each figure every one of them wrote.
+ordered_json part_json(const StepPartSums& p) {
+  ordered_json j;
+  j["steps"] = count_json(p.steps);
+  const std::pair<const char*, std::pair<double, double>> figures[] = {
+      {"requests", {p.requests, p.requests_steps}},
+      {"sum_q", {p.sum_q, p.q_steps}},
+      {"sum_kv", {p.sum_kv, p.kv_steps}},
+      {"sum_q2", {p.sum_q2, p.q2_steps}},
+      {"sum_qkv", {p.sum_qkv, p.qkv_steps}}};
+  for (const auto& [key, v] : figures)
+    if (v.second == p.steps) j[key] = count_json(v.first);
+  return j;
+}
+
+// docs/method.md §21's measured figures, after the step counts.
+void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
+  if (!s.step_source.empty()) serving["step_source"] = s.step_source;
+  if (s.decode_batch) serving["decode_batch"] = count_json(*s.decode_batch);
+  if (s.decode_context) serving["decode_context"] = count_json(*s.decode_context);
+  if (!s.decode_from.empty()) serving["decode_from"] = s.decode_from;
+  if (s.prefill_tokens_per_step)
+    serving["prefill_tokens_per_step"] = count_json(*s.prefill_tokens_per_step);
+  ordered_json sums = ordered_json::object();
+  ordered_json prefill = ordered_json::object();
+  if (s.prefill_context.steps > 0) prefill["context"] = part_json(s.prefill_context);
+  if (s.prefill_generation.steps > 0) prefill["generation"] = part_json(s.prefill_generation);
+  if (!prefill.empty()) sums["prefill"] = std::move(prefill);
+  if (s.decode_generation.steps > 0)
+    sums["decode"] = ordered_json{{"generation", part_json(s.decode_generation)}};
+  if (!sums.empty()) serving["sums"] = std::move(sums);
+  if (s.unparsed_steps > 0) {
+    serving["unparsed_step_annotations"] = count_json(s.unparsed_steps);
+    serving["unparsed_step_example"] = s.unparsed_example;
+  }
+}
+
+// docs/method.md §21: the trace's graph replays and how many of their launches were joined.
+ordered_json graph_json(const GraphReplayStats& g) {
+  ordered_json j;
+  j["replays"] = count_json(g.replays);
+  j["launches"] = count_json(g.launches);
+  j["with_shapes"] = count_json(g.with_shapes);
+  j["capture_given"] = g.capture_given;
+  if (g.capture_given) j["capture_windows"] = count_json(g.capture_windows);
+  j["paired"] = count_json(g.paired);
+  j["unpaired"] = count_json(g.launches - g.paired);
+  ordered_json reasons = ordered_json::array();
+  for (const auto& [reason, n] : g.unpaired_reasons)
+    reasons.push_back(ordered_json{
+        {"reason", reason}, {"replays", count_json(n.first)}, {"launches", count_json(n.second)}});
+  j["unpaired_reasons"] = std::move(reasons);
+  ordered_json examples = ordered_json::array();
+  for (const UnpairedReplay& u : g.unpaired_examples) {
+    ordered_json e;
+    e["correlation"] = u.correlation;
+    e["launches"] = count_json(u.launches);
+    if (u.step_size) e["step_size"] = count_json(*u.step_size);
+    e["reason"] = u.reason;
+    examples.push_back(std::move(e));
+  }
+  j["unpaired_replays"] = std::move(examples);
+  return j;
+}
+
 ordered_json entry_json(const TopnEntry& e) {
   ordered_json j;
   j["rank"] = e.rank;
@@ -102,6 +167,8 @@ ordered_json entry_json(const TopnEntry& e) {
   j["pct_gpu_time"] = json_number(e.pct_gpu_time);
   j["shapes"] = e.shapes;
   j["dtypes"] = e.dtypes;
+  j["op"] = e.op ? ordered_json(*e.op) : ordered_json(nullptr);
+  j["module"] = e.module ? ordered_json(*e.module) : ordered_json(nullptr);
   j["classification"] = e.classification;
   j["backend_guess"] = e.backend_guess;
   j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
@@ -157,8 +224,10 @@ std::string render_topn_json(const TopnDocument& doc) {
       serving["decode_batch_captured"] = count_json(*s.decode_batch_captured);
     if (s.decode_batch_steady) serving["decode_batch_steady"] = count_json(*s.decode_batch_steady);
     if (s.steady) serving["steady"] = *s.steady;
+    add_measured_serving(s, serving);
     j["serving"] = std::move(serving);
   }
+  if (doc.graph_replay) j["graph_replay"] = graph_json(*doc.graph_replay);
   ordered_json kernels = ordered_json::array();
   for (const TopnEntry& e : doc.entries) kernels.push_back(entry_json(e));
   j["top_kernels"] = std::move(kernels);
@@ -185,6 +254,7 @@ std::string render_workload_json(const TopnDocument& doc) {
       cj["count"] = count_json(c.count);
       cj["baseline_latency_ms"] = json_number(c.baseline_latency_ms);
       if (c.regime) cj["regime"] = to_string(*c.regime);
+      if (c.rows) cj["rows"] = count_json(*c.rows);
       cases.push_back(std::move(cj));
     }
     k["cases"] = std::move(cases);

@@ -2,7 +2,9 @@
 """The obvious Python version of `roofline topn` on a PyTorch Chrome trace: json.load the whole
 document, index the cpu_ops by External id, then one loop over the GPU events (kernel,
 gpu_memcpy, gpu_memset) summing per name, joining each launch to its op's Input Dims / Input type
-and to the gpu_user_annotation step it ran in. The baseline of tests/bench/topn_bench.sh and a
+and to its step (docs/method.md §21): the CPU user_annotation step span holding its launch (the
+runtime event of its correlation, else its op), or — when no CPU span holds a launch — the
+gpu_user_annotation span its GPU time falls in. The baseline of tests/bench/topn_bench.sh and a
 cross-check of its numbers: prints, per kernel, the Top-N fields both compute.
 
 Usage: topn_python.py TRACE.json[.gz]
@@ -23,19 +25,33 @@ def main():
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
         events = json.load(f)["traceEvents"]
-    ops, steps = {}, []
+    ops, op_ts, launch_ts, gpu_steps, cpu_steps = {}, {}, {}, [], []
     for e in events:
         cat = e.get("cat")
         if cat == "cpu_op":
             ext = e.get("args", {}).get("External id")
             if ext is not None and ext not in ops:
                 ops[ext] = e["args"]
-        elif cat == "gpu_user_annotation":
+                op_ts[ext] = e["ts"]
+        elif cat == "cuda_runtime":
+            corr = e.get("args", {}).get("correlation")
+            if corr is not None:
+                launch_ts.setdefault(corr, e["ts"])
+        elif cat in ("gpu_user_annotation", "user_annotation"):
             m = STEP.match(e.get("name", ""))
             if m:
-                steps.append((e["ts"], e["ts"] + e["dur"], int(m.group(2)) > 0,
-                              int(m.group(2)) + int(m.group(3)), int(m.group(3))))
-    steps.sort()
+                (gpu_steps if cat == "gpu_user_annotation" else cpu_steps).append(
+                    (e["ts"], e["ts"] + e["dur"], int(m.group(2)) > 0))
+    # One thread here (the generator's): the CPU spans are used when any holds a launch.
+    cpu_steps.sort()
+    cpu_starts = [s[0] for s in cpu_steps]
+
+    def find(steps, starts, ts):
+        i = bisect.bisect_right(starts, ts) - 1
+        return steps[i] if i >= 0 and ts < steps[i][1] else None
+
+    by_launch = any(find(cpu_steps, cpu_starts, t) for t in launch_ts.values())
+    steps = cpu_steps if by_launch or not gpu_steps else sorted(gpu_steps)
     starts = [s[0] for s in steps]
     kernels = {}
     for e in events:
@@ -45,9 +61,14 @@ def main():
                                           "regime": {"prefill": [0, 0.0], "decode": [0, 0.0]}})
         k["calls"] += 1
         k["us"] += e["dur"]
-        i = bisect.bisect_right(starts, e["ts"]) - 1
-        if i >= 0 and e["ts"] < steps[i][1]:
-            r = k["regime"]["prefill" if steps[i][2] else "decode"]
+        args = e.get("args", {})
+        if by_launch:
+            t = launch_ts.get(args.get("correlation"), op_ts.get(args.get("External id")))
+            step = find(steps, starts, t) if t is not None else None
+        else:
+            step = find(steps, starts, e["ts"])
+        if step:
+            r = k["regime"]["prefill" if step[2] else "decode"]
             r[0] += 1
             r[1] += e["dur"]
         op = ops.get(e.get("args", {}).get("External id"))

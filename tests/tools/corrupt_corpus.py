@@ -20,6 +20,14 @@ must:
   * a NaN/Infinity/-Infinity literal in a JSON input is not a broken file (docs/method.md §2.9): the key
     reads as absent, and the artifact's notes and stderr name it.
 Failures print the variant's name and what went wrong; --keep DIR keeps failing variants.
+
+With --capture-case EXEC_TRACE CAPTURE_FILE (repeatable) it also breaks graph-capture traces
+(docs/method.md §21) the same ways, plus gzip damage and a broken execution_details.json beside them,
+and runs `roofline topn EXEC_TRACE --capture FOLDER`: every run must exit 0 and write a Top-N
+(valid JSON with its graph_replay block) and profile_workload.json, and a truncated, empty,
+garbage or otherwise unreadable capture file (or execution_details.json) must be named in a
+warning on stderr ("its graphs are not joined"). Byte flips need only not crash: damage inside
+an event the streaming reader skips unread can go unseen.
 """
 import argparse
 import concurrent.futures
@@ -312,20 +320,141 @@ def check(variant, work, out, strict, proc, validate):
     return errors
 
 
+def generate_capture(cases, seed):
+    """Broken variants of capture traces: (name, exec trace, {file name: bytes}, broken file)."""
+    import gzip as gz
+    rng = random.Random(seed)
+    out = []
+    for ci, (exec_trace, capture) in enumerate(cases):
+        data = open(capture, "rb").read()
+        name = os.path.basename(capture)
+        if data[:2] == b"\x1f\x8b":  # break the JSON text; the gzip variants compress it again
+            data = gz.decompress(data)
+            name = name[:-3] if name.endswith(".gz") else name
+        tag = f"cap{ci}"
+
+        def structural(d):
+            """Valid JSON whatever its bytes' encoding (the trace reader keeps non-UTF-8 bytes
+            inside strings, as it does in execution traces)."""
+            try:
+                json.loads(d.decode("latin-1"))
+                return True
+            except (ValueError, RecursionError):
+                return False
+
+        def add(label, files, broken):
+            out.append((f"{tag}.{label}", exec_trace, files, broken))
+
+        for i in range(6):
+            cut = rng.randrange(0, len(data))
+            add(f"truncate{i}@{cut}", {name: data[:cut]},
+                name if not structural(data[:cut]) else None)
+        for i in range(6):
+            mutated = bytearray(data)
+            for _ in range(rng.randint(1, 4)):
+                pos = rng.randrange(len(mutated))
+                mutated[pos] ^= 1 << rng.randrange(8)
+            # Damage inside an event the reader skips unread (python frames: brackets matched,
+            # strings jumped) may go unseen: a flip must never crash, a warning is not required.
+            add(f"flip{i}", {name: bytes(mutated)}, None)
+        add("empty", {name: b""}, name)
+        add("garbage", {name: bytes(rng.randrange(256) for _ in range(512))}, name)
+        add("latin1", {name: data.replace(b'"', b'"\xe9\xff', 1)}, None)
+        add("deep", {name: b"[" * 100000 + b"]" * 100000}, name)
+        add("top_string", {name: b'"just a string"'}, name)
+        add("no_events", {name: b'{"schemaVersion": 1}'}, name)
+        add("events_object", {name: b'{"traceEvents": {"a": 1}}'}, name)
+        packed = gz.compress(data, 6, mtime=0)
+        add("gzip", {name + ".gz": packed}, None)
+        add("gzip_truncated", {name + ".gz": packed[: len(packed) // 2]}, name + ".gz")
+        add("gzip_flipped", {name + ".gz": packed[:20] + bytes(b ^ 0x55 for b in packed[20:60])
+                             + packed[60:]}, name + ".gz")
+        add("dims_junk", {name: data.replace(b'"Input Dims": [[', b'"Input Dims": [["x", -3], [[1e400]], [', 3)}, None)
+        for label, details in (("details_truncated", b'[{"file": "'),
+                               ("details_types", b'[{"file": 3, "batch_size": "x"}]'),
+                               ("details_negative", b'[{"file": "' + name.encode() + b'", "batch_size": -8}]'),
+                               ("details_garbage", bytes(rng.randrange(256) for _ in range(64)))):
+            add(label, {name: data, "execution_details.json": details}, "execution_details.json")
+    return out
+
+
+def run_capture_variants(binary, variants, jobs, keep):
+    def run(i, v):
+        label, exec_trace, files, broken = v
+        work = tempfile.mkdtemp(prefix=f"c{i}-")
+        cap = os.path.join(work, "capture")
+        os.makedirs(cap)
+        for fname, data in files.items():
+            with open(os.path.join(cap, fname), "wb") as f:
+                f.write(data)
+        out = os.path.join(work, "out")
+        os.makedirs(out)
+        proc = subprocess.run([binary, "topn", exec_trace, "--capture", cap, "-o", out],
+                              capture_output=True, timeout=120)
+        return work, out, proc
+
+    failures = 0
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+        futures = [pool.submit(run, i, v) for i, v in enumerate(variants)]
+        for v, fut in zip(variants, futures):
+            work, out, proc = fut.result()
+            label, _, _, broken = v
+            stderr = proc.stderr.decode("utf-8", "replace")
+            errors = []
+            if proc.returncode != 0:
+                errors.append(f"exit {proc.returncode}\n{stderr[-1500:]}")
+            else:
+                try:
+                    topn = json.load(open(os.path.join(out, "profile_topN.json"), encoding="utf-8"))
+                    json.load(open(os.path.join(out, "profile_workload.json"), encoding="utf-8"))
+                    if "graph_replay" not in topn:
+                        errors.append("the Top-N has no graph_replay block")
+                except (OSError, ValueError) as e:
+                    errors.append(f"Top-N not written or not JSON: {e}")
+                if [n for n in os.listdir(out) if ".tmp" in n]:
+                    errors.append("temp files left behind")
+                if broken and not any(broken in line and "warning:" in line
+                                      for line in stderr.splitlines()):
+                    errors.append(f"broken {broken} but no warning names it:\n{stderr[-1500:]}")
+            if errors:
+                failures += 1
+                print(f"FAIL {label}:")
+                for e in errors:
+                    print("   " + e.replace("\n", "\n   "))
+                if keep:
+                    shutil.copytree(work, os.path.join(keep, label))
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"capture corpus: {len(variants)} variants "
+          f"({sum(1 for v in variants if v[3])} known broken), "
+          f"{len(variants) - failures} passed, {failures} failed")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("--validator", required=True)
-    ap.add_argument("--case", action="append", required=True)
+    ap.add_argument("--case", action="append", default=[])
+    ap.add_argument("--capture-case", action="append", nargs=2, default=[],
+                    metavar=("EXEC_TRACE", "CAPTURE_FILE"))
     ap.add_argument("--count", type=int, default=240)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--keep")
     opts = ap.parse_args()
+    if not opts.case and not opts.capture_case:
+        ap.error("give --case or --capture-case")
+    binary = os.path.abspath(opts.binary)
+    capture_failures = 0
+    if opts.capture_case:
+        capture_failures = run_capture_variants(
+            binary, generate_capture([tuple(map(os.path.abspath, c)) for c in opts.capture_case],
+                                     opts.seed), opts.jobs, opts.keep)
+        if not opts.case:
+            return 1 if capture_failures else 0
     validate = load_validator(opts.validator, opts.schema)
     variants = generate([os.path.abspath(c) for c in opts.case], opts.count, opts.seed)
-    binary = os.path.abspath(opts.binary)
     failures = 0
     broken = sum(v.broken for v in variants)
     with tempfile.TemporaryDirectory(prefix="corrupt-") as scratch, \
@@ -344,7 +473,7 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
     print(f"corrupt corpus: {len(variants)} variants ({broken} known broken), "
           f"{len(variants) - failures} passed, {failures} failed")
-    return 1 if failures else 0
+    return 1 if failures or capture_failures else 0
 
 
 if __name__ == "__main__":

@@ -202,13 +202,14 @@ TEST_CASE("build_topn: up to five call signatures, the most called, listed by JS
                                 {"c10::BFloat16", "c10::BFloat16"},
                                 std::nullopt,
                                 static_cast<double>(n),
-                                2.0 * n});
+                                2.0 * n,
+                                std::nullopt});
     k.calls += n;
     k.total_us += 2.0 * n;
   }
   // The same signature again with another dtype: one signature, counted together.
-  k.cases.push_back(
-      TraceCase{Dims{{10, 2048}, {2048, 512}}, {"float", "float"}, std::nullopt, 5.0, 5.0});
+  k.cases.push_back(TraceCase{
+      Dims{{10, 2048}, {2048, 512}}, {"float", "float"}, std::nullopt, 5.0, 5.0, std::nullopt});
   k.calls += 5;
   k.total_us += 5;
   k.dtypes = {"c10::BFloat16", "float"};

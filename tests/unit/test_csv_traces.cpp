@@ -154,11 +154,11 @@ TEST_CASE("merge_profiles: several files summed by kernel name", "[topn][csv]") 
   TraceProfile a, b;
   a.source = "torch-trace";
   b.source = "nsys";
-  a.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 2, 10, {"float"}, {}, {}, {}},
-               TraceKernel{"k2", GpuEventKind::kernel, 1, 5, {}, {}, {}, {}}};
-  a.kernels[0].cases = {TraceCase{{{4, 4}}, {"float"}, Regime::decode, 2, 10}};
-  b.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 3, 6, {"c10::Half"}, {}, {}, {}}};
-  b.kernels[0].cases = {TraceCase{{{4, 4}}, {"float"}, Regime::decode, 3, 6}};
+  a.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 2, 10, {"float"}, {}, {}, {}, 0, 0, {}},
+               TraceKernel{"k2", GpuEventKind::kernel, 1, 5, {}, {}, {}, {}, 0, 0, {}}};
+  a.kernels[0].cases = {TraceCase{{{4, 4}}, {"float"}, Regime::decode, 2, 10, std::nullopt}};
+  b.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 3, 6, {"c10::Half"}, {}, {}, {}, 0, 0, {}}};
+  b.kernels[0].cases = {TraceCase{{{4, 4}}, {"float"}, Regime::decode, 3, 6, std::nullopt}};
   a.steps.n_decode = 2;
   b.steps.n_decode = 3;
   b.steps.decode_batches[8] = 3;

@@ -57,12 +57,14 @@ TopnDocument sample() {
                           {"c10::BFloat16", "c10::BFloat16"},
                           Regime::decode,
                           18,
-                          0.18},
+                          0.18,
+                          std::nullopt},
              WorkloadCase{Dims{{64, 8, 2048}, {64, 2048, 1536}},
                           {"c10::BFloat16", "c10::BFloat16"},
                           std::nullopt,
                           2,
-                          0.25}};
+                          0.25,
+                          std::nullopt}};
   TopnEntry f;
   f.rank = 2;
   f.name = "Memcpy DtoD (Device -> Device)";

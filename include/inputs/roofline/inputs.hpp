@@ -55,6 +55,11 @@ struct TopNEntry {
   std::string backend_guess;
   std::optional<bool> editable;
   std::string opt_hint;
+  // docs/method.md §21, as `roofline topn` writes them: the CPU op that launched most of the calls
+  // (`aten::mm`, `vllm::moe_forward`, ...) and its module path (the innermost two nn.Modules,
+  // `Qwen2MLP.MergedColumnParallelLinear`); "" when not written or null.
+  std::string op;
+  std::string module;
   std::string phase;
   std::vector<std::string> served_regimes;
   PerRegime<double> phase_calls_measured;
@@ -65,11 +70,28 @@ struct TopNEntry {
   std::optional<double> serving_weighted_pct;
 };
 
+// The sums over one part (context or generation) of one regime's steps, as `roofline topn`
+// writes them in `serving.sums` (docs/method.md §21); a figure is present when every step wrote it.
+struct ServingPartSums {
+  std::optional<double> steps, requests, sum_q, sum_kv, sum_q2, sum_qkv;
+};
+
 struct ServingInfo {
   std::optional<double> n_prefill_steps;
   std::optional<double> n_decode_steps;
   std::optional<double> decode_batch_captured;
   std::optional<double> decode_batch_steady;
+  // Measured from the step annotations (docs/method.md §21): `step_source`, `decode_batch` (mean
+  // generation requests per step), `decode_context` (Σkv / requests of the generation parts),
+  // `decode_from` (which steps those two come from), `prefill_tokens_per_step`, and
+  // `sums.prefill.context|generation`, `sums.decode.generation`.
+  std::string step_source;
+  std::optional<double> decode_batch;
+  std::optional<double> decode_context;
+  std::string decode_from;
+  std::optional<double> prefill_tokens_per_step;
+  ServingPartSums prefill_context, prefill_generation, decode_generation;
+  std::optional<double> unparsed_step_annotations;
   bool present = false;
   std::optional<double> steps(Regime r) const {
     return r == Regime::prefill ? n_prefill_steps : n_decode_steps;

@@ -38,6 +38,7 @@ struct TraceCase {
   std::optional<Regime> regime;
   double count = 0.0;
   double total_us = 0.0;
+  std::optional<double> rows;  // the GEMM rows of the steps it ran in (docs/method.md §21)
 };
 
 // All launches of one kernel name.
@@ -50,14 +51,32 @@ struct TraceKernel {
   std::vector<TraceCase> cases;     // launches whose op had operand dims (others: no case)
   PerRegime<double> regime_calls;   // launches inside prefill / decode step annotations
   PerRegime<double> regime_us;
+  double replay_calls = 0.0;        // launches from a CUDA/HIP graph replay (docs/method.md §21)
+  double replay_with_shapes = 0.0;  // of those, paired with a captured launch that had shapes
+  // (launching op, module path) -> launches (docs/method.md §21; "" when a launch had none)
+  std::map<std::pair<std::string, std::string>, double> launchers;
 };
 
-// Step annotations (`execute_…context_<nreq>(<ntok>)…generation_<batch>(…)`) seen in a trace.
+// Sums over the steps of one part (context or generation) of one regime's steps. A Σ term is
+// meaningful only when every step with the part wrote it: `*_steps` count the steps that did.
+struct StepPartSums {
+  double steps = 0.0;  // steps with this part (requests > 0, or Σq > 0)
+  double requests = 0.0, sum_q = 0.0, sum_kv = 0.0, sum_q2 = 0.0, sum_qkv = 0.0;
+  double requests_steps = 0.0, q_steps = 0.0, kv_steps = 0.0, q2_steps = 0.0, qkv_steps = 0.0;
+};
+
+// Step annotations (docs/method.md §21, every spelling) seen in a trace.
 struct StepStats {
-  double n_prefill = 0.0;         // steps with context tokens > 0
-  double n_decode = 0.0;          // the others
-  double prefill_rows_sum = 0.0;  // context tokens + generation batch, over prefill steps
-  std::map<std::int64_t, double> decode_batches;  // generation batch -> decode steps with it
+  double n_prefill = 0.0;                         // steps with prefill tokens
+  double n_decode = 0.0;                          // the others
+  double prefill_rows_sum = 0.0;                  // the tokens of each prefill step, summed
+  std::map<std::int64_t, double> decode_batches;  // generation requests -> decode steps with it
+  // Where the steps came from: "user_annotation" (CPU spans, launches attributed by where they
+  // were launched) or "gpu_user_annotation" (GPU spans, by GPU time); several joined with '+'.
+  std::string source;
+  StepPartSums prefill_context, prefill_generation, decode_generation;
+  double unparsed = 0.0;  // annotation names that start like a step but do not parse
+  std::string unparsed_example;
   bool any() const { return n_prefill + n_decode > 0; }
 };
 
@@ -73,12 +92,35 @@ struct TraceDevice {
   bool operator==(const TraceDevice&) const = default;
 };
 
+// A replay no capture window matched.
+struct UnpairedReplay {
+  std::int64_t correlation = 0;  // the *GraphLaunch's correlation id
+  double launches = 0.0;
+  std::optional<double> step_size;  // the step's graph size (tokens or requests), when known
+  std::string reason;
+};
+
+// Graph replays of a trace and how many of their launches were joined to a capture
+// (docs/method.md §21).
+struct GraphReplayStats {
+  bool capture_given = false;
+  double capture_windows = 0.0;  // windows in the capture traces given
+  double replays = 0.0;          // *GraphLaunch calls with GPU events
+  double launches = 0.0;         // their GPU events
+  double paired = 0.0;           // of those, paired with a captured launch
+  double with_shapes = 0.0;      // of those, whose captured op had operand shapes
+  std::map<std::string, std::pair<double, double>> unpaired_reasons;  // -> (replays, launches)
+  std::vector<UnpairedReplay> unpaired_examples;                      // the first ones
+  bool any() const { return replays > 0; }
+};
+
 struct TraceProfile {
   std::string source;                // "torch-trace", "rocprofv3", "nsys"
   std::vector<TraceKernel> kernels;  // sorted by name
   StepStats steps;
   std::optional<TraceDevice> device;  // Chrome traces with deviceProperties
   std::optional<double> world_size;   // distributedInfo.world_size
+  GraphReplayStats graph;
 };
 
 // The outcome of reading one trace file. `error` set: the file is unusable (one line naming the
@@ -87,6 +129,7 @@ struct TraceRead {
   std::optional<TraceProfile> profile;
   std::string error;
   std::vector<std::string> notes;
+  std::vector<std::string> warnings;  // facts that change what the Top-N can say (stderr)
 };
 
 // Streaming byte source: fills up to `cap` bytes, returns how many (0 = end of input).
@@ -156,6 +199,7 @@ struct WorkloadCase {
   std::optional<Regime> regime;
   double count = 0.0;
   double baseline_latency_ms = 0.0;  // mean per call, rounded to 6 decimals
+  std::optional<double> rows;        // the step's rows: tokens (prefill), requests (decode)
 };
 
 struct TopnEntry {
@@ -169,6 +213,10 @@ struct TopnEntry {
   std::vector<std::string> dtypes;
   std::string classification, backend_guess, opt_hint;
   std::optional<bool> editable;
+  // docs/method.md §21: the CPU op that launched most of the calls and its module path (the
+  // innermost two nn.Modules, "Qwen2MLP.MergedColumnParallelLinear"); nullopt when no launch had
+  // one.
+  std::optional<std::string> op, module;
   // Per-regime fields, only when the trace had step annotations and this kernel ran in a step.
   bool has_regimes = false;
   std::string phase;  // prefill | decode | both
@@ -184,6 +232,15 @@ struct ServingSummary {
   std::optional<double> decode_batch_captured;  // largest generation batch of a decode step
   std::optional<double> decode_batch_steady;    // most common one (ties: the larger)
   std::optional<bool> steady;                   // that batch covers >= 90% of decode steps
+  // The measured figures (docs/method.md §21).
+  std::string step_source;               // StepStats::source
+  std::optional<double> decode_batch;    // mean generation requests per step
+  std::optional<double> decode_context;  // Σkv / requests of the generation parts
+  std::string decode_from;               // "decode steps" | "mixed steps' generation parts"
+  std::optional<double> prefill_tokens_per_step;
+  StepPartSums prefill_context, prefill_generation, decode_generation;
+  double unparsed_steps = 0.0;
+  std::string unparsed_example;
 };
 
 struct TopnDocument {
@@ -194,7 +251,9 @@ struct TopnDocument {
   std::optional<TraceDevice> device;
   std::optional<double> world_size;
   std::optional<ServingSummary> serving;
+  std::optional<GraphReplayStats> graph_replay;  // when the trace had graph replays
   std::vector<TopnEntry> entries;
+  std::vector<std::string> warnings;  // one line each, for stderr (e.g. replays without shapes)
 };
 
 // Suffixes `#2`, `#3`, … to the later entries (in order) of every short name that several share,

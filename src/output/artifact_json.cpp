@@ -92,7 +92,7 @@ ordered_json entry_json(const EntryResult& e) {
   j["byte_candidates"] = std::move(candidates);
   // Fields added since SPEC §10, in its order, each only when it applies.
   if (w.bytes_lower_bound) j["bytes_lower_bound"] = num(w.bytes_lower_bound);
-  if (!v.roof.empty()) j["roof"] = v.roof;
+  if (v.roof != Roof::none) j["roof"] = to_string(v.roof);
   if (w.comm) {
     j["link_bytes"] = num(w.comm->link_bytes);
     j["link_util"] = num(v.link_util);

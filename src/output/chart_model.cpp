@@ -24,7 +24,8 @@ std::optional<Point> place(const EntryResult& e, std::string& why) {
     why = "not modelled";
     return std::nullopt;
   }
-  if (v.roof == "link" || w.comm) {  // a collective is judged on the link roof, not this chart's
+  if (v.roof == roofline::Roof::link ||
+      w.comm) {  // a collective is judged on the link roof, not this chart's
     why = v.link_util ? fmt::format("collective on the link roof: {:.1f}% link utilisation",
                                     100.0 * *v.link_util)
                       : std::string("collective: no link roof for this part");

@@ -148,7 +148,7 @@ std::vector<std::string> levers_for(const EntryResult& e, const TopN& topn,
         "bytes on the wire): {} per launch becomes as little as {} (lossy: accuracy gate)",
         fmt_bytes(w.comm->link_bytes), fmt_bytes(w.comm->link_bytes * 1152.0 / 4096.0)));
   // 4. Layout / L2 reuse where the model shows re-read traffic.
-  if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == "both" && w.unit_launches >= 2)
+  if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == MoeStage::both && w.unit_launches >= 2)
     out.push_back(
         "single-launch MoE (both stages in one kernel): keeps the gate/up intermediate on chip and "
         "drops one launch per layer");

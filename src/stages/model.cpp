@@ -214,7 +214,8 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
   work.unit = "1 launch";
   if (cls.op_class == OpClass::unknown) {
     work.unmodeled_reason = !cls.detail.empty()
-                                ? fmt::format("op class unknown ({}): no byte model", cls.detail)
+                                ? fmt::format("op class unknown ({}): no byte model",
+                                              to_string(cls.detail))
                                 : "op class unknown: no byte model (use --classify PATTERN=CLASS)";
     return work;
   }

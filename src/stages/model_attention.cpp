@@ -14,17 +14,18 @@ namespace {
 
 constexpr double k_assumed_kv_splits = 8.0;
 
-std::string variant_for(const ModelInput& in) {
-  const std::string& d = in.cls.detail;
+// The variant modelled: the family's, with decode read as MLA decode when the config has a latent
+// cache; auto and unnamed by the regime.
+AttnVariant variant_for(const ModelInput& in) {
+  using V = AttnVariant;
+  const V d = in.cls.detail.attn;
   const ModelConfig* cfg = in.ctx.config;
   const bool mla = cfg && cfg->kv_lora_rank && *cfg->kv_lora_rank > 0;
-  if (d == "decode_reduce" || d == "indexer") return d;
-  if (d == "prefill") return "prefill";
-  if (d == "mla_decode") return "mla_decode";
-  if (d == "decode") return mla ? "mla_decode" : "decode";
+  if (d == V::decode_reduce || d == V::indexer || d == V::prefill || d == V::mla_decode) return d;
+  if (d == V::decode) return mla ? V::mla_decode : V::decode;
   // auto / untabled: the regime decides.
-  if (in.regime.regime == Regime::prefill) return "prefill";
-  return mla ? "mla_decode" : "decode";
+  if (in.regime.regime == Regime::prefill) return V::prefill;
+  return mla ? V::mla_decode : V::decode;
 }
 
 }  // namespace
@@ -237,15 +238,16 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
         in.ctx.config_status;
     return;
   }
-  const std::string variant = variant_for(in);
-  if (variant == "indexer") return model_indexer(in, work);
+  using V = AttnVariant;
+  const V variant = variant_for(in);
+  if (variant == V::indexer) return model_indexer(in, work);
   std::string missing;
   require(cfg->n_heads, "num_attention_heads", missing);
-  if (variant == "mla_decode")
+  if (variant == V::mla_decode)
     require(cfg->kv_lora_rank, "kv_lora_rank", missing);
   else
     require(cfg->head_dim, "head_dim (or hidden_size)", missing);
-  if (variant != "mla_decode" && variant != "decode_reduce")
+  if (variant != V::mla_decode && variant != V::decode_reduce)
     require(cfg->n_kv_heads, "num_key_value_heads", missing);
   if (!missing.empty()) {
     work.unmodeled_reason = "attention byte model: config.json lacks " + missing;
@@ -265,14 +267,14 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
     work.notes.push_back(fmt::format("attention layers: {} ({})",
                                      format_g(*cfg->full_attention_layers),
                                      cfg->full_attention_rule));
-  if (variant == "prefill") return prefill(in, work);
-  if (variant == "decode_reduce") return decode_reduce(in, work, *in.rows);
+  if (variant == V::prefill) return prefill(in, work);
+  if (variant == V::decode_reduce) return decode_reduce(in, work, *in.rows);
   double S = 0;
   if (!decode_context(in, S, missing)) {
     work.unmodeled_reason = "decode attention byte model needs " + missing;
     return;
   }
-  if (variant == "mla_decode") return decode_mla(in, work, *in.rows, S);
+  if (variant == V::mla_decode) return decode_mla(in, work, *in.rows, S);
   decode_gqa(in, work, *in.rows, S);
 }
 

@@ -92,8 +92,10 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   std::string algo_how;
   double wire = 0;
   if (op == "all_reduce") {
-    const bool one = in.cls.detail == "oneshot" ||
-                     (in.cls.detail != "twoshot" && name_has(e, {"1stage", "oneshot", "one_shot"}));
+    const CommAlgorithm algo = in.cls.detail.comm;
+    const bool one =
+        algo == CommAlgorithm::oneshot ||
+        (algo != CommAlgorithm::twoshot && name_has(e, {"1stage", "oneshot", "one_shot"}));
     f.algorithm = one ? "one-shot" : "two-shot";
     wire = one ? (n - 1.0) * m : 2.0 * (n - 1.0) / n * m;
     algo_how = one ? fmt::format("one-shot all-reduce: (n−1)·m = {}·m", format_g(n - 1.0))
@@ -101,8 +103,9 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
                          "two-shot all-reduce (reduce-scatter + all-gather; ring/tree/two-stage "
                          "cost the same): 2·(n−1)/n·m = {:.4g}·m",
                          2.0 * (n - 1.0) / n);
-    algo_how += fmt::format(
-        " ({})", in.cls.detail.empty() ? "algorithm from the kernel name" : "kernel-family table");
+    algo_how +=
+        fmt::format(" ({})", algo == CommAlgorithm::unnamed ? "algorithm from the kernel name"
+                                                            : "kernel-family table");
   } else {
     f.algorithm = "ring";
     wire = (n - 1.0) / n * m;

@@ -52,7 +52,9 @@ std::vector<Operand> operands(const ModelInput& in, std::string& scaled) {
 }  // namespace
 
 void model_elementwise(const ModelInput& in, WorkEstimate& work) {
-  const std::string kind = in.cls.detail.empty() ? "elementwise" : in.cls.detail;
+  using K = ElementwiseKind;
+  const K k = in.cls.detail.elementwise;
+  const std::string kind = k == K::unnamed ? "elementwise" : to_string(k);
   work.has_compute_peak_class = false;
   work.compute_dtype = in.dtypes.act;
   std::string scaled;
@@ -66,21 +68,21 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
                           [](const Operand& a, const Operand& b) { return a.elems < b.elems; });
     for (const Operand& op : ops) in_bytes += op.elems * op.dtype.bytes;
     elems = largest.elems;
-    if (kind == "fill") {
+    if (k == K::fill) {
       // fill_(self, value) / zero_(self): the destination is the only tensor operand.
       in_bytes = 0;
       out_bytes = largest.elems * largest.dtype.bytes;
       how = "fill writes the largest operand, reads nothing";
-    } else if (kind == "act_and_mul") {
+    } else if (k == K::act_and_mul) {
       out_bytes = ops[0].elems / 2.0 * ops[0].dtype.bytes;
       how = "reads all operands, writes half of operand 0 (gate and up halves → one)";
-    } else if (kind == "quant") {
+    } else if (k == K::quant) {
       out_bytes = largest.elems * 1.0;
       how = "reads all operands, writes the largest as 1-byte values (scales ignored)";
-    } else if (kind == "add_norm") {
+    } else if (k == K::add_norm) {
       out_bytes = 2.0 * ops[0].elems * ops[0].dtype.bytes;
       how = "reads all operands, writes operand 0 twice (normalized output and updated residual)";
-    } else if ((kind == "copy" || kind == "cast") && ops.size() == 2) {
+    } else if ((k == K::copy || k == K::cast) && ops.size() == 2) {
       // aten::copy_(self, src) records (destination, source), and casts run through it: one read
       // of the source, one write of the destination (a broadcast source is read once too).
       in_bytes = ops[1].elems * ops[1].dtype.bytes;
@@ -89,14 +91,14 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
       how =
           "operands are (destination, source) as aten::copy_ records them: reads the source "
           "(operand 1) once, writes the destination (operand 0) once";
-    } else if (kind == "cat") {
+    } else if (k == K::cat) {
       // aten::cat's operands are the tensors joined (its output is not recorded): each is read
       // once and written once into the result.
       out_bytes = in_bytes;
       elems = 0;
       for (const Operand& op : ops) elems += op.elems;
       how = "reads every operand (the tensors joined) once, writes their concatenation";
-    } else if (kind == "kv_write") {
+    } else if (k == K::kv_write) {
       // Operands 0 and 1 are the new K and V (the sources, as reshape_and_cache records them); the
       // cache operands are the destinations, huge and only partly touched.
       const std::size_t n = std::min<std::size_t>(2, ops.size());
@@ -110,7 +112,7 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
       elems = new_elems;
       how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}",
                         in.dtypes.kv.key);
-    } else if (kind == "reduce") {
+    } else if (k == K::reduce) {
       out_bytes = 0;
       how = "reads all operands; the reduced output is negligible";
     } else {
@@ -122,7 +124,7 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
     work.notes.push_back(fmt::format("{} from shapes: {}; in {} + out {}", kind, how,
                                      fmt_bytes(in_bytes), fmt_bytes(out_bytes)));
   } else {
-    if (kind == "index") {
+    if (k == K::index) {
       work.unmodeled_reason =
           "routing/index kernel: bytes depend on its index tensors, which need recorded shapes";
       return;

@@ -65,20 +65,20 @@ bool any_dim(const TopNEntry& e, double v) {
 }
 
 // Which layer kind a decode kernel of this family updates, from the detail and the layer plan.
-Mixer decode_mixer(const ModelInput& in, const std::string& detail, std::string& why) {
+Mixer decode_mixer(const ModelInput& in, StateRole detail, std::string& why) {
   const PlanCounts c = plan_counts(in.ctx.config->plan);
-  if (detail == "kda") return Mixer::kda;
-  if (detail == "lightning") return Mixer::lightning;
-  if (detail == "gdn") {
+  if (detail == StateRole::kda) return Mixer::kda;
+  if (detail == StateRole::lightning) return Mixer::lightning;
+  if (detail == StateRole::gdn) {
     if (icontains(in.entry.name, "kda") || (c.kda > 0 && c.gdn == 0)) {
       why = "a gated-delta-rule kernel running KDA layers (IS_KDA variant or a KDA layer plan)";
       return Mixer::kda;
     }
     return Mixer::gdn;
   }
-  if (detail == "mamba1") return Mixer::mamba1;
-  if (detail == "mamba2") return Mixer::mamba2;
-  if (detail == "update") {
+  if (detail == StateRole::mamba1) return Mixer::mamba1;
+  if (detail == StateRole::mamba2) return Mixer::mamba2;
+  if (detail == StateRole::update) {
     why = "selective state update: mamba1 or mamba2 by the layer plan";
     if (c.mamba2 + c.hybrid > 0) return Mixer::mamba2;
     if (c.mamba1 > 0) return Mixer::mamba1;
@@ -243,7 +243,7 @@ bool is_mamba(Mixer m) {
 
 void model_linear(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
-  const std::string& detail = in.cls.detail;
+  const StateRole detail = in.cls.detail.state;
   work.has_compute_peak_class = false;  // vector units: the memory axis decides
   work.compute_dtype = in.dtypes.act;
   if (!cfg) {
@@ -253,7 +253,7 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   const PlanCounts counts = plan_counts(cfg->plan);
-  const bool conv = detail == "conv" || detail == "conv_prefill";
+  const bool conv = detail == StateRole::conv || detail == StateRole::conv_prefill;
   std::string why;
   if (conv) {
     const Mixer m = conv_mixer(in, why);
@@ -264,11 +264,13 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
           fmt::format("op class {}: a short conv of {} ({})", to_string(want), to_string(m), why));
     }
   }
-  if (detail == "prefill" || detail == "conv_prefill" || detail.empty()) {
+  if (detail == StateRole::prefill || detail == StateRole::conv_prefill ||
+      detail == StateRole::unnamed) {
     work.unmodeled_reason =
-        detail.empty() ? "linear-attention / state-space kernel of unknown role: no byte model"
-                       : "chunked-prefill linear-attention / state-space kernel: no per-kernel "
-                         "model yet (MODELS.md §6); operand-bytes bound only";
+        detail == StateRole::unnamed
+            ? "linear-attention / state-space kernel of unknown role: no byte model"
+            : "chunked-prefill linear-attention / state-space kernel: no per-kernel "
+              "model yet (MODELS.md §6); operand-bytes bound only";
     return;
   }
   if (in.regime.regime != Regime::decode) {
@@ -315,7 +317,8 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     const Mixer m = decode_mixer(in, detail, why);
     if (m == Mixer::unknown) {
       work.unmodeled_reason = fmt::format(
-          "state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2", detail);
+          "state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2",
+          to_string(detail));
       return;
     }
     Dtype fallback{"fp32", 4.0, true};

@@ -11,22 +11,21 @@
 namespace roofline::detail {
 namespace {
 
-// Stage named by the kernel: "stage1" | "stage2" | "" (not named).
-std::string stage_from_name(const TopNEntry& e) {
+// Stage named by the kernel: stage1 | stage2 | unnamed.
+MoeStage stage_from_name(const TopNEntry& e) {
   for (const std::string* s : {&e.name, &e.short_name}) {
     for (std::string_view t : {"stage1", "moe1", "gate_up", "w13", "gemm1", "gateup"})
-      if (icontains(*s, t)) return "stage1";
+      if (icontains(*s, t)) return MoeStage::stage1;
     for (std::string_view t : {"stage2", "moe2", "down_proj", "_down", "w2_", "_w2", "gemm2"})
-      if (icontains(*s, t)) return "stage2";
+      if (icontains(*s, t)) return MoeStage::stage2;
   }
-  return {};
+  return MoeStage::unnamed;
 }
 
 // Gated (3·I·H per expert) or not (2·I·H): the stage-1 weight's N first (2·I/tp gated, I/tp
 // not), then the config's activation (relu2 is non-gated), else gated.
-bool moe_gated(const ModelInput& in, const std::string& stage, double I, double H,
-               std::string& why) {
-  if (stage != "stage2") {
+bool moe_gated(const ModelInput& in, MoeStage stage, double I, double H, std::string& why) {
+  if (stage != MoeStage::stage2) {
     for (std::size_t i = 0; i < in.entry.shapes.size(); ++i) {
       const auto& d = in.entry.shapes[i];
       if (d.size() != 3) continue;
@@ -53,20 +52,6 @@ bool moe_gated(const ModelInput& in, const std::string& stage, double I, double 
   }
   why = "gated (gate, up, down): the default";
   return true;
-}
-
-// Stage and the family's flags from the classification detail, e.g. "both+all+shared".
-void parse_detail(const std::string& detail, std::string& stage, bool& stream_all,
-                  bool& fused_shared) {
-  std::size_t pos = 0;
-  while (pos <= detail.size()) {
-    const std::size_t end = std::min(detail.find('+', pos), detail.size());
-    const std::string part = detail.substr(pos, end - pos);
-    if (part == "stage1" || part == "stage2" || part == "both") stage = part;
-    if (part == "all") stream_all = true;
-    if (part == "shared") fused_shared = true;
-    pos = end + 1;
-  }
 }
 
 }  // namespace
@@ -104,12 +89,12 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   const double M = *in.rows;
 
   // Stage: the kernel-family table, then the name, then "both".
-  std::string stage;
-  bool stream_all = false, fused_shared = false;
-  parse_detail(in.cls.detail, stage, stream_all, fused_shared);
-  if (stage.empty()) stage = stage_from_name(in.entry);
-  const bool stage_named = !stage.empty();
-  if (!stage_named) stage = "both";
+  const MoeDetail& family = in.cls.detail.moe;
+  const bool stream_all = family.stream_all, fused_shared = family.fused_shared;
+  MoeStage stage = family.stage;
+  if (stage == MoeStage::unnamed) stage = stage_from_name(in.entry);
+  const bool stage_named = stage != MoeStage::unnamed;
+  if (!stage_named) stage = MoeStage::both;
   const std::optional<BatchedShape> batched = batched_shape(in.entry);
   const bool dense_batched = batched && batched->batch == E;
 
@@ -135,7 +120,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
       work.notes.push_back(
           fmt::format("logical unit: 1 launch ({} launches/step over {} MoE layers, but the name "
                       "fixes the stage: {})",
-                      format_g(*lps), format_g(*L), stage));
+                      format_g(*lps), format_g(*L), to_string(stage)));
     } else {
       work.notes.push_back(fmt::format(
           "logical unit: 1 launch ({} launches/step over {} MoE layers = {:.3f}{})", format_g(*lps),
@@ -151,9 +136,9 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   std::string gated_why;
   const bool gated = moe_gated(in, stage, I, H, gated_why);
   const double up = gated ? 2.0 : 1.0;  // stage-1 outputs per intermediate unit
-  const double weight_elems = stage == "stage1"   ? up * I * H
-                              : stage == "stage2" ? I * H
-                                                  : (up + 1.0) * I * H;
+  const double weight_elems = stage == MoeStage::stage1   ? up * I * H
+                              : stage == MoeStage::stage2 ? I * H
+                                                          : (up + 1.0) * I * H;
   const double w = in.dtypes.weight.bytes, a = in.dtypes.act.bytes;
   const double pairs = M * top_k;
   const double experts_hit = E * (1.0 - std::pow(1.0 - 1.0 / E, pairs));
@@ -162,10 +147,10 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   // (pairs·2I written by stage 1, pairs·I read by stage 2) count when they leave L2.
   double act_bytes = 0.0;
   std::string act_how;
-  if (stage == "stage1") {
+  if (stage == MoeStage::stage1) {
     act_bytes = (M * H + pairs * up * I) * a;
     act_how = fmt::format("tokens in M·H + stage-1 out pairs·{}I", gated ? "2" : "");
-  } else if (stage == "stage2") {
+  } else if (stage == MoeStage::stage2) {
     act_bytes = (pairs * I + M * H) * a;
     act_how = "pairs·I in + tokens out M·H";
   } else {
@@ -201,9 +186,9 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   }
   double shared_bytes = 0.0, shared_flops = 0.0;
   if (shared_I > 0) {
-    const double s_elems = (stage == "stage1"   ? up
-                            : stage == "stage2" ? 1.0
-                                                : up + 1.0) *
+    const double s_elems = (stage == MoeStage::stage1   ? up
+                            : stage == MoeStage::stage2 ? 1.0
+                                                        : up + 1.0) *
                            shared_I / in.tp * H;
     if (fused_shared) {
       shared_bytes = s_elems * w;
@@ -243,13 +228,13 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   work.notes.push_back(fmt::format(
       "stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
       "{} = {}, H = {}; {}",
-      stage,
+      to_string(stage),
       stage_named ? "from " + (in.cls.detail.empty() ? std::string("the kernel name")
                                                      : "the kernel-family table")
                   : "not named: both",
-      stage == "stage1"   ? (gated ? "2·I·H" : "I·H")
-      : stage == "stage2" ? "I·H"
-                          : (gated ? "3·I·H" : "2·I·H"),
+      stage == MoeStage::stage1   ? (gated ? "2·I·H" : "I·H")
+      : stage == MoeStage::stage2 ? "I·H"
+                                  : (gated ? "3·I·H" : "2·I·H"),
       format_g(*cfg->moe_intermediate), format_g(in.tp), format_g(I), format_g(H), gated_why));
   work.notes.push_back(fmt::format("dtypes: weights {} ({} B, {}), activations {} ({} B, {})",
                                    in.dtypes.weight.key, w, in.dtypes.weight_source,

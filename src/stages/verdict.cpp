@@ -21,6 +21,20 @@ std::string pct(double v) {
 
 }  // namespace
 
+const char* to_string(Roof r) {
+  switch (r) {
+    case Roof::hbm:
+      return "hbm";
+    case Roof::compute:
+      return "compute";
+    case Roof::link:
+      return "link";
+    case Roof::none:
+      break;
+  }
+  return "";
+}
+
 std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
   const bool r9700 = product == "r9700";
   switch (cls) {
@@ -90,7 +104,7 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
       if (v.bytes_upper_bound)
         v.notes.push_back(
             fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
-                        v.roof == "link" ? "link roof" : "peak_bw", *v.bytes_upper_bound));
+                        v.roof == Roof::link ? "link roof" : "peak_bw", *v.bytes_upper_bound));
       if (v.implied_max_experts_hit)
         v.notes.push_back(fmt::format(
             "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
@@ -118,7 +132,7 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
 // switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
 Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
                    const ResolvedPeaks& peaks, const VerdictParams& params) {
-  v.roof = "link";
+  v.roof = Roof::link;
   const double t_s = work.t_unit_ms / 1000.0;
   v.achieved_bw_bytes_s = work.bytes / t_s;
   if (!peaks.link) {
@@ -204,7 +218,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
     v.notes.push_back("no peak for the roof axis: no utilization, no verdict");
     return v;
   }
-  v.roof = v.compute_axis ? "compute" : "hbm";
+  v.roof = v.compute_axis ? Roof::compute : Roof::hbm;
   const double raw = *v.roofline_pct_raw;
   const Bound axis = v.compute_axis ? Bound::compute : Bound::memory;
   const bool both_low =

@@ -53,7 +53,7 @@ EntryResult saturated_moe(bool all_experts_chosen) {
   m.experts_hit = 221.5;
   m.weight_elems_per_expert = 3.0 * 512 * 2048;
   m.weight_bytes_per_elem = 1.0;
-  m.stage = "both";
+  m.stage = MoeStage::both;
   e.work.moe = m;
   e.work.unit_launches = 2;
   e.work.weight_dtype = "fp8";

@@ -8,8 +8,18 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/analysis.hpp"
+#include "roofline/kernel_classes.hpp"
 
 namespace roofline::test {
+
+// The typed detail a table row `cls:text` carries, through the one parser (must be accepted).
+inline ClassDetail detail_of(OpClass cls, std::string_view text) {
+  std::string error;
+  auto d = parse_class_detail(cls, text, error);
+  INFO(error);
+  REQUIRE(d.has_value());
+  return *d;
+}
 
 // Relative tolerance for every float comparison.
 inline Approx rel(double v, double eps = 1e-9) {

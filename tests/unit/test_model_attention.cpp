@@ -4,6 +4,7 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
+using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
 using roofline::test::rel;
 
@@ -27,7 +28,7 @@ struct Attn : roofline::test::ModelCase {
     regime.t_ms = 0.141112;
     regime.launches_per_step = 10;
     cls.op_class = OpClass::attn;
-    cls.detail = "decode";
+    cls.detail = detail_of(OpClass::attn, "decode");
   }
   void deepseek_mla() {
     config = ModelConfig{};
@@ -44,7 +45,7 @@ struct Attn : roofline::test::ModelCase {
     entry.name = entry.short_name = "mla_decode_fwd_kernel";
     entry.shapes.clear();
     entry.dtypes = {"torch.bfloat16"};
-    cls.detail = "mla_decode";
+    cls.detail = detail_of(OpClass::attn, "mla_decode");
   }
 };
 
@@ -112,7 +113,7 @@ TEST_CASE("model_work attention: MLA decode, latent not sharded by TP", "[model]
     CHECK(w.flops == rel(2 * B * 16 * S * (c + rank)));
   }
   SECTION("a plain 'decode' family with kv_lora_rank in the config is MLA") {
-    x.cls.detail = "decode";
+    x.cls.detail = detail_of(OpClass::attn, "decode");
     WorkEstimate w = x.run();
     CHECK(w.bytes == rel(B * S * c * kv));
   }
@@ -154,7 +155,7 @@ TEST_CASE("model_work attention: MLA with index_topk has two candidates", "[mode
 TEST_CASE("model_work attention: causal prefill", "[model][attn]") {
   Attn x;
   x.entry.name = x.entry.short_name = "context_attention_fwd";
-  x.cls.detail = "prefill";
+  x.cls.detail = detail_of(OpClass::attn, "prefill");
   x.regime.regime = Regime::prefill;
   x.regime.t_ms = 0.9;
   x.entry.est_shape.prefill =
@@ -233,7 +234,7 @@ TEST_CASE("model_work attention: chunked layers read ((S−1) mod C) + 1 tokens"
 TEST_CASE("model_work attention: prefill FLOPs follow the windows", "[model][attn][window]") {
   Attn x;
   x.regime.regime = Regime::prefill;
-  x.cls.detail = "prefill";
+  x.cls.detail = detail_of(OpClass::attn, "prefill");
   x.entry.est_shape.prefill = EstShape{1024, std::nullopt, std::nullopt};  // T = 1024
   const double full_flops = x.run().flops;
   CHECK(full_flops == rel(2.0 * 16 * 1024.0 * 1024 / 2 * 512));
@@ -251,7 +252,7 @@ TEST_CASE("model_work attention: the DeepSeek-V3.2 indexer (MODELS §7)", "[mode
   x.config.index_topk = 2048;
   x.env.tp = 8;  // the index key cache is one head, not sharded
   x.env.workload = {8192, 1024, 64};
-  x.cls.detail = "indexer";
+  x.cls.detail = detail_of(OpClass::attn, "indexer");
   x.entry.name = "fp8_paged_mqa_logits_kernel";
   x.entry.dtypes = {"torch.float8_e4m3fn", "torch.uint8"};
   x.regime.t_ms = 0.02;

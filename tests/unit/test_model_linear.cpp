@@ -6,6 +6,7 @@
 
 using namespace roofline;
 using roofline::test::any_contains;
+using roofline::test::detail_of;
 using roofline::test::rel;
 
 namespace {
@@ -34,7 +35,7 @@ struct Gdn : roofline::test::ModelCase {
     entry.dtypes = {k_bf16, k_bf16, k_bf16, k_fp32};
     regime.t_ms = 0.0631;
     cls.op_class = OpClass::linear_attn;
-    cls.detail = "gdn";
+    cls.detail = detail_of(OpClass::linear_attn, "gdn");
   }
 };
 
@@ -54,7 +55,7 @@ struct Mamba : roofline::test::ModelCase {
     entry.dtypes = {k_fp32, k_bf16, k_bf16};
     regime.t_ms = 0.05;
     cls.op_class = OpClass::ssm;
-    cls.detail = "update";
+    cls.detail = detail_of(OpClass::ssm, "update");
   }
 };
 
@@ -113,14 +114,14 @@ TEST_CASE("model_work KDA: heads and dims from linear_attn_config; IS_KDA GDN ke
   x.entry.name = "fused_recurrent_kda_fwd_kernel";
   x.entry.shapes = {{1, 64, 32, 128}, {64, 32, 128, 128}};
   x.entry.dtypes = {k_bf16, k_fp32};
-  x.cls.detail = "kda";
+  x.cls.detail = detail_of(OpClass::linear_attn, "kda");
   WorkEstimate w = x.run();
   const double N = 64, H = 32, D = 128;
   CHECK(w.bytes == rel(2 * N * H * D * D * 4 + N * (2 * H * D + 2 * H * D) * 2 + N * H * 8));
   CHECK(w.flops == rel(7 * N * H * D * D));
   // A gated-delta-rule kernel in a KDA-only plan runs the KDA layers.
   x.entry.name = "fused_sigmoid_gating_delta_rule_update_kernel";
-  x.cls.detail = "gdn";
+  x.cls.detail = detail_of(OpClass::linear_attn, "gdn");
   CHECK(x.run().bytes == rel(w.bytes));
 }
 
@@ -133,7 +134,7 @@ TEST_CASE("model_work lightning: 2·N·H·D²·s + 4·N·H·D·a, 5·N·H·D²",
   x.entry.name = "_linear_attn_decode_kernel";
   x.entry.shapes = {{64, 8, 1, 128}, {64, 8, 128, 128}};
   x.entry.dtypes = {k_bf16, k_fp32};
-  x.cls.detail = "lightning";
+  x.cls.detail = detail_of(OpClass::linear_attn, "lightning");
   WorkEstimate w = x.run();
   CHECK(w.bytes == rel(2.0 * 64 * 8 * 128 * 128 * 4 + 4.0 * 64 * 8 * 128 * 2));
   CHECK(w.flops == rel(5.0 * 64 * 8 * 128 * 128));
@@ -182,7 +183,7 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     x.entry.name = "causal_conv1d_update_kernel";
     x.entry.shapes = {{64, 8192}, {64, 8192, 3}};
     x.entry.dtypes = {k_bf16, k_bf16};
-    x.cls.detail = "conv";
+    x.cls.detail = detail_of(OpClass::linear_attn, "conv");
     WorkEstimate w = x.run();
     CHECK(w.bytes == rel(2.0 * 64 * 8192 * 3 * 2 + 2.0 * 64 * 8192 * 2));
     CHECK(w.flops == rel(2.0 * 64 * 8192 * 4));
@@ -193,7 +194,8 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     x.entry.name = "_causal_conv1d_update_kernel";
     x.entry.shapes = {{32, 5120}, {32, 5120, 3}};
     x.entry.dtypes = {k_bf16, k_bf16};
-    x.cls = Classification{OpClass::linear_attn, "conv", "table", false, {}};
+    x.cls = Classification{
+        OpClass::linear_attn, detail_of(OpClass::linear_attn, "conv"), "table", false, {}};
     WorkEstimate w = x.run();
     CHECK(w.op_class == OpClass::ssm);
     const double Cd = 64.0 * 64 + 2.0 * 2 * 256;
@@ -204,7 +206,7 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     Gdn x;
     x.entry.shapes = {{64, 8192}, {64, 8192, 3}};
     x.entry.dtypes = {k_bf16, k_fp32};
-    x.cls.detail = "conv";
+    x.cls.detail = detail_of(OpClass::linear_attn, "conv");
     CHECK(x.run().bytes == rel(2.0 * 64 * 8192 * 3 * 4 + 2.0 * 64 * 8192 * 2));
   }
 }
@@ -213,7 +215,7 @@ TEST_CASE("model_work linear/ssm: prefill kernels stay L2 with the operand-bytes
           "[model][linear]") {
   Gdn x;
   x.entry.name = "chunk_gated_delta_rule_fwd_kernel_h_blockdim64";
-  x.cls.detail = "prefill";
+  x.cls.detail = detail_of(OpClass::linear_attn, "prefill");
   x.regime.regime = Regime::prefill;
   x.regime.t_ms = 0.04;
   WorkEstimate w = x.run();

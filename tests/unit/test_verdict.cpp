@@ -35,7 +35,7 @@ WorkEstimate example_moe(double experts) {
   m.weight_elems_per_expert = k_weight_elems;
   m.weight_bytes_per_elem = 1.0;
   m.activation_bytes = k_act_bytes;
-  m.stage = "both";
+  m.stage = MoeStage::both;
   w.moe = m;
   return w;
 }

@@ -159,8 +159,8 @@ struct MoeFacts {
   double weight_elems_per_expert = 0;
   double weight_bytes_per_elem = 0;
   double activation_bytes = 0;
-  std::string stage;  // stage1 | stage2 | both
-  bool gated = true;  // 3·I·H per expert (gate, up, down); false: 2·I·H
+  MoeStage stage = MoeStage::both;  // the stages one unit runs (never unnamed)
+  bool gated = true;                // 3·I·H per expert (gate, up, down); false: 2·I·H
 };
 // A collective's wire traffic (MODELS.md §8).
 struct CommFacts {
@@ -275,11 +275,15 @@ struct VerdictParams {
   const CalibrationTable* calibration = nullptr;
   std::size_t calibration_min_n = k_default_min_n;
 };
+// Which roof judged an entry (the artifact's `roof`): none = no roof decided (the key is left out).
+enum class Roof { none, hbm, compute, link };
+// "hbm" | "compute" | "link" ("" for none).
+const char* to_string(Roof r);
 struct Verdict {
   std::optional<double> achieved_bw_bytes_s, achieved_flops;
   std::optional<double> hbm_util, compute_util;
   std::optional<double> link_util;  // comm: link_bytes / t / aggregate link roof
-  std::string roof;                 // "hbm" | "compute" | "link" ("" = no roof decided)
+  Roof roof = Roof::none;
   std::optional<double> arithmetic_intensity, ridge_point;
   Bound bound = Bound::unknown;
   std::optional<double> roofline_pct, roofline_pct_raw;

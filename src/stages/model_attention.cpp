@@ -215,7 +215,7 @@ void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
   const double hd_v = c.kv_lora_rank && *c.kv_lora_rank > 0 ? *c.kv_lora_rank : *c.head_dim;
   const double partials = B * n_q * k_assumed_kv_splits * (hd_v + 1.0) * 4.0;
   const double out = B * n_q * hd_v * in.dtypes.act.bytes;
-  work.compute_dtype = Dtype{"fp32", 4.0, true};
+  work.compute_dtype = dtype_of(DtypeKey::fp32);
   work.has_compute_peak_class = false;
   work.notes.push_back(fmt::format(
       "split-KV reduction: reads fp32 partial outputs + log-sum-exp for an assumed {} KV splits "

@@ -39,7 +39,7 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
   bool fp8 = false;
   std::string fp8_spelling;
   for (const auto& s : in.entry.dtypes)
-    if (auto dt = parse_dtype(s); dt && dt->key == "fp8") {
+    if (auto dt = parse_dtype(s); dt && dt->key == DtypeKey::fp8) {
       fp8 = true;
       fp8_spelling = s;
       break;
@@ -48,7 +48,7 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
   const double bytes = B * S * d * k_bytes + B * S * 4.0;
   const double flops = 2.0 * B * h * S * d;
   work.has_compute_peak_class = true;
-  work.compute_dtype = fp8 ? Dtype{"fp8", 1.0, true} : Dtype{"bf16", 2.0, true};
+  work.compute_dtype = fp8 ? dtype_of(DtypeKey::fp8) : dtype_of(DtypeKey::bf16);
   work.kv_bytes = B * S * d * k_bytes;
   work.notes.push_back(fmt::format(
       "sparse-attention indexer (decode): B = {} ({}), S = isl + osl/2 = {} keys scored per "

@@ -49,7 +49,7 @@ Dtype activation_dtype(const ModelInput& in, std::optional<std::size_t> state, s
   const TopNEntry& e = in.entry;
   if (state && *state == 0)
     for (std::size_t i = 1; i < e.dtypes.size(); ++i)
-      if (auto dt = parse_dtype(e.dtypes[i]); dt && dt->has_peak_key && dt->key != "fp32") {
+      if (auto dt = parse_dtype(e.dtypes[i]); dt && dt->has_peak_key && dt->key != DtypeKey::fp32) {
         why = fmt::format("entry dtypes[{}] '{}' (operand 0 is the state)", i, e.dtypes[i]);
         return *dt;
       }
@@ -321,12 +321,12 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
           to_string(detail));
       return;
     }
-    Dtype fallback{"fp32", 4.0, true};
+    Dtype fallback = dtype_of(DtypeKey::fp32);
     std::string fallback_why =
         "fp32 by default (no float state operand, no mamba_ssm_dtype in config; SGLang keeps "
         "fp32 states, vLLM the model dtype)";
     if (!cfg->state_dtype_key.empty()) {
-      fallback = *parse_dtype(cfg->state_dtype_key);
+      fallback = dtype_of(cfg->state_dtype_key);
       fallback_why = fmt::format("config state dtype '{}'", cfg->state_dtype);
     }
     std::optional<std::size_t> si;

@@ -31,7 +31,7 @@ bool moe_gated(const ModelInput& in, MoeStage stage, double I, double H, std::st
       if (d.size() != 3) continue;
       if (i < in.entry.dtypes.size())
         if (auto dt = parse_dtype(in.entry.dtypes[i]);
-            dt && dt->key == "int8" && in.dtypes.weight.bytes < 1.0)
+            dt && dt->key == DtypeKey::int8 && in.dtypes.weight.bytes < 1.0)
           break;  // packed 4-bit weights in an integer container: N is not readable
       const double a = static_cast<double>(d[1]), b = static_cast<double>(d[2]);
       const double n = a == H ? b : b == H ? a : 0.0;

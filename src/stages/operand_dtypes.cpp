@@ -9,8 +9,9 @@ namespace roofline {
 namespace {
 
 bool is_float(const Dtype& d) {
-  return d.key == "fp8" || d.key == "fp4" || d.key == "bf16" || d.key == "fp16" ||
-         d.key == "tf32" || d.key == "fp32" || d.key == "fp64";
+  return d.key == DtypeKey::fp8 || d.key == DtypeKey::fp4 || d.key == DtypeKey::bf16 ||
+         d.key == DtypeKey::fp16 || d.key == DtypeKey::tf32 || d.key == DtypeKey::fp32 ||
+         d.key == DtypeKey::fp64;
 }
 
 // The operand a class keeps its weights in: MoE the expert stack (the first 3-D operand), a GEMM
@@ -46,7 +47,7 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
       floats.begin(), floats.end(), [](auto& a, auto& b) { return a.dtype.bytes < b.dtype.bytes; });
   std::optional<Seen> act;
   for (const Seen& f : floats)
-    if (f.dtype.key != "fp32" && f.dtype.key != "fp64" &&
+    if (f.dtype.key != DtypeKey::fp32 && f.dtype.key != DtypeKey::fp64 &&
         (!act || f.dtype.bytes > act->dtype.bytes))
       act = f;
   if (!act) act = *narrowest;  // one float type (or fp32 alone) serves both
@@ -59,7 +60,7 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
                 "weights the narrowest float '{}'",
                 act->spelling, narrowest->spelling);
   const bool narrow_float = std::any_of(floats.begin(), floats.end(), [](const Seen& f) {
-    return f.dtype.key == "fp8" || f.dtype.key == "fp4";
+    return f.dtype.key == DtypeKey::fp8 || f.dtype.key == DtypeKey::fp4;
   });
   if (cfg && cfg->quant_weight_bytes && *cfg->quant_weight_bytes <= 0.6 && !narrow_float) {
     weight.clear();  // resolve_dtypes then takes the 4-bit format from quantization_config
@@ -67,10 +68,10 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
   }
   const auto wi = weight_operand(sig, cls);
   const bool fp32 = std::any_of(floats.begin(), floats.end(),
-                                [](const Seen& f) { return f.dtype.key == "fp32"; });
+                                [](const Seen& f) { return f.dtype.key == DtypeKey::fp32; });
   const std::string fp32_spelling =
       fp32 ? std::find_if(floats.begin(), floats.end(),
-                          [](const Seen& f) { return f.dtype.key == "fp32"; })
+                          [](const Seen& f) { return f.dtype.key == DtypeKey::fp32; })
                  ->spelling
            : std::string();
   bool state = false;

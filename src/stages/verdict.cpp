@@ -203,9 +203,9 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
 
   if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
       peaks.source != PeaksSource::none)
-    v.notes.push_back(
-        fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
-                    work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key));
+    v.notes.push_back(fmt::format(
+        "no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
+        work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key.str()));
 
   // Roof axis: compute when AI is beyond the ridge point, else memory.
   v.compute_axis =

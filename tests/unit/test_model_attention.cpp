@@ -71,7 +71,7 @@ TEST_CASE("model_work attention: an fp8 KV cache halves the bytes", "[model][att
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(64.0 * 1536 * 2 * 256 * 2 * 1));
-  CHECK(w.kv_dtype == "fp8");
+  CHECK(w.kv_dtype == DtypeKey::fp8);
 }
 
 TEST_CASE("model_work attention: per-rank heads under TP, KV heads at least 1", "[model][attn]") {
@@ -261,7 +261,7 @@ TEST_CASE("model_work attention: the DeepSeek-V3.2 indexer (MODELS §7)", "[mode
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(B * S * d * (1 + 4.0 / 128) + B * S * 4));
   CHECK(w.flops == rel(2 * B * h * S * d));
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
   x.entry.dtypes = {"torch.bfloat16"};
   CHECK(x.run().bytes == rel(B * S * d * 2 + B * S * 4));
   x.config.index_head_dim.reset();

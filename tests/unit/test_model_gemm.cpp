@@ -62,7 +62,7 @@ TEST_CASE("model_work GEMM: B stored [N,K] is matched on K", "[model][gemm]") {
   CHECK(w.bytes == rel(M * K * 1 + K * N * 1 + M * N * 1));
   CHECK(w.bytes == rel(26083328.0));
   CHECK(w.weight_bytes == rel(K * N));
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
   CHECK(w.t_unit_ms == rel(0.0129));
   CHECK(w.unit_launches == rel(1));
 }
@@ -89,9 +89,9 @@ TEST_CASE("model_work GEMM: bf16 activations with fp8 weights", "[model][gemm]")
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
   CHECK(w.bytes == rel(M * K * 2 + K * N * 1 + M * N * 2));
-  CHECK(w.compute_dtype.key == "bf16");  // the wider of the two
-  CHECK(w.activation_dtype == "bf16");
-  CHECK(w.weight_dtype == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::bf16);  // the wider of the two
+  CHECK(w.activation_dtype == DtypeKey::bf16);
+  CHECK(w.weight_dtype == DtypeKey::fp8);
 }
 
 TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry does not say",
@@ -103,7 +103,7 @@ TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
-  CHECK(w.weight_dtype == "fp8");
+  CHECK(w.weight_dtype == DtypeKey::fp8);
   CHECK(w.bytes == rel(M * K * 2 + K * N * 1 + M * N * 2));
 }
 
@@ -113,8 +113,8 @@ TEST_CASE("model_work GEMM: env model_dtype beats the config dtype for weights",
   TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
-  CHECK(w.weight_dtype == "fp8");
-  CHECK(w.activation_dtype == "bf16");
+  CHECK(w.weight_dtype == DtypeKey::fp8);
+  CHECK(w.activation_dtype == DtypeKey::bf16);
 }
 
 TEST_CASE("model_work GEMM: a8w4 computes in fp8 and reads half-byte weights", "[model][gemm]") {
@@ -123,7 +123,7 @@ TEST_CASE("model_work GEMM: a8w4 computes in fp8 and reads half-byte weights", "
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
   CHECK(w.bytes == rel(M * K * 1 + K * N * 0.5 + M * N * 1));
 }
 

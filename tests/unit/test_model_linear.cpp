@@ -73,7 +73,7 @@ TEST_CASE("model_work GDN: the bundled example's anchor, ≈ 270 MB and ≈ 53 %
   CHECK(w.bytes == rel(270024704));
   CHECK(w.flops == rel(7.0 * 64 * 32 * 128 * 128));
   CHECK_FALSE(w.has_compute_peak_class);
-  CHECK(w.kv_dtype == "fp32");
+  CHECK(w.kv_dtype == DtypeKey::fp32);
   const Verdict v = judge(w, OpClass::linear_attn, 12.82, x.peaks, VerdictParams{});
   CHECK(v.hbm_util.value() == Approx(0.5349).epsilon(0.001));  // ≈ 53 % at 63.1 µs
   CHECK_FALSE(v.compute_util.has_value());
@@ -97,7 +97,7 @@ TEST_CASE("model_work GDN: per-rank heads under TP, state dtype precedence", "[m
         rel(2 * N * HV * 128 * 128 * 4 + N * (2 * HK * 128 + 2 * HV * 128) * 2 + N * HV * 8));
   CHECK(any_contains(w.notes, {"fp32 by default"}));
   x.config.state_dtype = "bfloat16";
-  x.config.state_dtype_key = "bf16";
+  x.config.state_dtype_key = DtypeKey::bf16;
   w = x.run();
   CHECK(w.bytes ==
         rel(2 * N * HV * 128 * 128 * 2 + N * (2 * HK * 128 + 2 * HV * 128) * 2 + N * HV * 8));

@@ -64,7 +64,7 @@ TEST_CASE("model_work MoE: the SPEC §11 fused_moe_kernel", "[model][moe]") {
   CHECK(w.bytes == rel(w.weight_bytes + m.activation_bytes));
   CHECK(w.bytes == Approx(697e6).epsilon(0.001));
   CHECK(w.flops == rel(2.0 * 512 * weight_elems));
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
 
   // Two candidates; the all-expert one (~102 % of the bandwidth budget) is infeasible.
   REQUIRE(w.candidates.size() == 2);
@@ -97,7 +97,7 @@ TEST_CASE("model_work MoE: mxfp4 weights from quantization_config are half a byt
   REQUIRE(w.moe);
   CHECK(w.moe->weight_bytes_per_elem == rel(0.5));
   CHECK(w.weight_bytes == rel(w.moe->experts_hit * 3.0 * 512 * 2048 * 0.5));
-  CHECK(w.compute_dtype.key == "bf16");
+  CHECK(w.compute_dtype.key == DtypeKey::bf16);
 }
 
 TEST_CASE("model_work MoE: rows in flight from workload.conc without est_shape", "[model][moe]") {
@@ -301,8 +301,9 @@ TEST_CASE("model_work MoE: shared experts counted only when the family fuses the
 TEST_CASE("model_work MoE: a family marked streaming every expert reports the all-expert figure",
           "[model][moe]") {
   Example x;
-  x.cls.detail = detail_of(OpClass::moe, "all");  // no stage named: 80 launches / 40 layers = 2 per unit
-  x.regime.t_ms = 0.06;  // budget 960 MB: both figures feasible
+  x.cls.detail =
+      detail_of(OpClass::moe, "all");  // no stage named: 80 launches / 40 layers = 2 per unit
+  x.regime.t_ms = 0.06;                // budget 960 MB: both figures feasible
   WorkEstimate w = x.run();
   REQUIRE(w.candidates.size() == 2);
   CHECK(w.candidates[0].label == "all experts");

@@ -229,7 +229,10 @@ TEST_CASE("judge: no FLOP peak for the compute dtype — the memory axis decides
   ResolvedPeaks strix;
   strix.gfx = "gfx1151";
   strix.hbm_bw_bytes_s = 2.56e11;
-  strix.flops = {{"fp32", 3.0e13}, {"bf16", 6.0e13}, {"fp16", 6.0e13}, {"int8", 6.0e13}};
+  strix.flops = {{DtypeKey::fp32, 3.0e13},
+                 {DtypeKey::bf16, 6.0e13},
+                 {DtypeKey::fp16, 6.0e13},
+                 {DtypeKey::int8, 6.0e13}};
   strix.source = PeaksSource::table;
   strix.confidence = Confidence::high;
   // fp8 GEMM with a huge AI; gfx1151 has no fp8 peak, and the bf16/int8 maximum must not stand in.

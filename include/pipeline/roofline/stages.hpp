@@ -51,7 +51,7 @@ struct ResolvedPeaks {
   std::string gfx;      // normalized run arch: the gfx (AMD) or sm_NN (NVIDIA)
   std::string product;  // canonical run product ("" = none)
   std::optional<double> hbm_bw_bytes_s;
-  std::map<std::string, double> flops;  // canonical dtype key -> FLOP/s
+  std::map<DtypeKey, double> flops;  // canonical dtype key -> FLOP/s
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
   std::optional<LinkPeak> link;  // interconnect roof (MODELS.md §8); none = no verdict for comm
@@ -70,7 +70,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
                             const std::string& product_spelling, const DeviceProps& props,
                             const std::string& device_name = {});
 // FLOP/s for a canonical dtype key; nullopt when the table has no figure (never the maximum).
-std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key);
+std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key);
 
 // ---- step 3: gather_evidence (stages B and C, SPEC §6) ------------------------------------------
 // What stages B and C found for one head entry, matched by kernel name before the per-entry pass.
@@ -193,7 +193,7 @@ struct WorkEstimate {
   std::optional<MoeFacts> moe;
   double weight_bytes = 0.0;  // part of `bytes` that is weights (GEMM/MoE), for levers
   double kv_bytes = 0.0;      // part of `bytes` that is KV cache (attention), for levers
-  std::string weight_dtype, activation_dtype, kv_dtype;
+  DtypeKey weight_dtype, activation_dtype, kv_dtype;
   std::vector<std::string> notes;
   // The class the shapes showed when they overrule the classifier (a batched GEMM over all
   // experts is MoE; a conv kernel of a mamba model is ssm); nullopt = keep the classification.

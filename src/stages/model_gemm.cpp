@@ -53,42 +53,60 @@ std::optional<GemmShape> shape_from_operands(const TopNEntry& e, bool packed4) {
   return std::nullopt;
 }
 
+// The module a GEMM belongs to, for the modules a quantized checkpoint leaves unquantized
+// (MODELS.md §3); other = a projection no such list names (MLP, experts).
+enum class GemmRole { other, attention, router, lm_head };
+
+const char* gemm_role_name(GemmRole r) {
+  switch (r) {
+    case GemmRole::attention:
+      return "attention";
+    case GemmRole::router:
+      return "router";
+    case GemmRole::lm_head:
+      return "lm_head";
+    case GemmRole::other:
+      break;
+  }
+  return "";
+}
+
 // Which unquantized role a GEMM plays (MODELS.md §3): by name, then by shape.
-std::string gemm_role(const ModelInput& in, const GemmShape& s) {
+GemmRole gemm_role(const ModelInput& in, const GemmShape& s) {
   const TopNEntry& e = in.entry;
   for (const std::string* f : {&e.name, &e.short_name}) {
-    if (icontains(*f, "lm_head")) return "lm_head";
-    if (icontains(*f, "router")) return "router";
+    if (icontains(*f, "lm_head")) return GemmRole::lm_head;
+    if (icontains(*f, "router")) return GemmRole::router;
     for (std::string_view t : {"qkv", "q_proj", "k_proj", "v_proj", "o_proj", "out_proj"})
-      if (icontains(*f, t)) return "attention";
+      if (icontains(*f, t)) return GemmRole::attention;
     if (icontains(*f, "gate") && !icontains(*f, "gate_up") && !icontains(*f, "gateup"))
-      return "router";
+      return GemmRole::router;
   }
   const ModelConfig* c = in.ctx.config;
-  if (!c) return {};
+  if (!c) return GemmRole::other;
   const double tp = in.tp;
   if (c->n_heads && c->n_kv_heads && c->head_dim) {
     const double nq = *c->n_heads / tp, nkv = std::max(1.0, *c->n_kv_heads / tp);
-    if (s.n == (nq + 2.0 * nkv) * *c->head_dim) return "attention";
+    if (s.n == (nq + 2.0 * nkv) * *c->head_dim) return GemmRole::attention;
     if (c->hidden && s.k == nq * *c->head_dim && s.n == *c->hidden &&
         *c->n_heads * *c->head_dim / tp != *c->hidden)
-      return "attention";
+      return GemmRole::attention;
   }
-  if (c->experts && c->hidden && s.n == *c->experts && s.k == *c->hidden) return "router";
+  if (c->experts && c->hidden && s.n == *c->experts && s.k == *c->hidden) return GemmRole::router;
   if (c->vocab && c->hidden && s.k == *c->hidden && (s.n == *c->vocab || s.n == *c->vocab / tp))
-    return "lm_head";
-  return {};
+    return GemmRole::lm_head;
+  return GemmRole::other;
 }
 
 // The module of `list` (modules_to_not_convert, ignore, ignored_layers) that covers `role`.
-std::string unquantized_module(const ModelConfig& c, const std::string& role) {
+std::string unquantized_module(const ModelConfig& c, GemmRole role) {
   for (const std::string& m : c.unquantized_modules) {
     const bool attn = icontains(m, "attn") || icontains(m, "attention") || icontains(m, "q_proj") ||
                       icontains(m, "qkv") || icontains(m, "o_proj");
     const bool router = icontains(m, "router") || m == "gate" ||
                         (m.size() > 5 && m.compare(m.size() - 5, 5, ".gate") == 0);
-    if ((role == "attention" && attn) || (role == "router" && router) ||
-        (role == "lm_head" && icontains(m, "lm_head")))
+    if ((role == GemmRole::attention && attn) || (role == GemmRole::router && router) ||
+        (role == GemmRole::lm_head && icontains(m, "lm_head")))
       return m;
   }
   return {};
@@ -174,13 +192,14 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   }
   std::string weight_source = in.dtypes.weight_source;
   if (in.dtypes.weight_from_quant && in.ctx.config) {
-    const std::string role = gemm_role(in, s);
-    const std::string module = role.empty() ? "" : unquantized_module(*in.ctx.config, role);
+    const GemmRole role = gemm_role(in, s);
+    const std::string module =
+        role == GemmRole::other ? "" : unquantized_module(*in.ctx.config, role);
     if (!module.empty()) {
       wdt = in.dtypes.model;
-      weight_source =
-          fmt::format("{} projection listed unquantized ('{}' in {}): model dtype, {}", role,
-                      module, in.ctx.config->unquantized_key, in.dtypes.model_source);
+      weight_source = fmt::format("{} projection listed unquantized ('{}' in {}): model dtype, {}",
+                                  gemm_role_name(role), module, in.ctx.config->unquantized_key,
+                                  in.dtypes.model_source);
       work.weight_dtype = wdt.key;
       work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
     }

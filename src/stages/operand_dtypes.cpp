@@ -25,6 +25,21 @@ std::optional<std::size_t> weight_operand(const std::vector<std::vector<std::int
   return std::nullopt;
 }
 
+// Each operand's role: the class's weight operand, a 4-D operand of a linear/ssm kernel the
+// recurrent state when the set holds fp32, every other operand activations.
+std::vector<OperandRole> operand_roles(const std::vector<std::vector<std::int64_t>>& sig,
+                                       OpClass cls, bool fp32) {
+  const auto wi = weight_operand(sig, cls);
+  std::vector<OperandRole> roles(sig.size(), OperandRole::activations);
+  for (std::size_t i = 0; i < sig.size(); ++i) {
+    if (wi && i == *wi)
+      roles[i] = OperandRole::weights;
+    else if (fp32 && sig[i].size() == 4 && (cls == OpClass::linear_attn || cls == OpClass::ssm))
+      roles[i] = OperandRole::state;
+  }
+  return roles;
+}
+
 }  // namespace
 
 OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
@@ -39,6 +54,9 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
   for (const auto& s : dtype_set)
     if (auto d = parse_dtype(s); d && is_float(*d)) floats.push_back({s, *d});
   out.dtypes.assign(sig.size(), "");
+  out.roles = operand_roles(sig, cls, std::any_of(floats.begin(), floats.end(), [](const Seen& f) {
+                              return f.dtype.key == DtypeKey::fp32;
+                            }));
   if (floats.empty()) {
     out.rule = "dtype set holds no float type: dtypes from the config";
     return out;
@@ -66,23 +84,22 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
     weight.clear();  // resolve_dtypes then takes the 4-bit format from quantization_config
     rule += "; weights from the 4-bit quantization_config (the set holds no fp8/fp4 float)";
   }
-  const auto wi = weight_operand(sig, cls);
-  const bool fp32 = std::any_of(floats.begin(), floats.end(),
-                                [](const Seen& f) { return f.dtype.key == DtypeKey::fp32; });
-  const std::string fp32_spelling =
-      fp32 ? std::find_if(floats.begin(), floats.end(),
-                          [](const Seen& f) { return f.dtype.key == DtypeKey::fp32; })
-                 ->spelling
-           : std::string();
+  const auto fp32 = std::find_if(floats.begin(), floats.end(),
+                                 [](const Seen& f) { return f.dtype.key == DtypeKey::fp32; });
+  const std::string fp32_spelling = fp32 != floats.end() ? fp32->spelling : std::string();
   bool state = false;
   for (std::size_t i = 0; i < sig.size(); ++i) {
-    if (wi && i == *wi) {
-      out.dtypes[i] = weight;
-    } else if (fp32 && sig[i].size() == 4 && (cls == OpClass::linear_attn || cls == OpClass::ssm)) {
-      out.dtypes[i] = fp32_spelling;  // the recurrent state
-      state = true;
-    } else {
-      out.dtypes[i] = act->spelling;
+    switch (out.roles[i]) {
+      case OperandRole::weights:
+        out.dtypes[i] = weight;
+        break;
+      case OperandRole::state:
+        out.dtypes[i] = fp32_spelling;  // the recurrent state
+        state = true;
+        break;
+      case OperandRole::activations:
+        out.dtypes[i] = act->spelling;
+        break;
     }
   }
   if (state)

@@ -186,3 +186,23 @@ TEST_CASE("model_work: the unknown class is not modelled; a collective at tp 1 h
   REQUIRE(c.bytes_lower_bound);
   CHECK(*c.bytes_lower_bound == rel(64.0 * 2048 * 2 + 1024.0 * 2048 * 2));
 }
+
+TEST_CASE("operand_dtypes: each operand's role decides its dtype (RUNS.md §2b)", "[model][gemm]") {
+  // A GEMM: operand 1 holds the weights (narrowest float), the others the activations.
+  OperandDtypes g = operand_dtypes({"c10::BFloat16", "c10::Float8_e4m3fn", "float"},
+                                   {{64, 4096}, {4096, 4096}, {4096}}, OpClass::gemm, nullptr);
+  CHECK(g.roles == std::vector<OperandRole>{OperandRole::activations, OperandRole::weights,
+                                            OperandRole::activations});
+  CHECK(g.dtypes ==
+        std::vector<std::string>{"c10::BFloat16", "c10::Float8_e4m3fn", "c10::BFloat16"});
+  // MoE: the first 3-D operand is the expert stack.
+  OperandDtypes m = operand_dtypes({"c10::BFloat16"}, {{64, 2048}, {8, 1536, 2048}, {64, 8}},
+                                   OpClass::moe, nullptr);
+  CHECK(m.roles[1] == OperandRole::weights);
+  // A linear-attention kernel: a 4-D operand is the fp32 recurrent state when the set holds fp32.
+  OperandDtypes s = operand_dtypes({"c10::BFloat16", "float"}, {{32, 16, 128}, {32, 16, 128, 128}},
+                                   OpClass::linear_attn, nullptr);
+  CHECK(s.roles == std::vector<OperandRole>{OperandRole::activations, OperandRole::state});
+  CHECK(s.dtypes[1] == "float");
+  CHECK(roofline::test::contains(s.rule, "fp32 recurrent state"));
+}

@@ -235,8 +235,11 @@ WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime
 // type serves both), a 4-bit quant_method the weights unless the set holds an fp8/fp4 float, a
 // 4-D operand of a linear/ssm kernel the fp32 state when `float` is present; integer and scalar
 // entries dropped. `rule` says which rule decided.
+// The part an operand of a signature plays, which decides its dtype.
+enum class OperandRole { activations, weights, state };
 struct OperandDtypes {
   std::vector<std::string> dtypes;  // one per operand of the signature ("" = let the config say)
+  std::vector<OperandRole> roles;   // parallel to dtypes
   std::string rule;
 };
 OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,

@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/json_input.hpp"
-#include "roofline/embedded_data.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline {
 namespace {
@@ -183,15 +182,6 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
   }
   out.value = std::move(rules);
   return out;
-}
-
-const std::vector<ClassRule>& builtin_kernel_classes_rules() {
-  // The build checked the shipped table (src/tools/check_data_tables.cpp): no row is dropped.
-  static const std::vector<ClassRule> rules = [] {
-    auto loaded = parse_kernel_classes(builtin_kernel_classes(), "kernel_classes.tsv");
-    return loaded.value.value_or(std::vector<ClassRule>{});
-  }();
-  return rules;
 }
 
 std::optional<ClassRule> parse_classify_override(std::string_view spec, std::string& error) {

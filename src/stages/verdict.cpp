@@ -6,6 +6,7 @@
 
 #include "roofline/calibration.hpp"
 #include "roofline/stages.hpp"
+#include "roofline/target_eff.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline {
@@ -36,25 +37,7 @@ const char* to_string(Roof r) {
 }
 
 std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
-  const bool r9700 = product == "r9700";
-  switch (cls) {
-    case OpClass::gemm:
-      return 0.90;
-    case OpClass::moe:
-      return r9700 ? 0.76 : 0.90;
-    case OpClass::elementwise:
-      return r9700 ? 0.76 : 0.875;
-    case OpClass::attn:
-      return 0.50;
-    case OpClass::linear_attn:  // streaming state updates (MODELS.md)
-    case OpClass::ssm:
-      return 0.85;
-    case OpClass::comm:
-      return 0.75;
-    case OpClass::unknown:
-      return std::nullopt;
-  }
-  return std::nullopt;
+  return target_eff_prior(builtin_target_eff(), cls, product);
 }
 
 namespace {

@@ -303,7 +303,8 @@ struct Verdict {
   bool stage_c_candidate = false;
   std::vector<std::string> notes;
 };
-// The prior for how close a good implementation of the class gets (SPEC §8).
+// The prior for how close a good implementation of the class gets (SPEC §8): the one lookup in the
+// shipped data/target_eff.tsv (the product's row, else the class's `*` row).
 std::optional<double> target_eff_for(OpClass cls, const std::string& product);
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params);

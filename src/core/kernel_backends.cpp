@@ -4,8 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/embedded_data.hpp"
-#include "roofline/topn.hpp"
+#include "roofline/kernel_backends.hpp"
 
 namespace roofline {
 namespace {
@@ -72,14 +71,6 @@ Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
   }
   out.value = std::move(rules);
   return out;
-}
-
-const std::vector<BackendRule>& builtin_kernel_backends_rules() {
-  static const std::vector<BackendRule> rules = [] {
-    auto loaded = parse_kernel_backends(builtin_kernel_backends(), "kernel_backends.tsv");
-    return loaded.value.value_or(std::vector<BackendRule>{});
-  }();
-  return rules;
 }
 
 }  // namespace roofline

@@ -146,8 +146,11 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
     // MODELS.md §5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to the
     // expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
     const double bt = bs->batch, w = wdt.bytes;
-    const double bytes = bt * (bs->m * bs->k * a + bs->k * bs->n * w + bs->m * bs->n * a);
-    const double flops = 2.0 * bt * bs->m * bs->n * bs->k;
+    const Term bytes =
+        scaled_sum("bytes", "Bt", bt,
+                   {part("M·K·a", bs->m * bs->k * a), part("K·N·w", bs->k * bs->n * w),
+                    part("M·N·a", bs->m * bs->n * a)});
+    const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * bt * bs->m * bs->n * bs->k, Unit::flops);
     work.weight_bytes = bt * bs->k * bs->n * w;
     work.notes.push_back(bs->how);
     const ModelConfig* cfg = in.ctx.config;
@@ -161,11 +164,8 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
     work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
                                      in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
                                      in.dtypes.weight_source));
-    work.notes.push_back(fmt::format(
-        "bytes = Bt·(M·K·a + K·N·w + M·N·a) = {}·({} + {} + {}) = {}; flops = 2·Bt·M·N·K = {:.4g}",
-        format_g(bt), fmt_bytes(bs->m * bs->k * a), fmt_bytes(bs->k * bs->n * w),
-        fmt_bytes(bs->m * bs->n * a), fmt_bytes(bytes), flops));
-    work.candidates.push_back({"batched GEMM", bytes, flops, std::nullopt});
+    work.notes.push_back(render_all({bytes, flops}));
+    add_candidate(work, "batched GEMM", bytes, flops);
     return;
   }
   auto shape = shape_from_operands(e, in.dtypes.weight.bytes < 1.0);
@@ -205,18 +205,17 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
     }
   }
   const double w = wdt.bytes;
-  const double a_bytes = s.m * s.k * a;
-  const double b_bytes = s.b_batch * s.k * s.n * w;
-  const double c_bytes = s.m * s.n * a;
-  const double flops = 2.0 * s.m * s.n * s.k;  // batched B: A rows already span the batch
-  work.weight_bytes = b_bytes;
+  const Term b_bytes = part("K·N·w", s.b_batch * s.k * s.n * w);
+  const Term bytes =
+      sum("bytes", {part("M·K·a", s.m * s.k * a), b_bytes, part("M·N·a", s.m * s.n * a)});
+  // batched B: A rows already span the batch
+  const Term flops = term("flops", "2·M·N·K", 2.0 * s.m * s.n * s.k, Unit::flops);
+  work.weight_bytes = b_bytes.value;
   work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
                                    in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
                                    weight_source));
-  work.notes.push_back(fmt::format(
-      "bytes = M·K·a {} + K·N·w {} + M·N·a {} = {}; flops = 2·M·N·K = {:.4g}", fmt_bytes(a_bytes),
-      fmt_bytes(b_bytes), fmt_bytes(c_bytes), fmt_bytes(a_bytes + b_bytes + c_bytes), flops));
-  work.candidates.push_back({"dense GEMM", a_bytes + b_bytes + c_bytes, flops, std::nullopt});
+  work.notes.push_back(render_all({bytes, flops}));
+  add_candidate(work, "dense GEMM", bytes, flops);
 }
 
 }  // namespace roofline::detail

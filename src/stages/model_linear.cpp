@@ -18,6 +18,12 @@ struct Shape {
   std::string formula;
 };
 
+// A layer kind's update from its byte and FLOP terms: "<what>; bytes = … ; flops = …".
+Shape shape_of(Mixer m, const Term& bytes, const Term& flops, double state,
+               const std::string& what) {
+  return Shape{m, bytes.value, flops.value, state, what + "; " + render_all({bytes, flops})};
+}
+
 // The state dtype: the dtype of the largest rank >= 3 operand (the recurrent state, by shape)
 // when the entry names a float type for it, else `fallback` (with why).
 Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string& fallback_why,
@@ -109,21 +115,17 @@ Shape delta_rule(const ModelInput& in, Mixer m, double N, double s, double a,
     K = *c.linear_key_head_dim;
     V = *c.linear_value_head_dim;
   }
-  Shape r{m, 0, 0, 0, ""};
-  const double state = 2.0 * N * HV * K * V * s;
-  r.state = state;
-  const double qkvo = N * (2.0 * HK * K + 2.0 * HV * V) * a;
-  const double gates = N * HV * 8.0;
-  r.bytes = state + qkvo + gates;
-  r.flops = 7.0 * N * HV * K * V;
-  r.formula = fmt::format(
-      "{} decode: N = {}, per-rank HK = {}, HV = {}, K = {}, V = {} (heads / tp {}); bytes = "
-      "2·N·HV·K·V·s (state read + write) {} + N·(2·HK·K + 2·HV·V)·a (q, k, v, o) {} + N·HV·8 "
-      "(gates) {} = {}; flops = 7·N·HV·K·V = {:.4g}",
-      m == Mixer::kda ? "KDA" : "GDN", format_g(N), format_g(HK), format_g(HV), format_g(K),
-      format_g(V), format_g(in.tp), fmt_bytes(state), fmt_bytes(qkvo), fmt_bytes(gates),
-      fmt_bytes(r.bytes), r.flops);
-  return r;
+  const Term state = part("2·N·HV·K·V·s (state read + write)", 2.0 * N * HV * K * V * s);
+  const Term bytes =
+      sum("bytes",
+          {state, part("N·(2·HK·K + 2·HV·V)·a (q, k, v, o)", N * (2.0 * HK * K + 2.0 * HV * V) * a),
+           part("N·HV·8 (gates)", N * HV * 8.0)});
+  const Term flops = term("flops", "7·N·HV·K·V", 7.0 * N * HV * K * V, Unit::flops);
+  return shape_of(m, bytes, flops, state.value,
+                  fmt::format("{} decode: N = {}, per-rank HK = {}, HV = {}, K = {}, V = {} "
+                              "(heads / tp {})",
+                              m == Mixer::kda ? "KDA" : "GDN", format_g(N), format_g(HK),
+                              format_g(HV), format_g(K), format_g(V), format_g(in.tp)));
 }
 
 // Mamba2 groups per rank: n_groups / tp when tp divides it, else replicated.
@@ -141,13 +143,12 @@ Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std
     require(c.head_dim, "head_dim", missing);
     if (!missing.empty()) return {};
     const double H = *c.n_heads / in.tp, D = *c.head_dim;
-    r.state = 2.0 * N * H * D * D * s;
-    r.bytes = r.state + 4.0 * N * H * D * a;
-    r.flops = 5.0 * N * H * D * D;
-    r.formula = fmt::format(
-        "lightning decode: N = {}, H = {} (heads / tp {}), D = {}; bytes = 2·N·H·D²·s + "
-        "4·N·H·D·a = {}; flops = 5·N·H·D² = {:.4g}",
-        format_g(N), format_g(H), format_g(in.tp), format_g(D), fmt_bytes(r.bytes), r.flops);
+    const Term state = part("2·N·H·D²·s", 2.0 * N * H * D * D * s);
+    const Term bytes = sum_of_formulas("bytes", {state, part("4·N·H·D·a", 4.0 * N * H * D * a)});
+    const Term flops = term("flops", "5·N·H·D²", 5.0 * N * H * D * D, Unit::flops);
+    r = shape_of(m, bytes, flops, state.value,
+                 fmt::format("lightning decode: N = {}, H = {} (heads / tp {}), D = {}",
+                             format_g(N), format_g(H), format_g(in.tp), format_g(D)));
   } else if (m == Mixer::mamba2) {
     require(c.mamba_heads, "mamba_num_heads", missing);
     require(c.mamba_head_dim, "mamba_head_dim", missing);
@@ -155,29 +156,25 @@ Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std
     if (!missing.empty()) return {};
     const double Hm = *c.mamba_heads / in.tp, P = *c.mamba_head_dim, Ns = *c.ssm_state_size;
     const double G = mamba_groups(c, in.tp);
-    const double state = 2.0 * N * Hm * P * Ns * s, io = N * (3.0 * Hm * P + 2.0 * G * Ns) * a;
-    r.bytes = state + io;
-    r.state = state;
-    r.flops = 6.0 * N * Hm * P * Ns;
-    r.formula = fmt::format(
-        "mamba2 decode: N = {}, per-rank Hm = {}, P = {}, Ns = {}, G = {}; bytes = 2·N·Hm·P·Ns·s "
-        "(state read + write) {} + N·(3·Hm·P + 2·G·Ns)·a (x, z, y, B, C) {} = {}; flops = "
-        "6·N·Hm·P·Ns = {:.4g}",
-        format_g(N), format_g(Hm), format_g(P), format_g(Ns), format_g(G), fmt_bytes(state),
-        fmt_bytes(io), fmt_bytes(r.bytes), r.flops);
+    const Term state = part("2·N·Hm·P·Ns·s (state read + write)", 2.0 * N * Hm * P * Ns * s);
+    const Term bytes = sum("bytes", {state, part("N·(3·Hm·P + 2·G·Ns)·a (x, z, y, B, C)",
+                                                 N * (3.0 * Hm * P + 2.0 * G * Ns) * a)});
+    const Term flops = term("flops", "6·N·Hm·P·Ns", 6.0 * N * Hm * P * Ns, Unit::flops);
+    r = shape_of(m, bytes, flops, state.value,
+                 fmt::format("mamba2 decode: N = {}, per-rank Hm = {}, P = {}, Ns = {}, G = {}",
+                             format_g(N), format_g(Hm), format_g(P), format_g(Ns), format_g(G)));
   } else if (m == Mixer::mamba1) {
     require(c.mamba_expand, "mamba_expand", missing);
     require(c.hidden, "hidden_size", missing);
     require(c.ssm_state_size, "mamba_d_state", missing);
     if (!missing.empty()) return {};
     const double Di = *c.mamba_expand * *c.hidden / in.tp, Ns = *c.ssm_state_size;
-    r.state = 2.0 * N * Di * Ns * s;
-    r.bytes = r.state + 3.0 * N * Di * a;
-    r.flops = 6.0 * N * Di * Ns;
-    r.formula = fmt::format(
-        "mamba1 decode: N = {}, Di = mamba_expand·hidden/tp = {}, Ns = {}; bytes = 2·N·Di·Ns·s + "
-        "3·N·Di·a = {}; flops = 6·N·Di·Ns = {:.4g}",
-        format_g(N), format_g(Di), format_g(Ns), fmt_bytes(r.bytes), r.flops);
+    const Term state = part("2·N·Di·Ns·s", 2.0 * N * Di * Ns * s);
+    const Term bytes = sum_of_formulas("bytes", {state, part("3·N·Di·a", 3.0 * N * Di * a)});
+    const Term flops = term("flops", "6·N·Di·Ns", 6.0 * N * Di * Ns, Unit::flops);
+    r = shape_of(m, bytes, flops, state.value,
+                 fmt::format("mamba1 decode: N = {}, Di = mamba_expand·hidden/tp = {}, Ns = {}",
+                             format_g(N), format_g(Di), format_g(Ns)));
   }
   return r;
 }
@@ -304,15 +301,15 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     const Dtype s = state_dtype(in, in.dtypes.act, "the activation dtype", s_why, &si);
     std::string a_why;
     const double a = activation_dtype(in, si, a_why).bytes;
-    r.bytes = 2.0 * N * Cd * (Kc - 1.0) * s.bytes + 2.0 * N * Cd * a;
-    r.flops = 2.0 * N * Cd * Kc;
-    r.mixer = m;
-    r.formula = fmt::format(
-        "short conv of {} layers ({}): N = {}, Cd = {}, Kc = {}; bytes = 2·N·Cd·(Kc−1)·s (conv "
-        "state read + write, s = {} B from {}) + 2·N·Cd·a (in, out) = {}; flops = 2·N·Cd·Kc = "
-        "{:.4g}",
-        to_string(m), why, format_g(N), format_g(Cd), format_g(Kc), s.bytes, s_why,
-        fmt_bytes(r.bytes), r.flops);
+    const Term bytes = sum_of_formulas(
+        "bytes", {part(fmt::format("2·N·Cd·(Kc−1)·s (conv state read + write, s = {} B from {})",
+                                   s.bytes, s_why),
+                       2.0 * N * Cd * (Kc - 1.0) * s.bytes),
+                  part("2·N·Cd·a (in, out)", 2.0 * N * Cd * a)});
+    const Term flops = term("flops", "2·N·Cd·Kc", 2.0 * N * Cd * Kc, Unit::flops);
+    r = shape_of(m, bytes, flops, 0.0,
+                 fmt::format("short conv of {} layers ({}): N = {}, Cd = {}, Kc = {}", to_string(m),
+                             why, format_g(N), format_g(Cd), format_g(Kc)));
   } else {
     const Mixer m = decode_mixer(in, detail, why);
     if (m == Mixer::unknown) {

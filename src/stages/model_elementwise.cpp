@@ -121,8 +121,6 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
           "reads all operands, writes one tensor the size of the largest (outputs are not recorded "
           "in the Top-N)";
     }
-    work.notes.push_back(fmt::format("{} from shapes: {}; in {} + out {}", kind, how,
-                                     fmt_bytes(in_bytes), fmt_bytes(out_bytes)));
   } else {
     if (k == K::index) {
       work.unmodeled_reason =
@@ -142,15 +140,22 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
     elems = *in.rows * *cfg->hidden;
     in_bytes = elems * in.dtypes.act.bytes;
     out_bytes = elems * in.dtypes.act.bytes;
+  }
+  // bytes = in + out (the kind's rule above), flops ≈ the elements touched.
+  const Term bytes = sum("bytes", {part("in", in_bytes), part("out", out_bytes)});
+  Term flops = term("flops", "elements", elems, Unit::flops);
+  flops.relation = "≈";
+  if (!ops.empty())
+    work.notes.push_back(
+        fmt::format("{} from shapes: {}; {}", kind, how, render_parts(bytes.parts)));
+  else
     work.notes.push_back(
         fmt::format("{} without shapes: reads and writes M·hidden = {} × {} elements at the "
                     "activation dtype {} ({}): {}",
-                    kind, format_g(*in.rows), format_g(*cfg->hidden), in.dtypes.act.key,
-                    in.rows_source, fmt_bytes(in_bytes + out_bytes)));
-  }
-  work.notes.push_back(fmt::format(
-      "flops ≈ elements = {:.4g}; memory-bound by construction (no compute peak used)", elems));
-  work.candidates.push_back({kind, in_bytes + out_bytes, elems, std::nullopt});
+                    kind, format_g(*in.rows), format_g(in.ctx.config->hidden.value_or(0.0)),
+                    in.dtypes.act.key, in.rows_source, shown(bytes)));
+  work.notes.push_back(render(flops) + "; memory-bound by construction (no compute peak used)");
+  add_candidate(work, kind, bytes, flops);
 }
 
 }  // namespace roofline::detail

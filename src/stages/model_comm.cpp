@@ -45,6 +45,46 @@ double quickreduce_codec(const TopNEntry& e, std::string& what) {
   return 1.0;
 }
 
+// The link bytes per GPU for the collective's algorithm: wire = factor · m, times the
+// QuickReduce codec; sets the algorithm and the codec of `f`.
+Term link_bytes(const ModelInput& in, const Term& message, CommFacts& f) {
+  const TopNEntry& e = in.entry;
+  const std::string& op = f.op;
+  const double n = f.group;
+  // The wire bytes per message byte for the algorithm: wire = factor · m.
+  Term factor;
+  std::string algo_how;
+  if (op == "all_reduce") {
+    const CommAlgorithm algo = in.cls.detail.comm;
+    const bool one =
+        algo == CommAlgorithm::oneshot ||
+        (algo != CommAlgorithm::twoshot && name_has(e, {"1stage", "oneshot", "one_shot"}));
+    f.algorithm = one ? "one-shot" : "two-shot";
+    factor = one ? part("(n−1)", n - 1.0, Unit::count) : part("2·(n−1)/n", 2.0 * (n - 1.0) / n);
+    if (!one) factor.display = Shown::sig4;
+    algo_how = fmt::format(
+        "{}: {}·m = {}·m ({})",
+        one ? "one-shot all-reduce"
+            : "two-shot all-reduce (reduce-scatter + all-gather; ring/tree/two-stage cost the "
+              "same)",
+        factor.formula, shown(factor),
+        algo == CommAlgorithm::unnamed ? "algorithm from the kernel name" : "kernel-family table");
+  } else {
+    f.algorithm = "ring";
+    factor = part("(n−1)/n", (n - 1.0) / n);
+    factor.display = Shown::sig4;
+    algo_how = fmt::format("{}: {}·m = {}·m (m the full gathered / scattered / exchanged tensor)",
+                           op, factor.formula, shown(factor));
+  }
+  std::string codec_how;
+  f.codec = quickreduce_codec(e, codec_how);
+  const Term link = term(
+      "link bytes per GPU (inbound)",
+      algo_how + (codec_how.empty() ? "" : fmt::format(" × codec {:.6g} ({})", f.codec, codec_how)),
+      factor.value * message.value * f.codec);
+  return link;
+}
+
 }  // namespace
 
 void model_comm(const ModelInput& in, WorkEstimate& work) {
@@ -90,37 +130,7 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   f.op = op;
   f.message_bytes = message.value;
   f.group = n;
-  // The wire bytes per message byte for the algorithm: wire = factor · m.
-  Term factor;
-  std::string algo_how;
-  if (op == "all_reduce") {
-    const CommAlgorithm algo = in.cls.detail.comm;
-    const bool one =
-        algo == CommAlgorithm::oneshot ||
-        (algo != CommAlgorithm::twoshot && name_has(e, {"1stage", "oneshot", "one_shot"}));
-    f.algorithm = one ? "one-shot" : "two-shot";
-    factor = one ? part("(n−1)", n - 1.0, Unit::count) : part("2·(n−1)/n", 2.0 * (n - 1.0) / n);
-    if (!one) factor.display = Shown::sig4;
-    algo_how = fmt::format(
-        "{}: {}·m = {}·m ({})",
-        one ? "one-shot all-reduce"
-            : "two-shot all-reduce (reduce-scatter + all-gather; ring/tree/two-stage cost the "
-              "same)",
-        factor.formula, shown(factor),
-        algo == CommAlgorithm::unnamed ? "algorithm from the kernel name" : "kernel-family table");
-  } else {
-    f.algorithm = "ring";
-    factor = part("(n−1)/n", (n - 1.0) / n);
-    factor.display = Shown::sig4;
-    algo_how = fmt::format("{}: {}·m = {}·m (m the full gathered / scattered / exchanged tensor)",
-                           op, factor.formula, shown(factor));
-  }
-  std::string codec_how;
-  f.codec = quickreduce_codec(e, codec_how);
-  const Term link = term(
-      "link bytes per GPU (inbound)",
-      algo_how + (codec_how.empty() ? "" : fmt::format(" × codec {:.6g} ({})", f.codec, codec_how)),
-      factor.value * message.value * f.codec);
+  const Term link = link_bytes(in, message, f);
   f.link_bytes = link.value;
   work.comm = f;
   work.notes.push_back(

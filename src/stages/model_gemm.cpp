@@ -137,37 +137,37 @@ std::optional<BatchedShape> batched_shape(const TopNEntry& e) {
   return s;
 }
 
-void model_gemm(const ModelInput& in, WorkEstimate& work) {
-  const TopNEntry& e = in.entry;
-  const double a = in.dtypes.act.bytes;
-  Dtype wdt = in.dtypes.weight;
-  work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
-  if (auto bs = batched_shape(e)) {
-    // MODELS.md §5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to the
-    // expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
-    const double bt = bs->batch, w = wdt.bytes;
-    const Term bytes =
-        scaled_sum("bytes", "Bt", bt,
-                   {part("M·K·a", bs->m * bs->k * a), part("K·N·w", bs->k * bs->n * w),
-                    part("M·N·a", bs->m * bs->n * a)});
-    const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * bt * bs->m * bs->n * bs->k, Unit::flops);
-    work.weight_bytes = bt * bs->k * bs->n * w;
-    work.notes.push_back(bs->how);
-    const ModelConfig* cfg = in.ctx.config;
-    if (cfg && cfg->experts && *cfg->experts == bt) {
-      work.op_class = OpClass::moe;
-      work.notes.push_back(fmt::format(
-          "batch {} = the config's expert count: a dense batched GEMM over all experts (MODELS.md "
-          "§5), classified moe; bytes and FLOPs from the batched-GEMM formula",
-          format_g(bt)));
-    }
-    work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
-                                     in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
-                                     in.dtypes.weight_source));
-    work.notes.push_back(render_all({bytes, flops}));
-    add_candidate(work, "batched GEMM", bytes, flops);
-    return;
+namespace {
+
+// MODELS.md §5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to the
+// expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
+void batched_gemm(const ModelInput& in, const BatchedShape& bs, WorkEstimate& work) {
+  const double a = in.dtypes.act.bytes, bt = bs.batch, w = in.dtypes.weight.bytes;
+  const Term bytes = scaled_sum("bytes", "Bt", bt,
+                                {part("M·K·a", bs.m * bs.k * a), part("K·N·w", bs.k * bs.n * w),
+                                 part("M·N·a", bs.m * bs.n * a)});
+  const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * bt * bs.m * bs.n * bs.k, Unit::flops);
+  work.weight_bytes = bt * bs.k * bs.n * w;
+  work.notes.push_back(bs.how);
+  const ModelConfig* cfg = in.ctx.config;
+  if (cfg && cfg->experts && *cfg->experts == bt) {
+    work.op_class = OpClass::moe;
+    work.notes.push_back(fmt::format(
+        "batch {} = the config's expert count: a dense batched GEMM over all experts (MODELS.md "
+        "§5), classified moe; bytes and FLOPs from the batched-GEMM formula",
+        format_g(bt)));
   }
+  work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
+                                   in.dtypes.act.key, a, in.dtypes.act_source, in.dtypes.weight.key,
+                                   w, in.dtypes.weight_source));
+  work.notes.push_back(render_all({bytes, flops}));
+  add_candidate(work, "batched GEMM", bytes, flops);
+}
+
+// The GEMM's shape from its operands (packed 4-bit weights too), else est_shape; M from est_shape
+// when it differs from the recorded rows. nullopt with `work.unmodeled_reason` when unusable.
+std::optional<GemmShape> dense_shape(const ModelInput& in, WorkEstimate& work) {
+  const TopNEntry& e = in.entry;
   auto shape = shape_from_operands(e, in.dtypes.weight.bytes < 1.0);
   auto est = e.est_shape.at(in.regime.regime);
   if (!shape && est && est->m && est->n && est->k && *est->m > 0 && *est->n > 0 && *est->k > 0) {
@@ -180,16 +180,28 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
         e.shapes.empty() ? "GEMM needs operand shapes ([M,K] and [K,N] or [N,K]) or est_shape "
                            "M/N/K; the entry has none"
                          : "GEMM shapes unusable: no two operands share the inner dimension K";
-    return;
+    return std::nullopt;
   }
-  GemmShape s = *shape;
-  work.notes.push_back("GEMM: " + s.how);
-  if (est && est->m && *est->m > 0 && *est->m != s.m) {
+  work.notes.push_back("GEMM: " + shape->how);
+  if (est && est->m && *est->m > 0 && *est->m != shape->m) {
     work.notes.push_back(fmt::format("M = {} from est_shape.{}.M (recorded shapes say {})",
                                      format_g(*est->m), to_string(in.regime.regime),
-                                     format_g(s.m)));
-    s.m = *est->m;
+                                     format_g(shape->m)));
+    shape->m = *est->m;
   }
+  return shape;
+}
+
+}  // namespace
+
+void model_gemm(const ModelInput& in, WorkEstimate& work) {
+  const double a = in.dtypes.act.bytes;
+  Dtype wdt = in.dtypes.weight;
+  work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
+  if (auto bs = batched_shape(in.entry)) return batched_gemm(in, *bs, work);
+  const std::optional<GemmShape> shape = dense_shape(in, work);
+  if (!shape) return;
+  const GemmShape& s = *shape;
   std::string weight_source = in.dtypes.weight_source;
   if (in.dtypes.weight_from_quant && in.ctx.config) {
     const GemmRole role = gemm_role(in, s);

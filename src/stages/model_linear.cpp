@@ -236,6 +236,74 @@ bool is_mamba(Mixer m) {
   return m == Mixer::mamba1 || m == Mixer::mamba2 || m == Mixer::hybrid;
 }
 
+// A short causal conv's update of N sequences (MODELS.md §6): conv state read and written, input
+// and output; nullopt with `work.unmodeled_reason` when the plan or the config cannot say.
+std::optional<Shape> conv_update(const ModelInput& in, double N, WorkEstimate& work) {
+  const ModelConfig* cfg = in.ctx.config;
+  std::string why, s_why;
+  const Mixer m = conv_mixer(in, why);
+  double Cd = 0, Kc = 0;
+  if (m == Mixer::unknown || !conv_dims(*cfg, m, in.tp, Cd, Kc)) {
+    work.unmodeled_reason =
+        m == Mixer::unknown
+            ? "short conv: the layer plan has no linear-attention or mamba layers"
+            : fmt::format("short conv of {} layers: config.json lacks the conv width keys",
+                          to_string(m));
+    return std::nullopt;
+  }
+  std::optional<std::size_t> si;
+  const Dtype s = state_dtype(in, in.dtypes.act, "the activation dtype", s_why, &si);
+  std::string a_why;
+  const double a = activation_dtype(in, si, a_why).bytes;
+  const Term bytes = sum_of_formulas(
+      "bytes", {part(fmt::format("2·N·Cd·(Kc−1)·s (conv state read + write, s = {} B from {})",
+                                 s.bytes, s_why),
+                     2.0 * N * Cd * (Kc - 1.0) * s.bytes),
+                part("2·N·Cd·a (in, out)", 2.0 * N * Cd * a)});
+  const Term flops = term("flops", "2·N·Cd·Kc", 2.0 * N * Cd * Kc, Unit::flops);
+  return shape_of(m, bytes, flops, 0.0,
+                  fmt::format("short conv of {} layers ({}): N = {}, Cd = {}, Kc = {}",
+                              to_string(m), why, format_g(N), format_g(Cd), format_g(Kc)));
+}
+
+// A recurrent state update of N sequences (GDN, KDA, lightning, mamba2, mamba1) with its state and
+// activation dtypes; nullopt with `work.unmodeled_reason` when the plan or the config cannot say.
+std::optional<Shape> state_update(const ModelInput& in, double N, WorkEstimate& work) {
+  const ModelConfig* cfg = in.ctx.config;
+  const StateRole detail = in.cls.detail.state;
+  std::string why, s_why, missing;
+  const Mixer m = decode_mixer(in, detail, why);
+  if (m == Mixer::unknown) {
+    work.unmodeled_reason =
+        fmt::format("state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2",
+                    to_string(detail));
+    return std::nullopt;
+  }
+  Dtype fallback = dtype_of(DtypeKey::fp32);
+  std::string fallback_why =
+      "fp32 by default (no float state operand, no mamba_ssm_dtype in config; SGLang keeps "
+      "fp32 states, vLLM the model dtype)";
+  if (!cfg->state_dtype_key.empty()) {
+    fallback = dtype_of(cfg->state_dtype_key);
+    fallback_why = fmt::format("config state dtype '{}'", cfg->state_dtype);
+  }
+  std::optional<std::size_t> si;
+  const Dtype s = state_dtype(in, fallback, fallback_why, s_why, &si);
+  std::string a_why;
+  const Dtype act = activation_dtype(in, si, a_why);
+  Shape r = recurrent(in, m, N, s.bytes, act.bytes, missing);
+  work.kv_dtype = s.key;
+  if (!missing.empty()) {
+    work.unmodeled_reason =
+        fmt::format("{} state update: config.json lacks {}", to_string(m), missing);
+    return std::nullopt;
+  }
+  r.formula += fmt::format("; state dtype {} ({} B, {}), activations {} ({} B, {})", s.key, s.bytes,
+                           s_why, act.key, act.bytes, a_why);
+  if (!why.empty()) r.formula += "; " + why;
+  return r;
+}
+
 }  // namespace
 
 void model_linear(const ModelInput& in, WorkEstimate& work) {
@@ -283,64 +351,9 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   const double N = *in.rows;
-  std::string missing;
-  Shape r;
-  std::string s_why;
-  if (conv) {
-    const Mixer m = conv_mixer(in, why);
-    double Cd = 0, Kc = 0;
-    if (m == Mixer::unknown || !conv_dims(*cfg, m, in.tp, Cd, Kc)) {
-      work.unmodeled_reason =
-          m == Mixer::unknown
-              ? "short conv: the layer plan has no linear-attention or mamba layers"
-              : fmt::format("short conv of {} layers: config.json lacks the conv width keys",
-                            to_string(m));
-      return;
-    }
-    std::optional<std::size_t> si;
-    const Dtype s = state_dtype(in, in.dtypes.act, "the activation dtype", s_why, &si);
-    std::string a_why;
-    const double a = activation_dtype(in, si, a_why).bytes;
-    const Term bytes = sum_of_formulas(
-        "bytes", {part(fmt::format("2·N·Cd·(Kc−1)·s (conv state read + write, s = {} B from {})",
-                                   s.bytes, s_why),
-                       2.0 * N * Cd * (Kc - 1.0) * s.bytes),
-                  part("2·N·Cd·a (in, out)", 2.0 * N * Cd * a)});
-    const Term flops = term("flops", "2·N·Cd·Kc", 2.0 * N * Cd * Kc, Unit::flops);
-    r = shape_of(m, bytes, flops, 0.0,
-                 fmt::format("short conv of {} layers ({}): N = {}, Cd = {}, Kc = {}", to_string(m),
-                             why, format_g(N), format_g(Cd), format_g(Kc)));
-  } else {
-    const Mixer m = decode_mixer(in, detail, why);
-    if (m == Mixer::unknown) {
-      work.unmodeled_reason = fmt::format(
-          "state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2",
-          to_string(detail));
-      return;
-    }
-    Dtype fallback = dtype_of(DtypeKey::fp32);
-    std::string fallback_why =
-        "fp32 by default (no float state operand, no mamba_ssm_dtype in config; SGLang keeps "
-        "fp32 states, vLLM the model dtype)";
-    if (!cfg->state_dtype_key.empty()) {
-      fallback = dtype_of(cfg->state_dtype_key);
-      fallback_why = fmt::format("config state dtype '{}'", cfg->state_dtype);
-    }
-    std::optional<std::size_t> si;
-    const Dtype s = state_dtype(in, fallback, fallback_why, s_why, &si);
-    std::string a_why;
-    const Dtype act = activation_dtype(in, si, a_why);
-    r = recurrent(in, m, N, s.bytes, act.bytes, missing);
-    work.kv_dtype = s.key;
-    if (!missing.empty()) {
-      work.unmodeled_reason =
-          fmt::format("{} state update: config.json lacks {}", to_string(m), missing);
-      return;
-    }
-    r.formula += fmt::format("; state dtype {} ({} B, {}), activations {} ({} B, {})", s.key,
-                             s.bytes, s_why, act.key, act.bytes, a_why);
-    if (!why.empty()) r.formula += "; " + why;
-  }
+  const std::optional<Shape> update = conv ? conv_update(in, N, work) : state_update(in, N, work);
+  if (!update) return;
+  const Shape& r = *update;
   const double served =
       is_mamba(r.mixer) ? counts.mamba()
       : r.mixer == Mixer::gdn || r.mixer == Mixer::kda || r.mixer == Mixer::lightning

@@ -10,15 +10,15 @@
 namespace roofline {
 namespace {
 
-bool is_space(char c) {
+bool is_field_space(char c) {
   return c == ' ' || c == '\t' || c == '\r';
 }
 
 // The next whitespace-separated word of `line` from `at`; advances `at`.
 std::string_view next_word(std::string_view line, std::size_t& at) {
-  while (at < line.size() && is_space(line[at])) ++at;
+  while (at < line.size() && is_field_space(line[at])) ++at;
   const std::size_t begin = at;
-  while (at < line.size() && !is_space(line[at])) ++at;
+  while (at < line.size() && !is_field_space(line[at])) ++at;
   return line.substr(begin, at - begin);
 }
 
@@ -39,7 +39,7 @@ std::optional<TargetEffRow> parse_row(std::string_view line, std::string& why) {
   const std::string_view cls = next_word(line, at);
   const std::string_view product = next_word(line, at);
   const std::string_view value = next_word(line, at);
-  while (at < line.size() && is_space(line[at])) ++at;
+  while (at < line.size() && is_field_space(line[at])) ++at;
   TargetEffRow r;
   const auto op = parse_op_class(cls);
   if (!op || *op == OpClass::unknown) {

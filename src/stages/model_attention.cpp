@@ -115,7 +115,7 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
                     B * T * n_kv * hd * 2.0 * kv);
   bytes.remark = "K and V; Q and O negligible at decode";
   const Term flops = term("flops", fmt::format("2·B·n_q·{}·head_dim·2", tokens),
-                          2.0 * B * n_q * T * hd * 2.0, Unit::flops);
+                          2.0 * B * n_q * T * hd * 2.0, TermUnit::flops);
   work.kv_bytes = bytes.value;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
   work.notes.push_back(fmt::format(
@@ -152,8 +152,8 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
   auto add = [&](const std::string& label, CandidateKind kind, double s) {
     const Term bytes = term("bytes", "B·S·c·kv", B * s * width * kv);
     const Term flops = term("flops", "2·B·n_q·S·(c + kv_lora_rank)",
-                            2.0 * B * n_q * s * (width + rank), Unit::flops);
-    work.notes.push_back(fmt::format("{}: {}: {}", label, render(term("S", "", s, Unit::count)),
+                            2.0 * B * n_q * s * (width + rank), TermUnit::flops);
+    work.notes.push_back(fmt::format("{}: {}: {}", label, render(term("S", "", s, TermUnit::count)),
                                      render_all({bytes, flops}, ", ")));
     add_candidate(work, label, bytes, flops, true, kind);
   };
@@ -189,7 +189,7 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
   Term mean_pairs = term(fmt::format("windows: mean causal (query, key) pairs per sequence over {} "
                                      "attention layers",
                                      format_g(served)),
-                         "", served > 0 ? pairs / served : T * T / 2.0, Unit::ratio);
+                         "", served > 0 ? pairs / served : T * T / 2.0, TermUnit::ratio);
   if (served > 0 && mean_pairs.value != T * T / 2.0) {
     mean_pairs.remark =
         fmt::format("T²/2 = {:.6g} for full layers; sliding/chunked layers see at most W or C keys",
@@ -197,7 +197,7 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
     work.notes.push_back(render(mean_pairs));
   }
   const Term flops = term("flops", "2·n_q·pairs·(d_qk + d_v)·batch (pairs = T²/2 causal)",
-                          2.0 * n_q * mean_pairs.value * (hd_qk + hd_v) * batch, Unit::flops);
+                          2.0 * n_q * mean_pairs.value * (hd_qk + hd_v) * batch, TermUnit::flops);
   const Term q = part("Q", batch * T * n_q * hd_qk * a),
              k = part("K", batch * T * n_kv * hd_qk * kv);
   const Term v = part("V", batch * T * n_kv * hd_v * kv), o = part("O", batch * T * n_q * hd_v * a);
@@ -224,7 +224,7 @@ void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
   const Term out = part("B·n_q·head_dim·a", B * n_q * hd_v * in.dtypes.act.bytes);
   const Term bytes = sum("bytes", {partials, out});
   const Term flops = term("flops", "B·n_q·splits·head_dim·2",
-                          B * n_q * k_assumed_kv_splits * hd_v * 2.0, Unit::flops);
+                          B * n_q * k_assumed_kv_splits * hd_v * 2.0, TermUnit::flops);
   work.compute_dtype = dtype_of(DtypeKey::fp32);
   work.has_compute_peak_class = false;
   work.notes.push_back(fmt::format(

@@ -30,7 +30,8 @@ void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const C
   const auto& peak = ctx.peaks ? ctx.peaks->hbm_bw_bytes_s : std::nullopt;
   if (regime.t_ms && *regime.t_ms > 0 && peak && *peak > 0) {
     // hbm_util ≥ bound / t / peak_bw
-    Term u = term("hbm_util", "", bound.value / (*regime.t_ms / 1000.0) / *peak, Unit::fraction);
+    Term u =
+        term("hbm_util", "", bound.value / (*regime.t_ms / 1000.0) / *peak, TermUnit::fraction);
     u.relation = "≥";
     u.remark = fmt::format("{} / {:.6g} ms / {:.3g} B/s", shown(bound), *regime.t_ms, *peak);
     util = " → " + render(u) +

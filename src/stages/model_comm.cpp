@@ -60,7 +60,7 @@ Term link_bytes(const ModelInput& in, const Term& message, CommFacts& f) {
         algo == CommAlgorithm::oneshot ||
         (algo != CommAlgorithm::twoshot && name_has(e, {"1stage", "oneshot", "one_shot"}));
     f.algorithm = one ? "one-shot" : "two-shot";
-    factor = one ? part("(n−1)", n - 1.0, Unit::count) : part("2·(n−1)/n", 2.0 * (n - 1.0) / n);
+    factor = one ? part("(n−1)", n - 1.0, TermUnit::count) : part("2·(n−1)/n", 2.0 * (n - 1.0) / n);
     if (!one) factor.display = Shown::sig4;
     algo_how = fmt::format(
         "{}: {}·m = {}·m ({})",
@@ -138,7 +138,7 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   work.notes.push_back(
       render(link) +
       "; no FLOPs counted (the reduction adds are negligible); judged on the link roof, not HBM");
-  add_candidate(work, "link bytes", link, term("flops", "", 0.0, Unit::flops));
+  add_candidate(work, "link bytes", link, term("flops", "", 0.0, TermUnit::flops));
 }
 
 }  // namespace roofline::detail

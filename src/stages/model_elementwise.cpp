@@ -158,7 +158,7 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
   }
   // bytes = in + out (the kind's rule above), flops ≈ the elements touched.
   const Term bytes = sum("bytes", {part("in", in_bytes), part("out", out_bytes)});
-  Term flops = term("flops", "elements", elems, Unit::flops);
+  Term flops = term("flops", "elements", elems, TermUnit::flops);
   flops.relation = "≈";
   if (!ops.empty())
     work.notes.push_back(

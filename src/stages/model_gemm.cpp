@@ -146,7 +146,7 @@ void batched_gemm(const ModelInput& in, const BatchedShape& bs, WorkEstimate& wo
   const Term bytes = scaled_sum("bytes", "Bt", bt,
                                 {part("M·K·a", bs.m * bs.k * a), part("K·N·w", bs.k * bs.n * w),
                                  part("M·N·a", bs.m * bs.n * a)});
-  const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * bt * bs.m * bs.n * bs.k, Unit::flops);
+  const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * bt * bs.m * bs.n * bs.k, TermUnit::flops);
   work.weight_bytes = bt * bs.k * bs.n * w;
   work.notes.push_back(bs.how);
   const ModelConfig* cfg = in.ctx.config;
@@ -221,7 +221,7 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   const Term bytes =
       sum("bytes", {part("M·K·a", s.m * s.k * a), b_bytes, part("M·N·a", s.m * s.n * a)});
   // batched B: A rows already span the batch
-  const Term flops = term("flops", "2·M·N·K", 2.0 * s.m * s.n * s.k, Unit::flops);
+  const Term flops = term("flops", "2·M·N·K", 2.0 * s.m * s.n * s.k, TermUnit::flops);
   work.weight_bytes = b_bytes.value;
   work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
                                    in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,

@@ -44,13 +44,13 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
       fp8_spelling = s;
       break;
     }
-  const Term k_bytes = fp8 ? term("k_bytes", "1 + 4/" + format_g(d), 1.0 + 4.0 / d, Unit::ratio)
-                           : term("k_bytes", "", 2.0, Unit::ratio);
+  const Term k_bytes = fp8 ? term("k_bytes", "1 + 4/" + format_g(d), 1.0 + 4.0 / d, TermUnit::ratio)
+                           : term("k_bytes", "", 2.0, TermUnit::ratio);
   const Term keys = part("B·S·d·k_bytes", B * S * d * k_bytes.value);
   const Term scores = part("B·S·4", B * S * 4.0);
   const Term bytes =
       term("bytes", "B·S·d·k_bytes + B·S·4 (keys in, fp32 scores out)", keys.value + scores.value);
-  const Term flops = term("flops", "2·B·h·S·d", 2.0 * B * h * S * d, Unit::flops);
+  const Term flops = term("flops", "2·B·h·S·d", 2.0 * B * h * S * d, TermUnit::flops);
   work.has_compute_peak_class = true;
   work.compute_dtype = fp8 ? dtype_of(DtypeKey::fp8) : dtype_of(DtypeKey::bf16);
   work.kv_bytes = keys.value;

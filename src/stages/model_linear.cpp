@@ -120,7 +120,7 @@ Shape delta_rule(const ModelInput& in, Mixer m, double N, double s, double a,
       sum("bytes",
           {state, part("N·(2·HK·K + 2·HV·V)·a (q, k, v, o)", N * (2.0 * HK * K + 2.0 * HV * V) * a),
            part("N·HV·8 (gates)", N * HV * 8.0)});
-  const Term flops = term("flops", "7·N·HV·K·V", 7.0 * N * HV * K * V, Unit::flops);
+  const Term flops = term("flops", "7·N·HV·K·V", 7.0 * N * HV * K * V, TermUnit::flops);
   return shape_of(m, bytes, flops, state.value,
                   fmt::format("{} decode: N = {}, per-rank HK = {}, HV = {}, K = {}, V = {} "
                               "(heads / tp {})",
@@ -145,7 +145,7 @@ Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std
     const double H = *c.n_heads / in.tp, D = *c.head_dim;
     const Term state = part("2·N·H·D²·s", 2.0 * N * H * D * D * s);
     const Term bytes = sum_of_formulas("bytes", {state, part("4·N·H·D·a", 4.0 * N * H * D * a)});
-    const Term flops = term("flops", "5·N·H·D²", 5.0 * N * H * D * D, Unit::flops);
+    const Term flops = term("flops", "5·N·H·D²", 5.0 * N * H * D * D, TermUnit::flops);
     r = shape_of(m, bytes, flops, state.value,
                  fmt::format("lightning decode: N = {}, H = {} (heads / tp {}), D = {}",
                              format_g(N), format_g(H), format_g(in.tp), format_g(D)));
@@ -159,7 +159,7 @@ Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std
     const Term state = part("2·N·Hm·P·Ns·s (state read + write)", 2.0 * N * Hm * P * Ns * s);
     const Term bytes = sum("bytes", {state, part("N·(3·Hm·P + 2·G·Ns)·a (x, z, y, B, C)",
                                                  N * (3.0 * Hm * P + 2.0 * G * Ns) * a)});
-    const Term flops = term("flops", "6·N·Hm·P·Ns", 6.0 * N * Hm * P * Ns, Unit::flops);
+    const Term flops = term("flops", "6·N·Hm·P·Ns", 6.0 * N * Hm * P * Ns, TermUnit::flops);
     r = shape_of(m, bytes, flops, state.value,
                  fmt::format("mamba2 decode: N = {}, per-rank Hm = {}, P = {}, Ns = {}, G = {}",
                              format_g(N), format_g(Hm), format_g(P), format_g(Ns), format_g(G)));
@@ -171,7 +171,7 @@ Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std
     const double Di = *c.mamba_expand * *c.hidden / in.tp, Ns = *c.ssm_state_size;
     const Term state = part("2·N·Di·Ns·s", 2.0 * N * Di * Ns * s);
     const Term bytes = sum_of_formulas("bytes", {state, part("3·N·Di·a", 3.0 * N * Di * a)});
-    const Term flops = term("flops", "6·N·Di·Ns", 6.0 * N * Di * Ns, Unit::flops);
+    const Term flops = term("flops", "6·N·Di·Ns", 6.0 * N * Di * Ns, TermUnit::flops);
     r = shape_of(m, bytes, flops, state.value,
                  fmt::format("mamba1 decode: N = {}, Di = mamba_expand·hidden/tp = {}, Ns = {}",
                              format_g(N), format_g(Di), format_g(Ns)));
@@ -260,7 +260,7 @@ std::optional<Shape> conv_update(const ModelInput& in, double N, WorkEstimate& w
                                  s.bytes, s_why),
                      2.0 * N * Cd * (Kc - 1.0) * s.bytes),
                 part("2·N·Cd·a (in, out)", 2.0 * N * Cd * a)});
-  const Term flops = term("flops", "2·N·Cd·Kc", 2.0 * N * Cd * Kc, Unit::flops);
+  const Term flops = term("flops", "2·N·Cd·Kc", 2.0 * N * Cd * Kc, TermUnit::flops);
   return shape_of(m, bytes, flops, 0.0,
                   fmt::format("short conv of {} layers ({}): N = {}, Cd = {}, Kc = {}",
                               to_string(m), why, format_g(N), format_g(Cd), format_g(Kc)));

@@ -74,7 +74,7 @@ TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classific
 }
 
 // Counter bytes / FLOPs per unit: the per-dispatch measurement times the unit's dispatches.
-Term per_unit(const char* what, double per_dispatch, double launches, Unit unit) {
+Term per_unit(const char* what, double per_dispatch, double launches, TermUnit unit) {
   return term(what, "per dispatch · launches", per_dispatch * launches, unit);
 }
 
@@ -219,8 +219,9 @@ MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool li
   r.model_bytes = model_bytes;
   r.model_flops = model_flops;
   r.measured_bytes =
-      m.bytes ? per_unit("measured bytes", *m.bytes, launches, Unit::bytes).value : 0.0;
-  if (m.flops) r.measured_flops = per_unit("measured flops", *m.flops, launches, Unit::flops).value;
+      m.bytes ? per_unit("measured bytes", *m.bytes, launches, TermUnit::bytes).value : 0.0;
+  if (m.flops)
+    r.measured_flops = per_unit("measured flops", *m.flops, launches, TermUnit::flops).value;
   r.timed = m.time_us && *m.time_us > 0;
   const auto ratio = [](double measured, double model) -> std::optional<double> {
     if (!(model > 0) || !std::isfinite(model) || !std::isfinite(measured)) return std::nullopt;
@@ -253,14 +254,14 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
                                      format_g(work.t_unit_ms), format_g(model_t)));
   const Term measured_bytes = term("measured bytes", "", r.measured_bytes);
   if (r.bytes) {
-    Term ratio = term("measured/model", "", *r.bytes, Unit::ratio);
+    Term ratio = term("measured/model", "", *r.bytes, TermUnit::ratio);
     ratio.display = Shown::fixed3;
     work.notes.push_back(fmt::format("byte model check: model '{}' {} vs measured {} per unit: {}",
                                      model_label, shown(term("model bytes", "", model_bytes)),
                                      shown(measured_bytes), render(ratio)));
   }
   if (r.flops) {
-    Term ratio = part("ratio", *r.flops, Unit::ratio);
+    Term ratio = part("ratio", *r.flops, TermUnit::ratio);
     ratio.display = Shown::fixed3;
     work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: {}",
                                      format_g(model_flops), format_g(*r.measured_flops),

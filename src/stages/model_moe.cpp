@@ -100,14 +100,14 @@ Term weight_elements(const MoeSetup& s) {
   const double up = s.up(), I = s.I, H = s.H;
   switch (s.stage) {
     case MoeStage::stage1:
-      return part(s.gated ? "2·I·H" : "I·H", up * I * H, Unit::count);
+      return part(s.gated ? "2·I·H" : "I·H", up * I * H, TermUnit::count);
     case MoeStage::stage2:
-      return part("I·H", I * H, Unit::count);
+      return part("I·H", I * H, TermUnit::count);
     case MoeStage::both:
     case MoeStage::unnamed:
       break;
   }
-  return part(s.gated ? "3·I·H" : "2·I·H", (up + 1.0) * I * H, Unit::count);
+  return part(s.gated ? "3·I·H" : "2·I·H", (up + 1.0) * I * H, TermUnit::count);
 }
 
 // The model's own notes: rows and experts_hit, the stage and its weights, dtypes, activations.
@@ -145,7 +145,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   s.gated = moe_gated(in, s.stage, s.I, s.H, s.gated_why);
   const Term weight_elems = weight_elements(s);
   Term experts_hit = term("experts_hit", "E·(1-(1-1/E)^pairs)",
-                          s.E * (1.0 - std::pow(1.0 - 1.0 / s.E, s.pairs)), Unit::count);
+                          s.E * (1.0 - std::pow(1.0 - 1.0 / s.E, s.pairs)), TermUnit::count);
   experts_hit.display = Shown::fixed2;
   const Term activations = moe_activation_bytes(in, s);
   const SharedExperts shared = moe_shared_experts(in, s, work);

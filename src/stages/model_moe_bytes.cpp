@@ -39,7 +39,7 @@ Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
 SharedExperts moe_shared_experts(const ModelInput& in, const MoeSetup& s, WorkEstimate& work) {
   const ModelConfig& cfg = *in.ctx.config;
   SharedExperts out{part("shared expert weights", 0.0), part("shared expert FLOPs", 0.0)};
-  out.flops.unit = Unit::flops;
+  out.flops.unit = TermUnit::flops;
   double shared_I = 0.0;
   std::string shared_key;
   if (cfg.shared_expert_intermediate) {
@@ -80,7 +80,7 @@ void batched_candidates(const MoeSetup& s, const BatchedShape& b, const Term& ex
                         WorkEstimate& work) {
   const Term bytes = term("reported bytes", "Bt·(M·K·a + K·N·w + M·N·a)",
                           b.batch * (b.m * b.k * s.a + b.k * b.n * s.w + b.m * b.n * s.a));
-  const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * b.batch * b.m * b.n * b.k, Unit::flops);
+  const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * b.batch * b.m * b.n * b.k, TermUnit::flops);
   work.weight_bytes = b.batch * b.k * b.n * s.w;
   work.moe->weight_elems_per_expert = b.k * b.n;
   work.moe->activation_bytes = bytes.value - work.weight_bytes;
@@ -107,7 +107,7 @@ void moe_candidates(const ModelInput& in, const MoeSetup& s, const Term& weight_
   const bool fused = shared_bytes > 0;  // the family fuses the shared experts: in the unit
   const Term flops =
       term("flops", fused ? "2·pairs·weight_elems + 2·M·shared_elems" : "2·pairs·weight_elems",
-           2.0 * s.pairs * we + shared.flops.value, Unit::flops);
+           2.0 * s.pairs * we + shared.flops.value, TermUnit::flops);
   const Term hit = term("bytes",
                         fused ? "experts_hit·weight_elems·w + activations + shared weights"
                               : "experts_hit·weight_elems·w + activations",

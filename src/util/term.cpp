@@ -1,28 +1,30 @@
 // The one renderer of model terms into note text (term.hpp).
 #include "roofline/term.hpp"
 
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "roofline/units.hpp"
 
 namespace roofline {
 
-Shown shown_by_default(Unit unit) {
+Shown shown_by_default(TermUnit unit) {
   switch (unit) {
-    case Unit::bytes:
+    case TermUnit::bytes:
       return Shown::bytes;
-    case Unit::flops:
+    case TermUnit::flops:
       return Shown::sig4;
-    case Unit::count:
-    case Unit::ratio:
+    case TermUnit::count:
+    case TermUnit::ratio:
       return Shown::sig6;
-    case Unit::fraction:
+    case TermUnit::fraction:
       return Shown::pct1;
   }
   return Shown::sig6;
 }
 
-Term term(std::string name, std::string formula, double value, Unit unit) {
+Term term(std::string name, std::string formula, double value, TermUnit unit) {
   Term t;
   t.name = std::move(name);
   t.formula = std::move(formula);
@@ -31,7 +33,7 @@ Term term(std::string name, std::string formula, double value, Unit unit) {
   return t;
 }
 
-Term part(std::string formula, double value, Unit unit) {
+Term part(std::string formula, double value, TermUnit unit) {
   return term({}, std::move(formula), value, unit);
 }
 
@@ -83,12 +85,17 @@ std::string shown(const Term& t) {
 
 std::string render_part(const Term& t) {
   const std::string& label = t.formula.empty() ? t.name : t.formula;
-  return label.empty() ? shown(t) : label + " " + shown(t);
+  if (label.empty()) return shown(t);
+  std::string out = label;
+  return out.append(" ").append(shown(t));
 }
 
 std::string render_parts(const std::vector<Term>& parts) {
   std::string out;
-  for (const Term& p : parts) out += (out.empty() ? "" : " + ") + render_part(p);
+  for (const Term& p : parts) {
+    if (!out.empty()) out += " + ";
+    out += render_part(p);
+  }
   return out;
 }
 
@@ -96,26 +103,30 @@ std::string render(const Term& t) {
   const std::string body =
       !t.formula.empty() || t.parts.empty() ? t.formula : render_parts(t.parts);
   std::string out;
-  std::string rel = t.relation;  // the first "=" written
+  bool related = false;  // the relation is written once, between the first two clauses
   auto clause = [&](const std::string& text) {
     if (out.empty()) {
       out = text;
       return;
     }
-    out += " " + rel + " " + text;
-    rel = "=";
+    out.append(" ").append(related ? std::string_view("=") : std::string_view(t.relation));
+    out.append(" ").append(text);
+    related = true;
   };
   if (!t.name.empty()) clause(t.name);
   if (!body.empty()) clause(body);
   if (!t.expansion.empty()) clause(t.expansion);
   clause(shown(t));
-  if (!t.remark.empty()) out += " (" + t.remark + ")";
+  if (!t.remark.empty()) out.append(" (").append(t.remark).append(")");
   return out;
 }
 
 std::string render_all(const std::vector<Term>& terms, const std::string& sep) {
   std::string out;
-  for (const Term& t : terms) out += (out.empty() ? "" : sep) + render(t);
+  for (const Term& t : terms) {
+    if (!out.empty()) out += sep;
+    out += render(t);
+  }
   return out;
 }
 

@@ -8,22 +8,23 @@ using namespace roofline;
 using roofline::test::rel;
 
 TEST_CASE("term: the renderer writes name, formula, expansion, value and remark", "[term]") {
-  CHECK(render(term("flops", "2·M·N·K", 1.2345678e9, Unit::flops)) == "flops = 2·M·N·K = 1.235e+09");
+  CHECK(render(term("flops", "2·M·N·K", 1.2345678e9, TermUnit::flops)) ==
+        "flops = 2·M·N·K = 1.235e+09");
   Term t = term("bytes", "B·S·c·kv", 697180000.0);
   t.remark = "K and V";
   CHECK(render(t) == "bytes = B·S·c·kv = 697.18 MB (K and V)");
   // No formula: the name and the value; no name: the formula and the value.
-  CHECK(render(term("S", "", 4416, Unit::count)) == "S = 4416");
+  CHECK(render(term("S", "", 4416, TermUnit::count)) == "S = 4416");
   CHECK(render(part("Σ of 3 recorded operands, each moved once", 2048)) ==
         "Σ of 3 recorded operands, each moved once = 2.05 kB");
   // A relation other than "=" replaces the first one only.
-  Term f = term("flops", "elements", 131072, Unit::flops);
+  Term f = term("flops", "elements", 131072, TermUnit::flops);
   f.relation = "≈";
   CHECK(render(f) == "flops ≈ elements = 1.311e+05");
-  Term u = term("hbm_util", "", 0.123, Unit::fraction);
+  Term u = term("hbm_util", "", 0.123, TermUnit::fraction);
   u.relation = "≥";
   CHECK(render(u) == "hbm_util ≥ 12.3%");
-  Term e = term("experts_hit", "E·(1-(1-1/E)^pairs)", 12.3456, Unit::count);
+  Term e = term("experts_hit", "E·(1-(1-1/E)^pairs)", 12.3456, TermUnit::count);
   e.display = Shown::fixed2;
   CHECK(render(e) == "experts_hit = E·(1-(1-1/E)^pairs) = 12.35");
 }
@@ -38,6 +39,6 @@ TEST_CASE("term: sums take their value from their parts", "[term]") {
   const Term b = scaled_sum("bytes", "Bt", 4, {part("M·K·a", 1000), part("K·N·w", 2000)});
   CHECK(b.value == rel(12000));
   CHECK(render(b) == "bytes = Bt·(M·K·a + K·N·w) = 4·(1.00 kB + 2.00 kB) = 12.00 kB");
-  CHECK(render_all({term("a", "", 1, Unit::count), term("b", "", 2, Unit::count)}, ", ") ==
+  CHECK(render_all({term("a", "", 1, TermUnit::count), term("b", "", 2, TermUnit::count)}, ", ") ==
         "a = 1, b = 2");
 }

@@ -14,7 +14,7 @@
 namespace roofline {
 
 // What a term counts.
-enum class Unit { bytes, flops, count, ratio, fraction };
+enum class TermUnit { bytes, flops, count, ratio, fraction };
 // How a note shows the value: exact bytes ("697.18 MB"), four or six significant digits, two or
 // three decimals, or a percentage with one decimal. Each unit has its default (shown_by_default).
 enum class Shown { bytes, sig4, sig6, fixed2, fixed3, pct1 };
@@ -23,7 +23,7 @@ struct Term {
   std::string name;     // "bytes", "experts_hit", "link bytes per GPU (inbound)"; "" = none
   std::string formula;  // "M·K·a + K·N·w + M·N·a", with any remark that belongs before the value
   double value = 0.0;
-  Unit unit = Unit::bytes;
+  TermUnit unit = TermUnit::bytes;
   std::string source;            // where the inputs came from ("config.json", "est_shape.decode.M")
   std::string expansion;         // the formula with numbers in ("8·(1 MB + 2 MB)"), "" = none
   std::string remark;            // after the value, in parentheses ("K and V; Q and O negligible")
@@ -34,12 +34,12 @@ struct Term {
 
 // Bytes exact, FLOPs and ratios to four and six significant digits, counts to six, fractions as a
 // percentage.
-Shown shown_by_default(Unit unit);
+Shown shown_by_default(TermUnit unit);
 
 // A term whose value the caller computed beside its formula.
-Term term(std::string name, std::string formula, double value, Unit unit = Unit::bytes);
+Term term(std::string name, std::string formula, double value, TermUnit unit = TermUnit::bytes);
 // A term with no name of its own (a summand, or a formula that names itself): "M·K·a".
-Term part(std::string formula, double value, Unit unit = Unit::bytes);
+Term part(std::string formula, double value, TermUnit unit = TermUnit::bytes);
 // The sum of `parts` (value Σ parts, unit of the first part): "name = p1 v1 + p2 v2 = total".
 Term sum(std::string name, std::vector<Term> parts);
 // The sum of `parts` written by their formulas alone: "name = f1 + f2 = total".

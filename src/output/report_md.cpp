@@ -308,8 +308,8 @@ void entry_detail(std::string& out, const EntryResult& e, std::size_t index,
           "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
           to_string(v.bound), format_pct(v.roofline_pct),
           v.roof == Roof::link ? "link"
-          : v.compute_axis ? "compute"
-                           : "memory",
+          : v.compute_axis     ? "compute"
+                               : "memory",
           v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
           *v.roofline_pct, speedup_text(e), key_pct_text(e), v.attainable_speedup, gain_text(e));
     else

@@ -46,9 +46,9 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   e.verdict = judge(w, e.cls.op_class, e.pct_gpu_time, r.peaks, in.verdict);
   e.confidence = r.peaks.confidence;
   e.notes = r.peaks.notes;
-  e.notes.push_back(fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes,
-                                in.flops, in.time_us,
-                                w.compute_dtype.key.empty() ? "unknown" : w.compute_dtype.key.str()));
+  e.notes.push_back(
+      fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes, in.flops,
+                  in.time_us, w.compute_dtype.key.empty() ? "unknown" : w.compute_dtype.key.str()));
   if (!in.pct_gpu_time)
     e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
   for (const auto& n : e.verdict.notes) e.notes.push_back(n);

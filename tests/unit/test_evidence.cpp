@@ -5,9 +5,9 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
-using roofline::test::detail_of;
 using roofline::test::any_contains;
 using roofline::test::contains;
+using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
 using roofline::test::ModelCase;
 using roofline::test::rel;

@@ -5,8 +5,8 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
-using roofline::test::detail_of;
 using roofline::test::any_contains;
+using roofline::test::detail_of;
 using roofline::test::rel;
 
 namespace {

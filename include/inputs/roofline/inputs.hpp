@@ -167,7 +167,7 @@ struct ModelConfig {
   // State-space layers (MODELS.md §6).
   std::optional<double> mamba_heads, mamba_head_dim, ssm_state_size, mamba_groups;
   std::optional<double> mamba_conv_kernel, mamba_expand;
-  std::string state_dtype;  // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
+  std::string state_dtype;   // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
   DtypeKey state_dtype_key;  // state_dtype read as a key (none when absent or not a dtype)
   std::optional<double> vocab;
   std::string dtype;  // torch_dtype | dtype, as spelled

@@ -19,8 +19,8 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
 // The shipped table, parsed once.
 const std::vector<ClassRule>& builtin_kernel_classes_rules();
 
-// The detail of a rule of class `cls` (class_detail.hpp), "" = none; nullopt with `error` naming the
-// value and what the class accepts. The one parser of the detail language.
+// The detail of a rule of class `cls` (class_detail.hpp), "" = none; nullopt with `error` naming
+// the value and what the class accepts. The one parser of the detail language.
 std::optional<ClassDetail> parse_class_detail(OpClass cls, std::string_view text,
                                               std::string& error);
 // What `cls` accepts after the colon, for messages: "stage1, stage2 or both, optionally ...".

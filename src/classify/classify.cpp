@@ -56,7 +56,7 @@ std::optional<Classification> match_rules(const TopNEntry& e, const std::vector<
         Classification c;
         c.op_class = r.op_class;
         c.detail = r.detail;
-        c.collective = r.op_class == OpClass::comm || r.detail == "collective";
+        c.collective = r.op_class == OpClass::comm;
         c.rule = r.line > 0 ? fmt::format("{} line {}: '{}'", source, r.line, r.pattern)
                             : fmt::format("{} '{}'", source, r.pattern);
         if (!r.description.empty() && r.line > 0) c.rule += " (" + r.description + ")";
@@ -114,7 +114,7 @@ Classification classify_by_rules(const TopNEntry& e, const ClassRules& rules) {
 Classification classify(const TopNEntry& e, const ClassRules& rules) {
   Classification c = classify_by_rules(e, rules);
   c.notes.push_back(fmt::format("op class {} by {}{}", to_string(c.op_class), c.rule,
-                                c.detail.empty() ? "" : fmt::format(" [{}]", c.detail)));
+                                c.detail.empty() ? "" : fmt::format(" [{}]", to_string(c.detail))));
   return c;
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 struct Format {
   double bytes = 0;
-  std::string key;  // fp8 | fp4 | int4 | int8 | ...
+  DtypeKey key;  // fp8 | fp4 | int4 | int8 | ...
   double bits = 0;
   std::string rule;
 };
@@ -23,7 +23,7 @@ struct Format {
 Format integer_format(double bits, std::optional<double> group, const std::string& what) {
   Format f;
   f.bits = bits;
-  f.key = bits <= 4 ? "int4" : "int8";
+  f.key = bits <= 4 ? DtypeKey::int4 : DtypeKey::int8;
   const double elem = bits / 8.0;
   if (group && *group > 0) {
     f.bytes = elem + 2.0 / *group + elem / *group;
@@ -41,7 +41,7 @@ Format integer_format(double bits, std::optional<double> group, const std::strin
 }
 
 Format fp8_format(const json* block, const std::string& what) {
-  Format f{1.0, "fp8", 8, ""};
+  Format f{1.0, DtypeKey::fp8, 8, ""};
   if (block && block->is_array() && block->size() == 2 && (*block)[0].is_number() &&
       (*block)[1].is_number() && (*block)[0].get<double>() > 0 && (*block)[1].get<double>() > 0) {
     const double a = (*block)[0].get<double>(), b = (*block)[1].get<double>();
@@ -56,11 +56,11 @@ Format fp8_format(const json* block, const std::string& what) {
 }
 
 Format mxfp4() {
-  return {0.5 + 1.0 / 32.0, "fp4", 4,
+  return {0.5 + 1.0 / 32.0, DtypeKey::fp4, 4,
           "mxfp4 (e2m1 + one e8m0 scale per 32) → 0.5 + 1/32 = 0.53125 B weights"};
 }
 Format nvfp4() {
-  return {0.5 + 1.0 / 16.0, "fp4", 4,
+  return {0.5 + 1.0 / 16.0, DtypeKey::fp4, 4,
           "nvfp4 (e2m1 + one fp8 scale per 16) → 0.5 + 1/16 = 0.5625 B weights"};
 }
 
@@ -132,7 +132,7 @@ void read_weight_format(FieldReader& f, const json& doc, const json* text, Model
   } else if (m.find("nvfp4") != std::string::npos || algo == "nvfp4") {
     fmt_found = nvfp4();
   } else if (m.find("fp4") != std::string::npos) {
-    fmt_found = Format{0.5, "fp4", 4, what + " → 0.5 B weights (scale layout unknown)"};
+    fmt_found = Format{0.5, DtypeKey::fp4, 4, what + " → 0.5 B weights (scale layout unknown)"};
   } else if (m.find("fp8") != std::string::npos || algo == "fp8") {
     fmt_found = fp8_format(f.find(*q, "weight_block_size"), what);
   } else if (bits && *bits > 0 && *bits <= 8) {

@@ -251,7 +251,7 @@ std::vector<std::string> check_peaks(const PeaksTable& table) {
         problems.push_back(
             fmt::format("{}: link.links must be >= 1 for a mesh (links per GPU)", where));
     }
-    auto bf16 = s.flops.find("bf16"), fp16 = s.flops.find("fp16");
+    auto bf16 = s.flops.find(DtypeKey::bf16), fp16 = s.flops.find(DtypeKey::fp16);
     if (bf16 != s.flops.end() && fp16 != s.flops.end() &&
         std::fabs(bf16->second - fp16->second) > 1e-9 * std::max(bf16->second, fp16->second))
       problems.push_back(fmt::format(

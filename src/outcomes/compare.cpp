@@ -100,7 +100,7 @@ Comparison compare_rounds(const CompareInput& in) {
     CompareRow r;
     r.name = p.name;
     r.short_name = p.short_name;
-    r.match = to_string(matches[i].kind);
+    r.match = matches[i].kind;
     r.pct_a = p.pct_gpu_time;
     r.attainable_speedup_a = p.attainable_speedup;
     r.expected_e2e_gain_pct_a = p.expected_e2e_gain_pct;
@@ -158,7 +158,7 @@ Comparison compare_rounds(const CompareInput& in) {
     r.name = e.name;
     r.short_name = e.short_name;
     r.name_b = e.name;
-    r.match = "none";
+    r.match = MatchKind::none;
     r.pct_b = e.pct_gpu_time;
     const RegimeChoice regime = pick_regime(e, b.serving);
     r.t_b_ms = regime.t_ms;

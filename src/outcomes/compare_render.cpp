@@ -61,7 +61,7 @@ nlohmann::ordered_json comparison_json(const Comparison& c) {
     row["realized_gain_pct"] = json_number(r.realized_gain_pct);
     row["realized_fraction"] = json_number(r.realized_fraction);
     row["status"] = r.status;
-    row["match"] = r.match;
+    row["match"] = to_string(r.match);
     row["name_b"] = str_or_null(r.name_b);
     row["note"] = r.note;
     rows.push_back(std::move(row));
@@ -121,9 +121,9 @@ std::string render_comparison_markdown(const Comparison& c) {
     if (has(r, "new"))
       md += fmt::format("**New in round {}'s head:** {} ({:.2f} % of GPU time).\n\n", b, name,
                         r.pct_b.value_or(0.0));
-    if (r.match == "normalized" || r.match == "short_name")
+    if (r.match == MatchKind::normalized || r.match == MatchKind::short_name)
       md += fmt::format("*Matched by {} name:* {} is {} in round {}.\n\n",
-                        r.match == "normalized" ? "normalized" : "short", name,
+                        r.match == MatchKind::normalized ? "normalized" : "short", name,
                         detail::md_code(r.name_b, false, 120), b);
   }
   if (c.step_time) {

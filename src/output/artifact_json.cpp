@@ -86,7 +86,7 @@ ordered_json entry_json(const HeadEntry& e) {
   j["byte_candidates"] = std::move(candidates);
   // Fields added since docs/method.md §16, in its order, each only when it applies.
   if (w.bytes_lower_bound) j["bytes_lower_bound"] = json_number(w.bytes_lower_bound);
-  if (!v.roof.empty()) j["roof"] = v.roof;
+  if (v.roof != Roof::none) j["roof"] = to_string(v.roof);
   if (w.comm) {
     j["link_bytes"] = json_number(w.comm->link_bytes);
     j["link_util"] = json_number(v.link_util);

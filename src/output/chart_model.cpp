@@ -26,7 +26,8 @@ std::optional<Point> place(const HeadEntry& e, std::string& why) {
     why = "not modelled";
     return std::nullopt;
   }
-  if (v.roof == "link" || w.comm) {  // a collective is judged on the link roof, not this chart's
+  // A collective is judged on the link roof, not this chart's.
+  if (v.roof == roofline::Roof::link || w.comm) {
     why = v.link_util
               ? "collective on the link roof: " + format_pct(v.link_util) + " link utilisation"
               : std::string("collective: no link roof for this part");

@@ -280,7 +280,7 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
                          format_rate(*v.achieved_flops, "FLOP/s"), format_pct(v.compute_util),
                          format_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
                          w.compute_dtype.key);
-    if (v.roof == "link" || w.comm) {
+    if (v.roof == Roof::link || w.comm) {
       out += fmt::format("- **Utilization:** link {} per unit{} (hbm and compute not counted)\n",
                          format_bytes(w.bytes, Digits::brief),
                          v.link_util ? fmt::format(" = {} = {} of the link roof",
@@ -302,9 +302,9 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
           "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
           "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
           to_string(v.bound), format_pct(v.roofline_pct),
-          v.roof == "link" ? "link"
-          : v.compute_axis ? "compute"
-                           : "memory",
+          v.roof == Roof::link ? "link"
+          : v.compute_axis     ? "compute"
+                               : "memory",
           v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
           *v.roofline_pct, speedup_text(e), key_pct_text(e), v.attainable_speedup, gain_text(e));
     else

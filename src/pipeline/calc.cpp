@@ -49,9 +49,9 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   e.grade.confidence = r.peaks.confidence;
   e.grade.stage_c_candidate = e.verdict.stage_c_candidate;
   e.notes = r.peaks.notes;
-  e.notes.push_back(fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes,
-                                in.flops, in.time_us,
-                                w.compute_dtype.key.empty() ? "unknown" : w.compute_dtype.key));
+  e.notes.push_back(
+      fmt::format("given: {:g} B, {:g} FLOP in {:g} us; compute dtype {}", in.bytes, in.flops,
+                  in.time_us, w.compute_dtype.key.empty() ? "unknown" : w.compute_dtype.key.str()));
   if (!in.pct_gpu_time)
     e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
   for (const auto& n : e.verdict.notes) e.notes.push_back(n);

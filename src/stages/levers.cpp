@@ -113,19 +113,20 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
           100.0 * (1.0 - hit->bytes / all->bytes)));
   }
   // 3. Lower-precision weights or KV cache (lossy).
-  const bool has_fp4 = peaks.flops.count("fp4") > 0;
+  const bool has_fp4 = peaks.flops.count(DtypeKey::fp4) > 0;
   if ((e.cls.op_class == OpClass::gemm || e.cls.op_class == OpClass::moe) && w.weight_bytes > 0) {
     const double weights =
         w.moe && w.candidates[w.chosen].kind == CandidateKind::all_experts
             ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
             : w.weight_bytes;
-    if (w.weight_dtype == "bf16" || w.weight_dtype == "fp16" || w.weight_dtype == "fp32") {
+    if (w.weight_dtype == DtypeKey::bf16 || w.weight_dtype == DtypeKey::fp16 ||
+        w.weight_dtype == DtypeKey::fp32) {
       out.push_back(fmt::format(
           "fp8 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
           "lossy: must pass the accuracy gate)",
-          fmt_bytes(weights), fmt_bytes(weights / (w.weight_dtype == "fp32" ? 4.0 : 2.0)),
-          100.0 * (weights - weights / (w.weight_dtype == "fp32" ? 4.0 : 2.0)) / w.bytes));
-    } else if ((w.weight_dtype == "fp8" || w.weight_dtype == "int8") && has_fp4) {
+          fmt_bytes(weights), fmt_bytes(weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)),
+          100.0 * (weights - weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)) / w.bytes));
+    } else if ((w.weight_dtype == DtypeKey::fp8 || w.weight_dtype == DtypeKey::int8) && has_fp4) {
       out.push_back(fmt::format(
           "mxfp4 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
           "lossy: must pass the accuracy gate)",
@@ -133,13 +134,13 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
     }
   }
   if (e.cls.op_class == OpClass::attn && w.kv_bytes > 0 &&
-      (w.kv_dtype == "bf16" || w.kv_dtype == "fp16")) {
+      (w.kv_dtype == DtypeKey::bf16 || w.kv_dtype == DtypeKey::fp16)) {
     out.push_back(fmt::format(
         "fp8 KV cache: {} of K/V per launch becomes {} (lossy: must pass the accuracy gate)",
         fmt_bytes(w.kv_bytes), fmt_bytes(w.kv_bytes / 2.0)));
   }
   if ((e.cls.op_class == OpClass::linear_attn || e.cls.op_class == OpClass::ssm) &&
-      w.kv_dtype == "fp32" && w.kv_bytes > 0)
+      w.kv_dtype == DtypeKey::fp32 && w.kv_bytes > 0)
     out.push_back(fmt::format(
         "bf16 recurrent state: the fp32 state read and written each step halves ({} per launch "
         "today; lossy: must pass the accuracy gate)",
@@ -150,7 +151,8 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
         "bytes on the wire): {} per launch becomes as little as {} (lossy: accuracy gate)",
         fmt_bytes(w.comm->link_bytes), fmt_bytes(w.comm->link_bytes * 1152.0 / 4096.0)));
   // 4. Layout / L2 reuse where the model shows re-read traffic.
-  if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == "both" && w.unit_launches >= 2)
+  if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == MoeStage::both &&
+      w.unit_launches >= 2)
     out.push_back(
         "single-launch MoE (both stages in one kernel): keeps the gate/up intermediate on chip and "
         "drops one launch per layer");

@@ -29,17 +29,19 @@ namespace {
 
 using detail::ResolvedDtypes;
 
-const Dtype k_bf16{"bf16", 2.0, true};
+const Dtype k_bf16 = dtype_of(DtypeKey::bf16);
 
 // The weight dtype a quantization_config implies (bytes per element with its scales).
 Dtype quantized_weight_dtype(const ModelConfig& cfg) {
   const double bytes = *cfg.quant_weight_bytes;
-  std::string key = cfg.quant_weight_key;
+  DtypeKey key = cfg.quant_weight_key;
   if (key.empty()) {  // hand-built configs: guess the element type from the width
     const bool fp = cfg.quant_method.find("fp") != std::string::npos;
-    key = bytes <= 0.5 ? (fp ? "fp4" : "int4") : bytes <= 1.0 ? (fp ? "fp8" : "int8") : "bf16";
+    key = bytes <= 0.5   ? (fp ? DtypeKey::fp4 : DtypeKey::int4)
+          : bytes <= 1.0 ? (fp ? DtypeKey::fp8 : DtypeKey::int8)
+                         : DtypeKey::bf16;
   }
-  return Dtype{key, bytes, key != "int4"};
+  return Dtype{key, bytes, key != DtypeKey::int4};
 }
 
 // Index of the operand that holds the weights for this class, when the entry's dtypes can say.
@@ -76,7 +78,7 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
   const bool quant = cfg && cfg->quant_weight_bytes;
   std::optional<Dtype> entry_w;
   if (wi && *wi < e.dtypes.size() && e.dtypes.size() >= 2) entry_w = parse_dtype(e.dtypes[*wi]);
-  if (entry_w && entry_w->key == "int8" && quant && cfg->quant_bits == 4.0) {
+  if (entry_w && entry_w->key == DtypeKey::int8 && quant && cfg->quant_bits == 4.0) {
     d.weight = quantized_weight_dtype(*cfg);
     d.weight_source =
         fmt::format("{} (entry dtypes[{}] '{}' is the integer container of packed 4-bit data)",
@@ -212,9 +214,10 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
   work.t_unit_ms = *regime.t_ms;
   work.unit = "1 launch";
   if (cls.op_class == OpClass::unknown) {
-    work.unmodeled_reason = !cls.detail.empty()
-                                ? fmt::format("op class unknown ({}): no byte model", cls.detail)
-                                : "op class unknown: no byte model (use --classify PATTERN=CLASS)";
+    work.unmodeled_reason =
+        !cls.detail.empty()
+            ? fmt::format("op class unknown ({}): no byte model", to_string(cls.detail))
+            : "op class unknown: no byte model (use --classify PATTERN=CLASS)";
     return work;
   }
   detail::ModelInput in{e, regime, cls, ctx, resolve_dtypes(e, cls, ctx), 1.0, std::nullopt, {}};

@@ -14,17 +14,18 @@ namespace {
 
 constexpr double k_assumed_kv_splits = 8.0;
 
-std::string variant_for(const ModelInput& in) {
-  const std::string& d = in.cls.detail;
+// The variant modelled: the family's, with decode read as MLA decode when the config has a latent
+// cache; auto and unnamed by the regime.
+AttnVariant variant_for(const ModelInput& in) {
+  using V = AttnVariant;
+  const V d = in.cls.detail.attn;
   const ModelConfig* cfg = in.ctx.config;
   const bool mla = cfg && cfg->kv_lora_rank && *cfg->kv_lora_rank > 0;
-  if (d == "decode_reduce" || d == "indexer") return d;
-  if (d == "prefill") return "prefill";
-  if (d == "mla_decode") return "mla_decode";
-  if (d == "decode") return mla ? "mla_decode" : "decode";
+  if (d == V::decode_reduce || d == V::indexer || d == V::prefill || d == V::mla_decode) return d;
+  if (d == V::decode) return mla ? V::mla_decode : V::decode;
   // auto / untabled: the regime decides.
-  if (in.regime.regime == Regime::prefill) return "prefill";
-  return mla ? "mla_decode" : "decode";
+  if (in.regime.regime == Regime::prefill) return V::prefill;
+  return mla ? V::mla_decode : V::decode;
 }
 
 }  // namespace
@@ -109,9 +110,13 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
   const double kv = in.dtypes.kv.bytes;
   const WindowMix mix = attention_window_mix(c, S);
   const double T = mix.mean_tokens;
-  const double bytes = B * T * n_kv * hd * 2.0 * kv;
-  const double flops = 2.0 * B * n_q * T * hd * 2.0;
-  work.kv_bytes = bytes;
+  const char* tokens = T == S ? "S" : "mean_tokens";
+  Term bytes = term("bytes", fmt::format("B·{}·n_kv·head_dim·2·kv_bytes", tokens),
+                    B * T * n_kv * hd * 2.0 * kv);
+  bytes.remark = "K and V; Q and O negligible at decode";
+  const Term flops = term("flops", fmt::format("2·B·n_q·{}·head_dim·2", tokens),
+                          2.0 * B * n_q * T * hd * 2.0, TermUnit::flops);
+  work.kv_bytes = bytes.value;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
   work.notes.push_back(fmt::format(
       "decode attention ({}): B = {} ({}), S = isl + osl/2 = {} (average context mid-decode, an "
@@ -125,11 +130,8 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
   work.notes.push_back(mix.how);
   work.notes.push_back(
       fmt::format("KV dtype {} ({} B, {})", in.dtypes.kv.key, kv, in.dtypes.kv_source));
-  work.notes.push_back(fmt::format(
-      "bytes = B·{}·n_kv·head_dim·2·kv_bytes = {} (K and V; Q and O negligible at decode); "
-      "flops = 2·B·n_q·{}·head_dim·2 = {:.4g}",
-      T == S ? "S" : "mean_tokens", fmt_bytes(bytes), T == S ? "S" : "mean_tokens", flops));
-  work.candidates.push_back({"KV cache read", bytes, flops, std::nullopt});
+  work.notes.push_back(render_all({bytes, flops}));
+  add_candidate(work, "KV cache read", bytes, flops);
 }
 
 void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
@@ -148,12 +150,12 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
       format_g(*c.n_heads), format_g(in.tp), format_g(n_q), in.dtypes.kv.key, kv,
       in.dtypes.kv_source));
   auto add = [&](const std::string& label, CandidateKind kind, double s) {
-    const double bytes = B * s * width * kv;
-    const double flops = 2.0 * B * n_q * s * (width + rank);
-    work.notes.push_back(fmt::format(
-        "{}: S = {}: bytes = B·S·c·kv = {}, flops = 2·B·n_q·S·(c + kv_lora_rank) = {:.4g}", label,
-        format_g(s), fmt_bytes(bytes), flops));
-    work.candidates.push_back({label, bytes, flops, std::nullopt, true, kind});
+    const Term bytes = term("bytes", "B·S·c·kv", B * s * width * kv);
+    const Term flops = term("flops", "2·B·n_q·S·(c + kv_lora_rank)",
+                            2.0 * B * n_q * s * (width + rank), TermUnit::flops);
+    work.notes.push_back(fmt::format("{}: {}: {}", label, render(term("S", "", s, TermUnit::count)),
+                                     render_all({bytes, flops}, ", ")));
+    add_candidate(work, label, bytes, flops, true, kind);
   };
   add("full context", CandidateKind::full_context, S);
   if (c.index_topk && *c.index_topk > 0)
@@ -184,16 +186,24 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
       pairs += causal_pairs(l, T);
       served += 1;
     }
-  const double mean_pairs = served > 0 ? pairs / served : T * T / 2.0;
-  if (served > 0 && mean_pairs != T * T / 2.0)
-    work.notes.push_back(fmt::format(
-        "windows: mean causal (query, key) pairs per sequence over {} attention layers = {:.6g} "
-        "(T²/2 = {:.6g} for full layers; sliding/chunked layers see at most W or C keys)",
-        format_g(served), mean_pairs, T * T / 2.0));
-  const double flops = 2.0 * n_q * mean_pairs * (hd_qk + hd_v) * batch;
-  const double q = batch * T * n_q * hd_qk * a, k = batch * T * n_kv * hd_qk * kv;
-  const double v = batch * T * n_kv * hd_v * kv, o = batch * T * n_q * hd_v * a;
-  work.kv_bytes = k + v;
+  Term mean_pairs = term(fmt::format("windows: mean causal (query, key) pairs per sequence over {} "
+                                     "attention layers",
+                                     format_g(served)),
+                         "", served > 0 ? pairs / served : T * T / 2.0, TermUnit::ratio);
+  if (served > 0 && mean_pairs.value != T * T / 2.0) {
+    mean_pairs.remark =
+        fmt::format("T²/2 = {:.6g} for full layers; sliding/chunked layers see at most W or C keys",
+                    T * T / 2.0);
+    work.notes.push_back(render(mean_pairs));
+  }
+  const Term flops = term("flops", "2·n_q·pairs·(d_qk + d_v)·batch (pairs = T²/2 causal)",
+                          2.0 * n_q * mean_pairs.value * (hd_qk + hd_v) * batch, TermUnit::flops);
+  const Term q = part("Q", batch * T * n_q * hd_qk * a),
+             k = part("K", batch * T * n_kv * hd_qk * kv);
+  const Term v = part("V", batch * T * n_kv * hd_v * kv), o = part("O", batch * T * n_q * hd_v * a);
+  Term bytes = sum("bytes", {q, k, v, o});
+  bytes.remark = "each once";
+  work.kv_bytes = k.value + v.value;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
   work.notes.push_back(
       fmt::format("prefill attention{}: M = {} rows ({}), T = {} tokens per sequence chunk, batch "
@@ -201,29 +211,29 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
                   "per-rank n_q {}, n_kv {}, head dims qk {} / v {}",
                   mla ? " (MLA, decompressed heads)" : "", format_g(M), in.rows_source, format_g(T),
                   format_g(batch), format_g(n_q), format_g(n_kv), format_g(hd_qk), format_g(hd_v)));
-  work.notes.push_back(fmt::format(
-      "bytes = Q {} + K {} + V {} + O {} = {} (each once); flops = 2·n_q·pairs·(d_qk + d_v)·batch "
-      "(pairs = T²/2 causal) = {:.4g}",
-      fmt_bytes(q), fmt_bytes(k), fmt_bytes(v), fmt_bytes(o), fmt_bytes(q + k + v + o), flops));
-  work.candidates.push_back({"Q, K, V, O once", q + k + v + o, flops, std::nullopt});
+  work.notes.push_back(render_all({bytes, flops}));
+  add_candidate(work, "Q, K, V, O once", bytes, flops);
 }
 
 void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
   const ModelConfig& c = *in.ctx.config;
   const double n_q = *c.n_heads / in.tp;
   const double hd_v = c.kv_lora_rank && *c.kv_lora_rank > 0 ? *c.kv_lora_rank : *c.head_dim;
-  const double partials = B * n_q * k_assumed_kv_splits * (hd_v + 1.0) * 4.0;
-  const double out = B * n_q * hd_v * in.dtypes.act.bytes;
-  work.compute_dtype = Dtype{"fp32", 4.0, true};
+  const Term partials =
+      part("B·n_q·splits·(head_dim + 1)·4", B * n_q * k_assumed_kv_splits * (hd_v + 1.0) * 4.0);
+  const Term out = part("B·n_q·head_dim·a", B * n_q * hd_v * in.dtypes.act.bytes);
+  const Term bytes = sum("bytes", {partials, out});
+  const Term flops = term("flops", "B·n_q·splits·head_dim·2",
+                          B * n_q * k_assumed_kv_splits * hd_v * 2.0, TermUnit::flops);
+  work.compute_dtype = dtype_of(DtypeKey::fp32);
   work.has_compute_peak_class = false;
   work.notes.push_back(fmt::format(
       "split-KV reduction: reads fp32 partial outputs + log-sum-exp for an assumed {} KV splits "
       "(num_kv_splits is not in the inputs) = {}, writes the output {}; B = {} ({}), n_q {}, head "
       "dim {}",
-      format_g(k_assumed_kv_splits), fmt_bytes(partials), fmt_bytes(out), format_g(B),
-      in.rows_source, format_g(n_q), format_g(hd_v)));
-  work.candidates.push_back({"partials + output", partials + out,
-                             B * n_q * k_assumed_kv_splits * hd_v * 2.0, std::nullopt});
+      format_g(k_assumed_kv_splits), shown(partials), shown(out), format_g(B), in.rows_source,
+      format_g(n_q), format_g(hd_v)));
+  add_candidate(work, "partials + output", bytes, flops);
 }
 
 }  // namespace
@@ -237,15 +247,16 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
         in.ctx.config_status;
     return;
   }
-  const std::string variant = variant_for(in);
-  if (variant == "indexer") return model_indexer(in, work);
+  using V = AttnVariant;
+  const V variant = variant_for(in);
+  if (variant == V::indexer) return model_indexer(in, work);
   std::string missing;
   require(cfg->n_heads, "num_attention_heads", missing);
-  if (variant == "mla_decode")
+  if (variant == V::mla_decode)
     require(cfg->kv_lora_rank, "kv_lora_rank", missing);
   else
     require(cfg->head_dim, "head_dim (or hidden_size)", missing);
-  if (variant != "mla_decode" && variant != "decode_reduce")
+  if (variant != V::mla_decode && variant != V::decode_reduce)
     require(cfg->n_kv_heads, "num_key_value_heads", missing);
   if (!missing.empty()) {
     work.unmodeled_reason = "attention byte model: config.json lacks " + missing;
@@ -265,14 +276,14 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
     work.notes.push_back(fmt::format("attention layers: {} ({})",
                                      format_g(*cfg->full_attention_layers),
                                      cfg->full_attention_rule));
-  if (variant == "prefill") return prefill(in, work);
-  if (variant == "decode_reduce") return decode_reduce(in, work, *in.rows);
+  if (variant == V::prefill) return prefill(in, work);
+  if (variant == V::decode_reduce) return decode_reduce(in, work, *in.rows);
   double S = 0;
   if (!decode_context(in, S, missing)) {
     work.unmodeled_reason = "decode attention byte model needs " + missing;
     return;
   }
-  if (variant == "mla_decode") return decode_mla(in, work, *in.rows, S);
+  if (variant == V::mla_decode) return decode_mla(in, work, *in.rows, S);
   decode_gqa(in, work, *in.rows, S);
 }
 

@@ -25,21 +25,25 @@ void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const C
     ++used;
   }
   if (used == 0 || !(bytes > 0) || !std::isfinite(bytes)) return;
-  work.bytes_lower_bound = bytes;
+  const Term bound = part(fmt::format("Σ of {} recorded operands, each moved once", used), bytes);
+  work.bytes_lower_bound = bound.value;
   std::string util;
   const auto& peak = ctx.peaks ? ctx.peaks->hbm_bw_bytes_s : std::nullopt;
   if (regime.t_ms && *regime.t_ms > 0 && peak && *peak > 0) {
-    const double u = bytes / (*regime.t_ms / 1000.0) / *peak;
-    util = fmt::format(" → hbm_util ≥ {} ({} / {:.6g} ms / {:.3g} B/s){}", format_pct(u),
-                       fmt_bytes(bytes), *regime.t_ms, *peak,
-                       u > 1.0 ? "; above 100%, so some operand is evidently not read whole (a "
-                                 "cache pool, an indexed table)"
-                               : "");
+    // hbm_util ≥ bound / t / peak_bw
+    Term u =
+        term("hbm_util", "", bound.value / (*regime.t_ms / 1000.0) / *peak, TermUnit::fraction);
+    u.relation = "≥";
+    u.remark = fmt::format("{} / {:.6g} ms / {:.3g} B/s", shown(bound), *regime.t_ms, *peak);
+    util = " → " + render(u) +
+           (u.value > 1.0 ? "; above 100%, so some operand is evidently not read whole (a "
+                            "cache pool, an indexed table)"
+                          : "");
   }
   work.notes.push_back(fmt::format(
-      "operand-bytes lower bound (MODELS.md §9): Σ of {} recorded operands, each moved once = "
-      "{}{}; evidence, not a verdict (headroom stays unknown)",
-      used, fmt_bytes(bytes), util));
+      "operand-bytes lower bound (MODELS.md §9): {}{}; evidence, not a verdict (headroom stays "
+      "unknown)",
+      render(bound), util));
 }
 
 }  // namespace roofline::detail

@@ -45,6 +45,46 @@ double quickreduce_codec(const TopNEntry& e, std::string& what) {
   return 1.0;
 }
 
+// The link bytes per GPU for the collective's algorithm: wire = factor · m, times the
+// QuickReduce codec; sets the algorithm and the codec of `f`.
+Term link_bytes(const ModelInput& in, const Term& message, CommFacts& f) {
+  const TopNEntry& e = in.entry;
+  const std::string& op = f.op;
+  const double n = f.group;
+  // The wire bytes per message byte for the algorithm: wire = factor · m.
+  Term factor;
+  std::string algo_how;
+  if (op == "all_reduce") {
+    const CommAlgorithm algo = in.cls.detail.comm;
+    const bool one =
+        algo == CommAlgorithm::oneshot ||
+        (algo != CommAlgorithm::twoshot && name_has(e, {"1stage", "oneshot", "one_shot"}));
+    f.algorithm = one ? "one-shot" : "two-shot";
+    factor = one ? part("(n−1)", n - 1.0, TermUnit::count) : part("2·(n−1)/n", 2.0 * (n - 1.0) / n);
+    if (!one) factor.display = Shown::sig4;
+    algo_how = fmt::format(
+        "{}: {}·m = {}·m ({})",
+        one ? "one-shot all-reduce"
+            : "two-shot all-reduce (reduce-scatter + all-gather; ring/tree/two-stage cost the "
+              "same)",
+        factor.formula, shown(factor),
+        algo == CommAlgorithm::unnamed ? "algorithm from the kernel name" : "kernel-family table");
+  } else {
+    f.algorithm = "ring";
+    factor = part("(n−1)/n", (n - 1.0) / n);
+    factor.display = Shown::sig4;
+    algo_how = fmt::format("{}: {}·m = {}·m (m the full gathered / scattered / exchanged tensor)",
+                           op, factor.formula, shown(factor));
+  }
+  std::string codec_how;
+  f.codec = quickreduce_codec(e, codec_how);
+  const Term link = term(
+      "link bytes per GPU (inbound)",
+      algo_how + (codec_how.empty() ? "" : fmt::format(" × codec {:.6g} ({})", f.codec, codec_how)),
+      factor.value * message.value * f.codec);
+  return link;
+}
+
 }  // namespace
 
 void model_comm(const ModelInput& in, WorkEstimate& work) {
@@ -66,20 +106,21 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   // Message m: the first operand's bytes, else M · hidden · a.
-  double m = 0;
-  std::string m_how;
+  Term message;
   if (!e.shapes.empty() && !e.shapes[0].empty()) {
     auto dt = !e.dtypes.empty() ? parse_dtype(e.dtypes[0]) : std::nullopt;
     const Dtype d = dt ? *dt : in.dtypes.act;
-    m = elements(e.shapes[0]) * d.bytes;
     std::string dims;
     for (auto v : e.shapes[0]) dims += fmt::format("{}{}", dims.empty() ? "" : ", ", v);
-    m_how = fmt::format("the first operand [{}] {} = {}", dims, d.key, fmt_bytes(m));
+    message = term("message m", fmt::format("the first operand [{}] {}", dims, d.key),
+                   elements(e.shapes[0]) * d.bytes);
   } else if (in.rows && in.ctx.config && in.ctx.config->hidden) {
-    m = *in.rows * *in.ctx.config->hidden * in.dtypes.act.bytes;
-    m_how = fmt::format("M·hidden·a = {}·{}·{} ({}) = {}", format_g(*in.rows),
-                        format_g(*in.ctx.config->hidden), in.dtypes.act.bytes, in.rows_source,
-                        fmt_bytes(m));
+    message =
+        term("message m", "M·hidden·a", *in.rows * *in.ctx.config->hidden * in.dtypes.act.bytes);
+    message.expansion =
+        fmt::format("{}·{}·{} ({})", format_g(*in.rows), format_g(*in.ctx.config->hidden),
+                    in.dtypes.act.bytes, in.rows_source);
+    message.source = in.rows_source;
   } else {
     work.unmodeled_reason =
         "collective message size unknown: no operand shapes and no rows·hidden_size";
@@ -87,42 +128,17 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   }
   CommFacts f;
   f.op = op;
-  f.message_bytes = m;
+  f.message_bytes = message.value;
   f.group = n;
-  std::string algo_how;
-  double wire = 0;
-  if (op == "all_reduce") {
-    const bool one = in.cls.detail == "oneshot" ||
-                     (in.cls.detail != "twoshot" && name_has(e, {"1stage", "oneshot", "one_shot"}));
-    f.algorithm = one ? "one-shot" : "two-shot";
-    wire = one ? (n - 1.0) * m : 2.0 * (n - 1.0) / n * m;
-    algo_how = one ? fmt::format("one-shot all-reduce: (n−1)·m = {}·m", format_g(n - 1.0))
-                   : fmt::format(
-                         "two-shot all-reduce (reduce-scatter + all-gather; ring/tree/two-stage "
-                         "cost the same): 2·(n−1)/n·m = {:.4g}·m",
-                         2.0 * (n - 1.0) / n);
-    algo_how += fmt::format(
-        " ({})", in.cls.detail.empty() ? "algorithm from the kernel name" : "kernel-family table");
-  } else {
-    f.algorithm = "ring";
-    wire = (n - 1.0) / n * m;
-    algo_how = fmt::format(
-        "{}: (n−1)/n·m = {:.4g}·m (m the full gathered / scattered / "
-        "exchanged tensor)",
-        op, (n - 1.0) / n);
-  }
-  std::string codec_how;
-  f.codec = quickreduce_codec(e, codec_how);
-  f.link_bytes = wire * f.codec;
+  const Term link = link_bytes(in, message, f);
+  f.link_bytes = link.value;
   work.comm = f;
   work.notes.push_back(
-      fmt::format("collective {}: group n = tp = {}, message m = {}", op, format_g(n), m_how));
-  work.notes.push_back(fmt::format(
-      "link bytes per GPU (inbound) = {}{} = {}; no FLOPs counted (the reduction adds are "
-      "negligible); judged on the link roof, not HBM",
-      algo_how, codec_how.empty() ? "" : fmt::format(" × codec {:.6g} ({})", f.codec, codec_how),
-      fmt_bytes(f.link_bytes)));
-  work.candidates.push_back({"link bytes", f.link_bytes, 0.0, std::nullopt});
+      fmt::format("collective {}: group n = tp = {}, {}", op, format_g(n), render(message)));
+  work.notes.push_back(
+      render(link) +
+      "; no FLOPs counted (the reduction adds are negligible); judged on the link roof, not HBM");
+  add_candidate(work, "link bytes", link, term("flops", "", 0.0, TermUnit::flops));
 }
 
 }  // namespace roofline::detail

@@ -49,10 +49,80 @@ std::vector<Operand> operands(const ModelInput& in, std::string& scaled) {
   return ops;
 }
 
+// Bytes in and out and the elements touched, from the recorded operands by the kind's rule.
+struct Traffic {
+  double in = 0, out = 0, elems = 0;
+  std::string how;
+};
+Traffic shaped_traffic(const ModelInput& in, ElementwiseKind k, const std::vector<Operand>& ops) {
+  using K = ElementwiseKind;
+  Traffic t;
+  auto largest = *std::max_element(
+      ops.begin(), ops.end(), [](const Operand& a, const Operand& b) { return a.elems < b.elems; });
+  for (const Operand& op : ops) t.in += op.elems * op.dtype.bytes;
+  t.elems = largest.elems;
+  if (k == K::fill) {
+    // fill_(self, value) / zero_(self): the destination is the only tensor operand.
+    t.in = 0;
+    t.out = largest.elems * largest.dtype.bytes;
+    t.how = "fill writes the largest operand, reads nothing";
+  } else if (k == K::act_and_mul) {
+    t.out = ops[0].elems / 2.0 * ops[0].dtype.bytes;
+    t.how = "reads all operands, writes half of operand 0 (gate and up halves → one)";
+  } else if (k == K::quant) {
+    t.out = largest.elems * 1.0;
+    t.how = "reads all operands, writes the largest as 1-byte values (scales ignored)";
+  } else if (k == K::add_norm) {
+    t.out = 2.0 * ops[0].elems * ops[0].dtype.bytes;
+    t.how = "reads all operands, writes operand 0 twice (normalized output and updated residual)";
+  } else if ((k == K::copy || k == K::cast) && ops.size() == 2) {
+    // aten::copy_(self, src) records (destination, source), and casts run through it: one read
+    // of the source, one write of the destination (a broadcast source is read once too).
+    t.in = ops[1].elems * ops[1].dtype.bytes;
+    t.out = ops[0].elems * ops[0].dtype.bytes;
+    t.elems = ops[0].elems;
+    t.how =
+        "operands are (destination, source) as aten::copy_ records them: reads the source "
+        "(operand 1) once, writes the destination (operand 0) once";
+  } else if (k == K::cat) {
+    // aten::cat's operands are the tensors joined (its output is not recorded): each is read
+    // once and written once into the result.
+    t.out = t.in;
+    t.elems = 0;
+    for (const Operand& op : ops) t.elems += op.elems;
+    t.how = "reads every operand (the tensors joined) once, writes their concatenation";
+  } else if (k == K::kv_write) {
+    // Operands 0 and 1 are the new K and V (the sources, as reshape_and_cache records them); the
+    // cache operands are the destinations, huge and only partly touched.
+    const std::size_t n = std::min<std::size_t>(2, ops.size());
+    t.in = 0;
+    double new_elems = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      t.in += ops[i].elems * ops[i].dtype.bytes;
+      new_elems += ops[i].elems;
+    }
+    t.out = new_elems * in.dtypes.kv.bytes;
+    t.elems = new_elems;
+    t.how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}",
+                        in.dtypes.kv.key);
+  } else if (k == K::reduce) {
+    t.out = 0;
+    t.how = "reads all operands; the reduced output is negligible";
+  } else {
+    t.out = largest.elems * largest.dtype.bytes;
+    t.how =
+        "reads all operands, writes one tensor the size of the largest (outputs are not recorded "
+        "in the Top-N)";
+  }
+  return t;
+}
+
 }  // namespace
 
 void model_elementwise(const ModelInput& in, WorkEstimate& work) {
-  const std::string kind = in.cls.detail.empty() ? "elementwise" : in.cls.detail;
+  using K = ElementwiseKind;
+  const K k = in.cls.detail.elementwise;
+  const std::string kind = k == K::unnamed ? "elementwise" : to_string(k);
   work.has_compute_peak_class = false;
   work.compute_dtype = in.dtypes.act;
   std::string scaled;
@@ -61,68 +131,13 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
   double in_bytes = 0, out_bytes = 0, elems = 0;
   std::string how;
   if (!ops.empty()) {
-    auto largest =
-        *std::max_element(ops.begin(), ops.end(),
-                          [](const Operand& a, const Operand& b) { return a.elems < b.elems; });
-    for (const Operand& op : ops) in_bytes += op.elems * op.dtype.bytes;
-    elems = largest.elems;
-    if (kind == "fill") {
-      // fill_(self, value) / zero_(self): the destination is the only tensor operand.
-      in_bytes = 0;
-      out_bytes = largest.elems * largest.dtype.bytes;
-      how = "fill writes the largest operand, reads nothing";
-    } else if (kind == "act_and_mul") {
-      out_bytes = ops[0].elems / 2.0 * ops[0].dtype.bytes;
-      how = "reads all operands, writes half of operand 0 (gate and up halves → one)";
-    } else if (kind == "quant") {
-      out_bytes = largest.elems * 1.0;
-      how = "reads all operands, writes the largest as 1-byte values (scales ignored)";
-    } else if (kind == "add_norm") {
-      out_bytes = 2.0 * ops[0].elems * ops[0].dtype.bytes;
-      how = "reads all operands, writes operand 0 twice (normalized output and updated residual)";
-    } else if ((kind == "copy" || kind == "cast") && ops.size() == 2) {
-      // aten::copy_(self, src) records (destination, source), and casts run through it: one read
-      // of the source, one write of the destination (a broadcast source is read once too).
-      in_bytes = ops[1].elems * ops[1].dtype.bytes;
-      out_bytes = ops[0].elems * ops[0].dtype.bytes;
-      elems = ops[0].elems;
-      how =
-          "operands are (destination, source) as aten::copy_ records them: reads the source "
-          "(operand 1) once, writes the destination (operand 0) once";
-    } else if (kind == "cat") {
-      // aten::cat's operands are the tensors joined (its output is not recorded): each is read
-      // once and written once into the result.
-      out_bytes = in_bytes;
-      elems = 0;
-      for (const Operand& op : ops) elems += op.elems;
-      how = "reads every operand (the tensors joined) once, writes their concatenation";
-    } else if (kind == "kv_write") {
-      // Operands 0 and 1 are the new K and V (the sources, as reshape_and_cache records them); the
-      // cache operands are the destinations, huge and only partly touched.
-      const std::size_t n = std::min<std::size_t>(2, ops.size());
-      in_bytes = 0;
-      double new_elems = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        in_bytes += ops[i].elems * ops[i].dtype.bytes;
-        new_elems += ops[i].elems;
-      }
-      out_bytes = new_elems * in.dtypes.kv.bytes;
-      elems = new_elems;
-      how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}",
-                        in.dtypes.kv.key);
-    } else if (kind == "reduce") {
-      out_bytes = 0;
-      how = "reads all operands; the reduced output is negligible";
-    } else {
-      out_bytes = largest.elems * largest.dtype.bytes;
-      how =
-          "reads all operands, writes one tensor the size of the largest (outputs are not recorded "
-          "in the Top-N)";
-    }
-    work.notes.push_back(fmt::format("{} from shapes: {}; in {} + out {}", kind, how,
-                                     fmt_bytes(in_bytes), fmt_bytes(out_bytes)));
+    const Traffic t = shaped_traffic(in, k, ops);
+    in_bytes = t.in;
+    out_bytes = t.out;
+    elems = t.elems;
+    how = t.how;
   } else {
-    if (kind == "index") {
+    if (k == K::index) {
       work.unmodeled_reason =
           "routing/index kernel: bytes depend on its index tensors, which need recorded shapes";
       return;
@@ -140,15 +155,22 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
     elems = *in.rows * *cfg->hidden;
     in_bytes = elems * in.dtypes.act.bytes;
     out_bytes = elems * in.dtypes.act.bytes;
+  }
+  // bytes = in + out (the kind's rule above), flops ≈ the elements touched.
+  const Term bytes = sum("bytes", {part("in", in_bytes), part("out", out_bytes)});
+  Term flops = term("flops", "elements", elems, TermUnit::flops);
+  flops.relation = "≈";
+  if (!ops.empty())
+    work.notes.push_back(
+        fmt::format("{} from shapes: {}; {}", kind, how, render_parts(bytes.parts)));
+  else
     work.notes.push_back(
         fmt::format("{} without shapes: reads and writes M·hidden = {} × {} elements at the "
                     "activation dtype {} ({}): {}",
-                    kind, format_g(*in.rows), format_g(*cfg->hidden), in.dtypes.act.key,
-                    in.rows_source, fmt_bytes(in_bytes + out_bytes)));
-  }
-  work.notes.push_back(fmt::format(
-      "flops ≈ elements = {:.4g}; memory-bound by construction (no compute peak used)", elems));
-  work.candidates.push_back({kind, in_bytes + out_bytes, elems, std::nullopt});
+                    kind, format_g(*in.rows), format_g(in.ctx.config->hidden.value_or(0.0)),
+                    in.dtypes.act.key, in.rows_source, shown(bytes)));
+  work.notes.push_back(render(flops) + "; memory-bound by construction (no compute peak used)");
+  add_candidate(work, kind, bytes, flops);
 }
 
 }  // namespace roofline::detail

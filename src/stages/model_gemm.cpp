@@ -53,42 +53,60 @@ std::optional<GemmShape> shape_from_operands(const TopNEntry& e, bool packed4) {
   return std::nullopt;
 }
 
+// The module a GEMM belongs to, for the modules a quantized checkpoint leaves unquantized
+// (docs/method.md §8.6); other = a projection no such list names (MLP, experts).
+enum class GemmRole { other, attention, router, lm_head };
+
+const char* gemm_role_name(GemmRole r) {
+  switch (r) {
+    case GemmRole::attention:
+      return "attention";
+    case GemmRole::router:
+      return "router";
+    case GemmRole::lm_head:
+      return "lm_head";
+    case GemmRole::other:
+      break;
+  }
+  return "";
+}
+
 // Which unquantized role a GEMM plays (docs/method.md §8.6): by name, then by shape.
-std::string gemm_role(const ModelInput& in, const GemmShape& s) {
+GemmRole gemm_role(const ModelInput& in, const GemmShape& s) {
   const TopNEntry& e = in.entry;
   for (const std::string* f : {&e.name, &e.short_name}) {
-    if (icontains(*f, "lm_head")) return "lm_head";
-    if (icontains(*f, "router")) return "router";
+    if (icontains(*f, "lm_head")) return GemmRole::lm_head;
+    if (icontains(*f, "router")) return GemmRole::router;
     for (std::string_view t : {"qkv", "q_proj", "k_proj", "v_proj", "o_proj", "out_proj"})
-      if (icontains(*f, t)) return "attention";
+      if (icontains(*f, t)) return GemmRole::attention;
     if (icontains(*f, "gate") && !icontains(*f, "gate_up") && !icontains(*f, "gateup"))
-      return "router";
+      return GemmRole::router;
   }
   const ModelConfig* c = in.ctx.config;
-  if (!c) return {};
+  if (!c) return GemmRole::other;
   const double tp = in.tp;
   if (c->n_heads && c->n_kv_heads && c->head_dim) {
     const double nq = *c->n_heads / tp, nkv = std::max(1.0, *c->n_kv_heads / tp);
-    if (s.n == (nq + 2.0 * nkv) * *c->head_dim) return "attention";
+    if (s.n == (nq + 2.0 * nkv) * *c->head_dim) return GemmRole::attention;
     if (c->hidden && s.k == nq * *c->head_dim && s.n == *c->hidden &&
         *c->n_heads * *c->head_dim / tp != *c->hidden)
-      return "attention";
+      return GemmRole::attention;
   }
-  if (c->experts && c->hidden && s.n == *c->experts && s.k == *c->hidden) return "router";
+  if (c->experts && c->hidden && s.n == *c->experts && s.k == *c->hidden) return GemmRole::router;
   if (c->vocab && c->hidden && s.k == *c->hidden && (s.n == *c->vocab || s.n == *c->vocab / tp))
-    return "lm_head";
-  return {};
+    return GemmRole::lm_head;
+  return GemmRole::other;
 }
 
 // The module of `list` (modules_to_not_convert, ignore, ignored_layers) that covers `role`.
-std::string unquantized_module(const ModelConfig& c, const std::string& role) {
+std::string unquantized_module(const ModelConfig& c, GemmRole role) {
   for (const std::string& m : c.unquantized_modules) {
     const bool attn = icontains(m, "attn") || icontains(m, "attention") || icontains(m, "q_proj") ||
                       icontains(m, "qkv") || icontains(m, "o_proj");
     const bool router = icontains(m, "router") || m == "gate" ||
                         (m.size() > 5 && m.compare(m.size() - 5, 5, ".gate") == 0);
-    if ((role == "attention" && attn) || (role == "router" && router) ||
-        (role == "lm_head" && icontains(m, "lm_head")))
+    if ((role == GemmRole::attention && attn) || (role == GemmRole::router && router) ||
+        (role == GemmRole::lm_head && icontains(m, "lm_head")))
       return m;
   }
   return {};
@@ -119,37 +137,37 @@ std::optional<BatchedShape> batched_shape(const TopNEntry& e) {
   return s;
 }
 
-void model_gemm(const ModelInput& in, WorkEstimate& work) {
-  const TopNEntry& e = in.entry;
-  const double a = in.dtypes.act.bytes;
-  Dtype wdt = in.dtypes.weight;
-  work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
-  if (auto bs = batched_shape(e)) {
-    // docs/method.md §8.5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to
-    // the expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
-    const double bt = bs->batch, w = wdt.bytes;
-    const double bytes = bt * (bs->m * bs->k * a + bs->k * bs->n * w + bs->m * bs->n * a);
-    const double flops = 2.0 * bt * bs->m * bs->n * bs->k;
-    work.weight_bytes = bt * bs->k * bs->n * w;
-    work.notes.push_back(bs->how);
-    const ModelConfig* cfg = in.ctx.config;
-    if (cfg && cfg->experts && *cfg->experts == bt) {
-      work.op_class = OpClass::moe;
-      work.notes.push_back(fmt::format(
-          "batch {} = the config's expert count: a dense batched GEMM over all experts (MODELS.md "
-          "§5), classified moe; bytes and FLOPs from the batched-GEMM formula",
-          format_g(bt)));
-    }
-    work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
-                                     in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
-                                     in.dtypes.weight_source));
+namespace {
+
+// docs/method.md §8.5: flops = 2·Bt·M·N·K, bytes = Bt·(M·K·a + K·N·w + M·N·a). A batch equal to the
+// expert count is a dense all-expert MoE evaluation: class moe, bytes from this formula.
+void batched_gemm(const ModelInput& in, const BatchedShape& bs, WorkEstimate& work) {
+  const double a = in.dtypes.act.bytes, bt = bs.batch, w = in.dtypes.weight.bytes;
+  const Term bytes = scaled_sum("bytes", "Bt", bt,
+                                {part("M·K·a", bs.m * bs.k * a), part("K·N·w", bs.k * bs.n * w),
+                                 part("M·N·a", bs.m * bs.n * a)});
+  const Term flops = term("flops", "2·Bt·M·N·K", 2.0 * bt * bs.m * bs.n * bs.k, TermUnit::flops);
+  work.weight_bytes = bt * bs.k * bs.n * w;
+  work.notes.push_back(bs.how);
+  const ModelConfig* cfg = in.ctx.config;
+  if (cfg && cfg->experts && *cfg->experts == bt) {
+    work.op_class = OpClass::moe;
     work.notes.push_back(fmt::format(
-        "bytes = Bt·(M·K·a + K·N·w + M·N·a) = {}·({} + {} + {}) = {}; flops = 2·Bt·M·N·K = {:.4g}",
-        format_g(bt), fmt_bytes(bs->m * bs->k * a), fmt_bytes(bs->k * bs->n * w),
-        fmt_bytes(bs->m * bs->n * a), fmt_bytes(bytes), flops));
-    work.candidates.push_back({"batched GEMM", bytes, flops, std::nullopt});
-    return;
+        "batch {} = the config's expert count: a dense batched GEMM over all experts (MODELS.md "
+        "§5), classified moe; bytes and FLOPs from the batched-GEMM formula",
+        format_g(bt)));
   }
+  work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
+                                   in.dtypes.act.key, a, in.dtypes.act_source, in.dtypes.weight.key,
+                                   w, in.dtypes.weight_source));
+  work.notes.push_back(render_all({bytes, flops}));
+  add_candidate(work, "batched GEMM", bytes, flops);
+}
+
+// The GEMM's shape from its operands (packed 4-bit weights too), else est_shape; M from est_shape
+// when it differs from the recorded rows. nullopt with `work.unmodeled_reason` when unusable.
+std::optional<GemmShape> dense_shape(const ModelInput& in, WorkEstimate& work) {
+  const TopNEntry& e = in.entry;
   auto shape = shape_from_operands(e, in.dtypes.weight.bytes < 1.0);
   auto est = e.est_shape.at(in.regime.regime);
   if (!shape && est && est->m && est->n && est->k && *est->m > 0 && *est->n > 0 && *est->k > 0) {
@@ -162,42 +180,54 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
         e.shapes.empty() ? "GEMM needs operand shapes ([M,K] and [K,N] or [N,K]) or est_shape "
                            "M/N/K; the entry has none"
                          : "GEMM shapes unusable: no two operands share the inner dimension K";
-    return;
+    return std::nullopt;
   }
-  GemmShape s = *shape;
-  work.notes.push_back("GEMM: " + s.how);
-  if (est && est->m && *est->m > 0 && *est->m != s.m) {
+  work.notes.push_back("GEMM: " + shape->how);
+  if (est && est->m && *est->m > 0 && *est->m != shape->m) {
     work.notes.push_back(fmt::format("M = {} from est_shape.{}.M (recorded shapes say {})",
                                      format_g(*est->m), to_string(in.regime.regime),
-                                     format_g(s.m)));
-    s.m = *est->m;
+                                     format_g(shape->m)));
+    shape->m = *est->m;
   }
+  return shape;
+}
+
+}  // namespace
+
+void model_gemm(const ModelInput& in, WorkEstimate& work) {
+  const double a = in.dtypes.act.bytes;
+  Dtype wdt = in.dtypes.weight;
+  work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
+  if (auto bs = batched_shape(in.entry)) return batched_gemm(in, *bs, work);
+  const std::optional<GemmShape> shape = dense_shape(in, work);
+  if (!shape) return;
+  const GemmShape& s = *shape;
   std::string weight_source = in.dtypes.weight_source;
   if (in.dtypes.weight_from_quant && in.ctx.config) {
-    const std::string role = gemm_role(in, s);
-    const std::string module = role.empty() ? "" : unquantized_module(*in.ctx.config, role);
+    const GemmRole role = gemm_role(in, s);
+    const std::string module =
+        role == GemmRole::other ? "" : unquantized_module(*in.ctx.config, role);
     if (!module.empty()) {
       wdt = in.dtypes.model;
-      weight_source =
-          fmt::format("{} projection listed unquantized ('{}' in {}): model dtype, {}", role,
-                      module, in.ctx.config->unquantized_key, in.dtypes.model_source);
+      weight_source = fmt::format("{} projection listed unquantized ('{}' in {}): model dtype, {}",
+                                  gemm_role_name(role), module, in.ctx.config->unquantized_key,
+                                  in.dtypes.model_source);
       work.weight_dtype = wdt.key;
       work.compute_dtype = wider_dtype(in.dtypes.act, wdt);
     }
   }
   const double w = wdt.bytes;
-  const double a_bytes = s.m * s.k * a;
-  const double b_bytes = s.b_batch * s.k * s.n * w;
-  const double c_bytes = s.m * s.n * a;
-  const double flops = 2.0 * s.m * s.n * s.k;  // batched B: A rows already span the batch
-  work.weight_bytes = b_bytes;
+  const Term b_bytes = part("K·N·w", s.b_batch * s.k * s.n * w);
+  const Term bytes =
+      sum("bytes", {part("M·K·a", s.m * s.k * a), b_bytes, part("M·N·a", s.m * s.n * a)});
+  // batched B: A rows already span the batch
+  const Term flops = term("flops", "2·M·N·K", 2.0 * s.m * s.n * s.k, TermUnit::flops);
+  work.weight_bytes = b_bytes.value;
   work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
                                    in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
                                    weight_source));
-  work.notes.push_back(fmt::format(
-      "bytes = M·K·a {} + K·N·w {} + M·N·a {} = {}; flops = 2·M·N·K = {:.4g}", fmt_bytes(a_bytes),
-      fmt_bytes(b_bytes), fmt_bytes(c_bytes), fmt_bytes(a_bytes + b_bytes + c_bytes), flops));
-  work.candidates.push_back({"dense GEMM", a_bytes + b_bytes + c_bytes, flops, std::nullopt});
+  work.notes.push_back(render_all({bytes, flops}));
+  add_candidate(work, "dense GEMM", bytes, flops);
 }
 
 }  // namespace roofline::detail

@@ -40,32 +40,34 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
   bool fp8 = false;
   std::string fp8_spelling;
   for (const auto& s : in.entry.dtypes)
-    if (auto dt = parse_dtype(s); dt && dt->key == "fp8") {
+    if (auto dt = parse_dtype(s); dt && dt->key == DtypeKey::fp8) {
       fp8 = true;
       fp8_spelling = s;
       break;
     }
-  const double k_bytes = fp8 ? 1.0 + 4.0 / d : 2.0;
-  const double bytes = B * S * d * k_bytes + B * S * 4.0;
-  const double flops = 2.0 * B * h * S * d;
+  const Term k_bytes = fp8 ? term("k_bytes", "1 + 4/" + format_g(d), 1.0 + 4.0 / d, TermUnit::ratio)
+                           : term("k_bytes", "", 2.0, TermUnit::ratio);
+  const Term keys = part("B·S·d·k_bytes", B * S * d * k_bytes.value);
+  const Term scores = part("B·S·4", B * S * 4.0);
+  const Term bytes =
+      term("bytes", "B·S·d·k_bytes + B·S·4 (keys in, fp32 scores out)", keys.value + scores.value);
+  const Term flops = term("flops", "2·B·h·S·d", 2.0 * B * h * S * d, TermUnit::flops);
   work.has_compute_peak_class = true;
-  work.compute_dtype = fp8 ? Dtype{"fp8", 1.0, true} : Dtype{"bf16", 2.0, true};
-  work.kv_bytes = B * S * d * k_bytes;
+  work.compute_dtype = fp8 ? dtype_of(DtypeKey::fp8) : dtype_of(DtypeKey::bf16);
+  work.kv_bytes = keys.value;
   work.notes.push_back(fmt::format(
       "sparse-attention indexer (decode): B = {} ({}), S = isl + osl/2 = {} keys scored per "
       "query, index_head_dim d = {}, index_n_heads h = {}; the index key cache is one head, not "
       "TP-sharded, and the indexer's query heads are replicated on every rank",
       format_g(B), in.rows_source, format_g(S), format_g(d), format_g(h)));
   work.notes.push_back(
-      fp8 ? fmt::format("index keys fp8 (entry dtype '{}') with one fp32 scale per key: k_bytes = "
-                        "1 + 4/{} = {:.6g}",
-                        fp8_spelling, format_g(d), k_bytes)
-          : "index keys bf16 (no fp8 in the entry's dtypes): k_bytes = 2");
+      fp8 ? fmt::format("index keys fp8 (entry dtype '{}') with one fp32 scale per key: {}",
+                        fp8_spelling, render(k_bytes))
+          : "index keys bf16 (no fp8 in the entry's dtypes): " + render(k_bytes));
   work.notes.push_back(fmt::format(
-      "bytes = B·S·d·k_bytes + B·S·4 (keys in, fp32 scores out) = {}; flops = 2·B·h·S·d = {:.4g}; "
-      "the selected-key attention that follows reads min(S, index_topk = {}) keys",
-      fmt_bytes(bytes), flops, cfg->index_topk ? format_g(*cfg->index_topk) : std::string("?")));
-  work.candidates.push_back({"index keys + scores", bytes, flops, std::nullopt});
+      "{}; the selected-key attention that follows reads min(S, index_topk = {}) keys",
+      render_all({bytes, flops}), cfg->index_topk ? format_g(*cfg->index_topk) : std::string("?")));
+  add_candidate(work, "index keys + scores", bytes, flops);
 }
 
 }  // namespace roofline::detail

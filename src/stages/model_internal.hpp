@@ -5,6 +5,7 @@
 #include <string>
 
 #include "roofline/stages.hpp"
+#include "roofline/term.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline::detail {
@@ -78,6 +79,15 @@ double elements(const std::vector<std::int64_t>& dims);
 // Numbers in notes keep every digit a reader needs to redo the arithmetic: 696.75 MB, 98.942.
 inline std::string fmt_bytes(double bytes) {
   return format_bytes(bytes, Digits::exact);
+}
+
+// A candidate whose figures are the values of its byte and FLOP terms (the numbers the notes
+// print are the numbers the choice uses).
+inline void add_candidate(WorkEstimate& work, std::string label, const Term& bytes,
+                          const Term& flops, bool in_choice = true,
+                          CandidateKind kind = CandidateKind::model) {
+  work.candidates.push_back(
+      Candidate{std::move(label), bytes.value, flops.value, std::nullopt, in_choice, kind});
 }
 
 // "missing: a, b" helper: appends `name` when `value` is absent.

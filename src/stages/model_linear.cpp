@@ -18,6 +18,12 @@ struct Shape {
   std::string formula;
 };
 
+// A layer kind's update from its byte and FLOP terms: "<what>; bytes = … ; flops = …".
+Shape shape_of(Mixer m, const Term& bytes, const Term& flops, double state,
+               const std::string& what) {
+  return Shape{m, bytes.value, flops.value, state, what + "; " + render_all({bytes, flops})};
+}
+
 // The state dtype: the dtype of the largest rank >= 3 operand (the recurrent state, by shape)
 // when the entry names a float type for it, else `fallback` (with why).
 Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string& fallback_why,
@@ -49,7 +55,7 @@ Dtype activation_dtype(const ModelInput& in, std::optional<std::size_t> state, s
   const TopNEntry& e = in.entry;
   if (state && *state == 0)
     for (std::size_t i = 1; i < e.dtypes.size(); ++i)
-      if (auto dt = parse_dtype(e.dtypes[i]); dt && dt->has_peak_key && dt->key != "fp32") {
+      if (auto dt = parse_dtype(e.dtypes[i]); dt && dt->has_peak_key && dt->key != DtypeKey::fp32) {
         why = fmt::format("entry dtypes[{}] '{}' (operand 0 is the state)", i, e.dtypes[i]);
         return *dt;
       }
@@ -65,20 +71,20 @@ bool any_dim(const TopNEntry& e, double v) {
 }
 
 // Which layer kind a decode kernel of this family updates, from the detail and the layer plan.
-Mixer decode_mixer(const ModelInput& in, const std::string& detail, std::string& why) {
+Mixer decode_mixer(const ModelInput& in, StateRole detail, std::string& why) {
   const PlanCounts c = plan_counts(in.ctx.config->plan);
-  if (detail == "kda") return Mixer::kda;
-  if (detail == "lightning") return Mixer::lightning;
-  if (detail == "gdn") {
+  if (detail == StateRole::kda) return Mixer::kda;
+  if (detail == StateRole::lightning) return Mixer::lightning;
+  if (detail == StateRole::gdn) {
     if (icontains(in.entry.name, "kda") || (c.kda > 0 && c.gdn == 0)) {
       why = "a gated-delta-rule kernel running KDA layers (IS_KDA variant or a KDA layer plan)";
       return Mixer::kda;
     }
     return Mixer::gdn;
   }
-  if (detail == "mamba1") return Mixer::mamba1;
-  if (detail == "mamba2") return Mixer::mamba2;
-  if (detail == "update") {
+  if (detail == StateRole::mamba1) return Mixer::mamba1;
+  if (detail == StateRole::mamba2) return Mixer::mamba2;
+  if (detail == StateRole::update) {
     why = "selective state update: mamba1 or mamba2 by the layer plan";
     if (c.mamba2 + c.hybrid > 0) return Mixer::mamba2;
     if (c.mamba1 > 0) return Mixer::mamba1;
@@ -109,21 +115,17 @@ Shape delta_rule(const ModelInput& in, Mixer m, double N, double s, double a,
     K = *c.linear_key_head_dim;
     V = *c.linear_value_head_dim;
   }
-  Shape r{m, 0, 0, 0, ""};
-  const double state = 2.0 * N * HV * K * V * s;
-  r.state = state;
-  const double qkvo = N * (2.0 * HK * K + 2.0 * HV * V) * a;
-  const double gates = N * HV * 8.0;
-  r.bytes = state + qkvo + gates;
-  r.flops = 7.0 * N * HV * K * V;
-  r.formula = fmt::format(
-      "{} decode: N = {}, per-rank HK = {}, HV = {}, K = {}, V = {} (heads / tp {}); bytes = "
-      "2·N·HV·K·V·s (state read + write) {} + N·(2·HK·K + 2·HV·V)·a (q, k, v, o) {} + N·HV·8 "
-      "(gates) {} = {}; flops = 7·N·HV·K·V = {:.4g}",
-      m == Mixer::kda ? "KDA" : "GDN", format_g(N), format_g(HK), format_g(HV), format_g(K),
-      format_g(V), format_g(in.tp), fmt_bytes(state), fmt_bytes(qkvo), fmt_bytes(gates),
-      fmt_bytes(r.bytes), r.flops);
-  return r;
+  const Term state = part("2·N·HV·K·V·s (state read + write)", 2.0 * N * HV * K * V * s);
+  const Term bytes =
+      sum("bytes",
+          {state, part("N·(2·HK·K + 2·HV·V)·a (q, k, v, o)", N * (2.0 * HK * K + 2.0 * HV * V) * a),
+           part("N·HV·8 (gates)", N * HV * 8.0)});
+  const Term flops = term("flops", "7·N·HV·K·V", 7.0 * N * HV * K * V, TermUnit::flops);
+  return shape_of(m, bytes, flops, state.value,
+                  fmt::format("{} decode: N = {}, per-rank HK = {}, HV = {}, K = {}, V = {} "
+                              "(heads / tp {})",
+                              m == Mixer::kda ? "KDA" : "GDN", format_g(N), format_g(HK),
+                              format_g(HV), format_g(K), format_g(V), format_g(in.tp)));
 }
 
 // Mamba2 groups per rank: n_groups / tp when tp divides it, else replicated.
@@ -141,13 +143,12 @@ Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std
     require(c.head_dim, "head_dim", missing);
     if (!missing.empty()) return {};
     const double H = *c.n_heads / in.tp, D = *c.head_dim;
-    r.state = 2.0 * N * H * D * D * s;
-    r.bytes = r.state + 4.0 * N * H * D * a;
-    r.flops = 5.0 * N * H * D * D;
-    r.formula = fmt::format(
-        "lightning decode: N = {}, H = {} (heads / tp {}), D = {}; bytes = 2·N·H·D²·s + "
-        "4·N·H·D·a = {}; flops = 5·N·H·D² = {:.4g}",
-        format_g(N), format_g(H), format_g(in.tp), format_g(D), fmt_bytes(r.bytes), r.flops);
+    const Term state = part("2·N·H·D²·s", 2.0 * N * H * D * D * s);
+    const Term bytes = sum_of_formulas("bytes", {state, part("4·N·H·D·a", 4.0 * N * H * D * a)});
+    const Term flops = term("flops", "5·N·H·D²", 5.0 * N * H * D * D, TermUnit::flops);
+    r = shape_of(m, bytes, flops, state.value,
+                 fmt::format("lightning decode: N = {}, H = {} (heads / tp {}), D = {}",
+                             format_g(N), format_g(H), format_g(in.tp), format_g(D)));
   } else if (m == Mixer::mamba2) {
     require(c.mamba_heads, "mamba_num_heads", missing);
     require(c.mamba_head_dim, "mamba_head_dim", missing);
@@ -155,29 +156,25 @@ Shape recurrent(const ModelInput& in, Mixer m, double N, double s, double a, std
     if (!missing.empty()) return {};
     const double Hm = *c.mamba_heads / in.tp, P = *c.mamba_head_dim, Ns = *c.ssm_state_size;
     const double G = mamba_groups(c, in.tp);
-    const double state = 2.0 * N * Hm * P * Ns * s, io = N * (3.0 * Hm * P + 2.0 * G * Ns) * a;
-    r.bytes = state + io;
-    r.state = state;
-    r.flops = 6.0 * N * Hm * P * Ns;
-    r.formula = fmt::format(
-        "mamba2 decode: N = {}, per-rank Hm = {}, P = {}, Ns = {}, G = {}; bytes = 2·N·Hm·P·Ns·s "
-        "(state read + write) {} + N·(3·Hm·P + 2·G·Ns)·a (x, z, y, B, C) {} = {}; flops = "
-        "6·N·Hm·P·Ns = {:.4g}",
-        format_g(N), format_g(Hm), format_g(P), format_g(Ns), format_g(G), fmt_bytes(state),
-        fmt_bytes(io), fmt_bytes(r.bytes), r.flops);
+    const Term state = part("2·N·Hm·P·Ns·s (state read + write)", 2.0 * N * Hm * P * Ns * s);
+    const Term bytes = sum("bytes", {state, part("N·(3·Hm·P + 2·G·Ns)·a (x, z, y, B, C)",
+                                                 N * (3.0 * Hm * P + 2.0 * G * Ns) * a)});
+    const Term flops = term("flops", "6·N·Hm·P·Ns", 6.0 * N * Hm * P * Ns, TermUnit::flops);
+    r = shape_of(m, bytes, flops, state.value,
+                 fmt::format("mamba2 decode: N = {}, per-rank Hm = {}, P = {}, Ns = {}, G = {}",
+                             format_g(N), format_g(Hm), format_g(P), format_g(Ns), format_g(G)));
   } else if (m == Mixer::mamba1) {
     require(c.mamba_expand, "mamba_expand", missing);
     require(c.hidden, "hidden_size", missing);
     require(c.ssm_state_size, "mamba_d_state", missing);
     if (!missing.empty()) return {};
     const double Di = *c.mamba_expand * *c.hidden / in.tp, Ns = *c.ssm_state_size;
-    r.state = 2.0 * N * Di * Ns * s;
-    r.bytes = r.state + 3.0 * N * Di * a;
-    r.flops = 6.0 * N * Di * Ns;
-    r.formula = fmt::format(
-        "mamba1 decode: N = {}, Di = mamba_expand·hidden/tp = {}, Ns = {}; bytes = 2·N·Di·Ns·s + "
-        "3·N·Di·a = {}; flops = 6·N·Di·Ns = {:.4g}",
-        format_g(N), format_g(Di), format_g(Ns), fmt_bytes(r.bytes), r.flops);
+    const Term state = part("2·N·Di·Ns·s", 2.0 * N * Di * Ns * s);
+    const Term bytes = sum_of_formulas("bytes", {state, part("3·N·Di·a", 3.0 * N * Di * a)});
+    const Term flops = term("flops", "6·N·Di·Ns", 6.0 * N * Di * Ns, TermUnit::flops);
+    r = shape_of(m, bytes, flops, state.value,
+                 fmt::format("mamba1 decode: N = {}, Di = mamba_expand·hidden/tp = {}, Ns = {}",
+                             format_g(N), format_g(Di), format_g(Ns)));
   }
   return r;
 }
@@ -239,11 +236,79 @@ bool is_mamba(Mixer m) {
   return m == Mixer::mamba1 || m == Mixer::mamba2 || m == Mixer::hybrid;
 }
 
+// A short causal conv's update of N sequences (docs/method.md §8.13): conv state read and written,
+// input and output; nullopt with `work.unmodeled_reason` when the plan or the config cannot say.
+std::optional<Shape> conv_update(const ModelInput& in, double N, WorkEstimate& work) {
+  const ModelConfig* cfg = in.ctx.config;
+  std::string why, s_why;
+  const Mixer m = conv_mixer(in, why);
+  double Cd = 0, Kc = 0;
+  if (m == Mixer::unknown || !conv_dims(*cfg, m, in.tp, Cd, Kc)) {
+    work.unmodeled_reason =
+        m == Mixer::unknown
+            ? "short conv: the layer plan has no linear-attention or mamba layers"
+            : fmt::format("short conv of {} layers: config.json lacks the conv width keys",
+                          to_string(m));
+    return std::nullopt;
+  }
+  std::optional<std::size_t> si;
+  const Dtype s = state_dtype(in, in.dtypes.act, "the activation dtype", s_why, &si);
+  std::string a_why;
+  const double a = activation_dtype(in, si, a_why).bytes;
+  const Term bytes = sum_of_formulas(
+      "bytes", {part(fmt::format("2·N·Cd·(Kc−1)·s (conv state read + write, s = {} B from {})",
+                                 s.bytes, s_why),
+                     2.0 * N * Cd * (Kc - 1.0) * s.bytes),
+                part("2·N·Cd·a (in, out)", 2.0 * N * Cd * a)});
+  const Term flops = term("flops", "2·N·Cd·Kc", 2.0 * N * Cd * Kc, TermUnit::flops);
+  return shape_of(m, bytes, flops, 0.0,
+                  fmt::format("short conv of {} layers ({}): N = {}, Cd = {}, Kc = {}",
+                              to_string(m), why, format_g(N), format_g(Cd), format_g(Kc)));
+}
+
+// A recurrent state update of N sequences (GDN, KDA, lightning, mamba2, mamba1) with its state and
+// activation dtypes; nullopt with `work.unmodeled_reason` when the plan or the config cannot say.
+std::optional<Shape> state_update(const ModelInput& in, double N, WorkEstimate& work) {
+  const ModelConfig* cfg = in.ctx.config;
+  const StateRole detail = in.cls.detail.state;
+  std::string why, s_why, missing;
+  const Mixer m = decode_mixer(in, detail, why);
+  if (m == Mixer::unknown) {
+    work.unmodeled_reason =
+        fmt::format("state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2",
+                    to_string(detail));
+    return std::nullopt;
+  }
+  Dtype fallback = dtype_of(DtypeKey::fp32);
+  std::string fallback_why =
+      "fp32 by default (no float state operand, no mamba_ssm_dtype in config; SGLang keeps "
+      "fp32 states, vLLM the model dtype)";
+  if (!cfg->state_dtype_key.empty()) {
+    fallback = dtype_of(cfg->state_dtype_key);
+    fallback_why = fmt::format("config state dtype '{}'", cfg->state_dtype);
+  }
+  std::optional<std::size_t> si;
+  const Dtype s = state_dtype(in, fallback, fallback_why, s_why, &si);
+  std::string a_why;
+  const Dtype act = activation_dtype(in, si, a_why);
+  Shape r = recurrent(in, m, N, s.bytes, act.bytes, missing);
+  work.kv_dtype = s.key;
+  if (!missing.empty()) {
+    work.unmodeled_reason =
+        fmt::format("{} state update: config.json lacks {}", to_string(m), missing);
+    return std::nullopt;
+  }
+  r.formula += fmt::format("; state dtype {} ({} B, {}), activations {} ({} B, {})", s.key, s.bytes,
+                           s_why, act.key, act.bytes, a_why);
+  if (!why.empty()) r.formula += "; " + why;
+  return r;
+}
+
 }  // namespace
 
 void model_linear(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
-  const std::string& detail = in.cls.detail;
+  const StateRole detail = in.cls.detail.state;
   work.has_compute_peak_class = false;  // vector units: the memory axis decides
   work.compute_dtype = in.dtypes.act;
   if (!cfg) {
@@ -253,7 +318,7 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   const PlanCounts counts = plan_counts(cfg->plan);
-  const bool conv = detail == "conv" || detail == "conv_prefill";
+  const bool conv = detail == StateRole::conv || detail == StateRole::conv_prefill;
   std::string why;
   if (conv) {
     const Mixer m = conv_mixer(in, why);
@@ -264,11 +329,13 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
           fmt::format("op class {}: a short conv of {} ({})", to_string(want), to_string(m), why));
     }
   }
-  if (detail == "prefill" || detail == "conv_prefill" || detail.empty()) {
+  if (detail == StateRole::prefill || detail == StateRole::conv_prefill ||
+      detail == StateRole::unnamed) {
     work.unmodeled_reason =
-        detail.empty() ? "linear-attention / state-space kernel of unknown role: no byte model"
-                       : "chunked-prefill linear-attention / state-space kernel: no per-kernel "
-                         "model yet (MODELS.md §6); operand-bytes bound only";
+        detail == StateRole::unnamed
+            ? "linear-attention / state-space kernel of unknown role: no byte model"
+            : "chunked-prefill linear-attention / state-space kernel: no per-kernel "
+              "model yet (MODELS.md §6); operand-bytes bound only";
     return;
   }
   if (in.regime.regime != Regime::decode) {
@@ -284,63 +351,9 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   const double N = *in.rows;
-  std::string missing;
-  Shape r;
-  std::string s_why;
-  if (conv) {
-    const Mixer m = conv_mixer(in, why);
-    double Cd = 0, Kc = 0;
-    if (m == Mixer::unknown || !conv_dims(*cfg, m, in.tp, Cd, Kc)) {
-      work.unmodeled_reason =
-          m == Mixer::unknown
-              ? "short conv: the layer plan has no linear-attention or mamba layers"
-              : fmt::format("short conv of {} layers: config.json lacks the conv width keys",
-                            to_string(m));
-      return;
-    }
-    std::optional<std::size_t> si;
-    const Dtype s = state_dtype(in, in.dtypes.act, "the activation dtype", s_why, &si);
-    std::string a_why;
-    const double a = activation_dtype(in, si, a_why).bytes;
-    r.bytes = 2.0 * N * Cd * (Kc - 1.0) * s.bytes + 2.0 * N * Cd * a;
-    r.flops = 2.0 * N * Cd * Kc;
-    r.mixer = m;
-    r.formula = fmt::format(
-        "short conv of {} layers ({}): N = {}, Cd = {}, Kc = {}; bytes = 2·N·Cd·(Kc−1)·s (conv "
-        "state read + write, s = {} B from {}) + 2·N·Cd·a (in, out) = {}; flops = 2·N·Cd·Kc = "
-        "{:.4g}",
-        to_string(m), why, format_g(N), format_g(Cd), format_g(Kc), s.bytes, s_why,
-        fmt_bytes(r.bytes), r.flops);
-  } else {
-    const Mixer m = decode_mixer(in, detail, why);
-    if (m == Mixer::unknown) {
-      work.unmodeled_reason = fmt::format(
-          "state update ({}): the layer plan has no mamba layers to say mamba1 or mamba2", detail);
-      return;
-    }
-    Dtype fallback{"fp32", 4.0, true};
-    std::string fallback_why =
-        "fp32 by default (no float state operand, no mamba_ssm_dtype in config; SGLang keeps "
-        "fp32 states, vLLM the model dtype)";
-    if (!cfg->state_dtype_key.empty()) {
-      fallback = *parse_dtype(cfg->state_dtype_key);
-      fallback_why = fmt::format("config state dtype '{}'", cfg->state_dtype);
-    }
-    std::optional<std::size_t> si;
-    const Dtype s = state_dtype(in, fallback, fallback_why, s_why, &si);
-    std::string a_why;
-    const Dtype act = activation_dtype(in, si, a_why);
-    r = recurrent(in, m, N, s.bytes, act.bytes, missing);
-    work.kv_dtype = s.key;
-    if (!missing.empty()) {
-      work.unmodeled_reason =
-          fmt::format("{} state update: config.json lacks {}", to_string(m), missing);
-      return;
-    }
-    r.formula += fmt::format("; state dtype {} ({} B, {}), activations {} ({} B, {})", s.key,
-                             s.bytes, s_why, act.key, act.bytes, a_why);
-    if (!why.empty()) r.formula += "; " + why;
-  }
+  const std::optional<Shape> update = conv ? conv_update(in, N, work) : state_update(in, N, work);
+  if (!update) return;
+  const Shape& r = *update;
   const double served =
       is_mamba(r.mixer) ? counts.mamba()
       : r.mixer == Mixer::gdn || r.mixer == Mixer::kda || r.mixer == Mixer::lightning

@@ -73,6 +73,11 @@ TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classific
   return ce;
 }
 
+// Counter bytes / FLOPs per unit: the per-dispatch measurement times the unit's dispatches.
+Term per_unit(const char* what, double per_dispatch, double launches, TermUnit unit) {
+  return term(what, "per dispatch · launches", per_dispatch * launches, unit);
+}
+
 std::string describe_dims(const std::vector<std::vector<std::int64_t>>& dims) {
   std::string s;
   for (const auto& d : dims) {
@@ -213,8 +218,10 @@ MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool li
   MeasuredVsModel r;
   r.model_bytes = model_bytes;
   r.model_flops = model_flops;
-  r.measured_bytes = m.bytes ? *m.bytes * launches : 0.0;
-  if (m.flops) r.measured_flops = *m.flops * launches;
+  r.measured_bytes =
+      m.bytes ? per_unit("measured bytes", *m.bytes, launches, TermUnit::bytes).value : 0.0;
+  if (m.flops)
+    r.measured_flops = per_unit("measured flops", *m.flops, launches, TermUnit::flops).value;
   r.timed = m.time_us && *m.time_us > 0;
   const auto ratio = [](double measured, double model) -> std::optional<double> {
     if (!(model > 0) || !std::isfinite(model) || !std::isfinite(measured)) return std::nullopt;
@@ -245,20 +252,28 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
   if (m.time_us && model_t > 0)
     work.notes.push_back(fmt::format("t_unit {} ms from the counter run (profile said {} ms)",
                                      format_g(work.t_unit_ms), format_g(model_t)));
-  if (r.bytes)
-    work.notes.push_back(fmt::format(
-        "byte model check: model '{}' {} vs measured {} per unit: measured/model = {:.3f}",
-        model_label, fmt_bytes(model_bytes), fmt_bytes(r.measured_bytes), *r.bytes));
-  if (r.flops)
-    work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: ratio {:.3f}",
-                                     format_g(model_flops), format_g(*r.measured_flops), *r.flops));
+  const Term measured_bytes = term("measured bytes", "", r.measured_bytes);
+  if (r.bytes) {
+    Term ratio = term("measured/model", "", *r.bytes, TermUnit::ratio);
+    ratio.display = Shown::fixed3;
+    work.notes.push_back(fmt::format("byte model check: model '{}' {} vs measured {} per unit: {}",
+                                     model_label, shown(term("model bytes", "", model_bytes)),
+                                     shown(measured_bytes), render(ratio)));
+  }
+  if (r.flops) {
+    Term ratio = part("ratio", *r.flops, TermUnit::ratio);
+    ratio.display = Shown::fixed3;
+    work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: {}",
+                                     format_g(model_flops), format_g(*r.measured_flops),
+                                     render_part(ratio)));
+  }
   if (link) {
     // The counters see the collective's DRAM traffic, not what crossed the link: the link model
     // stays the judged figure, timed by the counters.
     work.notes.push_back(fmt::format(
         "collective: the counters' {} DRAM bytes per unit are not link bytes; the link model's {} "
         "stays (measured_vs_model.bytes null){}",
-        fmt_bytes(r.measured_bytes), fmt_bytes(model_bytes),
+        shown(measured_bytes), shown(term("model bytes", "", model_bytes)),
         m.time_us ? ", judged at the counters' time" : ""));
     return;
   }

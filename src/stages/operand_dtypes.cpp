@@ -10,8 +10,9 @@ namespace roofline {
 namespace {
 
 bool is_float(const Dtype& d) {
-  return d.key == "fp8" || d.key == "fp4" || d.key == "bf16" || d.key == "fp16" ||
-         d.key == "tf32" || d.key == "fp32" || d.key == "fp64";
+  return d.key == DtypeKey::fp8 || d.key == DtypeKey::fp4 || d.key == DtypeKey::bf16 ||
+         d.key == DtypeKey::fp16 || d.key == DtypeKey::tf32 || d.key == DtypeKey::fp32 ||
+         d.key == DtypeKey::fp64;
 }
 
 // The operand a class keeps its weights in: MoE the expert stack (the first 3-D operand), a GEMM
@@ -23,6 +24,21 @@ std::optional<std::size_t> weight_operand(const std::vector<std::vector<std::int
       if (sig[i].size() == 3) return i;
   if ((cls == OpClass::gemm || cls == OpClass::moe) && sig.size() >= 2) return std::size_t{1};
   return std::nullopt;
+}
+
+// Each operand's role: the class's weight operand, a 4-D operand of a linear/ssm kernel the
+// recurrent state when the set holds fp32, every other operand activations.
+std::vector<OperandRole> operand_roles(const std::vector<std::vector<std::int64_t>>& sig,
+                                       OpClass cls, bool fp32) {
+  const auto wi = weight_operand(sig, cls);
+  std::vector<OperandRole> roles(sig.size(), OperandRole::activations);
+  for (std::size_t i = 0; i < sig.size(); ++i) {
+    if (wi && i == *wi)
+      roles[i] = OperandRole::weights;
+    else if (fp32 && sig[i].size() == 4 && (cls == OpClass::linear_attn || cls == OpClass::ssm))
+      roles[i] = OperandRole::state;
+  }
+  return roles;
 }
 
 }  // namespace
@@ -39,6 +55,9 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
   for (const auto& s : dtype_set)
     if (auto d = parse_dtype(s); d && is_float(*d)) floats.push_back({s, *d});
   out.dtypes.assign(sig.size(), "");
+  out.roles = operand_roles(sig, cls, std::any_of(floats.begin(), floats.end(), [](const Seen& f) {
+                              return f.dtype.key == DtypeKey::fp32;
+                            }));
   if (floats.empty()) {
     out.rule = "dtype set holds no float type: dtypes from the config";
     return out;
@@ -47,7 +66,7 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
       floats.begin(), floats.end(), [](auto& a, auto& b) { return a.dtype.bytes < b.dtype.bytes; });
   std::optional<Seen> act;
   for (const Seen& f : floats)
-    if (f.dtype.key != "fp32" && f.dtype.key != "fp64" &&
+    if (f.dtype.key != DtypeKey::fp32 && f.dtype.key != DtypeKey::fp64 &&
         (!act || f.dtype.bytes > act->dtype.bytes))
       act = f;
   if (!act) act = *narrowest;  // one float type (or fp32 alone) serves both
@@ -60,29 +79,28 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
                 "weights the narrowest float '{}'",
                 act->spelling, narrowest->spelling);
   const bool narrow_float = std::any_of(floats.begin(), floats.end(), [](const Seen& f) {
-    return f.dtype.key == "fp8" || f.dtype.key == "fp4";
+    return f.dtype.key == DtypeKey::fp8 || f.dtype.key == DtypeKey::fp4;
   });
   if (cfg && cfg->quant_weight_bytes && *cfg->quant_weight_bytes <= 0.6 && !narrow_float) {
     weight.clear();  // resolve_dtypes then takes the 4-bit format from quantization_config
     rule += "; weights from the 4-bit quantization_config (the set holds no fp8/fp4 float)";
   }
-  const auto wi = weight_operand(sig, cls);
-  const bool fp32 = std::any_of(floats.begin(), floats.end(),
-                                [](const Seen& f) { return f.dtype.key == "fp32"; });
-  const std::string fp32_spelling =
-      fp32 ? std::find_if(floats.begin(), floats.end(),
-                          [](const Seen& f) { return f.dtype.key == "fp32"; })
-                 ->spelling
-           : std::string();
+  const auto fp32 = std::find_if(floats.begin(), floats.end(),
+                                 [](const Seen& f) { return f.dtype.key == DtypeKey::fp32; });
+  const std::string fp32_spelling = fp32 != floats.end() ? fp32->spelling : std::string();
   bool state = false;
   for (std::size_t i = 0; i < sig.size(); ++i) {
-    if (wi && i == *wi) {
-      out.dtypes[i] = weight;
-    } else if (fp32 && sig[i].size() == 4 && (cls == OpClass::linear_attn || cls == OpClass::ssm)) {
-      out.dtypes[i] = fp32_spelling;  // the recurrent state
-      state = true;
-    } else {
-      out.dtypes[i] = act->spelling;
+    switch (out.roles[i]) {
+      case OperandRole::weights:
+        out.dtypes[i] = weight;
+        break;
+      case OperandRole::state:
+        out.dtypes[i] = fp32_spelling;  // the recurrent state
+        state = true;
+        break;
+      case OperandRole::activations:
+        out.dtypes[i] = act->spelling;
+        break;
     }
   }
   if (state)

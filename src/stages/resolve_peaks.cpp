@@ -20,8 +20,8 @@ bool is_client_rdna4(const std::string& gfx) {
   return true;
 }
 
-bool bf16_equals_fp16(const std::map<std::string, double>& flops) {
-  auto bf16 = flops.find("bf16"), fp16 = flops.find("fp16");
+bool bf16_equals_fp16(const std::map<DtypeKey, double>& flops) {
+  auto bf16 = flops.find(DtypeKey::bf16), fp16 = flops.find(DtypeKey::fp16);
   if (bf16 == flops.end() || fp16 == flops.end()) return false;
   return std::fabs(bf16->second - fp16->second) <= 1e-9 * std::max(bf16->second, fp16->second);
 }
@@ -82,7 +82,7 @@ std::string nvidia_product(const PeaksTable& table, const std::string& arch,
 
 }  // namespace
 
-std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key) {
+std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
   auto it = peaks.flops.find(dtype_key);
   if (it == peaks.flops.end() || !(it->second > 0)) return std::nullopt;
   return it->second;
@@ -127,7 +127,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
       out.notes.push_back("the matching section has no hbm_bw_bytes_s: memory axis unknown");
     out.compute_validated = bf16_equals_fp16(match->flops);
     if (!out.compute_validated)
-      out.notes.push_back(match->flops.count("bf16") && match->flops.count("fp16")
+      out.notes.push_back(match->flops.count(DtypeKey::bf16) && match->flops.count(DtypeKey::fp16)
                               ? "bf16 != fp16 in the peaks section: compute peaks not validated, "
                                 "compute-axis entries get confidence low"
                               : "peaks section lacks bf16 or fp16: compute peaks cannot be "

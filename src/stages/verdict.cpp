@@ -6,6 +6,7 @@
 
 #include "roofline/calibration.hpp"
 #include "roofline/stages.hpp"
+#include "roofline/target_eff.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline {
@@ -17,26 +18,22 @@ constexpr double k_sane_high = 1.0;
 
 }  // namespace
 
-std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
-  const bool r9700 = product == "r9700";
-  switch (cls) {
-    case OpClass::gemm:
-      return 0.90;
-    case OpClass::moe:
-      return r9700 ? 0.76 : 0.90;
-    case OpClass::elementwise:
-      return r9700 ? 0.76 : 0.875;
-    case OpClass::attn:
-      return 0.50;
-    case OpClass::linear_attn:  // streaming state updates (docs/method.md §8)
-    case OpClass::ssm:
-      return 0.85;
-    case OpClass::comm:
-      return 0.75;
-    case OpClass::unknown:
-      return std::nullopt;
+const char* to_string(Roof r) {
+  switch (r) {
+    case Roof::hbm:
+      return "hbm";
+    case Roof::compute:
+      return "compute";
+    case Roof::link:
+      return "link";
+    case Roof::none:
+      break;
   }
-  return std::nullopt;
+  return "";
+}
+
+std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
+  return target_eff_prior(builtin_target_eff(), cls, product);
 }
 
 namespace {
@@ -86,7 +83,7 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
       if (v.bytes_upper_bound)
         v.notes.push_back(
             fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
-                        v.roof == "link" ? "link roof" : "peak_bw", *v.bytes_upper_bound));
+                        v.roof == Roof::link ? "link roof" : "peak_bw", *v.bytes_upper_bound));
       if (v.implied_max_experts_hit)
         v.notes.push_back(fmt::format(
             "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
@@ -114,7 +111,7 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
 // through a switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
 Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
                    const ResolvedPeaks& peaks, const VerdictParams& params) {
-  v.roof = "link";
+  v.roof = Roof::link;
   const double t_s = work.t_unit_ms / 1000.0;
   v.achieved_bw_bytes_s = work.bytes / t_s;
   if (!peaks.link) {
@@ -185,9 +182,9 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
 
   if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
       peaks.source != PeaksSource::none)
-    v.notes.push_back(
-        fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
-                    work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key));
+    v.notes.push_back(fmt::format(
+        "no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
+        work.compute_dtype.key.empty() ? "compute-dtype" : work.compute_dtype.key.str()));
 
   // Roof axis: compute when AI is beyond the ridge point, else memory.
   v.compute_axis =
@@ -200,7 +197,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
     v.notes.push_back("no peak for the roof axis: no utilization, no verdict");
     return v;
   }
-  v.roof = v.compute_axis ? "compute" : "hbm";
+  v.roof = v.compute_axis ? Roof::compute : Roof::hbm;
   const double raw = *v.roofline_pct_raw;
   const Bound axis = v.compute_axis ? Bound::compute : Bound::memory;
   const bool both_low =

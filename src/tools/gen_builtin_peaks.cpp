@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
       out += fmt::format("  s.link = LinkPeak{{{}, {}, {}}};\n", quoted(s.link->topology),
                          hex(s.link->bytes_s), hex(s.link->links));
     for (const auto& [key, value] : s.flops)
-      out += fmt::format("  s.flops[{}] = {};\n", quoted(key), hex(value));
+      out += fmt::format("  s.flops[DtypeKey::{}] = {};\n", key.str(), hex(value));  // peak keys
     for (const auto& name : s.device_names)
       out += fmt::format("  s.device_names.push_back({});\n", quoted(name));
     out += "  t.sections.push_back(std::move(s));\n}\n";

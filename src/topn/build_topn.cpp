@@ -60,12 +60,15 @@ std::string classification_of(const TraceKernel& k, const BackendRule* family,
     case OpClass::comm:
       return "other";
     case OpClass::elementwise: {
-      const std::string& d = c.detail;
-      if (d == "norm" || d == "add_norm" || d == "reduce" || d == "softmax")
+      using K = ElementwiseKind;
+      const K d = c.detail.elementwise;
+      if (d == K::norm || d == K::add_norm || d == K::reduce || d == K::softmax)
         return "reduction_norm";
-      if (d == "copy" || d == "cat" || d == "fill" || d == "kv_write") return "memory";
-      if (d.empty() && name_has(k.name, {"norm", "reduce", "softmax"})) return "reduction_norm";
-      if (d.empty() && name_has(k.name, {"copy", "fill", "memcpy", "memset"})) return "memory";
+      if (d == K::copy || d == K::cat || d == K::fill || d == K::kv_write) return "memory";
+      if (d == K::unnamed && name_has(k.name, {"norm", "reduce", "softmax"}))
+        return "reduction_norm";
+      if (d == K::unnamed && name_has(k.name, {"copy", "fill", "memcpy", "memset"}))
+        return "memory";
       return "elementwise_overhead";
     }
     case OpClass::unknown:

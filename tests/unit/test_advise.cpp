@@ -53,10 +53,10 @@ HeadEntry saturated_moe(bool all_experts_chosen) {
   m.experts_hit = 221.5;
   m.weight_elems_per_expert = 3.0 * 512 * 2048;
   m.weight_bytes_per_elem = 1.0;
-  m.stage = "both";
+  m.stage = MoeStage::both;
   e.work.moe = m;
   e.work.unit_launches = 2;
-  e.work.weight_dtype = "fp8";
+  e.work.weight_dtype = DtypeKey::fp8;
   e.work.candidates = {{"experts_hit", 6.97e8, 3.2e9, true, true, CandidateKind::experts_hit},
                        {"all experts", 8.06e8, 3.2e9, all_experts_chosen, all_experts_chosen,
                         CandidateKind::all_experts}};
@@ -161,12 +161,12 @@ TEST_CASE("advise: saturated bf16 attention gets the fp8 KV lever", "[advise]") 
   HeadEntry attn = judged(Headroom::saturated, Bound::memory, OpClass::attn);
   attn.name = attn.short_name = "kernel_paged_attention_2d";
   attn.work.kv_bytes = 2.01e8;
-  attn.work.kv_dtype = "bf16";
+  attn.work.kv_dtype = DtypeKey::bf16;
   Advice a = advise(attn, TopN{}, gfx950_peaks());
   bool kv = false;
   for (const auto& l : a.levers) kv |= contains(l, "fp8 KV");
   CHECK(kv);
-  attn.work.kv_dtype = "fp8";
+  attn.work.kv_dtype = DtypeKey::fp8;
   for (const auto& l : advise(attn, TopN{}, gfx950_peaks()).levers)
     CHECK_FALSE(contains(l, "fp8 KV"));
 }

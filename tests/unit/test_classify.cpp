@@ -2,6 +2,7 @@
 // profiler.
 #include <catch2/catch.hpp>
 
+#include "roofline/embedded_data.hpp"
 #include "roofline/kernel_classes.hpp"
 #include "unit/test_helpers.hpp"
 
@@ -88,7 +89,7 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
     INFO(c.name);
     Classification got = classify(entry(c.name), rules);
     CHECK(got.op_class == c.cls);
-    CHECK(got.detail == c.detail);
+    CHECK(to_string(got.detail) == c.detail);
     CHECK(got.rule.find("kernel_classes.tsv") != std::string::npos);
   }
 }
@@ -109,7 +110,7 @@ TEST_CASE("classify: override with a detail, first override wins", "[classify]")
   rules.overrides.push_back(override_rule("my_moe=attn"));
   Classification c = classify(entry("my_moe_gateup_v2"), rules);
   CHECK(c.op_class == OpClass::moe);
-  CHECK(c.detail == "stage1");
+  CHECK(c.detail.moe.stage == MoeStage::stage1);
   std::string error;
   CHECK_FALSE(parse_classify_override("foo=tensorcore", error).has_value());
   CHECK(error.find("tensorcore") != std::string::npos);
@@ -140,10 +141,10 @@ TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §
     CHECK(c.collective);
   }
   // The family table's comm rows carry the algorithm.
-  CHECK(classify(entry("cross_device_reduce_2stage<__hip_bfloat16, 8>"), rules).detail ==
-        "twoshot");
-  CHECK(classify(entry("cross_device_reduce_1stage<__hip_bfloat16, 8>"), rules).detail ==
-        "oneshot");
+  CHECK(classify(entry("cross_device_reduce_2stage<__hip_bfloat16, 8>"), rules).detail.comm ==
+        CommAlgorithm::twoshot);
+  CHECK(classify(entry("cross_device_reduce_1stage<__hip_bfloat16, 8>"), rules).detail.comm ==
+        CommAlgorithm::oneshot);
 }
 
 TEST_CASE("classify: collective tokens beat generic tokens", "[classify]") {
@@ -164,7 +165,7 @@ TEST_CASE("classify: --classify takes the new classes", "[classify]") {
   CHECK(classify(entry("my_gdn_v2"), rules).op_class == OpClass::linear_attn);
   Classification ar = classify(entry("my_ar"), rules);
   CHECK(ar.op_class == OpClass::comm);
-  CHECK(ar.detail == "oneshot");
+  CHECK(ar.detail.comm == CommAlgorithm::oneshot);
   CHECK(ar.collective);
 }
 
@@ -212,5 +213,72 @@ TEST_CASE("classify: short_name is matched too", "[classify]") {
   Classification c = classify(
       entry("void (anonymous namespace)::kernel_0<float, 4>(float*)", "", "rms_norm"), rules);
   CHECK(c.op_class == OpClass::elementwise);
-  CHECK(c.detail == "norm");
+  CHECK(c.detail.elementwise == ElementwiseKind::norm);
+}
+
+TEST_CASE("classify: the detail language is closed and checked where it is read", "[classify]") {
+  // Every shipped row parses (the build checks this too: src/tools/check_data_tables.cpp).
+  auto shipped_table = parse_kernel_classes(builtin_kernel_classes(), "kernel_classes.tsv");
+  CHECK(shipped_table.errors.empty());
+  REQUIRE(shipped_table.value.has_value());
+  CHECK(shipped_table.value->size() == builtin_kernel_classes_rules().size());
+
+  std::string error;
+  // Spellings round-trip: the typed value prints as the table writes it.
+  for (auto [cls, text] : {std::pair{OpClass::moe, "both+all+shared"},
+                           {OpClass::moe, "stage2"},
+                           {OpClass::moe, "all"},
+                           {OpClass::attn, "auto"},
+                           {OpClass::linear_attn, "conv_prefill"},
+                           {OpClass::ssm, "update"},
+                           {OpClass::comm, "twoshot"},
+                           {OpClass::elementwise, "kv_write"},
+                           {OpClass::unknown, "sampling"}}) {
+    auto d = parse_class_detail(cls, text, error);
+    INFO(text << ": " << error);
+    REQUIRE(d.has_value());
+    CHECK(to_string(*d) == text);
+  }
+  auto shared_first = parse_class_detail(OpClass::moe, "shared+stage1", error);
+  REQUIRE(shared_first.has_value());
+  CHECK(shared_first->moe.stage == MoeStage::stage1);
+  CHECK(shared_first->moe.fused_shared);
+
+  // A typo no longer falls back silently: the value and what the class accepts are named.
+  for (auto [cls, text] : {std::pair{OpClass::moe, "stage3"},
+                           {OpClass::moe, "both+stage1"},
+                           {OpClass::moe, "all+all"},
+                           {OpClass::moe, "stage1+"},
+                           {OpClass::attn, "decod"},
+                           {OpClass::ssm, "gdn"},
+                           {OpClass::linear_attn, "update"},
+                           {OpClass::gemm, "stage1"},
+                           {OpClass::comm, "collective"},
+                           {OpClass::elementwise, "Norm"}}) {
+    INFO(text);
+    error.clear();
+    CHECK_FALSE(parse_class_detail(cls, text, error).has_value());
+    CHECK(error.find(std::string("'") + text + "'") != std::string::npos);
+    CHECK(error.find("accepted") != std::string::npos);
+  }
+
+  // The --classify spelling: a bad detail is refused with the class's accepted details.
+  CHECK_FALSE(parse_classify_override("fused_moe*=moe:stage3", error).has_value());
+  CHECK(error.find("'stage3'") != std::string::npos);
+  CHECK(error.find("stage1, stage2 or both") != std::string::npos);
+  CHECK_FALSE(parse_classify_override("x=gemm:fast", error).has_value());
+  CHECK(error.find("no detail") != std::string::npos);
+  auto upper = parse_classify_override("x=MOE:Stage2", error);
+  REQUIRE(upper.has_value());
+  CHECK(upper->detail.moe.stage == MoeStage::stage2);
+
+  // A broken table row is an error naming the line, never a silent fallback.
+  auto broken = parse_kernel_classes(
+      "# comment\nfoo  moe:stage1  ok\nbar  attn:decoed  typo\nbaz  gemmm  typo\n", "t.tsv");
+  REQUIRE(broken.value.has_value());
+  CHECK(broken.value->size() == 1);
+  REQUIRE(broken.errors.size() == 2);
+  CHECK(broken.errors[0].find("t.tsv:3") != std::string::npos);
+  CHECK(broken.errors[0].find("'decoed'") != std::string::npos);
+  CHECK(broken.errors[1].find("t.tsv:4") != std::string::npos);
 }

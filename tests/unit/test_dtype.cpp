@@ -13,7 +13,8 @@ void expect_dtype(const char* spelling, const char* key, double bytes) {
   INFO("spelling: " << spelling);
   auto d = parse_dtype(spelling);
   REQUIRE(d.has_value());
-  CHECK(d->key == key);
+  CHECK(d->key.str() == key);
+  CHECK(dtype_key_from(key) == d->key);
   CHECK(d->bytes == rel(bytes));
 }
 
@@ -71,8 +72,8 @@ TEST_CASE("parse_dtype: unknown spellings are nullopt, not a guess", "[dtype]") 
   CHECK_FALSE(parse_dtype("auto").has_value());
   CHECK_FALSE(parse_dtype("complex128").has_value());
   CHECK(canonical_dtype_key("auto").empty());
-  CHECK(canonical_dtype_key("c10::BFloat16") == "bf16");
-  CHECK(canonical_dtype_key("torch.float8_e4m3fnuz") == "fp8");
+  CHECK(canonical_dtype_key("c10::BFloat16") == DtypeKey::bf16);
+  CHECK(canonical_dtype_key("torch.float8_e4m3fnuz") == DtypeKey::fp8);
 }
 
 TEST_CASE("wider_dtype: the compute dtype is the wider of activations and weights", "[dtype]") {
@@ -82,15 +83,37 @@ TEST_CASE("wider_dtype: the compute dtype is the wider of activations and weight
   const Dtype fp16 = *parse_dtype("half");
 
   SECTION("a8w4 -> fp8") {
-    CHECK(wider_dtype(fp8, fp4).key == "fp8");
-    CHECK(wider_dtype(fp4, fp8).key == "fp8");
+    CHECK(wider_dtype(fp8, fp4).key == DtypeKey::fp8);
+    CHECK(wider_dtype(fp4, fp8).key == DtypeKey::fp8);
   }
   SECTION("bf16 activations with fp8 weights -> bf16") {
-    CHECK(wider_dtype(bf16, fp8).key == "bf16");
-    CHECK(wider_dtype(fp8, bf16).key == "bf16");
+    CHECK(wider_dtype(bf16, fp8).key == DtypeKey::bf16);
+    CHECK(wider_dtype(fp8, bf16).key == DtypeKey::bf16);
   }
   SECTION("a tie keeps the first argument") {
-    CHECK(wider_dtype(bf16, fp16).key == "bf16");
-    CHECK(wider_dtype(fp16, bf16).key == "fp16");
+    CHECK(wider_dtype(bf16, fp16).key == DtypeKey::bf16);
+    CHECK(wider_dtype(fp16, bf16).key == DtypeKey::fp16);
   }
+}
+
+TEST_CASE("DtypeKey: a closed set whose order is its spellings' order", "[dtype]") {
+  // A map keyed by DtypeKey iterates as one keyed by the spelling did: the artifact's `flops`
+  // object keeps its key order.
+  std::string previous;
+  for (int i = DtypeKey::none; i <= DtypeKey::tf32; ++i) {
+    const DtypeKey k(static_cast<DtypeKey::Id>(i));
+    INFO(k.str());
+    CHECK(previous <= k.str());
+    if (i > DtypeKey::none) {
+      CHECK(previous < k.str());
+      CHECK(dtype_key_from(k.str()) == k);  // every spelling reads back
+      CHECK(parse_dtype(k.str())->key == k);
+    }
+    previous = k.str();
+  }
+  CHECK_FALSE(dtype_key_from("bfloat16").has_value());  // canonical spellings only
+  CHECK_FALSE(dtype_key_from("").has_value());
+  CHECK(fmt::format("[{:<5}]", DtypeKey(DtypeKey::fp8)) == "[fp8  ]");
+  CHECK(dtype_of(DtypeKey::fp4).bytes == rel(0.5));
+  CHECK_FALSE(dtype_of(DtypeKey::int4).has_peak_key);
 }

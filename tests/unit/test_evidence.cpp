@@ -7,6 +7,7 @@
 using namespace roofline;
 using roofline::test::any_contains;
 using roofline::test::contains;
+using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
 using roofline::test::ModelCase;
 using roofline::test::rel;
@@ -222,7 +223,7 @@ TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage 
   mc.entry.name = "rms_norm_kernel";
   mc.entry.shapes = {{64, 2048}, {2048}};
   mc.cls.op_class = OpClass::elementwise;
-  mc.cls.detail = "norm";
+  mc.cls.detail = detail_of(OpClass::elementwise, "norm");
   mc.regime.t_ms = 0.004;
   const ModelContext ctx{&mc.env, &mc.config, "", &mc.peaks};
   EntryEvidence ev;
@@ -282,7 +283,7 @@ TEST_CASE("deepen: workload cases fold count-weighted at their latencies; stage 
   mc.entry.shapes = {{64, 2048}, {2048}};
   mc.entry.dtypes = {"c10::BFloat16", "c10::BFloat16"};
   mc.cls.op_class = OpClass::elementwise;
-  mc.cls.detail = "norm";
+  mc.cls.detail = detail_of(OpClass::elementwise, "norm");
   mc.regime.regime = Regime::decode;
   mc.regime.t_ms = 0.004;
   const ModelContext ctx{&mc.env, &mc.config, "", &mc.peaks};

@@ -8,8 +8,18 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/analysis.hpp"
+#include "roofline/kernel_classes.hpp"
 
 namespace roofline::test {
+
+// The typed detail a table row `cls:text` carries, through the one parser (must be accepted).
+inline ClassDetail detail_of(OpClass cls, std::string_view text) {
+  std::string error;
+  auto d = parse_class_detail(cls, text, error);
+  INFO(error);
+  REQUIRE(d.has_value());
+  return *d;
+}
 
 // Relative tolerance for every float comparison.
 inline Approx rel(double v, double eps = 1e-9) {
@@ -37,8 +47,9 @@ inline ResolvedPeaks gfx950_peaks() {
   ResolvedPeaks p;
   p.gfx = "gfx950";
   p.hbm_bw_bytes_s = 8.0e12;
-  p.flops = {{"fp64", 7.86e13}, {"fp32", 1.57e14}, {"bf16", 2.5e15}, {"fp16", 2.5e15},
-             {"fp8", 5.0e15},   {"int8", 5.0e15},  {"fp4", 1.0e16}};
+  p.flops = {{DtypeKey::fp64, 7.86e13}, {DtypeKey::fp32, 1.57e14}, {DtypeKey::bf16, 2.5e15},
+             {DtypeKey::fp16, 2.5e15},  {DtypeKey::fp8, 5.0e15},   {DtypeKey::int8, 5.0e15},
+             {DtypeKey::fp4, 1.0e16}};
   p.l2_bytes = 4194304.0;
   p.source = PeaksSource::table;
   p.confidence = Confidence::high;
@@ -52,8 +63,11 @@ inline ResolvedPeaks r9700_peaks() {
   p.gfx = "gfx1201";
   p.product = "r9700";
   p.hbm_bw_bytes_s = 6.4e11;
-  p.flops = {
-      {"fp32", 4.78e13}, {"bf16", 1.91e14}, {"fp16", 1.91e14}, {"fp8", 3.83e14}, {"int8", 3.83e14}};
+  p.flops = {{DtypeKey::fp32, 4.78e13},
+             {DtypeKey::bf16, 1.91e14},
+             {DtypeKey::fp16, 1.91e14},
+             {DtypeKey::fp8, 3.83e14},
+             {DtypeKey::int8, 3.83e14}};
   p.l2_bytes = 8388608.0;
   p.source = PeaksSource::table;
   p.confidence = Confidence::high;
@@ -62,7 +76,9 @@ inline ResolvedPeaks r9700_peaks() {
 }
 
 inline Dtype dt(const char* key, double bytes) {
-  return Dtype{key, bytes, true};
+  auto k = dtype_key_from(key);
+  REQUIRE(k.has_value());
+  return Dtype{*k, bytes, true};
 }
 
 // A modeled single-candidate WorkEstimate for the judge.

@@ -48,7 +48,7 @@ TEST_CASE("parse_model_config: Qwen3.5 MoE reads text_config first, quantization
   CHECK(c.dtype == "bfloat16");  // text_config dtype beats top-level torch_dtype
   CHECK(c.quant_method == "fp8");
   CHECK(c.quant_weight_bytes.value() == rel(1.0 + 4.0 / 16384));  // 128×128 fp32 block scales
-  CHECK(c.quant_weight_key == "fp8");
+  CHECK(c.quant_weight_key == DtypeKey::fp8);
 }
 
 TEST_CASE("parse_model_config: falls back to the top level when text_config lacks a field",

@@ -4,6 +4,7 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
+using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
 using roofline::test::rel;
 
@@ -28,7 +29,7 @@ struct Attn : roofline::test::ModelCase {
     regime.t_ms = 0.141112;
     regime.launches_per_step = 10;
     cls.op_class = OpClass::attn;
-    cls.detail = "decode";
+    cls.detail = detail_of(OpClass::attn, "decode");
   }
   void deepseek_mla() {
     config = ModelConfig{};
@@ -45,7 +46,7 @@ struct Attn : roofline::test::ModelCase {
     entry.name = entry.short_name = "mla_decode_fwd_kernel";
     entry.shapes.clear();
     entry.dtypes = {"torch.bfloat16"};
-    cls.detail = "mla_decode";
+    cls.detail = detail_of(OpClass::attn, "mla_decode");
   }
 };
 
@@ -71,7 +72,7 @@ TEST_CASE("model_work attention: an fp8 KV cache halves the bytes", "[model][att
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(64.0 * 1536 * 2 * 256 * 2 * 1));
-  CHECK(w.kv_dtype == "fp8");
+  CHECK(w.kv_dtype == DtypeKey::fp8);
 }
 
 TEST_CASE("model_work attention: per-rank heads under TP, KV heads at least 1", "[model][attn]") {
@@ -113,7 +114,7 @@ TEST_CASE("model_work attention: MLA decode, latent not sharded by TP", "[model]
     CHECK(w.flops == rel(2 * B * 16 * S * (c + rank)));
   }
   SECTION("a plain 'decode' family with kv_lora_rank in the config is MLA") {
-    x.cls.detail = "decode";
+    x.cls.detail = detail_of(OpClass::attn, "decode");
     WorkEstimate w = x.run();
     CHECK(w.bytes == rel(B * S * c * kv));
   }
@@ -155,7 +156,7 @@ TEST_CASE("model_work attention: MLA with index_topk has two candidates", "[mode
 TEST_CASE("model_work attention: causal prefill", "[model][attn]") {
   Attn x;
   x.entry.name = x.entry.short_name = "context_attention_fwd";
-  x.cls.detail = "prefill";
+  x.cls.detail = detail_of(OpClass::attn, "prefill");
   x.regime.regime = Regime::prefill;
   x.regime.t_ms = 0.9;
   x.entry.est_shape.prefill =
@@ -234,7 +235,7 @@ TEST_CASE("model_work attention: chunked layers read ((S−1) mod C) + 1 tokens"
 TEST_CASE("model_work attention: prefill FLOPs follow the windows", "[model][attn][window]") {
   Attn x;
   x.regime.regime = Regime::prefill;
-  x.cls.detail = "prefill";
+  x.cls.detail = detail_of(OpClass::attn, "prefill");
   x.entry.est_shape.prefill = EstShape{1024, std::nullopt, std::nullopt};  // T = 1024
   const double full_flops = x.run().flops;
   CHECK(full_flops == rel(2.0 * 16 * 1024.0 * 1024 / 2 * 512));
@@ -252,7 +253,7 @@ TEST_CASE("model_work attention: the DeepSeek-V3.2 indexer (MODELS §7)", "[mode
   x.config.index_topk = 2048;
   x.env.tp = 8;  // the index key cache is one head, not sharded
   x.env.workload = {8192, 1024, 64};
-  x.cls.detail = "indexer";
+  x.cls.detail = detail_of(OpClass::attn, "indexer");
   x.entry.name = "fp8_paged_mqa_logits_kernel";
   x.entry.dtypes = {"torch.float8_e4m3fn", "torch.uint8"};
   x.regime.t_ms = 0.02;
@@ -261,7 +262,7 @@ TEST_CASE("model_work attention: the DeepSeek-V3.2 indexer (MODELS §7)", "[mode
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(B * S * d * (1 + 4.0 / 128) + B * S * 4));
   CHECK(w.flops == rel(2 * B * h * S * d));
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
   x.entry.dtypes = {"torch.bfloat16"};
   CHECK(x.run().bytes == rel(B * S * d * 2 + B * S * 4));
   x.config.index_head_dim.reset();

@@ -6,6 +6,7 @@
 
 using namespace roofline;
 using roofline::test::any_contains;
+using roofline::test::detail_of;
 using roofline::test::rel;
 
 namespace {
@@ -49,7 +50,7 @@ TEST_CASE("comm: MiniMax anchor 1 — QuickReduce two-shot Q4, 201 MB, ≈ 30 % 
   CHECK(w.comm->link_bytes == Approx(99.09e6).epsilon(0.001));  // ≈ 99 MB on the wire
   CHECK(w.bytes == rel(w.comm->link_bytes));
   const Verdict v = x.verdict(w);
-  CHECK(v.roof == "link");
+  CHECK(v.roof == Roof::link);
   CHECK(v.achieved_bw_bytes_s.value() == Approx(0.1635e12).epsilon(0.001));  // ≈ 0.16 TB/s
   CHECK(v.link_util.value() == rel(w.comm->link_bytes / 606e-6 / (7 * 76.5e9)));
   CHECK(v.link_util.value() == Approx(0.3053).epsilon(0.001));
@@ -76,7 +77,7 @@ TEST_CASE("comm: link bytes per algorithm", "[model][comm]") {
   const double m = 64.0 * 6144 * 2;
   auto link = [&](const std::string& name, const std::string& detail = "") {
     x.entry.name = x.entry.short_name = name;
-    x.cls.detail = detail;
+    x.cls.detail = detail_of(OpClass::comm, detail);
     return x.run().comm->link_bytes;
   };
   CHECK(link("cross_device_reduce_1stage<__hip_bfloat16, 8>") == rel(7 * m));
@@ -126,7 +127,7 @@ TEST_CASE("comm: the link roof — mesh fan-out, switch, no row", "[verdict][com
   v = x.verdict(x.run());
   CHECK_FALSE(v.link_util.has_value());
   CHECK(v.headroom == Headroom::unknown);
-  CHECK(v.roof == "link");
+  CHECK(v.roof == Roof::link);
   CHECK(any_contains(v.notes, {"no link row"}));
 }
 

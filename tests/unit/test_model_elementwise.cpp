@@ -5,6 +5,7 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
+using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
 using roofline::test::rel;
 
@@ -28,7 +29,7 @@ TEST_CASE("model_work elementwise: RMSNorm from shapes", "[model][elementwise]")
       "void vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16 const*, float)";
   x.entry.shapes = {{64, 2048}, {2048}};
   x.entry.dtypes = {"c10::BFloat16", "c10::BFloat16"};
-  x.cls.detail = "norm";
+  x.cls.detail = detail_of(OpClass::elementwise, "norm");
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   const double in = (64.0 * 2048 + 2048) * 2, out = 64.0 * 2048 * 2;
@@ -44,7 +45,7 @@ TEST_CASE("model_work elementwise: rows in flight come from est_shape, not the c
   x.entry.shapes = {{8192, 2048}, {2048}};  // captured during a prefill step
   x.entry.dtypes = {"torch.bfloat16", "torch.bfloat16"};
   x.entry.est_shape.decode = EstShape{64, std::nullopt, std::nullopt};
-  x.cls.detail = "norm";
+  x.cls.detail = detail_of(OpClass::elementwise, "norm");
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel((64.0 * 2048 + 2048) * 2 + 64.0 * 2048 * 2));
@@ -58,7 +59,7 @@ TEST_CASE("model_work elementwise: residual add + RMSNorm writes two tensors",
       "float)";
   x.entry.shapes = {{64, 2048}, {64, 2048}, {2048}};
   x.entry.dtypes = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"};
-  x.cls.detail = "add_norm";
+  x.cls.detail = detail_of(OpClass::elementwise, "add_norm");
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   const double in = (2 * 64.0 * 2048 + 2048) * 2, out = 2 * 64.0 * 2048 * 2;
@@ -70,7 +71,7 @@ TEST_CASE("model_work elementwise: fp8 quantization writes 1-byte values", "[mod
   x.entry.name = "per_token_group_quant_fp8";
   x.entry.shapes = {{64, 2048}};
   x.entry.dtypes = {"torch.bfloat16"};
-  x.cls.detail = "quant";
+  x.cls.detail = detail_of(OpClass::elementwise, "quant");
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(64.0 * 2048 * 2 + 64.0 * 2048 * 1));
@@ -82,7 +83,7 @@ TEST_CASE("model_work elementwise: act-and-mul writes half of its input", "[mode
       "void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, true>";
   x.entry.shapes = {{512, 1024}};
   x.entry.dtypes = {"c10::BFloat16"};
-  x.cls.detail = "act_and_mul";
+  x.cls.detail = detail_of(OpClass::elementwise, "act_and_mul");
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(512.0 * 1024 * 2 + 512.0 * 512 * 2));
@@ -111,7 +112,7 @@ TEST_CASE("model_work elementwise: no shapes and no hidden size degrades", "[mod
 
   Elem idx;
   idx.entry.name = "moe_align_block_size_kernel";
-  idx.cls.detail = "index";
+  idx.cls.detail = detail_of(OpClass::elementwise, "index");
   WorkEstimate wi = idx.run();
   CHECK_FALSE(wi.modeled);
   CHECK_FALSE(wi.unmodeled_reason.empty());
@@ -126,7 +127,7 @@ TEST_CASE("model_work elementwise: a copy reads its source once and writes its d
   x.entry.name = "Memcpy DtoD (Device -> Device)";
   x.entry.shapes = {{268435456}, {268435456}};
   x.entry.dtypes = {"float"};
-  x.cls.detail = "copy";
+  x.cls.detail = detail_of(OpClass::elementwise, "copy");
   x.regime.t_ms = 0.50103;
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
@@ -146,7 +147,7 @@ TEST_CASE("model_work elementwise: a cast reads the source's dtype and writes th
   x.entry.name = "void at::native::CastFunctor<c10::BFloat16, float>";
   x.entry.shapes = {{64, 128}, {64, 128}};
   x.entry.dtypes = {"c10::BFloat16", "float"};  // destination bf16, source fp32
-  x.cls.detail = "cast";
+  x.cls.detail = detail_of(OpClass::elementwise, "cast");
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(64.0 * 128 * 4 + 64.0 * 128 * 2));
@@ -162,7 +163,7 @@ TEST_CASE("model_work elementwise: cat reads the tensors joined and writes their
   x.entry.name = "void at::native::CatArrayBatchedCopy<c10::BFloat16, unsigned int, 2, 64, 64>";
   x.entry.shapes = {{64, 1024}, {64, 1024}};
   x.entry.dtypes = {"c10::BFloat16"};
-  x.cls.detail = "cat";
+  x.cls.detail = detail_of(OpClass::elementwise, "cat");
   WorkEstimate w = x.run();
   REQUIRE(w.modeled);
   CHECK(w.bytes == rel(2 * (2 * 64.0 * 1024 * 2)));
@@ -175,7 +176,7 @@ TEST_CASE("model_work elementwise: fill writes its destination, kv_write reads t
   fill.entry.name = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor>";
   fill.entry.shapes = {{128, 8, 2048}};
   fill.entry.dtypes = {"c10::BFloat16"};
-  fill.cls.detail = "fill";
+  fill.cls.detail = detail_of(OpClass::elementwise, "fill");
   CHECK(fill.run().bytes == rel(128.0 * 8 * 2048 * 2));  // written once, nothing read
 
   // reshape_and_cache(key, value, key_cache, value_cache, slot_mapping): the sources first.
@@ -183,6 +184,6 @@ TEST_CASE("model_work elementwise: fill writes its destination, kv_write reads t
   kv.entry.name = "reshape_and_cache_flash_kernel";
   kv.entry.shapes = {{64, 8, 128}, {64, 8, 128}, {4096, 16, 8, 128}, {4096, 16, 8, 128}, {64}};
   kv.entry.dtypes = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "long"};
-  kv.cls.detail = "kv_write";
+  kv.cls.detail = detail_of(OpClass::elementwise, "kv_write");
   CHECK(kv.run().bytes == rel(2 * (2 * 64.0 * 8 * 128 * 2)));  // K and V read, then written
 }

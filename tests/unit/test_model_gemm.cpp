@@ -63,7 +63,7 @@ TEST_CASE("model_work GEMM: B stored [N,K] is matched on K", "[model][gemm]") {
   CHECK(w.bytes == rel(M * K * 1 + K * N * 1 + M * N * 1));
   CHECK(w.bytes == rel(26083328.0));
   CHECK(w.weight_bytes == rel(K * N));
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
   CHECK(w.t_unit_ms == rel(0.0129));
   CHECK(w.unit_launches == rel(1));
 }
@@ -90,9 +90,9 @@ TEST_CASE("model_work GEMM: bf16 activations with fp8 weights", "[model][gemm]")
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
   CHECK(w.bytes == rel(M * K * 2 + K * N * 1 + M * N * 2));
-  CHECK(w.compute_dtype.key == "bf16");  // the wider of the two
-  CHECK(w.activation_dtype == "bf16");
-  CHECK(w.weight_dtype == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::bf16);  // the wider of the two
+  CHECK(w.activation_dtype == DtypeKey::bf16);
+  CHECK(w.weight_dtype == DtypeKey::fp8);
 }
 
 TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry does not say",
@@ -104,7 +104,7 @@ TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
-  CHECK(w.weight_dtype == "fp8");
+  CHECK(w.weight_dtype == DtypeKey::fp8);
   CHECK(w.bytes == rel(M * K * 2 + K * N * 1 + M * N * 2));
 }
 
@@ -114,8 +114,8 @@ TEST_CASE("model_work GEMM: env model_dtype beats the config dtype for weights",
   TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
-  CHECK(w.weight_dtype == "fp8");
-  CHECK(w.activation_dtype == "bf16");
+  CHECK(w.weight_dtype == DtypeKey::fp8);
+  CHECK(w.activation_dtype == DtypeKey::bf16);
 }
 
 TEST_CASE("model_work GEMM: a8w4 computes in fp8 and reads half-byte weights", "[model][gemm]") {
@@ -124,7 +124,7 @@ TEST_CASE("model_work GEMM: a8w4 computes in fp8 and reads half-byte weights", "
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
   CHECK(w.bytes == rel(M * K * 1 + K * N * 0.5 + M * N * 1));
 }
 
@@ -186,4 +186,24 @@ TEST_CASE("model_work: the unknown class is not modelled; a collective at tp 1 h
   // Unmodelled, but shapes and dtypes give the operand-bytes bound (docs/method.md §8.16).
   REQUIRE(c.bytes_lower_bound);
   CHECK(*c.bytes_lower_bound == rel(64.0 * 2048 * 2 + 1024.0 * 2048 * 2));
+}
+
+TEST_CASE("operand_dtypes: each operand's role decides its dtype (RUNS.md §2b)", "[model][gemm]") {
+  // A GEMM: operand 1 holds the weights (narrowest float), the others the activations.
+  OperandDtypes g = operand_dtypes({"c10::BFloat16", "c10::Float8_e4m3fn", "float"},
+                                   {{64, 4096}, {4096, 4096}, {4096}}, OpClass::gemm, nullptr);
+  CHECK(g.roles == std::vector<OperandRole>{OperandRole::activations, OperandRole::weights,
+                                            OperandRole::activations});
+  CHECK(g.dtypes ==
+        std::vector<std::string>{"c10::BFloat16", "c10::Float8_e4m3fn", "c10::BFloat16"});
+  // MoE: the first 3-D operand is the expert stack.
+  OperandDtypes m = operand_dtypes({"c10::BFloat16"}, {{64, 2048}, {8, 1536, 2048}, {64, 8}},
+                                   OpClass::moe, nullptr);
+  CHECK(m.roles[1] == OperandRole::weights);
+  // A linear-attention kernel: a 4-D operand is the fp32 recurrent state when the set holds fp32.
+  OperandDtypes s = operand_dtypes({"c10::BFloat16", "float"}, {{32, 16, 128}, {32, 16, 128, 128}},
+                                   OpClass::linear_attn, nullptr);
+  CHECK(s.roles == std::vector<OperandRole>{OperandRole::activations, OperandRole::state});
+  CHECK(s.dtypes[1] == "float");
+  CHECK(roofline::test::contains(s.rule, "fp32 recurrent state"));
 }

@@ -7,6 +7,7 @@
 
 using namespace roofline;
 using roofline::test::any_contains;
+using roofline::test::detail_of;
 using roofline::test::rel;
 
 namespace {
@@ -36,7 +37,7 @@ struct Gdn : roofline::test::ModelCase {
     entry.dtypes = {k_bf16, k_bf16, k_bf16, k_fp32};
     regime.t_ms = 0.0631;
     cls.op_class = OpClass::linear_attn;
-    cls.detail = "gdn";
+    cls.detail = detail_of(OpClass::linear_attn, "gdn");
   }
 };
 
@@ -56,7 +57,7 @@ struct Mamba : roofline::test::ModelCase {
     entry.dtypes = {k_fp32, k_bf16, k_bf16};
     regime.t_ms = 0.05;
     cls.op_class = OpClass::ssm;
-    cls.detail = "update";
+    cls.detail = detail_of(OpClass::ssm, "update");
   }
 };
 
@@ -74,7 +75,7 @@ TEST_CASE("model_work GDN: the bundled example's anchor, ≈ 270 MB and ≈ 53 %
   CHECK(w.bytes == rel(270024704));
   CHECK(w.flops == rel(7.0 * 64 * 32 * 128 * 128));
   CHECK_FALSE(w.has_compute_peak_class);
-  CHECK(w.kv_dtype == "fp32");
+  CHECK(w.kv_dtype == DtypeKey::fp32);
   const Verdict v = judge(w, OpClass::linear_attn, 12.82, x.peaks, VerdictParams{});
   CHECK(v.hbm_util.value() == Approx(0.5349).epsilon(0.001));  // ≈ 53 % at 63.1 µs
   CHECK_FALSE(v.compute_util.has_value());
@@ -98,7 +99,7 @@ TEST_CASE("model_work GDN: per-rank heads under TP, state dtype precedence", "[m
         rel(2 * N * HV * 128 * 128 * 4 + N * (2 * HK * 128 + 2 * HV * 128) * 2 + N * HV * 8));
   CHECK(any_contains(w.notes, {"fp32 by default"}));
   x.config.state_dtype = "bfloat16";
-  x.config.state_dtype_key = "bf16";
+  x.config.state_dtype_key = DtypeKey::bf16;
   w = x.run();
   CHECK(w.bytes ==
         rel(2 * N * HV * 128 * 128 * 2 + N * (2 * HK * 128 + 2 * HV * 128) * 2 + N * HV * 8));
@@ -115,14 +116,14 @@ TEST_CASE("model_work KDA: heads and dims from linear_attn_config; IS_KDA GDN ke
   x.entry.name = "fused_recurrent_kda_fwd_kernel";
   x.entry.shapes = {{1, 64, 32, 128}, {64, 32, 128, 128}};
   x.entry.dtypes = {k_bf16, k_fp32};
-  x.cls.detail = "kda";
+  x.cls.detail = detail_of(OpClass::linear_attn, "kda");
   WorkEstimate w = x.run();
   const double N = 64, H = 32, D = 128;
   CHECK(w.bytes == rel(2 * N * H * D * D * 4 + N * (2 * H * D + 2 * H * D) * 2 + N * H * 8));
   CHECK(w.flops == rel(7 * N * H * D * D));
   // A gated-delta-rule kernel in a KDA-only plan runs the KDA layers.
   x.entry.name = "fused_sigmoid_gating_delta_rule_update_kernel";
-  x.cls.detail = "gdn";
+  x.cls.detail = detail_of(OpClass::linear_attn, "gdn");
   CHECK(x.run().bytes == rel(w.bytes));
 }
 
@@ -135,7 +136,7 @@ TEST_CASE("model_work lightning: 2·N·H·D²·s + 4·N·H·D·a, 5·N·H·D²",
   x.entry.name = "_linear_attn_decode_kernel";
   x.entry.shapes = {{64, 8, 1, 128}, {64, 8, 128, 128}};
   x.entry.dtypes = {k_bf16, k_fp32};
-  x.cls.detail = "lightning";
+  x.cls.detail = detail_of(OpClass::linear_attn, "lightning");
   WorkEstimate w = x.run();
   CHECK(w.bytes == rel(2.0 * 64 * 8 * 128 * 128 * 4 + 4.0 * 64 * 8 * 128 * 2));
   CHECK(w.flops == rel(5.0 * 64 * 8 * 128 * 128));
@@ -184,7 +185,7 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     x.entry.name = "causal_conv1d_update_kernel";
     x.entry.shapes = {{64, 8192}, {64, 8192, 3}};
     x.entry.dtypes = {k_bf16, k_bf16};
-    x.cls.detail = "conv";
+    x.cls.detail = detail_of(OpClass::linear_attn, "conv");
     WorkEstimate w = x.run();
     CHECK(w.bytes == rel(2.0 * 64 * 8192 * 3 * 2 + 2.0 * 64 * 8192 * 2));
     CHECK(w.flops == rel(2.0 * 64 * 8192 * 4));
@@ -195,7 +196,8 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     x.entry.name = "_causal_conv1d_update_kernel";
     x.entry.shapes = {{32, 5120}, {32, 5120, 3}};
     x.entry.dtypes = {k_bf16, k_bf16};
-    x.cls = Classification{OpClass::linear_attn, "conv", "table", false, {}};
+    x.cls = Classification{
+        OpClass::linear_attn, detail_of(OpClass::linear_attn, "conv"), "table", false, {}};
     WorkEstimate w = x.run();
     CHECK(w.op_class == OpClass::ssm);
     const double Cd = 64.0 * 64 + 2.0 * 2 * 256;
@@ -206,7 +208,7 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     Gdn x;
     x.entry.shapes = {{64, 8192}, {64, 8192, 3}};
     x.entry.dtypes = {k_bf16, k_fp32};
-    x.cls.detail = "conv";
+    x.cls.detail = detail_of(OpClass::linear_attn, "conv");
     CHECK(x.run().bytes == rel(2.0 * 64 * 8192 * 3 * 4 + 2.0 * 64 * 8192 * 2));
   }
 }
@@ -215,7 +217,7 @@ TEST_CASE("model_work linear/ssm: prefill kernels stay L2 with the operand-bytes
           "[model][linear]") {
   Gdn x;
   x.entry.name = "chunk_gated_delta_rule_fwd_kernel_h_blockdim64";
-  x.cls.detail = "prefill";
+  x.cls.detail = detail_of(OpClass::linear_attn, "prefill");
   x.regime.regime = Regime::prefill;
   x.regime.t_ms = 0.04;
   WorkEstimate w = x.run();

@@ -7,6 +7,7 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
+using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
 using roofline::test::rel;
 
@@ -56,7 +57,7 @@ TEST_CASE("model_work MoE: the SPEC §11 fused_moe_kernel", "[model][moe]") {
   CHECK(m.pairs == rel(512));
   CHECK(m.experts_hit == rel(experts_hit(256, 512)));
   CHECK(m.experts_hit == Approx(221.5).epsilon(0.001));
-  CHECK(m.stage == "both");
+  CHECK(m.stage == MoeStage::both);
   const double weight_elems = 3.0 * 512 * 2048;
   CHECK(m.weight_elems_per_expert == rel(weight_elems));
   CHECK(m.weight_bytes_per_elem == rel(1.0));
@@ -64,7 +65,7 @@ TEST_CASE("model_work MoE: the SPEC §11 fused_moe_kernel", "[model][moe]") {
   CHECK(w.bytes == rel(w.weight_bytes + m.activation_bytes));
   CHECK(w.bytes == Approx(697e6).epsilon(0.001));
   CHECK(w.flops == rel(2.0 * 512 * weight_elems));
-  CHECK(w.compute_dtype.key == "fp8");
+  CHECK(w.compute_dtype.key == DtypeKey::fp8);
 
   // Two candidates; the all-expert one (~102 % of the bandwidth budget) is infeasible.
   REQUIRE(w.candidates.size() == 2);
@@ -97,7 +98,7 @@ TEST_CASE("model_work MoE: mxfp4 weights from quantization_config are half a byt
   REQUIRE(w.moe);
   CHECK(w.moe->weight_bytes_per_elem == rel(0.5));
   CHECK(w.weight_bytes == rel(w.moe->experts_hit * 3.0 * 512 * 2048 * 0.5));
-  CHECK(w.compute_dtype.key == "bf16");
+  CHECK(w.compute_dtype.key == DtypeKey::bf16);
 }
 
 TEST_CASE("model_work MoE: rows in flight from workload.conc without est_shape", "[model][moe]") {
@@ -113,11 +114,11 @@ TEST_CASE("model_work MoE: stage weights 2IH / IH / 3IH", "[model][moe]") {
   Example x;
   const double I = 512, H = 2048;
   SECTION("stage 1 from the kernel-family table") {
-    x.cls.detail = "stage1";
+    x.cls.detail = detail_of(OpClass::moe, "stage1");
     x.entry.name = "ck_moe_stage1";
     WorkEstimate w = x.run();
     REQUIRE(w.moe);
-    CHECK(w.moe->stage == "stage1");
+    CHECK(w.moe->stage == MoeStage::stage1);
     CHECK(w.moe->weight_elems_per_expert == rel(2 * I * H));
     // A named stage is one launch: 80 / 40 = 2 does not merge launches.
     CHECK(w.unit_launches == rel(1));
@@ -127,7 +128,7 @@ TEST_CASE("model_work MoE: stage weights 2IH / IH / 3IH", "[model][moe]") {
     x.entry.name = x.entry.short_name = "fused_moe_down_proj_kernel";
     WorkEstimate w = x.run();
     REQUIRE(w.moe);
-    CHECK(w.moe->stage == "stage2");
+    CHECK(w.moe->stage == MoeStage::stage2);
     CHECK(w.moe->weight_elems_per_expert == rel(I * H));
     CHECK(w.flops == rel(2.0 * 512 * I * H));
   }
@@ -141,7 +142,7 @@ TEST_CASE("model_work MoE: stage weights 2IH / IH / 3IH", "[model][moe]") {
     x.regime.launches_per_step = 40;
     WorkEstimate w = x.run();
     REQUIRE(w.moe);
-    CHECK(w.moe->stage == "both");
+    CHECK(w.moe->stage == MoeStage::both);
     CHECK(w.moe->weight_elems_per_expert == rel(3 * I * H));
     CHECK(w.unit_launches == rel(1));
   }
@@ -275,7 +276,7 @@ TEST_CASE("model_work MoE: gated from the stage-1 shape, else relu2 is non-gated
   CHECK(x.run().moe->weight_elems_per_expert == rel(3 * I * H));
   // Stage 1 of a non-gated MoE writes pairs·I, not pairs·2I.
   x.config.hidden_act = "relu2";
-  x.cls.detail = "stage1";
+  x.cls.detail = detail_of(OpClass::moe, "stage1");
   w = x.run();
   CHECK(w.moe->weight_elems_per_expert == rel(I * H));
   CHECK(w.moe->activation_bytes == rel((64 * H + 512 * I) * 1.0));
@@ -287,7 +288,7 @@ TEST_CASE("model_work MoE: shared experts counted only when the family fuses the
   x.config.shared_expert_intermediate = 512;
   const WorkEstimate plain = x.run();
   CHECK(roofline::test::any_contains(plain.notes, {"shared expert", "not counted"}));
-  x.cls.detail = "both+shared";
+  x.cls.detail = detail_of(OpClass::moe, "both+shared");
   const WorkEstimate fused = x.run();
   const double shared = 3.0 * 512 * 2048 * 1.0;  // fp8 weights, gated, tp 1
   CHECK(fused.candidates[0].bytes == rel(plain.candidates[0].bytes + shared));
@@ -301,8 +302,9 @@ TEST_CASE("model_work MoE: shared experts counted only when the family fuses the
 TEST_CASE("model_work MoE: a family marked streaming every expert reports the all-expert figure",
           "[model][moe]") {
   Example x;
-  x.cls.detail = "all";  // no stage named: 80 launches / 40 layers = 2 per unit
-  x.regime.t_ms = 0.06;  // budget 960 MB: both figures feasible
+  x.cls.detail =
+      detail_of(OpClass::moe, "all");  // no stage named: 80 launches / 40 layers = 2 per unit
+  x.regime.t_ms = 0.06;                // budget 960 MB: both figures feasible
   WorkEstimate w = x.run();
   REQUIRE(w.candidates.size() == 2);
   CHECK(w.candidates[0].label == "all experts");

@@ -60,8 +60,8 @@ hbm_bw_bytes_s: 6.4e11
   REQUIRE(mi300);
   CHECK(mi300->cu.value() == rel(304));
   CHECK(mi300->hbm_bw_bytes_s.value() == rel(5.3e12));
-  CHECK(mi300->flops.at("bf16") == rel(1.31e15));
-  CHECK(mi300->flops.at("fp8") == rel(2.61e15));
+  CHECK(mi300->flops.at(DtypeKey::bf16) == rel(1.31e15));
+  CHECK(mi300->flops.at(DtypeKey::fp8) == rel(2.61e15));
   CHECK(mi300->l2_bytes.value() == rel(4194304));
   CHECK(mi300->line == 10);  // 1-based line of the opening fence
   const PeaksSection* r9700 = find_section(t, "gfx1201", "r9700");
@@ -104,7 +104,7 @@ flops:
   const PeaksSection* apu = find_section(t, "gfx1151", "");
   REQUIRE(apu);
   CHECK_FALSE(apu->hbm_bw_bytes_s.has_value());
-  CHECK(apu->flops.at("bf16") == rel(6.0e13));
+  CHECK(apu->flops.at(DtypeKey::bf16) == rel(6.0e13));
 }
 
 TEST_CASE("parse_peaks_md: no yaml blocks at all is an error", "[peaks]") {
@@ -118,7 +118,7 @@ TEST_CASE("check_peaks: bf16 != fp16 and duplicate (gfx, product) are flagged", 
   PeaksSection a;
   a.gfx = "gfx942";
   a.hbm_bw_bytes_s = 5.3e12;
-  a.flops = {{"bf16", 1.31e15}, {"fp16", 1.31e15}};
+  a.flops = {{DtypeKey::bf16, 1.31e15}, {DtypeKey::fp16, 1.31e15}};
   a.line = 3;
   PeaksSection b = a;  // same (gfx, no product): duplicate
   b.line = 20;
@@ -126,11 +126,12 @@ TEST_CASE("check_peaks: bf16 != fp16 and duplicate (gfx, product) are flagged", 
   c.gfx = "gfx1201";
   c.product = "r9700";
   c.hbm_bw_bytes_s = 6.4e11;
-  c.flops = {{"bf16", 1.91e14}, {"fp16", 3.83e14}};  // mis-calibrated: sparse fp16 figure
+  c.flops = {{DtypeKey::bf16, 1.91e14},
+             {DtypeKey::fp16, 3.83e14}};  // mis-calibrated: sparse fp16 figure
   c.line = 40;
   PeaksSection d = c;  // same gfx, no product: not a duplicate of c
   d.product.clear();
-  d.flops = {{"bf16", 1.91e14}, {"fp16", 1.91e14}};
+  d.flops = {{DtypeKey::bf16, 1.91e14}, {DtypeKey::fp16, 1.91e14}};
   d.line = 60;
 
   SECTION("a sound table has no problems") {
@@ -156,34 +157,34 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     const PeaksSection* s = find_section(t, "gfx950", "");
     REQUIRE(s);
     CHECK(s->hbm_bw_bytes_s.value() == rel(8.0e12));
-    CHECK(s->flops.at("bf16") == rel(2.5e15));
-    CHECK(s->flops.at("fp16") == rel(2.5e15));
-    CHECK(s->flops.at("fp8") == rel(5.0e15));
-    CHECK(s->flops.at("fp4") == rel(1.0e16));
-    CHECK(s->flops.at("fp32") == rel(1.57e14));
-    CHECK(s->flops.at("fp64") == rel(7.86e13));
+    CHECK(s->flops.at(DtypeKey::bf16) == rel(2.5e15));
+    CHECK(s->flops.at(DtypeKey::fp16) == rel(2.5e15));
+    CHECK(s->flops.at(DtypeKey::fp8) == rel(5.0e15));
+    CHECK(s->flops.at(DtypeKey::fp4) == rel(1.0e16));
+    CHECK(s->flops.at(DtypeKey::fp32) == rel(1.57e14));
+    CHECK(s->flops.at(DtypeKey::fp64) == rel(7.86e13));
     CHECK(s->l2_bytes.value() == rel(4.0 * 1024 * 1024));
   }
   SECTION("gfx942 MI300X") {
     const PeaksSection* s = find_section(t, "gfx942", "");
     REQUIRE(s);
     CHECK(s->hbm_bw_bytes_s.value() == rel(5.3e12));
-    CHECK(s->flops.at("bf16") == rel(1.31e15));
-    CHECK(s->flops.at("fp16") == rel(1.31e15));
-    CHECK(s->flops.at("fp8") == rel(2.61e15));
-    CHECK(s->flops.at("fp32") == rel(1.63e14));
-    CHECK(s->flops.at("fp64") == rel(1.63e14));
-    CHECK(s->flops.count("fp4") == 0);
+    CHECK(s->flops.at(DtypeKey::bf16) == rel(1.31e15));
+    CHECK(s->flops.at(DtypeKey::fp16) == rel(1.31e15));
+    CHECK(s->flops.at(DtypeKey::fp8) == rel(2.61e15));
+    CHECK(s->flops.at(DtypeKey::fp32) == rel(1.63e14));
+    CHECK(s->flops.at(DtypeKey::fp64) == rel(1.63e14));
+    CHECK(s->flops.count(DtypeKey::fp4) == 0);
   }
   SECTION("gfx1151 Strix Halo") {
     const PeaksSection* s = find_section(t, "gfx1151", "");
     REQUIRE(s);
     CHECK(s->hbm_bw_bytes_s.value() == rel(2.56e11));
-    CHECK(s->flops.at("bf16") == rel(6.0e13));
-    CHECK(s->flops.at("fp16") == rel(6.0e13));
-    CHECK(s->flops.at("int8") == rel(6.0e13));
-    CHECK(s->flops.at("fp32") == rel(3.0e13));
-    CHECK(s->flops.count("fp8") == 0);
+    CHECK(s->flops.at(DtypeKey::bf16) == rel(6.0e13));
+    CHECK(s->flops.at(DtypeKey::fp16) == rel(6.0e13));
+    CHECK(s->flops.at(DtypeKey::int8) == rel(6.0e13));
+    CHECK(s->flops.at(DtypeKey::fp32) == rel(3.0e13));
+    CHECK(s->flops.count(DtypeKey::fp8) == 0);
   }
   SECTION("r9700 (gfx1201, product-gated)") {
     CHECK(find_section(t, "gfx1201", "") == nullptr);  // never a bare gfx1201 section
@@ -191,12 +192,12 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     REQUIRE(s);
     CHECK(s->cu.value() == rel(64));
     CHECK(s->hbm_bw_bytes_s.value() == rel(6.4e11));
-    CHECK(s->flops.at("bf16") == rel(1.91e14));
-    CHECK(s->flops.at("fp16") == rel(1.91e14));
-    CHECK(s->flops.at("fp8") == rel(3.83e14));
-    CHECK(s->flops.at("int8") == rel(3.83e14));
-    CHECK(s->flops.at("fp32") == rel(4.78e13));
-    CHECK(s->flops.count("fp4") == 0);
+    CHECK(s->flops.at(DtypeKey::bf16) == rel(1.91e14));
+    CHECK(s->flops.at(DtypeKey::fp16) == rel(1.91e14));
+    CHECK(s->flops.at(DtypeKey::fp8) == rel(3.83e14));
+    CHECK(s->flops.at(DtypeKey::int8) == rel(3.83e14));
+    CHECK(s->flops.at(DtypeKey::fp32) == rel(4.78e13));
+    CHECK(s->flops.count(DtypeKey::fp4) == 0);
   }
   SECTION("NVIDIA rows of REACH §1, dense datasheet figures") {
     struct Row {
@@ -229,19 +230,19 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
       const PeaksSection* s = find_section(t, r.arch, r.product);
       REQUIRE(s);
       CHECK(s->hbm_bw_bytes_s.value() == rel(r.bw));
-      CHECK(s->flops.at("fp32") == rel(r.fp32));
-      CHECK(s->flops.at("bf16") == rel(r.bf16));
-      CHECK(s->flops.at("fp16") == rel(r.bf16));
+      CHECK(s->flops.at(DtypeKey::fp32) == rel(r.fp32));
+      CHECK(s->flops.at(DtypeKey::bf16) == rel(r.bf16));
+      CHECK(s->flops.at(DtypeKey::fp16) == rel(r.bf16));
       CHECK(s->l2_bytes.value() == rel(r.l2));
       CHECK(s->cu.value() == rel(r.cu));
       CHECK(s->device_names == r.names);
     }
     CHECK(find_section(t, "sm_90", "") == nullptr);  // never a bare sm_90 section
-    CHECK(find_section(t, "sm_89", "l40s")->flops.count("fp64") == 0);
-    CHECK(find_section(t, "sm_80", "a100")->flops.count("fp8") == 0);
-    CHECK(find_section(t, "sm_100", "b200")->flops.at("fp4") == rel(9.0e15));
-    CHECK(find_section(t, "sm_90", "h200")->flops.at("fp8") == rel(1978.9e12));
-    CHECK(find_section(t, "sm_90", "h100")->flops.at("tf32") == rel(494.7e12));
+    CHECK(find_section(t, "sm_89", "l40s")->flops.count(DtypeKey::fp64) == 0);
+    CHECK(find_section(t, "sm_80", "a100")->flops.count(DtypeKey::fp8) == 0);
+    CHECK(find_section(t, "sm_100", "b200")->flops.at(DtypeKey::fp4) == rel(9.0e15));
+    CHECK(find_section(t, "sm_90", "h200")->flops.at(DtypeKey::fp8) == rel(1978.9e12));
+    CHECK(find_section(t, "sm_90", "h100")->flops.at(DtypeKey::tf32) == rel(494.7e12));
   }
   CHECK(known_products(t) ==
         std::vector<std::string>{"r9700", "a100", "l40s", "h100", "h200", "b200"});

@@ -361,14 +361,14 @@ TEST_CASE("render_json: the fields added since SPEC §10 come last, in its order
   HeadEntry& comm = a.entries[0];
   comm.cls.op_class = OpClass::comm;
   comm.work.comm = CommFacts{"all_reduce", "two-shot", 786432, 8, 1, 1376256};
-  comm.verdict.roof = "link";
+  comm.verdict.roof = Roof::link;
   comm.verdict.link_util = 0.1367;
   comm.verdict.hbm_util.reset();
   HeadEntry& l2 = a.entries[1];
   l2.work.modeled = false;
   l2.work.candidates.clear();
   l2.work.bytes_lower_bound = 29491200;
-  a.entries[2].verdict.roof = "hbm";
+  a.entries[2].verdict.roof = Roof::hbm;
   a.entries[2].work.candidates.push_back({"all experts", 3.0e8, 1.0e9, false, false});
   auto j = nlohmann::ordered_json::parse(render_json(a));
   auto keys = [](const nlohmann::ordered_json& o) {
@@ -395,7 +395,7 @@ TEST_CASE("render_markdown: the layer plan in the header, collectives beside the
   Analysis a = hostile_analysis();
   a.run.layer_plan = "48 layers: 36 chunked(8192) + 12 full; MoE on 24 (every 2nd)";
   a.entries[1].cls.op_class = OpClass::comm;
-  a.entries[1].verdict.roof = "link";
+  a.entries[1].verdict.roof = Roof::link;
   a.entries[1].verdict.link_util = 0.3053;
   const std::string md = render_markdown(a);
   CHECK(contains(md, "| Layers | 48 layers: 36 chunked(8192) + 12 full; MoE on 24 (every 2nd) |"));

@@ -40,7 +40,7 @@ TEST_CASE("resolve_peaks: r9700 numbers only with the product", "[peaks][resolve
     CHECK(p.product == "r9700");
     CHECK(p.source == PeaksSource::table);
     CHECK(p.hbm_bw_bytes_s.value() == rel(6.4e11));
-    CHECK(p.flops.at("fp8") == rel(3.83e14));
+    CHECK(p.flops.at(DtypeKey::fp8) == rel(3.83e14));
   }
   SECTION("bare gfx1201 is a hard unknown, even with device_props") {
     ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx1201", "unknown", mi_props(2.5e6, 256));
@@ -101,13 +101,13 @@ TEST_CASE("resolve_peaks: compute_validated follows bf16 == fp16", "[peaks][reso
   PeaksSection good;
   good.gfx = "gfx942";
   good.hbm_bw_bytes_s = 5.3e12;
-  good.flops = {{"bf16", 1.31e15}, {"fp16", 1.31e15}};
+  good.flops = {{DtypeKey::bf16, 1.31e15}, {DtypeKey::fp16, 1.31e15}};
   PeaksSection bad = good;
   bad.gfx = "gfx90a";
-  bad.flops = {{"bf16", 3.83e14}, {"fp16", 1.915e14}};
+  bad.flops = {{DtypeKey::bf16, 3.83e14}, {DtypeKey::fp16, 1.915e14}};
   PeaksSection half = good;
   half.gfx = "gfx908";
-  half.flops = {{"fp32", 4.6e13}};
+  half.flops = {{DtypeKey::fp32, 4.6e13}};
   t.sections = {good, bad, half};
   CHECK(resolve_peaks(t, "gfx942", "", {}).compute_validated);
   CHECK_FALSE(resolve_peaks(t, "gfx90a", "", {}).compute_validated);
@@ -119,13 +119,13 @@ TEST_CASE("peak_flops_for: a missing dtype is unknown, never the table maximum",
           "[peaks][resolve]") {
   ResolvedPeaks strix = resolve_peaks(builtin_peaks(), "gfx1151", "", {});
   REQUIRE(strix.source == PeaksSource::table);
-  CHECK_FALSE(peak_flops_for(strix, "fp8").has_value());
-  CHECK_FALSE(peak_flops_for(strix, "fp4").has_value());
-  CHECK(peak_flops_for(strix, "bf16").value() == rel(6.0e13));
+  CHECK_FALSE(peak_flops_for(strix, DtypeKey::fp8).has_value());
+  CHECK_FALSE(peak_flops_for(strix, DtypeKey::fp4).has_value());
+  CHECK(peak_flops_for(strix, DtypeKey::bf16).value() == rel(6.0e13));
   ResolvedPeaks mi300 = resolve_peaks(builtin_peaks(), "gfx942", "", {});
-  CHECK_FALSE(peak_flops_for(mi300, "fp4").has_value());
-  CHECK(peak_flops_for(mi300, "fp8").value() == rel(2.61e15));
-  CHECK_FALSE(peak_flops_for(mi300, "").has_value());
+  CHECK_FALSE(peak_flops_for(mi300, DtypeKey::fp4).has_value());
+  CHECK(peak_flops_for(mi300, DtypeKey::fp8).value() == rel(2.61e15));
+  CHECK_FALSE(peak_flops_for(mi300, DtypeKey()).has_value());
 }
 
 TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by default",
@@ -135,7 +135,7 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
     CHECK(p.product == "h200");
     CHECK(p.source == PeaksSource::table);
     CHECK(p.hbm_bw_bytes_s.value() == rel(4.8e12));
-    CHECK(p.flops.at("bf16") == rel(989.4e12));
+    CHECK(p.flops.at(DtypeKey::bf16) == rel(989.4e12));
     CHECK(p.l2_bytes.value() == rel(62914560));
     CHECK(p.compute_validated);
   }
@@ -144,7 +144,7 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
       ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, name);
       CHECK(p.product == "h100");
       CHECK(p.hbm_bw_bytes_s.value() == rel(3.35e12));
-      CHECK(p.flops.at("fp8") == rel(1978.9e12));
+      CHECK(p.flops.at(DtypeKey::fp8) == rel(1978.9e12));
     }
   }
   SECTION("no product: L1, derived from device_props, not the H100 row") {
@@ -180,16 +180,17 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
     CHECK(resolve_peaks(builtin_peaks(), "sm_90", "h100 pcie", {}, "").source == PeaksSource::none);
   }
   SECTION("other archs and the arch-specific spelling") {
-    CHECK(resolve_peaks(builtin_peaks(), "sm_100a", "", {}, "NVIDIA B200").flops.at("fp4") ==
-          rel(9.0e15));
+    CHECK(
+        resolve_peaks(builtin_peaks(), "sm_100a", "", {}, "NVIDIA B200").flops.at(DtypeKey::fp4) ==
+        rel(9.0e15));
     CHECK(resolve_peaks(builtin_peaks(), "sm_80", "", {}, "NVIDIA A100-SXM4-80GB")
               .hbm_bw_bytes_s.value() == rel(2.039e12));
     // A device name of another arch does not cross over.
     CHECK(resolve_peaks(builtin_peaks(), "sm_89", "", {}, "NVIDIA H200").source ==
           PeaksSource::none);
     ResolvedPeaks l40s = resolve_peaks(builtin_peaks(), "sm_89", "", {}, "NVIDIA L40S");
-    CHECK(l40s.flops.count("fp64") == 0);
-    CHECK(l40s.flops.at("fp8") == rel(733e12));
+    CHECK(l40s.flops.count(DtypeKey::fp64) == 0);
+    CHECK(l40s.flops.at(DtypeKey::fp8) == rel(733e12));
   }
   SECTION("on AMD the device name is display only") {
     ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx950", "", {}, "NVIDIA H200");

@@ -24,7 +24,7 @@ HeadEntry plotted(const std::string& name, double pct, double bytes, double flop
   e.work.t_unit_ms = t_ms;
   e.work.bytes = bytes;
   e.work.flops = flops;
-  e.work.compute_dtype.key = "fp8";
+  e.work.compute_dtype.key = DtypeKey::fp8;
   e.verdict.achieved_flops = flops / (t_ms / 1000.0);
   e.verdict.arithmetic_intensity = flops / bytes;
   e.verdict.target_eff = 0.9;

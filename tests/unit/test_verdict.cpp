@@ -4,6 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "roofline/embedded_data.hpp"
+#include "roofline/peaks.hpp"
+#include "roofline/target_eff.hpp"
+
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
@@ -36,7 +40,7 @@ WorkEstimate example_moe(double experts) {
   m.weight_elems_per_expert = k_weight_elems;
   m.weight_bytes_per_elem = 1.0;
   m.activation_bytes = k_act_bytes;
-  m.stage = "both";
+  m.stage = MoeStage::both;
   w.moe = m;
   return w;
 }
@@ -196,6 +200,47 @@ TEST_CASE("target_eff_for: priors and the r9700 override", "[verdict]") {
   CHECK(target_eff_for(OpClass::elementwise, "r9700").value() == rel(0.76));
   CHECK(target_eff_for(OpClass::gemm, "r9700").value() == rel(0.90));
   CHECK(target_eff_for(OpClass::attn, "r9700").value() == rel(0.50));
+  CHECK(target_eff_for(OpClass::linear_attn, "").value() == rel(0.85));
+  CHECK(target_eff_for(OpClass::ssm, "mi355x").value() == rel(0.85));
+  CHECK(target_eff_for(OpClass::comm, "").value() == rel(0.75));
+}
+
+TEST_CASE("target_eff table: the shipped rows, the checks and a broken row", "[verdict]") {
+  // The shipped table parses whole and passes its checks (the build checks it too).
+  auto shipped = parse_target_eff(builtin_target_eff_tsv(), "target_eff.tsv");
+  CHECK(shipped.errors.empty());
+  REQUIRE(shipped.value.has_value());
+  CHECK(shipped.value->rows.size() == builtin_target_eff().rows.size());
+  CHECK(check_target_eff(*shipped.value, known_products(builtin_peaks())).empty());
+  for (const TargetEffRow& r : builtin_target_eff().rows) CHECK_FALSE(r.source.empty());
+
+  auto t = parse_target_eff(
+      "# c p v s\n"
+      "gemm * 0.9 prior\n"
+      "gemm r9700 0.8 override\n"
+      "gemm * 0.7 again\n"   // a second (gemm, *) row
+      "attn * 1.5 prior\n"   // not a fraction
+      "attn * 0 prior\n"     // not in (0, 1]
+      "unknown * 0.5 x\n"    // no prior for unknown
+      "moe R9700 0.5 x\n"    // product keys are lower case
+      "elementwise * 0.8\n"  // no source
+      "comm * 0.75x prior\n",
+      "t.tsv");
+  REQUIRE(t.value.has_value());
+  CHECK(t.value->rows.size() == 2);
+  REQUIRE(t.errors.size() == 7);
+  CHECK(roofline::test::contains(t.errors[0], "t.tsv:4: a second row for (gemm, *)"));
+  CHECK(roofline::test::contains(t.errors[1], "t.tsv:5"));
+  CHECK(roofline::test::contains(t.errors[1], "'1.5'"));
+  CHECK(roofline::test::contains(t.errors[5], "no source"));
+  CHECK(target_eff_prior(*t.value, OpClass::gemm, "r9700").value() == rel(0.8));
+  CHECK(target_eff_prior(*t.value, OpClass::gemm, "mi300x").value() == rel(0.9));
+  CHECK_FALSE(target_eff_prior(*t.value, OpClass::attn, "").has_value());
+  // Checks: every modelled class needs a `*` row; product rows name products of peaks.md.
+  const auto problems = check_target_eff(*t.value, {"mi300x"});
+  CHECK(problems.size() == 7);  // six classes without a row, r9700 unknown to this list
+  CHECK(roofline::test::any_contains(problems, {"no 'attn *' row"}));
+  CHECK(roofline::test::any_contains(problems, {"product 'r9700'"}));
 }
 
 TEST_CASE("judge: r9700 MoE at 70 % is saturated against 0.76", "[verdict]") {
@@ -230,7 +275,10 @@ TEST_CASE("judge: no FLOP peak for the compute dtype — the memory axis decides
   ResolvedPeaks strix;
   strix.gfx = "gfx1151";
   strix.hbm_bw_bytes_s = 2.56e11;
-  strix.flops = {{"fp32", 3.0e13}, {"bf16", 6.0e13}, {"fp16", 6.0e13}, {"int8", 6.0e13}};
+  strix.flops = {{DtypeKey::fp32, 3.0e13},
+                 {DtypeKey::bf16, 6.0e13},
+                 {DtypeKey::fp16, 6.0e13},
+                 {DtypeKey::int8, 6.0e13}};
   strix.source = PeaksSource::table;
   strix.confidence = Confidence::high;
   // fp8 GEMM with a huge AI; gfx1151 has no fp8 peak, and the bf16/int8 maximum must not stand in.

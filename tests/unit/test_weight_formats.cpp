@@ -24,11 +24,11 @@ TEST_CASE("weight formats: bytes per element, scales included", "[config][quant]
   CHECK(cfg(R"({"quant_method": "fp8"})").quant_weight_bytes.value() == rel(1.0));
   const ModelConfig block = cfg(R"({"quant_method": "fp8", "weight_block_size": [128, 128]})");
   CHECK(block.quant_weight_bytes.value() == rel(1.0 + 4.0 / 16384));
-  CHECK(block.quant_weight_key == "fp8");
+  CHECK(block.quant_weight_key == DtypeKey::fp8);
   CHECK(block.quant_rule.find("block scales") != std::string::npos);
   const ModelConfig mx = cfg(R"({"quant_method": "mxfp4"})");
   CHECK(mx.quant_weight_bytes.value() == rel(0.53125));
-  CHECK(mx.quant_weight_key == "fp4");
+  CHECK(mx.quant_weight_key == DtypeKey::fp4);
   CHECK(mx.quant_bits.value() == rel(4));
   CHECK(cfg(R"({"quant_method": "modelopt", "quant_algo": "NVFP4"})").quant_weight_bytes.value() ==
         rel(0.5625));
@@ -37,7 +37,7 @@ TEST_CASE("weight formats: bytes per element, scales included", "[config][quant]
   // GPTQ/AWQ int4 with group g: 0.5 + 2/g (fp16 scale) + 0.5/g (packed zero).
   const ModelConfig gptq = cfg(R"({"quant_method": "gptq", "bits": 4, "group_size": 128})");
   CHECK(gptq.quant_weight_bytes.value() == rel(0.5 + 2.0 / 128 + 0.5 / 128));
-  CHECK(gptq.quant_weight_key == "int4");
+  CHECK(gptq.quant_weight_key == DtypeKey::int4);
   CHECK(cfg(R"({"quant_method": "awq", "w_bit": 4, "q_group_size": 64})")
             .quant_weight_bytes.value() == rel(0.5 + 2.0 / 64 + 0.5 / 64));
   // compressed-tensors: nvfp4 groups of 16, fp8 blocks, int4 groups.
@@ -77,7 +77,7 @@ struct Quant : roofline::test::ModelCase {
     config.vocab = 201088;
     config.quant_method = "mxfp4";
     config.quant_weight_bytes = 0.53125;
-    config.quant_weight_key = "fp4";
+    config.quant_weight_key = DtypeKey::fp4;
     config.quant_bits = 4;
     config.quant_rule = "mxfp4";
     config.unquantized_modules = {"model.layers.*.self_attn", "model.layers.*.mlp.router",
@@ -137,13 +137,13 @@ TEST_CASE("weight formats: entry dtypes vs quantization_config", "[model][quant]
     q.entry.dtypes = {"torch.bfloat16", "torch.bfloat16", "torch.int32"};
     CHECK(q.run().moe->weight_bytes_per_elem == rel(2.0));
     q.config.quant_method = "fp8";
-    q.config.quant_weight_key = "fp8";
+    q.config.quant_weight_key = DtypeKey::fp8;
     q.config.quant_weight_bytes = 1.0 + 4.0 / 16384;
     q.config.quant_bits = 8;
     q.entry.dtypes = {"torch.bfloat16", "torch.float8_e4m3fn", "torch.int32"};
     WorkEstimate w = q.run();
     CHECK(w.moe->weight_bytes_per_elem == rel(1.0 + 4.0 / 16384));
-    CHECK(w.weight_dtype == "fp8");
-    CHECK(w.compute_dtype.key == "bf16");
+    CHECK(w.weight_dtype == DtypeKey::fp8);
+    CHECK(w.compute_dtype.key == DtypeKey::bf16);
   }
 }

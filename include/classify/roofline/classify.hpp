@@ -13,8 +13,8 @@ namespace roofline {
 
 struct Classification {
   OpClass op_class = OpClass::unknown;
-  std::string detail;
-  std::string rule;  // which rule decided, for notes
+  ClassDetail detail;  // the rule's detail, typed (class_detail.hpp); empty from name tokens
+  std::string rule;    // which rule decided, for notes
   bool collective = false;
   std::vector<std::string> notes;  // the class and the rule that decided it
 };

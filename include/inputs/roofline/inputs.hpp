@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/dtype.hpp"
 #include "roofline/layer_plan.hpp"
 #include "roofline/vocabulary.hpp"
 
@@ -203,13 +204,13 @@ struct ModelConfig {
   // State-space layers (docs/method.md §8.13).
   std::optional<double> mamba_heads, mamba_head_dim, ssm_state_size, mamba_groups;
   std::optional<double> mamba_conv_kernel, mamba_expand;
-  std::string state_dtype;  // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
-  std::string state_dtype_key;
+  std::string state_dtype;   // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
+  DtypeKey state_dtype_key;  // state_dtype read as a key (none when absent or not a dtype)
   std::optional<double> vocab;
   std::string dtype;  // torch_dtype | dtype, as spelled
   std::string quant_method;
   std::optional<double> quant_weight_bytes;      // bytes per weight element, scales included
-  std::string quant_weight_key;                  // fp8 | fp4 | int4 | int8 (the element type)
+  DtypeKey quant_weight_key;                     // fp8 | fp4 | int4 | int8 (the element type)
   std::string quant_rule;                        // how quant_weight_bytes was decided
   std::optional<double> quant_bits;              // 4 for any 4-bit method (mxfp4, nvfp4, int4)
   std::vector<std::string> unquantized_modules;  // modules_to_not_convert | ignore | ...
@@ -235,7 +236,7 @@ struct PeaksSection {
   std::vector<std::string> device_names;
   std::optional<double> cu;
   std::optional<double> hbm_bw_bytes_s;
-  std::map<std::string, double> flops;  // canonical dtype key -> dense FLOP/s
+  std::map<DtypeKey, double> flops;  // canonical dtype key -> dense FLOP/s
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
   std::optional<LinkPeak> link;

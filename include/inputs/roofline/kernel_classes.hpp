@@ -19,7 +19,15 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
 // The shipped table, parsed once.
 const std::vector<ClassRule>& builtin_kernel_classes_rules();
 
-// Parses `PATTERN=CLASS[:detail]`; on failure returns nullopt and sets `error`.
+// The detail of a rule of class `cls` (class_detail.hpp), "" = none; nullopt with `error` naming
+// the value and what the class accepts. The one parser of the detail language.
+std::optional<ClassDetail> parse_class_detail(OpClass cls, std::string_view text,
+                                              std::string& error);
+// What `cls` accepts after the colon, for messages: "stage1, stage2 or both, optionally ...".
+std::string accepted_details(OpClass cls);
+
+// Parses `PATTERN=CLASS[:detail]`; on failure returns nullopt and sets `error` (an unknown class,
+// or a detail the class does not accept, named with what it accepts).
 std::optional<ClassRule> parse_classify_override(std::string_view spec, std::string& error);
 
 }  // namespace roofline

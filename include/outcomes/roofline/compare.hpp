@@ -20,9 +20,9 @@ inline constexpr double k_noise_isolated = 0.034;
 inline constexpr double k_noise_e2e = 0.005;
 
 struct CompareRow {
-  std::string name, short_name;  // as round A names the kernel (round B's for a `new` row)
-  std::string name_b;            // round B's name; "" when absent from B
-  std::string match;             // how B was found: exact | normalized | short_name | none
+  std::string name, short_name;       // as round A names the kernel (round B's for a `new` row)
+  std::string name_b;                 // round B's name; "" when absent from B
+  MatchKind match = MatchKind::none;  // how B was found (the artifact spells it with to_string)
   std::optional<double> pct_a, pct_b;
   std::optional<double> t_a_ms, t_b_ms;  // per unit of A's regime and unit
   std::optional<double> speedup;         // t_a / t_b

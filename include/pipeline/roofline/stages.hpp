@@ -44,7 +44,7 @@ struct ResolvedPeaks {
   std::string gfx;      // normalized run arch: the gfx (AMD) or sm_NN (NVIDIA)
   std::string product;  // canonical run product ("" = none)
   std::optional<double> hbm_bw_bytes_s;
-  std::map<std::string, double> flops;  // canonical dtype key -> FLOP/s
+  std::map<DtypeKey, double> flops;  // canonical dtype key -> FLOP/s
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
   std::optional<LinkPeak>
@@ -64,7 +64,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
                             const std::string& product_spelling, const DeviceProps& props,
                             const std::string& device_name = {});
 // FLOP/s for a canonical dtype key; nullopt when the table has no figure (never the maximum).
-std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, const std::string& dtype_key);
+std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key);
 
 // ---- step 3: gather_evidence (stages B and C, docs/method.md §11) -------------------------------
 // What stages B and C found for one head entry, matched by kernel name before the per-entry pass.
@@ -130,8 +130,8 @@ struct MoeFacts {
   double weight_elems_per_expert = 0;
   double weight_bytes_per_elem = 0;
   double activation_bytes = 0;
-  std::string stage;  // stage1 | stage2 | both
-  bool gated = true;  // 3·I·H per expert (gate, up, down); false: 2·I·H
+  MoeStage stage = MoeStage::both;  // the stages one unit runs (never unnamed)
+  bool gated = true;                // 3·I·H per expert (gate, up, down); false: 2·I·H
 };
 // A collective's wire traffic (docs/method.md §10.7).
 struct CommFacts {
@@ -164,7 +164,7 @@ struct WorkEstimate {
   std::optional<MoeFacts> moe;
   double weight_bytes = 0.0;  // part of `bytes` that is weights (GEMM/MoE), for levers
   double kv_bytes = 0.0;      // part of `bytes` that is KV cache (attention), for levers
-  std::string weight_dtype, activation_dtype, kv_dtype;
+  DtypeKey weight_dtype, activation_dtype, kv_dtype;
   std::vector<std::string> notes;
   // The class the shapes showed when they overrule the classifier (a batched GEMM over all
   // experts is MoE; a conv kernel of a mamba model is ssm); nullopt = keep the classification.
@@ -226,8 +226,11 @@ WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
 // type serves both), a 4-bit quant_method the weights unless the set holds an fp8/fp4 float, a
 // 4-D operand of a linear/ssm kernel the fp32 state when `float` is present; integer and scalar
 // entries dropped. `rule` says which rule decided.
+// The part an operand of a signature plays, which decides its dtype.
+enum class OperandRole { activations, weights, state };
 struct OperandDtypes {
   std::vector<std::string> dtypes;  // one per operand of the signature ("" = let the config say)
+  std::vector<OperandRole> roles;   // parallel to dtypes
   std::string rule;
 };
 OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
@@ -267,11 +270,15 @@ struct VerdictParams {
   const CalibrationTable* calibration = nullptr;
   std::size_t calibration_min_n = k_default_min_n;
 };
+// Which roof judged an entry (the artifact's `roof`): none = no roof decided (the key is left out).
+enum class Roof { none, hbm, compute, link };
+// "hbm" | "compute" | "link" ("" for none).
+const char* to_string(Roof r);
 struct Verdict {
   std::optional<double> achieved_bw_bytes_s, achieved_flops;
   std::optional<double> hbm_util, compute_util;
   std::optional<double> link_util;  // comm: link_bytes / t / aggregate link roof
-  std::string roof;                 // "hbm" | "compute" | "link" ("" = no roof decided)
+  Roof roof = Roof::none;
   std::optional<double> arithmetic_intensity, ridge_point;
   Bound bound = Bound::unknown;
   std::optional<double> roofline_pct, roofline_pct_raw;
@@ -288,7 +295,8 @@ struct Verdict {
   bool stage_c_candidate = false;
   std::vector<std::string> notes;
 };
-// The prior for how close a good implementation of the class gets (docs/method.md §10.4).
+// The prior for how close a good implementation of the class gets (docs/method.md §10.4): the one
+// lookup in the shipped data/target_eff.tsv (the product's row, else the class's `*` row).
 std::optional<double> target_eff_for(OpClass cls, const std::string& product);
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params);

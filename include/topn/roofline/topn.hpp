@@ -22,6 +22,7 @@
 
 #include "roofline/classify.hpp"
 #include "roofline/inputs.hpp"
+#include "roofline/kernel_backends.hpp"
 #include "roofline/load.hpp"
 
 namespace roofline {
@@ -147,22 +148,7 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles);
 
 // ---- build -----------------------------------------------------------------------------------
 
-// A row of data/kernel_backends.tsv: who builds a kernel family and whether it can be edited.
-struct BackendRule {
-  std::string pattern;           // as in kernel_classes.tsv: glob with * ?, else a substring
-  std::string backend;           // "cublaslt", "vllm", "triton", ...
-  std::optional<bool> editable;  // nullopt: unknown
-  std::string classification;  // profiler vocabulary (docs/method.md §2.3), "" = from the op class
-  std::string hint;            // the family's description, written as opt_hint
-  int line = 0;
-};
-
-// One rule per non-comment line: `pattern backend editable classification hint...`
-// (whitespace separated; editable yes|no|?; classification one of docs/method.md §2.3's or '-').
-Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
-                                                       const std::string& display_name);
-// The shipped table (data/kernel_backends.tsv), parsed once.
-const std::vector<BackendRule>& builtin_kernel_backends_rules();
+// The kernel-family table (BackendRule, data/kernel_backends.tsv): roofline/kernel_backends.hpp.
 
 // A mangled (`_Z…`) kernel name read back (docs/method.md §21).
 struct DemangledName {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/class_detail.hpp"
+
 namespace roofline {
 
 // What kind of work a kernel does; picks the byte/FLOP model (docs/method.md §7).
@@ -76,7 +78,7 @@ std::string subject(const Diagnostic& d);
 struct ClassRule {
   std::string pattern;  // glob (* ?) or, without wildcards, a substring; case-insensitive
   OpClass op_class = OpClass::unknown;
-  std::string detail;  // MoE stage, attention variant, elementwise kind, "collective", ...
+  ClassDetail detail;  // MoE stage, attention variant, elementwise kind, ... (class_detail.hpp)
   std::string description;
   int line = 0;  // 1-based line in the table; 0 for a --classify override
 };

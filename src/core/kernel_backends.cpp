@@ -4,9 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/embedded_data.hpp"
+#include "roofline/kernel_backends.hpp"
 #include "roofline/text.hpp"
-#include "roofline/topn.hpp"
 
 namespace roofline {
 namespace {
@@ -54,14 +53,6 @@ Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
   }
   out.value = std::move(rules);
   return out;
-}
-
-const std::vector<BackendRule>& builtin_kernel_backends_rules() {
-  static const std::vector<BackendRule> rules = [] {
-    auto loaded = parse_kernel_backends(builtin_kernel_backends(), "kernel_backends.tsv");
-    return loaded.value.value_or(std::vector<BackendRule>{});
-  }();
-  return rules;
 }
 
 }  // namespace roofline

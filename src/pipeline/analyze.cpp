@@ -79,14 +79,22 @@ void gather_head_evidence(Run& r) {
   r.a.unmatched_counter_kernels = std::move(ev.unmatched_counter_kernels);
 }
 
-void classify_entries(Run& r) {
-  const ClassRules rules{r.opts.overrides,
-                         r.opts.families ? *r.opts.families : builtin_kernel_classes_rules()};
-  classify_head(r.a.entries, r.topn, rules);
+ClassRules class_rules(const Run& r) {
+  return ClassRules{r.opts.overrides,
+                    r.opts.families ? *r.opts.families : builtin_kernel_classes_rules()};
 }
+
+void classify_entries(Run& r) { classify_head(r.a.entries, r.topn, class_rules(r)); }
 
 void infer_run_steps(Run& r) {
   record(r.a, infer_steps(r.topn, r.a.entries, r.config).findings);
+}
+
+void pick_entry_regimes(Run& r) { pick_regimes(r.a.entries, r.topn, r.env); }
+
+void plan_gemms(Run& r) {
+  record(r.a, plan_shapeless_gemms(r.a.entries, r.topn, r.config, r.env, r.a.peaks,
+                                   class_rules(r)));
 }
 
 void load_calibration(Run& r) {
@@ -167,9 +175,14 @@ constexpr Pass k_method[] = {
     // Without step annotations, the layer plan and the call counts give the steps
     // (docs/method.md §6.4).
     {"steps", infer_run_steps},
+    // The e2e-critical regime fixes each entry's per-launch time and launches per step.
+    {"regimes", pick_entry_regimes},
+    // GEMMs without shapes take N and K from the config's projections, M from the step
+    // (docs/method.md §22.4), assigned over every such kernel of the step at once.
+    {"linear_plan", plan_gemms},
     // judge's target_eff: the shipped prior, or a calibrated class (docs/method.md §17.5).
     {"calibration", load_calibration},
-    // Per entry: regime, model, deepen, judge, grade, advise; a failure degrades that entry only.
+    // Per entry: model, deepen, judge, grade, advise; a failure degrades that entry only.
     {"entries", analyze_entries},
     // A measured run says which head entries its counters left at stage A/B (L4).
     {"coverage", check_counter_coverage},

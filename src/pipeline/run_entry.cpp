@@ -1,4 +1,4 @@
-// One entry's steps 6-11 (the driver's pass entries), and the L5 boundary of the whole run.
+// One entry's steps 7-11 (the driver's pass entries), and the L5 boundary of the whole run.
 #include <fmt/format.h>
 
 #include "pipeline/run.hpp"
@@ -7,14 +7,31 @@
 namespace roofline::detail {
 namespace {
 
-// What step 5 adds to the entry's regime choice when the Top-N has no step annotations.
-RegimeHints hints_for(const HeadEntry& e, const EnvReport* env) {
-  RegimeHints hints;
-  if (e.launches) {
-    hints.inferred = &*e.launches;
-    if (env) hints.conc = env->workload.conc;
+// The Top-N record a shapeless GEMM is modelled as: its est_shape for the regime is the
+// projection the linear plan assigned it (docs/method.md §22.4).
+TopNEntry as_projection(TopNEntry top, Regime regime, const ProjectionAssignment& a) {
+  EstShape est;
+  est.m = a.m;
+  est.n = a.projection->n;
+  est.k = a.projection->k;
+  top.est_shape.at(regime) = est;
+  return top;
+}
+
+// Stage A: the linear plan's projection for a shapeless GEMM (its L2 problem when none fits),
+// else the model of the entry's own Top-N record.
+WorkEstimate stage_a_work(const HeadEntry& e, const TopNEntry& top, const EntryContext& ctx) {
+  if (e.projection && !e.projection->projection) {
+    WorkEstimate w;
+    w.unmodeled_reason = "GEMM without shapes, and the linear plan assigns it no projection: " +
+                         e.projection->problem;
+    return w;
   }
-  return hints;
+  if (e.projection)
+    return model_work(as_projection(top, e.regime.regime, *e.projection), e.regime, e.classified,
+                      ctx.model);
+  return model_work(top, e.regime, e.classified, ctx.model,
+                    signature_cases(top, e.classified.op_class, ctx.model.config));
 }
 
 // The class the byte model ran under: the classifier's, unless the shapes showed another (a
@@ -42,6 +59,7 @@ void append_work_notes(const WorkEstimate& w, std::vector<std::string>& notes) {
 // The entry's notes, in step order: regime, share, class, evidence, work, verdict, grade.
 std::vector<std::string> entry_notes(const HeadEntry& e) {
   std::vector<std::string> notes = e.regime.notes;
+  notes.insert(notes.end(), e.plan_notes.begin(), e.plan_notes.end());
   if (e.share.serving_weighted)
     notes.push_back(
         fmt::format("share of GPU time: serving_weighted_pct {:g} (--head-key "
@@ -66,12 +84,10 @@ std::vector<std::string> entry_notes(const HeadEntry& e) {
 HeadEntry analyze_entry(HeadEntry e, const EntryContext& ctx) {
   test_fault_point("entry");
   const TopNEntry& top = ctx.topn.entries[e.topn_position];
-  // The e2e-critical regime fixes the per-launch time and the launches per step.
-  e.regime = pick_regime(top, ctx.topn.serving, hints_for(e, ctx.env));
   // Stage A: bytes and FLOPs of one logical unit from the Top-N (its call signatures, as cases,
-  // when it has them) and the config; the shapes may overrule the name.
-  WorkEstimate stage_a = model_work(top, e.regime, e.classified, ctx.model,
-                                    signature_cases(top, e.classified.op_class, ctx.model.config));
+  // when it has them; a shapeless GEMM's projection) and the config; the shapes may overrule the
+  // name.
+  WorkEstimate stage_a = stage_a_work(e, top, ctx);
   e.cls = as_modelled(e.classified, stage_a);
   // Then the profiler's workload cases (A), captured shapes (B) and measured counters (C)
   // replace what they can.

@@ -46,10 +46,15 @@ Dtype quantized_weight_dtype(const ModelConfig& cfg) {
 
 // Index of the operand that holds the weights for this class, when the entry's dtypes can say.
 std::optional<std::size_t> weight_operand(const TopNEntry& e, OpClass cls) {
-  if (cls == OpClass::moe)
+  if (cls == OpClass::moe) {
+    // The expert stack is the 3-D operand; without one the operands are the hidden states and
+    // the router logits (a captured moe_forward), which carry no weight dtype.
     for (std::size_t i = 0; i < e.shapes.size(); ++i)
       if (e.shapes[i].size() == 3) return i;
-  if (cls == OpClass::gemm || cls == OpClass::moe) return std::size_t{1};
+    if (!e.shapes.empty()) return std::nullopt;
+    return std::size_t{1};
+  }
+  if (cls == OpClass::gemm) return std::size_t{1};
   return std::nullopt;
 }
 

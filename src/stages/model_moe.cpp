@@ -55,6 +55,24 @@ bool moe_gated(const ModelInput& in, MoeStage stage, double I, double H, std::st
   return true;
 }
 
+// The width of the token activations: a captured 2-D operand [M, Hp] with M the rows and
+// H < Hp <= 1.25·H is the hidden states padded for the kernel's tiles (docs/method.md §22.5).
+double activation_width(const TopNEntry& e, double H, double M, std::string& why) {
+  for (std::size_t i = 0; i < e.shapes.size(); ++i) {
+    const auto& d = e.shapes[i];
+    if (d.size() != 2 || static_cast<double>(d[0]) != M) continue;
+    const double hp = static_cast<double>(d[1]);
+    if (hp > H && hp <= 1.25 * H) {
+      why = fmt::format(
+          "token activations {} wide: shapes[{}] [{}, {}] is the hidden states padded from "
+          "hidden_size {} (the expert weights stay the config's)",
+          format_g(hp), i, format_g(M), format_g(hp), format_g(H));
+      return hp;
+    }
+  }
+  return H;
+}
+
 // What the model needs from the config and the regime; `work.unmodeled_reason` when it is missing.
 bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
@@ -93,6 +111,8 @@ bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
   if (!s.stage_named) s.stage = MoeStage::both;
   s.w = in.dtypes.weight.bytes;
   s.a = in.dtypes.act.bytes;
+  s.act_fused = fused_activation(in.entry.name);
+  s.H_act = activation_width(in.entry, s.H, s.M, s.H_act_why);
   return true;
 }
 
@@ -121,14 +141,17 @@ void moe_notes(const ModelInput& in, const MoeSetup& s, const Term& weight_elems
       fmt::format("stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
                   "{} = {}, H = {}; {}",
                   to_string(s.stage),
-                  s.stage_named ? "from " + (in.cls.detail.empty() ? std::string("the kernel name")
-                                                                   : "the kernel-family table")
+                  s.stage_named ? "from " + (in.cls.detail.moe.stage_from_sibling
+                                                 ? std::string("its sibling kernel")
+                                             : in.cls.detail.empty() ? std::string("the kernel name")
+                                                                     : "the kernel-family table")
                                 : "not named: both",
                   weight_elems.formula, format_g(*in.ctx.config->moe_intermediate), format_g(in.tp),
                   format_g(s.I), format_g(s.H), s.gated_why));
   work.notes.push_back(fmt::format("dtypes: weights {} ({} B, {}), activations {} ({} B, {})",
                                    in.dtypes.weight.key, s.w, in.dtypes.weight_source,
                                    in.dtypes.act.key, s.a, in.dtypes.act_source));
+  if (!s.H_act_why.empty()) work.notes.push_back(s.H_act_why);
   work.notes.push_back(
       fmt::format("activation bytes {} ({})", shown(activations), activations.formula));
 }

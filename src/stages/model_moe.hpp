@@ -19,6 +19,13 @@ struct MoeSetup {
   bool stage_named = false;  // by the family table or the kernel name
   bool gated = true;         // 3·I·H per expert (gate, up, down); false: 2·I·H
   std::string gated_why;
+  // Stage 1 with the activation in the same launch (an activation token in the name): it writes
+  // pairs·I, not the 2·pairs·I of gate and up.
+  bool act_fused = false;
+  // The hidden size of the token activations: the config's H, or the captured rows' padded width
+  // (x [8192, 3072] for hidden_size 2880), with why.
+  double H_act = 0;
+  std::string H_act_why;
   double w = 0, a = 0;  // bytes per weight / activation element
   // Stage-1 outputs per intermediate unit: 2 gated (gate and up), 1 not.
   double up() const { return gated ? 2.0 : 1.0; }

@@ -8,11 +8,18 @@
 namespace roofline::detail {
 
 Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
-  const double M = s.M, H = s.H, I = s.I, a = s.a, pairs = s.pairs, up = s.up();
-  if (s.stage == MoeStage::stage1)
+  const double M = s.M, H = s.H_act > 0 ? s.H_act : s.H, I = s.I, a = s.a, pairs = s.pairs,
+               up = s.up();
+  // Per stage (one launch): gate/up reads the rows once and writes pairs·I (the activation fused
+  // or not gated), else gate and up, pairs·2I; down reads pairs·I and writes the rows.
+  if (s.stage == MoeStage::stage1) {
+    const double out = s.act_fused ? 1.0 : up;
     return term("activation bytes",
-                fmt::format("tokens in M·H + stage-1 out pairs·{}I", s.gated ? "2" : ""),
-                (M * H + pairs * up * I) * a);
+                fmt::format("tokens in M·H + stage-1 out pairs·{}I{}", out == 2.0 ? "2" : "",
+                            s.act_fused && s.gated ? " (activation fused: gate·up not written)"
+                                                   : ""),
+                (M * H + pairs * out * I) * a);
+  }
   if (s.stage == MoeStage::stage2)
     return term("activation bytes", "pairs·I in + tokens out M·H", (pairs * I + M * H) * a);
   // Both stages: tokens in and out; the intermediates (pairs·2I written by stage 1, pairs·I read

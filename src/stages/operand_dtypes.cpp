@@ -19,10 +19,12 @@ bool is_float(const Dtype& d) {
 // its second operand.
 std::optional<std::size_t> weight_operand(const std::vector<std::vector<std::int64_t>>& sig,
                                           OpClass cls) {
-  if (cls == OpClass::moe)
+  if (cls == OpClass::moe) {
     for (std::size_t i = 0; i < sig.size(); ++i)
       if (sig[i].size() == 3) return i;
-  if ((cls == OpClass::gemm || cls == OpClass::moe) && sig.size() >= 2) return std::size_t{1};
+    return std::nullopt;  // hidden states and router logits: no expert stack among them
+  }
+  if (cls == OpClass::gemm && sig.size() >= 2) return std::size_t{1};
   return std::nullopt;
 }
 

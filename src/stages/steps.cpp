@@ -130,6 +130,7 @@ std::string check_launches(const TopNEntry& e, OpClass cls, double steps, const 
 
 void classify_head(std::vector<HeadEntry>& head, const TopN& topn, const ClassRules& rules) {
   for (HeadEntry& e : head) e.classified = classify(topn.entries[e.topn_position], rules);
+  moe_stages_from_siblings(head, topn, rules);
 }
 
 StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/linear_plan.hpp"
 #include "roofline/stages.hpp"
 
 namespace roofline {
@@ -51,8 +52,13 @@ struct HeadEntry {
   Classification classified;
   // Step 5, infer_steps: set when the run inferred its steps (the Top-N has no step annotations).
   std::optional<InferredLaunches> launches;
-  // Steps 6-11, per entry (the driver's analyze_entry).
-  RegimeChoice regime;     // 6 pick_regime
+  // Step 6, pick_regimes: the e2e-critical regime, its per-launch time and launches per step.
+  RegimeChoice regime;
+  // Step 6b, plan_shapeless_gemms: a GEMM entry with no shapes anywhere, as the config's linear
+  // plan assigns it (a projection, or the L2 problem with the candidates); its notes.
+  std::optional<ProjectionAssignment> projection;
+  std::vector<std::string> plan_notes;
+  // Steps 7-11, per entry (the driver's analyze_entry).
   Classification cls;      // 7 the class the byte model ran under: `classified`,
                            //   or the class the shapes showed (WorkEstimate::op_class)
   WorkEstimate work;       // 7 model_work, then 8 deepen
@@ -94,7 +100,16 @@ EvidenceSummary gather_evidence(std::vector<HeadEntry>& head, const ShapesInput&
 // ---- step 4: classify_head ----------------------------------------------------------------------
 // classify() (roofline/classify.hpp) over the head, before the per-entry pass: step 5 needs the
 // classes. Writes each entry's `classified`.
+// Then the MoE stages from sibling kernels (below).
 void classify_head(std::vector<HeadEntry>& head, const TopN& topn, const ClassRules& rules);
+
+// Step 4 too (docs/method.md §22.5): two MoE kernels of one family (the name's first token) in
+// the same steps (served regimes and calls), exactly one of them fused with an activation
+// (`swiglu`, `silu`, `gelu`, `act` as a name token): that one is stage 1 (gate/up), the other
+// stage 2 (down). Kernels of a row that fixes both stages, or stage 2, are left alone; the
+// siblings may be outside the head. Writes the head entries' `classified` stage and a class note.
+void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
+                              const ClassRules& rules);
 
 // ---- step 5: infer_steps (docs/method.md §6.4) --------------------------------------------------
 struct StepInference {
@@ -111,6 +126,21 @@ struct StepInference {
 // each entry's `launches` when attempted, nothing otherwise.
 StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
                           const ModelConfig* config);
+
+// ---- step 6: pick_regimes ----------------------------------------------------------------------
+// pick_regime (stages.hpp) for every head entry, with step 5's launches. Writes each `regime`.
+void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env);
+
+// ---- step 6b: plan_shapeless_gemms (docs/method.md §22.4) --------------------------------------
+// GEMM entries with no shapes (no operand dims, est_shape, workload case or probe) get a
+// projection of the config's linear plan: every GEMM of the Top-N without shapes that ran in the
+// same regime is a kernel of the assignment (assign_projections), M the step's rows (decode: the
+// measured batch, else workload.conc; prefill: the step's tokens, else workload.isl; lm_head the
+// step's requests). Writes each such entry's `projection` and `plan_notes`; run notes say the
+// plan and the assignment. Reads `classified` and `regime`.
+Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
+                              const ModelConfig* config, const EnvReport* env,
+                              const ResolvedPeaks& peaks, const ClassRules& rules);
 
 // ---- step 12: rank_entries ----------------------------------------------------------------------
 struct Rankings {

@@ -79,6 +79,10 @@ struct EntryEvidence {
 
 // ---- step 4: classify: roofline/classify.hpp, over the head: classify_head (head.hpp) ----------
 
+// True when the kernel name carries an activation token (`swiglu`, `silu`, `gelu`, `act`, matched
+// case-insensitively on token boundaries): the activation runs in the same launch.
+bool fused_activation(const std::string& name);
+
 // ---- step 5: infer_steps (docs/method.md §6.4) --------------------------------------------------
 // What step inference says about one head entry.
 struct InferredLaunches {

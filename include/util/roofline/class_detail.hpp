@@ -14,6 +14,8 @@ struct MoeDetail {
   MoeStage stage = MoeStage::unnamed;
   bool stream_all = false;    // +all: the family streams every expert (the all-expert figure)
   bool fused_shared = false;  // +shared: the family fuses the shared experts into the launch
+  // Not a table spelling: the stage came from the entry's sibling kernel (docs/method.md §22.5).
+  bool stage_from_sibling = false;
   friend bool operator==(const MoeDetail&, const MoeDetail&) = default;
 };
 // The attention variant; auto_regime (`auto`) and unnamed let the regime decide.

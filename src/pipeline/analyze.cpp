@@ -84,17 +84,21 @@ ClassRules class_rules(const Run& r) {
                     r.opts.families ? *r.opts.families : builtin_kernel_classes_rules()};
 }
 
-void classify_entries(Run& r) { classify_head(r.a.entries, r.topn, class_rules(r)); }
+void classify_entries(Run& r) {
+  classify_head(r.a.entries, r.topn, class_rules(r));
+}
 
 void infer_run_steps(Run& r) {
   record(r.a, infer_steps(r.topn, r.a.entries, r.config).findings);
 }
 
-void pick_entry_regimes(Run& r) { pick_regimes(r.a.entries, r.topn, r.env); }
+void pick_entry_regimes(Run& r) {
+  pick_regimes(r.a.entries, r.topn, r.env);
+}
 
 void plan_gemms(Run& r) {
-  record(r.a, plan_shapeless_gemms(r.a.entries, r.topn, r.config, r.env, r.a.peaks,
-                                   class_rules(r)));
+  record(r.a,
+         plan_shapeless_gemms(r.a.entries, r.topn, r.config, r.env, r.a.peaks, class_rules(r)));
 }
 
 void load_calibration(Run& r) {

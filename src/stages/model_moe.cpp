@@ -137,17 +137,17 @@ void moe_notes(const ModelInput& in, const MoeSetup& s, const Term& weight_elems
   work.notes.push_back(fmt::format("MoE: M = {} rows ({}), top_k {}, pairs {}, E {}, {}",
                                    format_g(s.M), in.rows_source, format_g(s.top_k),
                                    format_g(s.pairs), format_g(s.E), render(experts_hit)));
-  work.notes.push_back(
-      fmt::format("stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
-                  "{} = {}, H = {}; {}",
-                  to_string(s.stage),
-                  s.stage_named ? "from " + (in.cls.detail.moe.stage_from_sibling
-                                                 ? std::string("its sibling kernel")
-                                             : in.cls.detail.empty() ? std::string("the kernel name")
-                                                                     : "the kernel-family table")
-                                : "not named: both",
-                  weight_elems.formula, format_g(*in.ctx.config->moe_intermediate), format_g(in.tp),
-                  format_g(s.I), format_g(s.H), s.gated_why));
+  work.notes.push_back(fmt::format(
+      "stage {} ({}): {} weight elements per expert with I = moe_intermediate {} / tp "
+      "{} = {}, H = {}; {}",
+      to_string(s.stage),
+      s.stage_named
+          ? "from " + (in.cls.detail.moe.stage_from_sibling ? std::string("its sibling kernel")
+                       : in.cls.detail.empty()              ? std::string("the kernel name")
+                                                            : "the kernel-family table")
+          : "not named: both",
+      weight_elems.formula, format_g(*in.ctx.config->moe_intermediate), format_g(in.tp),
+      format_g(s.I), format_g(s.H), s.gated_why));
   work.notes.push_back(fmt::format("dtypes: weights {} ({} B, {}), activations {} ({} B, {})",
                                    in.dtypes.weight.key, s.w, in.dtypes.weight_source,
                                    in.dtypes.act.key, s.a, in.dtypes.act_source));

@@ -14,11 +14,11 @@ Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
   // or not gated), else gate and up, pairs·2I; down reads pairs·I and writes the rows.
   if (s.stage == MoeStage::stage1) {
     const double out = s.act_fused ? 1.0 : up;
-    return term("activation bytes",
-                fmt::format("tokens in M·H + stage-1 out pairs·{}I{}", out == 2.0 ? "2" : "",
-                            s.act_fused && s.gated ? " (activation fused: gate·up not written)"
-                                                   : ""),
-                (M * H + pairs * out * I) * a);
+    return term(
+        "activation bytes",
+        fmt::format("tokens in M·H + stage-1 out pairs·{}I{}", out == 2.0 ? "2" : "",
+                    s.act_fused && s.gated ? " (activation fused: gate·up not written)" : ""),
+        (M * H + pairs * out * I) * a);
   }
   if (s.stage == MoeStage::stage2)
     return term("activation bytes", "pairs·I in + tokens out M·H", (pairs * I + M * H) * a);

@@ -75,12 +75,11 @@ PlanStep plan_step(Regime regime, const TopN& topn, const ModelConfig& cfg, cons
   step.weight_bytes = step.act_bytes;
   if (cfg.quant_weight_bytes && cfg.unquantized_modules.empty())
     step.weight_bytes = *cfg.quant_weight_bytes;
-  why += fmt::format("; activations {} B, weights {} B an element ({})", step.act_bytes,
-                     step.weight_bytes,
-                     cfg.quant_weight_bytes && cfg.unquantized_modules.empty()
-                         ? "quantization_config"
-                         : model ? "config dtype '" + cfg.dtype + "'"
-                                 : std::string("bf16: no config dtype"));
+  why += fmt::format(
+      "; activations {} B, weights {} B an element ({})", step.act_bytes, step.weight_bytes,
+      cfg.quant_weight_bytes && cfg.unquantized_modules.empty() ? "quantization_config"
+      : model                                                   ? "config dtype '" + cfg.dtype + "'"
+              : std::string("bf16: no config dtype"));
   step.peak_bw_bytes_s = peaks.hbm_bw_bytes_s;
   return step;
 }
@@ -93,7 +92,7 @@ struct ShapelessGemm {
 };
 
 std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
-                                       const ClassRules& rules) {
+                                           const ClassRules& rules) {
   std::vector<ShapelessGemm> out;
   for (std::size_t i = 0; i < topn.entries.size(); ++i) {
     const TopNEntry& t = topn.entries[i];
@@ -147,10 +146,10 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& t
         fmt::format("no operand shapes: modelled from the config's linear plan ({}; {})",
                     plan.description.empty() ? plan.missing : plan.description, why));
     if (a.projection)
-      e.plan_notes.push_back(fmt::format(
-          "linear plan: {} [M={}, K={}]×[K, N={}] ({}), {}", to_string(a.projection->kind),
-          format_g(a.m), format_g(a.projection->k), format_g(a.projection->n),
-          a.projection->sharding, a.how));
+      e.plan_notes.push_back(fmt::format("linear plan: {} [M={}, K={}]×[K, N={}] ({}), {}",
+                                         to_string(a.projection->kind), format_g(a.m),
+                                         format_g(a.projection->k), format_g(a.projection->n),
+                                         a.projection->sharding, a.how));
   }
   found.notes.push_back(fmt::format("linear plan ({} kernels of the {} step without shapes): {}",
                                     group.size(), to_string(regime), summary));

@@ -201,8 +201,8 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
         out.gfx, product_text));
   // What failed to match, for the L1 reason: the whole arch, or this product of a known arch.
   const std::string unmatched =
-      no_row ? fmt::format("{} with {} CUs matches no section", out.gfx,
-                           format_g(props.multi_processor_count.value_or(0.0)))
+      no_row      ? fmt::format("{} with {} CUs matches no section", out.gfx,
+                                format_g(props.multi_processor_count.value_or(0.0)))
       : gfx_known ? fmt::format("{} with {} matches no section", out.gfx, product_text)
                   : fmt::format("{} not in the peaks table", out.gfx);
   const auto& p = props;

@@ -256,8 +256,7 @@ TEST_CASE("resolve_peaks: gfx942 is MI300X or MI325X by name, else by CUs and me
     CHECK(any_contains(p.notes, {"304 CUs and 256 GiB is the MI325X"}));
   }
   SECTION("the device name decides over memory") {
-    ResolvedPeaks p =
-        resolve_peaks(builtin_peaks(), "gfx942", "", props, "AMD Instinct MI325X");
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx942", "", props, "AMD Instinct MI325X");
     CHECK(p.product == "mi325x");
     CHECK(p.hbm_bw_bytes_s.value() == rel(6.0e12));
   }

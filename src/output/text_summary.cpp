@@ -66,7 +66,7 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
                      a.stage == Stage::A ? " (estimate: annotate, rank by GPU time)" : "",
                      a.entries.size(), a.head_threshold_pct, a.skipped_count);
   if (!a.entries.empty()) {
-    // Short names print whole (docs/method.md §21): one wider than its column has a line of its
+    // Short names print whole (docs/method.md §22): one wider than its column has a line of its
     // own, its figures on the next, so that every column stays aligned.
     const std::size_t name_w = 34;
     out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),

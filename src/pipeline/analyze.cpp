@@ -108,7 +108,8 @@ void load_calibration(Run& r) {
 }
 
 void analyze_entries(Run& r) {
-  const ModelContext model{r.env, r.config, detail::config_status(r.in, r.config), &r.a.peaks};
+  const ModelContext model{r.env, r.config, detail::config_status(r.in, r.config), &r.a.peaks,
+                           r.topn.serving.present ? &r.topn.serving : nullptr};
   const detail::EntryContext ctx{r.topn, model, r.a.peaks, r.verdict, r.env};
   for (HeadEntry& e : r.a.entries) {
     try {

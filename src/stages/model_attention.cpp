@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/step_attention.hpp"
+
 #include "stages/model_internal.hpp"
 
 namespace roofline::detail {
@@ -177,7 +179,79 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
   work.kv_bytes = work.candidates.front().bytes;
 }
 
+// One prefill step's measured Σ terms, both parts (new prompts and the decode requests batched
+// with them) summed and divided by the prefill steps; nullopt when the Top-N measured none.
+std::optional<StepSums> prefill_step_sums(const ServingInfo* s, std::string& how) {
+  if (!s || (!s->prefill_context.sum_q && !s->prefill_generation.sum_q)) return std::nullopt;
+  StepSums out;
+  out.sum_q2 = 0.0;
+  out.sum_qkv = 0.0;
+  double steps = 0;
+  for (const ServingPartSums* p : {&s->prefill_context, &s->prefill_generation}) {
+    if (!p->sum_q) continue;
+    steps = std::max(steps, p->steps.value_or(0.0));
+    out.requests += p->requests.value_or(0.0);
+    out.sum_q += *p->sum_q;
+    out.sum_kv += p->sum_kv.value_or(0.0);
+    if (p->sum_q2 && out.sum_q2) *out.sum_q2 += *p->sum_q2;
+    else out.sum_q2.reset();
+    if (p->sum_qkv && out.sum_qkv) *out.sum_qkv += *p->sum_qkv;
+    else out.sum_qkv.reset();
+  }
+  if (!(steps > 0)) steps = s->n_prefill_steps.value_or(1.0);
+  out.requests /= steps;
+  out.sum_q /= steps;
+  out.sum_kv /= steps;
+  if (out.sum_q2) *out.sum_q2 /= steps;
+  if (out.sum_qkv) *out.sum_qkv /= steps;
+  how = fmt::format(
+      "measured step (serving.sums.prefill, context + generation parts, over {} step(s)): {} "
+      "requests, Σq {}, Σkv {}",
+      format_g(steps), format_g(out.requests), format_g(out.sum_q), format_g(out.sum_kv));
+  return out;
+}
+
+// Attention of a prefill or mixed step from the step's Σ terms (docs/method.md §22.6), never from
+// operand dims; false (with a note) when the step annotation measured too little.
+bool prefill_from_sums(const ModelInput& in, WorkEstimate& work) {
+  std::string how;
+  const auto sums = prefill_step_sums(in.ctx.serving, how);
+  if (!sums) return false;
+  const ModelConfig& c = *in.ctx.config;
+  AttentionDims d;
+  d.q_heads = *c.n_heads / in.tp;
+  d.kv_heads = std::max(1.0, *c.n_kv_heads / in.tp);
+  d.d_qk = d.d_v = *c.head_dim;
+  if (c.kv_lora_rank && *c.kv_lora_rank > 0 && c.qk_nope_head_dim && c.v_head_dim) {
+    d.d_qk = *c.qk_nope_head_dim + c.qk_rope_head_dim.value_or(0.0);  // MHA over decompressed
+    d.d_v = *c.v_head_dim;                                             // heads
+    d.kv_heads = d.q_heads;
+  }
+  d.kv_bytes = in.dtypes.kv.bytes;
+  d.act_bytes = in.dtypes.act.bytes;
+  std::string missing;
+  const auto a = step_attention_mean(*sums, d, c.plan, missing);
+  if (!a) {
+    work.notes.push_back(fmt::format("{}; {}: the T²/2 model below instead", how, missing));
+    return false;
+  }
+  const Term bytes = sum("bytes", {part("K+V", a->kv_bytes), part("Q+O", a->qo_bytes)});
+  const Term flops = term("flops", "2·H_q·(d_qk + d_v)·scores", a->flops, TermUnit::flops);
+  work.kv_bytes = a->kv_bytes;
+  work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
+  work.notes.push_back(fmt::format(
+      "prefill/mixed-step attention from the step's Σ terms: {}; per-rank H_q {}, H_kv {}, head "
+      "dims qk {} / v {}; kv {} B ({}), activations {} B; {}{}",
+      how, format_g(d.q_heads), format_g(d.kv_heads), format_g(d.d_qk), format_g(d.d_v),
+      d.kv_bytes, in.dtypes.kv_source, d.act_bytes, a->how,
+      a->approximate ? "; sliding layers' scores bounded by W·Σq (approximate)" : ""));
+  work.notes.push_back(render_all({bytes, flops}));
+  add_candidate(work, "the step's K+V and Q+O", bytes, flops);
+  return true;
+}
+
 void prefill(const ModelInput& in, WorkEstimate& work) {
+  if (prefill_from_sums(in, work)) return;
   const ModelConfig& c = *in.ctx.config;
   const EnvReport* env = in.ctx.env;
   const double M = *in.rows;

@@ -1,5 +1,5 @@
 #pragma once
-// Private to src/topn: graph replays joined to their capture windows (docs/method.md §21), and the
+// Private to src/topn: graph replays joined to their capture windows (docs/method.md §22), and the
 // helpers the capture reader shares with the execution-trace reader.
 
 #include <cstddef>

@@ -204,7 +204,7 @@ Category category_of(std::string_view cat);
 // Reduces a complete event to its record in `out` (GPU activity, op shape, launch, step span).
 void finish_event(EventScratch& s, ChromeEvents& out);
 
-// A step annotation name (any spelling of docs/method.md §21) as a span's figures; nullopt when the
+// A step annotation name (any spelling of docs/method.md §22) as a span's figures; nullopt when the
 // name is not a step or does not parse.
 std::optional<StepSpan> parse_step_name(std::string_view name);
 

@@ -1,4 +1,4 @@
-// `_Z…` kernel names read back (docs/method.md §21). libiberty's demangler (libiberty-dev, the one
+// `_Z…` kernel names read back (docs/method.md §22). libiberty's demangler (libiberty-dev, the one
 // binutils' c++filt uses; its cp-demangle carries a linking exception) reads every mangled name of
 // the serving fixtures but one: GCC 12's abi::__cxa_demangle is an older copy of the same code and
 // reads none of them (`DF16b`, bfloat16, is newer), so it is not tried. A name no demangler reads

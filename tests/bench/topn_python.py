@@ -2,7 +2,7 @@
 """The obvious Python version of `roofline topn` on a PyTorch Chrome trace: json.load the whole
 document, index the cpu_ops by External id, then one loop over the GPU events (kernel,
 gpu_memcpy, gpu_memset) summing per name, joining each launch to its op's Input Dims / Input type
-and to its step (docs/method.md §21): the CPU user_annotation step span holding its launch (the
+and to its step (docs/method.md §22): the CPU user_annotation step span holding its launch (the
 runtime event of its correlation, else its op), or — when no CPU span holds a launch — the
 gpu_user_annotation span its GPU time falls in. The baseline of tests/bench/topn_bench.sh and a
 cross-check of its numbers: prints, per kernel, the Top-N fields both compute.

@@ -22,7 +22,7 @@ must:
 Failures print the variant's name and what went wrong; --keep DIR keeps failing variants.
 
 With --capture-case EXEC_TRACE CAPTURE_FILE (repeatable) it also breaks graph-capture traces
-(docs/method.md §21) the same ways, plus gzip damage and a broken execution_details.json beside them,
+(docs/method.md §22) the same ways, plus gzip damage and a broken execution_details.json beside them,
 and runs `roofline topn EXEC_TRACE --capture FOLDER`: every run must exit 0 and write a Top-N
 (valid JSON with its graph_replay block) and profile_workload.json, and a truncated, empty,
 garbage or otherwise unreadable capture file (or execution_details.json) must be named in a

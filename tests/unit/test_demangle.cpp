@@ -1,4 +1,4 @@
-// demangle_kernel_name / demangle_prefix (docs/method.md §21): the six mangled kernel names of the
+// demangle_kernel_name / demangle_prefix (docs/method.md §22): the six mangled kernel names of the
 // serving fixtures (tests/fixtures/serving/: `zcat … | grep '"name": "_Z'`), the prefix reader
 // alone, and inputs no demangler should spend unbounded time or memory on.
 #include <string>

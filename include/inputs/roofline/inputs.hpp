@@ -56,7 +56,7 @@ struct TopNEntry {
   std::string backend_guess;
   std::optional<bool> editable;
   std::string opt_hint;
-  // docs/method.md §21, as `roofline topn` writes them: the CPU op that launched most of the calls
+  // docs/method.md §22, as `roofline topn` writes them: the CPU op that launched most of the calls
   // (`aten::mm`, `vllm::moe_forward`, ...) and its module path (the innermost two nn.Modules,
   // `Qwen2MLP.MergedColumnParallelLinear`); "" when not written or null.
   std::string op;
@@ -72,7 +72,7 @@ struct TopNEntry {
 };
 
 // The sums over one part (context or generation) of one regime's steps, as `roofline topn`
-// writes them in `serving.sums` (docs/method.md §21); a figure is present when every step wrote it.
+// writes them in `serving.sums` (docs/method.md §22); a figure is present when every step wrote it.
 struct ServingPartSums {
   std::optional<double> steps, requests, sum_q, sum_kv, sum_q2, sum_qkv;
 };
@@ -82,7 +82,7 @@ struct ServingInfo {
   std::optional<double> n_decode_steps;
   std::optional<double> decode_batch_captured;
   std::optional<double> decode_batch_steady;
-  // Measured from the step annotations (docs/method.md §21): `step_source`, `decode_batch` (mean
+  // Measured from the step annotations (docs/method.md §22): `step_source`, `decode_batch` (mean
   // generation requests per step), `decode_context` (Σkv / requests of the generation parts),
   // `decode_from` (which steps those two come from), `prefill_tokens_per_step`, and
   // `sums.prefill.context|generation`, `sums.decode.generation`.
@@ -99,7 +99,7 @@ struct ServingInfo {
   }
 };
 
-// `device` of a Top-N that `roofline topn` built from a trace (docs/method.md §21): the GPU its
+// `device` of a Top-N that `roofline topn` built from a trace (docs/method.md §22): the GPU its
 // deviceProperties name. Every field may be absent.
 struct TopNDevice {
   std::string name;

@@ -119,6 +119,9 @@ struct ModelContext {
   const ModelConfig* config = nullptr;  // null when config.json is missing/unreadable
   std::string config_status;            // why config is null, for reasons
   const ResolvedPeaks* peaks = nullptr;
+  // The Top-N's measured serving block (step sums for attention in prefill and mixed steps,
+  // docs/method.md §22.6); null when the run has none.
+  const ServingInfo* serving = nullptr;
 };
 struct Candidate {
   std::string label;  // display text; `kind` says which figure it is

@@ -77,6 +77,18 @@ Proposed propose_steps(const TopN& topn, const std::vector<HeadEntry>& head,
       *std::max_element(proposals.begin(), proposals.end(),
                         [](const Proposal& a, const Proposal& b) { return a.calls < b.calls; });
   const double steps = anchor.calls / anchor.layers;
+  // A step count is a whole number of forward passes: below one step, or a fraction more than 5 %
+  // from an integer, the layer plan does not describe these calls (docs/method.md §6.4).
+  const double whole = std::round(steps);
+  if (steps < 1.0 - k_tolerance || std::fabs(steps - whole) > k_tolerance * std::max(whole, 1.0))
+    return {std::nullopt, "",
+            fmt::format("steps not inferred: {} ({} calls over {} {} layers) proposes {} steps, "
+                        "{}: the kernel does not run once per layer of the plan (or the capture "
+                        "holds partial steps), so no launches per step are derived",
+                        top(anchor.i).name, format_g(anchor.calls), format_g(anchor.layers),
+                        layer_word(cls(anchor.i)), format_g(steps),
+                        steps < 1.0 ? "fewer than one" : "not a whole number"),
+            steps < 1.0 ? "fewer than one step" : "a fractional step count"};
   // The other per-layer kernels must agree: they ran the same steps.
   for (const Proposal& p : proposals) {
     if (p.i == anchor.i || fitting_k(p.calls, steps, p.layers, {1.0}) > 0) continue;

@@ -204,3 +204,35 @@ TEST_CASE("round_step_count: serving counts first, else steps inferred from the 
   CHECK(served.steps == 2057.0);
   CHECK(contains(served.source, "profiler serving: 57 prefill + 2000 decode steps"));
 }
+
+TEST_CASE("infer_steps: fewer than one step, or a fraction far from a whole number, declines",
+          "[steps]") {
+  const ModelConfig config = hybrid_config();
+  SECTION("6 calls over 10 attention layers: 0.6 steps") {
+    TestHead h;
+    h.add("kernel_paged_attention_2d", 6, OpClass::attn);
+    h.add("_w8a8_block_fp8_matmul", 48, OpClass::gemm);
+    const StepInference s = h.infer(&config);
+    CHECK(s.attempted);
+    CHECK_FALSE(s.steps);
+    CHECK(contains(note_of(s), "proposes 0.6 steps, fewer than one"));
+    for (const auto& e : h.head) {
+      CHECK_FALSE(e.launches->launches_per_step);
+      CHECK(contains(e.launches->inconsistent, "fewer than one step"));
+    }
+  }
+  SECTION("25 calls over 10 attention layers: 2.5 steps") {
+    TestHead h;
+    h.add("kernel_paged_attention_2d", 25, OpClass::attn);
+    const StepInference s = h.infer(&config);
+    CHECK_FALSE(s.steps);
+    CHECK(contains(note_of(s), "proposes 2.5 steps, not a whole number"));
+  }
+  SECTION("41 calls over 10 layers: 4.1 steps, within 5 % of 4, is kept") {
+    TestHead h;
+    h.add("kernel_paged_attention_2d", 41, OpClass::attn);
+    const StepInference s = h.infer(&config);
+    REQUIRE(s.steps);
+    CHECK(*s.steps == 4.1);
+  }
+}

@@ -93,7 +93,7 @@ void infer_run_steps(Run& r) {
 }
 
 void pick_entry_regimes(Run& r) {
-  pick_regimes(r.a.entries, r.topn, r.env);
+  pick_regimes(r.a.entries, r.topn, r.env, r.config);
 }
 
 void plan_gemms(Run& r) {

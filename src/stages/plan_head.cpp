@@ -12,11 +12,12 @@ namespace roofline {
 namespace {
 
 // What step 5 adds to the entry's regime choice when the Top-N has no step annotations.
-RegimeHints hints_for(const HeadEntry& e, const EnvReport* env) {
+RegimeHints hints_for(const HeadEntry& e, const EnvReport* env, const ModelConfig* config) {
   RegimeHints hints;
   if (e.launches) {
     hints.inferred = &*e.launches;
     if (env) hints.conc = env->workload.conc;
+    hints.config = config;
   }
   return hints;
 }
@@ -157,9 +158,34 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& t
 
 }  // namespace
 
-void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env) {
+void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
+                  const ModelConfig* config) {
   for (HeadEntry& e : head)
-    e.regime = pick_regime(topn.entries[e.topn_position], topn.serving, hints_for(e, env));
+    e.regime = pick_regime(topn.entries[e.topn_position], topn.serving, hints_for(e, env, config));
+  // One forward pass, one regime: where the rows rule decided, the dense GEMMs' [M, K] rows are
+  // the unambiguous ones (an [E, C, H] buffer or a [B, S, H, D] operand is not); when they all say
+  // the same, every entry the rows rule decided takes it.
+  std::optional<Regime> pass;
+  std::string rows;
+  bool agree = true;
+  for (const HeadEntry& e : head) {
+    const TopNEntry& t = topn.entries[e.topn_position];
+    if (!e.regime.shape_rows || e.classified.op_class != OpClass::gemm || t.shapes.empty() ||
+        t.shapes.front().size() != 2)
+      continue;
+    if (pass && *pass != e.regime.regime) agree = false;
+    pass = e.regime.regime;
+    rows += fmt::format("{}{} {}", rows.empty() ? "" : ", ", e.short_name,
+                        format_g(*e.regime.shape_rows));
+  }
+  if (!pass || !agree) return;
+  for (HeadEntry& e : head) {
+    if (!e.regime.shape_rows || e.regime.regime == *pass) continue;
+    RegimeHints hints = hints_for(e, env, config);
+    hints.pass_regime = pass;
+    hints.pass_why = fmt::format("the dense GEMMs' rows ({}) say {}", rows, to_string(*pass));
+    e.regime = pick_regime(topn.entries[e.topn_position], topn.serving, hints);
+  }
 }
 
 Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,

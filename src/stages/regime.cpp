@@ -1,5 +1,7 @@
 // Step 6, pick_regime (docs/method.md §6): the e2e-critical regime, its per-launch time and
 // launches per step.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "roofline/stages.hpp"
@@ -27,18 +29,56 @@ std::string fmt_num(double v) {
   return fmt::format("{:.6g}", v);
 }
 
-// Rows in flight the entry's shapes show (docs/method.md §6.4): the first operand's leading
-// dimension, leading 1s skipped, over the signature with the most rows. A flat (1-D) operand has no
-// rows — its one dimension is an element count (a 1 GiB memcpy is not 268 M rows in flight) — so
-// the first operand of two or more dimensions decides.
-std::optional<double> shape_rows(const TopNEntry& e) {
-  auto rows_of = [](const std::vector<std::vector<std::int64_t>>& sig) -> std::optional<double> {
-    for (const auto& op : sig) {
-      if (op.size() < 2) continue;
-      for (auto d : op)
-        if (d != 1) return d > 0 ? std::optional<double>(static_cast<double>(d)) : std::nullopt;
-      if (!op.empty()) return 1.0;  // all ones
-    }
+bool is_head_count(std::int64_t d, const ModelConfig* c) {
+  if (!c) return false;
+  for (const auto& h : {c->n_heads, c->n_kv_heads})
+    if (h && *h > 0 && d > 1 && static_cast<double>(d) <= *h &&
+        std::fmod(*h, static_cast<double>(d)) == 0.0)  // n / tp on a rank
+      return true;
+  return false;
+}
+
+bool is_head_dim(std::int64_t d, const ModelConfig* c) {
+  if (!c) return false;
+  for (const auto& h : {c->head_dim, c->v_head_dim})
+    if (h && static_cast<double>(d) == *h) return true;
+  return c->qk_nope_head_dim &&
+         static_cast<double>(d) == *c->qk_nope_head_dim + c->qk_rope_head_dim.value_or(0.0);
+}
+
+// The rows (tokens) of one operand of two or more dims (docs/method.md §6.4): the product of every
+// dim but the last ([M, K] → M, [B, S, H] → B·S), except an attention operand whose last two dims
+// are a head count and the head size of the config ([T, H, D] → T, [B, S, H, D] → B·S;
+// [B, H, S, D] → B·S when dim 1 is the head count). Without a config a 4-D operand is read as
+// [B, S, H, D]. nullopt for a flat operand or a non-positive dim.
+std::optional<double> operand_rows(const std::vector<std::int64_t>& op, const ModelConfig* c) {
+  const std::size_t n = op.size();
+  if (n < 2) return std::nullopt;
+  for (auto d : op)
+    if (d <= 0) return std::nullopt;
+  auto product = [&](std::size_t end) {
+    double rows = 1.0;
+    for (std::size_t i = 0; i < end; ++i) rows *= static_cast<double>(op[i]);
+    return rows;
+  };
+  if (n >= 3 && is_head_dim(op[n - 1], c) && is_head_count(op[n - 2], c)) return product(n - 2);
+  if (n == 4 && is_head_dim(op[3], c) && is_head_count(op[1], c))
+    return static_cast<double>(op[0]) * static_cast<double>(op[2]);  // [B, H, S, D]
+  if (n == 4) return product(2);                                     // no config: [B, S, H, D]
+  return product(n - 1);
+}
+
+// Rows in flight the entry's shapes show (docs/method.md §6.4): the first operand of two or more
+// dimensions (a flat operand's one dimension is an element count: a 1 GiB memcpy is not 268 M rows
+// in flight) — a batched GEMM's M — over the signature with the most rows.
+std::optional<double> shape_rows(const TopNEntry& e, const ModelConfig* config) {
+  auto rows_of = [&](const std::vector<std::vector<std::int64_t>>& sig) -> std::optional<double> {
+    // A batched GEMM [Bt, M, K] × [Bt, K, N]: the batch is experts or heads, its rows are M.
+    if (sig.size() >= 2 && sig[0].size() == 3 && sig[1].size() == 3 && sig[0][0] == sig[1][0] &&
+        sig[0][1] > 0)
+      return static_cast<double>(sig[0][1]);
+    for (const auto& op : sig)
+      if (op.size() >= 2) return operand_rows(op, config);
     return std::nullopt;
   };
   std::optional<double> best;
@@ -79,13 +119,19 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
       out.why = fmt::format(
           "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
           to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
-    } else if (const auto rows = shape_rows(e); hints.inferred && rows && hints.conc) {
+    } else if (const auto rows = shape_rows(e, hints.config);
+               hints.inferred && rows && hints.conc) {
       // No step annotations at all (docs/method.md §6.4): decode batches are at most the
       // concurrency.
       out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
+      out.shape_rows = rows;
       out.why = fmt::format(
           "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (MODELS.md §10)",
           fmt_num(*rows), out.regime == Regime::decode ? "≤" : ">", fmt_num(*hints.conc));
+      if (hints.pass_regime && *hints.pass_regime != out.regime) {
+        out.regime = *hints.pass_regime;
+        out.why += fmt::format(", but one forward pass has one regime: {}", hints.pass_why);
+      }
     } else {
       out.regime = Regime::decode;
       out.why = "no per-regime data and no step counts; assumed decode";

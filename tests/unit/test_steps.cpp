@@ -236,3 +236,42 @@ TEST_CASE("infer_steps: fewer than one step, or a fraction far from a whole numb
     CHECK(*s.steps == 4.1);
   }
 }
+
+TEST_CASE("pick_regime: an operand's rows are its dims but the last, attention's heads excluded",
+          "[steps][regime]") {
+  // Qwen1.5-0.5B (the TraceLens H100 trace): 16 heads of 64; 16 sequences of 559 tokens.
+  auto c = parse_model_config(
+      R"({"num_hidden_layers": 24, "hidden_size": 1024, "num_attention_heads": 16,
+          "num_key_value_heads": 16})",
+      "config.json");
+  REQUIRE(c.value);
+  InferredLaunches inferred;
+  RegimeHints hints{&inferred, 16.0};
+  hints.config = &*c.value;
+  auto rows = [&](std::vector<std::vector<std::int64_t>> shapes) {
+    TopNEntry e;
+    e.name = "k";
+    e.shapes = std::move(shapes);
+    RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+    REQUIRE(r.shape_rows);
+    return std::make_pair(*r.shape_rows, r.regime);
+  };
+  CHECK(rows({{16, 559, 16, 64}, {16, 559, 16, 64}}) == std::make_pair(8944.0, Regime::prefill));
+  CHECK(rows({{16, 16, 559, 64}}) == std::make_pair(8944.0, Regime::prefill));  // [B, H, S, D]
+  CHECK(rows({{16, 1, 16, 64}}) == std::make_pair(16.0, Regime::decode));       // decode, S = 1
+  CHECK(rows({{16, 559, 1024}}) == std::make_pair(8944.0, Regime::prefill));    // elementwise
+  CHECK(rows({{8944, 1024}, {1024, 3072}}) == std::make_pair(8944.0, Regime::prefill));
+  CHECK(rows({{559, 16, 64}}) == std::make_pair(559.0, Regime::prefill));  // [T, H, D]
+  CHECK(rows({{128, 8, 2048}, {128, 2048, 1536}}) ==
+        std::make_pair(8.0, Regime::decode));  // a batched GEMM: its M
+  SECTION("one forward pass, one regime: the dense GEMMs' rows decide") {
+    hints.pass_regime = Regime::decode;
+    hints.pass_why = "the dense GEMMs' rows (g 16) say decode";
+    TopNEntry e;
+    e.name = "copy";
+    e.shapes = {{128, 8, 2048}};
+    RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+    CHECK(r.regime == Regime::decode);
+    CHECK(contains(r.why, "but one forward pass has one regime"));
+  }
+}

@@ -129,7 +129,8 @@ StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
 
 // ---- step 6: pick_regimes ----------------------------------------------------------------------
 // pick_regime (stages.hpp) for every head entry, with step 5's launches. Writes each `regime`.
-void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env);
+void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
+                  const ModelConfig* config);
 
 // ---- step 6b: plan_shapeless_gemms (docs/method.md §22.4) --------------------------------------
 // GEMM entries with no shapes (no operand dims, est_shape, workload case or probe) get a

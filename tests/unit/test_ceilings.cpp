@@ -1,4 +1,4 @@
-// Measured ceilings beside datasheet peaks (docs/method.md §5.7, CEILINGS §1): the `measured:`
+// Measured ceilings beside datasheet peaks (docs/method.md §5.7): the `measured:`
 // block parsed and checked, the ceiling chosen per axis, feasibility on the datasheet, and a
 // rate between the measured and the datasheet figure read saturated.
 #include <catch2/catch.hpp>
@@ -85,10 +85,11 @@ TEST_CASE("measured: a malformed block is a problem with its line", "[peaks][cei
 
 TEST_CASE("measured: above the datasheet or below 0.3 of it warns and is not used",
           "[peaks][ceiling]") {
-  PeaksTable t = table_of(section_with("measured:\n"
-                                       "  hbm_bw_bytes_s: 5.6e12\n"
-                                       "  flops: {bf16: 3.0e14}\n"
-                                       "  source: x\n"));
+  PeaksTable t =
+      table_of(section_with("measured:\n"
+                            "  hbm_bw_bytes_s: 5.6e12\n"
+                            "  flops: {bf16: 3.0e14}\n"
+                            "  source: x\n"));
   CHECK(check_peaks(t).empty());  // a warning, not a problem
   const auto warnings = check_peaks_warnings(t);
   REQUIRE(warnings.size() == 2);

@@ -134,7 +134,8 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
     ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, "  nvidia h200 ");
     CHECK(p.product == "h200");
     CHECK(p.source == PeaksSource::table);
-    // The built-in row's measured ceilings (CEILINGS §1); the datasheet figures stay beside them.
+    // The built-in row's measured ceilings (docs/method.md §5.7); the datasheet figures stay beside
+    // them.
     CHECK(p.hbm_bw_bytes_s.value() == rel(4.20e12));
     CHECK(p.datasheet_hbm_bw_bytes_s.value() == rel(4.8e12));
     CHECK(p.memory_ceiling == CeilingKind::measured);
@@ -264,8 +265,7 @@ TEST_CASE("resolve_peaks: gfx942 is MI300X or MI325X by name, else by CUs and me
     CHECK(any_contains(p.notes, {"304 CUs and 256 GiB is the MI325X"}));
   }
   SECTION("the device name decides over memory") {
-    ResolvedPeaks p =
-        resolve_peaks(builtin_peaks(), "gfx942", "", props, "AMD Instinct MI325X");
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx942", "", props, "AMD Instinct MI325X");
     CHECK(p.product == "mi325x");
     CHECK(p.hbm_bw_bytes_s.value() == rel(6.0e12));
   }

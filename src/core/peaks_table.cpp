@@ -159,11 +159,20 @@ std::map<DtypeKey, double> read_flops(const YAML::Node& node, const std::string&
 // `measured: {hbm_bw_bytes_s, flops, source}` (docs/method.md §5.7): any subset of the axes. A
 // key outside the three is named (a misspelt axis would otherwise vanish); check_peaks says what
 // the figures lack.
-std::optional<MeasuredPeaks> read_measured(const YAML::Node& node, const std::string& where,
-                                           std::vector<std::string>& errors) {
+// `first_line` is the file line of the block's first yaml line: problems name the file line of
+// the key they are about.
+std::optional<MeasuredPeaks> read_measured(const YAML::Node& node, const std::string& section,
+                                           int first_line, std::vector<std::string>& errors) {
+  // "peaks.md:40 (gfx950), line 52: measured.KEY"
+  const auto at = [&](const YAML::Node& n, const std::string& key) {
+    const std::string line = n && !n.Mark().is_null()
+                                 ? fmt::format(", line {}", first_line + n.Mark().line)
+                                 : std::string();
+    return fmt::format("{}{}: measured{}", section, line, key.empty() ? "" : "." + key);
+  };
   if (!node.IsMap()) {
-    errors.push_back(
-        fmt::format("{}: expected a mapping {{hbm_bw_bytes_s, flops, source}}", where));
+    errors.push_back(fmt::format("{}: expected a mapping {{hbm_bw_bytes_s, flops, source}}",
+                                 at(node, "")));
     return std::nullopt;
   }
   MeasuredPeaks m;
@@ -171,15 +180,16 @@ std::optional<MeasuredPeaks> read_measured(const YAML::Node& node, const std::st
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
     if (key != "hbm_bw_bytes_s" && key != "flops" && key != "source")
       errors.push_back(fmt::format(
-          "{}.{}: not a measured key (hbm_bw_bytes_s, flops, source); ignored", where, key));
+          "{}: not a measured key (hbm_bw_bytes_s, flops, source); ignored", at(kv.first, key)));
   }
-  m.hbm_bw_bytes_s = yaml_number(node["hbm_bw_bytes_s"], where + ".hbm_bw_bytes_s", errors);
-  m.flops = read_flops(node["flops"], where + ".flops", errors);
+  m.hbm_bw_bytes_s =
+      yaml_number(node["hbm_bw_bytes_s"], at(node["hbm_bw_bytes_s"], "hbm_bw_bytes_s"), errors);
+  m.flops = read_flops(node["flops"], at(node["flops"], "flops"), errors);
   if (YAML::Node src = node["source"]; src && !src.IsNull()) {
     if (src.IsScalar())
       m.source = trim(src.Scalar());
     else
-      errors.push_back(fmt::format("{}.source: expected text", where));
+      errors.push_back(fmt::format("{}: expected text", at(src, "source")));
   }
   return m;
 }
@@ -247,7 +257,7 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
         s.link = read_link(link, where, out.errors);
       s.flops = read_flops(node["flops"], where + ": flops", out.errors);
       if (YAML::Node measured = node["measured"]; measured && !measured.IsNull())
-        s.measured = read_measured(measured, where + ": measured", out.errors);
+        s.measured = read_measured(measured, where, block.line + 1, out.errors);
       table.sections.push_back(std::move(s));
     } catch (const YAML::Exception& e) {
       out.errors.push_back(fmt::format("{}: {}", where, e.msg));

@@ -56,7 +56,7 @@ TEST_CASE("measured: a malformed block is a problem with its line", "[peaks][cei
   SECTION("not a mapping") {
     Loaded<PeaksTable> t = parse_peaks_md(section_with("measured: 4.2e12\n"), "t.md");
     CHECK(any_contains(t.errors, {"t.md:1"}));
-    CHECK(any_contains(t.errors, {"measured: expected a mapping"}));
+    CHECK(any_contains(t.errors, {"t.md:1 (gfx942), line 5: measured: expected a mapping"}));
   }
   SECTION("a misspelt axis, a bad number, an unknown dtype") {
     Loaded<PeaksTable> t = parse_peaks_md(section_with("measured:\n"

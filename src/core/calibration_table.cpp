@@ -73,9 +73,9 @@ TargetEffChoice choose_target_eff(std::optional<double> prior, OpClass cls, cons
   c.source = "prior";
   const std::string name = to_string(cls);
   // A datasheet class reads as it always has; a measured one says so.
-  const std::string who =
-      fmt::format("({}, {}, {}{})", name, arch.empty() ? "-" : arch, product.empty() ? "-" : product,
-                  ceiling == CeilingKind::measured ? ", measured ceiling" : "");
+  const std::string who = fmt::format("({}, {}, {}{})", name, arch.empty() ? "-" : arch,
+                                      product.empty() ? "-" : product,
+                                      ceiling == CeilingKind::measured ? ", measured ceiling" : "");
   const std::string prior_text = prior ? fmt::format("{:g}", *prior) : std::string("none");
   for (const auto& k : calibration->classes) {
     if (k.op_class != name || k.arch != arch || k.product != product) continue;

@@ -171,8 +171,8 @@ std::optional<MeasuredPeaks> read_measured(const YAML::Node& node, const std::st
     return fmt::format("{}{}: measured{}", section, line, key.empty() ? "" : "." + key);
   };
   if (!node.IsMap()) {
-    errors.push_back(fmt::format("{}: expected a mapping {{hbm_bw_bytes_s, flops, source}}",
-                                 at(node, "")));
+    errors.push_back(
+        fmt::format("{}: expected a mapping {{hbm_bw_bytes_s, flops, source}}", at(node, "")));
     return std::nullopt;
   }
   MeasuredPeaks m;
@@ -285,8 +285,7 @@ void check_measured(const PeaksSection& s, const std::string& where,
         "{}: measured: no source (say what measured the figures: tool, date, versions, sizes)",
         where));
   if (!m.hbm_bw_bytes_s && m.flops.empty())
-    problems.push_back(
-        fmt::format("{}: measured: no figure (hbm_bw_bytes_s or flops)", where));
+    problems.push_back(fmt::format("{}: measured: no figure (hbm_bw_bytes_s or flops)", where));
   for (const auto& [key, value] : m.flops)
     if (!s.flops.count(key))
       problems.push_back(fmt::format(
@@ -369,8 +368,8 @@ std::vector<std::string> check_peaks_warnings(const PeaksTable& table) {
     if (m.hbm_bw_bytes_s && s.hbm_bw_bytes_s)
       if (std::string why = measured_figure_problem(*m.hbm_bw_bytes_s, s.hbm_bw_bytes_s);
           !why.empty())
-        warnings.push_back(fmt::format("{}: measured hbm_bw_bytes_s {:g} {}", where,
-                                       *m.hbm_bw_bytes_s, why));
+        warnings.push_back(
+            fmt::format("{}: measured hbm_bw_bytes_s {:g} {}", where, *m.hbm_bw_bytes_s, why));
     for (const auto& [key, value] : m.flops) {
       auto ds = s.flops.find(key);
       if (ds == s.flops.end()) continue;  // a problem, said by check_peaks

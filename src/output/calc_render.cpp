@@ -117,12 +117,11 @@ std::string peaks_text(const ResolvedPeaks& p) {
     return fmt::format("  measured, the ceiling (datasheet {:.4g}; {:.3f} of it)", *datasheet,
                        used / *datasheet);
   };
-  out += fmt::format(
-      "  hbm_bw_bytes_s  {}{}\n",
-      p.hbm_bw_bytes_s ? fmt::format("{:.4g}", *p.hbm_bw_bytes_s) : "unknown",
-      p.hbm_bw_bytes_s ? beside(p.memory_ceiling == CeilingKind::measured,
-                                p.datasheet_hbm_bw_bytes_s, *p.hbm_bw_bytes_s)
-                       : std::string());
+  out += fmt::format("  hbm_bw_bytes_s  {}{}\n",
+                     p.hbm_bw_bytes_s ? fmt::format("{:.4g}", *p.hbm_bw_bytes_s) : "unknown",
+                     p.hbm_bw_bytes_s ? beside(p.memory_ceiling == CeilingKind::measured,
+                                               p.datasheet_hbm_bw_bytes_s, *p.hbm_bw_bytes_s)
+                                      : std::string());
   for (const auto& [k, v] : p.flops) {
     auto ds = p.datasheet_flops.find(k);
     out += fmt::format(
@@ -166,8 +165,7 @@ std::string peaks_table_text(const PeaksTable& table) {
         mflops += fmt::format("{}{} {:.3g}", mflops.empty() ? "" : ", ", k, v);
       out += fmt::format(
           "{:<9} {:<9} {:>12}  {:<24}  {}\n", "", "measured",
-          s.measured->hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.measured->hbm_bw_bytes_s)
-                                     : "-",
+          s.measured->hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.measured->hbm_bw_bytes_s) : "-",
           "-", mflops.empty() ? "-" : mflops);
     }
   }

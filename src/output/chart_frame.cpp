@@ -23,8 +23,8 @@ void heading(svg::Writer& w, double x, double y, std::string_view s) {
   put_text(w, x, y, s, with(font(k_sans, 12.5), {{"font-weight", "bold"}}));
 }
 
-void line_sample(svg::Writer& w, double x, double y, const char* dash, double width,
-                 double opacity, const char* colour = k_roof) {
+void line_sample(svg::Writer& w, double x, double y, const char* dash, double width, double opacity,
+                 const char* colour = k_roof) {
   svg::Attrs a{{"x1", num(x)},
                {"y1", num(y)},
                {"x2", num(x + 26)},
@@ -164,8 +164,7 @@ void draw_legend(svg::Writer& w, const Model& m, double x, double y) {
   heading(w, x, y, "Lines");
   y += 20;
   line_sample(w, x, y - 4, "", 2.5, 1.0);
-  label(w, x + 34, y, m.any_measured ? "measured roof (ceiling)" : "roof: memory, compute",
-        11.5);
+  label(w, x + 34, y, m.any_measured ? "measured roof (ceiling)" : "roof: memory, compute", 11.5);
   y += 20;
   if (m.any_measured) {
     // docs/method.md §5.7: which line is which, where both are drawn.

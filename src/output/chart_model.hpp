@@ -45,7 +45,7 @@ struct Model {
   std::optional<double> bw_bytes_s;            // the memory ceiling (measured where it is)
   std::optional<double> datasheet_bw_bytes_s;  // set when bw_bytes_s is a measured ceiling
   bool any_measured = false;                   // a measured roof is drawn: the legend says so
-  std::vector<Roof> roofs;  // highest peak first
+  std::vector<Roof> roofs;                     // highest peak first
   std::vector<Ceiling> ceilings;
   std::vector<Point> points;  // in entry order (biggest GPU share first)
   std::vector<OffChart> off_chart;

@@ -130,10 +130,10 @@ std::string ceilings_sentence(const ResolvedPeaks& p, bool markdown) {
         figures, command);
   std::string measured, rest;
   if (p.memory_ceiling == CeilingKind::measured && p.hbm_bw_bytes_s && p.datasheet_hbm_bw_bytes_s)
-    measured = fmt::format("memory {} ({:.3f} of the datasheet {})",
-                           format_rate(*p.hbm_bw_bytes_s, "B/s"),
-                           *p.hbm_bw_bytes_s / *p.datasheet_hbm_bw_bytes_s,
-                           format_rate(*p.datasheet_hbm_bw_bytes_s, "B/s"));
+    measured =
+        fmt::format("memory {} ({:.3f} of the datasheet {})", format_rate(*p.hbm_bw_bytes_s, "B/s"),
+                    *p.hbm_bw_bytes_s / *p.datasheet_hbm_bw_bytes_s,
+                    format_rate(*p.datasheet_hbm_bw_bytes_s, "B/s"));
   else
     rest = "memory";
   for (const auto& [key, kind] : p.compute_ceiling) {
@@ -146,14 +146,14 @@ std::string ceilings_sentence(const ResolvedPeaks& p, bool markdown) {
                             key.str(), format_rate(used, "FLOP/s"), used / datasheet,
                             format_rate(datasheet, "FLOP/s"));
   }
-  const std::string source = p.measured && !p.measured->source.empty() ? p.measured->source
-                                                                       : "(no source given)";
+  const std::string source =
+      p.measured && !p.measured->source.empty() ? p.measured->source : "(no source given)";
   return fmt::format(
-      "measured {} — by {}{}; feasibility is still judged on the datasheet",
-      measured, markdown ? md_escape(source) : source,
-      rest.empty() ? ""
-                   : fmt::format("; datasheet for {}, whose attainable speedups are upper bounds",
-                                 rest));
+      "measured {} — by {}{}; feasibility is still judged on the datasheet", measured,
+      markdown ? md_escape(source) : source,
+      rest.empty()
+          ? ""
+          : fmt::format("; datasheet for {}, whose attainable speedups are upper bounds", rest));
 }
 
 }  // namespace detail

@@ -48,7 +48,8 @@ std::string headroom_text(const HeadEntry& e) {
 std::string peaks_line(const ResolvedPeaks& p) {
   if (p.source == PeaksSource::none)
     return p.hard_unknown ? "hard unknown (no numeric denominator)" : "unknown";
-  // docs/method.md §5.7: the figures divided by, a measured one marked (the Ceilings row says more).
+  // docs/method.md §5.7: the figures divided by, a measured one marked (the Ceilings row says
+  // more).
   std::string s = p.hbm_bw_bytes_s
                       ? format_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" +
                             (p.memory_ceiling == CeilingKind::measured ? " (measured)" : "")

@@ -183,11 +183,11 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
       // docs/method.md §5.7: the budget is the datasheet's even where the ceiling is measured.
       const char* bw = peaks.memory_ceiling == CeilingKind::measured ? "datasheet bw" : "peak bw";
       for (const auto& c : work.candidates)
-        list += fmt::format("{}{} {} ({}{} of {} × t_unit{})", list.empty() ? "" : "; ", c.label,
-                            format_bytes(c.bytes, Digits::exact),
-                            *c.feasible ? "feasible, " : "infeasible, ",
-                            format_pct(c.bytes / *budget), bw,
-                            c.in_choice ? "" : "; reported for comparison, not in the choice");
+        list +=
+            fmt::format("{}{} {} ({}{} of {} × t_unit{})", list.empty() ? "" : "; ", c.label,
+                        format_bytes(c.bytes, Digits::exact),
+                        *c.feasible ? "feasible, " : "infeasible, ", format_pct(c.bytes / *budget),
+                        bw, c.in_choice ? "" : "; reported for comparison, not in the choice");
       const std::string rule = in_choice > 1 ? "largest feasible" : "the reported model";
       work.notes.push_back(
           work.any_feasible

@@ -83,6 +83,8 @@ std::string nvidia_product(const PeaksTable& table, const std::string& arch,
 // docs/method.md §5.7: where the section measured an axis, and the figure is usable (a datasheet
 // figure beside it, at most that figure and at least 0.3 of it), the measured figure becomes the
 // axis's ceiling; the datasheet figures stay for feasibility. Notes say which each axis uses.
+void check_measured_bf16_fp16(ResolvedPeaks& out);
+
 void apply_measured(const PeaksSection& s, ResolvedPeaks& out) {
   if (!s.measured) return;
   const MeasuredPeaks& m = *s.measured;
@@ -97,9 +99,10 @@ void apply_measured(const PeaksSection& s, ResolvedPeaks& out) {
                                  *m.hbm_bw_bytes_s, *m.hbm_bw_bytes_s / *s.hbm_bw_bytes_s,
                                  *s.hbm_bw_bytes_s));
     } else {
-      kept.push_back(fmt::format("measured hbm_bw_bytes_s {:.4g} {}: the datasheet figure is the "
-                                 "memory ceiling",
-                                 *m.hbm_bw_bytes_s, why));
+      kept.push_back(
+          fmt::format("measured hbm_bw_bytes_s {:.4g} {}: the datasheet figure is the "
+                      "memory ceiling",
+                      *m.hbm_bw_bytes_s, why));
     }
   }
   for (const auto& [key, value] : m.flops) {
@@ -130,9 +133,14 @@ void apply_measured(const PeaksSection& s, ResolvedPeaks& out) {
         m.source.empty() ? "(no source given)" : m.source));
   }
   for (const auto& k : kept) out.notes.push_back(k);
-  // Measured bf16 and fp16 agree within timing noise, or one measurement is off; and only one of
-  // them measured leaves the other on the datasheet.
-  auto bf16 = out.compute_ceiling.find(DtypeKey::bf16), fp16 = out.compute_ceiling.find(DtypeKey::fp16);
+  check_measured_bf16_fp16(out);
+}
+
+// Measured bf16 and fp16 agree within timing noise, or one measurement is off; and only one of
+// them measured leaves the other on the datasheet (docs/method.md §5.7).
+void check_measured_bf16_fp16(ResolvedPeaks& out) {
+  auto bf16 = out.compute_ceiling.find(DtypeKey::bf16),
+       fp16 = out.compute_ceiling.find(DtypeKey::fp16);
   if (bf16 == out.compute_ceiling.end() || fp16 == out.compute_ceiling.end()) return;
   if (bf16->second == CeilingKind::measured && fp16->second == CeilingKind::measured) {
     const double b = out.flops[DtypeKey::bf16], f = out.flops[DtypeKey::fp16];
@@ -201,7 +209,8 @@ std::optional<std::string> gfx942_product(const PeaksTable& table, const DeviceP
 
 std::optional<double> datasheet_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
   auto it = peaks.datasheet_flops.find(dtype_key);
-  if (it == peaks.datasheet_flops.end() || !(it->second > 0)) return peak_flops_for(peaks, dtype_key);
+  if (it == peaks.datasheet_flops.end() || !(it->second > 0))
+    return peak_flops_for(peaks, dtype_key);
   return it->second;
 }
 
@@ -300,8 +309,8 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
         out.gfx, product_text));
   // What failed to match, for the L1 reason: the whole arch, or this product of a known arch.
   const std::string unmatched =
-      no_row ? fmt::format("{} with {} CUs matches no section", out.gfx,
-                           format_g(props.multi_processor_count.value_or(0.0)))
+      no_row      ? fmt::format("{} with {} CUs matches no section", out.gfx,
+                                format_g(props.multi_processor_count.value_or(0.0)))
       : gfx_known ? fmt::format("{} with {} matches no section", out.gfx, product_text)
                   : fmt::format("{} not in the peaks table", out.gfx);
   const auto& p = props;

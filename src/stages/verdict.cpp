@@ -59,8 +59,8 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
   if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
       work.moe->weight_bytes_per_elem > 0) {
     const double per_expert = work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
-    v.implied_max_experts_hit = std::max(
-        0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
+    v.implied_max_experts_hit =
+        std::max(0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
   }
   const std::string of_roof =
       measured ? fmt::format("of the datasheet {} roof ({} of the measured ceiling)", roof.axis,
@@ -74,23 +74,23 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
                               format_pct(raw_ds), of_roof)
                         : fmt::format("{} {} is below 0.1%: the model or the time is off",
                                       format_pct(raw_ds), of_roof);
-  v.notes.push_back(fmt::format(
-      "infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
-      "stage-C (counters) candidate",
-      why, format_pct(*v.roofline_pct)));
+  v.notes.push_back(
+      fmt::format("infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
+                  "stage-C (counters) candidate",
+                  why, format_pct(*v.roofline_pct)));
   if (v.bytes_upper_bound)
     v.notes.push_back(
         fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
-                    v.roof == Roof::link                              ? "link roof"
+                    v.roof == Roof::link                            ? "link roof"
                     : peaks.memory_ceiling == CeilingKind::measured ? "datasheet peak_bw"
-                                                                      : "peak_bw",
+                                                                    : "peak_bw",
                     *v.bytes_upper_bound));
   if (v.implied_max_experts_hit)
-    v.notes.push_back(fmt::format(
-        "implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
-        "(weight_elems·w)) = {:.0f} of {:.0f} "
-        "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
-        *v.implied_max_experts_hit, work.moe->experts));
+    v.notes.push_back(
+        fmt::format("implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
+                    "(weight_elems·w)) = {:.0f} of {:.0f} "
+                    "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
+                    *v.implied_max_experts_hit, work.moe->experts));
   if (v.compute_axis && !peaks.compute_validated && raw_ds > k_sane_high)
     v.notes.push_back(
         "a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != "
@@ -164,8 +164,8 @@ Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
       mesh ? fmt::format("mesh: min(n−1 = {:g}, links {:g}) × {:.4g} B/s = {:.4g} B/s", n - 1.0,
                          l.links, l.bytes_s, aggregate)
            : fmt::format("switch: {:.4g} B/s per GPU whatever n", aggregate);
-  settle(v, util, work, peaks, params, pct_gpu_time, AxisRoof{aggregate, 0.0, 1.0,
-                                                                CeilingKind::datasheet, "link"});
+  settle(v, util, work, peaks, params, pct_gpu_time,
+         AxisRoof{aggregate, 0.0, 1.0, CeilingKind::datasheet, "link"});
   v.notes.push_back(fmt::format(
       "link roof ({}); link_util = link_bytes / t_unit / roof = {:.4g} B / {:.4g} s / {:.4g} B/s "
       "= {}; bound {} ({}){}",
@@ -182,6 +182,22 @@ Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
 }  // namespace
 
 namespace {
+
+// The entry's roof axis against the datasheet (docs/method.md §5.7): what bounds feasibility,
+// and ceiling / datasheet on the axis.
+AxisRoof axis_roof(const ResolvedPeaks& peaks, bool compute_axis, DtypeKey dtype, double peak_bw,
+                   double peak_flops) {
+  AxisRoof roof;
+  roof.datasheet_bw = feasibility_bw(peaks).value_or(0.0);
+  roof.datasheet_flops = peak_flops > 0 ? datasheet_flops_for(peaks, dtype).value_or(0.0) : 0.0;
+  roof.axis = compute_axis ? "compute" : "memory";
+  roof.ceiling = compute_axis ? compute_ceiling_for(peaks, dtype) : peaks.memory_ceiling;
+  if (compute_axis && roof.datasheet_flops > 0)
+    roof.to_datasheet = peak_flops / roof.datasheet_flops;
+  if (!compute_axis && roof.datasheet_bw > 0 && peak_bw > 0)
+    roof.to_datasheet = peak_bw / roof.datasheet_bw;
+  return roof;
+}
 
 // docs/method.md §5.7: which figure the entry's axis divided by, said beside its verdict when
 // the run has a measured ceiling anywhere (otherwise every ceiling is a datasheet figure, which
@@ -246,9 +262,9 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
 
   if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
       peaks.source != PeaksSource::none)
-    v.notes.push_back(fmt::format(
-        "no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
-        dtype.empty() ? "compute-dtype" : dtype.str()));
+    v.notes.push_back(
+        fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
+                    dtype.empty() ? "compute-dtype" : dtype.str()));
 
   // Roof axis: compute when AI is beyond the ridge point, else memory.
   v.compute_axis =
@@ -257,13 +273,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
     v.roofline_pct_raw = v.compute_util;
   else
     v.roofline_pct_raw = v.hbm_util;
-  AxisRoof roof;
-  roof.datasheet_bw = feasibility_bw(peaks).value_or(0.0);
-  roof.datasheet_flops = peak_flops > 0 ? datasheet_flops_for(peaks, dtype).value_or(0.0) : 0.0;
-  roof.axis = v.compute_axis ? "compute" : "memory";
-  roof.ceiling = v.compute_axis ? compute_ceiling_for(peaks, dtype) : peaks.memory_ceiling;
-  if (v.compute_axis && roof.datasheet_flops > 0) roof.to_datasheet = peak_flops / roof.datasheet_flops;
-  if (!v.compute_axis && roof.datasheet_bw > 0 && peak_bw > 0) roof.to_datasheet = peak_bw / roof.datasheet_bw;
+  const AxisRoof roof = axis_roof(peaks, v.compute_axis, dtype, peak_bw, peak_flops);
   v.ceiling = roof.ceiling;
   const TargetEffChoice eff = choose(v.ceiling);
   v.target_eff = eff.target_eff;

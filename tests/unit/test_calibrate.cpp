@@ -165,7 +165,8 @@ TEST_CASE("choose_target_eff: calibrated only for a used class with n ≥ min-n"
   attn.used = false;
   t.classes.push_back(attn);
 
-  TargetEffChoice c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, &t, 3);
+  TargetEffChoice c =
+      choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, &t, 3);
   CHECK(c.target_eff.value() == rel(0.8631845));
   CHECK(c.source == "calibrated (n=4, roofline_calibration.json)");
   CHECK(test::contains(c.note, "0.9"));  // both values in the note
@@ -176,11 +177,14 @@ TEST_CASE("choose_target_eff: calibrated only for a used class with n ≥ min-n"
   c = choose_target_eff(0.5, OpClass::attn, "gfx950", "", CeilingKind::datasheet, &t, 3);
   CHECK(c.source == "prior");
   CHECK(c.target_eff.value() == rel(0.5));
-  c = choose_target_eff(0.9, OpClass::moe, "gfx942", "", CeilingKind::datasheet, &t, 3);  // another arch
+  c = choose_target_eff(0.9, OpClass::moe, "gfx942", "", CeilingKind::datasheet, &t,
+                        3);  // another arch
   CHECK(c.source == "prior");
-  c = choose_target_eff(0.76, OpClass::moe, "gfx950", "r9700", CeilingKind::datasheet, &t, 3);  // another product
+  c = choose_target_eff(0.76, OpClass::moe, "gfx950", "r9700", CeilingKind::datasheet, &t,
+                        3);  // another product
   CHECK(c.target_eff.value() == rel(0.76));
-  c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, nullptr, 3);  // no calibration
+  c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, nullptr,
+                        3);  // no calibration
   CHECK(c.source.empty());
   CHECK(c.note.empty());
   CHECK(c.target_eff.value() == rel(0.9));

@@ -47,8 +47,8 @@ Loaded<CalibrationTable> parse_calibration(std::string_view text, const std::str
                                            const InputLimits& limits = {});
 
 // target_eff for one analysed entry (pure): the calibrated value of the class (op_class, arch,
-// product, ceiling) when `calibration` has it marked used with n ≥ min_n, else the prior. `source` is
-// "prior" or "calibrated (n=…, FILE)", empty when no calibration was given; `note` shows both
+// product, ceiling) when `calibration` has it marked used with n ≥ min_n, else the prior. `source`
+// is "prior" or "calibrated (n=…, FILE)", empty when no calibration was given; `note` shows both
 // values (empty when no calibration was given).
 struct TargetEffChoice {
   std::optional<double> target_eff;

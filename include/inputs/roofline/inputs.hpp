@@ -255,7 +255,7 @@ struct PeaksSection {
   std::optional<double> mall_bytes;
   std::optional<LinkPeak> link;
   std::optional<MeasuredPeaks> measured;  // `measured:`; hbm_bw_bytes_s/flops stay the datasheet's
-  int line = 0;  // 1-based line of the block's opening fence
+  int line = 0;                           // 1-based line of the block's opening fence
 };
 
 struct PeaksTable {

@@ -48,12 +48,6 @@ struct Canvas {
   std::vector<Rect> fixed;  // text already placed: point labels keep clear of it
 };
 
-// A polyline through `points` with `look`.
-void w_leaf(Canvas& c, const char* element, const std::string& points, svg::Attrs look) {
-  look.insert(look.begin(), {"points", points});
-  c.w.leaf(element, look);
-}
-
 // A fixed text label: tries the spot, then steps down until it is clear of earlier ones.
 double settle(Canvas& c, Rect box, double step) {
   for (int i = 0; i < 4; ++i) {
@@ -74,19 +68,22 @@ void datasheet_roofs(Canvas& c, double x_lo, double x_hi, double ridge_max) {
   const double bw = *c.m.bw_bytes_s;
   const double ds_bw = c.m.datasheet_bw_bytes_s.value_or(bw);
   const auto pt = [&](double x, double y) { return num(c.xs(x)) + "," + num(c.ys(y)); };
-  const svg::Attrs look{{"stroke", chart::k_datasheet},
-                        {"stroke-width", "2"},
-                        {"stroke-dasharray", chart::k_datasheet_dash}};
+  // A dashed polyline through two points.
+  const auto line = [&](const std::string& points) {
+    c.w.leaf("polyline", {{"points", points},
+                          {"stroke", chart::k_datasheet},
+                          {"stroke-width", "2"},
+                          {"stroke-dasharray", chart::k_datasheet_dash}});
+  };
   double ds_ridge_max = c.m.roofs.empty() ? ridge_max : 0.0;
   for (const auto& r : c.m.roofs) {
     const double flops = r.datasheet_flops_s.value_or(r.peak_flops_s);
     ds_ridge_max = std::max(ds_ridge_max, flops / ds_bw);
     if (!r.datasheet_flops_s) continue;
-    w_leaf(c, "polyline", pt(flops / ds_bw, flops) + " " + pt(x_hi, flops), look);
+    line(pt(flops / ds_bw, flops) + " " + pt(x_hi, flops));
   }
   if (c.m.datasheet_bw_bytes_s)
-    w_leaf(c, "polyline", pt(x_lo, ds_bw * x_lo) + " " + pt(ds_ridge_max, ds_bw * ds_ridge_max),
-           look);
+    line(pt(x_lo, ds_bw * x_lo) + " " + pt(ds_ridge_max, ds_bw * ds_ridge_max));
 }
 
 void roofs(Canvas& c) {

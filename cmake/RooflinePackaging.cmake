@@ -32,6 +32,11 @@ install(FILES ${ROOFLINE_BASH_COMPLETION}
 install(FILES ${ROOFLINE_ZSH_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The ceiling-measuring script (docs/method.md §5.7), run with PyTorch on a GPU host, and the
+# peaks table it takes the datasheet rows from (it reads the peaks.md installed beside it).
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/measure_peaks.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/roofline)
+install(FILES ${PROJECT_SOURCE_DIR}/data/peaks.md DESTINATION ${CMAKE_INSTALL_DATADIR}/roofline)
 
 # The Debian package. Name, version and summary come from project(); the maintainer can be set
 # with -DROOFLINE_PACKAGE_MAINTAINER="Name <mail>".

@@ -258,6 +258,11 @@ PeaksCommands add_peaks_commands(CLI::App& app, PeaksArgs& p) {
                                      "numbers parse, bf16 == fp16, no duplicate (gfx, product). "
                                      "Exit 0 when sound, 1 when not");
   cmds.check->add_option("file", p.file, "peaks.md to check (default: the built-in table)");
+  cmds.measure_script = peaks->add_subcommand(
+      "measure-script",
+      "Print tools/measure_peaks.py with the built-in peaks table written in: run it with "
+      "PyTorch on the GPU host to measure copy bandwidth and matrix throughput, and add the "
+      "peaks.md section it prints to a file given to analyze --peaks");
   return cmds;
 }
 

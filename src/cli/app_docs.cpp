@@ -69,6 +69,8 @@ ProgramDocs make_docs() {
       {"roofline compare --dir EVAL --round 0 --round 1 --fail-on regression",
        "Round 0's predictions against round 1's measurements; exit 1 on a regression."},
       {"roofline peaks show gfx950", "The peaks a part resolves to, and why."},
+      {"roofline peaks measure-script > measure_peaks.py",
+       "The script that measures a GPU's ceilings (run it with PyTorch on the GPU host)."},
       {"roofline calc --bytes 6.97e8 --flops 1.6e9 --time-us 98.9 --gfx gfx950 --dtype fp8 "
        "--class moe --pct 26.45",
        "The roofline arithmetic on numbers given by hand."},
@@ -77,6 +79,8 @@ ProgramDocs make_docs() {
       {"README.md",
        "The method, the inputs and the outputs, in the package's documentation folder "
        "(/usr/share/doc/roofline when installed from the package)."},
+      {"/usr/share/roofline/measure_peaks.py",
+       "The ceiling-measuring script, installed with the package beside peaks.md."},
       {"jq(1)", "For reading profile_roofline.json."},
   };
   return d;

@@ -102,6 +102,7 @@ int run(int argc, char** argv) {
     if (c.peaks.list->parsed()) return run_peaks_list(args.peaks);
     if (c.peaks.show->parsed()) return run_peaks_show(args.peaks);
     if (c.peaks.check->parsed()) return run_peaks_check(args.peaks);
+    if (c.peaks.measure_script->parsed()) return run_peaks_measure_script();
     if (c.calc->parsed()) return run_calc(args.calc);
     if (c.counters->parsed()) return run_counters(args.counters);
     if (c.compare->parsed()) return run_compare(args.compare);

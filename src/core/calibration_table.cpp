@@ -32,6 +32,12 @@ Loaded<CalibrationTable> parse_calibration(std::string_view text, const std::str
     k.op_class = f.string(c, "op_class", path + ".op_class").value_or("");
     k.arch = f.string(c, "arch", path + ".arch").value_or("");
     k.product = f.string(c, "product", path + ".product").value_or("");
+    if (const auto ceiling = f.string(c, "ceiling", path + ".ceiling")) {
+      if (auto kind = parse_ceiling(*ceiling))
+        k.ceiling = *kind;
+      else
+        f.error(path + ".ceiling", fmt::format("'{}': expected datasheet or measured", *ceiling));
+    }
     const auto n = f.number(c, "n", path + ".n");
     const auto target = f.number(c, "target_eff", path + ".target_eff");
     const auto used = f.boolean(c, "used", path + ".used");
@@ -59,18 +65,21 @@ Loaded<CalibrationTable> parse_calibration(std::string_view text, const std::str
 }
 
 TargetEffChoice choose_target_eff(std::optional<double> prior, OpClass cls, const std::string& arch,
-                                  const std::string& product, const CalibrationTable* calibration,
-                                  std::size_t min_n) {
+                                  const std::string& product, CeilingKind ceiling,
+                                  const CalibrationTable* calibration, std::size_t min_n) {
   TargetEffChoice c;
   c.target_eff = prior;
   if (!calibration) return c;
   c.source = "prior";
   const std::string name = to_string(cls);
-  const std::string who =
-      fmt::format("({}, {}, {})", name, arch.empty() ? "-" : arch, product.empty() ? "-" : product);
+  // A datasheet class reads as it always has; a measured one says so.
+  const std::string who = fmt::format("({}, {}, {}{})", name, arch.empty() ? "-" : arch,
+                                      product.empty() ? "-" : product,
+                                      ceiling == CeilingKind::measured ? ", measured ceiling" : "");
   const std::string prior_text = prior ? fmt::format("{:g}", *prior) : std::string("none");
   for (const auto& k : calibration->classes) {
     if (k.op_class != name || k.arch != arch || k.product != product) continue;
+    if (k.ceiling != ceiling) continue;
     if (!prior || !k.used || k.n < min_n) {
       c.note = fmt::format(
           "target_eff {} is the prior: class {} in {} has target_eff {:g} (n={}) but {}",
@@ -87,8 +96,16 @@ TargetEffChoice choose_target_eff(std::optional<double> prior, OpClass cls, cons
                          k.target_eff, k.n, calibration->display, prior_text);
     return c;
   }
-  c.note = fmt::format("target_eff {} is the prior: no class {} in {}", prior_text, who,
-                       calibration->display);
+  // A class of the other ceiling is no substitute (docs/method.md §5.7, §17.5): said so.
+  bool other_ceiling = false;
+  for (const auto& k : calibration->classes)
+    other_ceiling |= k.op_class == name && k.arch == arch && k.product == product;
+  c.note = fmt::format("target_eff {} is the prior: no class {} in {}{}", prior_text, who,
+                       calibration->display,
+                       !other_ceiling ? ""
+                       : ceiling == CeilingKind::measured
+                           ? " (its datasheet class does not apply to a measured ceiling)"
+                           : " (its measured-ceiling class does not apply to a datasheet one)");
   return c;
 }
 

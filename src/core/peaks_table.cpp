@@ -134,6 +134,66 @@ std::optional<LinkPeak> read_link(const YAML::Node& node, const std::string& whe
   return l;
 }
 
+// `flops: {dtype: FLOP/s, ...}` at `where` ("peaks.md:40 (gfx950): flops"); dtype keys canonical.
+std::map<DtypeKey, double> read_flops(const YAML::Node& node, const std::string& where,
+                                      std::vector<std::string>& errors) {
+  std::map<DtypeKey, double> out;
+  if (!node || node.IsNull()) return out;
+  if (!node.IsMap()) {
+    errors.push_back(fmt::format("{}: expected a mapping of dtype: FLOP/s", where));
+    return out;
+  }
+  for (const auto& kv : node) {
+    std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+    auto dt = parse_dtype(key);
+    if (!dt || !dt->has_peak_key) {
+      errors.push_back(fmt::format("{}.{}: not a known dtype key", where, key));
+      continue;
+    }
+    if (auto v = yaml_number(kv.second, fmt::format("{}.{}", where, key), errors))
+      out[dt->key] = *v;
+  }
+  return out;
+}
+
+// `measured: {hbm_bw_bytes_s, flops, source}` (docs/method.md §5.7): any subset of the axes. A
+// key outside the three is named (a misspelt axis would otherwise vanish); check_peaks says what
+// the figures lack.
+// `first_line` is the file line of the block's first yaml line: problems name the file line of
+// the key they are about.
+std::optional<MeasuredPeaks> read_measured(const YAML::Node& node, const std::string& section,
+                                           int first_line, std::vector<std::string>& errors) {
+  // "peaks.md:40 (gfx950), line 52: measured.KEY"
+  const auto at = [&](const YAML::Node& n, const std::string& key) {
+    const std::string line = n && !n.Mark().is_null()
+                                 ? fmt::format(", line {}", first_line + n.Mark().line)
+                                 : std::string();
+    return fmt::format("{}{}: measured{}", section, line, key.empty() ? "" : "." + key);
+  };
+  if (!node.IsMap()) {
+    errors.push_back(
+        fmt::format("{}: expected a mapping {{hbm_bw_bytes_s, flops, source}}", at(node, "")));
+    return std::nullopt;
+  }
+  MeasuredPeaks m;
+  for (const auto& kv : node) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+    if (key != "hbm_bw_bytes_s" && key != "flops" && key != "source")
+      errors.push_back(fmt::format(
+          "{}: not a measured key (hbm_bw_bytes_s, flops, source); ignored", at(kv.first, key)));
+  }
+  m.hbm_bw_bytes_s =
+      yaml_number(node["hbm_bw_bytes_s"], at(node["hbm_bw_bytes_s"], "hbm_bw_bytes_s"), errors);
+  m.flops = read_flops(node["flops"], at(node["flops"], "flops"), errors);
+  if (YAML::Node src = node["source"]; src && !src.IsNull()) {
+    if (src.IsScalar())
+      m.source = trim(src.Scalar());
+    else
+      errors.push_back(fmt::format("{}: expected text", at(src, "source")));
+  }
+  return m;
+}
+
 }  // namespace
 
 Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
@@ -195,24 +255,9 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
       s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", out.errors);
       if (YAML::Node link = node["link"]; link && !link.IsNull())
         s.link = read_link(link, where, out.errors);
-      if (YAML::Node flops = node["flops"]; flops && !flops.IsNull()) {
-        if (!flops.IsMap()) {
-          out.errors.push_back(
-              fmt::format("{}: flops: expected a mapping of dtype: FLOP/s", where));
-        } else {
-          for (const auto& kv : flops) {
-            std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
-            auto dt = parse_dtype(key);
-            if (!dt || !dt->has_peak_key) {
-              out.errors.push_back(fmt::format("{}: flops.{}: not a known dtype key", where, key));
-              continue;
-            }
-            if (auto v =
-                    yaml_number(kv.second, fmt::format("{}: flops.{}", where, key), out.errors))
-              s.flops[dt->key] = *v;
-          }
-        }
-      }
+      s.flops = read_flops(node["flops"], where + ": flops", out.errors);
+      if (YAML::Node measured = node["measured"]; measured && !measured.IsNull())
+        s.measured = read_measured(measured, where, block.line + 1, out.errors);
       table.sections.push_back(std::move(s));
     } catch (const YAML::Exception& e) {
       out.errors.push_back(fmt::format("{}: {}", where, e.msg));
@@ -222,13 +267,48 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
   return out;
 }
 
+namespace {
+
+std::string section_where(const PeaksTable& table, const PeaksSection& s) {
+  return fmt::format("{}:{} ({}{})", table.source_name, s.line, s.gfx,
+                     s.product.empty() ? "" : ", product " + s.product);
+}
+
+// docs/method.md §5.7: a measured block says what measured it, carries a figure, measures only
+// axes the datasheet has (feasibility is judged on the datasheet), and keeps bf16 = fp16 within
+// timing noise.
+void check_measured(const PeaksSection& s, const std::string& where,
+                    std::vector<std::string>& problems) {
+  const MeasuredPeaks& m = *s.measured;
+  if (m.source.empty())
+    problems.push_back(fmt::format(
+        "{}: measured: no source (say what measured the figures: tool, date, versions, sizes)",
+        where));
+  if (!m.hbm_bw_bytes_s && m.flops.empty())
+    problems.push_back(fmt::format("{}: measured: no figure (hbm_bw_bytes_s or flops)", where));
+  for (const auto& [key, value] : m.flops)
+    if (!s.flops.count(key))
+      problems.push_back(fmt::format(
+          "{}: measured flops.{}: the section has no datasheet flops.{} to judge feasibility on",
+          where, key.str(), key.str()));
+  auto bf16 = m.flops.find(DtypeKey::bf16), fp16 = m.flops.find(DtypeKey::fp16);
+  if (bf16 != m.flops.end() && fp16 != m.flops.end() &&
+      std::fabs(bf16->second - fp16->second) >
+          k_measured_bf16_fp16_tolerance * std::max(bf16->second, fp16->second))
+    problems.push_back(fmt::format(
+        "{}: measured bf16 {:g} and fp16 {:g} differ by more than {:g} %: matrix units run both "
+        "at one rate, so one measurement is off",
+        where, bf16->second, fp16->second, 100 * k_measured_bf16_fp16_tolerance));
+}
+
+}  // namespace
+
 std::vector<std::string> check_peaks(const PeaksTable& table) {
   std::vector<std::string> problems;
   std::set<std::pair<std::string, std::string>> seen;
   std::map<std::pair<std::string, std::string>, std::string> names;  // (arch, name) -> product
   for (const PeaksSection& s : table.sections) {
-    std::string where = fmt::format("{}:{} ({}{})", table.source_name, s.line, s.gfx,
-                                    s.product.empty() ? "" : ", product " + s.product);
+    const std::string where = section_where(table, s);
     if (!seen.insert({s.gfx, s.product}).second)
       problems.push_back(fmt::format("{}: duplicate section for ({}, {})", where, s.gfx,
                                      s.product.empty() ? "no product" : s.product));
@@ -258,8 +338,47 @@ std::vector<std::string> check_peaks(const PeaksTable& table) {
           "{}: bf16 {:g} != fp16 {:g}: matrix units run both at one rate, so one peak is "
           "mis-calibrated (compute axis not validated)",
           where, bf16->second, fp16->second));
+    if (s.measured) check_measured(s, where, problems);
   }
   return problems;
+}
+
+std::string measured_figure_problem(double measured, std::optional<double> datasheet) {
+  if (!datasheet || !(*datasheet > 0))
+    return "has no datasheet figure beside it to judge feasibility on";
+  if (measured > *datasheet)
+    return fmt::format(
+        "exceeds the datasheet figure {:g} ({:.3f} of it): a timing error (the hardware cannot "
+        "beat its datasheet; was the work timed whole?)",
+        *datasheet, measured / *datasheet);
+  if (measured < k_measured_floor * *datasheet)
+    return fmt::format(
+        "is below {:g} of the datasheet figure {:g} ({:.3f} of it): a bad benchmark (too small a "
+        "size, a throttled or shared GPU, or not the part's fast path)",
+        k_measured_floor, *datasheet, measured / *datasheet);
+  return "";
+}
+
+std::vector<std::string> check_peaks_warnings(const PeaksTable& table) {
+  std::vector<std::string> warnings;
+  for (const PeaksSection& s : table.sections) {
+    if (!s.measured) continue;
+    const std::string where = section_where(table, s);
+    const MeasuredPeaks& m = *s.measured;
+    if (m.hbm_bw_bytes_s && s.hbm_bw_bytes_s)
+      if (std::string why = measured_figure_problem(*m.hbm_bw_bytes_s, s.hbm_bw_bytes_s);
+          !why.empty())
+        warnings.push_back(
+            fmt::format("{}: measured hbm_bw_bytes_s {:g} {}", where, *m.hbm_bw_bytes_s, why));
+    for (const auto& [key, value] : m.flops) {
+      auto ds = s.flops.find(key);
+      if (ds == s.flops.end()) continue;  // a problem, said by check_peaks
+      if (std::string why = measured_figure_problem(value, ds->second); !why.empty())
+        warnings.push_back(
+            fmt::format("{}: measured flops.{} {:g} {}", where, key.str(), value, why));
+    }
+  }
+  return warnings;
 }
 
 std::vector<std::string> known_products(const PeaksTable& table) {

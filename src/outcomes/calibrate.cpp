@@ -13,7 +13,9 @@ namespace roofline {
 
 namespace {
 
-using ClassKey = std::tuple<std::string, std::string, std::string>;  // op_class, arch, product
+// op_class, arch, product, ceiling (docs/method.md §5.7: datasheet and measured predictions are
+// calibrated apart).
+using ClassKey = std::tuple<std::string, std::string, std::string, CeilingKind>;
 
 double clamp_eff(double v) {
   return std::clamp(v, k_min_target_eff, k_max_target_eff);
@@ -99,13 +101,13 @@ CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
 
   std::map<ClassKey, std::vector<CalibrationSample>> samples;
   for (const auto& [rk, r] : best) {
-    samples[{r->op_class, r->arch, r->product}].push_back(
+    samples[{r->op_class, r->arch, r->product, r->predicted.ceiling}].push_back(
         CalibrationSample{r->key(), *r->predicted.roofline_pct, *r->speedup()});
   }
   std::map<ClassKey, std::vector<double>> ratios;
   for (const auto& b : byte_ratios)
     if (std::isfinite(b.ratio) && b.ratio > 0)
-      ratios[{b.op_class, b.arch, b.product}].push_back(b.ratio);
+      ratios[{b.op_class, b.arch, b.product, b.ceiling}].push_back(b.ratio);
   std::map<ClassKey, bool> classes;
   for (const auto& [k, v] : samples) classes[k] = true;
   for (const auto& [k, v] : ratios)
@@ -113,7 +115,7 @@ CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
 
   for (const auto& [k, unused] : classes) {
     CalibrationClass c;
-    std::tie(c.op_class, c.arch, c.product) = k;
+    std::tie(c.op_class, c.arch, c.product, c.ceiling) = k;
     const auto cls = parse_op_class(c.op_class);
     const std::optional<double> prior = cls ? target_eff_for(*cls, c.product) : std::nullopt;
     if (!prior) continue;  // unknown class: no prior to calibrate (its ratios have no use)

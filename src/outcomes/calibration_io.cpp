@@ -50,7 +50,8 @@ std::vector<ByteRatioSample> scan_stage_c_artifacts(const fs::path& dir,
     std::size_t used = 0;
     for (const auto& e : p.entries) {
       if (e.stage != "C" || !e.measured_vs_model_bytes || e.op_class.empty()) continue;
-      out.push_back(ByteRatioSample{e.op_class, p.arch, p.product, *e.measured_vs_model_bytes});
+      out.push_back(
+          ByteRatioSample{e.op_class, p.arch, p.product, *e.measured_vs_model_bytes, e.ceiling});
       ++used;
     }
     if (used > 0) notes.push_back(fmt::format("stage C byte ratios: {} from {}", used, display));
@@ -68,6 +69,7 @@ ojson calibration_json(const CalibrationTable& t) {
     o["op_class"] = c.op_class;
     o["arch"] = c.arch;
     o["product"] = str_or_null(c.product);
+    o["ceiling"] = to_string(c.ceiling);
     o["n"] = c.n;
     o["prior"] = c.prior;
     o["target_eff"] = c.target_eff;
@@ -93,22 +95,24 @@ std::string render_calibration_text(const CalibrationTable& t) {
   using outcomes_detail::pad;
   std::string out =
       fmt::format("roofline calibrate: {} class(es), min-n {}\n", t.classes.size(), t.min_n);
-  out += fmt::format("  {} {} {} {} {} {} {} {} {} {}\n", pad("op_class", 11), pad("arch", 8),
+  // The ceiling last (docs/method.md §5.7), after the byte ratio padded to its widest cell.
+  out += fmt::format("  {} {} {} {} {} {} {} {} {} {} {}\n", pad("op_class", 11), pad("arch", 8),
                      pad("product", 8), pad("n", 3, true), pad("prior", 6, true),
                      pad("target", 7, true), pad("LOO prior", 9, true), pad("LOO cal.", 9, true),
-                     pad("used", 4), "byte ratio");
+                     pad("used", 4), pad("byte ratio", 13), "ceiling");
   for (const auto& c : t.classes)
     out += fmt::format(
-        "  {} {} {} {} {} {} {} {} {} {}\n", pad(c.op_class, 11), pad(c.arch, 8),
+        "  {} {} {} {} {} {} {} {} {} {} {}\n", pad(c.op_class, 11), pad(c.arch, 8),
         pad(c.product.empty() ? "-" : c.product, 8), pad(std::to_string(c.n), 3, true),
         pad(fmt::format("{:.3f}", c.prior), 6, true),
         pad(fmt::format("{:.4f}", c.target_eff), 7, true),
         pad(opt_fmt(c.loo_error_prior, "{:.4f}"), 9, true),
         pad(opt_fmt(c.loo_error_calibrated, "{:.4f}"), 9, true), pad(c.used ? "yes" : "no", 4),
-        c.byte_ratio ? fmt::format("{:.3f} (n={})", *c.byte_ratio, c.byte_ratio_n) : "—");
+        pad(c.byte_ratio ? fmt::format("{:.3f} (n={})", *c.byte_ratio, c.byte_ratio_n) : "—", 13),
+        to_string(c.ceiling));
   for (const auto& c : t.classes)
-    out += fmt::format("  {} {} {}: {}\n", c.op_class, c.arch, c.product.empty() ? "-" : c.product,
-                       c.why);
+    out += fmt::format("  {} {} {} {}: {}\n", c.op_class, c.arch,
+                       c.product.empty() ? "-" : c.product, to_string(c.ceiling), c.why);
   for (const auto& n : t.notes) out += "  note: " + n + "\n";
   return out;
 }

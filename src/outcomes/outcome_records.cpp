@@ -76,7 +76,8 @@ ojson ledger_record_json(const LedgerRecord& r) {
                       {"headroom_class", str_or_null(p.headroom_class)},
                       {"suspect", p.suspect},
                       {"pct_gpu_time", json_number(p.pct_gpu_time)},
-                      {"t_ms", json_number(p.t_ms)}};
+                      {"t_ms", json_number(p.t_ms)},
+                      {"ceiling", to_string(p.ceiling)}};
   } else {
     j["predicted"] = nullptr;
   }
@@ -136,6 +137,13 @@ std::optional<LedgerRecord> parse_ledger_record(const nlohmann::json& j, std::st
     q.suspect = f.boolean(*p, "suspect", "predicted.suspect").value_or(false);
     q.pct_gpu_time = f.number(*p, "pct_gpu_time", "predicted.pct_gpu_time");
     q.t_ms = f.number(*p, "t_ms", "predicted.t_ms");
+    // A record written before ceilings were recorded predicted against the datasheet.
+    if (const auto ceiling = f.string(*p, "ceiling", "predicted.ceiling")) {
+      if (auto kind = parse_ceiling(*ceiling))
+        q.ceiling = *kind;
+      else
+        f.error("predicted.ceiling", fmt::format("'{}': expected datasheet or measured", *ceiling));
+    }
   }
   if (const auto* m = f.object(j, "measured", "measured")) {
     r.isolated_speedup = f.number(*m, "isolated_speedup", "measured.isolated_speedup");

@@ -44,6 +44,12 @@ Prediction read_entry(FieldReader& f, const json& e, const std::string& path) {
   p.confidence = str("confidence");
   p.suspect = f.boolean(e, "suspect", path + ".suspect").value_or(false);
   p.stage = str("stage");
+  if (const auto ceiling = f.string(e, "ceiling", path + ".ceiling")) {
+    if (auto kind = parse_ceiling(*ceiling))
+      p.ceiling = *kind;
+    else
+      f.error(path + ".ceiling", fmt::format("'{}': expected datasheet or measured", *ceiling));
+  }
   if (const json* mvm = f.object(e, "measured_vs_model", path + ".measured_vs_model"))
     p.measured_vs_model_bytes = f.number(*mvm, "bytes", path + ".measured_vs_model.bytes");
   return p;

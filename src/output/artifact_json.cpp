@@ -87,6 +87,8 @@ ordered_json entry_json(const HeadEntry& e) {
   // Fields added since docs/method.md §16, in its order, each only when it applies.
   if (w.bytes_lower_bound) j["bytes_lower_bound"] = json_number(w.bytes_lower_bound);
   if (v.roof != Roof::none) j["roof"] = to_string(v.roof);
+  // docs/method.md §5.7: which figure the roof divided by, where the run has measured ones.
+  if (v.roof != Roof::none && v.ceiling_recorded) j["ceiling"] = to_string(v.ceiling);
   if (w.comm) {
     j["link_bytes"] = json_number(w.comm->link_bytes);
     j["link_util"] = json_number(v.link_util);

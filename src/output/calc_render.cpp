@@ -65,6 +65,25 @@ ordered_json peaks_json(const ResolvedPeaks& p, PeaksFields fields) {
   j["confidence"] = to_string(p.confidence);
   j["compute_validated"] = p.compute_validated;
   if (fields == PeaksFields::artifact && p.link) j["link"] = link_json(*p.link);
+  if (p.measured) {
+    // docs/method.md §5.7: both figures, and which one each axis divided by.
+    ordered_json datasheet = ordered_json::object();
+    datasheet["hbm_bw_bytes_s"] = json_number(p.datasheet_hbm_bw_bytes_s);
+    ordered_json ds_flops = ordered_json::object();
+    for (const auto& [k, v] : p.datasheet_flops) ds_flops[k] = json_number(v);
+    datasheet["flops"] = std::move(ds_flops);
+    j["datasheet"] = std::move(datasheet);
+    ordered_json measured = ordered_json::object();
+    measured["hbm_bw_bytes_s"] = json_number(p.measured->hbm_bw_bytes_s);
+    ordered_json m_flops = ordered_json::object();
+    for (const auto& [k, v] : p.measured->flops) m_flops[k] = json_number(v);
+    measured["flops"] = std::move(m_flops);
+    measured["source"] = p.measured->source;
+    j["measured"] = std::move(measured);
+    ordered_json compute = ordered_json::object();
+    for (const auto& [k, kind] : p.compute_ceiling) compute[k] = to_string(kind);
+    j["ceiling"] = ordered_json{{"memory", to_string(p.memory_ceiling)}, {"compute", compute}};
+  }
   if (fields == PeaksFields::full) {
     j["hard_unknown"] = p.hard_unknown;
     j["notes"] = p.notes;
@@ -92,9 +111,28 @@ std::string peaks_text(const ResolvedPeaks& p) {
       fmt::format("{} {}{}: source {}, confidence {}{}\n", is_nvidia_arch(p.gfx) ? "arch" : "gfx",
                   p.gfx, p.product.empty() ? "" : ", product " + p.product, to_string(p.source),
                   to_string(p.confidence), p.hard_unknown ? " (hard unknown)" : "");
-  out += fmt::format("  hbm_bw_bytes_s  {}\n",
-                     p.hbm_bw_bytes_s ? fmt::format("{:.4g}", *p.hbm_bw_bytes_s) : "unknown");
-  for (const auto& [k, v] : p.flops) out += fmt::format("  flops.{:<9} {:.4g}\n", k, v);
+  // docs/method.md §5.7: a measured ceiling shows the datasheet figure beside it.
+  const auto beside = [](bool measured, std::optional<double> datasheet, double used) {
+    if (!measured || !datasheet || !(*datasheet > 0)) return std::string();
+    return fmt::format("  measured, the ceiling (datasheet {:.4g}; {:.3f} of it)", *datasheet,
+                       used / *datasheet);
+  };
+  out += fmt::format("  hbm_bw_bytes_s  {}{}\n",
+                     p.hbm_bw_bytes_s ? fmt::format("{:.4g}", *p.hbm_bw_bytes_s) : "unknown",
+                     p.hbm_bw_bytes_s ? beside(p.memory_ceiling == CeilingKind::measured,
+                                               p.datasheet_hbm_bw_bytes_s, *p.hbm_bw_bytes_s)
+                                      : std::string());
+  for (const auto& [k, v] : p.flops) {
+    auto ds = p.datasheet_flops.find(k);
+    out += fmt::format(
+        "  flops.{:<9} {:.4g}{}\n", k, v,
+        beside(compute_ceiling_for(p, k) == CeilingKind::measured,
+               ds == p.datasheet_flops.end() ? std::nullopt : std::optional<double>(ds->second),
+               v));
+  }
+  if (p.measured)
+    out += fmt::format("  measured by     {}\n",
+                       p.measured->source.empty() ? "(no source given)" : p.measured->source);
   if (p.l2_bytes) out += fmt::format("  l2_bytes        {:.0f}\n", *p.l2_bytes);
   if (p.mall_bytes) out += fmt::format("  mall_bytes      {:.0f}\n", *p.mall_bytes);
   if (p.link) out += fmt::format("  link            {}\n", link_text(*p.link));
@@ -120,6 +158,16 @@ std::string peaks_table_text(const PeaksTable& table) {
     out += fmt::format(
         "{:<9} {:<9} {:>12}  {:<24}  {}\n", s.gfx, s.product.empty() ? "-" : s.product,
         s.hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.hbm_bw_bytes_s) : "?", link, flops);
+    if (s.measured) {
+      // docs/method.md §5.7: the measured figures on a row of their own, under the datasheet's.
+      std::string mflops;
+      for (const auto& [k, v] : s.measured->flops)
+        mflops += fmt::format("{}{} {:.3g}", mflops.empty() ? "" : ", ", k, v);
+      out += fmt::format(
+          "{:<9} {:<9} {:>12}  {:<24}  {}\n", "", "measured",
+          s.measured->hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.measured->hbm_bw_bytes_s) : "-",
+          "-", mflops.empty() ? "-" : mflops);
+    }
   }
   out += fmt::format("({} sections from {})\n", table.sections.size(), table.source_name);
   return out;

@@ -23,13 +23,13 @@ void heading(svg::Writer& w, double x, double y, std::string_view s) {
   put_text(w, x, y, s, with(font(k_sans, 12.5), {{"font-weight", "bold"}}));
 }
 
-void line_sample(svg::Writer& w, double x, double y, const char* dash, double width,
-                 double opacity) {
+void line_sample(svg::Writer& w, double x, double y, const char* dash, double width, double opacity,
+                 const char* colour = k_roof) {
   svg::Attrs a{{"x1", num(x)},
                {"y1", num(y)},
                {"x2", num(x + 26)},
                {"y2", num(y)},
-               {"stroke", k_roof},
+               {"stroke", colour},
                {"stroke-width", num(width)},
                {"stroke-opacity", num(opacity)}};
   if (*dash) a.push_back({"stroke-dasharray", dash});
@@ -164,8 +164,14 @@ void draw_legend(svg::Writer& w, const Model& m, double x, double y) {
   heading(w, x, y, "Lines");
   y += 20;
   line_sample(w, x, y - 4, "", 2.5, 1.0);
-  label(w, x + 34, y, "roof: memory, compute", 11.5);
+  label(w, x + 34, y, m.any_measured ? "measured roof (ceiling)" : "roof: memory, compute", 11.5);
   y += 20;
+  if (m.any_measured) {
+    // docs/method.md §5.7: which line is which, where both are drawn.
+    line_sample(w, x, y - 4, k_datasheet_dash, 2.0, 1.0, k_datasheet);
+    label(w, x + 34, y, "datasheet roof", 11.5);
+    y += 20;
+  }
   line_sample(w, x, y - 4, "7 5", 1.5, 0.55);
   label(w, x + 34, y, "target_eff × roof", 11.5);
   y += 20;

@@ -78,6 +78,10 @@ Model chart_model(const Analysis& a) {
   Model m;
   if (a.peaks.hbm_bw_bytes_s && positive(*a.peaks.hbm_bw_bytes_s))
     m.bw_bytes_s = *a.peaks.hbm_bw_bytes_s;
+  if (m.bw_bytes_s && a.peaks.memory_ceiling == CeilingKind::measured &&
+      a.peaks.datasheet_hbm_bw_bytes_s && positive(*a.peaks.datasheet_hbm_bw_bytes_s))
+    m.datasheet_bw_bytes_s = *a.peaks.datasheet_hbm_bw_bytes_s;
+  m.any_measured = m.datasheet_bw_bytes_s.has_value();
 
   for (const auto& e : a.entries) {
     std::string why;
@@ -108,8 +112,16 @@ Model chart_model(const Analysis& a) {
       if (std::find(classes.begin(), classes.end(), cls) == classes.end()) classes.push_back(cls);
     }
   }
-  for (const auto& [dtype, peak] : roof_peaks)
-    m.roofs.push_back({dtype, peak, peak / *m.bw_bytes_s});
+  for (const auto& [dtype, peak] : roof_peaks) {
+    Roof r{dtype, peak, peak / *m.bw_bytes_s, std::nullopt};
+    if (const auto key = dtype_key_from(dtype);
+        key && compute_ceiling_for(a.peaks, *key) == CeilingKind::measured)
+      if (const auto ds = datasheet_flops_for(a.peaks, *key); ds && positive(*ds)) {
+        r.datasheet_flops_s = *ds;
+        m.any_measured = true;
+      }
+    m.roofs.push_back(r);
+  }
   std::stable_sort(m.roofs.begin(), m.roofs.end(),
                    [](const Roof& l, const Roof& r) { return l.peak_flops_s > r.peak_flops_s; });
   for (auto& [key, classes] : ceiling_classes) {
@@ -133,7 +145,10 @@ Model chart_model(const Analysis& a) {
     any = true;
   };
   for (const auto& p : m.points) take(p.ai, p.flops_s);
-  for (const auto& r : m.roofs) take(r.ridge, r.peak_flops_s);
+  for (const auto& r : m.roofs) {
+    take(r.ridge, r.peak_flops_s);
+    if (r.datasheet_flops_s) take(r.ridge, *r.datasheet_flops_s);
+  }
   if (any) {
     m.x = decade_span(x_lo / 2, x_hi * 4, k_min_decades, k_max_decades);
     m.y = decade_span(y_lo / 2, y_hi * 2, k_min_decades, k_max_decades);

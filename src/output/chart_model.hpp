@@ -23,6 +23,9 @@ struct Roof {
   std::string dtype;
   double peak_flops_s = 0.0;
   double ridge = 0.0;  // FLOP/byte where the memory roof meets this one
+  // docs/method.md §5.7: set when this roof is a measured ceiling; the datasheet roof is drawn
+  // dashed above it.
+  std::optional<double> datasheet_flops_s;
 };
 
 // target_eff × roof for the classes that share one target and one compute dtype.
@@ -39,8 +42,10 @@ struct OffChart {
 };
 
 struct Model {
-  std::optional<double> bw_bytes_s;
-  std::vector<Roof> roofs;  // highest peak first
+  std::optional<double> bw_bytes_s;            // the memory ceiling (measured where it is)
+  std::optional<double> datasheet_bw_bytes_s;  // set when bw_bytes_s is a measured ceiling
+  bool any_measured = false;                   // a measured roof is drawn: the legend says so
+  std::vector<Roof> roofs;                     // highest peak first
   std::vector<Ceiling> ceilings;
   std::vector<Point> points;  // in entry order (biggest GPU share first)
   std::vector<OffChart> off_chart;

@@ -19,6 +19,9 @@ inline constexpr const char* k_muted = "#52606d";
 inline constexpr const char* k_roof = "#243b53";
 inline constexpr const char* k_grid = "#e4e7eb";
 inline constexpr const char* k_suspect = "#6a3d9a";
+// The datasheet roof where a measured one is drawn (docs/method.md §5.7): lighter, long dashes.
+inline constexpr const char* k_datasheet = "#829ab1";
+inline constexpr const char* k_datasheet_dash = "12 5";
 
 inline const char* headroom_color(Headroom h) {
   switch (h) {

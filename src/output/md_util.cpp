@@ -115,4 +115,47 @@ std::string md_escape(std::string_view text) {
   return out;
 }
 
+namespace detail {
+
+std::string ceilings_sentence(const ResolvedPeaks& p, bool markdown) {
+  if (p.source == PeaksSource::none) return "";
+  const std::string command =
+      markdown ? "`roofline peaks measure-script`" : "roofline peaks measure-script";
+  const char* figures =
+      p.source == PeaksSource::derived ? "the derived pin bandwidth" : "datasheet figures";
+  if (!any_measured_ceiling(p))
+    return fmt::format(
+        "{}, which no kernel reaches: every attainable speedup is an upper bound; measure this "
+        "part's ceilings with {} (docs/method.md §5.7)",
+        figures, command);
+  std::string measured, rest;
+  if (p.memory_ceiling == CeilingKind::measured && p.hbm_bw_bytes_s && p.datasheet_hbm_bw_bytes_s)
+    measured =
+        fmt::format("memory {} ({:.3f} of the datasheet {})", format_rate(*p.hbm_bw_bytes_s, "B/s"),
+                    *p.hbm_bw_bytes_s / *p.datasheet_hbm_bw_bytes_s,
+                    format_rate(*p.datasheet_hbm_bw_bytes_s, "B/s"));
+  else
+    rest = "memory";
+  for (const auto& [key, kind] : p.compute_ceiling) {
+    if (kind == CeilingKind::datasheet) {
+      rest += (rest.empty() ? "" : ", ") + key.str();
+      continue;
+    }
+    const double used = p.flops.at(key), datasheet = p.datasheet_flops.at(key);
+    measured += fmt::format("{}{} {} ({:.3f} of the datasheet {})", measured.empty() ? "" : ", ",
+                            key.str(), format_rate(used, "FLOP/s"), used / datasheet,
+                            format_rate(datasheet, "FLOP/s"));
+  }
+  const std::string source =
+      p.measured && !p.measured->source.empty() ? p.measured->source : "(no source given)";
+  return fmt::format(
+      "measured {} — by {}{}; feasibility is still judged on the datasheet", measured,
+      markdown ? md_escape(source) : source,
+      rest.empty()
+          ? ""
+          : fmt::format("; datasheet for {}, whose attainable speedups are upper bounds", rest));
+}
+
+}  // namespace detail
+
 }  // namespace roofline

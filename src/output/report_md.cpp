@@ -48,9 +48,15 @@ std::string headroom_text(const HeadEntry& e) {
 std::string peaks_line(const ResolvedPeaks& p) {
   if (p.source == PeaksSource::none)
     return p.hard_unknown ? "hard unknown (no numeric denominator)" : "unknown";
-  std::string s =
-      p.hbm_bw_bytes_s ? format_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" : "memory unknown";
-  for (const auto& [k, v] : p.flops) s += fmt::format(", {} {}", k, format_rate(v, "FLOP/s"));
+  // docs/method.md §5.7: the figures divided by, a measured one marked (the Ceilings row says
+  // more).
+  std::string s = p.hbm_bw_bytes_s
+                      ? format_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" +
+                            (p.memory_ceiling == CeilingKind::measured ? " (measured)" : "")
+                      : "memory unknown";
+  for (const auto& [k, v] : p.flops)
+    s += fmt::format(", {} {}{}", k, format_rate(v, "FLOP/s"),
+                     compute_ceiling_for(p, k) == CeilingKind::measured ? " (measured)" : "");
   if (p.link)
     s += fmt::format(", link {} {}{}", p.link->topology, format_rate(p.link->bytes_s, "B/s"),
                      p.link->topology == "mesh" ? fmt::format(" × {:g} links", p.link->links)
@@ -95,6 +101,8 @@ void header(std::string& out, const Analysis& a) {
                      : a.stage == Stage::B ? "captured shapes: rank as a secondary key"
                                            : "measured counters: rank and cite");
   out += fmt::format("| Peaks | {} |\n", peaks_line(a.peaks));
+  if (const std::string c = detail::ceilings_sentence(a.peaks, true); !c.empty())
+    out += fmt::format("| Ceilings | {} |\n", c);
   out += fmt::format("| Head | entries ≥ {:g}% of GPU time: {} analysed, {} skipped |\n",
                      a.head_threshold_pct, a.entries.size(), a.skipped_count);
   out += fmt::format("| Inputs | {} |\n", md_escape(r.inputs));
@@ -260,7 +268,7 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
     }
     if (w.comm)
       out += " — judged on the link roof, not against HBM";
-    else if (const auto budget = byte_budget(peaks.hbm_bw_bytes_s, w.t_unit_ms))
+    else if (const auto budget = byte_budget(feasibility_bw(peaks), w.t_unit_ms))
       out += fmt::format(" — feasible means ≤ peak_bw × t_unit = {}",
                          format_bytes(*budget, Digits::brief));
     out += "\n";

@@ -61,6 +61,31 @@ double settle(Canvas& c, Rect box, double step) {
   return box.y;
 }
 
+// docs/method.md §5.7: where a ceiling is measured, the datasheet roof above it, dashed (long
+// dashes, lighter, unlike the target_eff ceilings' short ones); the measured roof stays solid.
+void datasheet_roofs(Canvas& c, double x_lo, double x_hi, double ridge_max) {
+  if (!c.m.any_measured) return;
+  const double bw = *c.m.bw_bytes_s;
+  const double ds_bw = c.m.datasheet_bw_bytes_s.value_or(bw);
+  const auto pt = [&](double x, double y) { return num(c.xs(x)) + "," + num(c.ys(y)); };
+  // A dashed polyline through two points.
+  const auto line = [&](const std::string& points) {
+    c.w.leaf("polyline", {{"points", points},
+                          {"stroke", chart::k_datasheet},
+                          {"stroke-width", "2"},
+                          {"stroke-dasharray", chart::k_datasheet_dash}});
+  };
+  double ds_ridge_max = c.m.roofs.empty() ? ridge_max : 0.0;
+  for (const auto& r : c.m.roofs) {
+    const double flops = r.datasheet_flops_s.value_or(r.peak_flops_s);
+    ds_ridge_max = std::max(ds_ridge_max, flops / ds_bw);
+    if (!r.datasheet_flops_s) continue;
+    line(pt(flops / ds_bw, flops) + " " + pt(x_hi, flops));
+  }
+  if (c.m.datasheet_bw_bytes_s)
+    line(pt(x_lo, ds_bw * x_lo) + " " + pt(ds_ridge_max, ds_bw * ds_ridge_max));
+}
+
 void roofs(Canvas& c) {
   svg::Writer& w = c.w;
   const double bw = *c.m.bw_bytes_s;
@@ -83,6 +108,7 @@ void roofs(Canvas& c) {
                         {"stroke-width", "1.5"},
                         {"stroke-dasharray", "7 5"}});
   }
+  datasheet_roofs(c, x_lo, x_hi, ridge_max);
   for (const auto& r : c.m.roofs) {
     w.leaf("line", {{"x1", num(c.xs(r.ridge))},
                     {"y1", num(c.ys(r.peak_flops_s))},
@@ -105,7 +131,12 @@ void roofs(Canvas& c) {
   const double size = 12.5, small = 11.5;
   for (const auto& r : c.m.roofs) {
     if (!c.xs.contains(r.ridge) || !c.ys.contains(r.peak_flops_s)) continue;
-    const std::string s = fmt::format("{} roof {}", r.dtype, format_rate(r.peak_flops_s, "FLOP/s"));
+    const std::string s =
+        r.datasheet_flops_s
+            ? fmt::format("{} roof {} measured (datasheet {})", r.dtype,
+                          format_rate(r.peak_flops_s, "FLOP/s"),
+                          format_rate(*r.datasheet_flops_s, "FLOP/s"))
+            : fmt::format("{} roof {}", r.dtype, format_rate(r.peak_flops_s, "FLOP/s"));
     const double wd = static_cast<double>(svg::code_points(s)) * k_sans_em * size;
     const double y = settle(
         c, {k_plot.right() - 6 - wd, c.ys(r.peak_flops_s) - 6 - size, wd, size + 2}, size + 2);
@@ -143,7 +174,11 @@ void roofs(Canvas& c) {
   const double vis_lo = std::max(x_lo, std::pow(10.0, c.ys.lo_exp) / bw);
   const double vis_hi = std::min(ridge_max, std::pow(10.0, c.ys.hi_exp) / bw);
   if (vis_hi > vis_lo) {
-    const std::string s = fmt::format("memory roof {}", format_rate(bw, "B/s"));
+    const std::string s =
+        c.m.datasheet_bw_bytes_s
+            ? fmt::format("memory roof {} measured (datasheet {})", format_rate(bw, "B/s"),
+                          format_rate(*c.m.datasheet_bw_bytes_s, "B/s"))
+            : fmt::format("memory roof {}", format_rate(bw, "B/s"));
     const double len = static_cast<double>(svg::code_points(s)) * k_sans_em * size;
     const double angle = std::atan2(c.ys(bw * 10) - c.ys(bw), c.xs(10) - c.xs(1));
     const double ux = std::cos(angle), uy = std::sin(angle);  // along the text

@@ -65,6 +65,8 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
                      a.product.empty() ? "" : "/" + a.product, peaks, to_string(a.stage),
                      a.stage == Stage::A ? " (estimate: annotate, rank by GPU time)" : "",
                      a.entries.size(), a.head_threshold_pct, a.skipped_count);
+  if (const std::string c = detail::ceilings_sentence(a.peaks, false); !c.empty())
+    out += fmt::format("  ceilings: {}\n", c);
   if (!a.entries.empty()) {
     // Short names print whole (docs/method.md §22): one wider than its column has a line of its
     // own, its figures on the next, so that every column stays aligned.

@@ -42,7 +42,7 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   w.candidates.push_back({"given", in.bytes, in.flops, std::nullopt, true, CandidateKind::given});
   w.bytes = in.bytes;
   w.flops = in.flops;
-  if (const auto budget = byte_budget(r.peaks.hbm_bw_bytes_s, w.t_unit_ms))
+  if (const auto budget = byte_budget(feasibility_bw(r.peaks), w.t_unit_ms))
     w.candidates[0].feasible = in.bytes <= *budget;
   e.verdict = judge(w, e.cls.op_class, e.pct_gpu_time, r.peaks, in.verdict);
   // No evidence stage to grade: confidence is the peaks', and the stage-C flag judge's own.

@@ -96,6 +96,10 @@ ResolvedPeaks run_peaks(const AnalyzeInputs& in, const EnvReport* env, Findings&
           Diagnostic{Severity::warning, std::nullopt, Topic::peaks, "", problem});
       found.notes.push_back("peaks table problem: " + problem);
     }
+  if (in.peaks.loaded.value && in.peaks.origin == InputOrigin::file)
+    for (const auto& warning : check_peaks_warnings(table))
+      found.diagnostics.push_back(
+          Diagnostic{Severity::warning, std::nullopt, Topic::peaks, "", warning});
   ResolvedPeaks peaks =
       resolve_peaks(table, env ? env->arch : "", env ? env->product_raw : "",
                     env ? env->device_props : DeviceProps{}, env ? env->device_name : "");

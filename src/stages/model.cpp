@@ -163,7 +163,7 @@ void choose_link_candidate(WorkEstimate& work) {
 void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
   if (work.candidates.empty()) return;
   if (work.comm) return choose_link_candidate(work);
-  const std::optional<double> budget = byte_budget(peaks.hbm_bw_bytes_s, work.t_unit_ms);
+  const std::optional<double> budget = byte_budget(feasibility_bw(peaks), work.t_unit_ms);
   work.chosen = 0;
   while (work.chosen + 1 < work.candidates.size() && !work.candidates[work.chosen].in_choice)
     ++work.chosen;
@@ -185,12 +185,14 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
     if (best) work.chosen = *best;
     if (work.candidates.size() > 1 || !work.any_feasible) {
       std::string list;
+      // docs/method.md §5.7: the budget is the datasheet's even where the ceiling is measured.
+      const char* bw = peaks.memory_ceiling == CeilingKind::measured ? "datasheet bw" : "peak bw";
       for (const auto& c : work.candidates)
         list +=
-            fmt::format("{}{} {} ({}{} of peak bw × t_unit{})", list.empty() ? "" : "; ", c.label,
+            fmt::format("{}{} {} ({}{} of {} × t_unit{})", list.empty() ? "" : "; ", c.label,
                         format_bytes(c.bytes, Digits::exact),
                         *c.feasible ? "feasible, " : "infeasible, ", format_pct(c.bytes / *budget),
-                        c.in_choice ? "" : "; reported for comparison, not in the choice");
+                        bw, c.in_choice ? "" : "; reported for comparison, not in the choice");
       const std::string rule = in_choice > 1 ? "largest feasible" : "the reported model";
       work.notes.push_back(
           work.any_feasible

@@ -287,7 +287,7 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
   work.chosen = work.candidates.size() - 1;
   work.bytes = measured.bytes;
   work.flops = measured.flops;
-  if (const auto budget = byte_budget(peaks.hbm_bw_bytes_s, work.t_unit_ms)) {
+  if (const auto budget = byte_budget(feasibility_bw(peaks), work.t_unit_ms)) {
     for (auto& c : work.candidates) c.feasible = c.bytes <= *budget;
     work.any_feasible = *work.candidates.back().feasible;
   }

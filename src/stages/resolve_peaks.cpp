@@ -80,6 +80,87 @@ std::string nvidia_product(const PeaksTable& table, const std::string& arch,
   return name;
 }
 
+// docs/method.md §5.7: where the section measured an axis, and the figure is usable (a datasheet
+// figure beside it, at most that figure and at least 0.3 of it), the measured figure becomes the
+// axis's ceiling; the datasheet figures stay for feasibility. Notes say which each axis uses.
+void check_measured_bf16_fp16(ResolvedPeaks& out);
+
+void apply_measured(const PeaksSection& s, ResolvedPeaks& out) {
+  if (!s.measured) return;
+  const MeasuredPeaks& m = *s.measured;
+  out.measured = m;
+  std::vector<std::string> used, kept;
+  if (m.hbm_bw_bytes_s) {
+    if (std::string why = measured_figure_problem(*m.hbm_bw_bytes_s, s.hbm_bw_bytes_s);
+        why.empty()) {
+      out.hbm_bw_bytes_s = m.hbm_bw_bytes_s;
+      out.memory_ceiling = CeilingKind::measured;
+      used.push_back(fmt::format("memory {:.4g} B/s ({:.3f} of the datasheet {:.4g})",
+                                 *m.hbm_bw_bytes_s, *m.hbm_bw_bytes_s / *s.hbm_bw_bytes_s,
+                                 *s.hbm_bw_bytes_s));
+    } else {
+      kept.push_back(
+          fmt::format("measured hbm_bw_bytes_s {:.4g} {}: the datasheet figure is the "
+                      "memory ceiling",
+                      *m.hbm_bw_bytes_s, why));
+    }
+  }
+  for (const auto& [key, value] : m.flops) {
+    auto ds = s.flops.find(key);
+    const std::optional<double> datasheet =
+        ds == s.flops.end() ? std::nullopt : std::optional<double>(ds->second);
+    if (std::string why = measured_figure_problem(value, datasheet); why.empty()) {
+      out.flops[key] = value;
+      out.compute_ceiling[key] = CeilingKind::measured;
+      used.push_back(fmt::format("{} {:.4g} FLOP/s ({:.3f} of the datasheet {:.4g})", key.str(),
+                                 value, value / *datasheet, *datasheet));
+    } else {
+      kept.push_back(fmt::format("measured flops.{} {:.4g} {}{}", key.str(), value, why,
+                                 datasheet ? ": the datasheet figure is the ceiling" : ": unused"));
+    }
+  }
+  // The axes left on the datasheet: memory, then the dtypes in key order.
+  std::string rest = out.memory_ceiling == CeilingKind::datasheet ? "memory" : "";
+  for (const auto& [key, kind] : out.compute_ceiling)
+    if (kind == CeilingKind::datasheet) rest += (rest.empty() ? "" : ", ") + key.str();
+  if (!used.empty()) {
+    std::string list;
+    for (const auto& u : used) list += (list.empty() ? "" : ", ") + u;
+    out.notes.push_back(fmt::format(
+        "measured ceilings (docs/method.md §5.7): {}{}; feasibility is judged on the datasheet; "
+        "measured by: {}",
+        list, rest.empty() ? "" : "; datasheet for " + rest,
+        m.source.empty() ? "(no source given)" : m.source));
+  }
+  for (const auto& k : kept) out.notes.push_back(k);
+  check_measured_bf16_fp16(out);
+}
+
+// Measured bf16 and fp16 agree within timing noise, or one measurement is off; and only one of
+// them measured leaves the other on the datasheet (docs/method.md §5.7).
+void check_measured_bf16_fp16(ResolvedPeaks& out) {
+  auto bf16 = out.compute_ceiling.find(DtypeKey::bf16),
+       fp16 = out.compute_ceiling.find(DtypeKey::fp16);
+  if (bf16 == out.compute_ceiling.end() || fp16 == out.compute_ceiling.end()) return;
+  if (bf16->second == CeilingKind::measured && fp16->second == CeilingKind::measured) {
+    const double b = out.flops[DtypeKey::bf16], f = out.flops[DtypeKey::fp16];
+    if (std::fabs(b - f) > k_measured_bf16_fp16_tolerance * std::max(b, f)) {
+      out.compute_validated = false;
+      out.notes.push_back(fmt::format(
+          "measured bf16 {:.4g} and fp16 {:.4g} differ by more than {:g} %: compute peaks not "
+          "validated, compute-axis entries get confidence low",
+          b, f, 100 * k_measured_bf16_fp16_tolerance));
+    }
+  } else if (bf16->second != fp16->second) {
+    const bool bf16_measured = bf16->second == CeilingKind::measured;
+    out.notes.push_back(fmt::format(
+        "{} has a measured ceiling and {} the datasheet's: {} kernels are judged against the "
+        "datasheet figure (measure {} too)",
+        bf16_measured ? "bf16" : "fp16", bf16_measured ? "fp16" : "bf16",
+        bf16_measured ? "fp16" : "bf16", bf16_measured ? "fp16" : "bf16"));
+  }
+}
+
 // gfx942 is one arch for several parts (docs/method.md §22.2): the MI300X (304 CUs, 192 GiB
 // HBM3, reported as 206 141 652 992 B), the MI325X (304 CUs, 256 GiB HBM3E, 6.0 TB/s), and parts
 // with other CU counts (MI300A 228, MI308X 80, a partitioned MI300X 152 / 76 / 38) that no gfx942
@@ -125,6 +206,29 @@ std::optional<std::string> gfx942_product(const PeaksTable& table, const DeviceP
 }
 
 }  // namespace
+
+std::optional<double> datasheet_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
+  auto it = peaks.datasheet_flops.find(dtype_key);
+  if (it == peaks.datasheet_flops.end() || !(it->second > 0))
+    return peak_flops_for(peaks, dtype_key);
+  return it->second;
+}
+
+std::optional<double> feasibility_bw(const ResolvedPeaks& peaks) {
+  return peaks.datasheet_hbm_bw_bytes_s ? peaks.datasheet_hbm_bw_bytes_s : peaks.hbm_bw_bytes_s;
+}
+
+CeilingKind compute_ceiling_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
+  auto it = peaks.compute_ceiling.find(dtype_key);
+  return it == peaks.compute_ceiling.end() ? CeilingKind::datasheet : it->second;
+}
+
+bool any_measured_ceiling(const ResolvedPeaks& peaks) {
+  if (peaks.memory_ceiling == CeilingKind::measured) return true;
+  for (const auto& [key, kind] : peaks.compute_ceiling)
+    if (kind == CeilingKind::measured) return true;
+  return false;
+}
 
 std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
   auto it = peaks.flops.find(dtype_key);
@@ -184,6 +288,10 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
                                 "compute-axis entries get confidence low"
                               : "peaks section lacks bf16 or fp16: compute peaks cannot be "
                                 "validated, compute-axis entries get confidence low");
+    out.datasheet_hbm_bw_bytes_s = out.hbm_bw_bytes_s;
+    out.datasheet_flops = out.flops;
+    for (const auto& [key, value] : out.flops) out.compute_ceiling[key] = CeilingKind::datasheet;
+    apply_measured(*match, out);
     return out;
   }
   if (is_client_rdna4(out.gfx)) {
@@ -211,6 +319,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
     out.source = PeaksSource::derived;
     out.confidence = Confidence::low;
     out.hbm_bw_bytes_s = *p.memory_clock_rate_khz * 1e3 * *p.memory_bus_width_bits / 8.0 * 2.0;
+    out.datasheet_hbm_bw_bytes_s = out.hbm_bw_bytes_s;
     out.notes.push_back(fmt::format(
         "{}: bandwidth derived from device_props "
         "(memory_clock_rate_khz {} · 1e3 · memory_bus_width_bits {} / 8 · 2 = {:.4g} B/s), "

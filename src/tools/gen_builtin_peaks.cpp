@@ -1,6 +1,7 @@
 // Build-time generator: parses data/peaks.md with the same parser `--peaks FILE` uses and writes
-// the sections as C++ statements for src/core/builtin_peaks.cpp. Any parse or check problem fails
-// the build, so the shipped table is always sound.
+// the sections as C++ statements for src/core/builtin_peaks.cpp. Any parse or check problem, or a
+// check warning (a measured figure above the datasheet or below 0.3 of it), fails the build, so
+// the shipped table is always sound.
 // Usage: gen_builtin_peaks PEAKS_MD OUT_INC
 #include <cstdio>
 #include <fstream>
@@ -16,11 +17,20 @@ std::string hex(double v) {
   return fmt::format("{:a}", v);
 }  // exact round trip
 
+// A C++ string literal of `s`: quotes and backslashes escaped, control bytes as three-digit octal
+// escapes (which, unlike \x, never swallow a following character).
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      out += fmt::format("\\{:03o}", u);
+    } else {
+      out += c;
+    }
   }
   return out + "\"";
 }
@@ -47,6 +57,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> problems = loaded.errors;
   if (loaded.value)
     for (auto& p : roofline::check_peaks(*loaded.value)) problems.push_back(p);
+  if (loaded.value)
+    for (auto& w : roofline::check_peaks_warnings(*loaded.value))
+      problems.push_back("warning: " + w);
   if (!loaded.value || !problems.empty()) {
     for (const auto& p : problems) std::fprintf(stderr, "gen_builtin_peaks: %s\n", p.c_str());
     return 1;
@@ -67,6 +80,14 @@ int main(int argc, char** argv) {
       out += fmt::format("  s.flops[DtypeKey::{}] = {};\n", key.str(), hex(value));  // peak keys
     for (const auto& name : s.device_names)
       out += fmt::format("  s.device_names.push_back({});\n", quoted(name));
+    if (s.measured) {
+      // docs/method.md §5.7: the measured block, its source text escaped like every string.
+      out += "  s.measured = MeasuredPeaks{};\n";
+      out += fmt::format("  s.measured->hbm_bw_bytes_s = {};\n", opt(s.measured->hbm_bw_bytes_s));
+      for (const auto& [key, value] : s.measured->flops)
+        out += fmt::format("  s.measured->flops[DtypeKey::{}] = {};\n", key.str(), hex(value));
+      out += fmt::format("  s.measured->source = {};\n", quoted(s.measured->source));
+    }
     out += "  t.sections.push_back(std::move(s));\n}\n";
   }
   std::string tmp = std::string(argv[2]) + ".tmp";

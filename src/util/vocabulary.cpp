@@ -79,6 +79,16 @@ const char* to_string(PeaksSource s) {
   return "none";
 }
 
+const char* to_string(CeilingKind c) {
+  return c == CeilingKind::measured ? "measured" : "datasheet";
+}
+
+std::optional<CeilingKind> parse_ceiling(std::string_view s) {
+  if (s == "datasheet") return CeilingKind::datasheet;
+  if (s == "measured") return CeilingKind::measured;
+  return std::nullopt;
+}
+
 const char* to_string(Regime r) {
   return r == Regime::prefill ? "prefill" : "decode";
 }

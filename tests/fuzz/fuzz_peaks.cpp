@@ -1,4 +1,5 @@
-// libFuzzer target: parse_peaks_md and check_peaks on arbitrary bytes. Must never crash, hang
+// libFuzzer target: parse_peaks_md, check_peaks and the measured-block warnings (docs/method.md
+// §5.7) on arbitrary bytes. Must never crash, hang
 // or throw; a parsed table always comes back (bad blocks are skipped with a message).
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto loaded = roofline::parse_peaks_md(text, "peaks.md");
   if (!loaded.value) __builtin_trap();
   (void)roofline::check_peaks(*loaded.value);
+  (void)roofline::check_peaks_warnings(*loaded.value);
   (void)roofline::known_products(*loaded.value);
   return 0;
 }

@@ -231,6 +231,15 @@ def generate(cases, count, seed):
         add("peaks.deep_flow", "peaks", b"```yaml\ngfx: gfx950\nflops: " + b"[" * 100000 + b"\n```\n",
             True)
         add("peaks.missing_file", "peaks", None, True)
+        # docs/method.md §5.7: a malformed measured block, and figures outside the usable band.
+        head = b"```yaml\ngfx: gfx950\nhbm_bw_bytes_s: 8.0e12\nflops: {bf16: 2.5e15, fp16: 2.5e15}\n"
+        add("peaks.measured_not_map", "peaks", head + b"measured: 6.4e12\n```\n", True)
+        add("peaks.measured_bad_values", "peaks", head + b"measured:\n  hbm_bw: x\n"
+            b"  flops: {bf16: fast, fp9: 1}\n  source: [1, 2]\n```\n", True)
+        add("peaks.measured_out_of_band", "peaks", head + b"measured:\n  hbm_bw_bytes_s: 9e12\n"
+            b"  flops: {bf16: 1e14, fp16: -1, fp8: 1e15}\n  source: s\n```\n", True)
+        add("peaks.measured_deep", "peaks", head + b"measured: " + b"{a: " * 5000 + b"\n```\n",
+            True)
     # deterministic top-up with more random truncations and flips
     while len(out) < count:
         case = rng.choice(cases)

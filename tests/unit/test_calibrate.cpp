@@ -165,23 +165,57 @@ TEST_CASE("choose_target_eff: calibrated only for a used class with n ≥ min-n"
   attn.used = false;
   t.classes.push_back(attn);
 
-  TargetEffChoice c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", &t, 3);
+  TargetEffChoice c =
+      choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, &t, 3);
   CHECK(c.target_eff.value() == rel(0.8631845));
   CHECK(c.source == "calibrated (n=4, roofline_calibration.json)");
   CHECK(test::contains(c.note, "0.9"));  // both values in the note
   CHECK(test::contains(c.note, "0.863"));
-  c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", &t, 5);
+  c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, &t, 5);
   CHECK(c.target_eff.value() == rel(0.9));
   CHECK(c.source == "prior");
-  c = choose_target_eff(0.5, OpClass::attn, "gfx950", "", &t, 3);
+  c = choose_target_eff(0.5, OpClass::attn, "gfx950", "", CeilingKind::datasheet, &t, 3);
   CHECK(c.source == "prior");
   CHECK(c.target_eff.value() == rel(0.5));
-  c = choose_target_eff(0.9, OpClass::moe, "gfx942", "", &t, 3);  // another arch
+  c = choose_target_eff(0.9, OpClass::moe, "gfx942", "", CeilingKind::datasheet, &t,
+                        3);  // another arch
   CHECK(c.source == "prior");
-  c = choose_target_eff(0.76, OpClass::moe, "gfx950", "r9700", &t, 3);  // another product
+  c = choose_target_eff(0.76, OpClass::moe, "gfx950", "r9700", CeilingKind::datasheet, &t,
+                        3);  // another product
   CHECK(c.target_eff.value() == rel(0.76));
-  c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", nullptr, 3);  // no calibration
+  c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, nullptr,
+                        3);  // no calibration
   CHECK(c.source.empty());
   CHECK(c.note.empty());
   CHECK(c.target_eff.value() == rel(0.9));
+}
+
+TEST_CASE("choose_target_eff: a datasheet calibration does not apply to a measured ceiling",
+          "[calibrate][ceiling]") {
+  CalibrationTable t;
+  t.display = "cal.json";
+  CalibrationClass gemm;
+  gemm.op_class = "gemm";
+  gemm.arch = "sm_90";
+  gemm.product = "h200";
+  gemm.n = 5;
+  gemm.target_eff = 0.7;
+  gemm.used = true;
+  t.classes.push_back(gemm);  // ceiling datasheet (the default)
+
+  TargetEffChoice c =
+      choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::measured, &t, 3);
+  CHECK(c.source == "prior");
+  CHECK(c.target_eff.value() == rel(0.9));
+  CHECK(test::contains(c.note, "(gemm, sm_90, h200, measured ceiling)"));
+  CHECK(test::contains(c.note, "its datasheet class does not apply to a measured ceiling"));
+  c = choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::datasheet, &t, 3);
+  CHECK(c.target_eff.value() == rel(0.7));
+
+  t.classes[0].ceiling = CeilingKind::measured;
+  c = choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::measured, &t, 3);
+  CHECK(c.target_eff.value() == rel(0.7));
+  c = choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::datasheet, &t, 3);
+  CHECK(c.source == "prior");
+  CHECK(test::contains(c.note, "its measured-ceiling class does not apply to a datasheet one"));
 }

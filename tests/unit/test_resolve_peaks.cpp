@@ -134,8 +134,17 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
     ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, "  nvidia h200 ");
     CHECK(p.product == "h200");
     CHECK(p.source == PeaksSource::table);
-    CHECK(p.hbm_bw_bytes_s.value() == rel(4.8e12));
-    CHECK(p.flops.at(DtypeKey::bf16) == rel(989.4e12));
+    // The built-in row's measured ceilings (docs/method.md §5.7); the datasheet figures stay beside
+    // them.
+    CHECK(p.hbm_bw_bytes_s.value() == rel(4.20e12));
+    CHECK(p.datasheet_hbm_bw_bytes_s.value() == rel(4.8e12));
+    CHECK(p.memory_ceiling == CeilingKind::measured);
+    CHECK(p.flops.at(DtypeKey::bf16) == rel(779e12));
+    CHECK(p.datasheet_flops.at(DtypeKey::bf16) == rel(989.4e12));
+    CHECK(compute_ceiling_for(p, DtypeKey::bf16) == CeilingKind::measured);
+    CHECK(p.flops.at(DtypeKey::fp16) == rel(989.4e12));  // not measured: the datasheet's
+    CHECK(compute_ceiling_for(p, DtypeKey::fp16) == CeilingKind::datasheet);
+    CHECK(feasibility_bw(p).value() == rel(4.8e12));
     CHECK(p.l2_bytes.value() == rel(62914560));
     CHECK(p.compute_validated);
   }

@@ -20,6 +20,9 @@ inline constexpr std::size_t k_default_min_n = 3;
 
 struct CalibrationClass {
   std::string op_class, arch, product;  // product "" = none
+  // The ceiling the class's predictions divided by (docs/method.md §5.7): a calibration from
+  // datasheet predictions does not apply to measured ones. A file without it is datasheet.
+  CeilingKind ceiling = CeilingKind::datasheet;
   std::size_t n = 0;
   double prior = 0;
   double target_eff = 0;
@@ -44,8 +47,8 @@ Loaded<CalibrationTable> parse_calibration(std::string_view text, const std::str
                                            const InputLimits& limits = {});
 
 // target_eff for one analysed entry (pure): the calibrated value of the class (op_class, arch,
-// product) when `calibration` has it marked used with n ≥ min_n, else the prior. `source` is
-// "prior" or "calibrated (n=…, FILE)", empty when no calibration was given; `note` shows both
+// product, ceiling) when `calibration` has it marked used with n ≥ min_n, else the prior. `source`
+// is "prior" or "calibrated (n=…, FILE)", empty when no calibration was given; `note` shows both
 // values (empty when no calibration was given).
 struct TargetEffChoice {
   std::optional<double> target_eff;
@@ -53,7 +56,7 @@ struct TargetEffChoice {
   std::string note;
 };
 TargetEffChoice choose_target_eff(std::optional<double> prior, OpClass cls, const std::string& arch,
-                                  const std::string& product, const CalibrationTable* calibration,
-                                  std::size_t min_n);
+                                  const std::string& product, CeilingKind ceiling,
+                                  const CalibrationTable* calibration, std::size_t min_n);
 
 }  // namespace roofline

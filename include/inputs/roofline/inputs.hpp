@@ -233,6 +233,14 @@ struct LinkPeak {
   double links = 1.0;    // links per GPU (mesh)
 };
 
+// A section's `measured:` block (docs/method.md §5.7): what a benchmark saw the part do, on any
+// subset of the axes, with what measured it.
+struct MeasuredPeaks {
+  std::optional<double> hbm_bw_bytes_s;  // device copy: read + write bytes over its time
+  std::map<DtypeKey, double> flops;      // dense matrix products per dtype
+  std::string source;                    // the tool, date, versions and sizes, as written
+};
+
 // One fenced yaml block of peaks.md.
 struct PeaksSection {
   std::string gfx;      // normalized `gfx:` (AMD) or `arch:` (NVIDIA sm_NN)
@@ -246,7 +254,8 @@ struct PeaksSection {
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
   std::optional<LinkPeak> link;
-  int line = 0;  // 1-based line of the block's opening fence
+  std::optional<MeasuredPeaks> measured;  // `measured:`; hbm_bw_bytes_s/flops stay the datasheet's
+  int line = 0;                           // 1-based line of the block's opening fence
 };
 
 struct PeaksTable {

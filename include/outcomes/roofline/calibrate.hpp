@@ -1,6 +1,6 @@
 #pragma once
 // Calibrating target_eff from recorded outcomes (docs/method.md §17.4): the shrinkage estimate per
-// (op_class, arch, product), its leave-one-out check, and the calibration file it writes.
+// (op_class, arch, product, ceiling), its leave-one-out check, and the calibration file it writes.
 
 #include <array>
 #include <cstddef>
@@ -38,14 +38,16 @@ std::optional<double> loo_error_calibrated(double prior,
 struct ByteRatioSample {
   std::string op_class, arch, product;
   double ratio = 0;
+  CeilingKind ceiling = CeilingKind::datasheet;  // the entry's ceiling
 };
 
 // The calibration (pure): usable records (verdict confirmed | within_noise | regressed |
 // contradiction, a prediction with a verdict and not suspect, roofline_pct > 0, a measured
 // speedup), one per (run, kernel) by source precedence director > opbench > integrate > compare,
-// grouped by (op_class, arch, product) and fitted; `used` when n ≥ min_n and the calibrated
-// leave-one-out error is lower than the prior's. Byte ratios add their median to their class
-// (a class with ratios only has n = 0). Classes sorted by op_class, arch, product.
+// grouped by (op_class, arch, product, ceiling) and fitted; `used` when n ≥ min_n and the
+// calibrated leave-one-out error is lower than the prior's. Byte ratios add their median to their
+// class (a class with ratios only has n = 0). Classes sorted by op_class, arch, product, ceiling
+// (datasheet before measured).
 CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
                            const std::vector<ByteRatioSample>& byte_ratios, std::size_t min_n);
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/vocabulary.hpp"
+
 namespace roofline {
 
 // One analysed entry as the artifact records it (the fields compare and outcomes use).
@@ -19,6 +21,9 @@ struct Prediction {
   std::optional<double> launches_per_step, t_unit_ms, bytes_est;
   std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
   bool suspect = false;
+  // The ceiling the prediction divided by (docs/method.md §5.7): the entry's `ceiling`, datasheet
+  // when the artifact does not write one (no measured figure anywhere).
+  CeilingKind ceiling = CeilingKind::datasheet;
   std::optional<double> measured_vs_model_bytes;  // stage C: measured_vs_model.bytes, when written
   // A verdict was given: headroom_class is saturated, moderate or underperforming.
   bool has_verdict() const;

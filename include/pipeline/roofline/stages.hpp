@@ -43,8 +43,19 @@ double head_key_pct(const TopNEntry& entry, HeadKey key);
 struct ResolvedPeaks {
   std::string gfx;      // normalized run arch: the gfx (AMD) or sm_NN (NVIDIA)
   std::string product;  // canonical run product ("" = none)
+  // The ceilings every utilization divides by (docs/method.md §5.7): per axis the section's
+  // measured figure where it has a usable one, else the datasheet figure.
   std::optional<double> hbm_bw_bytes_s;
   std::map<DtypeKey, double> flops;  // canonical dtype key -> FLOP/s
+  // The datasheet figures (or the derived bandwidth, docs/method.md §5.4): what feasibility is
+  // judged on (§9, §10.6). Equal to the two above where nothing is measured.
+  std::optional<double> datasheet_hbm_bw_bytes_s;
+  std::map<DtypeKey, double> datasheet_flops;
+  // The section's `measured:` block as written (the artifact records it whole), and which axes
+  // divide by a measured figure.
+  std::optional<MeasuredPeaks> measured;
+  CeilingKind memory_ceiling = CeilingKind::datasheet;
+  std::map<DtypeKey, CeilingKind> compute_ceiling;  // one per key of `flops`
   std::optional<double> l2_bytes;
   std::optional<double> mall_bytes;
   std::optional<LinkPeak>
@@ -65,6 +76,15 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
                             const std::string& device_name = {});
 // FLOP/s for a canonical dtype key; nullopt when the table has no figure (never the maximum).
 std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key);
+// The datasheet FLOP/s of a dtype, what a compute rate's feasibility is judged on.
+std::optional<double> datasheet_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key);
+// The bandwidth feasibility is judged on (docs/method.md §9): the datasheet figure, never a
+// measured one (a rate between the two is real).
+std::optional<double> feasibility_bw(const ResolvedPeaks& peaks);
+// Which figure the compute ceiling of a dtype is (datasheet when the dtype has none).
+CeilingKind compute_ceiling_for(const ResolvedPeaks& peaks, DtypeKey dtype_key);
+// Whether any axis divides by a measured figure.
+bool any_measured_ceiling(const ResolvedPeaks& peaks);
 
 // ---- step 3: gather_evidence (stages B and C, docs/method.md §11) -------------------------------
 // What stages B and C found for one head entry, matched by kernel name before the per-entry pass.
@@ -295,6 +315,9 @@ struct Verdict {
   std::optional<double> arithmetic_intensity, ridge_point;
   Bound bound = Bound::unknown;
   std::optional<double> roofline_pct, roofline_pct_raw;
+  // Which figure the roof axis divides by (docs/method.md §5.7); a link roof is a datasheet one.
+  CeilingKind ceiling = CeilingKind::datasheet;
+  bool ceiling_recorded = false;  // the run's peaks carry a measured block: the artifact names it
   std::optional<double> target_eff;
   std::string target_eff_source;  // "prior" | "calibrated (n=…, FILE)"; "" without calibration
   double attainable_speedup = 1.0;

@@ -20,6 +20,9 @@ enum class Headroom { underperforming, moderate, saturated, unknown };
 enum class Confidence { low, medium, high };
 // Where the hardware denominators came from (docs/method.md §5).
 enum class PeaksSource { table, derived, none };
+// Which figure an axis divides by (docs/method.md §5.7): the section's datasheet figure, or the
+// `measured:` one a benchmark took on the part.
+enum class CeilingKind { datasheet, measured };
 enum class Regime { prefill, decode };
 // How deep the evidence behind an entry goes (docs/method.md §11): Top-N estimate, captured shapes,
 // measured counters. Ordered: a later stage is stronger evidence.
@@ -49,6 +52,7 @@ const char* to_string(Bound b);
 const char* to_string(Headroom h);
 const char* to_string(Confidence c);
 const char* to_string(PeaksSource s);
+const char* to_string(CeilingKind c);
 const char* to_string(Regime r);
 const char* to_string(Stage s);
 const char* to_string(Level l);
@@ -57,6 +61,8 @@ const char* to_string(MatchKind k);
 // "gemm", "moe", "attn" (or "attention"), "linear_attn" (or "linear_attention"), "ssm" (or
 // "mamba"), "comm" (or "collective"), "elementwise", "unknown"; case and spaces ignored.
 std::optional<OpClass> parse_op_class(std::string_view s);
+// "datasheet" | "measured"; nullopt for anything else.
+std::optional<CeilingKind> parse_ceiling(std::string_view s);
 
 // What a recorded problem is about.
 enum class Topic { input, peaks, probes, counters, entry };

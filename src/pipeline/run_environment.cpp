@@ -15,6 +15,14 @@ bool differ(double a, double b) {
   return std::fabs(a - b) > 0.05 * std::max(std::fabs(a), std::fabs(b));
 }
 
+// A disagreement between the env report and the trace: a warning, and the same words in the run
+// notes so the artifact keeps it.
+void disagree(Findings& found, std::string text) {
+  found.notes.push_back("warning: " + text);
+  found.diagnostics.push_back(
+      Diagnostic{Severity::warning, std::nullopt, Topic::input, "", std::move(text)});
+}
+
 std::string device_text(const TopNDevice& d) {
   std::string out = d.name.empty() ? std::string("(unnamed)") : d.name;
   if (!d.arch.empty()) out += ", " + d.arch;
@@ -34,11 +42,10 @@ void take_device(EnvReport& e, const TopNDevice& d, Findings& found) {
     e.gfx_raw = d.arch;
     taken.push_back("arch");
   } else if (!arch.empty() && arch != e.arch) {
-    found.diagnostics.push_back(Diagnostic{
-        Severity::warning, std::nullopt, Topic::input, "",
-        fmt::format("env_report.json names arch {} but the trace's deviceProperties say {} ({}): "
-                    "the env report wins",
-                    e.arch, arch, device_text(d))});
+    disagree(found,
+             fmt::format("env_report.json names arch {} but the trace's deviceProperties say {} "
+                         "({}): the env report wins",
+                         e.arch, arch, device_text(d)));
   }
   if (e.device_name.empty() && !d.name.empty()) {
     e.device_name = d.name;
@@ -71,11 +78,9 @@ void take_workload(Workload& w, const ServingInfo& s, Findings& found) {
       w.conc_source = fmt::format("the Top-N's measured decode batch ({})",
                                   s.decode_from.empty() ? "step annotations" : s.decode_from);
     } else if (differ(*w.conc, *s.decode_batch)) {
-      found.diagnostics.push_back(Diagnostic{
-          Severity::warning, std::nullopt, Topic::input, "",
-          fmt::format("env_report.json workload.conc {} but the step annotations measured a decode "
-                      "batch of {} ({}): the env report wins",
-                      format_g(*w.conc), format_g(*s.decode_batch), s.decode_from)});
+      disagree(found, fmt::format("env_report.json workload.conc {} but the step annotations "
+                                  "measured a decode batch of {} ({}): the env report wins",
+                                  format_g(*w.conc), format_g(*s.decode_batch), s.decode_from));
     }
   }
   // Σkv / requests from the sums themselves where they are written (the block's decode_context

@@ -128,6 +128,17 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& t
   std::vector<ProjectionAssignment> assigned;
   if (step.rows > 0) {
     assigned = assign_projections(kernels, plan, step);
+    // An incomplete plan cannot vouch for a joint pairing: the missing projections may be the
+    // kernels' (a variant with as many projections can then fit by chance).
+    if (!plan.missing.empty())
+      for (ProjectionAssignment& a : assigned)
+        if (a.projection && a.how.rfind("jointly", 0) == 0) {
+          a.projection.reset();
+          a.problem = fmt::format(
+              "the config lacks{}, so the plan is incomplete and kernels are not paired with its "
+              "projections jointly",
+              plan.missing);
+        }
   } else {
     assigned.resize(kernels.size());
     for (ProjectionAssignment& a : assigned)
@@ -143,9 +154,9 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& t
     if (!group[i]->head) continue;
     HeadEntry& e = *group[i]->head;
     e.projection = a;
-    e.plan_notes.push_back(
-        fmt::format("no operand shapes: modelled from the config's linear plan ({}; {})",
-                    plan.description.empty() ? plan.missing : plan.description, why));
+    e.plan_notes.push_back(fmt::format(
+        "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,
+        plan.missing.empty() ? "" : "; the config lacks" + plan.missing, why));
     if (a.projection)
       e.plan_notes.push_back(fmt::format("linear plan: {} [M={}, K={}]×[K, N={}] ({}), {}",
                                          to_string(a.projection->kind), format_g(a.m),

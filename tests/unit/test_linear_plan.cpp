@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "roofline/head.hpp"
 #include "roofline/linear_plan.hpp"
 #include "roofline/load.hpp"
 #include "unit/test_helpers.hpp"
@@ -194,4 +195,89 @@ TEST_CASE("assign_projections: the vLLM gpt-oss prefill step by FLOPs", "[linear
   REQUIRE(a[3].projection);
   CHECK(a[3].projection->kind == ProjectionKind::lm_head);
   CHECK(a[3].m == 46);
+}
+
+// The run-level pass (plan_head.cpp) over a head of shapeless GEMMs: the SGLang decode step's four
+// per-layer GEMMs and its lm_head, then bad inputs.
+namespace {
+
+struct PlanHead {
+  TopN topn;
+  std::vector<HeadEntry> head;
+  ResolvedPeaks peaks;
+  PlanHead() {
+    topn.serving.present = true;
+    topn.serving.n_decode_steps = 1;
+    topn.serving.decode_batch = 32;
+    peaks.hbm_bw_bytes_s = 5.3e12;
+    for (auto [name, calls, us] : {std::tuple{"gemm_a", 36.0, 67.157},
+                                   {"gemm_b", 36.0, 40.609},
+                                   {"gemm_c", 36.0, 25.098},
+                                   {"gemm_d", 36.0, 16.732},
+                                   {"gemm_head", 1.0, 396.832}}) {
+      TopNEntry e;
+      e.index = topn.entries.size();
+      e.name = e.short_name = name;
+      e.calls = calls;
+      e.served_regimes = {"decode"};
+      e.calls_per_step.decode = calls;
+      e.base_latency_ms.decode = us / 1000.0;
+      HeadEntry h;
+      h.topn_position = h.topn_index = e.index;
+      h.name = h.short_name = name;
+      h.classified.op_class = OpClass::gemm;
+      topn.entries.push_back(e);
+      head.push_back(h);
+    }
+  }
+  Findings run(const ModelConfig& cfg) {
+    pick_regimes(head, topn, nullptr, &cfg);
+    return plan_shapeless_gemms(head, topn, &cfg, nullptr, peaks, ClassRules{});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("plan_shapeless_gemms: the SGLang decode step's GEMMs, and bad inputs stay L2",
+          "[linear_plan]") {
+  PlanHead h;
+  SECTION("every GEMM assigned, the notes say how") {
+    const Findings f = h.run(qwen3_8b());
+    const char* kinds[] = {"gate_up", "down", "qkv", "o", "lm_head"};
+    for (std::size_t i = 0; i < 5; ++i) {
+      REQUIRE(h.head[i].projection);
+      REQUIRE(h.head[i].projection->projection);
+      CHECK(std::string(to_string(h.head[i].projection->projection->kind)) == kinds[i]);
+    }
+    CHECK(h.head[0].projection->m == 32);
+    REQUIRE(f.notes.size() == 1);
+    CHECK(contains(f.notes[0], "gemm_a → gate_up; gemm_b → down"));
+  }
+  SECTION("a step with zero requests: no rows, L2 with the reason") {
+    h.topn.serving.decode_batch = 0;
+    h.run(qwen3_8b());
+    for (const HeadEntry& e : h.head) {
+      REQUIRE(e.projection);
+      CHECK_FALSE(e.projection->projection);
+      CHECK(contains(e.projection->problem, "no rows for the decode step"));
+    }
+  }
+  SECTION(
+      "a config without intermediate_size: the FFN is left out and named, nothing assigned "
+      "wrongly") {
+    ModelConfig c = qwen3_8b();
+    c.intermediate.reset();
+    h.run(c);
+    for (std::size_t i = 0; i < 4; ++i) {
+      REQUIRE(h.head[i].projection);
+      CHECK_FALSE(h.head[i].projection->projection);  // two projections for four kernels
+    }
+    CHECK(roofline::test::any_contains(h.head[0].plan_notes, {"intermediate_size"}));
+  }
+  SECTION("no config: nothing planned, one run note") {
+    pick_regimes(h.head, h.topn, nullptr, nullptr);
+    const Findings f = plan_shapeless_gemms(h.head, h.topn, nullptr, nullptr, h.peaks, {});
+    CHECK(contains(f.notes.at(0), "not built (no config.json)"));
+    CHECK_FALSE(h.head[0].projection);
+  }
 }

@@ -157,7 +157,7 @@ std::optional<EnvReport> effective_env(const EnvReport* env, const TopN& topn,
   const bool measured = topn.serving.present && !topn.serving.step_source.empty();
   if (!env && !topn.device && !measured) return std::nullopt;
   EnvReport e = env ? *env : EnvReport{};
-  if (!env)
+  if (!env && !topn_stands_in(topn))  // else the input's own note says it
     found.notes.push_back(
         "no env_report.json: the Top-N stands in for it (the trace's device, the step "
         "annotations' measured workload)");

@@ -32,6 +32,10 @@ void record(Analysis& a, Findings f) {
 
 void check_inputs(Run& r) {
   record(r.a, detail::input_findings(r.in));
+  Findings env_found;
+  r.stand_in = detail::effective_env(r.env, r.topn, r.config, env_found);
+  r.env = r.stand_in ? &*r.stand_in : nullptr;
+  record(r.a, std::move(env_found));
   r.a.round = r.in.round;
   r.a.inputs = detail::input_records(r.in);
   r.a.run = detail::describe_run(r.in, r.topn, r.env, r.config);

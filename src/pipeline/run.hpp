@@ -4,6 +4,7 @@
 // inputs say; run_entry.cpp: one entry's steps 6-11 and the L5 boundary).
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,11 @@ struct Run {
   Run(const AnalyzeInputs& inputs, const AnalyzeOptions& options);
   const AnalyzeInputs& in;
   const AnalyzeOptions& opts;
-  const TopN topn;                      // the Top-N read, or an empty one
-  const EnvReport* env = nullptr;       // null when env_report.json is missing/unreadable
+  const TopN topn;  // the Top-N read, or an empty one
+  // env_report.json, or what the Top-N measured standing in for it (stand_in, pass inputs);
+  // null when neither says anything.
+  const EnvReport* env = nullptr;
+  std::optional<EnvReport> stand_in;
   const ModelConfig* config = nullptr;  // null when config.json is missing/unreadable
   VerdictParams verdict;                // the options' and the calibration (pass calibration)
   Analysis a;                           // what the passes have built so far
@@ -33,6 +37,15 @@ struct Run {
 Findings input_findings(const AnalyzeInputs& in);
 // Every file the run read, with its role (the artifact's inputs[]).
 std::vector<InputRecord> input_records(const AnalyzeInputs& in);
+// The environment the run uses (docs/method.md §22.1): env_report.json where it speaks, else what
+// the Top-N measured (the trace's device, the step annotations' decode batch and context, the
+// world size as TP when a GEMM shape shows it). nullopt when neither says anything. Notes say
+// where each figure came from; a disagreement is a warning naming both (the env report wins).
+std::optional<EnvReport> effective_env(const EnvReport* env, const TopN& topn,
+                                       const ModelConfig* config, Findings& found);
+// True when the Top-N can stand in for a missing env report: a device with an arch and a serving
+// block measured from step annotations.
+bool topn_stands_in(const TopN& topn);
 // What the report header says about the run.
 RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env,
                      const ModelConfig* config);

@@ -33,7 +33,14 @@ Findings input_findings(const AnalyzeInputs& in) {
           "no model config found (looked for {}): models that need it degrade", file.display));
   };
   check(in.topn, true, "the Top-N profile is required");
-  check(in.env, true, "environment report: gfx, workload, tp");
+  // A Top-N that names its device and measured its steps needs no env report (a note, not L5).
+  const bool stands_in = in.topn.loaded.value && topn_stands_in(*in.topn.loaded.value);
+  if (stands_in && !in.env.found)
+    f.notes.push_back(
+        fmt::format("{}: not found; the Top-N's device and measured serving block stand in for it",
+                    in.env.display));
+  else
+    check(in.env, true, "environment report: gfx, workload, tp");
   check(in.config, false, "model config");
   check(in.peaks, true, "peaks table");
   // What the readers noticed without refusing anything (non-finite literals read as absent,

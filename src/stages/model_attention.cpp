@@ -33,12 +33,27 @@ AttnVariant variant_for(const ModelInput& in) {
 // S = isl + osl/2: the average context of a request sampled mid-decode.
 bool decode_context(const ModelInput& in, double& S, std::string& missing) {
   const EnvReport* env = in.ctx.env;
+  if (env && env->workload.decode_context && *env->workload.decode_context > 0) {
+    S = *env->workload.decode_context;
+    return true;
+  }
   if (!env || !env->workload.isl || !env->workload.osl) {
     missing = "workload.isl and workload.osl in env_report (context length S = isl + osl/2)";
     return false;
   }
   S = *env->workload.isl + *env->workload.osl / 2.0;
   return S > 0;
+}
+
+std::string decode_context_how(const ModelInput& in, double S) {
+  const EnvReport* env = in.ctx.env;
+  if (env && env->workload.decode_context && *env->workload.decode_context > 0)
+    return fmt::format("Σkv / requests = {} (the decode context: {})", format_g(S),
+                       env->workload.decode_context_source);
+  return fmt::format(
+      "isl + osl/2 = {} (average context mid-decode, an assumption and a real "
+      "error source)",
+      format_g(S));
 }
 
 namespace {
@@ -119,12 +134,11 @@ void decode_gqa(const ModelInput& in, WorkEstimate& work, double B, double S) {
   work.kv_bytes = bytes.value;
   work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.kv);
   work.notes.push_back(fmt::format(
-      "decode attention ({}): B = {} ({}), S = isl + osl/2 = {} (average context mid-decode, an "
-      "assumption and a real error source), per-rank heads n_q = {}/{} = {}, n_kv = max(1, {}/{}) "
-      "= {}{}, "
-      "head_dim {}{}",
-      n_kv < n_q ? "GQA" : "MHA", format_g(B), in.rows_source, format_g(S), format_g(*c.n_heads),
-      format_g(in.tp), format_g(n_q), format_g(*c.n_kv_heads), format_g(in.tp), format_g(n_kv),
+      "decode attention ({}): B = {} ({}), S = {}, per-rank heads n_q = {}/{} = {}, n_kv = max(1, "
+      "{}/{}) = {}{}, head_dim {}{}",
+      n_kv < n_q ? "GQA" : "MHA", format_g(B), in.rows_source, decode_context_how(in, S),
+      format_g(*c.n_heads), format_g(in.tp), format_g(n_q), format_g(*c.n_kv_heads),
+      format_g(in.tp), format_g(n_kv),
       c.n_kv_heads_defaulted ? " (num_key_value_heads absent: = attention heads)" : "",
       format_g(hd), c.head_dim_derived ? fmt::format(" ({})", c.head_dim_rule) : ""));
   work.notes.push_back(mix.how);

@@ -35,6 +35,7 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   const double B = *in.rows, d = *cfg->index_head_dim, h = *cfg->index_n_heads;
+  const std::string context = decode_context_how(in, S);  // "isl + osl/2 = 1536 (...)"
   // Key bytes: fp8 keys carry one fp32 scale per key (d elements), else bf16
   // (docs/method.md §8.12).
   bool fp8 = false;
@@ -56,10 +57,11 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
   work.compute_dtype = fp8 ? dtype_of(DtypeKey::fp8) : dtype_of(DtypeKey::bf16);
   work.kv_bytes = keys.value;
   work.notes.push_back(fmt::format(
-      "sparse-attention indexer (decode): B = {} ({}), S = isl + osl/2 = {} keys scored per "
+      "sparse-attention indexer (decode): B = {} ({}), S = {} keys scored per "
       "query, index_head_dim d = {}, index_n_heads h = {}; the index key cache is one head, not "
       "TP-sharded, and the indexer's query heads are replicated on every rank",
-      format_g(B), in.rows_source, format_g(S), format_g(d), format_g(h)));
+      format_g(B), in.rows_source, context.substr(0, context.find(" (")), format_g(d),
+      format_g(h)));
   work.notes.push_back(
       fp8 ? fmt::format("index keys fp8 (entry dtype '{}') with one fp32 scale per key: {}",
                         fp8_spelling, render(k_bytes))

@@ -69,6 +69,9 @@ WindowMix attention_window_mix(const ModelConfig& cfg, double S);
 
 // S = isl + osl/2, the mean decode context (false, with what is missing, when unknown).
 bool decode_context(const ModelInput& in, double& S, std::string& missing);
+// How S was reached, for notes: "isl + osl/2 = 1536 (average context mid-decode, an assumption
+// and a real error source)", or the measured decode context and where it came from.
+std::string decode_context_how(const ModelInput& in, double S);
 
 // Dense FFN gating from the config (relu2 is non-gated).
 bool config_gated(const ModelConfig& cfg);

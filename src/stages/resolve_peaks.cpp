@@ -80,6 +80,50 @@ std::string nvidia_product(const PeaksTable& table, const std::string& arch,
   return name;
 }
 
+// gfx942 is one arch for several parts (docs/method.md §22.2): the MI300X (304 CUs, 192 GiB
+// HBM3, reported as 206 141 652 992 B), the MI325X (304 CUs, 256 GiB HBM3E, 6.0 TB/s), and parts
+// with other CU counts (MI300A 228, MI308X 80, a partitioned MI300X 152 / 76 / 38) that no gfx942
+// row describes. A device name that names a product of the table decides; else the CU count and
+// memory. Returns the product ("" = the section without a product, the MI300X) or nullopt when
+// the part matches no gfx942 row (named in notes).
+std::optional<std::string> gfx942_product(const PeaksTable& table, const DeviceProps& props,
+                                          const std::string& device_name,
+                                          std::vector<std::string>& notes) {
+  if (!device_name.empty()) {
+    const std::string named = canonical_product(device_name, known_products(table));
+    for (const PeaksSection& s : table.sections)
+      if (s.gfx == "gfx942" && !s.product.empty() && s.product == named) {
+        notes.push_back(fmt::format("device '{}' is product {}", device_name, named));
+        return named;
+      }
+  }
+  const auto& cu = props.multi_processor_count;
+  if (!cu) return std::string();
+  if (*cu != 304) {
+    const char* what = *cu == 228  ? "an MI300A"
+                       : *cu == 80 ? "an MI308X"
+                       : (*cu == 152 || *cu == 76 || *cu == 38)
+                           ? "a partitioned MI300X (a fraction of its bandwidth)"
+                           : "not an MI300X or MI325X";
+    notes.push_back(fmt::format(
+        "gfx942 with {} CUs is {}: no gfx942 row describes it (the MI300X and MI325X rows are "
+        "304-CU parts)",
+        format_g(*cu), what));
+    return std::nullopt;
+  }
+  const auto& mem = props.memory_bytes;
+  if (mem && *mem > 224.0 * 1073741824.0) {
+    for (const PeaksSection& s : table.sections)
+      if (s.gfx == "gfx942" && s.product == "mi325x") {
+        notes.push_back(fmt::format(
+            "gfx942 with 304 CUs and {:.0f} GiB is the MI325X (256 GiB HBM3E; the MI300X has 192)",
+            *mem / 1073741824.0));
+        return std::string("mi325x");
+      }
+  }
+  return std::string();
+}
+
 }  // namespace
 
 std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
@@ -96,6 +140,14 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
   out.product = is_nvidia_arch(out.gfx)
                     ? nvidia_product(table, out.gfx, product_spelling, device_name, out.notes)
                     : canonical_product(product_spelling, known_products(table));
+  bool no_row = false;  // a gfx942 part no gfx942 row describes (not the MI300X row either)
+  if (out.gfx == "gfx942" && out.product.empty()) {
+    auto p = gfx942_product(table, props, device_name, out.notes);
+    if (p)
+      out.product = *p;
+    else
+      no_row = true;
+  }
   const std::string product_text = out.product.empty() ? "no product" : "product " + out.product;
 
   if (out.gfx.empty()) {
@@ -107,7 +159,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
   for (const PeaksSection& s : table.sections) {
     if (s.gfx != out.gfx) continue;
     gfx_known = true;
-    if (s.product == out.product) {
+    if (s.product == out.product && !no_row) {
       match = &s;
       break;
     }
@@ -142,15 +194,17 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
         out.gfx, product_text));
     return out;
   }
-  if (gfx_known)
+  if (gfx_known && !no_row)
     out.notes.push_back(fmt::format(
         "{} has peaks sections, but none for {} (a section without product matches only runs "
         "with no product or device_target 'unknown')",
         out.gfx, product_text));
   // What failed to match, for the L1 reason: the whole arch, or this product of a known arch.
   const std::string unmatched =
-      gfx_known ? fmt::format("{} with {} matches no section", out.gfx, product_text)
-                : fmt::format("{} not in the peaks table", out.gfx);
+      no_row ? fmt::format("{} with {} CUs matches no section", out.gfx,
+                           format_g(props.multi_processor_count.value_or(0.0)))
+      : gfx_known ? fmt::format("{} with {} matches no section", out.gfx, product_text)
+                  : fmt::format("{} not in the peaks table", out.gfx);
   const auto& p = props;
   if (p.memory_clock_rate_khz && p.memory_bus_width_bits && *p.memory_clock_rate_khz > 0 &&
       *p.memory_bus_width_bits > 0) {

@@ -42,6 +42,15 @@ inline bool contains(std::string_view hay, std::string_view needle) {
   return hay.find(needle) != std::string_view::npos;
 }
 
+// A workload {isl, osl, conc} (the env report's three figures; nothing measured).
+inline Workload workload(double isl, double osl, double conc) {
+  Workload w;
+  w.isl = isl;
+  w.osl = osl;
+  w.conc = conc;
+  return w;
+}
+
 // gfx950 (MI350X/MI355X) denominators as docs/method.md §2.6 lists them, resolved by hand.
 inline ResolvedPeaks gfx950_peaks() {
   ResolvedPeaks p;
@@ -106,7 +115,9 @@ struct ModelCase {
   Classification cls;
   ModelCase() {
     env.gfx = "gfx950";
-    env.workload = {1024, 1024, 64};
+    env.workload.isl = 1024;
+    env.workload.osl = 1024;
+    env.workload.conc = 64;
     config.dtype = "bfloat16";
     regime.regime = Regime::decode;
   }

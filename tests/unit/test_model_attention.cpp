@@ -124,7 +124,7 @@ TEST_CASE("model_work attention: MLA with index_topk has two candidates", "[mode
   Attn x;
   x.deepseek_mla();
   x.config.index_topk = 2048;  // DeepSeek-V3.2 sparse attention
-  x.env.workload = {8192, 2048, 64};
+  x.env.workload = roofline::test::workload(8192, 2048, 64);
   const double B = 64, S = 8192 + 1024, c = 576, kv = 2;
   const double full = B * S * c * kv, selected = B * 2048 * c * kv;
   SECTION("both feasible: the full context (largest) is chosen") {
@@ -221,14 +221,14 @@ TEST_CASE("model_work attention: one kernel over sliding and full layers reads t
 TEST_CASE("model_work attention: chunked layers read ((S−1) mod C) + 1 tokens",
           "[model][attn][window]") {
   Attn x;
-  x.env.workload = {16384, 2048, 64};  // S = 17408
+  x.env.workload = roofline::test::workload(16384, 2048, 64);  // S = 17408
   x.config.plan = windowed(12, 36, Mixer::chunked, 8192);
   const double chunk_tokens = (17408 - 1) % 8192 + 1;  // 1024
   const double mean = (36 * chunk_tokens + 12 * 17408.0) / 48;
   CHECK(mean == rel(5120));
   CHECK(x.run().bytes == rel(64 * mean * 2 * 256 * 2 * 2));
   // S a multiple of C: the chunk is full.
-  x.env.workload = {8192, 0, 64};
+  x.env.workload = roofline::test::workload(8192, 0, 64);
   CHECK(x.run().bytes == rel(64 * 8192.0 * 2 * 256 * 2 * 2));
 }
 
@@ -252,7 +252,7 @@ TEST_CASE("model_work attention: the DeepSeek-V3.2 indexer (MODELS §7)", "[mode
   x.config.index_n_heads = 64;
   x.config.index_topk = 2048;
   x.env.tp = 8;  // the index key cache is one head, not sharded
-  x.env.workload = {8192, 1024, 64};
+  x.env.workload = roofline::test::workload(8192, 1024, 64);
   x.cls.detail = detail_of(OpClass::attn, "indexer");
   x.entry.name = "fp8_paged_mqa_logits_kernel";
   x.entry.dtypes = {"torch.float8_e4m3fn", "torch.uint8"};

@@ -16,7 +16,7 @@ struct Fixture {
   ResolvedPeaks peaks = gfx950_peaks();
   Fixture() {
     env.gfx = "gfx950";
-    env.workload = {1024, 1024, 64};
+    env.workload = roofline::test::workload(1024, 1024, 64);
     env.model_dtype = "bf16";
     config.dtype = "bfloat16";
     config.hidden = 2048;

@@ -44,7 +44,7 @@ struct Gdn : roofline::test::ModelCase {
 struct Mamba : roofline::test::ModelCase {
   Mamba() {
     env.tp = 4;
-    env.workload = {4096, 1024, 32};
+    env.workload = roofline::test::workload(4096, 1024, 32);
     config.mamba_heads = 256;
     config.mamba_head_dim = 64;
     config.ssm_state_size = 256;

@@ -151,7 +151,7 @@ TEST_CASE("check_peaks: bf16 != fp16 and duplicate (gfx, product) are flagged", 
 TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks]") {
   const PeaksTable& t = builtin_peaks();
   CHECK(check_peaks(t).empty());
-  REQUIRE(t.sections.size() == 9);
+  REQUIRE(t.sections.size() == 10);
 
   SECTION("gfx950 MI350X/MI355X") {
     const PeaksSection* s = find_section(t, "gfx950", "");
@@ -175,6 +175,14 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     CHECK(s->flops.at(DtypeKey::fp32) == rel(1.63e14));
     CHECK(s->flops.at(DtypeKey::fp64) == rel(1.63e14));
     CHECK(s->flops.count(DtypeKey::fp4) == 0);
+  }
+  SECTION("gfx942 MI325X (product-gated, SERVING §3)") {
+    const PeaksSection* s = find_section(t, "gfx942", "mi325x");
+    REQUIRE(s);
+    CHECK(s->cu.value() == rel(304));
+    CHECK(s->hbm_bw_bytes_s.value() == rel(6.0e12));
+    CHECK(s->flops.at(DtypeKey::bf16) == rel(1.31e15));  // the MI300X's matrix rates
+    CHECK(s->flops.at(DtypeKey::fp8) == rel(2.61e15));
   }
   SECTION("gfx1151 Strix Halo") {
     const PeaksSection* s = find_section(t, "gfx1151", "");
@@ -245,7 +253,7 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     CHECK(find_section(t, "sm_90", "h100")->flops.at(DtypeKey::tf32) == rel(494.7e12));
   }
   CHECK(known_products(t) ==
-        std::vector<std::string>{"r9700", "a100", "l40s", "h100", "h200", "b200"});
+        std::vector<std::string>{"r9700", "a100", "l40s", "h100", "h200", "b200", "mi325x"});
 }
 
 TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text",

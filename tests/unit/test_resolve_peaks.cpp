@@ -234,3 +234,52 @@ TEST_CASE("resolve_peaks: NVIDIA parts carry their NVLink roof, and peaks show p
                  "  link            mesh, 7 links x 7.65e+10 B/s per direction "
                  "(a group of n GPUs: min(n-1, 7) x 7.65e+10 B/s)\n"));
 }
+
+TEST_CASE("resolve_peaks: gfx942 is MI300X or MI325X by name, else by CUs and memory",
+          "[peaks][resolve][serving]") {
+  DeviceProps props;
+  props.multi_processor_count = 304;
+  SECTION("304 CUs and 192 GiB (as a trace reports it) -> the MI300X row") {
+    props.memory_bytes = 206141652992.0;
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx942", "", props);
+    CHECK(p.product.empty());
+    CHECK(p.source == PeaksSource::table);
+    CHECK(p.hbm_bw_bytes_s.value() == rel(5.3e12));
+  }
+  SECTION("304 CUs and 256 GiB -> the MI325X row, said in notes") {
+    props.memory_bytes = 274877906944.0;
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx942", "", props);
+    CHECK(p.product == "mi325x");
+    CHECK(p.source == PeaksSource::table);
+    CHECK(p.hbm_bw_bytes_s.value() == rel(6.0e12));
+    CHECK(p.flops.at(DtypeKey::bf16) == rel(1.31e15));
+    CHECK(any_contains(p.notes, {"304 CUs and 256 GiB is the MI325X"}));
+  }
+  SECTION("the device name decides over memory") {
+    ResolvedPeaks p =
+        resolve_peaks(builtin_peaks(), "gfx942", "", props, "AMD Instinct MI325X");
+    CHECK(p.product == "mi325x");
+    CHECK(p.hbm_bw_bytes_s.value() == rel(6.0e12));
+  }
+  SECTION("device_target names the product") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx942", "MI325X", {});
+    CHECK(p.product == "mi325x");
+    CHECK(p.source == PeaksSource::table);
+  }
+  SECTION("another CU count is neither row: L1, named in notes") {
+    for (double cu : {228.0, 80.0, 152.0, 38.0, 100.0}) {
+      props.multi_processor_count = cu;
+      props.memory_bytes = 206141652992.0;
+      ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx942", "", props);
+      CHECK(p.source != PeaksSource::table);
+      CHECK(p.confidence == Confidence::low);
+      CHECK_FALSE(p.hbm_bw_bytes_s.has_value());  // no clock and bus width to derive from
+      CHECK(any_contains(p.notes, {"no gfx942 row describes it"}));
+    }
+  }
+  SECTION("no CU count at all: the MI300X row, as before") {
+    ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx942", "", {});
+    CHECK(p.source == PeaksSource::table);
+    CHECK(p.hbm_bw_bytes_s.value() == rel(5.3e12));
+  }
+}

@@ -128,6 +128,11 @@ struct Workload {
   std::optional<double> isl;
   std::optional<double> osl;
   std::optional<double> conc;
+  // The decode context measured by the Top-N's step annotations (Σkv / requests of the
+  // generation parts, docs/method.md §22.3): used instead of the isl + osl/2 guess when set.
+  std::optional<double> decode_context;
+  std::string conc_source;            // "" = env_report.json workload.conc
+  std::string decode_context_source;  // where decode_context came from
 };
 
 // Optional device properties for the derived-bandwidth fallback (L1).
@@ -136,6 +141,7 @@ struct DeviceProps {
   std::optional<double> memory_bus_width_bits;
   std::optional<double> multi_processor_count;
   std::optional<double> clock_rate_khz;
+  std::optional<double> memory_bytes;  // total device memory (a trace's totalGlobalMem)
 };
 
 // env_report.json, normalized: `gfx` without feature suffix, `product` lower-case or empty.

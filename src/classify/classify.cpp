@@ -57,15 +57,15 @@ struct HelperToken {
   ElementwiseKind kind;
 };
 constexpr std::array<HelperToken, 19> k_helper_tokens{{
-    {"reduce", ElementwiseKind::reduce},     {"combine", ElementwiseKind::reduce},
-    {"finalize", ElementwiseKind::reduce},   {"epilogue", ElementwiseKind::unnamed},
-    {"memset", ElementwiseKind::fill},       {"fill", ElementwiseKind::fill},
-    {"memcpy", ElementwiseKind::copy},       {"copy", ElementwiseKind::copy},
-    {"cast", ElementwiseKind::cast},         {"quant", ElementwiseKind::quant},
-    {"norm", ElementwiseKind::norm},         {"routing", ElementwiseKind::index},
-    {"sort", ElementwiseKind::index},        {"align", ElementwiseKind::index},
-    {"scatter", ElementwiseKind::index},     {"gather", ElementwiseKind::index},
-    {"permute", ElementwiseKind::index},     {"topk", ElementwiseKind::softmax},
+    {"reduce", ElementwiseKind::reduce},   {"combine", ElementwiseKind::reduce},
+    {"finalize", ElementwiseKind::reduce}, {"epilogue", ElementwiseKind::unnamed},
+    {"memset", ElementwiseKind::fill},     {"fill", ElementwiseKind::fill},
+    {"memcpy", ElementwiseKind::copy},     {"copy", ElementwiseKind::copy},
+    {"cast", ElementwiseKind::cast},       {"quant", ElementwiseKind::quant},
+    {"norm", ElementwiseKind::norm},       {"routing", ElementwiseKind::index},
+    {"sort", ElementwiseKind::index},      {"align", ElementwiseKind::index},
+    {"scatter", ElementwiseKind::index},   {"gather", ElementwiseKind::index},
+    {"permute", ElementwiseKind::index},   {"topk", ElementwiseKind::softmax},
     {"softmax", ElementwiseKind::softmax},
 }};
 // Under an attention op these name the split-KV reduction (docs/method.md §8.11): the attention
@@ -136,9 +136,9 @@ std::optional<Classification> helper_of_op(const TopNEntry& e, const ClassRule& 
       if (any_matches(e, t)) {
         c.op_class = OpClass::attn;
         c.detail.attn = AttnVariant::decode_reduce;
-        c.rule = fmt::format(
-            "name token '{}' under the attention op '{}' ({}): the split-KV reduction", t, e.op,
-            where);
+        c.rule =
+            fmt::format("name token '{}' under the attention op '{}' ({}): the split-KV reduction",
+                        t, e.op, where);
         return c;
       }
   const bool main_class =

@@ -1,6 +1,7 @@
 // docs/method.md §7.5: the operand dtypes that cuBLASLt nvjet and TRT-LLM bmm kernel names spell.
 #include "classify/name_dtypes.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -20,8 +21,7 @@ bool is_digit(char c) {
 // Positions where `word` starts a token of `text` (exact case: the families spell it so).
 template <class F>
 void each_token_start(std::string_view text, std::string_view word, F f) {
-  for (std::size_t at = text.find(word); at != std::string_view::npos;
-       at = text.find(word, at + 1))
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
     if (token_boundary(text, at)) f(at + word.size());
 }
 
@@ -79,7 +79,8 @@ std::string bmm_types(std::string_view text) {
     if (!b || a->spelling.size() + b->spelling.size() != operands.size()) return;
     out = fmt::format("name types (TRT-LLM bmm): output {} ({}), operands {} ({}) and {} ({})",
                       o->spelling, o->meaning, a->spelling, a->meaning, b->spelling, b->meaning);
-    if (a->spelling == "MxE2m1" || b->spelling == "MxE2m1") out += "; MxE2m1 = mxfp4 expert weights";
+    if (a->spelling == "MxE2m1" || b->spelling == "MxE2m1")
+      out += "; MxE2m1 = mxfp4 expert weights";
   });
   return out;
 }

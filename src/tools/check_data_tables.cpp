@@ -8,9 +8,9 @@
 // Usage: check_data_tables KERNEL_CLASSES KERNEL_OPS KERNEL_BACKENDS TARGET_EFF PEAKS_MD STAMP
 #include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <optional>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -60,9 +60,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string classes, ops, backends, target_eff, peaks;
-  for (auto [path, text] : {std::pair{argv[1], &classes}, std::pair{argv[2], &ops},
-                            std::pair{argv[3], &backends}, std::pair{argv[4], &target_eff},
-                            std::pair{argv[5], &peaks}})
+  for (auto [path, text] :
+       {std::pair{argv[1], &classes}, std::pair{argv[2], &ops}, std::pair{argv[3], &backends},
+        std::pair{argv[4], &target_eff}, std::pair{argv[5], &peaks}})
     if (!read(path, *text)) {
       std::fprintf(stderr, "check_data_tables: cannot read %s\n", path);
       return 1;

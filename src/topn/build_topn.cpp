@@ -69,8 +69,7 @@ std::string classification_of(const TraceKernel& k, const TopnEntry& e, const Ba
         return "reduction_norm";
       if (d == K::copy || d == K::cat || d == K::fill || d == K::kv_write) return "memory";
       if (d == K::unnamed && name_has(e, {"*norm", "reduce", "softmax"})) return "reduction_norm";
-      if (d == K::unnamed && name_has(e, {"copy", "fill", "memcpy", "memset"}))
-        return "memory";
+      if (d == K::unnamed && name_has(e, {"copy", "fill", "memcpy", "memset"})) return "memory";
       return "elementwise_overhead";
     }
     case OpClass::unknown:

@@ -72,10 +72,11 @@ TEST_CASE("classify families: TRT-LLM bmm expert GEMMs, the fused activation is 
           {"bmm_E4m3_E4m3E4m3_Fp32_t128x16x128_s4_et64x16_m64x16x32_cga1x1x1_16dp256b_TN_schedS_"
            "swiGlu_sm100a",
            OpClass::moe, "stage1"},
-          {"bmm_Bfloat16_E4m3E4m3_Fp32_t128x16x128_s4_et64x16_m64x16x32_cga1x1x1_16dp256b_TN_sm100a",
+          {"bmm_Bfloat16_E4m3E4m3_Fp32_t128x16x128_s4_et64x16_m64x16x32_cga1x1x1_16dp256b_TN_"
+           "sm100a",
            OpClass::moe, "stage2"},
-          {"bmm_Bfloat16_E2m1E2m1_Fp32_t128x8x256u2_s4_et128x8_m128x8x64_geGlu_sm100a", OpClass::moe,
-           "stage1"},
+          {"bmm_Bfloat16_E2m1E2m1_Fp32_t128x8x256u2_s4_et128x8_m128x8x64_geGlu_sm100a",
+           OpClass::moe, "stage1"},
           {"bmm_E2m1_E2m1E2m1_Fp32_t128x8x256u2_s4_sm100a", OpClass::moe, "stage2"},
       },
       "kernel_classes.tsv");
@@ -84,8 +85,8 @@ TEST_CASE("classify families: TRT-LLM bmm expert GEMMs, the fused activation is 
 TEST_CASE("classify families: the names' types are noted (TRT-LLM bmm, cuBLASLt qq)",
           "[classify][families]") {
   const ClassRules rules = shipped();
-  const Classification mx = classify(
-      entry("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f"), rules);
+  const Classification mx =
+      classify(entry("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f"), rules);
   CHECK(has_note(mx, "operands MxE2m1 (mxfp4) and MxE4m3 (mxfp8)"));
   CHECK(has_note(mx, "MxE2m1 = mxfp4 expert weights"));
   CHECK(mx.operand_dtype.empty());
@@ -102,9 +103,9 @@ TEST_CASE("classify families: the names' types are noted (TRT-LLM bmm, cuBLASLt 
     CHECK(c.operand_dtype == "fp8");
     CHECK(has_note(c, "'qq' = fp8 A and B operands"));
   }
-  for (const char* bf16 : {"nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT",
-                           "nvjet_sm90_tst_64x64_64x13_4x1_v_bz_splitK_TNT",
-                           "nvjet_hsh_128x256_64x4_2x1_v_bz_TNN", "nvjet_tst_64x8_64x16_2x4_h_TNT"}) {
+  for (const char* bf16 :
+       {"nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT", "nvjet_sm90_tst_64x64_64x13_4x1_v_bz_splitK_TNT",
+        "nvjet_hsh_128x256_64x4_2x1_v_bz_TNN", "nvjet_tst_64x8_64x16_2x4_h_TNT"}) {
     INFO(bf16);
     const Classification c = classify(entry(bf16), rules);
     CHECK(c.op_class == OpClass::gemm);
@@ -127,7 +128,8 @@ TEST_CASE("classify families: MoE routing and finalize are elementwise, not GEMM
            "bfloat16, float>>(int)",
            OpClass::elementwise, "reduce"},
           {"void finalizeKernel<__nv_bfloat16, float, 4>(int)", OpClass::elementwise, "reduce"},
-          {"void tensorrt_llm::kernels::finalizeMoeRoutingKernel<__nv_bfloat16, __nv_bfloat16>(int)",
+          {"void tensorrt_llm::kernels::finalizeMoeRoutingKernel<__nv_bfloat16, "
+           "__nv_bfloat16>(int)",
            OpClass::elementwise, "reduce"},
           {"_finalize_matmul_scatter_bf16", OpClass::elementwise, "reduce"},
           {"_finalize_matmul_scatter_fp8", OpClass::elementwise, "reduce"},
@@ -181,8 +183,7 @@ TEST_CASE("classify families: CK attention is not FlashInfer's, paged-attention 
           {"ck_tile::kentry<1, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVS<int>>>",
            OpClass::attn, "auto"},
           {"void flashinfer::BatchPrefillWithPagedKVCacheKernel<int>(int)", OpClass::attn, "auto"},
-          {"void flashinfer::BatchDecodeWithPagedKVCacheKernel<int>(int)", OpClass::attn,
-           "decode"},
+          {"void flashinfer::BatchDecodeWithPagedKVCacheKernel<int>(int)", OpClass::attn, "decode"},
           {"void paged_attention_ll4mi_reduce_kernel<__hip_bfloat16, __hip_bfloat16, 128, 128, "
            "256, 3, false>(__hip_bfloat16*)",
            OpClass::attn, "decode_reduce"},
@@ -205,10 +206,12 @@ TEST_CASE("classify families: norms, activations and the KV-cache write of the s
           "[classify][families]") {
   check_cases(
       {
-          {"_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi256ELi16ELb1ELb0ELb1ELi1EEEvPT0_PT_PfS4_"
+          {"_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi256ELi16ELb1ELb0ELb1ELi1EEEvPT0_PT_"
+           "PfS4_"
            "S4_S4_diiiiiiib",
            OpClass::elementwise, "add_norm"},
-          {"void aiter::add_rmsnorm_quant_kernel<__hip_bfloat16, __hip_bfloat16, 64, 8, false>(int)",
+          {"void aiter::add_rmsnorm_quant_kernel<__hip_bfloat16, __hip_bfloat16, 64, 8, "
+           "false>(int)",
            OpClass::elementwise, "add_norm"},
           {"_ZN7ck_tile6kentryILi1ENS_12Rmsnorm2dFwdINS_27Rmsnorm2dFwdPipelineOnePassIfEEEEEvT_",
            OpClass::elementwise, "norm"},

@@ -36,20 +36,18 @@ TEST_CASE("classify ops: a kernel no family names takes its launching op's class
     OpClass cls;
     const char* row;
   };
-  for (const Case& c : {Case{"aten::mm", OpClass::gemm, "'aten::mm'"},
-                        Case{"aten::addmm", OpClass::gemm, "'aten::addmm'"},
-                        Case{"aten::bmm", OpClass::gemm, "'aten::bmm'"},
-                        Case{"aten::_scaled_mm", OpClass::gemm, "'aten::_scaled_mm'"},
-                        Case{"aten::_scaled_dot_product_flash_attention", OpClass::attn,
-                             "'aten::_*attention*'"},
-                        Case{"aten::_scaled_dot_product_efficient_attention", OpClass::attn,
-                             "'aten::_*attention*'"},
-                        Case{"vllm::unified_attention_with_output", OpClass::attn,
-                             "'vllm::unified_attention*'"},
-                        Case{"vllm::moe_forward", OpClass::moe, "'vllm::moe_forward'"},
-                        Case{"c10d::allreduce_", OpClass::comm, "'c10d::allreduce_'"},
-                        Case{"_c10d_functional::all_reduce", OpClass::comm,
-                             "'_c10d_functional::all_reduce*'"}}) {
+  for (const Case& c :
+       {Case{"aten::mm", OpClass::gemm, "'aten::mm'"},
+        Case{"aten::addmm", OpClass::gemm, "'aten::addmm'"},
+        Case{"aten::bmm", OpClass::gemm, "'aten::bmm'"},
+        Case{"aten::_scaled_mm", OpClass::gemm, "'aten::_scaled_mm'"},
+        Case{"aten::_scaled_dot_product_flash_attention", OpClass::attn, "'aten::_*attention*'"},
+        Case{"aten::_scaled_dot_product_efficient_attention", OpClass::attn,
+             "'aten::_*attention*'"},
+        Case{"vllm::unified_attention_with_output", OpClass::attn, "'vllm::unified_attention*'"},
+        Case{"vllm::moe_forward", OpClass::moe, "'vllm::moe_forward'"},
+        Case{"c10d::allreduce_", OpClass::comm, "'c10d::allreduce_'"},
+        Case{"_c10d_functional::all_reduce", OpClass::comm, "'_c10d_functional::all_reduce*'"}}) {
     INFO(c.op);
     const Classification got = classify(launched("sm90_mystery_kernel_0", c.op), rules);
     INFO(got.rule);
@@ -67,8 +65,8 @@ TEST_CASE("classify ops: a kernel no family names takes its launching op's class
 TEST_CASE("classify ops: the order of the rules", "[classify][ops]") {
   ClassRules rules = shipped();
   // The family table beats the op: a MoE finalize under vllm::moe_forward stays elementwise.
-  const Classification fin = classify(launched("_finalize_matmul_scatter_bf16", "vllm::moe_forward"),
-                                      rules);
+  const Classification fin =
+      classify(launched("_finalize_matmul_scatter_bf16", "vllm::moe_forward"), rules);
   CHECK(fin.op_class == OpClass::elementwise);
   CHECK(fin.rule.find("kernel_classes.tsv") != std::string::npos);
   // The op beats the name tokens: `attn` in the name of a kernel aten::mm launched.
@@ -167,7 +165,8 @@ TEST_CASE("classify fixtures: every kernel of the serving and torch-trace fixtur
            {"_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_"
             "S4_S4_diiiiiiib",
             OpClass::elementwise, "add_norm"},
-           {"_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_Z4siluIS2_"
+           {"_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_"
+            "Z4siluIS2_"
             "ES3_S5_EEEEvPS3_PS4_i",
             OpClass::elementwise, "act_and_mul"},
            {"void rotary_embedding_kernel<c10::BFloat16, true>(long const*)", OpClass::elementwise,

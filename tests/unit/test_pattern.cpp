@@ -60,8 +60,7 @@ TEST_CASE("pattern: wildcards, and the anchoring they relax", "[pattern]") {
   CHECK_FALSE(pattern_matches("a?c", "ab"));
 }
 
-TEST_CASE("pattern: length in tokens, the longest match wins, ties the earlier row",
-          "[pattern]") {
+TEST_CASE("pattern: length in tokens, the longest match wins, ties the earlier row", "[pattern]") {
   CHECK(pattern_length("FmhaBatchPrefillWithPagedKVCache") == 7);
   CHECK(pattern_length("BatchPrefillWithPagedKVCache") == 6);
   CHECK(pattern_length("nvjet_*") == 1);

@@ -1,7 +1,6 @@
 #include "core/pattern.hpp"
 
 #include <algorithm>
-#include <vector>
 
 namespace roofline::detail {
 namespace {
@@ -40,31 +39,40 @@ bool token_boundary(std::string_view s, std::size_t i) {
          kind(s[i + 1]) == CharKind::lower;
 }
 
+namespace {
+
+// The leftmost place at or after `pos` where `seg` fits the token rule; npos when none.
+std::size_t place_segment(std::string_view seg, std::string_view text, std::size_t pos,
+                          bool anchored, bool ends_on_token) {
+  for (std::size_t q = pos; q + seg.size() <= text.size(); ++q) {
+    if (anchored && !token_boundary(text, q)) continue;
+    if (!segment_at(seg, text, q)) continue;
+    if (ends_on_token && !token_boundary(text, q + seg.size())) continue;
+    return q;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 bool pattern_matches(std::string_view pattern, std::string_view text) {
   const bool lead = !pattern.empty() && pattern.front() == '*';
   const bool trail = !pattern.empty() && pattern.back() == '*';
-  std::vector<std::string_view> segments;
-  for (std::size_t at = 0; at <= pattern.size();) {
-    const std::size_t star = std::min(pattern.find('*', at), pattern.size());
-    if (star > at) segments.push_back(pattern.substr(at, star - at));
-    at = star + 1;
-  }
-  // Each piece at the leftmost place that fits leaves the most room for the pieces after it.
+  // Each piece between stars at the leftmost place that fits leaves the most room for the pieces
+  // after it.
   std::size_t pos = 0;
-  for (std::size_t k = 0; k < segments.size(); ++k) {
-    const std::string_view seg = segments[k];
-    const bool anchored = !(k == 0 && lead);
-    const bool ends_on_token = k + 1 == segments.size() && !trail;
-    bool found = false;
-    for (std::size_t q = pos; q + seg.size() <= text.size(); ++q) {
-      if (anchored && !token_boundary(text, q)) continue;
-      if (!segment_at(seg, text, q)) continue;
-      if (ends_on_token && !token_boundary(text, q + seg.size())) continue;
+  bool first = true;
+  for (std::size_t at = 0; at < pattern.size();) {
+    const std::size_t star = std::min(pattern.find('*', at), pattern.size());
+    if (star > at) {
+      const std::string_view seg = pattern.substr(at, star - at);
+      const bool last = pattern.find_first_not_of('*', star) == std::string_view::npos;
+      const std::size_t q = place_segment(seg, text, pos, !(first && lead), last && !trail);
+      if (q == std::string_view::npos) return false;
       pos = q + seg.size();
-      found = true;
-      break;
+      first = false;
     }
-    if (!found) return false;
+    at = star + 1;
   }
   return true;
 }

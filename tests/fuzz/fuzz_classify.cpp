@@ -21,7 +21,7 @@
 namespace {
 
 constexpr std::size_t k_max_rules = 128;
-constexpr std::size_t k_max_names = 64;
+constexpr std::size_t k_max_names = 16;
 constexpr std::size_t k_max_name_bytes = 2048;
 
 std::vector<std::string_view> split_parts(std::string_view text) {

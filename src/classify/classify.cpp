@@ -73,7 +73,7 @@ constexpr std::array<HelperToken, 19> k_helper_tokens{{
 constexpr std::array<std::string_view, 3> k_attn_reduce_tokens{"reduce", "combine", "merge"};
 
 bool any_matches(const TopNEntry& e, std::string_view pattern) {
-  for (const std::string* field : {&e.name, &e.demangled, &e.short_name})
+  for (const std::string* field : {&detail::matched_name(e), &e.short_name})
     if (!field->empty() && pattern_matches(pattern, *field)) return true;
   return false;
 }
@@ -100,7 +100,7 @@ std::optional<Classification> first_override(const TopNEntry& e, const ClassRule
 std::optional<Classification> family(const TopNEntry& e, const ClassRules& rules, bool comm) {
   const std::vector<ClassRule>& f = rules.families;
   const ClassRule* r = detail::longest_match(
-      f.data(), f.data() + f.size(), {e.name, e.demangled, e.short_name},
+      f.data(), f.data() + f.size(), {detail::matched_name(e), e.short_name},
       [comm](const ClassRule& rule) { return (rule.op_class == OpClass::comm) == comm; });
   if (!r) return std::nullopt;
   return from_rule(*r, "kernel_classes.tsv");

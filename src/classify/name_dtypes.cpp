@@ -88,7 +88,7 @@ std::string bmm_types(std::string_view text) {
 }  // namespace
 
 void read_name_dtypes(const TopNEntry& e, Classification& c) {
-  for (const std::string* field : {&e.name, &e.demangled, &e.short_name}) {
+  for (const std::string* field : {&matched_name(e), &e.short_name}) {
     if (const std::string_view letters = nvjet_letters(*field); letters.substr(0, 2) == "qq") {
       c.operand_dtype = "fp8";
       c.notes.push_back(fmt::format(

@@ -29,17 +29,22 @@ std::string signature_json(const std::vector<std::vector<std::int64_t>>& dims) {
   return out + "]";
 }
 
+// The name the family patterns read (docs/method.md §7.1): the demangled one when there is one.
+const std::string& family_text(const TopnEntry& e) {
+  return e.demangled.empty() ? e.name : e.demangled;
+}
+
 // The kernel-family row of data/kernel_backends.tsv by the token rule (docs/method.md §7.2): the
-// longest pattern matching the raw, demangled or short name.
+// longest pattern matching the (demangled) name or the short name.
 const BackendRule* match_backend(const TopnEntry& e, const std::vector<BackendRule>& rules) {
   return detail::longest_match(rules.data(), rules.data() + rules.size(),
-                               {e.name, e.demangled, e.short_name},
+                               {family_text(e), e.short_name},
                                [](const BackendRule&) { return true; });
 }
 
 bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens) {
   for (std::string_view t : tokens)
-    for (const std::string* field : {&e.name, &e.demangled, &e.short_name})
+    for (const std::string* field : {&family_text(e), &e.short_name})
       if (!field->empty() && detail::pattern_matches(t, *field)) return true;
   return false;
 }

@@ -120,6 +120,18 @@ TEST_CASE("classify ops: the shipped op table parses, and its rows are token-anc
         std::string::npos);
 }
 
+TEST_CASE("classify ops: the demangled name is matched, the raw one only without it",
+          "[classify][ops]") {
+  const ClassRules rules = shipped();
+  TopNEntry e = launched("_ZN5aiter24add_rmsnorm_quant_kernelIfEEvPT_", "");
+  e.short_name = "kernel";
+  CHECK(classify(e, rules).detail.elementwise == ElementwiseKind::add_norm);  // raw, no demangled
+  e.demangled = "void aiter::fused_thing<float>(float*)";
+  CHECK(classify(e, rules).op_class == OpClass::unknown);  // the demangled name decides
+  e.demangled = "void aiter::add_rmsnorm_quant_kernel<float>(float*)";
+  CHECK(classify(e, rules).detail.elementwise == ElementwiseKind::add_norm);
+}
+
 TEST_CASE("classify negatives: a token never matches inside a word", "[classify][negative]") {
   const ClassRules rules = shipped();
   // fbgemm embedding kernels are not GEMMs (the substring rule said they were).

@@ -24,7 +24,8 @@ struct Classification {
 // docs/method.md §7.1: `--classify` (first match), the family table's comm rows, collective name
 // tokens, its other rows (longest match), the launching op (data/kernel_ops.tsv; a helper kernel
 // keeps its own class), name tokens, the profiler's classification. Patterns are matched against
-// the entry's name, demangled name and short name by the token rule (§7.2).
+// the entry's demangled name (else its raw name, the join key) and short name by the token rule
+// (§7.2).
 Classification classify(const TopNEntry& entry, const ClassRules& rules);
 
 }  // namespace roofline

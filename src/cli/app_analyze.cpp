@@ -104,8 +104,8 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
   cmd->add_option(
       "--classify", a.classify,
       "PATTERN=CLASS[:detail], repeatable: force the op class (gemm, moe, attn, linear_attn, "
-      "ssm, comm, elementwise, unknown) of kernels whose name matches PATTERN (substring, or "
-      "glob with * ?)");
+      "ssm, comm, elementwise, unknown) of kernels whose name matches PATTERN (from the start "
+      "of a name token to the end of one, * and ? wildcards; docs/method.md §7.2)");
   cmd->add_option("-o,--out", a.out, "Folder for the artifacts (default: the round folder)");
   cmd->add_option("-f,--format", a.format,
                   "stdout: text (a summary), json (the artifact), quiet. "

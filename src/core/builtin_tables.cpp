@@ -15,6 +15,14 @@ const std::vector<ClassRule>& builtin_kernel_classes_rules() {
   return rules;
 }
 
+const std::vector<ClassRule>& builtin_kernel_ops_rules() {
+  static const std::vector<ClassRule> rules = [] {
+    auto loaded = parse_kernel_ops(builtin_kernel_ops(), "kernel_ops.tsv");
+    return loaded.value.value_or(std::vector<ClassRule>{});
+  }();
+  return rules;
+}
+
 const std::vector<BackendRule>& builtin_kernel_backends_rules() {
   static const std::vector<BackendRule> rules = [] {
     auto loaded = parse_kernel_backends(builtin_kernel_backends(), "kernel_backends.tsv");

@@ -148,8 +148,12 @@ std::optional<ClassDetail> parse_class_detail(OpClass cls, std::string_view text
   return std::nullopt;
 }
 
-Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
-                                                    const std::string& display_name) {
+namespace {
+
+// One rule per non-comment line, `pattern class[:detail] description...`: the grammar of both
+// kernel_classes.tsv and kernel_ops.tsv.
+Loaded<std::vector<ClassRule>> parse_rule_table(std::string_view text,
+                                                const std::string& display_name) {
   Loaded<std::vector<ClassRule>> out;
   std::vector<ClassRule> rules;
   for (const TableLine& line : table_lines(text)) {
@@ -172,6 +176,18 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
   }
   out.value = std::move(rules);
   return out;
+}
+
+}  // namespace
+
+Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
+                                                    const std::string& display_name) {
+  return parse_rule_table(text, display_name);
+}
+
+Loaded<std::vector<ClassRule>> parse_kernel_ops(std::string_view text,
+                                                const std::string& display_name) {
+  return parse_rule_table(text, display_name);
 }
 
 std::optional<ClassRule> parse_classify_override(std::string_view spec, std::string& error) {

@@ -148,6 +148,7 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.editable = f.boolean(entry, "editable", path + ".editable");
   e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
   e.op = f.string(entry, "op", path + ".op").value_or("");
+  e.demangled = f.string(entry, "demangled", path + ".demangled").value_or("");
   e.module = f.string(entry, "module", path + ".module").value_or("");
   e.phase = lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
   read_served_regimes(f, entry, path, e);

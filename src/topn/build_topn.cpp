@@ -29,21 +29,29 @@ std::string signature_json(const std::vector<std::vector<std::int64_t>>& dims) {
   return out + "]";
 }
 
-const BackendRule* match_backend(const TraceKernel& k, const std::vector<BackendRule>& rules) {
-  for (const BackendRule& r : rules)
-    if (detail::pattern_matches(r.pattern, k.name)) return &r;
-  return nullptr;
+// The name the family patterns read (docs/method.md §7.1): the demangled one when there is one.
+const std::string& family_text(const TopnEntry& e) {
+  return e.demangled.empty() ? e.name : e.demangled;
 }
 
-bool name_has(const std::string& name, std::initializer_list<std::string_view> tokens) {
+// The kernel-family row of data/kernel_backends.tsv by the token rule (docs/method.md §7.2): the
+// longest pattern matching the (demangled) name or the short name.
+const BackendRule* match_backend(const TopnEntry& e, const std::vector<BackendRule>& rules) {
+  return detail::longest_match(rules.data(), rules.data() + rules.size(),
+                               {family_text(e), e.short_name},
+                               [](const BackendRule&) { return true; });
+}
+
+bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens) {
   for (std::string_view t : tokens)
-    if (detail::icontains(name, t)) return true;
+    for (const std::string* field : {&family_text(e), &e.short_name})
+      if (!field->empty() && detail::pattern_matches(t, *field)) return true;
   return false;
 }
 
 // The profiler's classification vocabulary (docs/method.md §2.3) from the op class
 // (kernel_classes.tsv).
-std::string classification_of(const TraceKernel& k, const BackendRule* family,
+std::string classification_of(const TraceKernel& k, const TopnEntry& e, const BackendRule* family,
                               const Classification& c) {
   if (k.kind != GpuEventKind::kernel) return "memory";
   if (family && !family->classification.empty()) return family->classification;
@@ -65,10 +73,8 @@ std::string classification_of(const TraceKernel& k, const BackendRule* family,
       if (d == K::norm || d == K::add_norm || d == K::reduce || d == K::softmax)
         return "reduction_norm";
       if (d == K::copy || d == K::cat || d == K::fill || d == K::kv_write) return "memory";
-      if (d == K::unnamed && name_has(k.name, {"norm", "reduce", "softmax"}))
-        return "reduction_norm";
-      if (d == K::unnamed && name_has(k.name, {"copy", "fill", "memcpy", "memset"}))
-        return "memory";
+      if (d == K::unnamed && name_has(e, {"*norm", "reduce", "softmax"})) return "reduction_norm";
+      if (d == K::unnamed && name_has(e, {"copy", "fill", "memcpy", "memset"})) return "memory";
       return "elementwise_overhead";
     }
     case OpClass::unknown:
@@ -266,16 +272,18 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     e.pct_gpu_time = total_us > 0 ? round_to(100.0 * k->total_us / total_us, 2) : 0.0;
     e.shapes = signatures(*k);
     e.dtypes = k->dtypes;
+    fill_launcher(*k, e);
     TopNEntry probe;
     probe.name = e.name;
+    probe.demangled = e.demangled;
     probe.short_name = e.short_name;
+    probe.op = e.op.value_or("");
     const Classification cls = classify(probe, rules);
-    const BackendRule* family = match_backend(*k, backends);
-    e.classification = classification_of(*k, family, cls);
+    const BackendRule* family = match_backend(e, backends);
+    e.classification = classification_of(*k, e, family, cls);
     e.backend_guess = family ? family->backend : "unknown";
     e.editable = family ? family->editable : std::nullopt;
     e.opt_hint = family ? family->hint : "";
-    fill_launcher(*k, e);
     fill_regimes(*k, profile.steps, e);
     double with_shapes = 0.0;
     for (const TraceCase& c : k->cases) {

@@ -1,7 +1,7 @@
 // libFuzzer target: the parsers of the shipped tables and of `--classify` on arbitrary bytes
-// (parse_kernel_classes with its detail language, parse_kernel_backends, parse_target_eff and its
-// checks and lookup, parse_classify_override). Must never crash, hang or throw; a parsed table
-// always comes back (bad rows are skipped with a message naming the line).
+// (parse_kernel_classes with its detail language, parse_kernel_ops, parse_kernel_backends,
+// parse_target_eff and its checks and lookup, parse_classify_override). Must never crash, hang or
+// throw; a parsed table always comes back (bad rows are skipped with a message naming the line).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,6 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto classes = roofline::parse_kernel_classes(text, "kernel_classes.tsv");
   if (!classes.value) __builtin_trap();
   for (const roofline::ClassRule& r : *classes.value) (void)to_string(r.detail);
+  auto ops = roofline::parse_kernel_ops(text, "kernel_ops.tsv");
+  if (!ops.value) __builtin_trap();
+  for (const roofline::ClassRule& r : *ops.value) (void)to_string(r.detail);
   if (!roofline::parse_kernel_backends(text, "kernel_backends.tsv").value) __builtin_trap();
   auto eff = roofline::parse_target_eff(text, "target_eff.tsv");
   if (!eff.value) __builtin_trap();

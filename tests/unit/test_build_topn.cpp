@@ -268,6 +268,37 @@ TEST_CASE("build_topn: classification, backend, editable and hint from the famil
   check("my_mystery_kernel", "other", "unknown", std::nullopt);
 }
 
+TEST_CASE("build_topn: the serving families' backends by the token rule, longest match",
+          "[topn][build]") {
+  TraceProfile p;
+  const std::vector<std::pair<std::string, std::string>> want{
+      {"ck_tile::kentry<1, ck_tile::FmhaBatchPrefillWithPagedKVCacheKernel<int>>",
+       "composable_kernel"},
+      {"ck_tile::FmhaBatchPrefillKernel<ck_tile::BlockFmhaBatchPrefillPipeline<int>>",
+       "composable_kernel"},
+      {"flashinfer::BatchPrefillWithPagedKVCacheKernel<int>", "flashinfer"},
+      {"nvjet_sm90_qqtst_128x128_64x4_1x2_h_bz_coopA_TNT", "cublaslt"},
+      {"nvjet_sm100_tst_256x128_64x4_2x1_v_bz_TNN", "cublaslt"},
+      {"bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f", "tensorrt-llm"},
+      {"bmm_E4m3_E4m3E4m3_Fp32_t128x16x128_s4_sm100a", "tensorrt-llm"},
+      {"void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<int>(int)",
+       "tensorrt-llm"},
+      {"multimem_all_reduce_kernel<c10::BFloat16>", "pytorch"},
+      {"ncclDevKernel_AllGather_RING_LL(int)", "nccl"},
+      {"_matmul_ogs_NNT_bf16xbf16xmxfp4_128x128x128x1_swiglu", "triton_kernels"},
+      {"void fbgemm_gpu::embedding_forward_split_kernel<float>(int)", "unknown"},
+  };
+  double us = 100;
+  for (const auto& [name, backend] : want) p.kernels.push_back(kernel(name, 1, us--));
+  const TopnDocument d = build(p);
+  for (const auto& [name, backend] : want) {
+    INFO(name);
+    CHECK(entry(d, name).backend_guess == backend);
+  }
+  CHECK(entry(d, want[0].first).classification == "library_attn");
+  CHECK(entry(d, want[3].first).classification == "library_gemm");
+}
+
 TEST_CASE("build_topn: step annotations give the per-regime fields and the serving block",
           "[topn][build]") {
   TraceKernel moe = kernel("fused_moe_kernel", 170, 0);

@@ -197,7 +197,7 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     x.entry.shapes = {{32, 5120}, {32, 5120, 3}};
     x.entry.dtypes = {k_bf16, k_bf16};
     x.cls = Classification{
-        OpClass::linear_attn, detail_of(OpClass::linear_attn, "conv"), "table", false, {}};
+        OpClass::linear_attn, detail_of(OpClass::linear_attn, "conv"), "table", false, {}, {}};
     WorkEstimate w = x.run();
     CHECK(w.op_class == OpClass::ssm);
     const double Cd = 64.0 * 64 + 2.0 * 2 * 256;

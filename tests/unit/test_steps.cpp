@@ -275,3 +275,38 @@ TEST_CASE("pick_regime: an operand's rows are its dims but the last, attention's
     CHECK(contains(r.why, "but one forward pass has one regime"));
   }
 }
+
+TEST_CASE(
+    "moe_stages_from_siblings: the activation-fused kernel of a pair is gate/up, the other "
+    "down",
+    "[steps][moe]") {
+  TestHead h;
+  auto add = [&](const char* name, double calls) {
+    h.add(name, calls, OpClass::moe);
+    h.topn.entries.back().served_regimes = {"prefill"};
+  };
+  SECTION("one family, same launches: stage 1 and stage 2, from the sibling") {
+    add("my_moe_gemm_silu_bf16", 24);
+    add("my_moe_gemm_bf16", 24);
+    moe_stages_from_siblings(h.head, h.topn, ClassRules{});
+    CHECK(h.head[0].classified.detail.moe.stage == MoeStage::stage1);
+    CHECK(h.head[1].classified.detail.moe.stage == MoeStage::stage2);
+    CHECK(h.head[1].classified.detail.moe.stage_from_sibling);
+    CHECK(contains(h.head[1].classified.notes.back(), "from its sibling 'my_moe_gemm_silu_bf16'"));
+  }
+  SECTION("different launches, another family, or two unfused kernels: left alone") {
+    add("my_moe_gemm_silu_bf16", 24);
+    add("my_moe_gemm_bf16", 48);
+    add("other_moe_gemm", 24);
+    moe_stages_from_siblings(h.head, h.topn, ClassRules{});
+    for (const HeadEntry& e : h.head) CHECK(e.classified.detail.moe.stage == MoeStage::unnamed);
+  }
+  SECTION("the activation is a token: 'exact' is no 'act'") {
+    add("my_moe_gemm_exact", 24);
+    add("my_moe_gemm", 24);
+    moe_stages_from_siblings(h.head, h.topn, ClassRules{});
+    CHECK(h.head[0].classified.detail.moe.stage == MoeStage::unnamed);
+    CHECK(fused_activation("bmm_E4m3_MxE2m1_swiGlu_x"));
+    CHECK(fused_activation("Kernel_SiLU"));  // case-insensitive
+  }
+}

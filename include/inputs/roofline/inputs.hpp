@@ -38,6 +38,8 @@ struct TopNEntry {
   std::size_t index = 0;     // position in top_kernels[]
   std::optional<long> rank;  // the profiler's rank, when given
   std::string name;
+  // `roofline topn`'s reading of a `_Z…` name (docs/method.md §18.3); "" if none
+  std::string demangled;
   std::string short_name;
   nlohmann::json pct_gpu_time_raw;  // copied verbatim into the artifact
   double pct_gpu_time = 0.0;        // the same value as a number

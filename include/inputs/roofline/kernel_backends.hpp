@@ -13,7 +13,7 @@ namespace roofline {
 
 // A row of data/kernel_backends.tsv: who builds a kernel family and whether it can be edited.
 struct BackendRule {
-  std::string pattern;           // as in kernel_classes.tsv: glob with * ?, else a substring
+  std::string pattern;           // the token rule of kernel_classes.tsv (docs/method.md §7.2)
   std::string backend;           // "cublaslt", "vllm", "triton", ...
   std::optional<bool> editable;  // nullopt: unknown
   std::string classification;  // profiler vocabulary (docs/method.md §2.3), "" = from the op class

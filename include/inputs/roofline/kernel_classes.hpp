@@ -1,6 +1,7 @@
 #pragma once
-// The data-driven table of well-known kernel families (data/kernel_classes.tsv) and the
-// `--classify PATTERN=CLASS[:detail]` override spelling.
+// The data-driven table of well-known kernel families (data/kernel_classes.tsv), the table of
+// launching ops (data/kernel_ops.tsv) and the `--classify PATTERN=CLASS[:detail]` override
+// spelling.
 
 #include <optional>
 #include <string>
@@ -18,6 +19,14 @@ Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
 
 // The shipped table, parsed once.
 const std::vector<ClassRule>& builtin_kernel_classes_rules();
+
+// The launching-op table (data/kernel_ops.tsv, docs/method.md §7.1): `op-pattern class[:detail]
+// description...`, the grammar of kernel_classes.tsv, its patterns matched against the CPU op that
+// launched the kernel (`aten::mm`, `vllm::moe_forward`, `c10d::allreduce_`).
+Loaded<std::vector<ClassRule>> parse_kernel_ops(std::string_view text,
+                                                const std::string& display_name);
+// The shipped op table, parsed once; the build checked it.
+const std::vector<ClassRule>& builtin_kernel_ops_rules();
 
 // The detail of a rule of class `cls` (class_detail.hpp), "" = none; nullopt with `error` naming
 // the value and what the class accepts. The one parser of the detail language.

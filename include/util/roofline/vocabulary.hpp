@@ -80,9 +80,10 @@ struct Diagnostic {
 // "(counters)", or "" for an input file.
 std::string subject(const Diagnostic& d);
 
-// One kernel-family rule (data/kernel_classes.tsv) or `--classify` override.
+// One kernel-family rule (data/kernel_classes.tsv), launching-op rule (data/kernel_ops.tsv) or
+// `--classify` override.
 struct ClassRule {
-  std::string pattern;  // glob (* ?) or, without wildcards, a substring; case-insensitive
+  std::string pattern;  // the token rule of docs/method.md §7.2 (`*`, `?`); case-insensitive
   OpClass op_class = OpClass::unknown;
   ClassDetail detail;  // MoE stage, attention variant, elementwise kind, ... (class_detail.hpp)
   std::string description;
@@ -90,7 +91,9 @@ struct ClassRule {
 };
 struct ClassRules {
   std::vector<ClassRule> overrides;  // --classify, first match wins
-  std::vector<ClassRule> families;   // data/kernel_classes.tsv
+  std::vector<ClassRule> families;   // data/kernel_classes.tsv, the longest match wins
+  // data/kernel_ops.tsv, matched against the launching op; null = the shipped table
+  const std::vector<ClassRule>* ops = nullptr;
 };
 
 }  // namespace roofline

@@ -153,7 +153,9 @@ TEST_CASE(
   InferredLaunches inferred;
   inferred.launches_per_step = 4;
   inferred.how = "calls 100 / inferred steps 25";
-  RegimeHints hints{&inferred, 64.0};
+  RegimeHints hints;
+  hints.inferred = &inferred;
+  hints.conc = 64.0;
   e.shapes = {{1, 128, 2048}, {2048, 2048}};  // leading 1 skipped: 128 rows ≤ 128
   RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
   CHECK(r.regime == Regime::decode);
@@ -246,7 +248,9 @@ TEST_CASE("pick_regime: an operand's rows are its dims but the last, attention's
       "config.json");
   REQUIRE(c.value);
   InferredLaunches inferred;
-  RegimeHints hints{&inferred, 16.0};
+  RegimeHints hints;
+  hints.inferred = &inferred;
+  hints.conc = 16.0;
   hints.config = &*c.value;
   auto rows = [&](std::vector<std::vector<std::int64_t>> shapes) {
     TopNEntry e;

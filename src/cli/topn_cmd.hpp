@@ -14,7 +14,7 @@ namespace roofline::cli {
 struct TopnArgs {
   std::vector<std::string> traces;
   std::vector<std::string>
-      captures;  // --capture FILE|DIR: graph-capture traces (docs/method.md §22)
+      captures;  // --capture FILE|DIR: graph-capture traces (docs/method.md §22.7)
   std::string out = "profile_topN.json";
   std::size_t top = 25;
   bool fsync = false;

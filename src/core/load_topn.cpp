@@ -161,7 +161,7 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   return e;
 }
 
-// `device` (docs/method.md §22), every field optional; a wrong type is reported on its field.
+// `device` (docs/method.md §22.7), every field optional; a wrong type is reported on its field.
 std::optional<TopNDevice> read_device(FieldReader& f, const json& doc) {
   const json* obj = f.object(doc, "device", "device");
   if (!obj) return std::nullopt;
@@ -189,7 +189,7 @@ void read_part_sums(FieldReader& f, const json& parts, std::string_view key,
   out.sum_qkv = non_negative(f, *obj, "sum_qkv", p + ".sum_qkv");
 }
 
-// docs/method.md §22's measured figures in the serving block (all optional).
+// docs/method.md §22.7's measured figures in the serving block (all optional).
 void read_measured_serving(FieldReader& f, const json& serving, ServingInfo& s) {
   s.step_source = f.string(serving, "step_source", "serving.step_source").value_or("");
   s.decode_batch = non_negative(f, serving, "decode_batch", "serving.decode_batch");

@@ -193,10 +193,14 @@ std::optional<StepSums> prefill_step_sums(const ServingInfo* s, std::string& how
     out.requests += p->requests.value_or(0.0);
     out.sum_q += *p->sum_q;
     out.sum_kv += p->sum_kv.value_or(0.0);
-    if (p->sum_q2 && out.sum_q2) *out.sum_q2 += *p->sum_q2;
-    else out.sum_q2.reset();
-    if (p->sum_qkv && out.sum_qkv) *out.sum_qkv += *p->sum_qkv;
-    else out.sum_qkv.reset();
+    if (p->sum_q2 && out.sum_q2)
+      *out.sum_q2 += *p->sum_q2;
+    else
+      out.sum_q2.reset();
+    if (p->sum_qkv && out.sum_qkv)
+      *out.sum_qkv += *p->sum_qkv;
+    else
+      out.sum_qkv.reset();
   }
   if (!(steps > 0)) steps = s->n_prefill_steps.value_or(1.0);
   out.requests /= steps;
@@ -224,7 +228,7 @@ bool prefill_from_sums(const ModelInput& in, WorkEstimate& work) {
   d.d_qk = d.d_v = *c.head_dim;
   if (c.kv_lora_rank && *c.kv_lora_rank > 0 && c.qk_nope_head_dim && c.v_head_dim) {
     d.d_qk = *c.qk_nope_head_dim + c.qk_rope_head_dim.value_or(0.0);  // MHA over decompressed
-    d.d_v = *c.v_head_dim;                                             // heads
+    d.d_v = *c.v_head_dim;                                            // heads
     d.kv_heads = d.q_heads;
   }
   d.kv_bytes = in.dtypes.kv.bytes;
@@ -242,8 +246,8 @@ bool prefill_from_sums(const ModelInput& in, WorkEstimate& work) {
   work.notes.push_back(fmt::format(
       "prefill/mixed-step attention from the step's Σ terms: {}; per-rank H_q {}, H_kv {}, head "
       "dims qk {} / v {}; kv {} B ({}), activations {} B; {}{}",
-      how, format_g(d.q_heads), format_g(d.kv_heads), format_g(d.d_qk), format_g(d.d_v),
-      d.kv_bytes, in.dtypes.kv_source, d.act_bytes, a->how,
+      how, format_g(d.q_heads), format_g(d.kv_heads), format_g(d.d_qk), format_g(d.d_v), d.kv_bytes,
+      in.dtypes.kv_source, d.act_bytes, a->how,
       a->approximate ? "; sliding layers' scores bounded by W·Σq (approximate)" : ""));
   work.notes.push_back(render_all({bytes, flops}));
   add_candidate(work, "the step's K+V and Q+O", bytes, flops);

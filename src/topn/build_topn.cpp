@@ -177,7 +177,7 @@ void fill_launcher(const TraceKernel& k, TopnEntry& e) {
   if (!modules.empty()) e.module = most(modules)->first;
 }
 
-// One warning when head kernels are graph replays without shapes (docs/method.md §22).
+// One warning when head kernels are graph replays without shapes (docs/method.md §22.7).
 void replay_warning(const std::vector<const TraceKernel*>& head, const GraphReplayStats& g,
                     TopnDocument& doc) {
   double shapeless = 0.0, calls = 0.0, entries = 0.0;

@@ -1,4 +1,4 @@
-// Graph replays -> their capture windows (docs/method.md §22, steps 1-3). A replay is the set of
+// Graph replays -> their capture windows (docs/method.md §22.7, steps 1-3). A replay is the set of
 // GPU events sharing the correlation of one *GraphLaunch; in GPU order each is paired with a
 // captured launch by (name, occurrence), so it gets that launch's op, shapes and module.
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
-// Private to src/topn: graph replays joined to their capture windows (docs/method.md §22), and the
-// helpers the capture reader shares with the execution-trace reader.
+// Private to src/topn: graph replays joined to their capture windows (docs/method.md §22.7), and
+// the helpers the capture reader shares with the execution-trace reader.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Graph-capture traces -> CaptureSet (docs/method.md §22): each trace streamed like an execution
+// Graph-capture traces -> CaptureSet (docs/method.md §22.7): each trace streamed like an execution
 // trace, then reduced to its capture windows — the launches between *StreamBeginCapture and
 // *StreamEndCapture on one thread, each with its kernel name (args.kernel) and the op its
 // External id leads to (shapes, dtypes, name, module) — sized by the capture_<size>_<mode>

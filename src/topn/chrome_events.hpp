@@ -204,8 +204,8 @@ Category category_of(std::string_view cat);
 // Reduces a complete event to its record in `out` (GPU activity, op shape, launch, step span).
 void finish_event(EventScratch& s, ChromeEvents& out);
 
-// A step annotation name (any spelling of docs/method.md §22) as a span's figures; nullopt when the
-// name is not a step or does not parse.
+// A step annotation name (any spelling of docs/method.md §22.7) as a span's figures; nullopt when
+// the name is not a step or does not parse.
 std::optional<StepSpan> parse_step_name(std::string_view name);
 
 // True for a python_function name `nn.Module: <Name>_<k>`; `out` is then `<Name>`.

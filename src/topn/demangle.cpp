@@ -1,7 +1,8 @@
-// `_Z…` kernel names read back (docs/method.md §22). libiberty's demangler (libiberty-dev, the one
-// binutils' c++filt uses; its cp-demangle carries a linking exception) reads every mangled name of
-// the serving fixtures but one: GCC 12's abi::__cxa_demangle is an older copy of the same code and
-// reads none of them (`DF16b`, bfloat16, is newer), so it is not tried. A name no demangler reads
+// `_Z…` kernel names read back (docs/method.md §22.7). libiberty's demangler (libiberty-dev, the
+// one binutils' c++filt uses; its cp-demangle carries a linking exception) reads every mangled name
+// of the serving fixtures but one: GCC 12's abi::__cxa_demangle is an older copy of the same code
+// and reads none of them (`DF16b`, bfloat16, is newer), so it is not tried. A name no demangler
+// reads
 // (`Tn`, a newer template-parameter code) keeps its qualified name, read here from the
 // `_ZN<len><id>…` prefix: namespaces and the function name, template and argument lists dropped.
 #include <csetjmp>

@@ -1,4 +1,4 @@
-// The launching op's module path (docs/method.md §22): the `nn.Module: <Name>_<k>` python spans
+// The launching op's module path (docs/method.md §22.7): the `nn.Module: <Name>_<k>` python spans
 // nest like the Python stack, so each span's parent is found in one sweep; an op's innermost
 // enclosing span is the last one starting before it (or an ancestor of that one), and the path is
 // the innermost two names, GraphModule and the model's own class left out.

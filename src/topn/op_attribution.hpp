@@ -1,5 +1,5 @@
 #pragma once
-// Private to src/topn: the launching op's module path (docs/method.md §22) — the innermost two
+// Private to src/topn: the launching op's module path (docs/method.md §22.7) — the innermost two
 // `nn.Module: <Name>_<k>` python spans enclosing the op on its thread, GraphModule and the
 // model's own class left out.
 

@@ -1,4 +1,4 @@
-// `short_name` (docs/method.md §22): the kernel's own identifier, without return type (a
+// `short_name` (docs/method.md §22.7): the kernel's own identifier, without return type (a
 // `std::enable_if<…>::type` included), namespaces, template and argument lists, but with what
 // tells library kernels of one family apart: a Tensile `Cijk_…` name keeps its layout, type prefix
 // and macro tile, a ck_tile `kentry<…>` its kernel class. Within one Top-N every short name is

@@ -1,4 +1,4 @@
-// Step annotation names (docs/method.md §22): vLLM's execute_…context_…generation_… in its three
+// Step annotation names (docs/method.md §22.7): vLLM's execute_…context_…generation_… in its three
 // spellings, SGLang's step[…] and ATOM's prefill[…] / decode[…]; and capture_<size>_<mode>.
 #include "topn/step_annotations.hpp"
 

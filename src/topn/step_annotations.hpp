@@ -1,6 +1,6 @@
 #pragma once
-// Private to src/topn: step annotations in every spelling real engines write (docs/method.md §22) —
-// the name parser, and the figures a step carries (requests, tokens, Σ terms per part).
+// Private to src/topn: step annotations in every spelling real engines write (docs/method.md §22.7)
+// — the name parser, and the figures a step carries (requests, tokens, Σ terms per part).
 
 #include <cstdint>
 #include <optional>
@@ -37,7 +37,7 @@ struct StepName {
   bool prefill() const;
   // Tokens in the step: as written, else Σq of both parts (a part's requests when Σq is absent).
   std::optional<double> step_tokens() const;
-  // The rows of the step's GEMMs (docs/method.md §22): its tokens in prefill, its requests in
+  // The rows of the step's GEMMs (docs/method.md §22.7): its tokens in prefill, its requests in
   // decode.
   double rows() const;
   // Generation (decode) requests, when known.

@@ -1,6 +1,6 @@
-// Step spans -> steps (docs/method.md §22): overlapping spans on one thread are one step (the outer
-// span gives the extent, the span with Σ terms the figures), the CPU side chosen when its spans
-// hold the launches, and the per-regime sums of what the steps wrote.
+// Step spans -> steps (docs/method.md §22.7): overlapping spans on one thread are one step (the
+// outer span gives the extent, the span with Σ terms the figures), the CPU side chosen when its
+// spans hold the launches, and the per-regime sums of what the steps wrote.
 #include "topn/step_index.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// Private to src/topn: a trace's steps (docs/method.md §22) — step annotation spans grouped into
+// Private to src/topn: a trace's steps (docs/method.md §22.7) — step annotation spans grouped into
 // steps (spans that overlap on one thread are one step), and the lookup that attributes a GPU event
 // to the step holding its launch (CPU spans) or, when the trace has only those, its GPU time.
 

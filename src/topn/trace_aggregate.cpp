@@ -1,6 +1,6 @@
 // ChromeEvents -> TraceProfile: each GPU event joined to the CPU op that launched it (External
 // id, else the runtime call's correlation id) and to the step that launched it
-// (docs/method.md §22), then summed per kernel name. Also merge_profiles, which sums profiles of
+// (docs/method.md §22.7), then summed per kernel name. Also merge_profiles, which sums profiles of
 // several files.
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-// The device of a Chrome trace (docs/method.md §22): `deviceProperties[]`, the vendor from the
+// The device of a Chrome trace (docs/method.md §22.7): `deviceProperties[]`, the vendor from the
 // top-level version keys (never from warpSize: RDNA parts report 32), `distributedInfo.world_size`,
 // and the choice of the one entry the Top-N records.
 #include "topn/trace_device.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Private to src/topn: the device facts of a Chrome trace's top level (docs/method.md §22) — its
+// Private to src/topn: the device facts of a Chrome trace's top level (docs/method.md §22.7) — its
 // `deviceProperties[]`, the version keys that name the vendor, `distributedInfo.world_size` — read
 // while the trace streams, and the one device the Top-N records.
 

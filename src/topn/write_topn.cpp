@@ -104,7 +104,7 @@ ordered_json part_json(const StepPartSums& p) {
   return j;
 }
 
-// docs/method.md §22's measured figures, after the step counts.
+// docs/method.md §22.7's measured figures, after the step counts.
 void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
   if (!s.step_source.empty()) serving["step_source"] = s.step_source;
   if (s.decode_batch) serving["decode_batch"] = count_json(*s.decode_batch);
@@ -126,7 +126,7 @@ void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
   }
 }
 
-// docs/method.md §22: the trace's graph replays and how many of their launches were joined.
+// docs/method.md §22.7: the trace's graph replays and how many of their launches were joined.
 ordered_json graph_json(const GraphReplayStats& g) {
   ordered_json j;
   j["replays"] = count_json(g.replays);
@@ -188,8 +188,8 @@ ordered_json entry_json(const TopnEntry& e) {
   return j;
 }
 
-// docs/method.md §22: `device: {name, vendor, arch, cu_count, memory_bytes, source[, note]}`; what
-// the trace does not give is null.
+// docs/method.md §22.7: `device: {name, vendor, arch, cu_count, memory_bytes, source[, note]}`;
+// what the trace does not give is null.
 ordered_json device_json(const TraceDevice& d) {
   const auto text = [](const std::string& s) {
     return s.empty() ? ordered_json() : ordered_json(s);

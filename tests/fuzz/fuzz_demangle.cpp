@@ -1,4 +1,4 @@
-// libFuzzer target: the demangler input (docs/method.md §22). Each line of the input is a kernel
+// libFuzzer target: the demangler input (docs/method.md §22.7). Each line of the input is a kernel
 // name: demangle_kernel_name, kernel_short_name on the raw and the demangled text, and the
 // uniqueness pass over them all. Nothing may crash or hang; bounded output; a prefix reading says
 // why.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the small hand-made serving traces of the topn golden cases (docs/method.md §22).
+"""Writes the small hand-made serving traces of the topn golden cases (docs/method.md §22.7).
 
 Usage: make_serving_traces.py steps OUT_DIR     the step-annotation spellings (topn_step_spellings)
        make_serving_traces.py capture OUT_DIR   graph replays and capture traces (topn_graph_capture)

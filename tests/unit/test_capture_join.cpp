@@ -1,4 +1,4 @@
-// Graph replays joined to capture traces (docs/method.md §22), on hand-written traces in memory:
+// Graph replays joined to capture traces (docs/method.md §22.7), on hand-written traces in memory:
 // the capture windows read (sizes from the annotations or execution_details.json), the replays
 // found by their *GraphLaunch (not by a missing External id), the join's choices and reasons.
 #include <string>

@@ -1,5 +1,5 @@
-// demangle_kernel_name / demangle_prefix (docs/method.md §22): the six mangled kernel names of the
-// serving fixtures (tests/fixtures/serving/: `zcat … | grep '"name": "_Z'`), the prefix reader
+// demangle_kernel_name / demangle_prefix (docs/method.md §22.7): the six mangled kernel names of
+// the serving fixtures (tests/fixtures/serving/: `zcat … | grep '"name": "_Z'`), the prefix reader
 // alone, and inputs no demangler should spend unbounded time or memory on.
 #include <string>
 

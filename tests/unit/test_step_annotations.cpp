@@ -1,4 +1,4 @@
-// Step annotations (docs/method.md §22): every spelling's parser, the names that are not steps or
+// Step annotations (docs/method.md §22.7): every spelling's parser, the names that are not steps or
 // do not parse, and — on hand-written traces — overlapping spans as one step, attribution by launch
 // (the CPU span holding the runtime launch), the GPU-span fallback and the per-regime sums.
 #include <string>

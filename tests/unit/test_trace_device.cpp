@@ -1,4 +1,4 @@
-// The device of a Chrome trace (docs/method.md §22): deviceProperties, the vendor from the
+// The device of a Chrome trace (docs/method.md §22.7): deviceProperties, the vendor from the
 // top-level version keys (never warpSize), the entry matching the kernels' device,
 // distributedInfo's world size, merged over rank traces, rendered into the Top-N and read back by
 // parse_topn.

@@ -1,6 +1,6 @@
 #pragma once
-// Graph-capture traces (docs/method.md §22): the launches each CUDA/HIP graph was captured with, so
-// that a graph replay in an execution trace — GPU events whose correlation's runtime event is a
+// Graph-capture traces (docs/method.md §22.7): the launches each CUDA/HIP graph was captured with,
+// so that a graph replay in an execution trace — GPU events whose correlation's runtime event is a
 // `*GraphLaunch`, without op or shapes — gets its launches' ops, shapes and dtypes back.
 //
 // A capture window is the span between `*StreamBeginCapture` and the matching `*StreamEndCapture`
@@ -35,7 +35,7 @@ struct CapturedLaunch {
   std::uint32_t kernel = k_no_capture_id;    // CaptureSet::texts id; none: the event names none
   std::uint32_t shape = k_no_capture_id;     // CaptureSet::shapes index; none: no op shapes
   std::uint32_t op = k_no_capture_id;        // texts id of the launching op's name
-  std::uint32_t module = k_no_capture_id;    // texts id of its module path (docs/method.md §22)
+  std::uint32_t module = k_no_capture_id;    // texts id of its module path (docs/method.md §22.7)
 };
 
 struct CaptureWindow {

@@ -39,7 +39,7 @@ struct TraceCase {
   std::optional<Regime> regime;
   double count = 0.0;
   double total_us = 0.0;
-  std::optional<double> rows;  // the GEMM rows of the steps it ran in (docs/method.md §22)
+  std::optional<double> rows;  // the GEMM rows of the steps it ran in (docs/method.md §22.7)
 };
 
 // All launches of one kernel name.
@@ -52,9 +52,9 @@ struct TraceKernel {
   std::vector<TraceCase> cases;     // launches whose op had operand dims (others: no case)
   PerRegime<double> regime_calls;   // launches inside prefill / decode step annotations
   PerRegime<double> regime_us;
-  double replay_calls = 0.0;        // launches from a CUDA/HIP graph replay (docs/method.md §22)
+  double replay_calls = 0.0;        // launches from a CUDA/HIP graph replay (docs/method.md §22.7)
   double replay_with_shapes = 0.0;  // of those, paired with a captured launch that had shapes
-  // (launching op, module path) -> launches (docs/method.md §22; "" when a launch had none)
+  // (launching op, module path) -> launches (docs/method.md §22.7; "" when a launch had none)
   std::map<std::pair<std::string, std::string>, double> launchers;
 };
 
@@ -66,7 +66,7 @@ struct StepPartSums {
   double requests_steps = 0.0, q_steps = 0.0, kv_steps = 0.0, q2_steps = 0.0, qkv_steps = 0.0;
 };
 
-// Step annotations (docs/method.md §22, every spelling) seen in a trace.
+// Step annotations (docs/method.md §22.7, every spelling) seen in a trace.
 struct StepStats {
   double n_prefill = 0.0;                         // steps with prefill tokens
   double n_decode = 0.0;                          // the others
@@ -81,7 +81,7 @@ struct StepStats {
   bool any() const { return n_prefill + n_decode > 0; }
 };
 
-// The GPU a trace ran on, from its `deviceProperties` (docs/method.md §22): the Top-N's `device`.
+// The GPU a trace ran on, from its `deviceProperties` (docs/method.md §22.7): the Top-N's `device`.
 struct TraceDevice {
   std::string name;                // as the trace spells it; "" when it leaves it empty
   std::string vendor;              // "AMD" | "NVIDIA" (from the trace's version keys) | ""
@@ -102,7 +102,7 @@ struct UnpairedReplay {
 };
 
 // Graph replays of a trace and how many of their launches were joined to a capture
-// (docs/method.md §22).
+// (docs/method.md §22.7).
 struct GraphReplayStats {
   bool capture_given = false;
   double capture_windows = 0.0;  // windows in the capture traces given
@@ -150,7 +150,7 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles);
 
 // The kernel-family table (BackendRule, data/kernel_backends.tsv): roofline/kernel_backends.hpp.
 
-// A mangled (`_Z…`) kernel name read back (docs/method.md §22).
+// A mangled (`_Z…`) kernel name read back (docs/method.md §22.7).
 struct DemangledName {
   std::string text;          // the demangled name; from the prefix: the qualified name alone
   bool from_prefix = false;  // no demangler read it: namespaces and name from `_ZN<len><id>…`
@@ -199,7 +199,7 @@ struct TopnEntry {
   std::vector<std::string> dtypes;
   std::string classification, backend_guess, opt_hint;
   std::optional<bool> editable;
-  // docs/method.md §22: the CPU op that launched most of the calls and its module path (the
+  // docs/method.md §22.7: the CPU op that launched most of the calls and its module path (the
   // innermost two nn.Modules, "Qwen2MLP.MergedColumnParallelLinear"); nullopt when no launch had
   // one.
   std::optional<std::string> op, module;
@@ -218,7 +218,7 @@ struct ServingSummary {
   std::optional<double> decode_batch_captured;  // largest generation batch of a decode step
   std::optional<double> decode_batch_steady;    // most common one (ties: the larger)
   std::optional<bool> steady;                   // that batch covers >= 90% of decode steps
-  // The measured figures (docs/method.md §22).
+  // The measured figures (docs/method.md §22.7).
   std::string step_source;               // StepStats::source
   std::optional<double> decode_batch;    // mean generation requests per step
   std::optional<double> decode_context;  // Σkv / requests of the generation parts

@@ -85,13 +85,11 @@ void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
                               const ClassRules& rules) {
   std::vector<Expert> experts;
   for (std::size_t i = 0; i < topn.entries.size(); ++i) {
-    auto h = std::find_if(head.begin(), head.end(),
-                          [&](const HeadEntry& e) { return e.topn_position == i; });
-    HeadEntry* he = h == head.end() ? nullptr : &*h;
-    Classification c = he ? he->classified : classify(topn.entries[i], rules);
-    if (c.op_class != OpClass::moe) continue;
-    if (c.detail.moe.stage == MoeStage::both || c.detail.moe.stage == MoeStage::stage2) continue;
-    experts.push_back(Expert{i, std::move(c), he});
+    TopNClass t = topn_class(head, topn, i, rules);
+    const MoeStage stage = t.cls.detail.moe.stage;
+    if (t.cls.op_class != OpClass::moe || stage == MoeStage::both || stage == MoeStage::stage2)
+      continue;
+    experts.push_back(Expert{i, std::move(t.cls), t.head});
   }
   for (std::size_t i = 0; i < experts.size(); ++i) {
     const TopNEntry& a = topn.entries[experts[i].topn_position];

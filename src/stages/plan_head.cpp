@@ -97,11 +97,9 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
   std::vector<ShapelessGemm> out;
   for (std::size_t i = 0; i < topn.entries.size(); ++i) {
     const TopNEntry& t = topn.entries[i];
-    auto h = std::find_if(head.begin(), head.end(),
-                          [&](const HeadEntry& e) { return e.topn_position == i; });
-    HeadEntry* he = h == head.end() ? nullptr : &*h;
-    const OpClass cls = he ? he->classified.op_class : classify(t, rules).op_class;
-    if (cls != OpClass::gemm) continue;
+    const TopNClass c = topn_class(head, topn, i, rules);
+    HeadEntry* he = c.head;
+    if (c.cls.op_class != OpClass::gemm) continue;
     RegimeChoice regime = he ? he->regime : pick_regime(t, topn.serving);
     if (!shapeless(t, regime.regime, he ? &he->evidence : nullptr)) continue;
     out.push_back(ShapelessGemm{&t, he, std::move(regime)});

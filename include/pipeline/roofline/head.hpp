@@ -97,6 +97,16 @@ struct EvidenceSummary {
 EvidenceSummary gather_evidence(std::vector<HeadEntry>& head, const ShapesInput& shapes,
                                 const CountersInput& counters, const ProbeSet* workload = nullptr);
 
+// The head entry of Top-N record `topn_position` (null when the record is not in the head), and
+// the record's class: its head entry's, else classify() under `rules` — for the steps that work
+// over the whole Top-N (the MoE siblings, the linear plan).
+struct TopNClass {
+  HeadEntry* head = nullptr;
+  Classification cls;
+};
+TopNClass topn_class(std::vector<HeadEntry>& head, const TopN& topn, std::size_t topn_position,
+                     const ClassRules& rules);
+
 // ---- step 4: classify_head ----------------------------------------------------------------------
 // classify() (roofline/classify.hpp) over the head, before the per-entry pass: step 5 needs the
 // classes. Writes each entry's `classified`.

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/inputs/layer_plan.hpp"
-#include "roofline/analyze/step_attention.hpp"
+#include "roofline/analyze/models/step_attention.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -5,7 +5,8 @@
 
 #include "roofline/analyze/analysis.hpp"
 #include "roofline/inputs/eval_inputs.hpp"
-#include "roofline/analyze/stages.hpp"
+#include "roofline/analyze/steps/judge.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
 
 namespace roofline {
 

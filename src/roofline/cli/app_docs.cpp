@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/stages.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/outcomes/calibrate.hpp"
-#include "roofline/analyze/stages.hpp"
+#include "roofline/analyze/steps/judge.hpp"
 
 namespace roofline {
 

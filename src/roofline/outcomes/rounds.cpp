@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/head.hpp"
+#include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/infer_steps.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 
 namespace roofline {

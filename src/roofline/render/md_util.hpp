@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/analyze/stages.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
 
 namespace roofline::detail {

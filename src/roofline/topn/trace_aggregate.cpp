@@ -11,8 +11,9 @@
 #include "roofline/topn/event_lookup.hpp"
 #include "roofline/topn/op_attribution.hpp"
 #include "roofline/topn/step_index.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace detail {
 namespace {
 
@@ -280,4 +281,4 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

@@ -11,8 +11,9 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/inputs/target_eff.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 constexpr double k_bound_util = 0.60;
@@ -311,4 +312,4 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
   return v;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

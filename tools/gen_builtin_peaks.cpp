@@ -1,8 +1,7 @@
 // Build-time generator: parses data/peaks.md with the same parser `--peaks FILE` uses and writes
-// the sections as C++ statements for src/roofline/inputs/builtin_peaks.cpp. Any parse or check problem, or a
-// check warning (a measured figure above the datasheet or below 0.3 of it), fails the build, so
-// the shipped table is always sound.
-// Usage: gen_builtin_peaks PEAKS_MD OUT_INC
+// the sections as C++ statements for src/roofline/inputs/builtin_peaks.cpp. Any parse or check
+// problem, or a check warning (a measured figure above the datasheet or below 0.3 of it), fails the
+// build, so the shipped table is always sound. Usage: gen_builtin_peaks PEAKS_MD OUT_INC
 #include <cstdio>
 #include <fstream>
 #include <sstream>

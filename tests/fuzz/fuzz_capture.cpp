@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/topn/graph_capture.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/topn.hpp"
 
 namespace {
@@ -44,10 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   roofline::topn::CaptureSet chunked, whole;
   std::vector<std::string> notes_a, notes_b;
   std::size_t pos_a = 0, pos_b = 0;
-  const std::string error_a = roofline::topn::read_capture_stream(reader(capture, pos_a, true),
-                                                            "cap.json", details, chunked, notes_a);
-  const std::string error_b = roofline::topn::read_capture_stream(reader(capture, pos_b, false),
-                                                            "cap.json", details, whole, notes_b);
+  const std::string error_a = roofline::topn::read_capture_stream(
+      reader(capture, pos_a, true), "cap.json", details, chunked, notes_a);
+  const std::string error_b = roofline::topn::read_capture_stream(
+      reader(capture, pos_b, false), "cap.json", details, whole, notes_b);
   if (error_a != error_b || chunked.windows.size() != whole.windows.size()) __builtin_trap();
   if (!error_b.empty() && (error_b.find('\n') != std::string::npos || !whole.windows.empty()))
     __builtin_trap();  // one line, and nothing of a refused file kept
@@ -65,9 +65,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (g.paired > g.launches || g.with_shapes > g.paired) __builtin_trap();
   roofline::topn::TopnOptions options;
   options.top = 5;
-  const roofline::topn::TopnDocument doc =
-      roofline::topn::build_topn(*read.profile, options, roofline::topn::builtin_kernel_classes_rules(),
-                           roofline::topn::builtin_kernel_backends_rules());
+  const roofline::topn::TopnDocument doc = roofline::topn::build_topn(
+      *read.profile, options, roofline::topn::builtin_kernel_classes_rules(),
+      roofline::topn::builtin_kernel_backends_rules());
   const std::string topn = roofline::topn::render_topn_json(doc);
   (void)roofline::topn::render_workload_json(doc);
   auto loaded = roofline::topn::parse_topn(topn, "profile_topN.json");

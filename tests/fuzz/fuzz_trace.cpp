@@ -40,9 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (chunked.profile->kernels.size() != whole.profile->kernels.size()) __builtin_trap();
   roofline::topn::TopnOptions options;
   options.top = 5;
-  const roofline::topn::TopnDocument doc =
-      roofline::topn::build_topn(*whole.profile, options, roofline::topn::builtin_kernel_classes_rules(),
-                           roofline::topn::builtin_kernel_backends_rules());
+  const roofline::topn::TopnDocument doc = roofline::topn::build_topn(
+      *whole.profile, options, roofline::topn::builtin_kernel_classes_rules(),
+      roofline::topn::builtin_kernel_backends_rules());
   const std::string topn = roofline::topn::render_topn_json(doc);
   (void)roofline::topn::render_workload_json(doc);
   // What topn writes, analyze must read.

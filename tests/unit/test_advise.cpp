@@ -1,8 +1,8 @@
 // Stage 7a (docs/method.md §14): route table, low-confidence fallback, shippability gate, levers.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::contains;

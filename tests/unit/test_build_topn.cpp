@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/calibrate.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;
@@ -170,8 +170,8 @@ TEST_CASE("choose_target_eff: calibrated only for a used class with n ≥ min-n"
       choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, &t, 3);
   CHECK(c.target_eff.value() == rel(0.8631845));
   CHECK(c.source == "calibrated (n=4, roofline_calibration.json)");
-  CHECK(test::contains(c.note, "0.9"));  // both values in the note
-  CHECK(test::contains(c.note, "0.863"));
+  CHECK(roofline::test::contains(c.note, "0.9"));  // both values in the note
+  CHECK(roofline::test::contains(c.note, "0.863"));
   c = choose_target_eff(0.9, OpClass::moe, "gfx950", "", CeilingKind::datasheet, &t, 5);
   CHECK(c.target_eff.value() == rel(0.9));
   CHECK(c.source == "prior");
@@ -208,8 +208,8 @@ TEST_CASE("choose_target_eff: a datasheet calibration does not apply to a measur
       choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::measured, &t, 3);
   CHECK(c.source == "prior");
   CHECK(c.target_eff.value() == rel(0.9));
-  CHECK(test::contains(c.note, "(gemm, sm_90, h200, measured ceiling)"));
-  CHECK(test::contains(c.note, "its datasheet class does not apply to a measured ceiling"));
+  CHECK(roofline::test::contains(c.note, "(gemm, sm_90, h200, measured ceiling)"));
+  CHECK(roofline::test::contains(c.note, "its datasheet class does not apply to a measured ceiling"));
   c = choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::datasheet, &t, 3);
   CHECK(c.target_eff.value() == rel(0.7));
 
@@ -218,5 +218,5 @@ TEST_CASE("choose_target_eff: a datasheet calibration does not apply to a measur
   CHECK(c.target_eff.value() == rel(0.7));
   c = choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::datasheet, &t, 3);
   CHECK(c.source == "prior");
-  CHECK(test::contains(c.note, "its measured-ceiling class does not apply to a datasheet one"));
+  CHECK(roofline::test::contains(c.note, "its measured-ceiling class does not apply to a datasheet one"));
 }

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "roofline/topn/graph_capture.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/topn/graph_capture.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::chunked;

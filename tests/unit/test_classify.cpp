@@ -2,10 +2,10 @@
 // profiler.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 
@@ -102,7 +102,8 @@ TEST_CASE("classify: a user override beats the shipped table", "[classify]") {
   CHECK(c.op_class == OpClass::gemm);
   CHECK(c.rule.find("--classify") != std::string::npos);
   // The override is a glob over the whole name: it does not touch other kernels.
-  CHECK(roofline::classify::classify(entry("kernel_paged_attention_2d"), rules).op_class == OpClass::attn);
+  CHECK(roofline::classify::classify(entry("kernel_paged_attention_2d"), rules).op_class ==
+        OpClass::attn);
 }
 
 TEST_CASE("classify: override with a detail, first override wins", "[classify]") {
@@ -121,9 +122,11 @@ TEST_CASE("classify: override with a detail, first override wins", "[classify]")
 TEST_CASE("classify: the table beats generic tokens", "[classify]") {
   // "moe_align_block_size" contains the generic MoE token "moe", but the table says index kernel.
   const ClassRules rules = shipped();
-  CHECK(roofline::classify::classify(entry("moe_align_block_size_kernel"), rules).op_class == OpClass::elementwise);
+  CHECK(roofline::classify::classify(entry("moe_align_block_size_kernel"), rules).op_class ==
+        OpClass::elementwise);
   ClassRules empty;
-  CHECK(roofline::classify::classify(entry("moe_align_block_size_kernel"), empty).op_class == OpClass::moe);
+  CHECK(roofline::classify::classify(entry("moe_align_block_size_kernel"), empty).op_class ==
+        OpClass::moe);
 }
 
 TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §8)", "[classify]") {
@@ -142,10 +145,10 @@ TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §
     CHECK(c.collective);
   }
   // The family table's comm rows carry the algorithm.
-  CHECK(roofline::classify::classify(entry("cross_device_reduce_2stage<__hip_bfloat16, 8>"), rules).detail.comm ==
-        CommAlgorithm::twoshot);
-  CHECK(roofline::classify::classify(entry("cross_device_reduce_1stage<__hip_bfloat16, 8>"), rules).detail.comm ==
-        CommAlgorithm::oneshot);
+  CHECK(roofline::classify::classify(entry("cross_device_reduce_2stage<__hip_bfloat16, 8>"), rules)
+            .detail.comm == CommAlgorithm::twoshot);
+  CHECK(roofline::classify::classify(entry("cross_device_reduce_1stage<__hip_bfloat16, 8>"), rules)
+            .detail.comm == CommAlgorithm::oneshot);
 }
 
 TEST_CASE("classify: collective tokens beat generic tokens", "[classify]") {
@@ -154,7 +157,8 @@ TEST_CASE("classify: collective tokens beat generic tokens", "[classify]") {
   Classification c = roofline::classify::classify(entry("two_shot_all_reduce_kernel"), no_table);
   CHECK(c.op_class == OpClass::comm);
   CHECK(c.collective);
-  CHECK(roofline::classify::classify(entry("block_reduce_kernel"), no_table).op_class == OpClass::elementwise);
+  CHECK(roofline::classify::classify(entry("block_reduce_kernel"), no_table).op_class ==
+        OpClass::elementwise);
 }
 
 TEST_CASE("classify: --classify takes the new classes", "[classify]") {
@@ -195,18 +199,22 @@ TEST_CASE("classify: generic tokens in SPEC order", "[classify]") {
 
 TEST_CASE("classify: the profiler's classification is the last resort", "[classify]") {
   ClassRules no_table;
-  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "library_gemm"), no_table).op_class == OpClass::gemm);
-  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "library_attn"), no_table).op_class == OpClass::attn);
-  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "elementwise_overhead"), no_table).op_class ==
-        OpClass::elementwise);
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "library_gemm"), no_table).op_class ==
+        OpClass::gemm);
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "library_attn"), no_table).op_class ==
+        OpClass::attn);
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "elementwise_overhead"), no_table)
+            .op_class == OpClass::elementwise);
   CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "reduction_norm"), no_table).op_class ==
         OpClass::elementwise);
-  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "memory"), no_table).op_class == OpClass::elementwise);
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "memory"), no_table).op_class ==
+        OpClass::elementwise);
   Classification triton = roofline::classify::classify(entry("kernel_0x7f3a", "triton"), no_table);
   CHECK(triton.op_class == OpClass::unknown);
   CHECK_FALSE(triton.collective);
   // A name token beats the profiler: a "memory" hint on a GEMM name is still a GEMM.
-  CHECK(roofline::classify::classify(entry("custom_matmul_kernel", "memory"), no_table).op_class == OpClass::gemm);
+  CHECK(roofline::classify::classify(entry("custom_matmul_kernel", "memory"), no_table).op_class ==
+        OpClass::gemm);
 }
 
 TEST_CASE("classify: short_name is matched too", "[classify]") {

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/classify/classify.hpp"
-#include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 
 using namespace roofline::cli;
 
@@ -86,12 +86,13 @@ TEST_CASE("classify families: TRT-LLM bmm expert GEMMs, the fused activation is 
 TEST_CASE("classify families: the names' types are noted (TRT-LLM bmm, cuBLASLt qq)",
           "[classify][families]") {
   const ClassRules rules = shipped();
-  const Classification mx =
-      roofline::classify::classify(entry("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f"), rules);
+  const Classification mx = roofline::classify::classify(
+      entry("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f"), rules);
   CHECK(has_note(mx, "operands MxE2m1 (mxfp4) and MxE4m3 (mxfp8)"));
   CHECK(has_note(mx, "MxE2m1 = mxfp4 expert weights"));
   CHECK(mx.operand_dtype.empty());
-  const Classification fp8 = roofline::classify::classify(entry("bmm_E4m3_E4m3E4m3_Fp32_t128x16x128_sm100a"), rules);
+  const Classification fp8 =
+      roofline::classify::classify(entry("bmm_E4m3_E4m3E4m3_Fp32_t128x16x128_sm100a"), rules);
   CHECK(has_note(fp8, "output E4m3 (fp8 e4m3)"));
   CHECK_FALSE(has_note(fp8, "mxfp4"));
 
@@ -198,8 +199,8 @@ TEST_CASE("classify families: CK attention is not FlashInfer's, paged-attention 
   const Classification ck = roofline::classify::classify(
       entry("ck_tile::kentry<1, ck_tile::FmhaBatchPrefillWithPagedKVCacheKernel<int>>"), rules);
   CHECK(ck.rule.find("'FmhaBatchPrefillWithPagedKVCache'") != std::string::npos);
-  const Classification fi =
-      roofline::classify::classify(entry("flashinfer::BatchPrefillWithPagedKVCacheKernel<int>"), rules);
+  const Classification fi = roofline::classify::classify(
+      entry("flashinfer::BatchPrefillWithPagedKVCacheKernel<int>"), rules);
   CHECK(fi.rule.find("'BatchPrefillWithPagedKVCache'") != std::string::npos);
 }
 

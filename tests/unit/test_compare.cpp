@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/pairing.hpp"
 #include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::contains;

@@ -9,9 +9,9 @@
 #include <sstream>
 #include <string>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

@@ -11,11 +11,11 @@
 #include <tuple>
 #include <vector>
 
+#include "roofline/cli/layer.hpp"
+#include "roofline/inputs/counters.hpp"
 #include "roofline/inputs/counters_ingest.hpp"
 #include "roofline/inputs/csv_stream.hpp"
-#include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::inputs::detail::CsvField;

@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 

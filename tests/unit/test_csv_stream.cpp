@@ -8,7 +8,7 @@
 #include "roofline/inputs/csv_fast.hpp"
 #include "roofline/inputs/csv_stream.hpp"
 
-using roofline::ChunkReader;
+using roofline::inputs::ChunkReader;
 using roofline::inputs::detail::CsvRow;
 using roofline::inputs::detail::CsvStream;
 using roofline::inputs::detail::field_text;

@@ -3,9 +3,9 @@
 // refuse. Hand-written text, in memory.
 #include <string>
 
+#include "roofline/cli/layer.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

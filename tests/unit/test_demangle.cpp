@@ -3,9 +3,9 @@
 // alone, and inputs no demangler should spend unbounded time or memory on.
 #include <string>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 

@@ -1,9 +1,9 @@
 // dtype.hpp: spellings -> canonical key and element size (docs/method.md §5, §8, §10).
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/dtype.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;

@@ -2,8 +2,8 @@
 // entry with it, and the measured bytes replacing the model's (apply_measurement).
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

@@ -2,8 +2,8 @@
 // problems.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;
@@ -51,10 +51,12 @@ TEST_CASE("grade: a compute-axis verdict on unvalidated compute peaks is low", "
   unvalidated.compute_validated = false;
   Verdict v = memory_verdict();
   v.compute_axis = true;
-  CHECK(grade(EvidenceLevel::B, work_of(1e8, 1e12, 0.05), v, unvalidated).confidence == Confidence::low);
+  CHECK(grade(EvidenceLevel::B, work_of(1e8, 1e12, 0.05), v, unvalidated).confidence ==
+        Confidence::low);
   // The memory axis does not lean on the compute peaks.
   v.compute_axis = false;
-  CHECK(grade(EvidenceLevel::B, work_of(1e8, 1e9, 0.05), v, unvalidated).confidence == Confidence::medium);
+  CHECK(grade(EvidenceLevel::B, work_of(1e8, 1e9, 0.05), v, unvalidated).confidence ==
+        Confidence::medium);
 }
 
 TEST_CASE("grade: no model is L2 with the model's reason", "[grade]") {

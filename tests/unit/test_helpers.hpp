@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/analyze/analysis.hpp"
-#include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 
 namespace roofline::test {
 

@@ -1,9 +1,9 @@
 // Hostile inputs (issue 5): the input limits, and every fuzz finding as a regression case.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

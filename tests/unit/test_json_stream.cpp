@@ -2,13 +2,13 @@
 #include <string>
 #include <vector>
 
-#include "test_helpers.hpp"
 #include "roofline/topn/json_stream.hpp"
+#include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+using roofline::test::chunked;
 using roofline::topn::detail::JsonStream;
 using roofline::topn::detail::JsonToken;
-using roofline::test::chunked;
 
 namespace {
 

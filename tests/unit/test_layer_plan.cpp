@@ -7,9 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

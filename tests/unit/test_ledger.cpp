@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/ledger.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::contains;

@@ -1,9 +1,9 @@
 // load.hpp: parse_env_report (docs/method.md §2.4), normalize_gfx, canonical_product.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

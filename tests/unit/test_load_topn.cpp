@@ -1,9 +1,9 @@
 // load.hpp: parse_topn (docs/method.md §2.3) — defensive reading, verbatim pct, per-regime fields.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

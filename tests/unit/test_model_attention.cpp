@@ -1,8 +1,8 @@
 // Stage 4, attention (docs/method.md §8): GQA decode, MLA decode with index_topk, causal prefill.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::detail_of;

@@ -2,8 +2,8 @@
 // switch), the two MiniMax anchors, n = 1, a part without a link row.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

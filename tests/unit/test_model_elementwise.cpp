@@ -2,8 +2,8 @@
 // ≈ elements.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::detail_of;

@@ -2,8 +2,9 @@
 // or [N,K].
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
+#include "roofline/analyze/models/operand_dtypes.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::gfx950_peaks;

@@ -3,8 +3,8 @@
 // L2.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

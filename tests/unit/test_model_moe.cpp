@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::detail_of;

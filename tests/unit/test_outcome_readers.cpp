@@ -5,10 +5,10 @@
 #include <map>
 #include <string>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;
@@ -82,8 +82,8 @@ TEST_CASE("parse_director_validation: weighted, else geomean; failed validation 
   CHECK(s.outcomes[0].isolated_speedup.value() == 1.05);
   CHECK(s.outcomes[1].isolated_speedup.value() == 1.4);
   CHECK(s.outcomes[1].undefined_reason.empty());
-  CHECK(test::contains(s.outcomes[2].undefined_reason, "correctness"));
-  CHECK(test::contains(s.outcomes[3].undefined_reason, "incomplete"));
+  CHECK(roofline::test::contains(s.outcomes[2].undefined_reason, "correctness"));
+  CHECK(roofline::test::contains(s.outcomes[3].undefined_reason, "incomplete"));
   CHECK(s.problems.empty());
 }
 

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;
@@ -77,7 +77,7 @@ TEST_CASE("judge_outcome: MiniMax-M3 pairs — a contradiction and an Amdahl exc
   Outcome d = isolated(OutcomeSource::director, 1.65);
   const OutcomeJudgement jd = judge(d, decode);
   CHECK(jd.verdict == "contradiction");  // 1.65 > 1.3 × 1.034 = 1.344
-  CHECK(test::contains(jd.reason, "1.300"));
+  CHECK(roofline::test::contains(jd.reason, "1.300"));
   // _gqa_share_sparse_fwd_kernel: 4.2 %, 11.89×, +6.81 % on the serving-weighted 7.44 %;
   // isolated ≈ 7.2×, e2e +8.72 % accepted — above the 7.345 % ceiling.
   const Prediction fwd = prediction(7.44, 0.042, 11.89, 6.81, "underperforming", 0.250);
@@ -121,7 +121,7 @@ TEST_CASE("judge_outcome: undefined — unmeasured, incomplete, suspect, the 17 
   const OutcomeJudgement j = judge(isolated(OutcomeSource::opbench, 1.3), small);
   CHECK(j.verdict == "undefined");
   CHECK(flagged(j, "below_floor"));
-  CHECK(test::contains(j.reason, "17"));
+  CHECK(roofline::test::contains(j.reason, "17"));
   // 17.0 µs exactly is not under the floor.
   CHECK(judge(isolated(OutcomeSource::opbench, 1.3),
               prediction(6.62, 0.253, 3.56, 4.76, "underperforming", 0.017))

@@ -2,11 +2,11 @@
 // built-in table.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;
@@ -259,10 +259,10 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
 
 TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text",
           "[peaks]") {
-  auto parsed = roofline::parse_peaks_md(roofline::builtin_peaks_md(), "built-in peaks.md");
+  auto parsed = roofline::inputs::parse_peaks_md(roofline::inputs::builtin_peaks_md(), "built-in peaks.md");
   REQUIRE(parsed.errors.empty());
   REQUIRE(parsed.value);
-  const auto& generated = roofline::builtin_peaks();
+  const auto& generated = roofline::inputs::builtin_peaks();
   REQUIRE(generated.sections.size() == parsed.value->sections.size());
   for (std::size_t i = 0; i < generated.sections.size(); ++i) {
     const auto& g = generated.sections[i];

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/analyze/match.hpp"
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;
@@ -182,6 +182,6 @@ TEST_CASE("model_work_cases: no modelable case is not modelled, with the reason"
   WorkEstimate w = model_work_cases(m.entry, m.regime, m.cls,
                                     ModelContext{&m.env, &m.config, "", &m.peaks}, {&c});
   CHECK_FALSE(w.modeled);
-  CHECK(test::contains(w.unmodeled_reason, "no probe case could be modelled"));
-  CHECK(test::contains(w.unmodeled_reason, "[64,2048], [7,9]"));
+  CHECK(roofline::test::contains(w.unmodeled_reason, "no probe case could be modelled"));
+  CHECK(roofline::test::contains(w.unmodeled_reason, "[64,2048], [7,9]"));
 }

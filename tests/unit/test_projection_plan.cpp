@@ -7,15 +7,15 @@
 
 #include "roofline/analyze/findings.hpp"
 #include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
-#include "roofline/analyze/models/projection_plan.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::contains;
@@ -97,7 +97,7 @@ TEST_CASE("linear_plan: Qwen3-8B at TP 1 and TP 2", "[linear_plan]") {
   CHECK(find(f2, ProjectionKind::qkv)->n == 3072);  // (16 + 2·4)·128
   CHECK(find(f2, ProjectionKind::o)->k == 2048);    // row-parallel
   CHECK(find(f2, ProjectionKind::down)->k == 6144);
-  CHECK(find(f2, ProjectionKind::lm_head)->n == 75968);   // vocab-parallel
+  CHECK(find(f2, ProjectionKind::lm_head)->n == 75968);           // vocab-parallel
   const ProjectionPlan tp16 = projection_plan(qwen3_8b(), 16.0);  // KV heads floor at one per rank
   CHECK(find(tp16.variants.front(), ProjectionKind::qkv)->n == (2.0 + 2.0) * 128);
 }

@@ -1,8 +1,8 @@
 // Step 12 (docs/method.md §5, §16.1): both rankings as entry indices, ties, hard unknown.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::gfx950_peaks;

@@ -1,8 +1,8 @@
 // Stage 2 (docs/method.md §6, §2.3): the e2e-critical regime, t_ms and launches_per_step.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;

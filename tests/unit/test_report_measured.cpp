@@ -2,9 +2,9 @@
 // entry — a ratio far from 1 (beyond ±25 %) in words, one within it as a figure.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/render/report_measured.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::render::detail::measured_vs_model_md;

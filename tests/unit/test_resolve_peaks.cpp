@@ -1,10 +1,10 @@
 // Stage 1 (docs/method.md §5): product gating, RDNA4 hard unknown, derived bandwidth, dtype lookup.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/peaks.hpp"
 #include "roofline/render/report.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

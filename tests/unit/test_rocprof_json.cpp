@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "test_helpers.hpp"
-#include "roofline/topn/json_kind.hpp"
-#include "topn_test_io.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/topn/json_kind.hpp"
+#include "test_helpers.hpp"
+#include "topn_test_io.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

@@ -1,8 +1,8 @@
 // Stage 0 (docs/method.md §4): scope to the head of the profile.
 #include <catch2/catch.hpp>
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 

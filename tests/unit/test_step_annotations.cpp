@@ -6,15 +6,15 @@
 
 #include <fmt/format.h>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
-#include "test_helpers.hpp"
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/step_annotations.hpp"
+#include "test_helpers.hpp"
 #include "topn_test_io.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
-using namespace roofline::detail;
+using namespace roofline::topn::detail;
 using roofline::test::chunked;
 using roofline::test::rel;
 

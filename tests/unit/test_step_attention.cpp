@@ -1,10 +1,10 @@
 // Attention from a step's Σ terms (docs/method.md): the two serving fixtures' steps.
 #include <catch2/catch.hpp>
 
-#include "roofline/inputs/layer_plan.hpp"
 #include "roofline/analyze/models/step_attention.hpp"
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/layer_plan.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::contains;

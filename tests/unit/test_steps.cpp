@@ -2,9 +2,9 @@
 // annotations: steps from the per-layer kernels' calls and the layer plan, checked per entry.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::any_contains;

@@ -2,12 +2,12 @@
 // the chart model leaves off the chart.
 #include <catch2/catch.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/render/chart_layout.hpp"
 #include "roofline/render/chart_model.hpp"
-#include "roofline/render/svg.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/svg.hpp"
 #include "unit/test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::contains;

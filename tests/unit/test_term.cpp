@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/base/term.hpp"
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;

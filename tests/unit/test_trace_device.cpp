@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/load.hpp"
-#include "test_helpers.hpp"
 #include "roofline/topn/trace_device.hpp"
+#include "test_helpers.hpp"
 #include "topn_test_io.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::chunked;

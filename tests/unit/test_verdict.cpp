@@ -8,8 +8,8 @@
 #include "roofline/inputs/peaks.hpp"
 #include "roofline/inputs/target_eff.hpp"
 
-#include "unit/test_helpers.hpp"
 #include "roofline/cli/layer.hpp"
+#include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
 using roofline::test::dt;

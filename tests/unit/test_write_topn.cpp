@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
-#include "roofline/cli/layer.hpp"
 
 using namespace roofline::cli;
 using roofline::test::rel;

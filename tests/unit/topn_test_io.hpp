@@ -10,8 +10,8 @@
 
 #include <zlib.h>
 
-#include "roofline/topn/topn.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::test {
 

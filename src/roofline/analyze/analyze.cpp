@@ -12,12 +12,15 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/run.hpp"
 #include "roofline/analyze/test_hooks.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/peaks.hpp"
 
-// The passes, in the order k_method runs them: each header declares one pass and its result.
+// The passes, in the order k_method runs them: each header declares one pass and its result. The
+// per-entry ones (model_work to advise) run inside analyze_entry (run_entry.cpp), entry by entry.
+// clang-format off
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/gather_evidence.hpp"
@@ -25,14 +28,13 @@
 #include "roofline/analyze/steps/infer_steps.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-// The per-entry passes, which analyze_entry (run_entry.cpp) runs for each head entry in turn.
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/deepen.hpp"
 #include "roofline/analyze/steps/judge.hpp"
 #include "roofline/analyze/steps/grade.hpp"
 #include "roofline/analyze/steps/advise.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/layer.hpp"
+// clang-format on
 
 namespace roofline::analyze {
 namespace {
@@ -183,32 +185,38 @@ struct Pass {
 constexpr Pass k_method[] = {
     // Every input problem first: the run completes whatever is missing.
     {"inputs", check_inputs},
-    // Only kernels above the bar are worth a verdict; the rest are counted, not degraded.
+    // steps/scope_to_head: only kernels above the bar are worth a verdict; the rest are counted,
+    // not degraded.
     {"scope", scope_head},
-    // A wrong denominator makes every number wrong: product gating and the RDNA4 hard unknown
-    // are decided once, up front.
+    // steps/resolve_peaks: a wrong denominator makes every number wrong: product gating and the
+    // RDNA4 hard unknown are decided once, up front.
     {"peaks", resolve_denominators},
     // The layer plan every per-layer count below rests on, said once.
     {"layer_plan", note_layer_plan},
-    // Stage B/C evidence is matched to the head by kernel name once, before the per-entry pass.
+    // steps/gather_evidence: stage B/C evidence is matched to the head by kernel name once, before
+    // the per-entry pass.
     {"evidence", gather_head_evidence},
-    // The op class picks the byte model; the classes also tell which kernels run once per layer.
+    // steps/classify_head: the op class picks the byte model; the classes also tell which kernels
+    // run once per layer.
     {"classify", classify_entries},
-    // Without step annotations, the layer plan and the call counts give the steps
-    // (docs/method.md §6.4).
+    // steps/infer_steps: without step annotations, the layer plan and the call counts give the
+    // steps (docs/method.md §6.4).
     {"steps", infer_run_steps},
-    // The e2e-critical regime fixes each entry's per-launch time and launches per step.
+    // steps/pick_regimes: the e2e-critical regime fixes each entry's per-launch time and launches
+    // per step.
     {"regimes", pick_entry_regimes},
-    // GEMMs without shapes take N and K from the config's projections, M from the step
-    // (docs/method.md §22.4), assigned over every such kernel of the step at once.
+    // steps/plan_shapeless_gemms: GEMMs without shapes take N and K from the config's projections,
+    // M from the step (docs/method.md §22.4), assigned over every such kernel of the step at once.
     {"linear_plan", plan_gemms},
     // judge's target_eff: the shipped prior, or a calibrated class (docs/method.md §17.5).
     {"calibration", load_calibration},
-    // Per entry: model, deepen, judge, grade, advise; a failure degrades that entry only.
+    // Per entry (run_entry.cpp): steps/model_work, deepen, judge, grade, advise; a failure degrades
+    // that entry only.
     {"entries", analyze_entries},
     // A measured run says which head entries its counters left at stage A/B (L4).
     {"coverage", check_counter_coverage},
-    // Both orders, never blended: their disagreement is the finding (after a failure, over the
+    // steps/rank_entries: both orders, never blended: their disagreement is the finding (after a
+    // failure, over the
     // entries it left without a verdict: pct order, which their route falls back to).
     {"rankings", rank_head, true},
     // Each entry's problem is one diagnostic, under the name the rankings use.

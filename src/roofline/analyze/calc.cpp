@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::analyze {
 

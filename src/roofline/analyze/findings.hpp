@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/base/vocabulary.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/base/vocabulary.hpp"
 
 namespace roofline::analyze {
 

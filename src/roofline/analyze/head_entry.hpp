@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/advise.hpp"
 #include "roofline/analyze/steps/deepen.hpp"
 #include "roofline/analyze/steps/gather_evidence.hpp"
@@ -17,9 +19,7 @@
 #include "roofline/analyze/steps/judge.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
-#include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/classify/classify.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 
@@ -58,14 +58,14 @@ struct HeadEntry {
   std::optional<ProjectionAssignment> projection;
   std::vector<std::string> plan_notes;
   // Steps 7-11, per entry (the driver's analyze_entry).
-  Classification cls;      // 7 the class the byte model ran under: `classified`,
-                           //   or the class the shapes showed (WorkEstimate::op_class)
-  WorkEstimate work;       // 7 model_work, then 8 deepen
+  Classification cls;  // 7 the class the byte model ran under: `classified`,
+                       //   or the class the shapes showed (WorkEstimate::op_class)
+  WorkEstimate work;   // 7 model_work, then 8 deepen
   EvidenceLevel stage = EvidenceLevel::A;  // 8 deepen: the evidence the numbers rest on
-  std::vector<std::string> deepen_notes;  // 8 deepen: what the evidence did to the estimate
-  Verdict verdict;                        // 9 judge
-  Grade grade;                            // 10 grade: confidence, stage-C candidate, problem
-  Advice advice;                          // 11 advise: route and levers
+  std::vector<std::string> deepen_notes;   // 8 deepen: what the evidence did to the estimate
+  Verdict verdict;                         // 9 judge
+  Grade grade;                             // 10 grade: confidence, stage-C candidate, problem
+  Advice advice;                           // 11 advise: route and levers
   // Every step's notes about this entry, in step order: what the artifact's `notes` says.
   std::vector<std::string> notes;
 };

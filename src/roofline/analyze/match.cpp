@@ -9,8 +9,8 @@
 #include <memory>
 #include <set>
 
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::analyze {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/base/vocabulary.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/base/vocabulary.hpp"
 
 namespace roofline::analyze {
 

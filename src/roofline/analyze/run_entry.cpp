@@ -1,9 +1,9 @@
 // One entry's steps 7-11 (the driver's pass entries), and the L5 boundary of the whole run.
 #include <fmt/format.h>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/run.hpp"
 #include "roofline/analyze/test_hooks.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/run.hpp"
 #include "roofline/base/units.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/run.hpp"
 #include "roofline/inputs/peaks.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze::detail {
 

@@ -1,8 +1,8 @@
 #pragma once
 // The detail of a kernel-family rule (`class:detail` in data/kernel_classes.tsv and
 // `--classify PATTERN=CLASS:detail`): a closed set per op class, parsed and validated once where
-// the text is read (parse_class_detail, src/roofline/inputs/kernel_classes.cpp). The stages read the typed
-// value; to_string gives back the table's spelling for notes.
+// the text is read (parse_class_detail, src/roofline/inputs/kernel_classes.cpp). The stages read
+// the typed value; to_string gives back the table's spelling for notes.
 
 #include <string>
 #include "roofline/base/layer.hpp"

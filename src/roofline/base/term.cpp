@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/base/units.hpp"
 #include "roofline/base/layer.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::base {
 

@@ -1,7 +1,7 @@
 #include "roofline/base/text.hpp"
 
-#include "roofline/base/units.hpp"
 #include "roofline/base/layer.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::base {
 namespace {

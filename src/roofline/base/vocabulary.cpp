@@ -1,8 +1,8 @@
 // The artifact spellings of the closed sets (vocabulary.hpp).
 #include "roofline/base/vocabulary.hpp"
 
-#include "roofline/base/units.hpp"
 #include "roofline/base/layer.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::base {
 

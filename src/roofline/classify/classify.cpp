@@ -4,15 +4,14 @@
 
 #include <fmt/format.h>
 
-#include "roofline/classify/name_dtypes.hpp"
-#include "roofline/inputs/pattern.hpp"
 #include "roofline/classify/classify.hpp"
-#include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/classify/layer.hpp"
+#include "roofline/classify/name_dtypes.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::classify {
 namespace {
-
 
 struct TokenGroup {
   OpClass op_class;
@@ -162,7 +161,7 @@ std::optional<Classification> launching_op(const TopNEntry& e, const ClassRules&
   if (e.op.empty()) return std::nullopt;
   const std::vector<ClassRule>& ops = rules.ops ? *rules.ops : builtin_kernel_ops_rules();
   const ClassRule* r = longest_match(ops.data(), ops.data() + ops.size(), {e.op},
-                                             [](const ClassRule&) { return true; });
+                                     [](const ClassRule&) { return true; });
   if (!r) return std::nullopt;
   const std::string where = fmt::format("kernel_ops.tsv line {}: '{}'", r->line, r->pattern);
   if (auto helper = helper_of_op(e, *r, where)) return helper;

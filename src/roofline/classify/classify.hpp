@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "roofline/inputs/inputs.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/classify/layer.hpp"
+#include "roofline/inputs/inputs.hpp"
 
 namespace roofline::classify {
 

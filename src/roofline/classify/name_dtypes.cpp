@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/pattern.hpp"
 #include "roofline/classify/layer.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::classify::detail {
 namespace {

@@ -14,9 +14,9 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "roofline/analyze/analyze.hpp"
-#include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/eval_inputs.hpp"
 
 namespace CLI {
 class App;

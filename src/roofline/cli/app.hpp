@@ -7,10 +7,10 @@
 #include "roofline/cli/calibrate_cmd.hpp"
 #include "roofline/cli/compare_cmd.hpp"
 #include "roofline/cli/counters_cmd.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/cli/outcomes_cmd.hpp"
 #include "roofline/cli/peaks_cmd.hpp"
 #include "roofline/cli/topn_cmd.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

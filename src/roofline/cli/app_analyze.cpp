@@ -10,12 +10,12 @@
 #include "roofline/cli/calc_cmd.hpp"
 #include "roofline/cli/common.hpp"
 #include "roofline/cli/counters_cmd.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/cli/options.hpp"
 #include "roofline/cli/peaks_cmd.hpp"
 #include "roofline/cli/topn_cmd.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -10,10 +10,10 @@
 #include "roofline/cli/calibrate_cmd.hpp"
 #include "roofline/cli/common.hpp"
 #include "roofline/cli/compare_cmd.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/cli/options.hpp"
 #include "roofline/cli/outcomes_cmd.hpp"
 #include "roofline/cli/round_args.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "roofline/cli/common.hpp"
-#include "roofline/render/report.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::cli {
 

@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
-#include "roofline/cli/round_args.hpp"
-#include "roofline/outcomes/ledger.hpp"
-#include "roofline/inputs/load.hpp"
-#include "roofline/render/report.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/cli/round_args.hpp"
+#include "roofline/inputs/load.hpp"
+#include "roofline/outcomes/ledger.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/outcomes/calibrate.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/outcomes/calibrate.hpp"
 
 namespace CLI {
 class App;

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "roofline/inputs/inputs.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/inputs.hpp"
 
 namespace roofline::cli {
 

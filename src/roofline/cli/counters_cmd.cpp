@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofline/cli/common.hpp"
-#include "roofline/inputs/counters.hpp"
 #include "roofline/base/json_number.hpp"
-#include "roofline/render/report.hpp"
+#include "roofline/cli/common.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/counters.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::cli {
 namespace {

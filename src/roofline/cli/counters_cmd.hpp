@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/inputs/counters.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/counters.hpp"
 
 namespace CLI {
 class App;

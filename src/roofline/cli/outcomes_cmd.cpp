@@ -8,13 +8,13 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/cli/round_args.hpp"
+#include "roofline/inputs/load.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/ledger.hpp"
-#include "roofline/inputs/load.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

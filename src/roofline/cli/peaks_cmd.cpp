@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
 #include "roofline/render/report.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
-#include "roofline/outcomes/rounds.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/outcomes/rounds.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

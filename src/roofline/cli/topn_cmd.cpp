@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
-#include "roofline/topn/graph_capture.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/topn.hpp"
-#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

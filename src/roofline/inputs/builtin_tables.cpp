@@ -3,8 +3,8 @@
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
-#include "roofline/inputs/target_eff.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/target_eff.hpp"
 
 namespace roofline::inputs {
 

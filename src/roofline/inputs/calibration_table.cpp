@@ -2,8 +2,8 @@
 // target_eff in it (docs/method.md §17.5).
 #include <fmt/format.h>
 
-#include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/calibration.hpp"
+#include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs {

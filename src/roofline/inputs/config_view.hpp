@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs::detail {

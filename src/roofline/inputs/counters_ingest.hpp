@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "roofline/inputs/counters.hpp"
 #include "roofline/inputs/counters_table.hpp"
 #include "roofline/inputs/csv_stream.hpp"
-#include "roofline/inputs/counters.hpp"
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs::detail {

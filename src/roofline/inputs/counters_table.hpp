@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "roofline/inputs/csv_stream.hpp"
 #include "roofline/inputs/counters.hpp"
+#include "roofline/inputs/csv_stream.hpp"
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs::detail {

@@ -12,9 +12,9 @@
 #include "roofline/inputs/calibration.hpp"
 #include "roofline/inputs/counters.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/inputs/layer.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/probes.hpp"
-#include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs {
 

@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/inputs/dtype.hpp"
-#include "roofline/inputs/layer_plan.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/layer_plan.hpp"
 
 namespace roofline::inputs {
 

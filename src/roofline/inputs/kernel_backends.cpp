@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/base/text.hpp"
+#include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs {

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/inputs/load.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline::inputs {
 

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/inputs/load.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline::inputs {
 

@@ -7,8 +7,8 @@
 
 #include "roofline/inputs/config_view.hpp"
 #include "roofline/inputs/dtype.hpp"
-#include "roofline/inputs/load.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline::inputs {
 namespace detail {

@@ -5,12 +5,11 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/inputs/load.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline::inputs {
 namespace {
-
 
 // A product identity may be a plain string or a structured object.
 std::string read_product(FieldReader& f, const json& doc) {

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/eval_inputs.hpp"
-#include "roofline/inputs/peaks.hpp"
 #include "roofline/base/text.hpp"
+#include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/peaks.hpp"
 
 namespace roofline::inputs {
 namespace fs = std::filesystem;

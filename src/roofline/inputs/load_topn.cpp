@@ -7,12 +7,11 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/inputs/load.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline::inputs {
 namespace {
-
 
 // A count or a time: negative values are reported on their field and dropped.
 std::optional<double> non_negative(FieldReader& f, const json& obj, std::string_view key,
@@ -63,8 +62,7 @@ void read_served_regimes(FieldReader& f, const json& entry, const std::string& p
     return;
   }
   if (!v->is_array()) {
-    f.error(path + ".served_regimes",
-            "expected a list of regimes, got " + describe_type(*v));
+    f.error(path + ".served_regimes", "expected a list of regimes, got " + describe_type(*v));
     return;
   }
   for (const json& r : *v)

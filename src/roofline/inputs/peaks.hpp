@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "roofline/inputs/inputs.hpp"
-#include "roofline/inputs/load.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline::inputs {
 

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/dtype.hpp"
-#include "roofline/inputs/peaks.hpp"
+#include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/peaks.hpp"
 
 namespace roofline::inputs {
 namespace {

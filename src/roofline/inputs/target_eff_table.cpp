@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/target_eff.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/target_eff.hpp"
 
 namespace roofline::inputs {
 namespace {

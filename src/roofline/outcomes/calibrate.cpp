@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/outcomes/calibrate.hpp"
 #include "roofline/analyze/steps/judge.hpp"
+#include "roofline/outcomes/calibrate.hpp"
 #include "roofline/outcomes/layer.hpp"
 
 namespace roofline::outcomes {

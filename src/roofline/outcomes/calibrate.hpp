@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/inputs/calibration.hpp"
-#include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/outcomes.hpp"
 
 namespace roofline::outcomes {
 

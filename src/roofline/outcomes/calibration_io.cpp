@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/outcomes/util.hpp"
 #include "roofline/outcomes/calibrate.hpp"
-#include "roofline/outcomes/predictions.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/predictions.hpp"
+#include "roofline/outcomes/util.hpp"
 
 namespace roofline::outcomes {
 namespace fs = std::filesystem;

@@ -6,9 +6,9 @@
 
 #include "roofline/analyze/analysis.hpp"
 #include "roofline/outcomes/compare.hpp"
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/pairing.hpp"
 #include "roofline/outcomes/rounds.hpp"
-#include "roofline/outcomes/layer.hpp"
 
 namespace roofline::outcomes {
 

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/inputs/inputs.hpp"
-#include "roofline/outcomes/predictions.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/predictions.hpp"
 
 namespace roofline::outcomes {
 

@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
+#include "roofline/outcomes/compare.hpp"
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/util.hpp"
 #include "roofline/render/md_util.hpp"
-#include "roofline/outcomes/compare.hpp"
 #include "roofline/render/report.hpp"
-#include "roofline/outcomes/layer.hpp"
 
 namespace roofline::outcomes {
 namespace {
@@ -96,10 +96,10 @@ std::string render_comparison_markdown(const Comparison& c) {
   md += "| kernel | pct A → B | t A → B | speedup | predicted attainable | status |\n";
   md += "|---|---|---|---|---|---|\n";
   for (const auto& r : c.rows) {
-    md += fmt::format("| {} | {} → {} | {} → {} | {} | {} | {} |\n",
-                      md_code(r.name, true, 80), opt_fmt(r.pct_a, "{:.2f}"),
-                      opt_fmt(r.pct_b, "{:.2f}"), time_cell(r.t_a_ms), time_cell(r.t_b_ms),
-                      opt_fmt(r.speedup, "{:.3f}×"), attainable_cell(r), join(r.status, ", "));
+    md += fmt::format("| {} | {} → {} | {} → {} | {} | {} | {} |\n", md_code(r.name, true, 80),
+                      opt_fmt(r.pct_a, "{:.2f}"), opt_fmt(r.pct_b, "{:.2f}"), time_cell(r.t_a_ms),
+                      time_cell(r.t_b_ms), opt_fmt(r.speedup, "{:.3f}×"), attainable_cell(r),
+                      join(r.status, ", "));
   }
   md += "\n";
   for (const auto& r : c.rows) {

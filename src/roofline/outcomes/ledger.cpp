@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/outcomes/util.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/util.hpp"
 
 namespace roofline::outcomes {
 

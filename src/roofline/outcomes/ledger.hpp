@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/outcomes.hpp"
 
 namespace roofline::outcomes {
 

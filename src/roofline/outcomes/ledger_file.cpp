@@ -13,11 +13,11 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/outcomes/util.hpp"
-#include "roofline/outcomes/ledger.hpp"
 #include "roofline/inputs/load.hpp"
-#include "roofline/render/report.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/ledger.hpp"
+#include "roofline/outcomes/util.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::outcomes {
 namespace fs = std::filesystem;

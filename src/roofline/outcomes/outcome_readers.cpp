@@ -7,17 +7,16 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/outcomes/util.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
-#include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/util.hpp"
 
 namespace roofline::outcomes {
 namespace fs = std::filesystem;
 
 namespace {
-
 
 constexpr int k_max_depth = 64;
 constexpr std::size_t k_max_outcome_bytes = std::size_t{64} << 20;
@@ -151,8 +150,7 @@ void parse_director_validation(std::string_view text, const std::string& file, O
          lower_in(c->get<std::string>(), {"fail", "failed", "false", "incorrect", "mismatch"}));
     if (failed) o.undefined_reason = "correctness failed: the speedup is not of a correct kernel";
     if (!c->is_boolean() && !c->is_string() && !c->is_object())
-      f.error("correctness",
-              "expected true/false or a status string, got " + describe_type(*c));
+      f.error("correctness", "expected true/false or a status string, got " + describe_type(*c));
   }
   out.outcomes.push_back(std::move(o));
 }

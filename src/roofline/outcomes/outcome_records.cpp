@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/outcomes/util.hpp"
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
-#include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/util.hpp"
 
 namespace roofline::outcomes {
 

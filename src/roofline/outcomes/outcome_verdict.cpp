@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/outcomes.hpp"
 
 namespace roofline::outcomes {
 

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/pairing.hpp"
 #include "roofline/outcomes/predictions.hpp"
-#include "roofline/outcomes/layer.hpp"
 
 namespace roofline::outcomes {
 

@@ -5,18 +5,17 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/json_input.hpp"
-#include "roofline/outcomes/util.hpp"
 #include "roofline/analyze/analyze.hpp"
-#include "roofline/render/report.hpp"
-#include "roofline/outcomes/rounds.hpp"
+#include "roofline/inputs/json_input.hpp"
 #include "roofline/outcomes/layer.hpp"
+#include "roofline/outcomes/rounds.hpp"
+#include "roofline/outcomes/util.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::outcomes {
 namespace fs = std::filesystem;
 
 namespace {
-
 
 constexpr int k_max_depth = 256;
 

@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/render/svg.hpp"
-#include "roofline/render/report.hpp"
 #include "roofline/analyze/test_hooks.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/render/svg.hpp"
 
 namespace roofline::render {
 namespace {

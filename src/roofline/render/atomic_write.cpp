@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/render/report.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::render {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "roofline/base/json_number.hpp"
 #include "roofline/inputs/load.hpp"
-#include "roofline/render/report.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::render {
 

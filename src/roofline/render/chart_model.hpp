@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/render/chart_layout.hpp"
 #include "roofline/analyze/analysis.hpp"
+#include "roofline/render/chart_layout.hpp"
 #include "roofline/render/layer.hpp"
 
 namespace roofline::render::chart {

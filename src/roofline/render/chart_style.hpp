@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "roofline/render/chart_model.hpp"
-#include "roofline/render/svg.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/svg.hpp"
 
 namespace roofline::render::chart {
 

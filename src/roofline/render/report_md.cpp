@@ -5,14 +5,13 @@
 #include <fmt/format.h>
 
 #include "roofline/render/chart_model.hpp"
-#include "roofline/render/md_util.hpp"
-#include "roofline/render/report_measured.hpp"
-#include "roofline/render/report.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/md_util.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/render/report_measured.hpp"
 
 namespace roofline::render {
 namespace {
-
 
 constexpr std::size_t k_table_name_chars = 60;
 
@@ -99,7 +98,7 @@ void header(std::string& out, const Analysis& a) {
                      a.stage == EvidenceLevel::A
                          ? "estimate from Top-N shapes and config: display and annotate only"
                      : a.stage == EvidenceLevel::B ? "captured shapes: rank as a secondary key"
-                                           : "measured counters: rank and cite");
+                                                   : "measured counters: rank and cite");
   out += fmt::format("| Peaks | {} |\n", peaks_line(a.peaks));
   if (const std::string c = ceilings_sentence(a.peaks, true); !c.empty())
     out += fmt::format("| Ceilings | {} |\n", c);
@@ -331,7 +330,8 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
   }
   if (!w.modeled && w.bytes_lower_bound)
     out += fmt::format(
-        "- **Evidence:** operand-bytes lower bound {} per launch (docs/method.md §8.16; no verdict)\n",
+        "- **Evidence:** operand-bytes lower bound {} per launch (docs/method.md §8.16; no "
+        "verdict)\n",
         format_bytes(*w.bytes_lower_bound, Digits::brief));
   out += fmt::format("- **Route:** {}\n", md_escape(e.advice.route));
   if (!e.advice.levers.empty()) {

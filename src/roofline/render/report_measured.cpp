@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/render/layer.hpp"
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/report.hpp"
-#include "roofline/render/layer.hpp"
 
 namespace roofline::render::detail {
 

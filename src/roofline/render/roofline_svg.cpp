@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "roofline/render/chart_style.hpp"
-#include "roofline/render/md_util.hpp"
-#include "roofline/render/svg.hpp"
-#include "roofline/render/report.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/md_util.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/render/svg.hpp"
 
 namespace roofline::render {
 namespace {

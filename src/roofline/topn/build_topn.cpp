@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/pattern.hpp"
-#include "roofline/topn/topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn {
 namespace {
@@ -38,9 +38,8 @@ const std::string& family_text(const TopnEntry& e) {
 // The kernel-family row of data/kernel_backends.tsv by the token rule (docs/method.md §7.2): the
 // longest pattern matching the (demangled) name or the short name.
 const BackendRule* match_backend(const TopnEntry& e, const std::vector<BackendRule>& rules) {
-  return longest_match(rules.data(), rules.data() + rules.size(),
-                               {family_text(e), e.short_name},
-                               [](const BackendRule&) { return true; });
+  return longest_match(rules.data(), rules.data() + rules.size(), {family_text(e), e.short_name},
+                       [](const BackendRule&) { return true; });
 }
 
 bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens) {

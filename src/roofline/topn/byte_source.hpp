@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/topn/topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn::detail {
 

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/byte_source.hpp"
 #include "roofline/topn/capture_join.hpp"
+#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/layer.hpp"
 
 namespace roofline::topn {

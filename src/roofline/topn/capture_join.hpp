@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
-#include "roofline/topn/step_index.hpp"
+#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/step_index.hpp"
 
 namespace roofline::topn::detail {
 

@@ -12,12 +12,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/byte_source.hpp"
 #include "roofline/topn/capture_join.hpp"
 #include "roofline/topn/event_lookup.hpp"
-#include "roofline/topn/op_attribution.hpp"
+#include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/op_attribution.hpp"
 
 namespace roofline::topn {
 namespace detail {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "roofline/topn/graph_capture.hpp"
-#include "roofline/topn/topn.hpp"
-#include "roofline/topn/step_annotations.hpp"
-#include "roofline/topn/trace_device.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/step_annotations.hpp"
+#include "roofline/topn/topn.hpp"
+#include "roofline/topn/trace_device.hpp"
 
 namespace roofline::topn::detail {
 

@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <string>
 
-#include "roofline/topn/topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 #if ROOFLINE_HAVE_LIBIBERTY
 // The one function used, as <libiberty/demangle.h> declares it (that header pulls in

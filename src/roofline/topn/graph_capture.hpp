@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/topn/topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn {
 

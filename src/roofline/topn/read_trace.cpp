@@ -13,8 +13,8 @@
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/csv_traces.hpp"
 #include "roofline/topn/json_kind.hpp"
-#include "roofline/topn/rocprof_json.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/rocprof_json.hpp"
 
 namespace roofline::topn {
 namespace {

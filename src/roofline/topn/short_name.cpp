@@ -6,8 +6,8 @@
 #include <map>
 #include <vector>
 
-#include "roofline/topn/topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn {
 namespace {

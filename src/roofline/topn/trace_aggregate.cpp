@@ -9,9 +9,9 @@
 #include "roofline/topn/capture_join.hpp"
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
+#include "roofline/topn/layer.hpp"
 #include "roofline/topn/op_attribution.hpp"
 #include "roofline/topn/step_index.hpp"
-#include "roofline/topn/layer.hpp"
 
 namespace roofline::topn {
 namespace detail {

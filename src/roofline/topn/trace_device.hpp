@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/topn/topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn::detail {
 

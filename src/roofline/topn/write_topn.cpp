@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/base/json_number.hpp"
-#include "roofline/topn/topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "roofline/analyze/models/step_attention.hpp"
 
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

@@ -2,9 +2,9 @@
 // roof is the link roof (judged in verdict.cpp), not HBM.
 #include <fmt/format.h>
 
-#include "roofline/inputs/pattern.hpp"
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

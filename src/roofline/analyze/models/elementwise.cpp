@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

@@ -3,9 +3,9 @@
 // unquantized (docs/method.md §8.6).
 #include <fmt/format.h>
 
-#include "roofline/inputs/pattern.hpp"
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

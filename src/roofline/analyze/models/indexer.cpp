@@ -2,8 +2,8 @@
 // every query scores every cached index key. bytes = B·S·d·k_bytes + B·S·4, flops = 2·B·h·S·d.
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 
 namespace roofline::analyze::detail {
 

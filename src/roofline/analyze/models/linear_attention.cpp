@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/pattern.hpp"
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

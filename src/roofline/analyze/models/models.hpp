@@ -4,11 +4,11 @@
 #include <optional>
 #include <string>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/base/term.hpp"
 #include "roofline/base/units.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze::detail {
 

@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/pattern.hpp"
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/moe.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/layer.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

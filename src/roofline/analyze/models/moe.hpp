@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 
 namespace roofline::analyze::detail {
 

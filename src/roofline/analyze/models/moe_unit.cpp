@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/moe.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/moe.hpp"
 
 namespace roofline::analyze::detail {
 

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 
 namespace roofline::analyze::detail {
 
@@ -45,10 +45,11 @@ void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const C
                                           "table)"
                                         : "");
   }
-  work.notes.push_back(fmt::format(
-      "operand-bytes lower bound (docs/method.md §8.16): {}{}; evidence, not a verdict (headroom stays "
-      "unknown)",
-      render(bound), util));
+  work.notes.push_back(
+      fmt::format("operand-bytes lower bound (docs/method.md §8.16): {}{}; evidence, not a verdict "
+                  "(headroom stays "
+                  "unknown)",
+                  render(bound), util));
 }
 
 }  // namespace roofline::analyze::detail

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 #include "roofline/analyze/layer.hpp"
 
-
 namespace roofline::analyze {
 namespace {
 

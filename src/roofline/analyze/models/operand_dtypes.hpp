@@ -1,12 +1,13 @@
 #pragma once
-// Each operand of a Top-N call signature: its role and its dtype by that role (docs/method.md §8.2).
+// Each operand of a Top-N call signature: its role and its dtype by that role (docs/method.md
+// §8.2).
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

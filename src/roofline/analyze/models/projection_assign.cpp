@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/base/units.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 namespace {
@@ -141,8 +141,9 @@ std::string pair_jointly(const Group& g, const std::vector<PlanKernel>& kernels,
 }
 
 // Jointly: the variants whose projection count at this launch count equals the kernel count.
-void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan,
-                    const PlanStep& step, std::vector<ProjectionAssignment>& out) {
+void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels,
+                    const ProjectionPlan& plan, const PlanStep& step,
+                    std::vector<ProjectionAssignment>& out) {
   std::vector<std::pair<std::string, std::vector<std::pair<std::size_t, Projection>>>> fits;
   std::vector<std::string> failures;
   std::set<std::string> seen;  // variants with the same projections at this count are one
@@ -183,7 +184,8 @@ void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels, cons
 }  // namespace
 
 std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
-                                                     const ProjectionPlan& plan, const PlanStep& step) {
+                                                     const ProjectionPlan& plan,
+                                                     const PlanStep& step) {
   std::vector<ProjectionAssignment> out(kernels.size());
   std::vector<Group> groups;
   for (std::size_t i = 0; i < kernels.size(); ++i) {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/inputs/inputs.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/inputs/inputs.hpp"
 
 namespace roofline::analyze {
 
@@ -102,6 +102,7 @@ double projection_flops(const Projection& p, double m);
 // A time tie within 5 %, several fitting variants, or an infeasible pair leaves the kernels
 // unassigned with every candidate listed. Parallel to `kernels`.
 std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
-                                                     const ProjectionPlan& plan, const PlanStep& step);
+                                                     const ProjectionPlan& plan,
+                                                     const PlanStep& step);
 
 }  // namespace roofline::analyze

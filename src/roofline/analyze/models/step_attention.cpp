@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/layer_plan.hpp"
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/base/units.hpp"
+#include "roofline/inputs/layer_plan.hpp"
 
 namespace roofline::analyze {
 

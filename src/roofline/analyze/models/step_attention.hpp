@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/inputs/inputs.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/inputs/inputs.hpp"
 
 namespace roofline::analyze {
 

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/inputs/inputs.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

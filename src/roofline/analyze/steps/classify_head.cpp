@@ -1,5 +1,5 @@
-// Pass classify_head (docs/method.md §7): classify() over the head, then the MoE stages from sibling
-// kernels (moe_siblings.cpp).
+// Pass classify_head (docs/method.md §7): classify() over the head, then the MoE stages from
+// sibling kernels (moe_siblings.cpp).
 #include "roofline/analyze/steps/classify_head.hpp"
 
 #include <algorithm>

@@ -1,12 +1,13 @@
 #pragma once
-// Pass classify_head (docs/method.md §7): each head entry's op class, and MoE stages from sibling kernels.
+// Pass classify_head (docs/method.md §7): each head entry's op class, and MoE stages from sibling
+// kernels.
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

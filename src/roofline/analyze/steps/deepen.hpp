@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/gather_evidence.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/inputs/counters.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

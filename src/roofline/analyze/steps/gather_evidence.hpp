@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/layer.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/inputs/counters.hpp"
 #include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/inputs/probes.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

@@ -4,20 +4,21 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/judge.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 
-Grade grade(EvidenceLevel stage, const WorkEstimate& work, const Verdict& v, const ResolvedPeaks& peaks) {
+Grade grade(EvidenceLevel stage, const WorkEstimate& work, const Verdict& v,
+            const ResolvedPeaks& peaks) {
   Grade g;
   // Confidence follows the stage (docs/method.md §12); low peaks or an unvalidated compute axis
   // keep it low.
   g.confidence = stage == EvidenceLevel::C   ? Confidence::high
                  : stage == EvidenceLevel::B ? Confidence::medium
-                                     : Confidence::low;
+                                             : Confidence::low;
   if (stage == EvidenceLevel::A)
     g.notes.push_back(
         "confidence low: stage A estimate from Top-N shapes and config (display and annotate "

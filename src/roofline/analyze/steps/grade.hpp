@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/judge.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

@@ -1,5 +1,5 @@
-// Pass infer_steps (docs/method.md §6.4): serving steps and launches per step when the Top-N has neither per-regime fields nor step counts, from the
-// layer plan and the call counts.
+// Pass infer_steps (docs/method.md §6.4): serving steps and launches per step when the Top-N has
+// neither per-regime fields nor step counts, from the layer plan and the call counts.
 #include "roofline/analyze/steps/infer_steps.hpp"
 
 #include <algorithm>
@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 namespace {

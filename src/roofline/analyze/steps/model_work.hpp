@@ -1,11 +1,12 @@
 #pragma once
-// Pass model_work (docs/method.md §8): one entry's bytes and FLOPs per logical unit, from the models
-// of analyze/models/.
+// Pass model_work (docs/method.md §8): one entry's bytes and FLOPs per logical unit, from the
+// models of analyze/models/.
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/vocabulary.hpp"
@@ -13,7 +14,6 @@
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/probes.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 
@@ -129,6 +129,5 @@ SignatureCases signature_cases(const TopNEntry& entry, OpClass cls, const ModelC
 WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx,
                         const SignatureCases& signatures = {});
-
 
 }  // namespace roofline::analyze

@@ -5,14 +5,14 @@
 
 #include <fmt/format.h>
 
-#include "roofline/classify/classify.hpp"
 #include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
-#include "roofline/analyze/layer.hpp"
+#include "roofline/classify/classify.hpp"
 
 namespace roofline::analyze {
 namespace {

@@ -1,5 +1,5 @@
-// Pass pick_regimes (docs/method.md §6), pick_regime for one entry: the e2e-critical regime, its per-launch time and
-// launches per step.
+// Pass pick_regimes (docs/method.md §6), pick_regime for one entry: the e2e-critical regime, its
+// per-launch time and launches per step.
 #include "roofline/analyze/steps/pick_regimes.hpp"
 
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 namespace {
@@ -144,7 +144,8 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
       out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
       out.shape_rows = rows;
       out.why = fmt::format(
-          "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (docs/method.md §6.4)",
+          "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (docs/method.md "
+          "§6.4)",
           fmt_num(*rows), out.regime == Regime::decode ? "≤" : ">", fmt_num(*hints.conc));
       if (hints.pass_regime && *hints.pass_regime != out.regime) {
         out.regime = *hints.pass_regime;

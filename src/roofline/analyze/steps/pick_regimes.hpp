@@ -1,13 +1,14 @@
 #pragma once
-// Pass pick_regimes (docs/method.md §6): each entry's regime, per-launch time and launches per step.
+// Pass pick_regimes (docs/method.md §6): each entry's regime, per-launch time and launches per
+// step.
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/infer_steps.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/inputs/inputs.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

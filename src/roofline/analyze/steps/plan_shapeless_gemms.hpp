@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

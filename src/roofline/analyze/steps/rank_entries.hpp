@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "roofline/analyze/findings.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
 
 namespace roofline::analyze {
 

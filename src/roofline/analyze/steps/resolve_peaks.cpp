@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/layer.hpp"
+#include "roofline/base/units.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
-#include "roofline/base/units.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 namespace {

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/peaks.hpp"
-#include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "roofline/analyze/findings.hpp"
-#include "roofline/inputs/inputs.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/inputs/inputs.hpp"
 
 namespace roofline::analyze {
 

@@ -2,10 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/inputs/layer_plan.hpp"
-#include "roofline/analyze/step_attention.hpp"
+#include "roofline/analyze/models/step_attention.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::rel;
 

@@ -13,11 +13,28 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/run.hpp"
+#include "roofline/analyze/test_hooks.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/peaks.hpp"
-#include "roofline/analyze/test_hooks.hpp"
 
-namespace roofline {
+// The passes, in the order k_method runs them: each header declares one pass and its result.
+#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/steps/gather_evidence.hpp"
+#include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/infer_steps.hpp"
+#include "roofline/analyze/steps/pick_regimes.hpp"
+#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
+// The per-entry passes, which analyze_entry (run_entry.cpp) runs for each head entry in turn.
+#include "roofline/analyze/steps/model_work.hpp"
+#include "roofline/analyze/steps/deepen.hpp"
+#include "roofline/analyze/steps/judge.hpp"
+#include "roofline/analyze/steps/grade.hpp"
+#include "roofline/analyze/steps/advise.hpp"
+#include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/layer.hpp"
+
+namespace roofline::analyze {
 namespace {
 
 using detail::Run;
@@ -228,4 +245,4 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   return std::move(r.a);
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

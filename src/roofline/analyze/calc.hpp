@@ -5,9 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analyze/head.hpp"
+#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
+#include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct CalcInput {
   double bytes = 0.0;
@@ -32,4 +38,4 @@ struct CalcResult {
 // `time_us`.
 CalcResult calc(const CalcInput& input, const PeaksTable& table);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -3,7 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/stages.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

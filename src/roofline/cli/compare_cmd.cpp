@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/cli/round_args.hpp"
 #include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/rounds.hpp"
-#include "roofline/render/report.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

@@ -12,6 +12,7 @@
 
 #include "roofline/base/json_number.hpp"
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/layer.hpp"
 #include "roofline/inputs/counters.hpp"
 #include "roofline/render/report.hpp"
 

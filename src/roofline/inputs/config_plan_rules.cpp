@@ -8,8 +8,9 @@
 #include "roofline/base/units.hpp"
 
 #include "roofline/inputs/config_view.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 namespace {
 
 // Llama-4 chunked attention: every layer chunked by attention_chunk_size except the global ones
@@ -174,4 +175,4 @@ void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit) {
   plan.ffn_rule = joined.empty() ? "experts on every layer" : joined;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

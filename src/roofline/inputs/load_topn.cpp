@@ -7,13 +7,11 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
+#include "roofline/inputs/layer.hpp"
 #include "roofline/inputs/load.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
-
-using detail::FieldReader;
-using detail::json;
 
 // A count or a time: negative values are reported on their field and dropped.
 std::optional<double> non_negative(FieldReader& f, const json& obj, std::string_view key,
@@ -64,8 +62,7 @@ void read_served_regimes(FieldReader& f, const json& entry, const std::string& p
     return;
   }
   if (!v->is_array()) {
-    f.error(path + ".served_regimes",
-            "expected a list of regimes, got " + detail::describe_type(*v));
+    f.error(path + ".served_regimes", "expected a list of regimes, got " + describe_type(*v));
     return;
   }
   for (const json& r : *v)
@@ -86,7 +83,7 @@ void read_signatures(FieldReader& f, const json& entry, const std::string& path,
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json one{{"shapes", list[i]}};
     std::vector<std::vector<std::int64_t>> dims;
-    detail::read_operand_dims(f, one, "shapes", fmt::format("{}.shapes[{}]", path, i), dims);
+    read_operand_dims(f, one, "shapes", fmt::format("{}.shapes[{}]", path, i), dims);
     e.signatures.push_back(std::move(dims));
   }
   if (!e.signatures.empty()) e.shapes = e.signatures.front();
@@ -123,7 +120,7 @@ bool read_pct_gpu_time(FieldReader& f, const json& entry, const std::string& pat
   }
   if (!pct->is_number() || !std::isfinite(pct->get<double>())) {
     f.error(path + ".pct_gpu_time", fmt::format("expected a number, got {}; entry '{}' skipped",
-                                                detail::describe_type(*pct), e.name));
+                                                describe_type(*pct), e.name));
     return false;
   }
   e.pct_gpu_time_raw = *pct;
@@ -140,8 +137,8 @@ void read_operands(FieldReader& f, const json& entry, const std::string& path, T
     read_signatures(f, entry, path, e);
     e.dtypes_are_set = true;
   } else
-    detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
-  detail::read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
+    read_operand_dims(f, entry, "shapes", path, e.shapes);
+  read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
 }
 
 // What the profiler's tooling says about the kernel: its class, backend, op, module, phase.
@@ -173,7 +170,7 @@ void read_serving(FieldReader& f, const json& entry, const std::string& path, To
 std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
   const std::string path = fmt::format("top_kernels[{}]", index);
   if (!entry.is_object()) {
-    f.error(path, "expected an object, got " + detail::describe_type(entry));
+    f.error(path, "expected an object, got " + describe_type(entry));
     return std::nullopt;
   }
   TopNEntry e;
@@ -283,7 +280,7 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
 Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
                         const InputLimits& limits) {
   Loaded<TopN> out;
-  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto doc = parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   TopN topn;
@@ -328,4 +325,4 @@ Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -11,9 +11,10 @@
 
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/json_input.hpp"
+#include "roofline/inputs/layer.hpp"
 #include "roofline/inputs/peaks.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 struct Block {
@@ -414,4 +415,4 @@ std::vector<std::string> known_products(const PeaksTable& table) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

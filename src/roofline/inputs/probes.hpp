@@ -17,8 +17,9 @@
 
 #include "roofline/inputs/load.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 struct ProbeCase {
   std::vector<std::vector<std::int64_t>> dims;  // operand dims; an unreadable operand is {}
@@ -53,4 +54,4 @@ Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_
 Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& display_name,
                                 const InputLimits& limits = {});
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -6,10 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/stages.hpp"
+#include "roofline/analyze/steps/judge.hpp"
 #include "roofline/outcomes/calibrate.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 namespace {
 
@@ -181,4 +182,4 @@ CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
   return t;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -6,10 +6,11 @@
 
 #include "roofline/analyze/analysis.hpp"
 #include "roofline/outcomes/compare.hpp"
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/pairing.hpp"
 #include "roofline/outcomes/rounds.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 namespace {
 
@@ -198,4 +199,4 @@ Comparison compare_rounds(const CompareInput& in) {
   return c;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

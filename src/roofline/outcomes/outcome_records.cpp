@@ -5,15 +5,15 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
-#include "roofline/outcomes/util.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 namespace {
 
-using outcomes_detail::str_or_null;
+using detail::str_or_null;
 using ojson = nlohmann::ordered_json;
 
 struct RecordChoice {
@@ -43,8 +43,6 @@ const Prediction* find_prediction(const Outcome& o, const RoundPredictions& pred
   }
   return nullptr;
 }
-
-using detail::FieldReader;
 
 // The string field `k` of `o` ("" when absent); a wrong type is reported under the name `k`.
 std::string text_field(FieldReader& f, const nlohmann::json& o, const char* k) {
@@ -269,4 +267,4 @@ std::vector<LedgerRecord> build_ledger_records(
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

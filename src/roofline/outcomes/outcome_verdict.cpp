@@ -3,9 +3,10 @@
 
 #include <fmt/format.h>
 
+#include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 const char* to_string(OutcomeSource s) {
   switch (s) {
@@ -138,4 +139,4 @@ OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double ban
   return judge_speedup(o, *p, s, band, std::move(j));
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

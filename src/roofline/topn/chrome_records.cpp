@@ -4,8 +4,9 @@
 #include <charconv>
 
 #include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 // Types that are not tensors in `Input type` (a tensor's entry is its scalar type).
@@ -267,4 +268,4 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -9,10 +9,11 @@
 #include "roofline/topn/capture_join.hpp"
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
+#include "roofline/topn/layer.hpp"
 #include "roofline/topn/op_attribution.hpp"
 #include "roofline/topn/step_index.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace detail {
 namespace {
 
@@ -290,4 +291,4 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

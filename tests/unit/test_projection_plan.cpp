@@ -1,0 +1,290 @@
+// The linear plan and the assignment of shapeless GEMM kernels (docs/method.md, kernels without
+// shapes), on the real configs and kernel times of the two serving fixtures.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
+#include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/models/projection_plan.hpp"
+#include "roofline/inputs/load.hpp"
+#include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
+
+using namespace roofline::cli;
+using roofline::test::contains;
+using roofline::test::rel;
+
+namespace {
+
+ModelConfig zoo_config(const char* file) {
+  std::ifstream in(std::string(ROOFLINE_SOURCE_DIR) + "/tests/golden/" + file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto cfg = parse_model_config(ss.str(), file);
+  REQUIRE(cfg.value);
+  return *cfg.value;
+}
+
+ModelConfig qwen3_8b() {
+  ModelConfig c;
+  c.hidden = 4096;
+  c.intermediate = 12288;
+  c.n_heads = 32;
+  c.n_kv_heads = 8;
+  c.head_dim = 128;
+  c.layers = 36;
+  c.vocab = 151936;
+  c.hidden_act = "silu";
+  return c;
+}
+
+const Projection* find(const PlanVariant& v, ProjectionKind k) {
+  for (const Projection& p : v.projections)
+    if (p.kind == k) return &p;
+  return nullptr;
+}
+
+PlanKernel kernel(const char* name, double lps, double us, std::string module = {}) {
+  return PlanKernel{name, lps, us / 1000.0, std::move(module)};
+}
+
+// MI300X, bf16, decode batch 32 (the SGLang fixture's step).
+PlanStep decode_32() {
+  PlanStep s;
+  s.rows = 32;
+  s.requests = 32;
+  s.act_bytes = 2;
+  s.weight_bytes = 2;
+  s.peak_bw_bytes_s = 5.3e12;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("linear_plan: Qwen3-8B at TP 1 and TP 2", "[linear_plan]") {
+  const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
+  REQUIRE(plan.missing.empty());
+  REQUIRE(plan.variants.size() == 4);  // fused/split qkv × fused/split gate_up
+  const PlanVariant& fused = plan.variants.front();
+  CHECK(fused.name == "fused qkv, fused gate_up");
+  const Projection* qkv = find(fused, ProjectionKind::qkv);
+  REQUIRE(qkv);
+  CHECK(qkv->n == 6144);  // (32 + 2·8)·128
+  CHECK(qkv->k == 4096);
+  CHECK(qkv->per_step == 36);
+  CHECK(find(fused, ProjectionKind::o)->k == 4096);
+  CHECK(find(fused, ProjectionKind::gate_up)->n == 24576);
+  CHECK(find(fused, ProjectionKind::down)->k == 12288);
+  const Projection* head = find(fused, ProjectionKind::lm_head);
+  REQUIRE(head);
+  CHECK(head->n == 151936);
+  CHECK(head->per_step == 1);
+  CHECK(head->rows_are_requests);
+  // The README's bytes: gate_up at M = 32, bf16: 203.16 MB; qkv 50.99 MB.
+  CHECK(projection_bytes(*find(fused, ProjectionKind::gate_up), 32, 2, 2) == rel(203161600.0));
+  CHECK(projection_flops(*find(fused, ProjectionKind::gate_up), 32) == rel(6442450944.0));
+  CHECK(projection_bytes(*qkv, 32, 2, 2) == rel(50987008.0));
+
+  const ProjectionPlan tp2 = projection_plan(qwen3_8b(), 2.0);
+  const PlanVariant& f2 = tp2.variants.front();
+  CHECK(find(f2, ProjectionKind::qkv)->n == 3072);  // (16 + 2·4)·128
+  CHECK(find(f2, ProjectionKind::o)->k == 2048);    // row-parallel
+  CHECK(find(f2, ProjectionKind::down)->k == 6144);
+  CHECK(find(f2, ProjectionKind::lm_head)->n == 75968);   // vocab-parallel
+  const ProjectionPlan tp16 = projection_plan(qwen3_8b(), 16.0);  // KV heads floor at one per rank
+  CHECK(find(tp16.variants.front(), ProjectionKind::qkv)->n == (2.0 + 2.0) * 128);
+}
+
+TEST_CASE("assign_projections: the SGLang decode's four GEMMs jointly", "[linear_plan]") {
+  // The fixture's Tensile kernels, 36 launches each, and the lm_head (1 launch).
+  const std::vector<PlanKernel> kernels{
+      kernel("Cijk_MT256x32x64", 36, 67.16), kernel("Cijk_MT32x32x256", 36, 40.61),
+      kernel("Cijk_MT64x32x256", 36, 25.10), kernel("Cijk_MT16x32x512", 36, 16.73),
+      kernel("Cijk_MT256x48x64", 1, 396.83)};
+  const auto a = assign_projections(kernels, projection_plan(qwen3_8b(), 1.0), decode_32());
+  REQUIRE(a.size() == 5);
+  const ProjectionKind want[] = {ProjectionKind::gate_up, ProjectionKind::down, ProjectionKind::qkv,
+                                 ProjectionKind::o, ProjectionKind::lm_head};
+  for (std::size_t i = 0; i < 5; ++i) {
+    INFO(kernels[i].name << ": " << a[i].problem);
+    REQUIRE(a[i].projection);
+    CHECK(a[i].projection->kind == want[i]);
+    CHECK(a[i].m == 32);
+  }
+  CHECK(contains(a[0].how, "jointly"));
+  CHECK(contains(a[0].how, "fused qkv, fused gate_up"));
+  CHECK(contains(a[4].how, "by launches per step"));
+}
+
+TEST_CASE("assign_projections: ties, infeasible pairs and missing counts stay L2",
+          "[linear_plan]") {
+  const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
+  // down and qkv within 5 % of each other: not decided.
+  auto a = assign_projections({kernel("a", 36, 67.16), kernel("b", 36, 40.61),
+                               kernel("c", 36, 39.9), kernel("d", 36, 16.73)},
+                              plan, decode_32());
+  for (const auto& x : a) {
+    CHECK_FALSE(x.projection);
+    CHECK(contains(x.problem, "same time within 5 %"));
+    CHECK(contains(x.problem, "candidates: qkv"));
+  }
+  // gate_up's 203 MB in 30 µs is beyond 5.3 TB/s × 30 µs = 159 MB.
+  a = assign_projections(
+      {kernel("a", 36, 30.0), kernel("b", 36, 25.0), kernel("c", 36, 15.0), kernel("d", 36, 10.0)},
+      plan, decode_32());
+  CHECK_FALSE(a[0].projection);
+  CHECK(contains(a[0].problem, "infeasible"));
+  // Three kernels of 36 launches: no variant has three projections per layer.
+  a = assign_projections({kernel("a", 36, 67.0), kernel("b", 36, 40.0), kernel("c", 36, 25.0)},
+                         plan, decode_32());
+  CHECK(contains(a[0].problem, "no plan variant has 3 projections"));
+  // 20 launches a step match nothing; no launch count at all.
+  a = assign_projections({kernel("a", 20, 67.0), PlanKernel{"b", std::nullopt, 0.04, ""}}, plan,
+                         decode_32());
+  CHECK(contains(a[0].problem, "match no projection count"));
+  CHECK(contains(a[1].problem, "launches per step unknown"));
+  // A config without hidden_size has no plan.
+  ModelConfig none = qwen3_8b();
+  none.hidden.reset();
+  a = assign_projections({kernel("a", 36, 67.0)}, projection_plan(none, 1.0), decode_32());
+  CHECK(contains(a[0].problem, "config lacks hidden_size"));
+}
+
+TEST_CASE("assign_projections: module paths decide where they say", "[linear_plan]") {
+  // Same times as the fixture but shuffled: the module paths win over the time order.
+  const std::vector<PlanKernel> kernels{
+      kernel("x", 36, 16.73, "MergedColumnParallelLinear in Qwen2MLP"),
+      kernel("y", 36, 25.10, "RowParallelLinear in Qwen2MLP"),
+      kernel("z", 36, 40.61, "QKVParallelLinear in Qwen3Attention"),
+      kernel("w", 36, 67.16, "RowParallelLinear in Qwen3Attention")};
+  PlanStep step = decode_32();
+  step.peak_bw_bytes_s.reset();  // the shuffled times would be infeasible
+  const auto a = assign_projections(kernels, projection_plan(qwen3_8b(), 1.0), step);
+  CHECK(a[0].projection->kind == ProjectionKind::gate_up);
+  CHECK(a[1].projection->kind == ProjectionKind::down);
+  CHECK(a[2].projection->kind == ProjectionKind::qkv);
+  CHECK(a[3].projection->kind == ProjectionKind::o);
+  CHECK(contains(a[3].how, "by module path"));
+}
+
+TEST_CASE("assign_projections: the vLLM gpt-oss prefill step by FLOPs", "[linear_plan]") {
+  const ModelConfig cfg = zoo_config("zoo_gpt_oss_20b/input/config.json");
+  const ProjectionPlan plan = projection_plan(cfg, 1.0);
+  REQUIRE(!plan.variants.empty());
+  const Projection* qkv = find(plan.variants.front(), ProjectionKind::qkv);
+  REQUIRE(qkv);
+  CHECK(qkv->n == 5120);  // (64 + 2·8)·64
+  CHECK(qkv->k == 2880);
+  CHECK(find(plan.variants.front(), ProjectionKind::router)->n == 32);
+  CHECK_FALSE(find(plan.variants.front(), ProjectionKind::gate_up));  // every layer is MoE
+  PlanStep step;
+  step.rows = 8192;  // the mixed step's tokens (prefill + decode rows)
+  step.requests = 46;
+  step.prefill = true;
+  step.peak_bw_bytes_s = 5.3e12;
+  const auto a = assign_projections(
+      {kernel("Cijk_MT256x192x64", 24, 381.41), kernel("Cijk_MT160x256x64", 24, 314.84),
+       kernel("Cijk_MT32x64x128", 24, 24.66), kernel("Cijk_MT256x48x64", 1, 346.64)},
+      plan, step);
+  REQUIRE(a[0].projection);
+  CHECK(a[0].projection->kind == ProjectionKind::qkv);
+  CHECK(a[0].m == 8192);
+  CHECK(projection_flops(*a[0].projection, 8192) == rel(2.0 * 8192 * 5120 * 2880));
+  CHECK(a[1].projection->kind == ProjectionKind::o);
+  CHECK(a[2].projection->kind == ProjectionKind::router);
+  REQUIRE(a[3].projection);
+  CHECK(a[3].projection->kind == ProjectionKind::lm_head);
+  CHECK(a[3].m == 46);
+}
+
+// The run-level pass (plan_head.cpp) over a head of shapeless GEMMs: the SGLang decode step's four
+// per-layer GEMMs and its lm_head, then bad inputs.
+namespace {
+
+struct PlanHead {
+  TopN topn;
+  std::vector<HeadEntry> head;
+  ResolvedPeaks peaks;
+  PlanHead() {
+    topn.serving.present = true;
+    topn.serving.n_decode_steps = 1;
+    topn.serving.decode_batch = 32;
+    peaks.hbm_bw_bytes_s = 5.3e12;
+    for (auto [name, calls, us] : {std::tuple{"gemm_a", 36.0, 67.157},
+                                   {"gemm_b", 36.0, 40.609},
+                                   {"gemm_c", 36.0, 25.098},
+                                   {"gemm_d", 36.0, 16.732},
+                                   {"gemm_head", 1.0, 396.832}}) {
+      TopNEntry e;
+      e.index = topn.entries.size();
+      e.name = e.short_name = name;
+      e.calls = calls;
+      e.served_regimes = {"decode"};
+      e.calls_per_step.decode = calls;
+      e.base_latency_ms.decode = us / 1000.0;
+      HeadEntry h;
+      h.topn_position = h.topn_index = e.index;
+      h.name = h.short_name = name;
+      h.classified.op_class = OpClass::gemm;
+      topn.entries.push_back(e);
+      head.push_back(h);
+    }
+  }
+  Findings run(const ModelConfig& cfg) {
+    pick_regimes(head, topn, nullptr, &cfg);
+    return plan_shapeless_gemms(head, topn, &cfg, nullptr, peaks, ClassRules{});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("plan_shapeless_gemms: the SGLang decode step's GEMMs, and bad inputs stay L2",
+          "[linear_plan]") {
+  PlanHead h;
+  SECTION("every GEMM assigned, the notes say how") {
+    const Findings f = h.run(qwen3_8b());
+    const char* kinds[] = {"gate_up", "down", "qkv", "o", "lm_head"};
+    for (std::size_t i = 0; i < 5; ++i) {
+      REQUIRE(h.head[i].projection);
+      REQUIRE(h.head[i].projection->projection);
+      CHECK(std::string(to_string(h.head[i].projection->projection->kind)) == kinds[i]);
+    }
+    CHECK(h.head[0].projection->m == 32);
+    REQUIRE(f.notes.size() == 1);
+    CHECK(contains(f.notes[0], "gemm_a → gate_up; gemm_b → down"));
+  }
+  SECTION("a step with zero requests: no rows, L2 with the reason") {
+    h.topn.serving.decode_batch = 0;
+    h.run(qwen3_8b());
+    for (const HeadEntry& e : h.head) {
+      REQUIRE(e.projection);
+      CHECK_FALSE(e.projection->projection);
+      CHECK(contains(e.projection->problem, "no rows for the decode step"));
+    }
+  }
+  SECTION(
+      "a config without intermediate_size: the FFN is left out and named, nothing assigned "
+      "wrongly") {
+    ModelConfig c = qwen3_8b();
+    c.intermediate.reset();
+    h.run(c);
+    for (std::size_t i = 0; i < 4; ++i) {
+      REQUIRE(h.head[i].projection);
+      CHECK_FALSE(h.head[i].projection->projection);  // two projections for four kernels
+    }
+    CHECK(roofline::test::any_contains(h.head[0].plan_notes, {"intermediate_size"}));
+  }
+  SECTION("no config: nothing planned, one run note") {
+    pick_regimes(h.head, h.topn, nullptr, nullptr);
+    const Findings f = plan_shapeless_gemms(h.head, h.topn, nullptr, nullptr, h.peaks, {});
+    CHECK(contains(f.notes.at(0), "not built (no config.json)"));
+    CHECK_FALSE(h.head[0].projection);
+  }
+}

@@ -15,6 +15,7 @@
 #include "roofline/inputs/load.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/render/report.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

@@ -8,6 +8,7 @@
 #include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/outcomes/util.hpp"
 
 namespace roofline::outcomes {
 

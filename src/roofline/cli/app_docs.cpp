@@ -9,10 +9,8 @@
 namespace roofline::cli {
 namespace {
 
-ProgramDocs make_docs() {
-  ProgramDocs d;
-  d.summary = "roofline headroom analyzer for recorded GPU profiles";
-  d.exit_statuses = {
+std::vector<DocItem> exit_status_docs() {
+  return {
       {"0",
        "Success: the artifacts were written, even when entries are degraded or have skill errors; "
        "peaks check found the table sound; analyze was switched off by ANALYSIS_SKILL."},
@@ -26,7 +24,10 @@ ProgramDocs make_docs() {
        "lists those that do), or a file named on the command line that is missing."},
       {"3", "The artifacts, or another output file, could not be written."},
   };
-  d.environment = {
+}
+
+std::vector<DocItem> environment_docs() {
+  return {
       {"ANALYSIS_SKILL",
        "When set and non-empty, analyze runs only if the comma-separated list names roofline, all "
        "or *; any other value (e.g. none) makes it write nothing and exit 0 (level L0)."},
@@ -43,7 +44,10 @@ ProgramDocs make_docs() {
        "Set and non-empty: no colour in the text summary under --color auto (as with TERM=dumb "
        "or when stdout is not a terminal)."},
   };
-  d.files = {
+}
+
+std::vector<DocItem> file_docs() {
+  return {
       {"D/profile/round_R/profile_topN.json",
        "The standardized Top-N of round R of the evaluation folder D (--dir), which analyze "
        "reads and topn writes (with profile_workload.json beside it)."},
@@ -60,7 +64,10 @@ ProgramDocs make_docs() {
       {"roofline_calibration.json",
        "What calibrate writes beside the first ledger, and analyze --calibration reads."},
   };
-  d.examples = {
+}
+
+std::vector<DocItem> example_docs() {
+  return {
       {"roofline analyze --round 3",
        "Analyse ./profile/round_3 and write the artifacts beside it."},
       {"roofline analyze --round 1 --dir EVAL --format json | jq '.entries[0]'",
@@ -76,7 +83,10 @@ ProgramDocs make_docs() {
        "--class moe --pct 26.45",
        "The roofline arithmetic on numbers given by hand."},
   };
-  d.see_also = {
+}
+
+std::vector<DocItem> see_also_docs() {
+  return {
       {"README.md",
        "The method, the inputs and the outputs, in the package's documentation folder "
        "(/usr/share/doc/roofline when installed from the package)."},
@@ -84,6 +94,16 @@ ProgramDocs make_docs() {
        "The ceiling-measuring script, installed with the package beside peaks.md."},
       {"jq(1)", "For reading profile_roofline.json."},
   };
+}
+
+ProgramDocs make_docs() {
+  ProgramDocs d;
+  d.summary = "roofline headroom analyzer for recorded GPU profiles";
+  d.exit_statuses = exit_status_docs();
+  d.environment = environment_docs();
+  d.files = file_docs();
+  d.examples = example_docs();
+  d.see_also = see_also_docs();
   return d;
 }
 

@@ -244,30 +244,21 @@ bool from_jamba_period(PlanInput& in) {
   return true;
 }
 
-}  // namespace
+// The plan's mixers from the first rule of the config that applies (else the default attention
+// plan); true when that rule also gives each layer's FFN.
+bool read_mixers(PlanInput& in) {
+  if (from_layer_types(in)) return false;
+  if (from_block_types(in) || from_pattern(in)) return true;
+  if (from_interval(in) || from_kda_lists(in) || from_attn_type_list(in) || from_jamba_period(in))
+    return false;
+  if (in.n > 0) plan_default_attention(in.view, in.c, in.n);
+  return false;
+}
 
-void read_layer_plan(ConfigView& view, ModelConfig& c) {
-  PlanInput in{view, c};
-  if (c.layers) {
-    if (*c.layers > k_max_layers) {
-      view.reader().error(
-          view.path_of("num_hidden_layers"),
-          fmt::format("implausible layer count {}; no layer plan", format_g(*c.layers)));
-      return;
-    }
-    in.n = as_count(*c.layers);
-  }
-  bool explicit_ffn = false;
-  if (from_layer_types(in)) {
-  } else if (from_block_types(in) || from_pattern(in)) {
-    explicit_ffn = true;
-  } else if (from_interval(in) || from_kda_lists(in) || from_attn_type_list(in) ||
-             from_jamba_period(in)) {
-  } else if (in.n > 0) {
-    plan_default_attention(view, c, in.n);
-  }
+// Windows of the layers marked sliding/chunked by a list; a layer without a usable window
+// (sliding_window / attention_chunk_size missing or 0) is treated as full attention, noted once.
+void resolve_windows(ModelConfig& c) {
   auto& plan = c.plan;
-  // Windows of the layers marked sliding/chunked by a list.
   for (LayerSpec& l : plan.layers) {
     if (l.mixer == Mixer::sliding && l.window <= 0) {
       if (c.sliding_window && *c.sliding_window > 0) {
@@ -296,9 +287,11 @@ void read_layer_plan(ConfigView& view, ModelConfig& c) {
     for (LayerSpec& l : plan.layers)
       if (l.window < 0) l.window = 0;
   }
-  if (plan.empty()) return;
-  plan_assign_ffn(view, c, explicit_ffn);
+}
 
+// The MoE and full-attention layer counts of the config from its plan, with their rules.
+void record_plan_counts(ModelConfig& c) {
+  const auto& plan = c.plan;
   const PlanCounts counts = plan_counts(plan);
   if (c.experts) {
     c.moe_layers = counts.moe;
@@ -317,6 +310,26 @@ void read_layer_plan(ConfigView& view, ModelConfig& c) {
                                     format_g(counts.chunked))
                       : "",
                   plan.mixer_rule);
+}
+
+}  // namespace
+
+void read_layer_plan(ConfigView& view, ModelConfig& c) {
+  PlanInput in{view, c};
+  if (c.layers) {
+    if (*c.layers > k_max_layers) {
+      view.reader().error(
+          view.path_of("num_hidden_layers"),
+          fmt::format("implausible layer count {}; no layer plan", format_g(*c.layers)));
+      return;
+    }
+    in.n = as_count(*c.layers);
+  }
+  const bool explicit_ffn = read_mixers(in);
+  resolve_windows(c);
+  if (c.plan.empty()) return;
+  plan_assign_ffn(view, c, explicit_ffn);
+  record_plan_counts(c);
 }
 
 }  // namespace roofline::inputs::detail

@@ -11,45 +11,58 @@
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs::detail {
-namespace {}  // namespace
+namespace {
 
-// All layers softmax attention; sliding and chunked windows by the Gemma/Mistral/Llama-4 rules.
-void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
+// Llama-4 chunked attention: every layer chunked by attention_chunk_size except the global ones
+// (those with 0 in no_rope_layers, else the architecture default: every 4th).
+void plan_chunked_attention(ConfigView& view, ModelConfig& c, long n) {
   auto& plan = c.plan;
-  const bool falcon = c.model_type == "falcon_h1";
-  plan.layers.assign(static_cast<std::size_t>(n),
-                     LayerSpec{falcon ? Mixer::hybrid : Mixer::full, 0, Ffn::dense});
-  if (falcon) {
-    plan.mixer_rule = "model_type falcon_h1: attention and mamba2 side by side in every layer";
-    return;
-  }
   const auto& C = c.attention_chunk_size;
-  if (C) {
-    std::string path;
-    const json* no_rope = view.find("no_rope_layers", path);
-    const bool listed = no_rope && no_rope->is_array() && !no_rope->empty();
-    for (long i = 0; i < n; ++i) {
-      bool global = (i + 1) % 4 == 0;
-      if (listed) {
-        const auto idx = static_cast<std::size_t>(i);
-        global = idx < no_rope->size() && (*no_rope)[idx].is_number() &&
-                 (*no_rope)[idx].get<double>() == 0.0;
-      }
-      plan.layers[static_cast<std::size_t>(i)] = global ? LayerSpec{Mixer::full, 0, Ffn::dense}
-                                                        : LayerSpec{Mixer::chunked, *C, Ffn::dense};
+  std::string path;
+  const json* no_rope = view.find("no_rope_layers", path);
+  const bool listed = no_rope && no_rope->is_array() && !no_rope->empty();
+  for (long i = 0; i < n; ++i) {
+    bool global = (i + 1) % 4 == 0;
+    if (listed) {
+      const auto idx = static_cast<std::size_t>(i);
+      global = idx < no_rope->size() && (*no_rope)[idx].is_number() &&
+               (*no_rope)[idx].get<double>() == 0.0;
     }
-    plan.mixer_rule =
-        listed
-            ? fmt::format("attention_chunk_size {} with {} (0 = global full)", format_g(*C), path)
-            : fmt::format(
-                  "attention_chunk_size {}, no no_rope_layers: architecture default, every 4th "
-                  "layer ((i+1) % 4 == 0) global",
-                  format_g(*C));
-    if (listed && static_cast<long>(no_rope->size()) != n)
-      plan.problems.push_back(
-          fmt::format("{} has {} entries but num_hidden_layers is {}", path, no_rope->size(), n));
-    return;
+    plan.layers[static_cast<std::size_t>(i)] =
+        global ? LayerSpec{Mixer::full, 0, Ffn::dense} : LayerSpec{Mixer::chunked, *C, Ffn::dense};
   }
+  plan.mixer_rule =
+      listed ? fmt::format("attention_chunk_size {} with {} (0 = global full)", format_g(*C), path)
+             : fmt::format(
+                   "attention_chunk_size {}, no no_rope_layers: architecture default, every 4th "
+                   "layer ((i+1) % 4 == 0) global",
+                   format_g(*C));
+  if (listed && static_cast<long>(no_rope->size()) != n)
+    plan.problems.push_back(
+        fmt::format("{} has {} entries but num_hidden_layers is {}", path, no_rope->size(), n));
+}
+
+// Gemma's sliding_window_pattern: the config's, else the architecture's default (gemma2, gemma3);
+// nullopt when neither. `rule` says where it came from.
+std::optional<double> sliding_pattern(ConfigView& view, const ModelConfig& c, std::string& rule) {
+  auto pattern = view.number({"sliding_window_pattern"});
+  if (!pattern && (c.model_type == "gemma3" || c.model_type == "gemma3_text")) {
+    pattern = 6;
+    rule = "architecture default sliding_window_pattern 6 (gemma3)";
+  } else if (!pattern && c.model_type == "gemma2") {
+    pattern = 2;
+    rule = "architecture default: gemma2 alternates sliding and global";
+  } else if (pattern) {
+    rule = fmt::format("sliding_window_pattern {}", format_g(*pattern));
+  }
+  return pattern;
+}
+
+// Sliding-window attention: none without sliding_window or with use_sliding_window false; by
+// Gemma's pattern (every p-th layer global); else Mistral-style on every layer (from
+// max_window_layers when use_sliding_window is true).
+void plan_sliding_attention(ConfigView& view, ModelConfig& c, long n) {
+  auto& plan = c.plan;
   const auto& W = c.sliding_window;
   if (!W) {
     plan.mixer_rule = "every layer full attention";
@@ -61,18 +74,8 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
         format_g(*W));
     return;
   }
-  auto pattern = view.number({"sliding_window_pattern"});
   std::string pattern_rule;
-  if (!pattern && (c.model_type == "gemma3" || c.model_type == "gemma3_text")) {
-    pattern = 6;
-    pattern_rule = "architecture default sliding_window_pattern 6 (gemma3)";
-  } else if (!pattern && c.model_type == "gemma2") {
-    pattern = 2;
-    pattern_rule = "architecture default: gemma2 alternates sliding and global";
-  } else if (pattern) {
-    pattern_rule = fmt::format("sliding_window_pattern {}", format_g(*pattern));
-  }
-  if (pattern && *pattern >= 1) {
+  if (const auto pattern = sliding_pattern(view, c, pattern_rule); pattern && *pattern >= 1) {
     const long p = as_count(*pattern);
     for (long i = 0; i < n; ++i)
       if ((i + 1) % p != 0)
@@ -92,6 +95,25 @@ void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
     plan.layers[static_cast<std::size_t>(i)] = {Mixer::sliding, *W, Ffn::dense};
   plan.mixer_rule =
       fmt::format("sliding_window {} on every layer{} (Mistral-style)", format_g(*W), from);
+}
+
+}  // namespace
+
+// All layers softmax attention; sliding and chunked windows by the Gemma/Mistral/Llama-4 rules.
+void plan_default_attention(ConfigView& view, ModelConfig& c, long n) {
+  auto& plan = c.plan;
+  const bool falcon = c.model_type == "falcon_h1";
+  plan.layers.assign(static_cast<std::size_t>(n),
+                     LayerSpec{falcon ? Mixer::hybrid : Mixer::full, 0, Ffn::dense});
+  if (falcon) {
+    plan.mixer_rule = "model_type falcon_h1: attention and mamba2 side by side in every layer";
+    return;
+  }
+  if (c.attention_chunk_size) {
+    plan_chunked_attention(view, c, n);
+    return;
+  }
+  plan_sliding_attention(view, c, n);
 }
 
 // FFNs of the layers whose block type did not fix them (docs/method.md §8.3 "MoE layers").

@@ -48,6 +48,109 @@ bool is_space(char c) {
   return c == ' ' || c == '\t';
 }
 
+// The lenient scan's walk over the data d[0, end): every quote, comma and newline in order,
+// 64 bytes at a time, and the fields it finds, stored into `row`.
+struct LenientWalk {
+  const char* d;
+  std::size_t end;
+  bool eof;  // the data ends where the input does
+  CsvRow& row;
+  std::size_t blk;
+  std::uint64_t mask = special_at(blk);
+  std::uint64_t quoted_newlines = 0;
+
+  std::uint64_t special_at(std::size_t at) const {
+    if (at >= end) return 0;
+    std::uint64_t m = special_mask(d + at);
+    if (end - at < k_block) m &= (std::uint64_t{1} << (end - at)) - 1;
+    return m;
+  }
+  // The offset of the next quote, comma or newline; k_npos at the end of the data.
+  std::size_t next_special() {
+    while (mask == 0) {
+      blk += k_block;
+      if (blk >= end) return k_npos;
+      mask = special_at(blk);
+    }
+    const std::size_t at = blk + static_cast<std::size_t>(std::countr_zero(mask));
+    mask &= mask - 1;
+    return at;
+  }
+  void add(std::size_t from, std::size_t to, bool quoted, bool escaped) {
+    ++row.field_count;
+    if (row.stored < row.store.size())
+      row.store[row.stored++] = CsvField{d + from, to - from, quoted, escaped};
+  }
+  void add_last(std::size_t from, std::size_t to) {  // unquoted, before the line end
+    if (to > from && d[to - 1] == '\r') --to;
+    add(from, to, false, false);
+  }
+};
+
+// Where a field left the walk: the data ends inside the row before the input does (nothing is
+// consumed), the row ends and the next one begins at `next`, or the row's next field starts at
+// `next`.
+struct FieldEnd {
+  enum How { incomplete, row_end, next_field } how;
+  std::size_t next = 0;
+};
+
+// A quoted field from its opening quote at `field`, to the separator after its closing quote
+// (bytes between the two are dropped); unterminated, it runs to the end of the input.
+FieldEnd quoted_field(LenientWalk& w, std::size_t field) {
+  const char* d = w.d;
+  w.next_special();  // the opening quote itself
+  bool escaped = false;
+  std::size_t close = k_npos;
+  while (close == k_npos) {
+    const std::size_t s = w.next_special();
+    if (s == k_npos) {
+      if (!w.eof) return {FieldEnd::incomplete};
+      w.row.unterminated = true;
+      w.add(field + 1, w.end, true, escaped);
+      return {FieldEnd::row_end, w.end};
+    }
+    if (d[s] == '\n') ++w.quoted_newlines;
+    if (d[s] != '"') continue;
+    if (s + 1 == w.end && !w.eof) return {FieldEnd::incomplete};  // "" or the closing quote?
+    if (s + 1 < w.end && d[s + 1] == '"') {
+      escaped = true;
+      w.next_special();
+      continue;
+    }
+    close = s;
+  }
+  w.add(field + 1, close, true, escaped);
+  for (;;) {
+    const std::size_t s = w.next_special();
+    if (s == k_npos) {
+      if (!w.eof) return {FieldEnd::incomplete};
+      return {FieldEnd::row_end, w.end};
+    }
+    if (d[s] == '\n') return {FieldEnd::row_end, s + 1};
+    if (d[s] == ',') return {FieldEnd::next_field, s + 1};
+  }
+}
+
+// An unquoted field from `field` to its comma or line end: a quote inside it is an ordinary byte.
+FieldEnd unquoted_field(LenientWalk& w, std::size_t field) {
+  for (;;) {
+    const std::size_t s = w.next_special();
+    if (s == k_npos) {
+      if (!w.eof) return {FieldEnd::incomplete};
+      w.add_last(field, w.end);
+      return {FieldEnd::row_end, w.end};
+    }
+    if (w.d[s] == '"') continue;
+    if (w.d[s] == '\n') {
+      w.add_last(field, s);
+      return {FieldEnd::row_end, s + 1};
+    }
+    w.add(field, s, false, false);
+    return {FieldEnd::next_field, s + 1};
+  }
+}
+
 }  // namespace
 
 std::string field_text(const CsvField& f) {
@@ -83,13 +186,6 @@ CsvStream::CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::siz
 }
 
 CsvStream::~CsvStream() = default;
-
-std::uint64_t CsvStream::lenient_mask(std::size_t at) const {
-  if (at >= end_) return 0;
-  std::uint64_t m = special_mask(buf_.data() + at);
-  if (end_ - at < k_block) m &= (std::uint64_t{1} << (end_ - at)) - 1;
-  return m;
-}
 
 // A row always starts outside quotes, at a field start.
 void CsvStream::reset_fast() {
@@ -222,20 +318,6 @@ CsvStream::Scan CsvStream::scan_rest(CsvRow& row) {
 // is an ordinary byte. Incomplete (nothing consumed) when the data ends inside the row before
 // the input does; at the end of the input the row ends where the data does.
 CsvStream::Scan CsvStream::scan_lenient(CsvRow& row, std::size_t start, std::size_t first_col) {
-  const char* d = buf_.data();
-  const std::size_t end = end_;
-  std::size_t blk = start;
-  std::uint64_t mask = lenient_mask(blk);
-  auto next_special = [&]() -> std::size_t {
-    while (mask == 0) {
-      blk += k_block;
-      if (blk >= end) return k_npos;
-      mask = lenient_mask(blk);
-    }
-    const std::size_t at = blk + static_cast<std::size_t>(std::countr_zero(mask));
-    mask &= mask - 1;
-    return at;
-  };
   row.stored = first_col;  // the fields before `start` are the caller's
   row.sparse = false;
   row.field_count = first_col;
@@ -244,77 +326,18 @@ CsvStream::Scan CsvStream::scan_lenient(CsvRow& row, std::size_t start, std::siz
   row.unterminated = false;
   row.prefix_reused = false;
   row.prefix_saved = false;
-  std::uint64_t quoted_newlines = 0;
-  auto add = [&](std::size_t from, std::size_t to, bool quoted, bool escaped) {
-    ++row.field_count;
-    if (row.stored < row.store.size())
-      row.store[row.stored++] = CsvField{d + from, to - from, quoted, escaped};
-  };
-  auto add_last = [&](std::size_t from, std::size_t to) {  // unquoted, before the line end
-    if (to > from && d[to - 1] == '\r') --to;
-    add(from, to, false, false);
-  };
-  auto finish = [&](std::size_t next_begin) {
-    begin_ = next_begin;
-    line_ += 1 + quoted_newlines;
-    return Scan::complete;
-  };
-
+  LenientWalk w{buf_.data(), end_, eof_, row, start};
   std::size_t field = start;
   for (;;) {
-    if (field < end && d[field] == '"') {
-      next_special();  // the opening quote itself
-      bool escaped = false;
-      std::size_t close = k_npos;
-      while (close == k_npos) {
-        const std::size_t s = next_special();
-        if (s == k_npos) {
-          if (!eof_) return Scan::incomplete;
-          row.unterminated = true;
-          add(field + 1, end, true, escaped);
-          return finish(end);
-        }
-        if (d[s] == '\n') ++quoted_newlines;
-        if (d[s] != '"') continue;
-        if (s + 1 == end && !eof_) return Scan::incomplete;  // "" or the closing quote?
-        if (s + 1 < end && d[s + 1] == '"') {
-          escaped = true;
-          next_special();
-          continue;
-        }
-        close = s;
-      }
-      add(field + 1, close, true, escaped);
-      for (;;) {  // to the separator; bytes between the closing quote and it are dropped
-        const std::size_t s = next_special();
-        if (s == k_npos) {
-          if (!eof_) return Scan::incomplete;
-          return finish(end);
-        }
-        if (d[s] == '\n') return finish(s + 1);
-        if (d[s] == ',') {
-          field = s + 1;
-          break;
-        }
-      }
-      continue;
+    const FieldEnd f =
+        field < end_ && buf_[field] == '"' ? quoted_field(w, field) : unquoted_field(w, field);
+    if (f.how == FieldEnd::incomplete) return Scan::incomplete;
+    if (f.how == FieldEnd::row_end) {
+      begin_ = f.next;
+      line_ += 1 + w.quoted_newlines;
+      return Scan::complete;
     }
-    for (;;) {  // unquoted: a quote inside it is an ordinary byte
-      const std::size_t s = next_special();
-      if (s == k_npos) {
-        if (!eof_) return Scan::incomplete;
-        add_last(field, end);
-        return finish(end);
-      }
-      if (d[s] == '"') continue;
-      if (d[s] == '\n') {
-        add_last(field, s);
-        return finish(s + 1);
-      }
-      add(field, s, false, false);
-      field = s + 1;
-      break;
-    }
+    field = f.next;
   }
 }
 

@@ -93,7 +93,6 @@ class CsvStream {
   void skip_oversized(CsvRow& row);
   void skip_message_lines();
   void reset_fast();
-  std::uint64_t lenient_mask(std::size_t at) const;
 
   const ChunkReader& read_;
   std::vector<char> buf_;  // cap_ bytes of data plus padding for the 64-byte block loads

@@ -64,6 +64,59 @@ bool is_word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0;
 }
 
+// The gfx: `gfx`, else the gfx inside a structured device_target (some reports only carry it
+// there).
+void read_gfx(FieldReader& f, const json& doc, EnvReport& env) {
+  env.gfx_raw = f.string(doc, "gfx", "gfx").value_or("");
+  if (env.gfx_raw.empty()) {
+    if (const json* dt = f.find(doc, "device_target"); dt && dt->is_object())
+      if (const json* g = f.find(*dt, "gfx"); g && g->is_string())
+        env.gfx_raw = g->get<std::string>();
+  }
+  env.gfx = normalize_gfx(env.gfx_raw);
+}
+
+// workload.{isl, osl, conc}; a negative one is an error and ignored.
+void read_workload(FieldReader& f, const json& doc, EnvReport& env) {
+  const json* w = f.object(doc, "workload", "workload");
+  if (!w) return;
+  env.workload.isl = f.number_lenient(*w, "isl", "workload.isl");
+  env.workload.osl = f.number_lenient(*w, "osl", "workload.osl");
+  env.workload.conc = f.number_lenient(*w, "conc", "workload.conc");
+  for (auto [value, name] :
+       {std::pair{&env.workload.isl, "isl"}, std::pair{&env.workload.osl, "osl"},
+        std::pair{&env.workload.conc, "conc"}})
+    if (*value && **value < 0) {
+      f.error(fmt::format("workload.{}", name), fmt::format("negative value {}; ignored", **value));
+      value->reset();
+    }
+}
+
+// The tensor-parallel degree, 1 to 4096; outside that an error, and 1.
+void read_tp(FieldReader& f, const json& doc, EnvReport& env) {
+  const auto tp = f.number_lenient(doc, "tp", "tp");
+  if (!tp) return;
+  if (*tp >= 1 && *tp <= 4096) {
+    env.tp = *tp;
+    env.tp_given = true;
+  } else {
+    f.error("tp", fmt::format("expected a tensor-parallel degree >= 1, got {}; using 1", *tp));
+  }
+}
+
+void read_device_props(FieldReader& f, const json& doc, EnvReport& env) {
+  const json* props = f.object(doc, "device_props", "device_props");
+  if (!props) return;
+  auto& p = env.device_props;
+  p.memory_clock_rate_khz =
+      f.number_lenient(*props, "memory_clock_rate_khz", "device_props.memory_clock_rate_khz");
+  p.memory_bus_width_bits =
+      f.number_lenient(*props, "memory_bus_width_bits", "device_props.memory_bus_width_bits");
+  p.multi_processor_count =
+      f.number_lenient(*props, "multi_processor_count", "device_props.multi_processor_count");
+  p.clock_rate_khz = f.number_lenient(*props, "clock_rate_khz", "device_props.clock_rate_khz");
+}
+
 }  // namespace
 
 std::string normalize_gfx(std::string_view gfx) {
@@ -132,14 +185,7 @@ Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& dis
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   EnvReport env;
-  env.gfx_raw = f.string(*doc, "gfx", "gfx").value_or("");
-  if (env.gfx_raw.empty()) {
-    // Some reports only carry the gfx inside a structured device_target.
-    if (const json* dt = f.find(*doc, "device_target"); dt && dt->is_object())
-      if (const json* g = f.find(*dt, "gfx"); g && g->is_string())
-        env.gfx_raw = g->get<std::string>();
-  }
-  env.gfx = normalize_gfx(env.gfx_raw);
+  read_gfx(f, *doc, env);
   read_nvidia_identity(f, *doc, env);
   if (env.arch.empty())
     out.errors.push_back(fmt::format(
@@ -151,41 +197,13 @@ Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& dis
   env.physical_cu_count = f.number_lenient(*doc, "physical_cu_count", "physical_cu_count");
   env.model_arch_class = f.string(*doc, "model_arch_class", "model_arch_class").value_or("");
   env.model_dtype = f.string(*doc, "model_dtype", "model_dtype").value_or("");
-  if (const json* w = f.object(*doc, "workload", "workload")) {
-    env.workload.isl = f.number_lenient(*w, "isl", "workload.isl");
-    env.workload.osl = f.number_lenient(*w, "osl", "workload.osl");
-    env.workload.conc = f.number_lenient(*w, "conc", "workload.conc");
-    for (auto [value, name] :
-         {std::pair{&env.workload.isl, "isl"}, std::pair{&env.workload.osl, "osl"},
-          std::pair{&env.workload.conc, "conc"}})
-      if (*value && **value < 0) {
-        f.error(fmt::format("workload.{}", name),
-                fmt::format("negative value {}; ignored", **value));
-        value->reset();
-      }
-  }
-  if (auto tp = f.number_lenient(*doc, "tp", "tp")) {
-    if (*tp >= 1 && *tp <= 4096) {
-      env.tp = *tp;
-      env.tp_given = true;
-    } else {
-      f.error("tp", fmt::format("expected a tensor-parallel degree >= 1, got {}; using 1", *tp));
-    }
-  }
+  read_workload(f, *doc, env);
+  read_tp(f, *doc, env);
   env.kv_cache_dtype = f.string(*doc, "kv_cache_dtype", "kv_cache_dtype").value_or("");
   env.model = f.string(*doc, "model", "model").value_or("");
   if (env.model.empty()) env.model = f.string(*doc, "model_path", "model_path").value_or("");
   env.backend = f.string(*doc, "backend", "backend").value_or("");
-  if (const json* props = f.object(*doc, "device_props", "device_props")) {
-    auto& p = env.device_props;
-    p.memory_clock_rate_khz =
-        f.number_lenient(*props, "memory_clock_rate_khz", "device_props.memory_clock_rate_khz");
-    p.memory_bus_width_bits =
-        f.number_lenient(*props, "memory_bus_width_bits", "device_props.memory_bus_width_bits");
-    p.multi_processor_count =
-        f.number_lenient(*props, "multi_processor_count", "device_props.multi_processor_count");
-    p.clock_rate_khz = f.number_lenient(*props, "clock_rate_khz", "device_props.clock_rate_khz");
-  }
+  read_device_props(f, *doc, env);
   out.value = std::move(env);
   return out;
 }

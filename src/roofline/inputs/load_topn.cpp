@@ -89,21 +89,15 @@ void read_signatures(FieldReader& f, const json& entry, const std::string& path,
   if (!e.signatures.empty()) e.shapes = e.signatures.front();
 }
 
-// Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
-std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
-  const std::string path = fmt::format("top_kernels[{}]", index);
-  if (!entry.is_object()) {
-    f.error(path, "expected an object, got " + describe_type(entry));
-    return std::nullopt;
-  }
-  TopNEntry e;
-  e.index = index;
+// The entry's name (short_name when name is empty) and rank; false (with an error) without a
+// name.
+bool read_identity(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
   auto name = f.string(entry, "name", path + ".name");
   auto short_name = f.string(entry, "short_name", path + ".short_name");
   if ((!name || name->empty()) && short_name && !short_name->empty()) name = short_name;
   if (!name || name->empty()) {
     f.error(path + ".name", "missing kernel name; entry skipped");
-    return std::nullopt;
+    return false;
   }
   e.name = *name;
   e.short_name = short_name && !short_name->empty() ? *short_name : *name;
@@ -113,32 +107,42 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
     else
       f.error(path + ".rank", fmt::format("expected a non-negative integer, got {}", *r));
   }
+  return true;
+}
 
+// pct_gpu_time, kept verbatim (outside [0, 100] with an error); false (with an error) when it is
+// missing or not a finite number.
+bool read_pct_gpu_time(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
   const json* pct = f.find(entry, "pct_gpu_time");
   if (!pct || pct->is_null()) {
     f.error(path + ".pct_gpu_time", fmt::format("missing; entry '{}' skipped", e.name));
-    return std::nullopt;
+    return false;
   }
   if (!pct->is_number() || !std::isfinite(pct->get<double>())) {
     f.error(path + ".pct_gpu_time", fmt::format("expected a number, got {}; entry '{}' skipped",
                                                 describe_type(*pct), e.name));
-    return std::nullopt;
+    return false;
   }
   e.pct_gpu_time_raw = *pct;
   e.pct_gpu_time = pct->get<double>();
   if (e.pct_gpu_time < 0.0 || e.pct_gpu_time > 100.0)
     f.error(path + ".pct_gpu_time",
             fmt::format("{} is outside [0, 100]; kept verbatim", e.pct_gpu_time));
+  return true;
+}
 
-  e.calls = non_negative(f, entry, "calls", path + ".calls");
-  e.total_ms = non_negative(f, entry, "total_ms", path + ".total_ms");
-  e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
+// The operands: `shapes` (one signature, or a list of them) and `dtypes`.
+void read_operands(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
   if (holds_signatures(entry)) {
     read_signatures(f, entry, path, e);
     e.dtypes_are_set = true;
   } else
     read_operand_dims(f, entry, "shapes", path, e.shapes);
   read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
+}
+
+// What the profiler's tooling says about the kernel: its class, backend, op, module, phase.
+void read_labels(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
   e.classification =
       lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
@@ -148,6 +152,11 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   e.demangled = f.string(entry, "demangled", path + ".demangled").value_or("");
   e.module = f.string(entry, "module", path + ".module").value_or("");
   e.phase = lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
+}
+
+// The serving fields: the regimes served, the per-regime calls and latencies, the estimated
+// shapes and calls, the serving-weighted share.
+void read_serving(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
   read_served_regimes(f, entry, path, e);
   read_per_regime(f, entry, "phase_calls_measured", path, e.phase_calls_measured);
   read_per_regime(f, entry, "calls_per_step", path, e.calls_per_step);
@@ -155,6 +164,25 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   read_est_shape(f, entry, path, e.est_shape);
   e.est_calls = non_negative(f, entry, "est_calls", path + ".est_calls");
   e.serving_weighted_pct = f.number(entry, "serving_weighted_pct", path + ".serving_weighted_pct");
+}
+
+// Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
+std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
+  const std::string path = fmt::format("top_kernels[{}]", index);
+  if (!entry.is_object()) {
+    f.error(path, "expected an object, got " + describe_type(entry));
+    return std::nullopt;
+  }
+  TopNEntry e;
+  e.index = index;
+  if (!read_identity(f, entry, path, e)) return std::nullopt;
+  if (!read_pct_gpu_time(f, entry, path, e)) return std::nullopt;
+  e.calls = non_negative(f, entry, "calls", path + ".calls");
+  e.total_ms = non_negative(f, entry, "total_ms", path + ".total_ms");
+  e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
+  read_operands(f, entry, path, e);
+  read_labels(f, entry, path, e);
+  read_serving(f, entry, path, e);
   return e;
 }
 

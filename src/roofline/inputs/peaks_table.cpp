@@ -195,6 +195,80 @@ std::optional<MeasuredPeaks> read_measured(const YAML::Node& node, const std::st
   return m;
 }
 
+// The block's YAML: nullopt (with an error) when it nests deeper than `max_depth`, is not YAML
+// or is not a mapping.
+std::optional<YAML::Node> block_yaml(const Block& block, const std::string& where, int max_depth,
+                                     std::vector<std::string>& errors) {
+  if (int depth = flow_depth(block.text, max_depth); depth > max_depth) {
+    errors.push_back(fmt::format(
+        "{}: yaml block nested deeper than {} levels (nesting limit; analyze --max-json-depth); "
+        "skipped",
+        where, max_depth));
+    return std::nullopt;
+  }
+  YAML::Node node;
+  try {
+    node = YAML::Load(block.text);
+  } catch (const YAML::Exception& e) {
+    errors.push_back(
+        fmt::format("{}: invalid YAML at block line {}: {}", where, e.mark.line + 1, e.msg));
+    return std::nullopt;
+  }
+  if (!node.IsMap()) {
+    errors.push_back(fmt::format("{}: yaml block is not a mapping; skipped", where));
+    return std::nullopt;
+  }
+  return node;
+}
+
+// The part a section is about: its `gfx`, or for NVIDIA parts its `arch:` (sm_90); nullopt (with
+// an error) when it names neither or the two say different things.
+std::optional<std::string> section_part(YAML::Node& node, const std::string& where,
+                                        std::vector<std::string>& errors) {
+  std::string gfx;
+  if (node["gfx"] && node["gfx"].IsScalar()) gfx = normalize_gfx(node["gfx"].Scalar());
+  if (node["arch"] && node["arch"].IsScalar()) {
+    const std::string arch = normalize_arch(node["arch"].Scalar());
+    if (!gfx.empty() && !arch.empty() && arch != gfx) {
+      errors.push_back(
+          fmt::format("{}: gfx '{}' and arch '{}' disagree; skipped", where, gfx, arch));
+      return std::nullopt;
+    }
+    if (gfx.empty()) gfx = arch;
+  }
+  if (gfx.empty()) {
+    errors.push_back(fmt::format("{}: section has no gfx (or arch); skipped", where));
+    return std::nullopt;
+  }
+  return gfx;
+}
+
+// The section of a block; nullopt (with an error) when it names no part. `where` gains the
+// part's name once it is known. Throws YAML::Exception on a malformed value.
+std::optional<PeaksSection> read_section(YAML::Node& node, const Block& block, std::string& where,
+                                         std::vector<std::string>& errors) {
+  PeaksSection s;
+  s.line = block.line;
+  const std::optional<std::string> part = section_part(node, where, errors);
+  if (!part) return std::nullopt;
+  s.gfx = *part;
+  where = fmt::format("{} ({})", where, s.gfx);
+  if (node["product"] && node["product"].IsScalar())
+    s.product = canonical_product(node["product"].Scalar(), {});
+  read_device_names(node["device_names"], where, s, errors);
+  s.cu = yaml_number(node["cu"], where + ": cu", errors);
+  s.hbm_bw_bytes_s = yaml_number(node["hbm_bw_bytes_s"], where + ": hbm_bw_bytes_s", errors);
+  if (!s.hbm_bw_bytes_s) errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
+  s.l2_bytes = yaml_number(node["l2_bytes"], where + ": l2_bytes", errors);
+  s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", errors);
+  if (YAML::Node link = node["link"]; link && !link.IsNull())
+    s.link = read_link(link, where, errors);
+  s.flops = read_flops(node["flops"], where + ": flops", errors);
+  if (YAML::Node measured = node["measured"]; measured && !measured.IsNull())
+    s.measured = read_measured(measured, where, block.line + 1, errors);
+  return s;
+}
+
 }  // namespace
 
 Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
@@ -207,59 +281,11 @@ Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& disp
     out.errors.push_back(fmt::format("{}: no ```yaml blocks found", display_name));
   for (const Block& block : blocks) {
     std::string where = fmt::format("{}:{}", display_name, block.line);
-    if (int depth = flow_depth(block.text, limits.max_depth); depth > limits.max_depth) {
-      out.errors.push_back(fmt::format(
-          "{}: yaml block nested deeper than {} levels (nesting limit; analyze --max-json-depth); "
-          "skipped",
-          where, limits.max_depth));
-      continue;
-    }
-    YAML::Node node;
+    std::optional<YAML::Node> node = block_yaml(block, where, limits.max_depth, out.errors);
+    if (!node) continue;
     try {
-      node = YAML::Load(block.text);
-    } catch (const YAML::Exception& e) {
-      out.errors.push_back(
-          fmt::format("{}: invalid YAML at block line {}: {}", where, e.mark.line + 1, e.msg));
-      continue;
-    }
-    if (!node.IsMap()) {
-      out.errors.push_back(fmt::format("{}: yaml block is not a mapping; skipped", where));
-      continue;
-    }
-    try {
-      PeaksSection s;
-      s.line = block.line;
-      if (node["gfx"] && node["gfx"].IsScalar()) s.gfx = normalize_gfx(node["gfx"].Scalar());
-      // NVIDIA parts are named by `arch:` (sm_90); a section may not say two different things.
-      if (node["arch"] && node["arch"].IsScalar()) {
-        const std::string arch = normalize_arch(node["arch"].Scalar());
-        if (!s.gfx.empty() && !arch.empty() && arch != s.gfx) {
-          out.errors.push_back(
-              fmt::format("{}: gfx '{}' and arch '{}' disagree; skipped", where, s.gfx, arch));
-          continue;
-        }
-        if (s.gfx.empty()) s.gfx = arch;
-      }
-      if (s.gfx.empty()) {
-        out.errors.push_back(fmt::format("{}: section has no gfx (or arch); skipped", where));
-        continue;
-      }
-      where = fmt::format("{} ({})", where, s.gfx);
-      if (node["product"] && node["product"].IsScalar())
-        s.product = canonical_product(node["product"].Scalar(), {});
-      read_device_names(node["device_names"], where, s, out.errors);
-      s.cu = yaml_number(node["cu"], where + ": cu", out.errors);
-      s.hbm_bw_bytes_s =
-          yaml_number(node["hbm_bw_bytes_s"], where + ": hbm_bw_bytes_s", out.errors);
-      if (!s.hbm_bw_bytes_s) out.errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
-      s.l2_bytes = yaml_number(node["l2_bytes"], where + ": l2_bytes", out.errors);
-      s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", out.errors);
-      if (YAML::Node link = node["link"]; link && !link.IsNull())
-        s.link = read_link(link, where, out.errors);
-      s.flops = read_flops(node["flops"], where + ": flops", out.errors);
-      if (YAML::Node measured = node["measured"]; measured && !measured.IsNull())
-        s.measured = read_measured(measured, where, block.line + 1, out.errors);
-      table.sections.push_back(std::move(s));
+      if (auto s = read_section(*node, block, where, out.errors))
+        table.sections.push_back(std::move(*s));
     } catch (const YAML::Exception& e) {
       out.errors.push_back(fmt::format("{}: {}", where, e.msg));
     }

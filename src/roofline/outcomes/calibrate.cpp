@@ -43,6 +43,96 @@ std::string unusable(const LedgerRecord& r) {
   return "";
 }
 
+using RunKernel = std::pair<std::string, std::string>;
+
+// The records that calibrate: one per key (the first read), then one per (run, kernel) by source
+// precedence. `notes` say how many were left out and why.
+std::map<RunKernel, const LedgerRecord*> usable_records(const std::vector<LedgerRecord>& records,
+                                                        std::vector<std::string>& notes) {
+  std::map<std::array<std::string, 3>, bool> seen;
+  std::map<RunKernel, const LedgerRecord*> best;
+  std::map<std::string, std::size_t> skipped;
+  std::size_t duplicates = 0;
+  for (const auto& r : records) {
+    if (!seen.emplace(r.key(), true).second) {
+      ++duplicates;
+      continue;
+    }
+    if (std::string why = unusable(r); !why.empty()) {
+      ++skipped[why];
+      continue;
+    }
+    auto [it, fresh] = best.emplace(std::make_pair(r.run, r.kernel), &r);
+    if (!fresh && source_precedence(r.source) < source_precedence(it->second->source))
+      it->second = &r;
+  }
+  if (duplicates > 0)
+    notes.push_back(
+        fmt::format("{} record(s) repeat a key already read: the first one kept", duplicates));
+  for (const auto& [why, count] : skipped)
+    notes.push_back(fmt::format("{} record(s) not usable: {}", count, why));
+  return best;
+}
+
+std::map<ClassKey, std::vector<CalibrationSample>> samples_by_class(
+    const std::map<RunKernel, const LedgerRecord*>& best) {
+  std::map<ClassKey, std::vector<CalibrationSample>> samples;
+  for (const auto& [rk, r] : best) {
+    samples[{r->op_class, r->arch, r->product, r->predicted.ceiling}].push_back(
+        CalibrationSample{r->key(), *r->predicted.roofline_pct, *r->speedup()});
+  }
+  return samples;
+}
+
+// The finite, positive stage-C byte ratios, by class.
+std::map<ClassKey, std::vector<double>> ratios_by_class(
+    const std::vector<ByteRatioSample>& byte_ratios) {
+  std::map<ClassKey, std::vector<double>> ratios;
+  for (const auto& b : byte_ratios)
+    if (std::isfinite(b.ratio) && b.ratio > 0)
+      ratios[{b.op_class, b.arch, b.product, b.ceiling}].push_back(b.ratio);
+  return ratios;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2.0;
+}
+
+// The class `k` calibrated from its samples `s` (and its byte ratios, or null); nullopt for an
+// unknown class: no prior to calibrate (its ratios have no use).
+std::optional<CalibrationClass> calibrate_class(const ClassKey& k,
+                                                const std::vector<CalibrationSample>& s,
+                                                const std::vector<double>* ratios,
+                                                std::size_t min_n) {
+  CalibrationClass c;
+  std::tie(c.op_class, c.arch, c.product, c.ceiling) = k;
+  const auto cls = parse_op_class(c.op_class);
+  const std::optional<double> prior = cls ? target_eff_for(*cls, c.product) : std::nullopt;
+  if (!prior) return std::nullopt;
+  c.prior = *prior;
+  c.n = s.size();
+  c.target_eff = shrink_target_eff(c.prior, s);
+  c.loo_error_prior = loo_error_prior(c.prior, s);
+  c.loo_error_calibrated = loo_error_calibrated(c.prior, s);
+  for (const auto& x : s) c.keys.push_back(x.key);
+  if (c.n == 0)
+    c.why = "no usable outcome, only a stage-C byte ratio";
+  else if (c.n < min_n)
+    c.why = fmt::format("n = {} < min-n {}", c.n, min_n);
+  else if (!(*c.loo_error_calibrated < *c.loo_error_prior))
+    c.why = "the calibrated leave-one-out error is not lower than the prior's";
+  else
+    c.why = "the calibrated leave-one-out error is lower";
+  c.used = c.n >= min_n && *c.loo_error_calibrated < *c.loo_error_prior;
+  if (ratios) {
+    c.byte_ratio = median(*ratios);
+    c.byte_ratio_n = ratios->size();
+  }
+  return c;
+}
+
 }  // namespace
 
 double shrink_target_eff(double prior, const std::vector<CalibrationSample>& samples) {
@@ -76,74 +166,18 @@ CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
                            const std::vector<ByteRatioSample>& byte_ratios, std::size_t min_n) {
   CalibrationTable t;
   t.min_n = min_n;
-  // One record per key (the first read), then one per (run, kernel) by source precedence.
-  std::map<std::array<std::string, 3>, bool> seen;
-  std::map<std::pair<std::string, std::string>, const LedgerRecord*> best;
-  std::map<std::string, std::size_t> skipped;
-  std::size_t duplicates = 0;
-  for (const auto& r : records) {
-    if (!seen.emplace(r.key(), true).second) {
-      ++duplicates;
-      continue;
-    }
-    if (std::string why = unusable(r); !why.empty()) {
-      ++skipped[why];
-      continue;
-    }
-    auto [it, fresh] = best.emplace(std::make_pair(r.run, r.kernel), &r);
-    if (!fresh && source_precedence(r.source) < source_precedence(it->second->source))
-      it->second = &r;
-  }
-  if (duplicates > 0)
-    t.notes.push_back(
-        fmt::format("{} record(s) repeat a key already read: the first one kept", duplicates));
-  for (const auto& [why, count] : skipped)
-    t.notes.push_back(fmt::format("{} record(s) not usable: {}", count, why));
-
-  std::map<ClassKey, std::vector<CalibrationSample>> samples;
-  for (const auto& [rk, r] : best) {
-    samples[{r->op_class, r->arch, r->product, r->predicted.ceiling}].push_back(
-        CalibrationSample{r->key(), *r->predicted.roofline_pct, *r->speedup()});
-  }
-  std::map<ClassKey, std::vector<double>> ratios;
-  for (const auto& b : byte_ratios)
-    if (std::isfinite(b.ratio) && b.ratio > 0)
-      ratios[{b.op_class, b.arch, b.product, b.ceiling}].push_back(b.ratio);
+  const std::map<RunKernel, const LedgerRecord*> best = usable_records(records, t.notes);
+  std::map<ClassKey, std::vector<CalibrationSample>> samples = samples_by_class(best);
+  const std::map<ClassKey, std::vector<double>> ratios = ratios_by_class(byte_ratios);
   std::map<ClassKey, bool> classes;
   for (const auto& [k, v] : samples) classes[k] = true;
   for (const auto& [k, v] : ratios)
     if (parse_op_class(std::get<0>(k))) classes[k] = true;
 
   for (const auto& [k, unused] : classes) {
-    CalibrationClass c;
-    std::tie(c.op_class, c.arch, c.product, c.ceiling) = k;
-    const auto cls = parse_op_class(c.op_class);
-    const std::optional<double> prior = cls ? target_eff_for(*cls, c.product) : std::nullopt;
-    if (!prior) continue;  // unknown class: no prior to calibrate (its ratios have no use)
-    c.prior = *prior;
-    const std::vector<CalibrationSample>& s = samples[k];
-    c.n = s.size();
-    c.target_eff = shrink_target_eff(c.prior, s);
-    c.loo_error_prior = loo_error_prior(c.prior, s);
-    c.loo_error_calibrated = loo_error_calibrated(c.prior, s);
-    for (const auto& x : s) c.keys.push_back(x.key);
-    if (c.n == 0)
-      c.why = "no usable outcome, only a stage-C byte ratio";
-    else if (c.n < min_n)
-      c.why = fmt::format("n = {} < min-n {}", c.n, min_n);
-    else if (!(*c.loo_error_calibrated < *c.loo_error_prior))
-      c.why = "the calibrated leave-one-out error is not lower than the prior's";
-    else
-      c.why = "the calibrated leave-one-out error is lower";
-    c.used = c.n >= min_n && *c.loo_error_calibrated < *c.loo_error_prior;
-    if (auto r = ratios.find(k); r != ratios.end()) {
-      std::vector<double> v = r->second;
-      std::sort(v.begin(), v.end());
-      const std::size_t m = v.size() / 2;
-      c.byte_ratio = v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2.0;
-      c.byte_ratio_n = v.size();
-    }
-    t.classes.push_back(std::move(c));
+    const auto r = ratios.find(k);
+    if (auto c = calibrate_class(k, samples[k], r == ratios.end() ? nullptr : &r->second, min_n))
+      t.classes.push_back(std::move(*c));
   }
   return t;
 }

@@ -55,6 +55,93 @@ std::optional<StepTime> step_time(const CompareInput& in, std::vector<std::strin
   return s;
 }
 
+// For each prediction of round A, the entry of round B's Top-N it is, if any.
+std::vector<KernelPair> match_rounds(const RoundPredictions& a, const TopN& b) {
+  std::vector<KernelRef> refs_a, refs_b;
+  for (const auto& p : a.entries) refs_a.push_back({p.name, p.short_name});
+  for (const auto& e : b.entries) refs_b.push_back({e.name, e.short_name});
+  return pair_kernels(refs_a, refs_b);
+}
+
+// A row of round A's prediction `p`, before round B's measurement.
+CompareRow prediction_row(const Prediction& p, MatchKind match) {
+  CompareRow r;
+  r.name = p.name;
+  r.short_name = p.short_name;
+  r.match = match;
+  r.pct_a = p.pct_gpu_time;
+  r.attainable_speedup_a = p.attainable_speedup;
+  r.expected_e2e_gain_pct_a = p.expected_e2e_gain_pct;
+  r.roofline_pct_a = p.roofline_pct;
+  r.headroom_class_a = p.headroom_class;
+  if (p.t_ms) r.t_a_ms = p.unit_launches() * *p.t_ms;
+  return r;
+}
+
+// A row whose kernel round B's Top-N does not hold.
+void mark_vanished(CompareRow& r, const std::string& round) {
+  r.status = {"vanished"};
+  r.note = fmt::format(
+      "absent from round {}'s Top-N (no exact, normalized or unique short-name match): "
+      "fused away or renamed",
+      round);
+}
+
+// Round B's measurement `e` of the row's kernel: its time, the speedup and its statuses, the gain
+// realized, and a note on how the names matched (unless exactly) and on a missing time.
+void measure_row(CompareRow& r, const Prediction& p, const TopNEntry& e, const CompareInput& in) {
+  r.name_b = e.name;
+  r.pct_b = e.pct_gpu_time;
+  const std::string regime = p.regime.empty() ? "decode" : p.regime;
+  if (const auto t = per_launch_ms(e, regime)) r.t_b_ms = p.unit_launches() * *t;
+  if (r.t_a_ms && r.t_b_ms && *r.t_a_ms > 0) r.speedup = *r.t_a_ms / *r.t_b_ms;
+  r.status = speedup_statuses(r.speedup, p, in.noise_isolated);
+  if (r.speedup) {
+    if (r.pct_a) r.realized_gain_pct = *r.pct_a * (1.0 - 1.0 / *r.speedup);
+    if (p.attainable_speedup && *p.attainable_speedup > 1.0)
+      r.realized_fraction = (*r.speedup - 1.0) / (*p.attainable_speedup - 1.0);
+  } else {
+    r.note = !r.t_a_ms ? fmt::format("round {} recorded no per-launch time", in.baseline_round)
+                       : fmt::format("round {}'s Top-N gives no {} time for it", in.round, regime);
+  }
+  if (r.match != MatchKind::exact)
+    r.note = fmt::format("matched by {} name in round {}: '{}'{}",
+                         r.match == MatchKind::short_name ? "short" : to_string(r.match), in.round,
+                         e.name, r.note.empty() ? "" : "; " + r.note);
+}
+
+// The entries of round B's head (pct ≥ bar) that are no row of A, biggest first, then by name.
+std::vector<std::size_t> unmatched_head(const TopN& b, const std::vector<bool>& in_rows,
+                                        double bar) {
+  std::vector<std::size_t> fresh;
+  for (std::size_t j = 0; j < b.entries.size(); ++j)
+    if (!in_rows[j] && b.entries[j].pct_gpu_time >= bar) fresh.push_back(j);
+  std::stable_sort(fresh.begin(), fresh.end(), [&](std::size_t x, std::size_t y) {
+    if (b.entries[x].pct_gpu_time != b.entries[y].pct_gpu_time)
+      return b.entries[x].pct_gpu_time > b.entries[y].pct_gpu_time;
+    return b.entries[x].name < b.entries[y].name;
+  });
+  return fresh;
+}
+
+// The row of a kernel new in round B's head (or renamed beyond recognition).
+CompareRow new_kernel_row(const TopNEntry& e, const TopN& b, double bar, const CompareInput& in) {
+  CompareRow r;
+  r.name = e.name;
+  r.short_name = e.short_name;
+  r.name_b = e.name;
+  r.match = MatchKind::none;
+  r.pct_b = e.pct_gpu_time;
+  const RegimeChoice regime = pick_regime(e, b.serving);
+  r.t_b_ms = regime.t_ms;
+  r.status = {"new"};
+  r.note = fmt::format(
+      "in round {}'s head ({:g}% ≥ {:g}%) but no kernel of round {}'s head; t_b_ms is one "
+      "launch ({})",
+      in.round, e.pct_gpu_time, bar, in.baseline_round, regime.t_source);
+  return r;
+}
+
 }  // namespace
 
 bool Comparison::any_status(std::string_view status) const {
@@ -90,86 +177,24 @@ Comparison compare_rounds(const CompareInput& in) {
   const RoundPredictions& a = *in.a;
   const TopN& b = *in.topn_b;
 
-  std::vector<KernelRef> refs_a, refs_b;
-  for (const auto& p : a.entries) refs_a.push_back({p.name, p.short_name});
-  for (const auto& e : b.entries) refs_b.push_back({e.name, e.short_name});
-  const std::vector<KernelPair> matches = pair_kernels(refs_a, refs_b);
+  const std::vector<KernelPair> matches = match_rounds(a, b);
   std::vector<bool> in_rows(b.entries.size(), false);
-
   for (std::size_t i = 0; i < a.entries.size(); ++i) {
     const Prediction& p = a.entries[i];
-    CompareRow r;
-    r.name = p.name;
-    r.short_name = p.short_name;
-    r.match = matches[i].kind;
-    r.pct_a = p.pct_gpu_time;
-    r.attainable_speedup_a = p.attainable_speedup;
-    r.expected_e2e_gain_pct_a = p.expected_e2e_gain_pct;
-    r.roofline_pct_a = p.roofline_pct;
-    r.headroom_class_a = p.headroom_class;
-    const double k = p.unit_launches();
-    if (p.t_ms) r.t_a_ms = k * *p.t_ms;
-    if (!matches[i].index) {
-      r.status = {"vanished"};
-      r.note = fmt::format(
-          "absent from round {}'s Top-N (no exact, normalized or unique short-name match): "
-          "fused away or renamed",
-          in.round);
-      c.rows.push_back(std::move(r));
-      continue;
-    }
-    const TopNEntry& e = b.entries[*matches[i].index];
-    in_rows[*matches[i].index] = true;
-    r.name_b = e.name;
-    r.pct_b = e.pct_gpu_time;
-    const std::string regime = p.regime.empty() ? "decode" : p.regime;
-    if (const auto t = per_launch_ms(e, regime)) r.t_b_ms = k * *t;
-    if (r.t_a_ms && r.t_b_ms && *r.t_a_ms > 0) r.speedup = *r.t_a_ms / *r.t_b_ms;
-    r.status = speedup_statuses(r.speedup, p, in.noise_isolated);
-    if (r.speedup) {
-      if (r.pct_a) r.realized_gain_pct = *r.pct_a * (1.0 - 1.0 / *r.speedup);
-      if (p.attainable_speedup && *p.attainable_speedup > 1.0)
-        r.realized_fraction = (*r.speedup - 1.0) / (*p.attainable_speedup - 1.0);
+    CompareRow r = prediction_row(p, matches[i].kind);
+    if (const auto j = matches[i].index) {
+      in_rows[*j] = true;
+      measure_row(r, p, b.entries[*j], in);
     } else {
-      r.note = !r.t_a_ms
-                   ? fmt::format("round {} recorded no per-launch time", in.baseline_round)
-                   : fmt::format("round {}'s Top-N gives no {} time for it", in.round, regime);
+      mark_vanished(r, in.round);
     }
-    if (matches[i].kind != MatchKind::exact)
-      r.note = fmt::format(
-          "matched by {} name in round {}: '{}'{}",
-          matches[i].kind == MatchKind::short_name ? "short" : to_string(matches[i].kind), in.round,
-          e.name, r.note.empty() ? "" : "; " + r.note);
     c.rows.push_back(std::move(r));
   }
 
   // Round B's head kernels that are no row of A: new (or renamed beyond recognition).
   const double bar = a.head_threshold_pct.value_or(k_default_head_pct);
-  std::vector<std::size_t> fresh;
-  for (std::size_t j = 0; j < b.entries.size(); ++j)
-    if (!in_rows[j] && b.entries[j].pct_gpu_time >= bar) fresh.push_back(j);
-  std::stable_sort(fresh.begin(), fresh.end(), [&](std::size_t x, std::size_t y) {
-    if (b.entries[x].pct_gpu_time != b.entries[y].pct_gpu_time)
-      return b.entries[x].pct_gpu_time > b.entries[y].pct_gpu_time;
-    return b.entries[x].name < b.entries[y].name;
-  });
-  for (std::size_t j : fresh) {
-    const TopNEntry& e = b.entries[j];
-    CompareRow r;
-    r.name = e.name;
-    r.short_name = e.short_name;
-    r.name_b = e.name;
-    r.match = MatchKind::none;
-    r.pct_b = e.pct_gpu_time;
-    const RegimeChoice regime = pick_regime(e, b.serving);
-    r.t_b_ms = regime.t_ms;
-    r.status = {"new"};
-    r.note = fmt::format(
-        "in round {}'s head ({:g}% ≥ {:g}%) but no kernel of round {}'s head; t_b_ms is one "
-        "launch ({})",
-        in.round, e.pct_gpu_time, bar, in.baseline_round, regime.t_source);
-    c.rows.push_back(std::move(r));
-  }
+  for (std::size_t j : unmatched_head(b, in_rows, bar))
+    c.rows.push_back(new_kernel_row(b.entries[j], b, bar, in));
   c.step_time = step_time(in, c.notes);
   return c;
 }

@@ -45,6 +45,122 @@ const Prediction* find_prediction(const Outcome& o, const RoundPredictions& pred
   return nullptr;
 }
 
+// The string field `k` of `o` ("" when absent); a wrong type is reported under the name `k`.
+std::string text_field(FieldReader& f, const nlohmann::json& o, const char* k) {
+  return f.string(o, k, k).value_or("");
+}
+
+// The `predicted` object of a ledger record into `r.predicted`. A record written before ceilings
+// were recorded predicted against the datasheet.
+void read_record_prediction(FieldReader& f, const nlohmann::json& p, LedgerRecord& r) {
+  r.predicted_present = true;
+  Prediction& q = r.predicted;
+  q.name = r.kernel;
+  q.op_class = r.op_class;
+  q.roofline_pct = f.number(p, "roofline_pct", "predicted.roofline_pct");
+  q.target_eff = f.number(p, "target_eff", "predicted.target_eff");
+  q.attainable_speedup = f.number(p, "attainable_speedup", "predicted.attainable_speedup");
+  q.expected_e2e_gain_pct = f.number(p, "expected_e2e_gain_pct", "predicted.expected_e2e_gain_pct");
+  q.bytes_est = f.number(p, "bytes_est", "predicted.bytes_est");
+  q.t_unit_ms = f.number(p, "t_unit_ms", "predicted.t_unit_ms");
+  q.headroom_class = text_field(f, p, "headroom_class");
+  q.suspect = f.boolean(p, "suspect", "predicted.suspect").value_or(false);
+  q.pct_gpu_time = f.number(p, "pct_gpu_time", "predicted.pct_gpu_time");
+  q.t_ms = f.number(p, "t_ms", "predicted.t_ms");
+  if (const auto ceiling = f.string(p, "ceiling", "predicted.ceiling")) {
+    if (auto kind = parse_ceiling(*ceiling))
+      q.ceiling = *kind;
+    else
+      f.error("predicted.ceiling", fmt::format("'{}': expected datasheet or measured", *ceiling));
+  }
+}
+
+// The `measured` object of a ledger record.
+void read_record_measurement(FieldReader& f, const nlohmann::json& m, LedgerRecord& r) {
+  r.isolated_speedup = f.number(m, "isolated_speedup", "measured.isolated_speedup");
+  r.e2e_delta_pct = f.number(m, "e2e_delta_pct", "measured.e2e_delta_pct");
+  r.gate = text_field(f, m, "gate");
+  r.in_situ_speedup = f.number(m, "in_situ_speedup", "measured.in_situ_speedup");
+  r.measured_pct = f.number(m, "pct_gpu_time", "measured.pct_gpu_time");
+  r.file = text_field(f, m, "file");
+  r.rounds = text_field(f, m, "rounds");
+}
+
+// The record of outcome `o` and of its prediction `p` in `preds` (either may be null), before
+// its judgement.
+LedgerRecord paired_record(const Outcome& o, const RoundPredictions* preds, const Prediction* p,
+                           const OutcomeRun& run) {
+  LedgerRecord r;
+  r.run = run.run;
+  r.kernel = p ? p->name : o.kernel;
+  r.source = to_string(o.source);
+  r.model = run.model;
+  if (preds) {
+    r.arch = preds->arch;
+    r.product = preds->product;
+  }
+  if (p) {
+    r.op_class = p->op_class;
+    r.regime = p->regime;
+    r.stage = p->stage;
+    r.confidence = p->confidence;
+    r.predicted_present = true;
+    r.predicted = *p;
+  }
+  r.isolated_speedup = o.isolated_speedup;
+  r.in_situ_speedup = o.in_situ_speedup;
+  r.e2e_delta_pct = o.e2e_delta_pct;
+  r.measured_pct = o.pct_gpu_time;
+  r.file = o.file;
+  r.gate = o.gate;
+  if (o.source == OutcomeSource::compare) r.rounds = o.baseline_round + "→" + o.round;
+  return r;
+}
+
+// Outcome `o` paired with its prediction in the round it was measured against (compare: its
+// baseline round, else `baseline`), and judged.
+RecordChoice judged_record(const Outcome& o, const std::string& baseline,
+                           const std::map<std::string, RoundPredictions>& rounds,
+                           const OutcomeRun& run, double band) {
+  const std::string round = o.source == OutcomeSource::compare ? o.baseline_round : baseline;
+  const auto it = rounds.find(round);
+  const RoundPredictions* preds = it == rounds.end() ? nullptr : &it->second;
+  MatchKind kind = MatchKind::none;
+  const Prediction* p = preds ? find_prediction(o, *preds, kind) : nullptr;
+  OutcomeJudgement judged = judge_outcome(o, p, band);
+  if (p && kind != MatchKind::exact)
+    judged.flags.push_back(fmt::format("matched_{}", to_string(kind)));
+
+  RecordChoice c;
+  c.record = paired_record(o, preds, p, run);
+  c.record.verdict = judged.verdict;
+  c.record.flags = judged.flags;
+  c.record.reason = judged.reason;
+  c.round = o.round;
+  c.defined = c.record.verdict != "undefined" && c.record.verdict != "unpredicted";
+  return c;
+}
+
+// `c` added to `kept`, unless a record of its key is there: then the better of the two stays, and
+// a note says which file superseded which.
+void keep_best(RecordChoice c, std::vector<RecordChoice>& kept,
+               std::map<std::array<std::string, 3>, std::size_t>& by_key,
+               std::vector<std::string>& notes) {
+  const auto [slot, fresh] = by_key.emplace(c.record.key(), kept.size());
+  if (fresh) {
+    kept.push_back(std::move(c));
+    return;
+  }
+  RecordChoice& old = kept[slot->second];
+  const bool replace = better(c, old);
+  const RecordChoice& loser = replace ? old : c;
+  const RecordChoice& winner = replace ? c : old;
+  const LedgerRecord& r = c.record;
+  notes.push_back(fmt::format("{} superseded by {} for ({}, {}, {})", loser.record.file,
+                              winner.record.file, r.run, r.kernel, r.source));
+  if (replace) old = std::move(c);
+}
+
 }  // namespace
 
 std::optional<double> LedgerRecord::speedup() const {
@@ -113,52 +229,20 @@ std::optional<LedgerRecord> parse_ledger_record(const nlohmann::json& j, std::st
   r.run = (*key)[0].get<std::string>();
   r.kernel = (*key)[1].get<std::string>();
   r.source = (*key)[2].get<std::string>();
-  auto str = [&](const nlohmann::json& o, const char* k) { return f.string(o, k, k).value_or(""); };
-  r.arch = str(j, "arch");
-  r.product = str(j, "product");
-  r.model = str(j, "model");
-  r.op_class = str(j, "op_class");
-  r.regime = str(j, "regime");
-  r.stage = str(j, "stage");
-  r.confidence = str(j, "confidence");
-  if (const auto* p = f.object(j, "predicted", "predicted")) {
-    r.predicted_present = true;
-    Prediction& q = r.predicted;
-    q.name = r.kernel;
-    q.op_class = r.op_class;
-    q.roofline_pct = f.number(*p, "roofline_pct", "predicted.roofline_pct");
-    q.target_eff = f.number(*p, "target_eff", "predicted.target_eff");
-    q.attainable_speedup = f.number(*p, "attainable_speedup", "predicted.attainable_speedup");
-    q.expected_e2e_gain_pct =
-        f.number(*p, "expected_e2e_gain_pct", "predicted.expected_e2e_gain_pct");
-    q.bytes_est = f.number(*p, "bytes_est", "predicted.bytes_est");
-    q.t_unit_ms = f.number(*p, "t_unit_ms", "predicted.t_unit_ms");
-    q.headroom_class = str(*p, "headroom_class");
-    q.suspect = f.boolean(*p, "suspect", "predicted.suspect").value_or(false);
-    q.pct_gpu_time = f.number(*p, "pct_gpu_time", "predicted.pct_gpu_time");
-    q.t_ms = f.number(*p, "t_ms", "predicted.t_ms");
-    // A record written before ceilings were recorded predicted against the datasheet.
-    if (const auto ceiling = f.string(*p, "ceiling", "predicted.ceiling")) {
-      if (auto kind = parse_ceiling(*ceiling))
-        q.ceiling = *kind;
-      else
-        f.error("predicted.ceiling", fmt::format("'{}': expected datasheet or measured", *ceiling));
-    }
-  }
-  if (const auto* m = f.object(j, "measured", "measured")) {
-    r.isolated_speedup = f.number(*m, "isolated_speedup", "measured.isolated_speedup");
-    r.e2e_delta_pct = f.number(*m, "e2e_delta_pct", "measured.e2e_delta_pct");
-    r.gate = str(*m, "gate");
-    r.in_situ_speedup = f.number(*m, "in_situ_speedup", "measured.in_situ_speedup");
-    r.measured_pct = f.number(*m, "pct_gpu_time", "measured.pct_gpu_time");
-    r.file = str(*m, "file");
-    r.rounds = str(*m, "rounds");
-  }
-  r.verdict = str(j, "verdict");
+  r.arch = text_field(f, j, "arch");
+  r.product = text_field(f, j, "product");
+  r.model = text_field(f, j, "model");
+  r.op_class = text_field(f, j, "op_class");
+  r.regime = text_field(f, j, "regime");
+  r.stage = text_field(f, j, "stage");
+  r.confidence = text_field(f, j, "confidence");
+  if (const auto* p = f.object(j, "predicted", "predicted")) read_record_prediction(f, *p, r);
+  if (const auto* m = f.object(j, "measured", "measured")) read_record_measurement(f, *m, r);
+  r.verdict = text_field(f, j, "verdict");
   if (const auto* flags = f.array(j, "flags", "flags"))
     for (const auto& fl : *flags)
       if (fl.is_string()) r.flags.push_back(fl.get<std::string>());
-  r.reason = str(j, "reason");
+  r.reason = text_field(f, j, "reason");
   if (!problems.empty()) {
     // FieldReader prefixes an empty file name: drop the leading ": ".
     error = problems.front().substr(problems.front().rfind(": ", 1) == 0 ? 2 : 0);
@@ -173,60 +257,8 @@ std::vector<LedgerRecord> build_ledger_records(
     std::vector<std::string>& notes) {
   std::vector<RecordChoice> kept;
   std::map<std::array<std::string, 3>, std::size_t> by_key;
-  for (const Outcome& o : outcomes) {
-    const std::string round = o.source == OutcomeSource::compare ? o.baseline_round : baseline;
-    const auto it = rounds.find(round);
-    const RoundPredictions* preds = it == rounds.end() ? nullptr : &it->second;
-    MatchKind kind = MatchKind::none;
-    const Prediction* p = preds ? find_prediction(o, *preds, kind) : nullptr;
-    OutcomeJudgement judged = judge_outcome(o, p, band);
-    if (p && kind != MatchKind::exact)
-      judged.flags.push_back(fmt::format("matched_{}", to_string(kind)));
-
-    RecordChoice c;
-    LedgerRecord& r = c.record;
-    r.run = run.run;
-    r.kernel = p ? p->name : o.kernel;
-    r.source = to_string(o.source);
-    r.model = run.model;
-    if (preds) {
-      r.arch = preds->arch;
-      r.product = preds->product;
-    }
-    if (p) {
-      r.op_class = p->op_class;
-      r.regime = p->regime;
-      r.stage = p->stage;
-      r.confidence = p->confidence;
-      r.predicted_present = true;
-      r.predicted = *p;
-    }
-    r.isolated_speedup = o.isolated_speedup;
-    r.in_situ_speedup = o.in_situ_speedup;
-    r.e2e_delta_pct = o.e2e_delta_pct;
-    r.measured_pct = o.pct_gpu_time;
-    r.file = o.file;
-    r.gate = o.gate;
-    if (o.source == OutcomeSource::compare) r.rounds = o.baseline_round + "→" + o.round;
-    r.verdict = judged.verdict;
-    r.flags = judged.flags;
-    r.reason = judged.reason;
-    c.round = o.round;
-    c.defined = r.verdict != "undefined" && r.verdict != "unpredicted";
-
-    const auto [slot, fresh] = by_key.emplace(r.key(), kept.size());
-    if (fresh) {
-      kept.push_back(std::move(c));
-      continue;
-    }
-    RecordChoice& old = kept[slot->second];
-    const bool replace = better(c, old);
-    const RecordChoice& loser = replace ? old : c;
-    const RecordChoice& winner = replace ? c : old;
-    notes.push_back(fmt::format("{} superseded by {} for ({}, {}, {})", loser.record.file,
-                                winner.record.file, r.run, r.kernel, r.source));
-    if (replace) old = std::move(c);
-  }
+  for (const Outcome& o : outcomes)
+    keep_best(judged_record(o, baseline, rounds, run, band), kept, by_key, notes);
   std::vector<LedgerRecord> out;
   for (auto& c : kept) out.push_back(std::move(c.record));
   std::stable_sort(out.begin(), out.end(), [](const LedgerRecord& x, const LedgerRecord& y) {

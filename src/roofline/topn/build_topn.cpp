@@ -213,6 +213,91 @@ void replay_warning(const std::vector<const TraceKernel*>& head, const GraphRepl
                                            " (every reason: graph_replay.unpaired_reasons)"));
 }
 
+// The `top` kernels of most GPU time (ties: by name).
+std::vector<const TraceKernel*> head_kernels(const std::vector<TraceKernel>& kernels,
+                                             std::size_t top) {
+  std::vector<const TraceKernel*> order;
+  for (const TraceKernel& k : kernels) order.push_back(&k);
+  std::sort(order.begin(), order.end(), [](const TraceKernel* a, const TraceKernel* b) {
+    if (a->total_us != b->total_us) return a->total_us > b->total_us;
+    return a->name < b->name;
+  });
+  if (order.size() > top) order.resize(top);
+  return order;
+}
+
+// The kernel's names: as recorded, demangled (with a note when only its _ZN prefix could be
+// read), and short.
+void fill_names(const TraceKernel& k, TopnEntry& e) {
+  e.name = k.name;
+  if (auto d = demangle_kernel_name(k.name)) {
+    e.demangled = d->text;
+    if (d->from_prefix)
+      e.demangle_note = "no demangler read this name (" + d->why +
+                        "): the qualified name is read from its _ZN prefix, template and "
+                        "argument lists dropped";
+  }
+  e.short_name = kernel_short_name(e.demangled.empty() ? k.name : e.demangled, k.kind);
+}
+
+// The op class of the entry and its kernel family's fields (backend, editable, hint).
+void fill_family(const TraceKernel& k, const ClassRules& rules,
+                 const std::vector<BackendRule>& backends, TopnEntry& e) {
+  TopNEntry probe;
+  probe.name = e.name;
+  probe.demangled = e.demangled;
+  probe.short_name = e.short_name;
+  probe.op = e.op.value_or("");
+  const Classification cls = classify::classify(probe, rules);
+  const BackendRule* family = match_backend(e, backends);
+  e.classification = classification_of(k, e, family, cls);
+  e.backend_guess = family ? family->backend : "unknown";
+  e.editable = family ? family->editable : std::nullopt;
+  e.opt_hint = family ? family->hint : "";
+}
+
+// The kernel's workload cases, most launches first (ties: by signature, dtypes, regime, rows),
+// and the launches without shapes.
+void fill_cases(const TraceKernel& k, TopnEntry& e) {
+  double with_shapes = 0.0;
+  for (const TraceCase& c : k.cases) {
+    with_shapes += c.count;
+    e.cases.push_back(WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
+                                   c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0,
+                                   c.rows});
+  }
+  e.calls_without_shapes = std::max(0.0, k.calls - with_shapes);
+  std::stable_sort(e.cases.begin(), e.cases.end(),
+                   [](const WorkloadCase& a, const WorkloadCase& b) {
+                     if (a.count != b.count) return a.count > b.count;
+                     const std::string ta = signature_json(a.dims), tb = signature_json(b.dims);
+                     if (ta != tb) return ta < tb;
+                     if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
+                     if (a.regime != b.regime) return a.regime < b.regime;
+                     return a.rows < b.rows;
+                   });
+}
+
+// The entry of rank `rank` for kernel `k`, of `total_us` GPU time in all.
+TopnEntry topn_entry(const TraceKernel& k, std::size_t rank, double total_us,
+                     const StepStats& steps, const ClassRules& rules,
+                     const std::vector<BackendRule>& backends) {
+  TopnEntry e;
+  e.rank = rank;
+  fill_names(k, e);
+  e.calls = k.calls;
+  e.total_ms = round_to(k.total_us / 1000.0, 4);
+  e.avg_us = k.calls > 0 ? round_to(k.total_us / k.calls, 3) : 0.0;
+  e.pct_gpu_time = total_us > 0 ? round_to(100.0 * k.total_us / total_us, 2) : 0.0;
+  e.shapes = signatures(k);
+  e.dtypes = k.dtypes;
+  fill_launcher(k, e);
+  fill_family(k, rules, backends, e);
+  fill_regimes(k, steps, e);
+  fill_cases(k, e);
+  return e;
+}
+
 }  // namespace
 
 double round_to(double x, int digits) {
@@ -240,70 +325,16 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
   doc.world_size = profile.world_size;
   if (profile.steps.any()) doc.serving = serving_of(profile.steps);
 
-  std::vector<const TraceKernel*> order;
-  for (const TraceKernel& k : profile.kernels) order.push_back(&k);
-  std::sort(order.begin(), order.end(), [](const TraceKernel* a, const TraceKernel* b) {
-    if (a->total_us != b->total_us) return a->total_us > b->total_us;
-    return a->name < b->name;
-  });
-  if (order.size() > options.top) order.resize(options.top);
+  const std::vector<const TraceKernel*> order = head_kernels(profile.kernels, options.top);
   if (profile.graph.any()) {
     doc.graph_replay = profile.graph;
     replay_warning(order, profile.graph, doc);
   }
-
   ClassRules rules;
   rules.families = class_families;
-  for (const TraceKernel* k : order) {
-    TopnEntry e;
-    e.rank = doc.entries.size() + 1;
-    e.name = k->name;
-    if (auto d = demangle_kernel_name(k->name)) {
-      e.demangled = d->text;
-      if (d->from_prefix)
-        e.demangle_note = "no demangler read this name (" + d->why +
-                          "): the qualified name is read from its _ZN prefix, template and "
-                          "argument lists dropped";
-    }
-    e.short_name = kernel_short_name(e.demangled.empty() ? k->name : e.demangled, k->kind);
-    e.calls = k->calls;
-    e.total_ms = round_to(k->total_us / 1000.0, 4);
-    e.avg_us = k->calls > 0 ? round_to(k->total_us / k->calls, 3) : 0.0;
-    e.pct_gpu_time = total_us > 0 ? round_to(100.0 * k->total_us / total_us, 2) : 0.0;
-    e.shapes = signatures(*k);
-    e.dtypes = k->dtypes;
-    fill_launcher(*k, e);
-    TopNEntry probe;
-    probe.name = e.name;
-    probe.demangled = e.demangled;
-    probe.short_name = e.short_name;
-    probe.op = e.op.value_or("");
-    const Classification cls = classify::classify(probe, rules);
-    const BackendRule* family = match_backend(e, backends);
-    e.classification = classification_of(*k, e, family, cls);
-    e.backend_guess = family ? family->backend : "unknown";
-    e.editable = family ? family->editable : std::nullopt;
-    e.opt_hint = family ? family->hint : "";
-    fill_regimes(*k, profile.steps, e);
-    double with_shapes = 0.0;
-    for (const TraceCase& c : k->cases) {
-      with_shapes += c.count;
-      e.cases.push_back(WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
-                                     c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0,
-                                     c.rows});
-    }
-    e.calls_without_shapes = std::max(0.0, k->calls - with_shapes);
-    std::stable_sort(e.cases.begin(), e.cases.end(),
-                     [](const WorkloadCase& a, const WorkloadCase& b) {
-                       if (a.count != b.count) return a.count > b.count;
-                       const std::string ta = signature_json(a.dims), tb = signature_json(b.dims);
-                       if (ta != tb) return ta < tb;
-                       if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
-                       if (a.regime != b.regime) return a.regime < b.regime;
-                       return a.rows < b.rows;
-                     });
-    doc.entries.push_back(std::move(e));
-  }
+  for (const TraceKernel* k : order)
+    doc.entries.push_back(
+        topn_entry(*k, doc.entries.size() + 1, total_us, profile.steps, rules, backends));
   make_short_names_unique(doc.entries);
   return doc;
 }

@@ -115,13 +115,11 @@ std::string describe_header(const std::vector<std::string>& h) {
   return out;
 }
 
-}  // namespace
-
-std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
-                             std::vector<std::string>& notes) {
-  CsvStream csv(read, std::size_t{1} << 20, std::size_t{16} << 20);
-  CsvRow row;
-  std::optional<Columns> cols;
+// The columns of the first row that is a kernel CSV's header, into `cols`: "" when found, else
+// what the file is (a counter collection, an unknown time unit) or is not. Nsight Systems prints
+// progress lines (no commas) before its table; anything else with several columns is the header
+// of a file we do not read.
+std::string read_header(CsvStream& csv, CsvRow& row, std::optional<Columns>& cols) {
   std::vector<std::string> header;
   std::uint64_t rows_before = 0;
   while (!cols && csv.next(row)) {
@@ -130,8 +128,6 @@ std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
     std::string problem;
     cols = recognise(header, problem);
     if (!problem.empty()) return problem;
-    // Nsight Systems prints progress lines (no commas) before its table; anything else with
-    // several columns is the header of a file we do not read.
     if (!cols && (header.size() > 1 || ++rows_before > 200))
       return fmt::format(
           "not a kernel trace this tool reads (a PyTorch Chrome trace, a rocprofv3 "
@@ -140,30 +136,48 @@ std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
           row.line, describe_header(header));
   }
   if (!cols) return "no CSV header found (empty file?)";
-  const std::size_t need = std::max({cols->name, cols->a, cols->b}) + 1;
-  std::map<std::string, std::pair<double, double>, std::less<>> sums;  // name -> calls, µs
+  return {};
+}
+
+using KernelSums = std::map<std::string, std::pair<double, double>, std::less<>>;  // calls, µs
+
+// The calls and time of a data row added to its kernel's sums; false when its numbers are
+// missing or negative, or its name is empty.
+bool add_row(const CsvRow& row, const Columns& cols, KernelSums& sums) {
+  const std::size_t need = std::max({cols.name, cols.a, cols.b}) + 1;
+  double a = 0.0, b = 0.0;
+  bool ok =
+      !row.oversized && row.stored >= need && number(row[cols.a], a) && number(row[cols.b], b);
+  double calls = 1.0, us = 0.0;
+  if (ok && cols.kind == CsvKind::rocprof_trace) {
+    ok = b >= a;
+    us = (b - a) * 1e-3;
+  } else if (ok) {
+    calls = a;
+    us = b * cols.us_per_unit;
+    ok = calls >= 0 && us >= 0;
+  }
+  std::string name = ok ? field_text(row[cols.name]) : std::string();
+  if (!ok || name.empty()) return false;
+  auto& s = sums[name];
+  s.first += calls;
+  s.second += us;
+  return true;
+}
+
+}  // namespace
+
+std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
+                             std::vector<std::string>& notes) {
+  CsvStream csv(read, std::size_t{1} << 20, std::size_t{16} << 20);
+  CsvRow row;
+  std::optional<Columns> cols;
+  if (std::string problem = read_header(csv, row, cols); !problem.empty()) return problem;
+  KernelSums sums;
   std::uint64_t bad = 0, first_bad = 0;
   while (csv.next(row)) {
-    double a = 0.0, b = 0.0;
-    bool ok =
-        !row.oversized && row.stored >= need && number(row[cols->a], a) && number(row[cols->b], b);
-    double calls = 1.0, us = 0.0;
-    if (ok && cols->kind == CsvKind::rocprof_trace) {
-      ok = b >= a;
-      us = (b - a) * 1e-3;
-    } else if (ok) {
-      calls = a;
-      us = b * cols->us_per_unit;
-      ok = calls >= 0 && us >= 0;
-    }
-    std::string name = ok ? field_text(row[cols->name]) : std::string();
-    if (!ok || name.empty()) {
-      if (bad++ == 0) first_bad = row.line;
-      continue;
-    }
-    auto& s = sums[name];
-    s.first += calls;
-    s.second += us;
+    if (add_row(row, *cols, sums)) continue;
+    if (bad++ == 0) first_bad = row.line;
   }
   if (bad)
     notes.push_back(fmt::format("{} row(s) skipped: missing or negative numbers (first at line {})",

@@ -145,6 +145,45 @@ class Origins {
   std::vector<std::uint32_t> shape_ids_;  // capture shape -> trace shape
 };
 
+// GPU event `g` added to its kernel's sums `k`: its time, under its step's regime (none without
+// a step) and in its case (the origin's shape); a replay counts with or without shapes (in
+// `stats` too).
+void add_event(KernelSum& k, const GpuEventRec& g, const Origin& origin, const Step* step,
+               bool replay, const ChromeEvents& ev, GraphReplayStats& stats) {
+  k.calls += 1.0;
+  k.us += g.dur_us;
+  std::optional<Regime> regime;
+  if (step) {
+    regime = step->prefill ? Regime::prefill : Regime::decode;
+    add_regime(k, *regime, g.dur_us);
+  }
+  const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
+  if (replay) {
+    k.replay_calls += 1.0;
+    if (shaped) {
+      k.replay_with_shapes += 1.0;
+      stats.with_shapes += 1.0;
+    }
+  }
+  k.launchers[{origin.op, origin.module}] += 1.0;
+  if (origin.shape != k_no_id) {
+    CaseSum& c = k.cases[{origin.shape, regime_code(regime), step ? step->rows : -1.0}];
+    c.count += 1.0;
+    c.us += g.dur_us;
+  }
+}
+
+// The kernels that occur (`seen`), by name.
+std::vector<TraceKernel> kernels_by_name(const ChromeEvents& ev, const std::vector<KernelSum>& sums,
+                                         const std::vector<bool>& seen) {
+  std::vector<TraceKernel> kernels;
+  for (std::uint32_t id = 0; id < sums.size(); ++id)
+    if (seen[id]) kernels.push_back(kernel_of(ev, id, sums[id]));
+  std::sort(kernels.begin(), kernels.end(),
+            [](const TraceKernel& a, const TraceKernel& b) { return a.name < b.name; });
+  return kernels;
+}
+
 }  // namespace
 
 TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* captures) {
@@ -162,49 +201,20 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
       seen[g.name] = true;
       k.kind = g.kind;
     }
-    k.calls += 1.0;
-    k.us += g.dur_us;
     const RuntimeRec* launch = lookup.runtime(g.correlation);
     const std::int64_t ext =
         g.external_id >= 0 ? g.external_id : (launch ? launch->external_id : -1);
     const OpRec* op = lookup.op(ext);
     const bool replay = join.replayed(i);
-    Origin origin;
-    if (replay) {
-      origin = origins.captured(join.paired(i));
-    } else {
-      origin = origins.eager(op, modules);
-    }
-    const Step* step = step_of(steps, g, launch, op);
-    std::optional<Regime> regime;
-    if (step) {
-      regime = step->prefill ? Regime::prefill : Regime::decode;
-      add_regime(k, *regime, g.dur_us);
-    }
-    const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
-    if (replay) {
-      k.replay_calls += 1.0;
-      if (shaped) {
-        k.replay_with_shapes += 1.0;
-        join.stats.with_shapes += 1.0;
-      }
-    }
-    k.launchers[{origin.op, origin.module}] += 1.0;
-    if (origin.shape != k_no_id) {
-      CaseSum& c = k.cases[{origin.shape, regime_code(regime), step ? step->rows : -1.0}];
-      c.count += 1.0;
-      c.us += g.dur_us;
-    }
+    const Origin origin = replay ? origins.captured(join.paired(i)) : origins.eager(op, modules);
+    add_event(k, g, origin, step_of(steps, g, launch, op), replay, ev, join.stats);
   }
 
   TraceProfile p;
   p.source = "torch-trace";
   p.device = choose_trace_device(ev.meta, ev.gpu);
   p.world_size = ev.meta.world_size;
-  for (std::uint32_t id = 0; id < sums.size(); ++id)
-    if (seen[id]) p.kernels.push_back(kernel_of(ev, id, sums[id]));
-  std::sort(p.kernels.begin(), p.kernels.end(),
-            [](const TraceKernel& a, const TraceKernel& b) { return a.name < b.name; });
+  p.kernels = kernels_by_name(ev, sums, seen);
   add_step_stats(steps, ev, p.steps);
   p.graph = std::move(join.stats);
   return p;

@@ -209,7 +209,8 @@ TEST_CASE("choose_target_eff: a datasheet calibration does not apply to a measur
   CHECK(c.source == "prior");
   CHECK(c.target_eff.value() == rel(0.9));
   CHECK(roofline::test::contains(c.note, "(gemm, sm_90, h200, measured ceiling)"));
-  CHECK(roofline::test::contains(c.note, "its datasheet class does not apply to a measured ceiling"));
+  CHECK(
+      roofline::test::contains(c.note, "its datasheet class does not apply to a measured ceiling"));
   c = choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::datasheet, &t, 3);
   CHECK(c.target_eff.value() == rel(0.7));
 
@@ -218,5 +219,6 @@ TEST_CASE("choose_target_eff: a datasheet calibration does not apply to a measur
   CHECK(c.target_eff.value() == rel(0.7));
   c = choose_target_eff(0.9, OpClass::gemm, "sm_90", "h200", CeilingKind::datasheet, &t, 3);
   CHECK(c.source == "prior");
-  CHECK(roofline::test::contains(c.note, "its measured-ceiling class does not apply to a datasheet one"));
+  CHECK(roofline::test::contains(c.note,
+                                 "its measured-ceiling class does not apply to a datasheet one"));
 }

@@ -8,10 +8,10 @@
 
 #include "roofline/inputs/pattern.hpp"
 
-using roofline::inputs::token_boundary;
 using roofline::inputs::longest_match;
 using roofline::inputs::pattern_length;
 using roofline::inputs::pattern_matches;
+using roofline::inputs::token_boundary;
 
 TEST_CASE("pattern: token boundaries at separators, camel humps and digits", "[pattern]") {
   const std::string s = "swiGlu_KVCache::sm90";

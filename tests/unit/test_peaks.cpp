@@ -259,7 +259,8 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
 
 TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text",
           "[peaks]") {
-  auto parsed = roofline::inputs::parse_peaks_md(roofline::inputs::builtin_peaks_md(), "built-in peaks.md");
+  auto parsed =
+      roofline::inputs::parse_peaks_md(roofline::inputs::builtin_peaks_md(), "built-in peaks.md");
   REQUIRE(parsed.errors.empty());
   REQUIRE(parsed.value);
   const auto& generated = roofline::inputs::builtin_peaks();

@@ -1,6 +1,6 @@
 #pragma once
-// Private to the driver (analyze.cpp, run_*.cpp): the state one run shares while its passes build the
-// Analysis, and the pieces of the passes that are more than one call (run_inputs.cpp: what the
+// Private to the driver (analyze.cpp, run_*.cpp): the state one run shares while its passes build
+// the Analysis, and the pieces of the passes that are more than one call (run_inputs.cpp: what the
 // inputs say; run_entry.cpp: one entry's steps 6-11 and the L5 boundary).
 
 #include <cstddef>

@@ -86,11 +86,16 @@ TEST_CASE("resolve_peaks: unknown gfx without props is unknown", "[peaks][resolv
 
 TEST_CASE("resolve_peaks: a product-less section matches only runs without a product",
           "[peaks][resolve]") {
-  // gfx950 has one section without product: a run naming MI355X does not match it.
+  // gfx950 has a section without product (MI350X or MI355X, not told apart) and one per part: a
+  // run naming the MI355X gets its own; one naming a product no section has gets none.
   ResolvedPeaks named = resolve_peaks(builtin_peaks(), "gfx950", "MI355X", {});
-  CHECK(named.source != PeaksSource::table);
-  CHECK_FALSE(named.hbm_bw_bytes_s.has_value());
-  ResolvedPeaks derived = resolve_peaks(builtin_peaks(), "gfx950", "MI355X", mi_props(4.0e6, 8192));
+  CHECK(named.source == PeaksSource::table);
+  CHECK(named.product == "mi355x");
+  CHECK(named.flops.at(DtypeKey::bf16) == rel(2.5e15));
+  ResolvedPeaks other = resolve_peaks(builtin_peaks(), "gfx950", "MI358X", {});
+  CHECK(other.source != PeaksSource::table);
+  CHECK_FALSE(other.hbm_bw_bytes_s.has_value());
+  ResolvedPeaks derived = resolve_peaks(builtin_peaks(), "gfx950", "MI358X", mi_props(4.0e6, 8192));
   CHECK(derived.source == PeaksSource::derived);
   CHECK(derived.hbm_bw_bytes_s.value() == rel(8.192e12));
 }
@@ -166,15 +171,15 @@ TEST_CASE("resolve_peaks: sm_90 is H100 or H200 by the device name, never by def
     CHECK(p.confidence == Confidence::low);
     CHECK(p.hbm_bw_bytes_s.value() == rel(2.619e9 * 5120 / 8 * 2));
     CHECK(p.flops.empty());
-    CHECK(any_contains(p.notes, {"sm_90 is shared by h100, h200"}));
+    CHECK(any_contains(p.notes, {"sm_90 is shared by h100, h100-pcie", "h200"}));
   }
   SECTION("no product and no device_props: unknown") {
     ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, "");
     CHECK(p.source == PeaksSource::none);
     CHECK_FALSE(p.hbm_bw_bytes_s);
   }
-  SECTION("a name no row lists (H100 PCIe, H200 NVL) is L1, not a near match") {
-    for (const char* name : {"NVIDIA H100 PCIe", "NVIDIA H200 NVL", "NVIDIA H200 141GB"}) {
+  SECTION("a name no row lists (H200 NVL) is L1, not a near match") {
+    for (const char* name : {"NVIDIA H200 NVL", "NVIDIA H200 141GB", "NVIDIA H100 PCIe 96GB"}) {
       ResolvedPeaks p = resolve_peaks(builtin_peaks(), "sm_90", "", {}, name);
       CHECK(p.source == PeaksSource::none);
       CHECK_FALSE(p.product.empty());

@@ -410,9 +410,9 @@ std::vector<std::string> check_peaks_sources(const PeaksTable& table) {
   std::vector<std::string> warnings;
   for (const PeaksSection& s : table.sections)
     if (s.source.empty())
-      warnings.push_back(fmt::format(
-          "{}: no source: say where the figures come from (datasheet or vendor page)",
-          section_where(table, s)));
+      warnings.push_back(
+          fmt::format("{}: no source: say where the figures come from (datasheet or vendor page)",
+                      section_where(table, s)));
   return warnings;
 }
 

@@ -93,10 +93,9 @@ std::optional<std::string> product_by_size(const std::string& arch,
     return std::string();  // AMD: the section without product, as before
   }
   const double cu = *props.multi_processor_count;
-  const std::optional<double> mem =
-      props.memory_bytes && *props.memory_bytes > 0
-          ? std::optional<double>(*props.memory_bytes / k_gib)
-          : std::nullopt;
+  const std::optional<double> mem = props.memory_bytes && *props.memory_bytes > 0
+                                        ? std::optional<double>(*props.memory_bytes / k_gib)
+                                        : std::nullopt;
   const auto fit = rows_by_size(rows, cu, mem);
   if (fit.empty()) {
     notes.push_back(fmt::format("{}: no {} row describes it (rows: {})", size_text(arch, cu, mem),
@@ -145,7 +144,9 @@ std::string yaml_quoted(std::string_view s) {
 
 }  // namespace
 
-bool is_client_rdna4(const std::string& gfx) { return client_rdna4(gfx); }
+bool is_client_rdna4(const std::string& gfx) {
+  return client_rdna4(gfx);
+}
 
 std::optional<std::string> product_for(const PeaksTable& table, const std::string& arch,
                                        const std::string& product_spelling,
@@ -156,8 +157,8 @@ std::optional<std::string> product_for(const PeaksTable& table, const std::strin
   for (const PeaksSection& s : table.sections)
     if (s.gfx == arch) rows.push_back(&s);
   // device_target first: a product key, or (NVIDIA) one of a row's device names.
-  const std::string target =
-      canonical_product(product_spelling, nvidia ? std::vector<std::string>{} : known_products(table));
+  const std::string target = canonical_product(
+      product_spelling, nvidia ? std::vector<std::string>{} : known_products(table));
   if (!target.empty()) {
     for (const PeaksSection* s : rows)
       if (s->product == target) return target;

@@ -1,6 +1,7 @@
 // libFuzzer target: parse_peaks_md, check_peaks, the measured-block warnings (docs/method.md
-// §5.7), the bf16/fp16 pair and source checks on arbitrary bytes (name, source, memory_gib keys). Must never crash, hang
-// or throw; a parsed table always comes back (bad blocks are skipped with a message).
+// §5.7), the bf16/fp16 pair and source checks on arbitrary bytes (name, source, memory_gib keys).
+// Must never crash, hang or throw; a parsed table always comes back (bad blocks are skipped with a
+// message).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

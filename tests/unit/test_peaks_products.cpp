@@ -107,12 +107,14 @@ TEST_CASE("NVIDIA parts without a device name: SM count and memory", "[peaks][pr
   SECTION("one row has both: that row, said in notes") {
     // The wild trace's own deviceProperties: 188 SMs, 101973950464 B. Two rows (Workstation and
     // Server) share them: no row, named.
-    const ResolvedPeaks pro = resolve_peaks(builtin_peaks(), "sm_120", "", sized(188, 101973950464.0));
+    const ResolvedPeaks pro =
+        resolve_peaks(builtin_peaks(), "sm_120", "", sized(188, 101973950464.0));
     CHECK(pro.source != PeaksSource::table);
     CHECK(any_contains(pro.notes, {"sm_120 with 188 CUs and 95 GiB cannot be told apart",
                                    "no section without product"}));
     // 170 SMs and 32 GB: the RTX 5090 alone.
-    const ResolvedPeaks rtx = resolve_peaks(builtin_peaks(), "sm_120", "", sized(170, 31.4 * k_gib));
+    const ResolvedPeaks rtx =
+        resolve_peaks(builtin_peaks(), "sm_120", "", sized(170, 31.4 * k_gib));
     CHECK(rtx.product == "rtx-5090");
     CHECK(any_contains(rtx.notes, {"sm_120 with 170 CUs and 31 GiB is the GeForce RTX 5090"}));
     // 78 SMs and 96 GB: the H20 alone (an H100 NVL has 132 SMs).
@@ -141,12 +143,12 @@ TEST_CASE("AMD parts: name, else CUs and memory; MI350X and MI355X not told apar
     CHECK(p.product.empty());
     CHECK(p.flops.at(DtypeKey::bf16) == rel(2.3e15));  // the MI350X's, lower than the MI355X's
     CHECK(p.flops.at(DtypeKey::fp4) == rel(9.2e15));
-    CHECK(any_contains(p.notes, {"cannot be told apart", "MI350X", "MI355X",
-                                 "the lower where they differ"}));
+    CHECK(any_contains(
+        p.notes, {"cannot be told apart", "MI350X", "MI355X", "the lower where they differ"}));
   }
   SECTION("a device name decides") {
-    const ResolvedPeaks p =
-        resolve_peaks(builtin_peaks(), "gfx950", "", sized(256, 288.0 * k_gib), "AMD Instinct MI355X");
+    const ResolvedPeaks p = resolve_peaks(builtin_peaks(), "gfx950", "", sized(256, 288.0 * k_gib),
+                                          "AMD Instinct MI355X");
     CHECK(p.product == "mi355x");
     CHECK(p.flops.at(DtypeKey::bf16) == rel(2.5e15));
     CHECK(resolve_peaks(builtin_peaks(), "gfx950", "MI350X", {}).flops.at(DtypeKey::fp8) ==
@@ -162,11 +164,13 @@ TEST_CASE("AMD parts: name, else CUs and memory; MI350X and MI355X not told apar
     CHECK(contains(x.section_to_add, "cu: 80"));
   }
   SECTION("gfx90a: an MI250X GCD (110 CUs) gets one GCD's share; an MI210 its own") {
-    const ResolvedPeaks gcd = resolve_peaks(builtin_peaks(), "gfx90a", "", sized(110, 64.0 * k_gib));
+    const ResolvedPeaks gcd =
+        resolve_peaks(builtin_peaks(), "gfx90a", "", sized(110, 64.0 * k_gib));
     CHECK(gcd.product == "mi250x");
     CHECK(gcd.hbm_bw_bytes_s.value() == rel(1.6384e12));
     CHECK(gcd.flops.at(DtypeKey::bf16) == rel(191.5e12));
-    CHECK(resolve_peaks(builtin_peaks(), "gfx90a", "", sized(104, 64.0 * k_gib)).product == "mi210");
+    CHECK(resolve_peaks(builtin_peaks(), "gfx90a", "", sized(104, 64.0 * k_gib)).product ==
+          "mi210");
   }
   SECTION("gfx1100: the W7900 by 96 CUs and 48 GiB; a 24 GiB RX 7900 XTX is not it") {
     CHECK(resolve_peaks(builtin_peaks(), "gfx1100", "", sized(96, 47.98 * k_gib)).product ==

@@ -5,8 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "roofline/peaks.hpp"
-#include "roofline/report.hpp"
+#include "roofline/inputs/peaks.hpp"
+#include "roofline/render/report.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

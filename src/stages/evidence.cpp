@@ -151,6 +151,9 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
         fmt::format("{}: the {} case(s) could not be modelled ({}); the Top-N's "
                     "shapes kept",
                     k.source, cases.size(), w.unmodeled_reason));
+    d.work.signatures = std::move(w.signatures);  // shown, the entry judged as before
+    d.work.modelled_share = w.modelled_share;
+    d.work.signatures_judged = false;
     return;
   }
   d.notes.push_back(

@@ -181,6 +181,23 @@ struct MeasuredVsModel {
   std::optional<double> measured_flops;
   bool timed = false;  // the counters timed the dispatches (their time replaced the profile's)
 };
+// One signature of an entry as the case model saw it (docs/method.md §22.8): what it is, its
+// launches and time, and its own bytes and FLOPs per unit (or why it has none).
+struct SignatureWork {
+  std::string label;        // what it is: "qkv [1024×2048]·[2048×6144]", not the kernel's name
+  ProbeCase source;         // its dims, dtypes, count, time and signature fields as read
+  double count = 0.0;       // launches
+  double t_launch_ms = 0.0; // mean per launch (the case's, else the entry's)
+  bool timed = false;       // t_launch_ms is the signature's own
+  bool modeled = false;     // bytes and FLOPs below are set
+  bool refuted = false;     // modelled, but no figure fits its own time (left out of the entry)
+  std::string unmodeled_reason;
+  double unit_launches = 1.0, t_unit_ms = 0.0, bytes = 0.0, flops = 0.0;  // per unit
+  Dtype compute_dtype;
+  bool has_compute_peak_class = true;
+  std::string model;  // the chosen candidate's label
+};
+
 struct WorkEstimate {
   bool modeled = false;
   std::string unmodeled_reason;
@@ -206,6 +223,13 @@ struct WorkEstimate {
   std::optional<double>
       bytes_lower_bound;  // docs/method.md §8.16: unmodelled entry, Σ operand bytes
   std::optional<MeasuredVsModel> measured_vs_model;  // set by apply_measurement (stage C)
+  // docs/method.md §22.8: the entry's signatures, each modelled on its own (empty when the
+  // entry was modelled as a whole), and the share of the entry's time the modelled ones carry.
+  std::vector<SignatureWork> signatures;
+  std::optional<double> modelled_share;
+  // The entry is judged from its signatures' roof times (false: the rows are shown only — the
+  // entry was modelled as a whole, or measured by counters).
+  bool signatures_judged = false;
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).
@@ -307,7 +331,21 @@ struct VerdictParams {
 enum class Roof { none, hbm, compute, link };
 // "hbm" | "compute" | "link" ("" for none).
 const char* to_string(Roof r);
+// One signature judged on its own roof (docs/method.md §22.8).
+struct SignatureVerdict {
+  std::optional<double> arithmetic_intensity, hbm_util, compute_util;
+  std::optional<double> roofline_pct;  // its own roof time over its own time
+  std::optional<double> roof_launch_ms;  // max(bytes/BW, FLOPs/peak) per launch
+  Roof roof = Roof::none;
+  Bound bound = Bound::unknown;
+  Headroom headroom = Headroom::unknown;
+  bool suspect = false, dispatch_bound = false;
+  double win_ms = 0.0;  // over its launches: its time less the time at its target
+};
+
 struct Verdict {
+  std::vector<SignatureVerdict> signatures;  // parallel to WorkEstimate::signatures
+  std::optional<std::size_t> most_to_win;    // index of the signature with the most to win
   std::optional<double> achieved_bw_bytes_s, achieved_flops;
   std::optional<double> hbm_util, compute_util;
   std::optional<double> link_util;  // comm: link_bytes / t / aggregate link roof

@@ -87,6 +87,17 @@ std::vector<ProbeScalar> read_scalars(FieldReader& f, const json& c, std::string
   return out;
 }
 
+// A count or time: negative is reported and read as absent.
+std::optional<double> non_negative(FieldReader& f, const json& obj, const char* key,
+                                   const std::string& path) {
+  const auto v = f.number(obj, key, path);
+  if (v && *v < 0) {
+    f.error(path, fmt::format("must not be negative, got {}; ignored", *v));
+    return std::nullopt;
+  }
+  return v;
+}
+
 // The signature fields `roofline topn` adds to a workload case (docs/method.md §22.8).
 CaseSignature read_signature(FieldReader& f, const json& c, const std::string& path) {
   CaseSignature s;
@@ -98,8 +109,7 @@ CaseSignature read_signature(FieldReader& f, const json& c, const std::string& p
   s.block = read_dim3(f, c, "block", path + ".block");
   if (const json* t = f.object(c, "time_us", path + ".time_us")) {
     const auto time = [&](const char* k) {
-      auto v = f.number(*t, k, fmt::format("{}.time_us.{}", path, k));
-      return v && *v >= 0 ? v : std::nullopt;
+      return non_negative(f, *t, k, fmt::format("{}.time_us.{}", path, k));
     };
     s.total_us = time("total");
     s.mean_us = time("mean");
@@ -109,13 +119,13 @@ CaseSignature read_signature(FieldReader& f, const json& c, const std::string& p
   }
   if (const json* st = f.object(c, "steps", path + ".steps")) {
     const auto n = [&](const char* k) {
-      return std::max(0.0, f.number(*st, k, fmt::format("{}.steps.{}", path, k)).value_or(0.0));
+      return non_negative(f, *st, k, fmt::format("{}.steps.{}", path, k)).value_or(0.0);
     };
     s.prefill = n("prefill");
     s.decode = n("decode");
     s.mixed = n("mixed");
   }
-  s.inherited = std::max(0.0, f.number(c, "inherited", path + ".inherited").value_or(0.0));
+  s.inherited = non_negative(f, c, "inherited", path + ".inherited").value_or(0.0);
   s.replay = f.boolean(c, "graph_replay", path + ".graph_replay").value_or(false);
   return s;
 }

@@ -64,7 +64,7 @@ ordered_json signature_trace_json(const SignatureWork& s) {
 // docs/method.md §22.8: each signature's own model and verdict.
 ordered_json signature_json(const SignatureWork& s, const SignatureVerdict* sv) {
   ordered_json j = signature_trace_json(s);
-  j["modeled"] = s.modeled && !s.refuted;
+  j["modeled"] = s.modeled;
   if (!s.unmodeled_reason.empty()) j["unmodeled_reason"] = s.unmodeled_reason;
   const double k = s.unit_launches > 0 ? s.unit_launches : 1.0;
   j["bytes_est"] = s.modeled ? json_number(s.bytes / k) : nullptr;

@@ -121,7 +121,11 @@ void signature_rows(std::string& out, const HeadEntry& e) {
   for (std::size_t i = 0; i < shown; ++i) {
     const SignatureWork& s = sigs[i];
     const SignatureVerdict* v = i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
-    const bool judged = s.modeled && !s.refuted && v && v->roofline_pct;
+    const bool judged = s.modeled && v && v->roofline_pct;
+    const std::string verdict = !judged         ? std::string(s.modeled ? "no verdict" : "not modelled")
+                                : v->suspect    ? std::string("infeasible")
+                                : v->dispatch_bound ? std::string("dispatch-bound")
+                                                    : std::string(to_string(v->headroom));
     out += fmt::format(
         "| &nbsp;&nbsp;↳ {} | {} of it, {}× | {} | {} | {} | {} | {} | {} | | |\n",
         md_code(s.label, true, k_table_name_chars),
@@ -130,8 +134,7 @@ void signature_rows(std::string& out, const HeadEntry& e) {
         s.modeled ? format_bytes(s.bytes / s.unit_launches, Digits::brief) : std::string("—"),
         judged ? format_pct(v->roofline_pct) : std::string("—"),
         judged ? to_string(v->bound) : "—",
-        judged ? to_string(v->headroom)
-               : md_escape(s.refuted ? "refuted" : "not modelled: " + s.unmodeled_reason));
+        md_escape(verdict));
   }
   if (sigs.size() > shown)
     out += fmt::format("| &nbsp;&nbsp;↳ … {} more signatures (profile_roofline.json) | | | | | | | | | |\n",

@@ -59,14 +59,17 @@ void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, P
   for (std::size_t i = 0; i < shown; ++i) {
     const SignatureWork& s = sigs[i];
     const SignatureVerdict* v = i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
-    const bool judged = s.modeled && !s.refuted && v && v->roofline_pct;
+    const bool judged = s.modeled && v && v->roofline_pct;
     std::string name = "  ↳ " + clip(s.label, 0);
     if (display_width(name) > name_w) {
       out += fmt::format("  {}\n", name);
       name.clear();
     }
     const Headroom h = judged ? v->headroom : Headroom::unknown;
-    const std::string headroom = judged ? to_string(h) : s.refuted ? "infeasible" : "not modelled";
+    const std::string headroom = !judged             ? "not modelled"
+                                 : v->suspect        ? "infeasible"
+                                 : v->dispatch_bound ? "dispatch-bound"
+                                                     : to_string(h);
     out += fmt::format(
         "  {} {} {} {} {} {}\n", pad(name, name_w),
         pad(format_pct(all_ms > 0 ? s.count * s.t_launch_ms / all_ms : 0.0), 6, true),

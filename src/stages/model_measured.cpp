@@ -148,12 +148,7 @@ CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime,
   m.row.compute_dtype = own.compute_dtype;
   m.row.has_compute_peak_class = own.has_compute_peak_class;
   m.row.model = own.candidates.empty() ? "" : own.candidates[own.chosen].label;
-  m.row.refuted = !own.any_feasible;
-  if (m.row.refuted) {
-    m.row.unmodeled_reason = "no byte figure of its model fits its own time (refuted)";
-    m.rejected = fmt::format("case {} {}: {}", i, describe_dims(c.dims), m.row.unmodeled_reason);
-    return m;
-  }
+  m.row.refuted = !own.any_feasible;  // judged anyway: its verdict says infeasible (L3)
   m.work = std::move(w);
   return m;
 }

@@ -58,7 +58,7 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
   std::string shape;
   const std::size_t shown = std::min<std::size_t>(c.dims.size(), cls == OpClass::gemm ? 2 : 3);
   for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_text(c.dims[i]);
-  if (c.dims.size() > shown) shape += "·…";
+  if (c.dims.size() > shown && cls != OpClass::gemm) shape += "·…";  // a GEMM's third is its out
   for (const ProbeScalar& k : s.scalars)
     if (k.value == "True" || k.value == "true") shape += " " + k.name;
   if (c.dims.empty() && !s.grid.empty())
@@ -71,7 +71,7 @@ std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>&
   double lo_b = 0, hi_b = 0, lo_f = 0, hi_f = 0;
   bool first = true;
   for (const SignatureWork& s : sigs) {
-    if (!s.modeled || s.refuted) continue;
+    if (!s.modeled) continue;
     const double b = s.bytes / s.unit_launches, f = s.flops / s.unit_launches;
     lo_b = first ? b : std::min(lo_b, b);
     hi_b = first ? b : std::max(hi_b, b);
@@ -94,7 +94,7 @@ double modelled_share(const std::vector<SignatureWork>& sigs) {
   for (const SignatureWork& s : sigs) {
     const double t = s.count * s.t_launch_ms;
     all += t;
-    if (s.modeled && !s.refuted) modelled += t;
+    if (s.modeled) modelled += t;
   }
   return all > 0 ? modelled / all : 0.0;
 }

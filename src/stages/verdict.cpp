@@ -231,6 +231,13 @@ void choose_axis(Verdict& v, const WorkEstimate& work, OpClass cls, double pct_g
   if (sums.judged >= 2 && sums.measured_ms > 0) {
     v.compute_axis = sums.compute_ms > sums.roof_ms / 2.0;
     v.roofline_pct_raw = sums.roof_ms / sums.measured_ms;
+    if (sums.suspect_raw) {
+      v.roofline_pct_raw = sums.suspect_raw;
+      v.notes.push_back(fmt::format(
+          "signature {} is outside the sanity band on its own roof ({}): the entry takes its "
+          "ratio, no verdict from the others",
+          sums.suspect_label, format_pct(*sums.suspect_raw)));
+    }
     return;
   }
   v.compute_axis =

@@ -63,8 +63,13 @@ SignatureRoofs judge_signatures(const WorkEstimate& work, OpClass cls, double pc
                             ? peak_flops_for(peaks, s.compute_dtype.key).value_or(0.0)
                             : 0.0;
     v.signatures.back() = verdict_of(j, s, bw, peak);
-    if (s.refuted) continue;
     const SignatureVerdict& sv = v.signatures.back();
+    const double t_ms = s.count * s.t_launch_ms;
+    if (sv.suspect && !sv.dispatch_bound && t_ms > sums.suspect_ms) {
+      sums.suspect_ms = t_ms;
+      sums.suspect_raw = j.roofline_pct_raw;
+      sums.suspect_label = s.label;
+    }
     const double units = s.count / s.unit_launches;
     sums.roof_ms += units * s.unit_launches * *sv.roof_launch_ms;
     sums.measured_ms += units * s.t_unit_ms;

@@ -3,6 +3,8 @@
 // roof, and the sums the entry is judged from.
 
 #include <cstddef>
+#include <optional>
+#include <string>
 
 #include "roofline/stages.hpp"
 
@@ -13,6 +15,11 @@ struct SignatureRoofs {
   double measured_ms = 0.0;  // Σ units · t_unit
   double compute_ms = 0.0;   // the part of roof_ms on the compute roof
   std::size_t judged = 0;    // signatures in the sums
+  // The signature outside the sanity band with the most time, if any: the entry takes its ratio
+  // (a refuted signature refutes the entry's model; docs/method.md §22.8).
+  double suspect_ms = 0.0;
+  std::optional<double> suspect_raw;
+  std::string suspect_label;
 };
 
 // Judges every modelled signature of `work` on its own (v.signatures, v.most_to_win) and returns

@@ -87,7 +87,8 @@ ordered_json signature_json(const SignatureWork& s, const SignatureVerdict* sv) 
 void add_signatures(const WorkEstimate& w, const Verdict& v, ordered_json& j) {
   ordered_json sigs = ordered_json::array();
   for (std::size_t i = 0; i < w.signatures.size(); ++i)
-    sigs.push_back(signature_json(w.signatures[i], i < v.signatures.size() ? &v.signatures[i] : nullptr));
+    sigs.push_back(
+        signature_json(w.signatures[i], i < v.signatures.size() ? &v.signatures[i] : nullptr));
   j["signatures"] = std::move(sigs);
   j["signatures_judged"] = w.signatures_judged;
   j["modelled_share"] = json_number(w.modelled_share);

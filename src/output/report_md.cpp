@@ -120,10 +120,11 @@ void signature_rows(std::string& out, const HeadEntry& e) {
   const std::size_t shown = std::min<std::size_t>(sigs.size(), k_signature_rows);
   for (std::size_t i = 0; i < shown; ++i) {
     const SignatureWork& s = sigs[i];
-    const SignatureVerdict* v = i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
+    const SignatureVerdict* v =
+        i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
     const bool judged = s.modeled && v && v->roofline_pct;
-    const std::string verdict = !judged         ? std::string(s.modeled ? "no verdict" : "not modelled")
-                                : v->suspect    ? std::string("infeasible")
+    const std::string verdict = !judged ? std::string(s.modeled ? "no verdict" : "not modelled")
+                                : v->suspect        ? std::string("infeasible")
                                 : v->dispatch_bound ? std::string("dispatch-bound")
                                                     : std::string(to_string(v->headroom));
     out += fmt::format(
@@ -132,13 +133,13 @@ void signature_rows(std::string& out, const HeadEntry& e) {
         format_pct(all_ms > 0 ? s.count * s.t_launch_ms / all_ms : 0.0), format_g(s.count),
         v && v->roof != Roof::none ? to_string(v->roof) : "—", format_time_ms(s.t_launch_ms),
         s.modeled ? format_bytes(s.bytes / s.unit_launches, Digits::brief) : std::string("—"),
-        judged ? format_pct(v->roofline_pct) : std::string("—"),
-        judged ? to_string(v->bound) : "—",
+        judged ? format_pct(v->roofline_pct) : std::string("—"), judged ? to_string(v->bound) : "—",
         md_escape(verdict));
   }
   if (sigs.size() > shown)
-    out += fmt::format("| &nbsp;&nbsp;↳ … {} more signatures (profile_roofline.json) | | | | | | | | | |\n",
-                       sigs.size() - shown);
+    out += fmt::format(
+        "| &nbsp;&nbsp;↳ … {} more signatures (profile_roofline.json) | | | | | | | | | |\n",
+        sigs.size() - shown);
 }
 
 void summary(std::string& out, const Analysis& a) {

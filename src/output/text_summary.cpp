@@ -58,7 +58,8 @@ void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, P
   const std::size_t shown = std::min<std::size_t>(sigs.size(), 8);
   for (std::size_t i = 0; i < shown; ++i) {
     const SignatureWork& s = sigs[i];
-    const SignatureVerdict* v = i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
+    const SignatureVerdict* v =
+        i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
     const bool judged = s.modeled && v && v->roofline_pct;
     std::string name = "  ↳ " + clip(s.label, 0);
     if (display_width(name) > name_w) {

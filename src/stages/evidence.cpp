@@ -145,13 +145,14 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
         fmt::format("{}: no cases for this kernel; the Top-N's shapes kept", k.source));
     return;
   }
-  const bool shaped = std::any_of(cases.begin(), cases.end(),
-                                  [](const ProbeCase* c) { return !c->dims.empty(); });
+  const bool shaped =
+      std::any_of(cases.begin(), cases.end(), [](const ProbeCase* c) { return !c->dims.empty(); });
   WorkEstimate w = model_work_cases(e, regime, cls, ctx, cases, CaseSource::workload);
   if (!shaped) {  // signatures without dims (graph replays without a capture): shown only
-    d.notes.push_back(fmt::format("{}: no case of this kernel has operand shapes ({} signature(s) "
-                                  "by grid and block, shown); the Top-N's shapes kept",
-                                  k.source, cases.size()));
+    d.notes.push_back(
+        fmt::format("{}: no case of this kernel has operand shapes ({} signature(s) "
+                    "by grid and block, shown); the Top-N's shapes kept",
+                    k.source, cases.size()));
     d.work.signatures = std::move(w.signatures);
     d.work.modelled_share = w.modelled_share;
     return;

@@ -109,9 +109,9 @@ struct CaseModel {
   std::string rejected;  // why not modelled, for the entry's notes
 };
 
-CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime,
-                         const Classification& cls, const ModelContext& ctx, const ProbeCase& c,
-                         std::size_t i, CaseSource source) {
+CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+                         const ModelContext& ctx, const ProbeCase& c, std::size_t i,
+                         CaseSource source) {
   CaseModel m;
   m.row.label = detail::signature_label(c, cls.op_class, ctx);
   m.row.source = c;
@@ -119,8 +119,9 @@ CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime,
   m.row.timed = c.gpu_us_avg.has_value();
   m.row.t_launch_ms = c.gpu_us_avg ? *c.gpu_us_avg / 1000.0 : regime.t_ms.value_or(0.0);
   if (c.dims.empty()) {
-    m.row.unmodeled_reason = "no operand shapes (a graph replay without a capture): its grid and "
-                             "block tell it apart, not its K";
+    m.row.unmodeled_reason =
+        "no operand shapes (a graph replay without a capture): its grid and "
+        "block tell it apart, not its K";
     return m;
   }
   std::string rows_note;
@@ -210,8 +211,8 @@ WorkEstimate combine_parts(const std::vector<Part>& parts, const ModelContext& c
   out.t_unit_ms = mean([](const WorkEstimate& w) { return w.t_unit_ms; });
   out.weight_bytes = mean([](const WorkEstimate& w) { return w.weight_bytes; });
   out.kv_bytes = mean([](const WorkEstimate& w) { return w.kv_bytes; });
-  out.candidates = combine_candidates(parts, total, out.candidates,
-                                      ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  out.candidates =
+      combine_candidates(parts, total, out.candidates, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   if (out.moe) {
     out.moe->pairs = mean([](const WorkEstimate& w) { return w.moe ? w.moe->pairs : 0.0; });
     out.moe->experts_hit =
@@ -270,14 +271,13 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
     rows.push_back(std::move(m.row));
   }
   const double share = detail::modelled_share(rows);
-  std::optional<std::string> why_not = parts.empty() ? std::nullopt
-                                                     : not_representative(rows, source, share);
+  std::optional<std::string> why_not =
+      parts.empty() ? std::nullopt : not_representative(rows, source, share);
   if (parts.empty() || why_not) {
     WorkEstimate none;
-    none.unmodeled_reason =
-        why_not ? *why_not
-                : fmt::format("no probe case could be modelled ({})",
-                              rejected.empty() ? "no cases" : rejected.front());
+    none.unmodeled_reason = why_not ? *why_not
+                                    : fmt::format("no probe case could be modelled ({})",
+                                                  rejected.empty() ? "no cases" : rejected.front());
     none.signatures = std::move(rows);
     none.modelled_share = share;
     return none;

@@ -31,8 +31,7 @@ std::string op_or_module(const CaseSignature& s) {
 // The projection of the config's linear plan with the GEMM's N and K, when exactly one matches:
 // [M, K]·[K, N] (aten::mm) or [M, K]·[N, K] (a linear's weight).
 std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
-  if (!ctx.config || c.dims.size() < 2 || c.dims[0].size() != 2 || c.dims[1].size() != 2)
-    return {};
+  if (!ctx.config || c.dims.size() < 2 || c.dims[0].size() != 2 || c.dims[1].size() != 2) return {};
   const double tp = ctx.env && ctx.env->tp > 0 ? ctx.env->tp : 1.0;
   const LinearPlan plan = linear_plan(*ctx.config, tp);
   const auto k = static_cast<double>(c.dims[0][1]);
@@ -40,8 +39,9 @@ std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
   std::vector<std::string> names;
   for (const PlanVariant& v : plan.variants)
     for (const Projection& p : v.projections) {
-      const bool kn = p.k == k && ((static_cast<double>(w[0]) == k && p.n == static_cast<double>(w[1])) ||
-                                   (static_cast<double>(w[1]) == k && p.n == static_cast<double>(w[0])));
+      const bool kn =
+          p.k == k && ((static_cast<double>(w[0]) == k && p.n == static_cast<double>(w[1])) ||
+                       (static_cast<double>(w[1]) == k && p.n == static_cast<double>(w[0])));
       if (kn && std::find(names.begin(), names.end(), to_string(p.kind)) == names.end())
         names.push_back(to_string(p.kind));
     }

@@ -39,8 +39,8 @@ SignatureVerdict verdict_of(const Verdict& j, const SignatureWork& s, double bw,
   const double roof_unit_ms = std::max(s.bytes / bw, peak > 0 ? s.flops / peak : 0.0) * 1000.0;
   out.roof_launch_ms = roof_unit_ms / s.unit_launches;
   const double units = s.count / s.unit_launches;
-  const double at_target = j.target_eff && *j.target_eff > 0 ? roof_unit_ms / *j.target_eff
-                                                             : roof_unit_ms;
+  const double at_target =
+      j.target_eff && *j.target_eff > 0 ? roof_unit_ms / *j.target_eff : roof_unit_ms;
   out.win_ms = units * std::max(0.0, s.t_unit_ms - at_target);
   return out;
 }
@@ -59,9 +59,8 @@ SignatureRoofs judge_signatures(const WorkEstimate& work, OpClass cls, double pc
     if (!s.modeled || !(bw > 0) || !(s.t_unit_ms > 0)) continue;
     const double share = all_ms > 0 ? pct_gpu_time * s.count * s.t_launch_ms / all_ms : 0.0;
     const Verdict j = judge(work_of(s), cls, share, peaks, params);
-    const double peak = s.has_compute_peak_class
-                            ? peak_flops_for(peaks, s.compute_dtype.key).value_or(0.0)
-                            : 0.0;
+    const double peak =
+        s.has_compute_peak_class ? peak_flops_for(peaks, s.compute_dtype.key).value_or(0.0) : 0.0;
     v.signatures.back() = verdict_of(j, s, bw, peak);
     const SignatureVerdict& sv = v.signatures.back();
     const double t_ms = s.count * s.t_launch_ms;

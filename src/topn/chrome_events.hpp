@@ -36,10 +36,10 @@ class Interner {
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
-  std::int64_t external_id = -1;  // -1: none (graph replays and some eager Triton launches)
-  std::int64_t correlation = -1;  // the runtime launch's correlation id; -1: none
-  std::uint32_t name = 0;         // Interner id
-  std::int32_t device = -1;       // the event's pid (the GPU), -1 when not a number
+  std::int64_t external_id = -1;         // -1: none (graph replays and some eager Triton launches)
+  std::int64_t correlation = -1;         // the runtime launch's correlation id; -1: none
+  std::uint32_t name = 0;                // Interner id
+  std::int32_t device = -1;              // the event's pid (the GPU), -1 when not a number
   std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
   GpuEventKind kind = GpuEventKind::kernel;
 };
@@ -132,9 +132,9 @@ struct StepSpan {
 
 // Deques, not vectors: they grow without a reallocation that briefly holds two copies.
 struct ChromeEvents {
-  Interner names;       // GPU activity names
-  Interner labels;      // op names, module names, capture-launch kernel names
-  Interner geometries;  // "grid;block" of kernel launches ("1,1,1;128,1,1")
+  Interner names;                // GPU activity names
+  Interner labels;               // op names, module names, capture-launch kernel names
+  Interner geometries;           // "grid;block" of kernel launches ("1,1,1;128,1,1")
   std::deque<OpScalar> scalars;  // the ops' varying scalars (OpRec::scalar_begin)
   std::deque<GpuEventRec> gpu;
   std::vector<OpShape> shapes;

@@ -42,7 +42,8 @@ std::vector<std::pair<std::size_t, std::string>> key_scalars(const EventScratch&
   return out;
 }
 
-void append_scalars_key(std::string& key, const std::vector<std::pair<std::size_t, std::string>>& scalars) {
+void append_scalars_key(std::string& key,
+                        const std::vector<std::pair<std::size_t, std::string>>& scalars) {
   key += '\x1f';
   for (const auto& [arg, text] : scalars) {
     key += std::to_string(arg);

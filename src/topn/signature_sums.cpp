@@ -160,9 +160,8 @@ std::vector<TraceCase> KernelSignatures::finish(const ChromeEvents& ev) {
   for (const auto& [key, s] : apart) sigs[key].merge(s);
   std::vector<TraceCase> out;
   for (const auto& [key, s] : sigs) out.push_back(case_of(key, s, ev));
-  std::stable_sort(out.begin(), out.end(), [](const TraceCase& a, const TraceCase& b) {
-    return a.count > b.count;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const TraceCase& a, const TraceCase& b) { return a.count > b.count; });
   return out;
 }
 

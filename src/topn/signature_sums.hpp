@@ -49,8 +49,7 @@ struct KernelSignatures {
   std::map<SigKey, SigSum> sigs;
   std::map<SigKey, SigSum> orphans;  // launches with no launching op for shapes
   // Adds one launch: `orphan` when it has no launching op with dims and is not a graph replay.
-  void add(const SigKey& key, bool orphan, bool replay, const SigLaunch& l,
-           const ChromeEvents& ev);
+  void add(const SigKey& key, bool orphan, bool replay, const SigLaunch& l, const ChromeEvents& ev);
   // The inheritance rule, then every signature as a TraceCase (most launches first).
   std::vector<TraceCase> finish(const ChromeEvents& ev);
 };

@@ -134,8 +134,8 @@ StepKind step_kind(const Step* step) {
 // One launch into its kernel's signatures (docs/method.md §22.8): keyed on its op, the op's shape
 // (dims, dtypes, key scalars) and its grid and block. A launch whose op recorded no dims (or that
 // had none) and is not a graph replay is an orphan: finish() decides whether it inherits.
-void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g,
-                   const Origin& origin, const Step* step, const OpRec* op, bool replay) {
+void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const Origin& origin,
+                   const Step* step, const OpRec* op, bool replay) {
   const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
   if (origin.shape != k_no_id) k.shapes.insert(origin.shape);
   SigLaunch l;

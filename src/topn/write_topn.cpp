@@ -207,7 +207,9 @@ ordered_json device_json(const TraceDevice& d) {
 
 // A workload case's signature fields (docs/method.md §22.8): additions to workload-v1.
 void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
-  const auto text = [](const std::string& t) { return t.empty() ? ordered_json() : ordered_json(t); };
+  const auto text = [](const std::string& t) {
+    return t.empty() ? ordered_json() : ordered_json(t);
+  };
   cj["op"] = text(c.op);
   cj["module"] = text(c.module);
   ordered_json scalars = ordered_json::array();

@@ -23,7 +23,6 @@ TraceCase trace_case(std::vector<std::vector<std::int64_t>> dims, std::vector<st
   return c;
 }
 
-
 using Dims = std::vector<std::vector<std::int64_t>>;
 
 TraceKernel kernel(const std::string& name, double calls, double us,

@@ -24,7 +24,6 @@ TraceCase decode_case(double count, double us) {
   return c;
 }
 
-
 TraceRead read(const std::string& text, std::size_t chunk = 4096) {
   return read_trace_stream(chunked(text, chunk), "prof.csv");
 }

@@ -46,10 +46,10 @@ struct ProbeCase {
   std::vector<std::vector<std::int64_t>> dims;  // operand dims; an unreadable operand is {}
   std::vector<std::string> dtypes;
   std::vector<std::string> arg_labels;
-  double count = 1.0;                 // calls with this shape (the weight)
-  std::optional<double> gpu_us_avg;   // measured per-call latency of this shape, µs
-  std::optional<double> timed_count;  // calls behind gpu_us_avg
-  std::optional<Regime> regime;       // workload cases: the regime the profiler attributed
+  double count = 1.0;                      // calls with this shape (the weight)
+  std::optional<double> gpu_us_avg;        // measured per-call latency of this shape, µs
+  std::optional<double> timed_count;       // calls behind gpu_us_avg
+  std::optional<Regime> regime;            // workload cases: the regime the profiler attributed
   std::optional<CaseSignature> signature;  // workload cases written by `roofline topn`
 };
 

@@ -184,13 +184,13 @@ struct MeasuredVsModel {
 // One signature of an entry as the case model saw it (docs/method.md §22.8): what it is, its
 // launches and time, and its own bytes and FLOPs per unit (or why it has none).
 struct SignatureWork {
-  std::string label;        // what it is: "qkv [1024×2048]·[2048×6144]", not the kernel's name
-  ProbeCase source;         // its dims, dtypes, count, time and signature fields as read
-  double count = 0.0;       // launches
-  double t_launch_ms = 0.0; // mean per launch (the case's, else the entry's)
-  bool timed = false;       // t_launch_ms is the signature's own
-  bool modeled = false;     // bytes and FLOPs below are set
-  bool refuted = false;     // modelled, but no figure fits its own time (left out of the entry)
+  std::string label;         // what it is: "qkv [1024×2048]·[2048×6144]", not the kernel's name
+  ProbeCase source;          // its dims, dtypes, count, time and signature fields as read
+  double count = 0.0;        // launches
+  double t_launch_ms = 0.0;  // mean per launch (the case's, else the entry's)
+  bool timed = false;        // t_launch_ms is the signature's own
+  bool modeled = false;      // bytes and FLOPs below are set
+  bool refuted = false;      // modelled, but no figure fits its own time (left out of the entry)
   std::string unmodeled_reason;
   double unit_launches = 1.0, t_unit_ms = 0.0, bytes = 0.0, flops = 0.0;  // per unit
   Dtype compute_dtype;
@@ -334,7 +334,7 @@ const char* to_string(Roof r);
 // One signature judged on its own roof (docs/method.md §22.8).
 struct SignatureVerdict {
   std::optional<double> arithmetic_intensity, hbm_util, compute_util;
-  std::optional<double> roofline_pct;  // its own roof time over its own time
+  std::optional<double> roofline_pct;    // its own roof time over its own time
   std::optional<double> roof_launch_ms;  // max(bytes/BW, FLOPs/peak) per launch
   Roof roof = Roof::none;
   Bound bound = Bound::unknown;

@@ -5,9 +5,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "roofline/head.hpp"
-#include "roofline/linear_plan.hpp"
-#include "roofline/load.hpp"
+#include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
+#include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/models/projection_plan.hpp"
+#include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

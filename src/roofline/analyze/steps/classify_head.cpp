@@ -1,0 +1,24 @@
+// Pass classify_head (docs/method.md §7): classify() over the head, then the MoE stages from sibling
+// kernels (moe_siblings.cpp).
+#include "roofline/analyze/steps/classify_head.hpp"
+
+#include <algorithm>
+
+#include "roofline/analyze/head_entry.hpp"
+
+namespace roofline {
+
+TopNClass topn_class(std::vector<HeadEntry>& head, const TopN& topn, std::size_t topn_position,
+                     const ClassRules& rules) {
+  auto h = std::find_if(head.begin(), head.end(),
+                        [&](const HeadEntry& e) { return e.topn_position == topn_position; });
+  if (h != head.end()) return TopNClass{&*h, h->classified};
+  return TopNClass{nullptr, classify(topn.entries[topn_position], rules)};
+}
+
+void classify_head(std::vector<HeadEntry>& head, const TopN& topn, const ClassRules& rules) {
+  for (HeadEntry& e : head) e.classified = classify(topn.entries[e.topn_position], rules);
+  moe_stages_from_siblings(head, topn, rules);
+}
+
+}  // namespace roofline

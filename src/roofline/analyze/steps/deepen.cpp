@@ -1,0 +1,205 @@
+// Pass deepen (docs/method.md §11): the profiler's workload cases, the §8 models over captured
+// probe shapes (stage B), and measured counter bytes/FLOPs in place of the model's (stage C).
+#include "roofline/analyze/steps/deepen.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/models/models.hpp"
+
+namespace roofline {
+
+using detail::fmt_bytes;
+
+namespace {
+
+Term per_unit(const char* what, double per_dispatch, double launches, TermUnit unit) {
+  return term(what, "per dispatch · launches", per_dispatch * launches, unit);
+}
+
+// docs/method.md §8.2: the profiler's cases (count-weighted, each with its latency) replace the
+// stage-A estimate from the Top-N's signatures; the stage stays A (the same trace, not a new
+// capture). Cases of the other regime are left out when the chosen regime has cases of its own.
+void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice& regime,
+                   const Classification& cls, const ModelContext& ctx, Deepened& d) {
+  std::vector<const ProbeCase*> cases, other;
+  for (const ProbeCase& c : k.cases)
+    (c.regime && *c.regime != regime.regime ? other : cases).push_back(&c);
+  std::string regime_note;
+  if (cases.empty() && !other.empty()) {
+    cases = std::move(other);
+    regime_note = fmt::format(" (none attributed to {}: the {} case(s) of the other regime used)",
+                              to_string(regime.regime), cases.size());
+  } else if (!other.empty()) {
+    regime_note = fmt::format(" ({} case(s) of the other regime left out)", other.size());
+  }
+  if (cases.empty()) {
+    d.notes.push_back(
+        fmt::format("{}: no cases for this kernel; the Top-N's shapes kept", k.source));
+    return;
+  }
+  const bool shaped =
+      std::any_of(cases.begin(), cases.end(), [](const ProbeCase* c) { return !c->dims.empty(); });
+  WorkEstimate w = model_work_cases(e, regime, cls, ctx, cases, CaseSource::workload);
+  if (!shaped) {  // signatures without dims (graph replays without a capture): shown only
+    d.notes.push_back(
+        fmt::format("{}: no case of this kernel has operand shapes ({} signature(s) "
+                    "by grid and block, shown); the Top-N's shapes kept",
+                    k.source, cases.size()));
+    d.work.signatures = std::move(w.signatures);
+    d.work.modelled_share = w.modelled_share;
+    return;
+  }
+  if (!w.modeled) {
+    d.notes.push_back(
+        fmt::format("{}: the {} case(s) could not be modelled ({}); the Top-N's "
+                    "shapes kept",
+                    k.source, cases.size(), w.unmodeled_reason));
+    d.work.signatures = std::move(w.signatures);  // shown, the entry judged as before
+    d.work.modelled_share = w.modelled_share;
+    d.work.signatures_judged = false;
+    return;
+  }
+  d.notes.push_back(
+      fmt::format("{}: {} case(s) of '{}' folded{}; stage A (the profiler's own "
+                  "counts, not a capture)",
+                  k.source, cases.size(), k.target, regime_note));
+  d.work = std::move(w);
+}
+
+}  // namespace
+
+Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& e,
+                const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx) {
+  Deepened d{std::move(stage_a), Stage::A, {}};
+  if (ev.workload) fold_workload(*ev.workload, e, regime, cls, ctx, d);
+  if (!ev.probes.empty()) {
+    std::vector<const ProbeCase*> cases;
+    std::string targets;
+    for (const ProbeKernel* k : ev.probes) {
+      for (const ProbeCase& c : k->cases) cases.push_back(&c);
+      targets += fmt::format("{}{} in {}", targets.empty() ? "" : "; ",
+                             k->target.empty() ? k->label : k->target, k->source);
+    }
+    WorkEstimate b = cases.empty() ? WorkEstimate{} : model_work_cases(e, regime, cls, ctx, cases);
+    if (cases.empty()) b.unmodeled_reason = "the matched probe has no usable cases";
+    const char* how = to_string(ev.probe_match);
+    if (b.modeled) {
+      d.notes.push_back(
+          fmt::format("stage B: probe {} ({} match, {} cases)", targets, how, cases.size()));
+      if (d.work.modeled)
+        d.notes.push_back(fmt::format(
+            "stage A model for comparison: {:.6g} B, {:.6g} FLOPs per unit over {:.6g} ms",
+            d.work.bytes, d.work.flops, d.work.t_unit_ms));
+      d.work = std::move(b);
+      d.stage = Stage::B;
+    } else {
+      d.notes.push_back(fmt::format("stage B not reached: probe {} ({} match): {}; stage A kept",
+                                    targets, how, b.unmodeled_reason));
+    }
+  }
+  if (ev.measured) {
+    const KernelMeasurement& m = *ev.measured;
+    if (!m.bytes) {
+      d.notes.push_back(
+          fmt::format("stage C not reached: {}: {}", ev.measured_source,
+                      m.unusable_reason.empty() ? "no byte counters" : m.unusable_reason));
+    } else if (!d.work.modeled) {
+      d.notes.push_back(fmt::format(
+          "measured but not modelled: {} gives {:.6g} B per dispatch{}; no verdict without a model "
+          "of the op",
+          ev.measured_source, *m.bytes,
+          m.time_us ? fmt::format(" in {:.6g} µs", *m.time_us) : std::string()));
+    } else {
+      apply_measurement(d.work, m, ev.measured_source, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+      d.stage = Stage::C;
+    }
+  }
+  return d;
+}
+
+
+MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool link_bytes,
+                                 const KernelMeasurement& m, double launches) {
+  MeasuredVsModel r;
+  r.model_bytes = model_bytes;
+  r.model_flops = model_flops;
+  r.measured_bytes =
+      m.bytes ? per_unit("measured bytes", *m.bytes, launches, TermUnit::bytes).value : 0.0;
+  if (m.flops)
+    r.measured_flops = per_unit("measured flops", *m.flops, launches, TermUnit::flops).value;
+  r.timed = m.time_us && *m.time_us > 0;
+  const auto ratio = [](double measured, double model) -> std::optional<double> {
+    if (!(model > 0) || !std::isfinite(model) || !std::isfinite(measured)) return std::nullopt;
+    return measured / model;
+  };
+  if (m.bytes && !link_bytes) r.bytes = ratio(r.measured_bytes, model_bytes);
+  if (r.measured_flops) r.flops = ratio(*r.measured_flops, model_flops);
+  return r;
+}
+
+void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std::string& source,
+                       const ResolvedPeaks& peaks) {
+  const double k = work.unit_launches > 0 ? work.unit_launches : 1.0;
+  const double model_bytes = work.bytes, model_flops = work.flops, model_t = work.t_unit_ms;
+  const std::string model_label =
+      work.candidates.empty() ? "model" : work.candidates[work.chosen].label;
+  const bool link = work.comm.has_value();
+  work.signatures_judged = false;  // the counters measured the kernel as a whole
+  work.measured_vs_model = compare_to_model(model_bytes, model_flops, link, m, k);
+  const MeasuredVsModel& r = *work.measured_vs_model;
+  if (m.time_us && *m.time_us > 0) work.t_unit_ms = *m.time_us * k / 1000.0;
+  work.notes.push_back(
+      fmt::format("stage C: {} over {} dispatch{}: {} per dispatch{}{}", source, m.dispatches,
+                  m.dispatches == 1 ? "" : "es", fmt_bytes(*m.bytes),
+                  m.flops ? fmt::format(", {} FLOPs ({})", format_g(*m.flops), m.flops_source)
+                          : ", no FLOP counters (FLOPs stay the model's)",
+                  m.time_us ? fmt::format(", {} µs ({})", format_g(*m.time_us), m.time_source)
+                            : ", not timed (time stays the profile's)"));
+  if (m.time_us && model_t > 0)
+    work.notes.push_back(fmt::format("t_unit {} ms from the counter run (profile said {} ms)",
+                                     format_g(work.t_unit_ms), format_g(model_t)));
+  const Term measured_bytes = term("measured bytes", "", r.measured_bytes);
+  if (r.bytes) {
+    Term ratio = term("measured/model", "", *r.bytes, TermUnit::ratio);
+    ratio.display = Shown::fixed3;
+    work.notes.push_back(fmt::format("byte model check: model '{}' {} vs measured {} per unit: {}",
+                                     model_label, shown(term("model bytes", "", model_bytes)),
+                                     shown(measured_bytes), render(ratio)));
+  }
+  if (r.flops) {
+    Term ratio = part("ratio", *r.flops, TermUnit::ratio);
+    ratio.display = Shown::fixed3;
+    work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: {}",
+                                     format_g(model_flops), format_g(*r.measured_flops),
+                                     render_part(ratio)));
+  }
+  if (link) {
+    // The counters see the collective's DRAM traffic, not what crossed the link: the link model
+    // stays the judged figure, timed by the counters.
+    work.notes.push_back(fmt::format(
+        "collective: the counters' {} DRAM bytes per unit are not link bytes; the link model's {} "
+        "stays (measured_vs_model.bytes null){}",
+        shown(measured_bytes), shown(term("model bytes", "", model_bytes)),
+        m.time_us ? ", judged at the counters' time" : ""));
+    return;
+  }
+  Candidate measured{fmt::format("measured ({})", m.bytes_source),
+                     r.measured_bytes,
+                     r.measured_flops.value_or(model_flops),
+                     {},
+                     true,
+                     CandidateKind::measured};
+  work.candidates.push_back(measured);
+  work.chosen = work.candidates.size() - 1;
+  work.bytes = measured.bytes;
+  work.flops = measured.flops;
+  if (const auto budget = byte_budget(feasibility_bw(peaks), work.t_unit_ms)) {
+    for (auto& c : work.candidates) c.feasible = c.bytes <= *budget;
+    work.any_feasible = *work.candidates.back().feasible;
+  }
+}
+
+}  // namespace roofline

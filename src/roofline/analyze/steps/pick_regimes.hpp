@@ -1,0 +1,45 @@
+#pragma once
+// Pass pick_regimes (docs/method.md §6): each entry's regime, per-launch time and launches per step.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/analyze/steps/infer_steps.hpp"
+#include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/inputs.hpp"
+
+namespace roofline {
+
+struct HeadEntry;
+
+struct RegimeChoice {
+  Regime regime = Regime::decode;
+  std::string why;
+  std::optional<double> t_ms;  // one launch, this regime
+  std::string t_source;
+  std::optional<double> launches_per_step;
+  std::string launches_source;
+  std::vector<std::string> notes;  // the choice, the time and the launch count, with their sources
+  std::optional<double> shape_rows;  // set when the rows rule (no step annotations) decided
+};
+// What the run adds to one entry's regime choice when the Top-N has no step annotations.
+struct RegimeHints {
+  const InferredLaunches* inferred = nullptr;  // set when step inference was attempted
+  std::optional<double> conc;                  // workload.conc, for the rows rule
+  const ModelConfig* config = nullptr;         // head counts: [B, S, H, D] or [B, H, S, D]
+  // One forward pass, one regime (docs/method.md §6.4): the regime the head's dense GEMMs' rows
+  // show, used instead of each entry's own rows; unset when they disagree or there are none.
+  std::optional<Regime> pass_regime;
+  std::string pass_why;
+};
+// The entry's own per-regime fields first; else the profiler's step counts; else
+// (docs/method.md §6.4, `hints`) decode when the shapes' rows are at most 2 × conc, and the
+// inferred launches per step.
+RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving,
+                         const RegimeHints& hints = {});
+
+// pick_regime (stages.hpp) for every head entry, with step 5's launches. Writes each `regime`.
+void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
+                  const ModelConfig* config);
+
+}  // namespace roofline

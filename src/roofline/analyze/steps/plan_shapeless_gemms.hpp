@@ -1,0 +1,25 @@
+#pragma once
+// Pass plan_shapeless_gemms (docs/method.md §22.4): GEMMs without shapes take a projection of the
+// config's projection plan.
+#include <vector>
+
+#include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/classify/classify.hpp"
+#include "roofline/inputs/inputs.hpp"
+
+namespace roofline {
+
+struct HeadEntry;
+
+// GEMM entries with no shapes (no operand dims, est_shape, workload case or probe) get a
+// projection of the config's linear plan: every GEMM of the Top-N without shapes that ran in the
+// same regime is a kernel of the assignment (assign_projections), M the step's rows (decode: the
+// measured batch, else workload.conc; prefill: the step's tokens, else workload.isl; lm_head the
+// step's requests). Writes each such entry's `projection` and `plan_notes`; run notes say the
+// plan and the assignment. Reads `classified` and `regime`.
+Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
+                              const ModelConfig* config, const EnvReport* env,
+                              const ResolvedPeaks& peaks, const ClassRules& rules);
+
+}  // namespace roofline

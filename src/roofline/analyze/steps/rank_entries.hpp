@@ -1,0 +1,22 @@
+#pragma once
+// Pass rank_entries (docs/method.md §15): both orders of the head, never blended.
+#include <cstddef>
+#include <vector>
+
+#include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+
+namespace roofline {
+
+struct HeadEntry;
+
+struct Rankings {
+  std::vector<std::size_t> by_pct;            // indices into the entries: most GPU time first
+  std::vector<std::size_t> by_expected_gain;  // verdicts by gain, then no-verdict entries by pct
+  Findings findings;                          // why a ranking is empty
+};
+// Both orders (key pct, expected gain), never blended; ties by ranking name. The gain order is
+// empty when the part has no hardware denominator.
+Rankings rank_entries(const std::vector<HeadEntry>& entries, const ResolvedPeaks& peaks);
+
+}  // namespace roofline

@@ -68,21 +68,21 @@ int main(int argc, char** argv) {
       return 1;
     }
   std::vector<std::string> problems;
-  const auto class_rows = roofline::parse_kernel_classes(classes, "data/kernel_classes.tsv");
+  const auto class_rows = roofline::inputs::parse_kernel_classes(classes, "data/kernel_classes.tsv");
   add(problems, class_rows.errors);
   no_repeats(problems, class_rows.value, "data/kernel_classes.tsv");
-  const auto op_rows = roofline::parse_kernel_ops(ops, "data/kernel_ops.tsv");
+  const auto op_rows = roofline::inputs::parse_kernel_ops(ops, "data/kernel_ops.tsv");
   add(problems, op_rows.errors);
   no_repeats(problems, op_rows.value, "data/kernel_ops.tsv");
-  const auto backend_rows = roofline::parse_kernel_backends(backends, "data/kernel_backends.tsv");
+  const auto backend_rows = roofline::inputs::parse_kernel_backends(backends, "data/kernel_backends.tsv");
   add(problems, backend_rows.errors);
   no_repeats(problems, backend_rows.value, "data/kernel_backends.tsv");
-  const auto eff = roofline::parse_target_eff(target_eff, "data/target_eff.tsv");
+  const auto eff = roofline::inputs::parse_target_eff(target_eff, "data/target_eff.tsv");
   add(problems, eff.errors);
-  const auto table = roofline::parse_peaks_md(peaks, "data/peaks.md");
+  const auto table = roofline::inputs::parse_peaks_md(peaks, "data/peaks.md");
   if (eff.value && table.value)
     for (const std::string& p :
-         roofline::check_target_eff(*eff.value, roofline::known_products(*table.value)))
+         roofline::inputs::check_target_eff(*eff.value, roofline::inputs::known_products(*table.value)))
       problems.push_back("data/target_eff.tsv: " + p);
   if (!problems.empty()) {
     for (const auto& p : problems) std::fprintf(stderr, "check_data_tables: %s\n", p.c_str());

@@ -19,7 +19,7 @@ file(WRITE "${OUT}.tmp"
 "// Generated from data/ by tools/embed_data.cmake. Do not edit.
 #include \"roofline/inputs/embedded_data.hpp\"
 
-namespace roofline {
+namespace roofline::inputs {
 std::string_view builtin_peaks_md() {
   static constexpr char text[] = R\"${delim}(${peaks_text})${delim}\";
   return {text, sizeof(text) - 1};
@@ -44,7 +44,7 @@ std::string_view builtin_measure_peaks_py() {
   static constexpr char text[] = R\"${delim}(${measure_text})${delim}\";
   return {text, sizeof(text) - 1};
 }
-}  // namespace roofline
+}  // namespace roofline::inputs
 ")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

@@ -53,12 +53,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gen_builtin_peaks: cannot read %s\n", argv[1]);
     return 1;
   }
-  auto loaded = roofline::parse_peaks_md(text.str(), "data/peaks.md");
+  auto loaded = roofline::inputs::parse_peaks_md(text.str(), "data/peaks.md");
   std::vector<std::string> problems = loaded.errors;
   if (loaded.value)
-    for (auto& p : roofline::check_peaks(*loaded.value)) problems.push_back(p);
+    for (auto& p : roofline::inputs::check_peaks(*loaded.value)) problems.push_back(p);
   if (loaded.value)
-    for (auto& w : roofline::check_peaks_warnings(*loaded.value))
+    for (auto& w : roofline::inputs::check_peaks_warnings(*loaded.value))
       problems.push_back("warning: " + w);
   if (!loaded.value || !problems.empty()) {
     for (const auto& p : problems) std::fprintf(stderr, "gen_builtin_peaks: %s\n", p.c_str());

@@ -38,11 +38,11 @@ std::vector<std::string_view> split(std::string_view text) {
 }
 
 template <class T, class Parse>
-roofline::InputFile<T> in_memory(std::string_view text, const char* name, Parse parse) {
-  roofline::InputFile<T> f;
+roofline::render::InputFile<T> in_memory(std::string_view text, const char* name, Parse parse) {
+  roofline::render::InputFile<T> f;
   f.display = name;
   f.found = true;
-  f.loaded = parse(text, f.display, roofline::InputLimits{});
+  f.loaded = parse(text, f.display, roofline::render::InputLimits{});
   return f;
 }
 
@@ -71,7 +71,7 @@ void check_artifact(const std::string& text) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace roofline;
+  using namespace roofline::render;
   const auto parts = split(std::string_view(reinterpret_cast<const char*>(data), size));
   AnalyzeInputs in;
   in.topn = in_memory<TopN>(parts[0], "profile_topN.json", parse_topn);

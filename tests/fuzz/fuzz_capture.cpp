@@ -16,7 +16,7 @@
 
 namespace {
 
-roofline::ByteReader reader(std::string_view bytes, std::size_t& pos, bool uneven) {
+roofline::topn::ByteReader reader(std::string_view bytes, std::size_t& pos, bool uneven) {
   return [bytes, &pos, uneven, step = std::size_t{1}](char* buf, std::size_t cap) mutable {
     std::size_t n = std::min(cap, bytes.size() - pos);
     if (uneven) {
@@ -39,38 +39,38 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view exec =
       cut == std::string_view::npos ? std::string_view() : all.substr(cut + k_sep.size());
 
-  roofline::CaptureDetails details;
-  details["cap.json"] = roofline::CaptureDetail{8, "DECODE"};
-  roofline::CaptureSet chunked, whole;
+  roofline::topn::CaptureDetails details;
+  details["cap.json"] = roofline::topn::CaptureDetail{8, "DECODE"};
+  roofline::topn::CaptureSet chunked, whole;
   std::vector<std::string> notes_a, notes_b;
   std::size_t pos_a = 0, pos_b = 0;
-  const std::string error_a = roofline::read_capture_stream(reader(capture, pos_a, true),
+  const std::string error_a = roofline::topn::read_capture_stream(reader(capture, pos_a, true),
                                                             "cap.json", details, chunked, notes_a);
-  const std::string error_b = roofline::read_capture_stream(reader(capture, pos_b, false),
+  const std::string error_b = roofline::topn::read_capture_stream(reader(capture, pos_b, false),
                                                             "cap.json", details, whole, notes_b);
   if (error_a != error_b || chunked.windows.size() != whole.windows.size()) __builtin_trap();
   if (!error_b.empty() && (error_b.find('\n') != std::string::npos || !whole.windows.empty()))
     __builtin_trap();  // one line, and nothing of a refused file kept
-  for (const roofline::CaptureWindow& w : whole.windows)
-    for (const roofline::CapturedLaunch& l : w.launches)
-      if ((l.kernel != roofline::k_no_capture_id && l.kernel >= whole.texts.size()) ||
-          (l.shape != roofline::k_no_capture_id && l.shape >= whole.shapes.size()))
+  for (const roofline::topn::CaptureWindow& w : whole.windows)
+    for (const roofline::topn::CapturedLaunch& l : w.launches)
+      if ((l.kernel != roofline::topn::k_no_capture_id && l.kernel >= whole.texts.size()) ||
+          (l.shape != roofline::topn::k_no_capture_id && l.shape >= whole.shapes.size()))
         __builtin_trap();
   if (exec.empty()) return 0;
   std::size_t pos = 0;
-  const roofline::TraceRead read =
-      roofline::read_trace_stream(reader(exec, pos, false), "exec.json", &whole);
+  const roofline::topn::TraceRead read =
+      roofline::topn::read_trace_stream(reader(exec, pos, false), "exec.json", &whole);
   if (!read.profile) return 0;
-  const roofline::GraphReplayStats& g = read.profile->graph;
+  const roofline::topn::GraphReplayStats& g = read.profile->graph;
   if (g.paired > g.launches || g.with_shapes > g.paired) __builtin_trap();
-  roofline::TopnOptions options;
+  roofline::topn::TopnOptions options;
   options.top = 5;
-  const roofline::TopnDocument doc =
-      roofline::build_topn(*read.profile, options, roofline::builtin_kernel_classes_rules(),
-                           roofline::builtin_kernel_backends_rules());
-  const std::string topn = roofline::render_topn_json(doc);
-  (void)roofline::render_workload_json(doc);
-  auto loaded = roofline::parse_topn(topn, "profile_topN.json");
+  const roofline::topn::TopnDocument doc =
+      roofline::topn::build_topn(*read.profile, options, roofline::topn::builtin_kernel_classes_rules(),
+                           roofline::topn::builtin_kernel_backends_rules());
+  const std::string topn = roofline::topn::render_topn_json(doc);
+  (void)roofline::topn::render_workload_json(doc);
+  auto loaded = roofline::topn::parse_topn(topn, "profile_topN.json");
   if (!loaded.value || loaded.value->entries.size() != doc.entries.size()) __builtin_trap();
   return 0;
 }

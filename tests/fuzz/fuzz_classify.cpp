@@ -36,8 +36,8 @@ std::vector<std::string_view> split_parts(std::string_view text) {
   return parts;
 }
 
-roofline::TopNEntry entry_of(std::string_view line) {
-  roofline::TopNEntry e;
+roofline::classify::TopNEntry entry_of(std::string_view line) {
+  roofline::classify::TopNEntry e;
   const std::size_t tab = line.find('\t');
   e.name = std::string(line.substr(0, std::min(tab, k_max_name_bytes)));
   if (tab != std::string_view::npos) e.op = std::string(line.substr(tab + 1, k_max_name_bytes));
@@ -45,23 +45,23 @@ roofline::TopNEntry entry_of(std::string_view line) {
   return e;
 }
 
-void check(const roofline::Classification& c) {
+void check(const roofline::classify::Classification& c) {
   if (c.rule.empty() || c.notes.empty()) __builtin_trap();
 }
 
 // The override invariants of the token rule for one rule's pattern.
-void check_self_match(const roofline::ClassRule& rule) {
+void check_self_match(const roofline::classify::ClassRule& rule) {
   const std::string& p = rule.pattern;
   if (p.empty() || p.size() > k_max_name_bytes) return;
   if (p.find_first_of("*?") != std::string::npos) return;
-  roofline::ClassRules rules;
+  roofline::classify::ClassRules rules;
   rules.overrides = {rule};
-  roofline::TopNEntry e;
+  roofline::classify::TopNEntry e;
   e.name = p;
-  if (classify(e, rules).rule.rfind("--classify", 0) != 0) __builtin_trap();
+  if (roofline::classify::classify(e, rules).rule.rfind("--classify", 0) != 0) __builtin_trap();
   rules.overrides.front().pattern = "*" + p + "*";
   e.name = "x" + p + "y";
-  if (classify(e, rules).rule.rfind("--classify", 0) != 0) __builtin_trap();
+  if (roofline::classify::classify(e, rules).rule.rfind("--classify", 0) != 0) __builtin_trap();
 }
 
 }  // namespace
@@ -69,30 +69,30 @@ void check_self_match(const roofline::ClassRule& rule) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const std::vector<std::string_view> parts = split_parts(text);
-  auto families = roofline::parse_kernel_classes(parts[0], "kernel_classes.tsv");
+  auto families = roofline::classify::parse_kernel_classes(parts[0], "kernel_classes.tsv");
   if (!families.value) __builtin_trap();
   if (families.value->size() > k_max_rules) families.value->resize(k_max_rules);
-  std::optional<std::vector<roofline::ClassRule>> ops;
+  std::optional<std::vector<roofline::classify::ClassRule>> ops;
   if (parts.size() == 3) {
-    auto loaded = roofline::parse_kernel_ops(parts[2], "kernel_ops.tsv");
+    auto loaded = roofline::classify::parse_kernel_ops(parts[2], "kernel_ops.tsv");
     if (!loaded.value) __builtin_trap();
     ops = std::move(loaded.value);
     if (ops->size() > k_max_rules) ops->resize(k_max_rules);
   }
-  roofline::ClassRules parsed;
+  roofline::classify::ClassRules parsed;
   parsed.families = *families.value;
   parsed.ops = ops ? &*ops : nullptr;
-  roofline::ClassRules shipped;
-  shipped.families = roofline::builtin_kernel_classes_rules();
+  roofline::classify::ClassRules shipped;
+  shipped.families = roofline::classify::builtin_kernel_classes_rules();
 
   const std::string_view names = parts.size() > 1 ? parts[1] : parts[0];
   std::size_t count = 0;
   for (std::size_t at = 0; at <= names.size() && count < k_max_names; ++count) {
     const std::size_t end = std::min(names.find('\n', at), names.size());
-    const roofline::TopNEntry e = entry_of(names.substr(at, end - at));
+    const roofline::classify::TopNEntry e = entry_of(names.substr(at, end - at));
     at = end + 1;
-    check(classify(e, parsed));
-    check(classify(e, shipped));
+    check(roofline::classify::classify(e, parsed));
+    check(roofline::classify::classify(e, shipped));
   }
   for (std::size_t i = 0; i < families.value->size() && i < 16; ++i)
     check_self_match((*families.value)[i]);

@@ -27,10 +27,10 @@ constexpr std::string_view k_raw_header =
     "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
     "\"\",\"\",\"\",\"Mbyte\",\"Kbyte\",\"usecond\",\"\",\"Minst\"\n";
 
-void check(std::string_view text, const roofline::CounterOptions& opts) {
-  auto whole = roofline::parse_counters_text(text, "c.csv", opts);
+void check(std::string_view text, const roofline::analyze::CounterOptions& opts) {
+  auto whole = roofline::analyze::parse_counters_text(text, "c.csv", opts);
   std::size_t pos = 0, step = 1;
-  auto chunked = roofline::parse_counters(
+  auto chunked = roofline::analyze::parse_counters(
       [&](char* buf, std::size_t cap) {
         std::size_t n = std::min({cap, text.size() - pos, step});
         std::memcpy(buf, text.data() + pos, n);
@@ -51,12 +51,12 @@ void check(std::string_view text, const roofline::CounterOptions& opts) {
       __builtin_trap();
     for (const auto& [name, c] : a.counters)
       if (!c.summed && c.sum != 0.0) __builtin_trap();  // a sum nobody read stays empty
-    (void)roofline::measure(a, opts);
+    (void)roofline::analyze::measure(a, opts);
   }
-  auto merged = roofline::merge_kernels({whole});
-  std::vector<roofline::KernelNames> names;
+  auto merged = roofline::analyze::merge_kernels({whole});
+  std::vector<roofline::analyze::KernelNames> names;
   for (const auto& k : merged) names.push_back({{k.name}, ""});
-  (void)roofline::match_kernel_names(
+  (void)roofline::analyze::match_kernel_names(
       {{{"fused_moe_kernel"}, ""}, {{"kernel_paged_attention_2d"}, "kernel_paged_attention_2d"}},
       names);
 }
@@ -65,7 +65,7 @@ void check(std::string_view text, const roofline::CounterOptions& opts) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  roofline::CounterOptions opts;
+  roofline::analyze::CounterOptions opts;
   opts.buffer_bytes = 256;  // small: more refills and row growth per input, and fast under ASan
   opts.all_counter_values = size > 0 && (data[0] & 1) != 0;
   check(bytes, opts);

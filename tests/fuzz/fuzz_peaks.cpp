@@ -10,10 +10,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto loaded = roofline::parse_peaks_md(text, "peaks.md");
+  auto loaded = roofline::inputs::parse_peaks_md(text, "peaks.md");
   if (!loaded.value) __builtin_trap();
-  (void)roofline::check_peaks(*loaded.value);
-  (void)roofline::check_peaks_warnings(*loaded.value);
-  (void)roofline::known_products(*loaded.value);
+  (void)roofline::inputs::check_peaks(*loaded.value);
+  (void)roofline::inputs::check_peaks_warnings(*loaded.value);
+  (void)roofline::inputs::known_products(*loaded.value);
   return 0;
 }

@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto loaded = roofline::parse_topn(text, "profile_topN.json");
+  auto loaded = roofline::inputs::parse_topn(text, "profile_topN.json");
   if (!loaded.value && loaded.errors.empty()) __builtin_trap();  // a failure must say why
   return 0;
 }

@@ -13,7 +13,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const char* bytes = reinterpret_cast<const char*>(data);
   std::size_t pos = 0, step = 1;
-  const roofline::TraceRead chunked = roofline::read_trace_stream(
+  const roofline::topn::TraceRead chunked = roofline::topn::read_trace_stream(
       [&](char* buf, std::size_t cap) {
         const std::size_t n = std::min({cap, size - pos, step});
         std::memcpy(buf, bytes + pos, n);
@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       },
       "t.json");
   std::size_t whole_pos = 0;
-  const roofline::TraceRead whole = roofline::read_trace_stream(
+  const roofline::topn::TraceRead whole = roofline::topn::read_trace_stream(
       [&](char* buf, std::size_t cap) {
         const std::size_t n = std::min(cap, size - whole_pos);
         std::memcpy(buf, bytes + whole_pos, n);
@@ -38,15 +38,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (chunked.profile->kernels.size() != whole.profile->kernels.size()) __builtin_trap();
-  roofline::TopnOptions options;
+  roofline::topn::TopnOptions options;
   options.top = 5;
-  const roofline::TopnDocument doc =
-      roofline::build_topn(*whole.profile, options, roofline::builtin_kernel_classes_rules(),
-                           roofline::builtin_kernel_backends_rules());
-  const std::string topn = roofline::render_topn_json(doc);
-  (void)roofline::render_workload_json(doc);
+  const roofline::topn::TopnDocument doc =
+      roofline::topn::build_topn(*whole.profile, options, roofline::topn::builtin_kernel_classes_rules(),
+                           roofline::topn::builtin_kernel_backends_rules());
+  const std::string topn = roofline::topn::render_topn_json(doc);
+  (void)roofline::topn::render_workload_json(doc);
   // What topn writes, analyze must read.
-  auto loaded = roofline::parse_topn(topn, "profile_topN.json");
+  auto loaded = roofline::topn::parse_topn(topn, "profile_topN.json");
   if (!loaded.value || loaded.value->entries.size() != doc.entries.size()) __builtin_trap();
   return 0;
 }

@@ -11,7 +11,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto loaded = roofline::parse_workload(text, "profile_workload.json");
+  auto loaded = roofline::inputs::parse_workload(text, "profile_workload.json");
   if (!loaded.value && loaded.errors.empty()) __builtin_trap();  // a failure must say why
   if (!loaded.value) return 0;
   for (const auto& k : loaded.value->kernels) {

@@ -6,8 +6,9 @@
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::rel;
 
 namespace {

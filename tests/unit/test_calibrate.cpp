@@ -8,8 +8,9 @@
 
 #include "roofline/outcomes/calibrate.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::rel;
 
 namespace {

@@ -10,8 +10,9 @@
 #include "roofline/inputs/load.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::chunked;
 using roofline::test::gzip;
 

@@ -5,8 +5,9 @@
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 
 namespace {
 
@@ -87,7 +88,7 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
   };
   for (const Case& c : cases) {
     INFO(c.name);
-    Classification got = classify(entry(c.name), rules);
+    Classification got = roofline::classify::classify(entry(c.name), rules);
     CHECK(got.op_class == c.cls);
     CHECK(to_string(got.detail) == c.detail);
     CHECK(got.rule.find("kernel_classes.tsv") != std::string::npos);
@@ -97,18 +98,18 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
 TEST_CASE("classify: a user override beats the shipped table", "[classify]") {
   ClassRules rules = shipped();
   rules.overrides.push_back(override_rule("fused_moe*=gemm"));
-  Classification c = classify(entry("fused_moe_kernel"), rules);
+  Classification c = roofline::classify::classify(entry("fused_moe_kernel"), rules);
   CHECK(c.op_class == OpClass::gemm);
   CHECK(c.rule.find("--classify") != std::string::npos);
   // The override is a glob over the whole name: it does not touch other kernels.
-  CHECK(classify(entry("kernel_paged_attention_2d"), rules).op_class == OpClass::attn);
+  CHECK(roofline::classify::classify(entry("kernel_paged_attention_2d"), rules).op_class == OpClass::attn);
 }
 
 TEST_CASE("classify: override with a detail, first override wins", "[classify]") {
   ClassRules rules = shipped();
   rules.overrides.push_back(override_rule("my_moe_gateup=moe:stage1"));
   rules.overrides.push_back(override_rule("my_moe=attn"));
-  Classification c = classify(entry("my_moe_gateup_v2"), rules);
+  Classification c = roofline::classify::classify(entry("my_moe_gateup_v2"), rules);
   CHECK(c.op_class == OpClass::moe);
   CHECK(c.detail.moe.stage == MoeStage::stage1);
   std::string error;
@@ -120,9 +121,9 @@ TEST_CASE("classify: override with a detail, first override wins", "[classify]")
 TEST_CASE("classify: the table beats generic tokens", "[classify]") {
   // "moe_align_block_size" contains the generic MoE token "moe", but the table says index kernel.
   const ClassRules rules = shipped();
-  CHECK(classify(entry("moe_align_block_size_kernel"), rules).op_class == OpClass::elementwise);
+  CHECK(roofline::classify::classify(entry("moe_align_block_size_kernel"), rules).op_class == OpClass::elementwise);
   ClassRules empty;
-  CHECK(classify(entry("moe_align_block_size_kernel"), empty).op_class == OpClass::moe);
+  CHECK(roofline::classify::classify(entry("moe_align_block_size_kernel"), empty).op_class == OpClass::moe);
 }
 
 TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §8)", "[classify]") {
@@ -136,24 +137,24 @@ TEST_CASE("classify: collectives are comm with the collective flag (MODELS.md §
         "__hip_bfloat16, quickreduce::CodecQ4<__hip_bfloat16>, false>>(...)",
         "allreduce_fusion_kernel_twoshot_single_load<__hip_bfloat16, 8>"}) {
     INFO(name);
-    Classification c = classify(entry(name, "library_gemm"), rules);
+    Classification c = roofline::classify::classify(entry(name, "library_gemm"), rules);
     CHECK(c.op_class == OpClass::comm);
     CHECK(c.collective);
   }
   // The family table's comm rows carry the algorithm.
-  CHECK(classify(entry("cross_device_reduce_2stage<__hip_bfloat16, 8>"), rules).detail.comm ==
+  CHECK(roofline::classify::classify(entry("cross_device_reduce_2stage<__hip_bfloat16, 8>"), rules).detail.comm ==
         CommAlgorithm::twoshot);
-  CHECK(classify(entry("cross_device_reduce_1stage<__hip_bfloat16, 8>"), rules).detail.comm ==
+  CHECK(roofline::classify::classify(entry("cross_device_reduce_1stage<__hip_bfloat16, 8>"), rules).detail.comm ==
         CommAlgorithm::oneshot);
 }
 
 TEST_CASE("classify: collective tokens beat generic tokens", "[classify]") {
   ClassRules no_table;
   // "reduce" alone would be elementwise; "all_reduce" makes it a collective.
-  Classification c = classify(entry("two_shot_all_reduce_kernel"), no_table);
+  Classification c = roofline::classify::classify(entry("two_shot_all_reduce_kernel"), no_table);
   CHECK(c.op_class == OpClass::comm);
   CHECK(c.collective);
-  CHECK(classify(entry("block_reduce_kernel"), no_table).op_class == OpClass::elementwise);
+  CHECK(roofline::classify::classify(entry("block_reduce_kernel"), no_table).op_class == OpClass::elementwise);
 }
 
 TEST_CASE("classify: --classify takes the new classes", "[classify]") {
@@ -161,9 +162,9 @@ TEST_CASE("classify: --classify takes the new classes", "[classify]") {
   rules.overrides.push_back(override_rule("my_state_update=ssm:mamba2"));
   rules.overrides.push_back(override_rule("my_gdn=linear_attn:gdn"));
   rules.overrides.push_back(override_rule("my_ar=comm:oneshot"));
-  CHECK(classify(entry("my_state_update"), rules).op_class == OpClass::ssm);
-  CHECK(classify(entry("my_gdn_v2"), rules).op_class == OpClass::linear_attn);
-  Classification ar = classify(entry("my_ar"), rules);
+  CHECK(roofline::classify::classify(entry("my_state_update"), rules).op_class == OpClass::ssm);
+  CHECK(roofline::classify::classify(entry("my_gdn_v2"), rules).op_class == OpClass::linear_attn);
+  Classification ar = roofline::classify::classify(entry("my_ar"), rules);
   CHECK(ar.op_class == OpClass::comm);
   CHECK(ar.detail.comm == CommAlgorithm::oneshot);
   CHECK(ar.collective);
@@ -186,7 +187,7 @@ TEST_CASE("classify: generic tokens in SPEC order", "[classify]") {
   };
   for (const Case& c : cases) {
     INFO(c.name);
-    Classification got = classify(entry(c.name, "other"), no_table);
+    Classification got = roofline::classify::classify(entry(c.name, "other"), no_table);
     CHECK(got.op_class == c.cls);
     CHECK(got.rule.find("name token") != std::string::npos);
   }
@@ -194,23 +195,23 @@ TEST_CASE("classify: generic tokens in SPEC order", "[classify]") {
 
 TEST_CASE("classify: the profiler's classification is the last resort", "[classify]") {
   ClassRules no_table;
-  CHECK(classify(entry("kernel_0x7f3a", "library_gemm"), no_table).op_class == OpClass::gemm);
-  CHECK(classify(entry("kernel_0x7f3a", "library_attn"), no_table).op_class == OpClass::attn);
-  CHECK(classify(entry("kernel_0x7f3a", "elementwise_overhead"), no_table).op_class ==
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "library_gemm"), no_table).op_class == OpClass::gemm);
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "library_attn"), no_table).op_class == OpClass::attn);
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "elementwise_overhead"), no_table).op_class ==
         OpClass::elementwise);
-  CHECK(classify(entry("kernel_0x7f3a", "reduction_norm"), no_table).op_class ==
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "reduction_norm"), no_table).op_class ==
         OpClass::elementwise);
-  CHECK(classify(entry("kernel_0x7f3a", "memory"), no_table).op_class == OpClass::elementwise);
-  Classification triton = classify(entry("kernel_0x7f3a", "triton"), no_table);
+  CHECK(roofline::classify::classify(entry("kernel_0x7f3a", "memory"), no_table).op_class == OpClass::elementwise);
+  Classification triton = roofline::classify::classify(entry("kernel_0x7f3a", "triton"), no_table);
   CHECK(triton.op_class == OpClass::unknown);
   CHECK_FALSE(triton.collective);
   // A name token beats the profiler: a "memory" hint on a GEMM name is still a GEMM.
-  CHECK(classify(entry("custom_matmul_kernel", "memory"), no_table).op_class == OpClass::gemm);
+  CHECK(roofline::classify::classify(entry("custom_matmul_kernel", "memory"), no_table).op_class == OpClass::gemm);
 }
 
 TEST_CASE("classify: short_name is matched too", "[classify]") {
   const ClassRules rules = shipped();
-  Classification c = classify(
+  Classification c = roofline::classify::classify(
       entry("void (anonymous namespace)::kernel_0<float, 4>(float*)", "", "rms_norm"), rules);
   CHECK(c.op_class == OpClass::elementwise);
   CHECK(c.detail.elementwise == ElementwiseKind::norm);

@@ -5,8 +5,9 @@
 
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 
 namespace {
 
@@ -37,7 +38,7 @@ void check_cases(std::initializer_list<Case> cases, const char* rule_source) {
   const ClassRules rules = shipped();
   for (const Case& c : cases) {
     INFO(c.name);
-    const Classification got = classify(entry(c.name, "", c.demangled), rules);
+    const Classification got = roofline::classify::classify(entry(c.name, "", c.demangled), rules);
     INFO(got.rule);
     CHECK(got.op_class == c.cls);
     CHECK(to_string(got.detail) == std::string(c.detail));
@@ -86,11 +87,11 @@ TEST_CASE("classify families: the names' types are noted (TRT-LLM bmm, cuBLASLt 
           "[classify][families]") {
   const ClassRules rules = shipped();
   const Classification mx =
-      classify(entry("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f"), rules);
+      roofline::classify::classify(entry("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f"), rules);
   CHECK(has_note(mx, "operands MxE2m1 (mxfp4) and MxE4m3 (mxfp8)"));
   CHECK(has_note(mx, "MxE2m1 = mxfp4 expert weights"));
   CHECK(mx.operand_dtype.empty());
-  const Classification fp8 = classify(entry("bmm_E4m3_E4m3E4m3_Fp32_t128x16x128_sm100a"), rules);
+  const Classification fp8 = roofline::classify::classify(entry("bmm_E4m3_E4m3E4m3_Fp32_t128x16x128_sm100a"), rules);
   CHECK(has_note(fp8, "output E4m3 (fp8 e4m3)"));
   CHECK_FALSE(has_note(fp8, "mxfp4"));
 
@@ -98,7 +99,7 @@ TEST_CASE("classify families: the names' types are noted (TRT-LLM bmm, cuBLASLt 
                          "nvjet_sm100_qqtst_256x128_128x4_2x1_2cta_v_bz_Avec32UE8M0_TNN",
                          "nvjet_qqtst_64x64_64x8_1x1_v_bz_TNT"}) {
     INFO(qq);
-    const Classification c = classify(entry(qq), rules);
+    const Classification c = roofline::classify::classify(entry(qq), rules);
     CHECK(c.op_class == OpClass::gemm);
     CHECK(c.operand_dtype == "fp8");
     CHECK(has_note(c, "'qq' = fp8 A and B operands"));
@@ -107,7 +108,7 @@ TEST_CASE("classify families: the names' types are noted (TRT-LLM bmm, cuBLASLt 
        {"nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT", "nvjet_sm90_tst_64x64_64x13_4x1_v_bz_splitK_TNT",
         "nvjet_hsh_128x256_64x4_2x1_v_bz_TNN", "nvjet_tst_64x8_64x16_2x4_h_TNT"}) {
     INFO(bf16);
-    const Classification c = classify(entry(bf16), rules);
+    const Classification c = roofline::classify::classify(entry(bf16), rules);
     CHECK(c.op_class == OpClass::gemm);
     CHECK(c.rule.find("'nvjet_*'") != std::string::npos);
     CHECK(c.operand_dtype.empty());
@@ -163,7 +164,7 @@ TEST_CASE("classify families: collectives", "[classify][families]") {
         "ncclDevKernel_ReduceScatter_Sum_f32_RING_SIMPLE",
         "ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"}) {
     INFO(name);
-    const Classification c = classify(entry(name), rules);
+    const Classification c = roofline::classify::classify(entry(name), rules);
     CHECK(c.op_class == OpClass::comm);
     CHECK(c.collective);
     CHECK(c.rule.find("kernel_classes.tsv") != std::string::npos);
@@ -194,11 +195,11 @@ TEST_CASE("classify families: CK attention is not FlashInfer's, paged-attention 
       },
       "kernel_classes.tsv");
   const ClassRules rules = shipped();
-  const Classification ck = classify(
+  const Classification ck = roofline::classify::classify(
       entry("ck_tile::kentry<1, ck_tile::FmhaBatchPrefillWithPagedKVCacheKernel<int>>"), rules);
   CHECK(ck.rule.find("'FmhaBatchPrefillWithPagedKVCache'") != std::string::npos);
   const Classification fi =
-      classify(entry("flashinfer::BatchPrefillWithPagedKVCacheKernel<int>"), rules);
+      roofline::classify::classify(entry("flashinfer::BatchPrefillWithPagedKVCacheKernel<int>"), rules);
   CHECK(fi.rule.find("'BatchPrefillWithPagedKVCache'") != std::string::npos);
 }
 

@@ -6,8 +6,9 @@
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 
 namespace {
 
@@ -49,7 +50,7 @@ TEST_CASE("classify ops: a kernel no family names takes its launching op's class
         Case{"c10d::allreduce_", OpClass::comm, "'c10d::allreduce_'"},
         Case{"_c10d_functional::all_reduce", OpClass::comm, "'_c10d_functional::all_reduce*'"}}) {
     INFO(c.op);
-    const Classification got = classify(launched("sm90_mystery_kernel_0", c.op), rules);
+    const Classification got = roofline::classify::classify(launched("sm90_mystery_kernel_0", c.op), rules);
     INFO(got.rule);
     CHECK(got.op_class == c.cls);
     CHECK(got.rule.find("launching op") != std::string::npos);
@@ -57,8 +58,8 @@ TEST_CASE("classify ops: a kernel no family names takes its launching op's class
     CHECK(got.collective == (c.cls == OpClass::comm));
   }
   // No op, or an op the table does not know: the name tokens and then the profiler decide.
-  CHECK(classify(launched("sm90_mystery_kernel_0", ""), rules).op_class == OpClass::unknown);
-  CHECK(classify(launched("sm90_mystery_kernel_0", "aten::frobnicate"), rules).op_class ==
+  CHECK(roofline::classify::classify(launched("sm90_mystery_kernel_0", ""), rules).op_class == OpClass::unknown);
+  CHECK(roofline::classify::classify(launched("sm90_mystery_kernel_0", "aten::frobnicate"), rules).op_class ==
         OpClass::unknown);
 }
 
@@ -66,16 +67,16 @@ TEST_CASE("classify ops: the order of the rules", "[classify][ops]") {
   ClassRules rules = shipped();
   // The family table beats the op: a MoE finalize under vllm::moe_forward stays elementwise.
   const Classification fin =
-      classify(launched("_finalize_matmul_scatter_bf16", "vllm::moe_forward"), rules);
+      roofline::classify::classify(launched("_finalize_matmul_scatter_bf16", "vllm::moe_forward"), rules);
   CHECK(fin.op_class == OpClass::elementwise);
   CHECK(fin.rule.find("kernel_classes.tsv") != std::string::npos);
   // The op beats the name tokens: `attn` in the name of a kernel aten::mm launched.
-  const Classification op = classify(launched("triton_attn_proj_kernel_7", "aten::mm"), rules);
+  const Classification op = roofline::classify::classify(launched("triton_attn_proj_kernel_7", "aten::mm"), rules);
   CHECK(op.op_class == OpClass::gemm);
   // An override beats everything.
   std::string error;
   rules.overrides.push_back(*parse_classify_override("sm90_mystery*=elementwise:copy", error));
-  const Classification ov = classify(launched("sm90_mystery_kernel_0", "aten::mm"), rules);
+  const Classification ov = roofline::classify::classify(launched("sm90_mystery_kernel_0", "aten::mm"), rules);
   CHECK(ov.op_class == OpClass::elementwise);
   CHECK(ov.rule.find("--classify") != std::string::npos);
 }
@@ -83,21 +84,21 @@ TEST_CASE("classify ops: the order of the rules", "[classify][ops]") {
 TEST_CASE("classify ops: helper kernels of an op keep their own class", "[classify][ops]") {
   const ClassRules rules = shipped();
   // A split-K reduction and a memset that aten::mm launched are not GEMMs.
-  const Classification red = classify(launched("sm90_splitk_reduce_bf16", "aten::mm"), rules);
+  const Classification red = roofline::classify::classify(launched("sm90_splitk_reduce_bf16", "aten::mm"), rules);
   INFO(red.rule);
   CHECK(red.op_class == OpClass::elementwise);
   CHECK(red.detail.elementwise == ElementwiseKind::reduce);
   CHECK(red.rule.find("helper kernel") != std::string::npos);
-  const Classification set = classify(launched("my_memset_kernel", "vllm::moe_forward"), rules);
+  const Classification set = roofline::classify::classify(launched("my_memset_kernel", "vllm::moe_forward"), rules);
   CHECK(set.op_class == OpClass::elementwise);
   CHECK(set.detail.elementwise == ElementwiseKind::fill);
   // Under an attention op a combine/reduce is the split-KV reduction, still attention.
   const Classification comb =
-      classify(launched("my_splitkv_combine_kernel", "vllm::unified_attention_with_output"), rules);
+      roofline::classify::classify(launched("my_splitkv_combine_kernel", "vllm::unified_attention_with_output"), rules);
   CHECK(comb.op_class == OpClass::attn);
   CHECK(comb.detail.attn == AttnVariant::decode_reduce);
   // A kernel whose name says it does the op's own work is not a helper: a gemv under aten::mm.
-  const Classification gemv = classify(launched("my_gemv_reduce_bf16", "aten::mm"), rules);
+  const Classification gemv = roofline::classify::classify(launched("my_gemv_reduce_bf16", "aten::mm"), rules);
   INFO(gemv.rule);
   CHECK(gemv.op_class == OpClass::gemm);
 }
@@ -116,7 +117,7 @@ TEST_CASE("classify ops: the shipped op table parses, and its rows are token-anc
   CHECK(broken.errors[0].find("ops.tsv:2") != std::string::npos);
   // aten::mm names aten::mm only; aten::addmm is its own row.
   const ClassRules rules = shipped();
-  CHECK(classify(launched("k0", "aten::addmm"), rules).rule.find("'aten::addmm'") !=
+  CHECK(roofline::classify::classify(launched("k0", "aten::addmm"), rules).rule.find("'aten::addmm'") !=
         std::string::npos);
 }
 
@@ -125,11 +126,11 @@ TEST_CASE("classify ops: the demangled name is matched, the raw one only without
   const ClassRules rules = shipped();
   TopNEntry e = launched("_ZN5aiter24add_rmsnorm_quant_kernelIfEEvPT_", "");
   e.short_name = "kernel";
-  CHECK(classify(e, rules).detail.elementwise == ElementwiseKind::add_norm);  // raw, no demangled
+  CHECK(roofline::classify::classify(e, rules).detail.elementwise == ElementwiseKind::add_norm);  // raw, no demangled
   e.demangled = "void aiter::fused_thing<float>(float*)";
-  CHECK(classify(e, rules).op_class == OpClass::unknown);  // the demangled name decides
+  CHECK(roofline::classify::classify(e, rules).op_class == OpClass::unknown);  // the demangled name decides
   e.demangled = "void aiter::add_rmsnorm_quant_kernel<float>(float*)";
-  CHECK(classify(e, rules).detail.elementwise == ElementwiseKind::add_norm);
+  CHECK(roofline::classify::classify(e, rules).detail.elementwise == ElementwiseKind::add_norm);
 }
 
 TEST_CASE("classify negatives: a token never matches inside a word", "[classify][negative]") {
@@ -139,20 +140,20 @@ TEST_CASE("classify negatives: a token never matches inside a word", "[classify]
        {"void fbgemm_gpu::embedding_forward_split_kernel<float, c10::Half, 16>(int)",
         "fbgemm_gpu::batch_index_select_dim0_codegen_forward_kernel<float>"}) {
     INFO(name);
-    const Classification c = classify(launched(name, ""), rules);
+    const Classification c = roofline::classify::classify(launched(name, ""), rules);
     INFO(c.rule);
     CHECK(c.op_class != OpClass::gemm);
     CHECK(c.rule.find("'gemm'") == std::string::npos);
   }
   // swiGlu inside a TRT-LLM expert GEMM does not make it elementwise.
   const Classification bmm =
-      classify(launched("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f", ""), rules);
+      roofline::classify::classify(launched("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_swiGlu_sm100f", ""), rules);
   CHECK(bmm.op_class == OpClass::moe);
   // An Inductor pointwise kernel whose fused body is named after moe_forward is no MoE GEMM.
-  CHECK(classify(launched("triton_poi_fused_constant_pad_nd_moe_forward_0", ""), rules).op_class ==
+  CHECK(roofline::classify::classify(launched("triton_poi_fused_constant_pad_nd_moe_forward_0", ""), rules).op_class ==
         OpClass::elementwise);
   // An all-reduce is never an elementwise reduce.
-  CHECK(classify(launched("multimem_all_reduce_kernel", ""), rules).op_class == OpClass::comm);
+  CHECK(roofline::classify::classify(launched("multimem_all_reduce_kernel", ""), rules).op_class == OpClass::comm);
 }
 
 TEST_CASE("classify fixtures: every kernel of the serving and torch-trace fixtures",
@@ -219,7 +220,7 @@ TEST_CASE("classify fixtures: every kernel of the serving and torch-trace fixtur
             OpClass::elementwise, "fill"},
        }) {
     INFO(c.name);
-    const Classification got = classify(launched(c.name, ""), rules);
+    const Classification got = roofline::classify::classify(launched(c.name, ""), rules);
     INFO(got.rule);
     CHECK(got.op_class == c.cls);
     CHECK(to_string(got.detail) == std::string(c.detail));

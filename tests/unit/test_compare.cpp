@@ -8,8 +8,9 @@
 #include "roofline/outcomes/pairing.hpp"
 #include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::rel;
 
 namespace {

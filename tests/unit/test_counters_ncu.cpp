@@ -11,8 +11,9 @@
 
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
 using roofline::test::rel;

@@ -15,10 +15,11 @@
 #include "roofline/inputs/csv_stream.hpp"
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
-using roofline::detail::CsvField;
-using roofline::detail::ncu_unit;
+using namespace roofline::cli;
+using roofline::inputs::detail::CsvField;
+using roofline::inputs::detail::ncu_unit;
 using roofline::test::any_contains;
 using roofline::test::contains;
 using roofline::test::rel;

@@ -14,9 +14,9 @@
 
 #include "roofline/inputs/csv_numbers.hpp"
 
-using roofline::detail::CsvField;
-using roofline::detail::parse_decimal_fast;
-using roofline::detail::parse_number;
+using roofline::inputs::detail::CsvField;
+using roofline::inputs::detail::parse_decimal_fast;
+using roofline::inputs::detail::parse_number;
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include "roofline/inputs/csv_stream.hpp"
 
 using roofline::ChunkReader;
-using roofline::detail::CsvRow;
-using roofline::detail::CsvStream;
-using roofline::detail::field_text;
+using roofline::inputs::detail::CsvRow;
+using roofline::inputs::detail::CsvStream;
+using roofline::inputs::detail::field_text;
 
 namespace {
 
@@ -61,7 +61,7 @@ std::vector<std::string> rows(const std::string& text, std::size_t buffer, bool 
 // Every fast-path variant this CPU runs (SSE2 always).
 std::vector<std::string> isas() {
   std::vector<std::string> out;
-  for (const auto& k : roofline::detail::supported_fast_kernels()) out.emplace_back(k.isa);
+  for (const auto& k : roofline::inputs::detail::supported_fast_kernels()) out.emplace_back(k.isa);
   return out;
 }
 

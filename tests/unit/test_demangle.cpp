@@ -5,8 +5,9 @@
 
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 
 namespace {
 

@@ -3,8 +3,9 @@
 
 #include "roofline/inputs/dtype.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::rel;
 
 namespace {

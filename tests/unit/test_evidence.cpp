@@ -3,8 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
 using roofline::test::detail_of;
@@ -234,13 +235,13 @@ TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage 
   ev.measured_source = "counters of 'rms_norm_kernel' (exact match)";
   const Deepened d =
       deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), ev, mc.entry, mc.regime, mc.cls, ctx);
-  CHECK(d.stage == Stage::C);
+  CHECK(d.stage == EvidenceLevel::C);
   CHECK(d.work.bytes == rel(600000.0));
 
   Classification unknown;
   const Deepened u =
       deepen(model_work(mc.entry, mc.regime, unknown, ctx), ev, mc.entry, mc.regime, unknown, ctx);
-  CHECK(u.stage == Stage::A);
+  CHECK(u.stage == EvidenceLevel::A);
   CHECK_FALSE(u.work.modeled);
   CHECK(any_contains(u.notes, {"measured but not modelled", "600000 B per dispatch"}));
 
@@ -250,7 +251,7 @@ TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage 
   no_bytes.measured_source = "counters of 'rms_norm_kernel' (exact match)";
   const Deepened n = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), no_bytes, mc.entry,
                             mc.regime, mc.cls, ctx);
-  CHECK(n.stage == Stage::A);
+  CHECK(n.stage == EvidenceLevel::A);
   CHECK(any_contains(n.notes, {"stage C not reached", "no WRITE_SIZE counter"}));
 }
 
@@ -269,7 +270,7 @@ TEST_CASE("deepen: a matched probe without cases keeps stage A and says why", "[
   ev.probe_match = MatchKind::exact;
   const Deepened d =
       deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), ev, mc.entry, mc.regime, mc.cls, ctx);
-  CHECK(d.stage == Stage::A);
+  CHECK(d.stage == EvidenceLevel::A);
   CHECK(d.work.modeled);  // the stage-A model is kept
   CHECK(any_contains(d.notes, {"stage B not reached", "(exact match)", "no usable cases"}));
 }
@@ -314,7 +315,7 @@ TEST_CASE("deepen: workload cases fold count-weighted at their latencies; stage 
 
   const Deepened d = deepen(model_work(mc.entry, mc.regime, mc.cls, ctx), head[0].evidence,
                             mc.entry, mc.regime, mc.cls, ctx);
-  CHECK(d.stage == Stage::A);
+  CHECK(d.stage == EvidenceLevel::A);
   REQUIRE(d.work.modeled);
   // The decode cases only: (30·528,384 + 10·1,576,960) / 40 and (30·3 + 10·6) / 40 µs.
   CHECK(d.work.bytes == rel((30 * 528384.0 + 10 * 1576960.0) / 40));

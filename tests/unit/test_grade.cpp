@@ -3,8 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
 using roofline::test::gfx950_peaks;
@@ -24,13 +25,13 @@ Verdict memory_verdict() {
 TEST_CASE("grade: confidence follows the stage — A low, B medium, C high", "[grade]") {
   const WorkEstimate w = work_of(1e8, 1e9, 0.05);
   const ResolvedPeaks peaks = gfx950_peaks();
-  const Grade a = grade(Stage::A, w, memory_verdict(), peaks);
+  const Grade a = grade(EvidenceLevel::A, w, memory_verdict(), peaks);
   CHECK(a.confidence == Confidence::low);
   CHECK(any_contains(a.notes, {"confidence low: stage A"}));
-  const Grade b = grade(Stage::B, w, memory_verdict(), peaks);
+  const Grade b = grade(EvidenceLevel::B, w, memory_verdict(), peaks);
   CHECK(b.confidence == Confidence::medium);
   CHECK(any_contains(b.notes, {"confidence medium: stage B"}));
-  const Grade c = grade(Stage::C, w, memory_verdict(), peaks);
+  const Grade c = grade(EvidenceLevel::C, w, memory_verdict(), peaks);
   CHECK(c.confidence == Confidence::high);
   CHECK(any_contains(c.notes, {"confidence high: stage C"}));
   CHECK_FALSE(c.problem);
@@ -40,7 +41,7 @@ TEST_CASE("grade: low-confidence peaks keep measured numbers low", "[grade]") {
   ResolvedPeaks derived = gfx950_peaks();
   derived.source = PeaksSource::derived;
   derived.confidence = Confidence::low;
-  const Grade g = grade(Stage::C, work_of(1e8, 1e9, 0.05), memory_verdict(), derived);
+  const Grade g = grade(EvidenceLevel::C, work_of(1e8, 1e9, 0.05), memory_verdict(), derived);
   CHECK(g.confidence == Confidence::low);
   CHECK(any_contains(g.notes, {"stage C numbers over low-confidence peaks"}));
 }
@@ -50,16 +51,16 @@ TEST_CASE("grade: a compute-axis verdict on unvalidated compute peaks is low", "
   unvalidated.compute_validated = false;
   Verdict v = memory_verdict();
   v.compute_axis = true;
-  CHECK(grade(Stage::B, work_of(1e8, 1e12, 0.05), v, unvalidated).confidence == Confidence::low);
+  CHECK(grade(EvidenceLevel::B, work_of(1e8, 1e12, 0.05), v, unvalidated).confidence == Confidence::low);
   // The memory axis does not lean on the compute peaks.
   v.compute_axis = false;
-  CHECK(grade(Stage::B, work_of(1e8, 1e9, 0.05), v, unvalidated).confidence == Confidence::medium);
+  CHECK(grade(EvidenceLevel::B, work_of(1e8, 1e9, 0.05), v, unvalidated).confidence == Confidence::medium);
 }
 
 TEST_CASE("grade: no model is L2 with the model's reason", "[grade]") {
   WorkEstimate w;
   w.unmodeled_reason = "op class unknown: no byte model";
-  const Grade g = grade(Stage::A, w, Verdict{}, gfx950_peaks());
+  const Grade g = grade(EvidenceLevel::A, w, Verdict{}, gfx950_peaks());
   REQUIRE(g.problem);
   CHECK(g.problem->level == Level::L2);
   CHECK(g.problem->reason == "op class unknown: no byte model");
@@ -70,12 +71,12 @@ TEST_CASE("grade: an infeasible estimate is L3; stage C clears the stage-C candi
   v.suspect = true;
   v.stage_c_candidate = true;
   v.roofline_pct_raw = 1.62;
-  const Grade a = grade(Stage::A, work_of(1e9, 1e9, 0.05), v, gfx950_peaks());
+  const Grade a = grade(EvidenceLevel::A, work_of(1e9, 1e9, 0.05), v, gfx950_peaks());
   REQUIRE(a.problem);
   CHECK(a.problem->level == Level::L3);
   CHECK(contains(a.problem->reason, "raw roofline_pct 1.62 outside [0.001, 1]"));
   CHECK(a.stage_c_candidate);
-  const Grade c = grade(Stage::C, work_of(1e9, 1e9, 0.05), v, gfx950_peaks());
+  const Grade c = grade(EvidenceLevel::C, work_of(1e9, 1e9, 0.05), v, gfx950_peaks());
   CHECK_FALSE(c.stage_c_candidate);  // it has been measured already
 }
 

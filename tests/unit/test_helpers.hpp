@@ -9,8 +9,11 @@
 
 #include "roofline/analyze/analysis.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::test {
+
+using namespace roofline::cli;
 
 // The typed detail a table row `cls:text` carries, through the one parser (must be accepted).
 inline ClassDetail detail_of(OpClass cls, std::string_view text) {

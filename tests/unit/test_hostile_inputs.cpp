@@ -3,8 +3,9 @@
 
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::any_contains;
 
 namespace {

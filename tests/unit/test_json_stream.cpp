@@ -6,8 +6,8 @@
 #include "roofline/topn/json_stream.hpp"
 #include "topn_test_io.hpp"
 
-using roofline::detail::JsonStream;
-using roofline::detail::JsonToken;
+using roofline::topn::detail::JsonStream;
+using roofline::topn::detail::JsonToken;
 using roofline::test::chunked;
 
 namespace {

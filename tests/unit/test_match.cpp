@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "roofline/analyze/match.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 
 namespace {
 

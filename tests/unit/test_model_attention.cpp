@@ -2,8 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
 using roofline::test::rel;

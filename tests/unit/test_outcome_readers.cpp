@@ -8,8 +8,9 @@
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::any_contains;
 
 TEST_CASE("parse_opbench_result: fields, folder-name fallback, measured/suspect", "[outcomes]") {

@@ -9,8 +9,9 @@
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::rel;
 
 namespace {

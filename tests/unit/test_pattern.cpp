@@ -8,10 +8,10 @@
 
 #include "roofline/inputs/pattern.hpp"
 
-using roofline::detail::longest_match;
-using roofline::detail::pattern_length;
-using roofline::detail::pattern_matches;
-using roofline::detail::token_boundary;
+using roofline::inputs::longest_match;
+using roofline::inputs::pattern_length;
+using roofline::inputs::pattern_matches;
+using roofline::classify::detail::token_boundary;
 
 TEST_CASE("pattern: token boundaries at separators, camel humps and digits", "[pattern]") {
   const std::string s = "swiGlu_KVCache::sm90";

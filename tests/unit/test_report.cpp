@@ -12,8 +12,9 @@
 
 #include "roofline/render/report.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::gfx950_peaks;
 namespace fs = std::filesystem;

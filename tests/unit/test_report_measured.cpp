@@ -4,9 +4,10 @@
 
 #include "roofline/render/report_measured.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
-using roofline::detail::measured_vs_model_md;
+using namespace roofline::cli;
+using roofline::render::detail::measured_vs_model_md;
 using roofline::test::contains;
 
 namespace {

@@ -9,8 +9,9 @@
 #include "test_helpers.hpp"
 #include "roofline/topn/json_kind.hpp"
 #include "topn_test_io.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::chunked;
 using roofline::test::gzip;

@@ -11,8 +11,9 @@
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/step_annotations.hpp"
 #include "topn_test_io.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using namespace roofline::detail;
 using roofline::test::chunked;
 using roofline::test::rel;

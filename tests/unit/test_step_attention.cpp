@@ -4,8 +4,9 @@
 #include "roofline/inputs/layer_plan.hpp"
 #include "roofline/analyze/models/step_attention.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::rel;
 

@@ -4,8 +4,9 @@
 
 #include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
 

@@ -3,8 +3,9 @@
 
 #include "roofline/base/term.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::rel;
 
 TEST_CASE("term: the renderer writes name, formula, expansion, value and remark", "[term]") {

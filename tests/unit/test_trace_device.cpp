@@ -12,8 +12,9 @@
 #include "test_helpers.hpp"
 #include "roofline/topn/trace_device.hpp"
 #include "topn_test_io.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::chunked;
 
 namespace {

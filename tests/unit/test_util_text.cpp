@@ -5,8 +5,9 @@
 
 #include "roofline/base/json_number.hpp"
 #include "roofline/base/text.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 
 TEST_CASE("display_relative: inside the base is relative, outside is as given", "[util]") {
   CHECK(display_relative("/e/round_1/profile_topN.json", "/e") == "round_1/profile_topN.json");

@@ -9,8 +9,9 @@
 #include "roofline/inputs/target_eff.hpp"
 
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::dt;
 using roofline::test::gfx950_peaks;
 using roofline::test::r9700_peaks;

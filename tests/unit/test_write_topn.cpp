@@ -7,8 +7,9 @@
 #include "roofline/inputs/load.hpp"
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::rel;
 
 namespace {

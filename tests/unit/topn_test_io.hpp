@@ -11,8 +11,11 @@
 #include <zlib.h>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::test {
+
+using namespace roofline::cli;
 
 // Serves `data` (which must outlive the reader) at most `chunk` bytes per call.
 inline ByteReader chunked(const std::string& data, std::size_t chunk) {

@@ -13,8 +13,9 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // What the report header says about the run.
 struct RunInfo {
@@ -42,7 +43,7 @@ struct Analysis {
   std::string arch;     // gfx or sm_NN, both vendors ("" when unknown)
   std::string product;  // canonical, "" = none
   ResolvedPeaks peaks;
-  Stage stage = Stage::A;  // the highest stage any entry reached
+  EvidenceLevel stage = EvidenceLevel::A;  // the highest stage any entry reached
   double head_threshold_pct = k_default_head_threshold_pct;
   std::size_t skipped_count = 0;
   std::vector<HeadEntry> entries;  // the head, biggest key pct first (step 1 onwards)
@@ -63,4 +64,4 @@ std::string skill_error_text(const Diagnostic& d);
 // True when the run has something for degraded[] or skill_errors[] (what --strict fails on).
 bool has_problems(const Analysis& a);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

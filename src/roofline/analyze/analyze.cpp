@@ -32,8 +32,9 @@
 #include "roofline/analyze/steps/grade.hpp"
 #include "roofline/analyze/steps/advise.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 using detail::Run;
@@ -244,4 +245,4 @@ Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
   return std::move(r.a);
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

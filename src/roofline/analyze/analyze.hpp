@@ -7,8 +7,9 @@
 #include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/analyze/steps/judge.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct AnalyzeOptions {
   ScopeOptions scope;
@@ -25,4 +26,4 @@ struct AnalyzeOptions {
 // be written (docs/method.md §13). Every input problem is recorded and the run still completes.
 Analysis analyze(const AnalyzeInputs& inputs, const AnalyzeOptions& options);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -4,8 +4,9 @@
 #include <fmt/format.h>
 
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   CalcResult r;
@@ -61,4 +62,4 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   return r;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -11,8 +11,9 @@
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct CalcInput {
   double bytes = 0.0;
@@ -37,4 +38,4 @@ struct CalcResult {
 // `time_us`.
 CalcResult calc(const CalcInput& input, const PeaksTable& table);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -4,8 +4,9 @@
 #include <vector>
 
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // What a step found besides its result, in the order found: notes (the unit, model and
 // assumption a number rests on) and diagnostics (problems, docs/method.md §13). The driver merges
@@ -15,4 +16,4 @@ struct Findings {
   std::vector<Diagnostic> diagnostics;
 };
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -19,8 +19,9 @@
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/classify/classify.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // The share of GPU time the head key gave one entry (docs/method.md §2.3).
 struct HeadShare {
@@ -60,7 +61,7 @@ struct HeadEntry {
   Classification cls;      // 7 the class the byte model ran under: `classified`,
                            //   or the class the shapes showed (WorkEstimate::op_class)
   WorkEstimate work;       // 7 model_work, then 8 deepen
-  Stage stage = Stage::A;  // 8 deepen: the evidence the numbers rest on
+  EvidenceLevel stage = EvidenceLevel::A;  // 8 deepen: the evidence the numbers rest on
   std::vector<std::string> deepen_notes;  // 8 deepen: what the evidence did to the estimate
   Verdict verdict;                        // 9 judge
   Grade grade;                            // 10 grade: confidence, stage-C candidate, problem
@@ -69,4 +70,4 @@ struct HeadEntry {
   std::vector<std::string> notes;
 };
 
-}  // namespace roofline
+}  // namespace roofline::analyze

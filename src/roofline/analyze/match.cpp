@@ -10,8 +10,9 @@
 #include <set>
 
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 bool ident(char c) {
@@ -364,4 +365,4 @@ std::vector<NameMatch> match_kernel_names(const std::vector<KernelNames>& querie
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

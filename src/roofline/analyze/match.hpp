@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // The canonical form two spellings of one kernel share (docs/method.md §11.1: a PyTorch trace and
 // Nsight Compute spell one kernel differently): case-folded; the argument list, " [clone .kd]" and
@@ -54,4 +55,4 @@ std::vector<NameMatch> match_kernel_names(const std::vector<KernelNames>& querie
 // profile.
 inline constexpr std::size_t k_min_match_chars = 6;
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "roofline/analyze/analyze.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 // Everything one run shares while it is built: its inputs and options, and the Analysis so far.
 struct Run {
@@ -82,4 +83,4 @@ Findings counter_coverage(const std::vector<HeadEntry>& entries);
 // pass did not finish, so that the Analysis stays one the renderers can write (docs/method.md §13).
 void stop_run(Run& r, const char* step, const std::string& what);
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -3,8 +3,9 @@
 
 #include "roofline/analyze/run.hpp"
 #include "roofline/analyze/test_hooks.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 // The Top-N record a shapeless GEMM is modelled as: its est_shape for the regime is the
@@ -114,7 +115,7 @@ void fail_entry(HeadEntry& e, std::string note, std::string problem) {
 Findings counter_coverage(const std::vector<HeadEntry>& entries) {
   std::vector<std::string> missing;
   for (const auto& e : entries)
-    if (e.stage != Stage::C) missing.push_back(e.name);
+    if (e.stage != EvidenceLevel::C) missing.push_back(e.name);
   if (missing.empty()) return {};
   std::string list;
   for (std::size_t i = 0; i < missing.size() && i < 5; ++i)
@@ -150,4 +151,4 @@ void stop_run(Run& r, const char* step, const std::string& what) {
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -7,8 +7,9 @@
 
 #include "roofline/analyze/run.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 bool differ(double a, double b) {
@@ -167,4 +168,4 @@ std::optional<EnvReport> effective_env(const EnvReport* env, const TopN& topn,
   return e;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

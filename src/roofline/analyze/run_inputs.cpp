@@ -6,8 +6,9 @@
 
 #include "roofline/analyze/run.hpp"
 #include "roofline/inputs/peaks.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 Run::Run(const AnalyzeInputs& inputs, const AnalyzeOptions& options)
     : in(inputs),
@@ -131,4 +132,4 @@ std::string config_status(const AnalyzeInputs& in, const ModelConfig* config) {
                          : fmt::format("not found (looked for {})", in.config.display);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -12,9 +12,10 @@
 
 #ifdef ROOFLINE_TEST_HOOKS
 #include <cstdlib>
+#include "roofline/analyze/layer.hpp"
 #endif
 
-namespace roofline {
+namespace roofline::analyze {
 
 // Throws std::runtime_error when ROOFLINE_TEST_THROW names `point` (test builds only).
 inline void test_fault_point([[maybe_unused]] std::string_view point) {
@@ -25,4 +26,4 @@ inline void test_fault_point([[maybe_unused]] std::string_view point) {
 #endif
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

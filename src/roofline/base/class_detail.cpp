@@ -1,8 +1,9 @@
 // The spellings of the kernel-family rule details (class_detail.hpp). The parser
 // (src/roofline/inputs/kernel_classes.cpp) accepts exactly these.
 #include "roofline/base/class_detail.hpp"
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 const char* to_string(MoeStage s) {
   switch (s) {
@@ -132,4 +133,4 @@ std::string to_string(const ClassDetail& d) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::base

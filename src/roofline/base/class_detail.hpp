@@ -5,8 +5,9 @@
 // value; to_string gives back the table's spelling for notes.
 
 #include <string>
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 // Which expert GEMMs one MoE launch runs: gate+up (stage1), down (stage2) or both.
 enum class MoeStage { unnamed, stage1, stage2, both };
@@ -88,4 +89,4 @@ const char* to_string(UnknownDetail d);
 // "" when empty.
 std::string to_string(const ClassDetail& d);
 
-}  // namespace roofline
+}  // namespace roofline::base

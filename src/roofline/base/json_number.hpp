@@ -6,8 +6,9 @@
 #include <optional>
 
 #include <nlohmann/json.hpp>
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 // `v` as a JSON number, or null when absent or not finite.
 inline nlohmann::ordered_json json_number(const std::optional<double>& v) {
@@ -15,4 +16,4 @@ inline nlohmann::ordered_json json_number(const std::optional<double>& v) {
   return *v;
 }
 
-}  // namespace roofline
+}  // namespace roofline::base

@@ -6,8 +6,9 @@
 #include <fmt/format.h>
 
 #include "roofline/base/units.hpp"
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 Shown shown_by_default(TermUnit unit) {
   switch (unit) {
@@ -130,4 +131,4 @@ std::string render_all(const std::vector<Term>& terms, const std::string& sep) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::base

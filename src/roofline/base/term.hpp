@@ -10,8 +10,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 // What a term counts.
 enum class TermUnit { bytes, flops, count, ratio, fraction };
@@ -60,4 +61,4 @@ std::string render_parts(const std::vector<Term>& parts);
 // Terms joined by `sep`: "bytes = … = 1 MB; flops = … = 2e+09".
 std::string render_all(const std::vector<Term>& terms, const std::string& sep = "; ");
 
-}  // namespace roofline
+}  // namespace roofline::base

@@ -1,8 +1,9 @@
 #include "roofline/base/text.hpp"
 
 #include "roofline/base/units.hpp"
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 namespace {
 
 bool is_space(char c) {
@@ -41,4 +42,4 @@ std::string_view rest_of_line(std::string_view line, std::size_t at) {
   return trim_view(line.substr(at < line.size() ? at : line.size()));
 }
 
-}  // namespace roofline
+}  // namespace roofline::base

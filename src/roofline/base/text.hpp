@@ -7,8 +7,9 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 // `p` relative to `base` when it lies inside `base` (forward slashes), else `p` as given
 // (forward slashes): how inputs, artifacts and outcome files are named in notes and messages.
@@ -27,4 +28,4 @@ std::string_view next_word(std::string_view line, std::size_t& at);
 // What is left of `line` from `at`, without leading or trailing whitespace.
 std::string_view rest_of_line(std::string_view line, std::size_t at);
 
-}  // namespace roofline
+}  // namespace roofline::base

@@ -7,8 +7,9 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 std::optional<double> byte_budget(const std::optional<double>& peak_bw_bytes_s, double t_unit_ms) {
   if (!peak_bw_bytes_s || !(*peak_bw_bytes_s > 0) || !(t_unit_ms > 0)) return std::nullopt;
@@ -99,4 +100,4 @@ std::string lower_ascii(std::string_view s) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::base

@@ -6,8 +6,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 // The most bytes the memory roof lets move in `t_unit_ms` (docs/method.md §9 feasibility rule,
 // docs/method.md §10 `bytes_upper_bound`): peak_bw · t_unit. nullopt when the peak or the time is
@@ -42,4 +43,4 @@ std::string lower_ascii(std::string_view s);
 // checked that the bytes are UTF-8).
 std::string escape_for_message(std::string_view text, bool ascii_only = false);
 
-}  // namespace roofline
+}  // namespace roofline::base

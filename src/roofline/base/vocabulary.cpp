@@ -2,8 +2,9 @@
 #include "roofline/base/vocabulary.hpp"
 
 #include "roofline/base/units.hpp"
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 const char* to_string(OpClass c) {
   switch (c) {
@@ -93,13 +94,13 @@ const char* to_string(Regime r) {
   return r == Regime::prefill ? "prefill" : "decode";
 }
 
-const char* to_string(Stage s) {
+const char* to_string(EvidenceLevel s) {
   switch (s) {
-    case Stage::A:
+    case EvidenceLevel::A:
       return "A";
-    case Stage::B:
+    case EvidenceLevel::B:
       return "B";
-    case Stage::C:
+    case EvidenceLevel::C:
       return "C";
   }
   return "A";
@@ -166,4 +167,4 @@ std::optional<OpClass> parse_op_class(std::string_view s) {
   return std::nullopt;
 }
 
-}  // namespace roofline
+}  // namespace roofline::base

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "roofline/base/class_detail.hpp"
+#include "roofline/base/layer.hpp"
 
-namespace roofline {
+namespace roofline::base {
 
 // What kind of work a kernel does; picks the byte/FLOP model (docs/method.md §7).
 enum class OpClass { gemm, moe, attn, linear_attn, ssm, comm, elementwise, unknown };
@@ -26,7 +27,7 @@ enum class CeilingKind { datasheet, measured };
 enum class Regime { prefill, decode };
 // How deep the evidence behind an entry goes (docs/method.md §11): Top-N estimate, captured shapes,
 // measured counters. Ordered: a later stage is stronger evidence.
-enum class Stage { A, B, C };
+enum class EvidenceLevel { A, B, C };
 // The degradation ladder (docs/method.md §13). L0 writes nothing, so it is never recorded.
 enum class Level { L1, L2, L3, L4, L5 };
 // What a recorded problem does to the run: a warning changes no number by itself (stderr and
@@ -54,7 +55,7 @@ const char* to_string(Confidence c);
 const char* to_string(PeaksSource s);
 const char* to_string(CeilingKind c);
 const char* to_string(Regime r);
-const char* to_string(Stage s);
+const char* to_string(EvidenceLevel s);
 const char* to_string(Level l);
 const char* to_string(MatchKind k);
 
@@ -96,4 +97,4 @@ struct ClassRules {
   const std::vector<ClassRule>* ops = nullptr;
 };
 
-}  // namespace roofline
+}  // namespace roofline::base

@@ -8,11 +8,11 @@
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/classify/layer.hpp"
 
-namespace roofline {
+namespace roofline::classify {
 namespace {
 
-using detail::pattern_matches;
 
 struct TokenGroup {
   OpClass op_class;
@@ -99,7 +99,7 @@ std::optional<Classification> first_override(const TopNEntry& e, const ClassRule
 // The family table's comm rows (`comm`) or its other rows: the longest matching pattern wins.
 std::optional<Classification> family(const TopNEntry& e, const ClassRules& rules, bool comm) {
   const std::vector<ClassRule>& f = rules.families;
-  const ClassRule* r = detail::longest_match(
+  const ClassRule* r = longest_match(
       f.data(), f.data() + f.size(), {detail::matched_name(e), e.short_name},
       [comm](const ClassRule& rule) { return (rule.op_class == OpClass::comm) == comm; });
   if (!r) return std::nullopt;
@@ -161,7 +161,7 @@ std::optional<Classification> helper_of_op(const TopNEntry& e, const ClassRule& 
 std::optional<Classification> launching_op(const TopNEntry& e, const ClassRules& rules) {
   if (e.op.empty()) return std::nullopt;
   const std::vector<ClassRule>& ops = rules.ops ? *rules.ops : builtin_kernel_ops_rules();
-  const ClassRule* r = detail::longest_match(ops.data(), ops.data() + ops.size(), {e.op},
+  const ClassRule* r = longest_match(ops.data(), ops.data() + ops.size(), {e.op},
                                              [](const ClassRule&) { return true; });
   if (!r) return std::nullopt;
   const std::string where = fmt::format("kernel_ops.tsv line {}: '{}'", r->line, r->pattern);
@@ -223,4 +223,4 @@ Classification classify(const TopNEntry& e, const ClassRules& rules) {
   return c;
 }
 
-}  // namespace roofline
+}  // namespace roofline::classify

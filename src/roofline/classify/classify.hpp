@@ -8,8 +8,9 @@
 
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/classify/layer.hpp"
 
-namespace roofline {
+namespace roofline::classify {
 
 struct Classification {
   OpClass op_class = OpClass::unknown;
@@ -28,4 +29,4 @@ struct Classification {
 // (§7.2).
 Classification classify(const TopNEntry& entry, const ClassRules& rules);
 
-}  // namespace roofline
+}  // namespace roofline::classify

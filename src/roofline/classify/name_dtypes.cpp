@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/pattern.hpp"
+#include "roofline/classify/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::classify::detail {
 namespace {
 
 bool is_lower(char c) {
@@ -102,4 +103,4 @@ void read_name_dtypes(const TopNEntry& e, Classification& c) {
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::classify::detail

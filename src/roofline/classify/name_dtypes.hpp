@@ -5,8 +5,9 @@
 #include <string>
 
 #include "roofline/classify/classify.hpp"
+#include "roofline/classify/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::classify::detail {
 
 // The name the classification patterns read (docs/method.md §7.1): the demangled one when `topn`
 // wrote one, else the raw name (which stays the join key either way).
@@ -20,4 +21,4 @@ inline const std::string& matched_name(const TopNEntry& e) {
 // Bfloat16, ...; MxE2m1 = mxfp4 expert weights). Other names leave `c` as it is.
 void read_name_dtypes(const TopNEntry& e, Classification& c);
 
-}  // namespace roofline::detail
+}  // namespace roofline::classify::detail

@@ -16,6 +16,7 @@
 #include "roofline/cli/common.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -141,7 +142,7 @@ int run_analyze(AnalyzeArgs a) {
   require_calibration(inputs, calibration_named);
   // Neither the run nor its renderers let an exception out (docs/method.md §13 L5): what failed is
   // a skill error in the artifacts, which are still written.
-  Analysis analysis = analyze(inputs, a.options);
+  Analysis analysis = analyze::analyze(inputs, a.options);
   const Artifacts artifacts = render_artifacts(analysis);
   for (const auto& line : diagnostic_lines(analysis)) err_line(line);
 

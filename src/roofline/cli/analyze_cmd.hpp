@@ -8,6 +8,7 @@
 
 #include "roofline/analyze/analyze.hpp"
 #include "roofline/inputs/eval_inputs.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

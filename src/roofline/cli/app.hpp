@@ -10,6 +10,7 @@
 #include "roofline/cli/outcomes_cmd.hpp"
 #include "roofline/cli/peaks_cmd.hpp"
 #include "roofline/cli/topn_cmd.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

@@ -15,6 +15,7 @@
 #include "roofline/cli/topn_cmd.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

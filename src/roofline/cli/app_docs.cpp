@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <vector>
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -13,6 +13,7 @@
 #include "roofline/cli/options.hpp"
 #include "roofline/cli/outcomes_cmd.hpp"
 #include "roofline/cli/round_args.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -5,6 +5,7 @@
 
 #include "roofline/cli/common.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

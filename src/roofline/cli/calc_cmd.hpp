@@ -4,6 +4,7 @@
 #include <string>
 
 #include "roofline/analyze/calc.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

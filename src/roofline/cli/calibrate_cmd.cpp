@@ -13,6 +13,7 @@
 #include "roofline/outcomes/ledger.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

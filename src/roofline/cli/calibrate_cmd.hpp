@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "roofline/outcomes/calibrate.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

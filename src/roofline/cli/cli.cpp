@@ -10,6 +10,7 @@
 #include "roofline/cli/app_docs.hpp"
 #include "roofline/cli/cli_docs.hpp"
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

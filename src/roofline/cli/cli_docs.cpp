@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include <CLI/CLI.hpp>
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "roofline/cli/app_docs.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

@@ -9,6 +9,7 @@
 
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -15,6 +15,7 @@
 #include "roofline/inputs/load.hpp"
 #include "roofline/render/report.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

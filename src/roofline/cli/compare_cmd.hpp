@@ -3,6 +3,7 @@
 
 #include <string>
 #include <vector>
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

@@ -6,6 +6,7 @@
 
 #include "roofline/cli/cli_docs.hpp"
 #include "roofline/cli/doc_text.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -14,6 +14,7 @@
 #include "roofline/inputs/counters.hpp"
 #include "roofline/base/json_number.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "roofline/inputs/counters.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

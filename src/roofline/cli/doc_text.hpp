@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -4,6 +4,7 @@
 // it is header-only and costs seconds per file that includes it.
 
 #include <CLI/CLI.hpp>
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

@@ -14,6 +14,7 @@
 #include "roofline/inputs/load.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

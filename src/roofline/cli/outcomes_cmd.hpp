@@ -3,6 +3,7 @@
 // round's predictions and recorded in the outcome ledger.
 
 #include <string>
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

@@ -13,6 +13,7 @@
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

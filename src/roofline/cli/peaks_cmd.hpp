@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

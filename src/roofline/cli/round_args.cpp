@@ -8,6 +8,7 @@
 
 #include "roofline/cli/common.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

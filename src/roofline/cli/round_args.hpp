@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 

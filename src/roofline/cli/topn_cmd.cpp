@@ -14,6 +14,7 @@
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
 #include "roofline/topn/topn.hpp"
+#include "roofline/cli/layer.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <vector>
+#include "roofline/cli/layer.hpp"
 
 namespace CLI {
 class App;

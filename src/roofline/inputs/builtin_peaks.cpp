@@ -3,16 +3,17 @@
 // the result is compiled in here, so a run does not pay for YAML parsing.
 #include "roofline/inputs/peaks.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 const PeaksTable& builtin_peaks() {
   static const PeaksTable table = [] {
     PeaksTable t;
     t.source_name = "built-in peaks.md";
 #include "builtin_peaks.inc"
+#include "roofline/inputs/layer.hpp"
     return t;
   }();
   return table;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -4,8 +4,9 @@
 #include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/target_eff.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 const std::vector<ClassRule>& builtin_kernel_classes_rules() {
   static const std::vector<ClassRule> rules = [] {
@@ -39,4 +40,4 @@ const TargetEffTable& builtin_target_eff() {
   return table;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -11,8 +11,9 @@
 
 #include "roofline/inputs/load.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 inline constexpr double k_min_target_eff = 0.05;
 inline constexpr double k_max_target_eff = 1.0;
@@ -59,4 +60,4 @@ TargetEffChoice choose_target_eff(std::optional<double> prior, OpClass cls, cons
                                   const std::string& product, CeilingKind ceiling,
                                   const CalibrationTable* calibration, std::size_t min_n);
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -4,15 +4,16 @@
 
 #include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/calibration.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 Loaded<CalibrationTable> parse_calibration(std::string_view text, const std::string& display,
                                            const InputLimits& limits) {
   Loaded<CalibrationTable> out;
-  auto doc = detail::parse_json_object(text, display, limits.max_depth, out.errors);
+  auto doc = parse_json_object(text, display, limits.max_depth, out.errors);
   if (!doc) return out;
-  detail::FieldReader f(display, out.errors);
+  FieldReader f(display, out.errors);
   if (f.string(*doc, "schema", "schema") != "roofline-calibration-v1") {
     f.error("schema", "expected roofline-calibration-v1");
     return out;
@@ -109,4 +110,4 @@ TargetEffChoice choose_target_eff(std::optional<double> prior, OpClass cls, cons
   return c;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -10,8 +10,9 @@
 #include "roofline/base/units.hpp"
 
 #include "roofline/inputs/config_view.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 namespace {
 
 // Layer counts beyond this are not a model (and a cast of a larger double would be undefined).
@@ -318,4 +319,4 @@ void read_layer_plan(ConfigView& view, ModelConfig& c) {
                   plan.mixer_rule);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

@@ -8,8 +8,9 @@
 #include "roofline/base/units.hpp"
 
 #include "roofline/inputs/config_view.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 namespace {}  // namespace
 
 // All layers softmax attention; sliding and chunked windows by the Gemma/Mistral/Llama-4 rules.
@@ -152,4 +153,4 @@ void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit) {
   plan.ffn_rule = joined.empty() ? "experts on every layer" : joined;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

@@ -7,8 +7,9 @@
 #include "roofline/base/units.hpp"
 
 #include "roofline/inputs/config_view.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 namespace {
 
 struct Format {
@@ -162,4 +163,4 @@ void read_weight_format(FieldReader& f, const json& doc, const json* text, Model
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

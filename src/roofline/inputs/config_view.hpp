@@ -11,8 +11,9 @@
 
 #include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 // The most layers a config may declare; larger counts are clamped (a fuzzed 1e300 stays finite).
 inline constexpr double k_max_layers = 1e5;
@@ -64,4 +65,4 @@ void plan_assign_ffn(ConfigView& view, ModelConfig& c, bool keep_explicit);
 // scales, the modules that stay unquantized.
 void read_weight_format(FieldReader& f, const json& doc, const json* text, ModelConfig& c);
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

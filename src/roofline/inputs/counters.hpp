@@ -16,8 +16,9 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count: fp8 has no MfmaFlops counter (docs/method.md §11.4).
 inline constexpr double k_default_mfma_f8_flops = 512.0;
@@ -113,4 +114,4 @@ void add_kernel_counters(KernelCounters& into, const KernelCounters& from);
 // Folds kernels from several files into one list (same name: sums added).
 std::vector<KernelCounters> merge_kernels(const std::vector<CounterFile>& files);
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -16,8 +16,9 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/csv_numbers.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace detail {
 
 bool iequal(std::string_view a, std::string_view b) {
@@ -387,4 +388,4 @@ CounterFile read_counters_file(const std::filesystem::path& path, const std::str
   return f;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -16,8 +16,9 @@
 #include "roofline/inputs/counters_table.hpp"
 #include "roofline/inputs/csv_stream.hpp"
 #include "roofline/inputs/counters.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 inline constexpr std::size_t k_none = static_cast<std::size_t>(-1);
 
@@ -127,4 +128,4 @@ class Ingest {
   bool units_row_read_ = false, data_rows_begun_ = false;
 };
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

@@ -9,8 +9,9 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/counters.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 std::optional<double> mean(const KernelCounters& k, std::string_view counter) {
@@ -191,4 +192,4 @@ std::vector<KernelCounters> merge_kernels(const std::vector<CounterFile>& files)
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -12,8 +12,9 @@
 
 #include "roofline/inputs/counters_ingest.hpp"
 #include "roofline/inputs/csv_numbers.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 namespace {
 
 // Raw-page columns that describe the device, the launch or the profiler run, not the work.
@@ -277,4 +278,4 @@ void Ingest::ncu_notes() {
     note("no gpu__time_duration.sum metric: no per-launch time");
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

@@ -10,8 +10,9 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 CounterTable::CounterTable(std::size_t dispatch_window)
     : window_(std::max<std::size_t>(dispatch_window, 1)) {}
@@ -133,4 +134,4 @@ std::vector<KernelCounters> CounterTable::finish(const std::vector<bool>& drop,
   return out;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

@@ -13,8 +13,9 @@
 
 #include "roofline/inputs/csv_stream.hpp"
 #include "roofline/inputs/counters.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 // Byte equality of short fields without a library call: 8 bytes at a time, the last word
 // overlapping (never reads outside either string).
@@ -126,4 +127,4 @@ class CounterTable {
   std::uint64_t out_of_window_ = 0;
 };
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

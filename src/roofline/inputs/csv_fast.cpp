@@ -14,7 +14,7 @@
 #define ROOFLINE_CSV_MULTI_ISA 1
 #endif
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 #define ROOFLINE_CSV_ISA 0
 namespace base {
@@ -37,6 +37,7 @@ namespace avx2 {
 #define ROOFLINE_CSV_ISA 512
 namespace avx512 {
 #include "roofline/inputs/csv_fast_core.inc"
+#include "roofline/inputs/layer.hpp"
 }  // namespace avx512
 #undef ROOFLINE_CSV_ISA
 #pragma GCC pop_options
@@ -61,4 +62,4 @@ FastKernels fast_kernels() {
   return best;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

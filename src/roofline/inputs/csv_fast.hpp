@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "roofline/inputs/csv_stream.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 // The classification of the 64-byte block at `blk`: bits not yet visited of the separators
 // outside quotes and of those that are newlines (row ends); of the rare bytes that send a row to
@@ -48,4 +49,4 @@ FastKernels fast_kernels();
 // Every variant this CPU runs, widest first (tests run them all).
 std::vector<FastKernels> supported_fast_kernels();
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

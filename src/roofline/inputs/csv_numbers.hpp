@@ -13,8 +13,9 @@
 #include <string_view>
 
 #include "roofline/inputs/csv_stream.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 inline std::string_view trimmed(const CsvField& f) {
   std::string_view v = f.raw();
@@ -166,4 +167,4 @@ inline bool parse_number(const CsvField& f, double& out) {
   return ec == std::errc{} && p == v.data() + v.size() && std::isfinite(out);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

@@ -17,9 +17,10 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include "roofline/inputs/layer.hpp"
 #endif
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 namespace {
 
 constexpr std::size_t k_block = 64;
@@ -362,4 +363,4 @@ void CsvStream::skip_oversized(CsvRow& row) {
   reset_fast();
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

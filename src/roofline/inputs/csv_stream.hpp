@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "roofline/inputs/counters.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 // At least this many bytes after the end of any field's data are readable (the buffer's padding),
 // so a parser may load 8 bytes at once.
@@ -123,4 +124,4 @@ class CsvStream {
   std::unique_ptr<Fast> fast_;
 };
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

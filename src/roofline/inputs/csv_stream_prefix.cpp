@@ -5,8 +5,9 @@
 #include <cstring>
 
 #include "roofline/inputs/csv_stream.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs::detail {
 
 void CsvStream::want(std::vector<std::size_t> columns) {
   if (!columns.empty() && reuse_ > 0) columns.push_back(reuse_);  // where the prefix ends
@@ -75,4 +76,4 @@ void CsvStream::skip_message_lines() {
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs::detail

@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 struct KeyInfo {
@@ -106,4 +107,4 @@ const Dtype& wider_dtype(const Dtype& a, const Dtype& b) {
   return b.bytes > a.bytes ? b : a;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

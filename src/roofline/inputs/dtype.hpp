@@ -7,8 +7,9 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // The canonical dtype keys, a closed set: what peaks.md's `flops` rows, the Top-N's dtypes and the
 // config's dtypes are read into (parse_dtype, dtype_key_from), and what the artifact spells back
@@ -71,13 +72,13 @@ DtypeKey canonical_dtype_key(std::string_view spelling);
 // -> fp8).
 const Dtype& wider_dtype(const Dtype& a, const Dtype& b);
 
-}  // namespace roofline
+}  // namespace roofline::inputs
 
 // fmt::format("{}", key) writes the spelling (width and alignment as for a string).
 template <>
-struct fmt::formatter<roofline::DtypeKey> : fmt::formatter<std::string_view> {
+struct fmt::formatter<roofline::inputs::DtypeKey> : fmt::formatter<std::string_view> {
   template <class Context>
-  auto format(roofline::DtypeKey k, Context& ctx) const {
+  auto format(roofline::inputs::DtypeKey k, Context& ctx) const {
     return fmt::formatter<std::string_view>::format(k.str(), ctx);
   }
 };

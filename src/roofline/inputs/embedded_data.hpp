@@ -2,8 +2,9 @@
 // Text of the shipped data files, compiled in by tools/embed_data.cmake.
 
 #include <string_view>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 std::string_view builtin_peaks_md();
 std::string_view builtin_kernel_classes();
 std::string_view builtin_kernel_ops();       // data/kernel_ops.tsv (the launching-op rule)
@@ -11,4 +12,4 @@ std::string_view builtin_kernel_backends();  // data/kernel_backends.tsv (roofli
 std::string_view builtin_target_eff_tsv();   // data/target_eff.tsv
 // data/measure_peaks.py as shipped (`roofline peaks measure-script`, docs/method.md §5.7).
 std::string_view builtin_measure_peaks_py();
-}  // namespace roofline
+}  // namespace roofline::inputs

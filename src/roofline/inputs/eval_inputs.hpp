@@ -14,8 +14,9 @@
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/probes.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // Where the inputs are. Empty optional = use the docs/method.md §2.1 default location.
 struct InputPaths {
@@ -99,4 +100,4 @@ AnalyzeInputs load_inputs(const InputPaths& paths);
 // path, else D/config.json): for the subcommands that need the layer plan but no analysis.
 InputFile<ModelConfig> load_run_config(const InputPaths& paths);
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -13,8 +13,9 @@
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/layer_plan.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // A value that may be recorded separately for the prefill and the decode regime.
 template <class T>
@@ -265,4 +266,4 @@ struct PeaksTable {
   std::vector<PeaksSection> sections;
 };
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -6,8 +6,9 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs {
 
 namespace {
 
@@ -329,4 +330,4 @@ void read_operand_dtypes(FieldReader& f, const json& obj, std::string_view key,
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs

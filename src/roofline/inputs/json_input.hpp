@@ -11,8 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/base/units.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs {
 
 using json = nlohmann::json;
 
@@ -71,4 +72,4 @@ void read_operand_dims(FieldReader& f, const json& obj, std::string_view key,
 void read_operand_dtypes(FieldReader& f, const json& obj, std::string_view key,
                          const std::string& path, std::vector<std::string>& out);
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs

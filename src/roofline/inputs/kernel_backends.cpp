@@ -6,8 +6,9 @@
 
 #include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/base/text.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 constexpr std::array<std::string_view, 8> k_classifications{
@@ -55,4 +56,4 @@ Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "roofline/inputs/load.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // A row of data/kernel_backends.tsv: who builds a kernel family and whether it can be edited.
 struct BackendRule {
@@ -29,4 +30,4 @@ Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
 // The shipped table (data/kernel_backends.tsv), parsed once; the build checked it.
 const std::vector<BackendRule>& builtin_kernel_backends_rules();
 
-}  // namespace roofline
+}  // namespace roofline::inputs

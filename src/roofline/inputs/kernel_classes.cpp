@@ -4,8 +4,9 @@
 
 #include "roofline/base/text.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 // The value of the closed set `E` (values 1..last) whose spelling is `word`.
@@ -213,4 +214,4 @@ std::optional<ClassRule> parse_classify_override(std::string_view spec, std::str
                    0};
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -10,8 +10,9 @@
 
 #include "roofline/inputs/load.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // One rule per non-comment line: `pattern  class[:detail]  description...` (whitespace separated).
 Loaded<std::vector<ClassRule>> parse_kernel_classes(std::string_view text,
@@ -39,4 +40,4 @@ std::string accepted_details(OpClass cls);
 // or a detail the class does not accept, named with what it accepts).
 std::optional<ClassRule> parse_classify_override(std::string_view spec, std::string& error);
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 
 #include "roofline/base/units.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 std::string ordinal(long k) {
@@ -167,4 +168,4 @@ std::string describe_plan(const LayerPlan& plan) {
   return fmt::format("{} layers: {}; {}", format_g(c.layers), mixers, ffn);
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -5,8 +5,9 @@
 
 #include <string>
 #include <vector>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // Token mixer of one layer.
 enum class Mixer {
@@ -72,4 +73,4 @@ std::string describe_plan(const LayerPlan& plan);
 
 const char* to_string(Mixer m);
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // Defaults of the input limits (`analyze --max-input-size`, `--max-json-depth`,
 // `--max-topn-entries`).
@@ -79,4 +80,4 @@ bool is_nvidia_arch(std::string_view arch);
 std::string canonical_product(std::string_view spelling,
                               const std::vector<std::string>& known_products);
 
-}  // namespace roofline
+}  // namespace roofline::inputs

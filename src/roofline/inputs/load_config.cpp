@@ -8,8 +8,9 @@
 #include "roofline/inputs/config_view.hpp"
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace detail {
 
 std::optional<double> ConfigView::number(std::initializer_list<const char*> keys,
@@ -87,8 +88,6 @@ std::string ConfigView::path_of(const char* key) const {
 namespace {
 
 using detail::ConfigView;
-using detail::FieldReader;
-using detail::json;
 
 // head_dim, else attention_head_dim, else the architecture default, else hidden / heads.
 void read_head_dim(ConfigView& view, ModelConfig& c) {
@@ -121,7 +120,7 @@ void read_mixer_keys(ConfigView& view, ModelConfig& c) {
   std::string path;
   if (const json* kda = view.find("linear_attn_config", path)) {
     if (!kda->is_object()) {
-      view.reader().error(path, "expected an object, got " + detail::describe_type(*kda));
+      view.reader().error(path, "expected an object, got " + describe_type(*kda));
     } else {
       ConfigView sub(view.reader(), *kda, nullptr);
       c.kda_heads = sub.number({"num_heads"});
@@ -154,7 +153,7 @@ void read_mixer_keys(ConfigView& view, ModelConfig& c) {
 Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
                                        const InputLimits& limits) {
   Loaded<ModelConfig> out;
-  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto doc = parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   const json* text_cfg = f.object(*doc, "text_config", "text_config");
@@ -212,4 +211,4 @@ Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string&
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -6,12 +6,11 @@
 
 #include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
-using detail::FieldReader;
-using detail::json;
 
 // A product identity may be a plain string or a structured object.
 std::string read_product(FieldReader& f, const json& doc) {
@@ -28,7 +27,7 @@ std::string read_product(FieldReader& f, const json& doc) {
       }
       continue;  // an object without a product spelling: no constraint from this key
     }
-    f.error(key, "expected a product name or object, got " + detail::describe_type(*v));
+    f.error(key, "expected a product name or object, got " + describe_type(*v));
   }
   return {};
 }
@@ -59,7 +58,7 @@ void read_nvidia_identity(FieldReader& f, const json& doc, EnvReport& env) {
   if (env.arch.empty())
     f.error("compute_capability", "expected a compute capability such as \"9.0\", got " +
                                       (cc->is_string() ? fmt::format("'{}'", cc->get<std::string>())
-                                                       : detail::describe_type(*cc)));
+                                                       : describe_type(*cc)));
 }
 
 bool is_word_char(char c) {
@@ -130,7 +129,7 @@ std::string canonical_product(std::string_view spelling,
 Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name,
                                    const InputLimits& limits) {
   Loaded<EnvReport> out;
-  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto doc = parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   EnvReport env;
@@ -192,4 +191,4 @@ Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& dis
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

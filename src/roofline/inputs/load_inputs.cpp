@@ -10,8 +10,9 @@
 #include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/inputs/peaks.hpp"
 #include "roofline/base/text.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace fs = std::filesystem;
 
 namespace {
@@ -248,4 +249,4 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   return in;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -7,24 +7,23 @@
 
 #include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/probes.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
-using detail::FieldReader;
-using detail::json;
 
 // `shapeless_ok`: a workload signature without dims (a graph replay without a capture) is kept.
 std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::string& path,
                                    bool shapeless_ok = false) {
   if (!c.is_object()) {
-    f.error(path, "expected a case object, got " + detail::describe_type(c));
+    f.error(path, "expected a case object, got " + describe_type(c));
     return std::nullopt;
   }
   ProbeCase pc;
-  detail::read_operand_dims(f, c, "dims", path, pc.dims);
-  detail::read_operand_dtypes(f, c, "dtypes", path, pc.dtypes);
-  detail::read_operand_dtypes(f, c, "arg_labels", path, pc.arg_labels);
+  read_operand_dims(f, c, "dims", path, pc.dims);
+  read_operand_dtypes(f, c, "dtypes", path, pc.dtypes);
+  read_operand_dtypes(f, c, "arg_labels", path, pc.arg_labels);
   if (pc.dims.empty() && !shapeless_ok) {
     f.error(path + ".dims", "missing or empty: a case without operand shapes cannot be modelled");
     return std::nullopt;
@@ -196,7 +195,7 @@ Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_
                               const InputLimits& limits) {
   Loaded<ProbeSet> out;
   auto root =
-      detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+      parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!root) return out;
   FieldReader f(display_name, out.errors);
   ProbeSet set;
@@ -207,13 +206,13 @@ Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_
       out.notes.push_back(fmt::format("{}: schema '{}' (expected per-shape-probe-v1); read anyway",
                                       display_name, *schema));
     if (!kernels->is_array()) {
-      f.error("kernels", "expected a list, got " + detail::describe_type(*kernels));
+      f.error("kernels", "expected a list, got " + describe_type(*kernels));
     } else {
       for (std::size_t i = 0; i < kernels->size(); ++i) {
         const json& k = (*kernels)[i];
         const std::string path = fmt::format("kernels[{}]", i);
         if (!k.is_object()) {
-          f.error(path, "expected an object, got " + detail::describe_type(k));
+          f.error(path, "expected an object, got " + describe_type(k));
           continue;
         }
         if (auto pk = read_kernel(f, k, path)) set.kernels.push_back(std::move(*pk));
@@ -236,7 +235,7 @@ Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& displa
                                 const InputLimits& limits) {
   Loaded<ProbeSet> out;
   auto root =
-      detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+      parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!root) return out;
   FieldReader f(display_name, out.errors);
   if (auto schema = f.string(*root, "schema", "schema"); schema && *schema != "workload-v1")
@@ -254,7 +253,7 @@ Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& displa
     const json& obj = (*kernels)[i];
     const std::string path = fmt::format("kernels[{}]", i);
     if (!obj.is_object()) {
-      f.error(path, "expected an object, got " + detail::describe_type(obj));
+      f.error(path, "expected an object, got " + describe_type(obj));
       continue;
     }
     ProbeKernel k;
@@ -277,4 +276,4 @@ Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& displa
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -8,12 +8,11 @@
 
 #include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
-using detail::FieldReader;
-using detail::json;
 
 // A count or a time: negative values are reported on their field and dropped.
 std::optional<double> non_negative(FieldReader& f, const json& obj, std::string_view key,
@@ -65,7 +64,7 @@ void read_served_regimes(FieldReader& f, const json& entry, const std::string& p
   }
   if (!v->is_array()) {
     f.error(path + ".served_regimes",
-            "expected a list of regimes, got " + detail::describe_type(*v));
+            "expected a list of regimes, got " + describe_type(*v));
     return;
   }
   for (const json& r : *v)
@@ -86,7 +85,7 @@ void read_signatures(FieldReader& f, const json& entry, const std::string& path,
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json one{{"shapes", list[i]}};
     std::vector<std::vector<std::int64_t>> dims;
-    detail::read_operand_dims(f, one, "shapes", fmt::format("{}.shapes[{}]", path, i), dims);
+    read_operand_dims(f, one, "shapes", fmt::format("{}.shapes[{}]", path, i), dims);
     e.signatures.push_back(std::move(dims));
   }
   if (!e.signatures.empty()) e.shapes = e.signatures.front();
@@ -96,7 +95,7 @@ void read_signatures(FieldReader& f, const json& entry, const std::string& path,
 std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
   const std::string path = fmt::format("top_kernels[{}]", index);
   if (!entry.is_object()) {
-    f.error(path, "expected an object, got " + detail::describe_type(entry));
+    f.error(path, "expected an object, got " + describe_type(entry));
     return std::nullopt;
   }
   TopNEntry e;
@@ -124,7 +123,7 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
   }
   if (!pct->is_number() || !std::isfinite(pct->get<double>())) {
     f.error(path + ".pct_gpu_time", fmt::format("expected a number, got {}; entry '{}' skipped",
-                                                detail::describe_type(*pct), e.name));
+                                                describe_type(*pct), e.name));
     return std::nullopt;
   }
   e.pct_gpu_time_raw = *pct;
@@ -140,8 +139,8 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
     read_signatures(f, entry, path, e);
     e.dtypes_are_set = true;
   } else
-    detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
-  detail::read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
+    read_operand_dims(f, entry, "shapes", path, e.shapes);
+  read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
   e.classification =
       lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
@@ -255,7 +254,7 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
 Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
                         const InputLimits& limits) {
   Loaded<TopN> out;
-  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto doc = parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
   TopN topn;
@@ -300,4 +299,4 @@ Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -1,8 +1,9 @@
 #include "roofline/inputs/pattern.hpp"
 
 #include <algorithm>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs {
 namespace {
 
 enum class CharKind { separator, lower, upper, digit };
@@ -95,4 +96,4 @@ bool icontains(std::string_view hay, std::string_view needle) {
   return false;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs

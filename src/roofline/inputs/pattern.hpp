@@ -2,8 +2,9 @@
 #include <cstddef>
 #include <initializer_list>
 #include <string_view>
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::inputs {
 
 // docs/method.md §7.2: a kernel name is read as identifier tokens. A token is a run of letters and
 // digits, split further at camel-case humps (`swiGlu` = swi|Glu, `KVCache` = KV|Cache) and between
@@ -49,4 +50,4 @@ const Rule* longest_match(const Rule* first, const Rule* last,
 // Case-insensitive substring test.
 bool icontains(std::string_view hay, std::string_view needle);
 
-}  // namespace roofline::detail
+}  // namespace roofline::inputs

@@ -7,8 +7,9 @@
 
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // The built-in table compiled from data/peaks.md. Parsed once; never fails for a shipped binary
 // (a broken data/peaks.md is caught by the test suite).
@@ -39,4 +40,4 @@ std::string measured_figure_problem(double measured, std::optional<double> datas
 // The product spellings the table knows (for canonical_product()).
 std::vector<std::string> known_products(const PeaksTable& table);
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -12,8 +12,9 @@
 #include "roofline/inputs/json_input.hpp"
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/peaks.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 struct Block {
@@ -388,4 +389,4 @@ std::vector<std::string> known_products(const PeaksTable& table) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

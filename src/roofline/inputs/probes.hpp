@@ -17,8 +17,9 @@
 
 #include "roofline/inputs/load.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // A recorded scalar of a signature's launching op (docs/method.md §22.8): a key (`value`, as the
 // trace wrote it) or one that varies launch by launch (`min`, `mean`, `max`).
@@ -76,4 +77,4 @@ Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_
 Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& display_name,
                                 const InputLimits& limits = {});
 
-}  // namespace roofline
+}  // namespace roofline::inputs

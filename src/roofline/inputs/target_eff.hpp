@@ -9,8 +9,9 @@
 
 #include "roofline/inputs/load.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 
 // One row: the prior of `op_class` on `product` ("" = every part, the table's `*`).
 struct TargetEffRow {
@@ -42,4 +43,4 @@ std::optional<double> target_eff_prior(const TargetEffTable& table, OpClass cls,
 // The shipped table (data/target_eff.tsv), parsed once; the build checked it.
 const TargetEffTable& builtin_target_eff();
 
-}  // namespace roofline
+}  // namespace roofline::inputs

@@ -6,8 +6,9 @@
 
 #include "roofline/inputs/target_eff.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/inputs/layer.hpp"
 
-namespace roofline {
+namespace roofline::inputs {
 namespace {
 
 bool is_field_space(char c) {
@@ -139,4 +140,4 @@ std::optional<double> target_eff_prior(const TargetEffTable& table, OpClass cls,
   return std::nullopt;
 }
 
-}  // namespace roofline
+}  // namespace roofline::inputs

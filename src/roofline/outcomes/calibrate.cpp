@@ -8,8 +8,9 @@
 
 #include "roofline/outcomes/calibrate.hpp"
 #include "roofline/analyze/steps/judge.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 namespace {
 
@@ -147,4 +148,4 @@ CalibrationTable calibrate(const std::vector<LedgerRecord>& records,
   return t;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -13,8 +13,9 @@
 
 #include "roofline/inputs/calibration.hpp"
 #include "roofline/outcomes/outcomes.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 inline constexpr double k_shrink_weight = 2.0;  // the shipped prior counts as two outcomes
 
@@ -60,4 +61,4 @@ std::vector<ByteRatioSample> scan_stage_c_artifacts(const std::filesystem::path&
 nlohmann::ordered_json calibration_json(const CalibrationTable& table);
 std::string render_calibration_text(const CalibrationTable& table);
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

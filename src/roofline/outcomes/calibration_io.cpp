@@ -8,14 +8,15 @@
 #include "roofline/outcomes/util.hpp"
 #include "roofline/outcomes/calibrate.hpp"
 #include "roofline/outcomes/predictions.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 namespace fs = std::filesystem;
 
 namespace {
 
-using outcomes_detail::opt_fmt;
-using outcomes_detail::str_or_null;
+using detail::opt_fmt;
+using detail::str_or_null;
 using ojson = nlohmann::ordered_json;
 
 constexpr int k_scan_depth = 5;
@@ -92,7 +93,7 @@ ojson calibration_json(const CalibrationTable& t) {
 }
 
 std::string render_calibration_text(const CalibrationTable& t) {
-  using outcomes_detail::pad;
+  using detail::pad;
   std::string out =
       fmt::format("roofline calibrate: {} class(es), min-n {}\n", t.classes.size(), t.min_n);
   // The ceiling last (docs/method.md §5.7), after the byte ratio padded to its widest cell.
@@ -117,4 +118,4 @@ std::string render_calibration_text(const CalibrationTable& t) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

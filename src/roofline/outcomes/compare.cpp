@@ -8,8 +8,9 @@
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/pairing.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 namespace {
 
@@ -173,4 +174,4 @@ Comparison compare_rounds(const CompareInput& in) {
   return c;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

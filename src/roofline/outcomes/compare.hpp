@@ -11,8 +11,9 @@
 
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/outcomes/predictions.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 // Noise bands (docs/method.md §17.1): an isolated speedup is real only beyond 3.4 %, an e2e delta
 // beyond 0.5 %.
@@ -85,4 +86,4 @@ std::string render_comparison_markdown(const Comparison& c);
 // The terminal table.
 std::string render_comparison_text(const Comparison& c);
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

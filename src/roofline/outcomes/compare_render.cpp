@@ -7,12 +7,13 @@
 #include "roofline/render/md_util.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 namespace {
 
-using outcomes_detail::opt_fmt;
-using outcomes_detail::str_or_null;
+using detail::opt_fmt;
+using detail::str_or_null;
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
   std::string out;
@@ -96,13 +97,13 @@ std::string render_comparison_markdown(const Comparison& c) {
   md += "|---|---|---|---|---|---|\n";
   for (const auto& r : c.rows) {
     md += fmt::format("| {} | {} → {} | {} → {} | {} | {} | {} |\n",
-                      detail::md_code(r.name, true, 80), opt_fmt(r.pct_a, "{:.2f}"),
+                      md_code(r.name, true, 80), opt_fmt(r.pct_a, "{:.2f}"),
                       opt_fmt(r.pct_b, "{:.2f}"), time_cell(r.t_a_ms), time_cell(r.t_b_ms),
                       opt_fmt(r.speedup, "{:.3f}×"), attainable_cell(r), join(r.status, ", "));
   }
   md += "\n";
   for (const auto& r : c.rows) {
-    const std::string name = detail::md_code(r.name, false, 120);
+    const std::string name = md_code(r.name, false, 120);
     if (has(r, "contradiction"))
       md += fmt::format(
           "**Contradiction:** {} ran {:.3f}× faster in round {}, beyond the predicted ceiling of "
@@ -124,7 +125,7 @@ std::string render_comparison_markdown(const Comparison& c) {
     if (r.match == MatchKind::normalized || r.match == MatchKind::short_name)
       md += fmt::format("*Matched by {} name:* {} is {} in round {}.\n\n",
                         r.match == MatchKind::normalized ? "normalized" : "short", name,
-                        detail::md_code(r.name_b, false, 120), b);
+                        md_code(r.name_b, false, 120), b);
   }
   if (c.step_time) {
     const StepTime& s = *c.step_time;
@@ -139,8 +140,8 @@ std::string render_comparison_markdown(const Comparison& c) {
 }
 
 std::string render_comparison_text(const Comparison& c) {
-  using outcomes_detail::clip;
-  using outcomes_detail::pad;
+  using detail::clip;
+  using detail::pad;
   std::string out = fmt::format("roofline compare: round {} → round {}; predictions: {}\n",
                                 c.baseline_round, c.round, c.predictions_from);
   out += fmt::format("  {} {} {} {} {} {}\n", pad("kernel", 36), pad("pct A → B", 15, true),
@@ -163,4 +164,4 @@ std::string render_comparison_text(const Comparison& c) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

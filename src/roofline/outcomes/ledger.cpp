@@ -7,8 +7,9 @@
 
 #include "roofline/inputs/json_input.hpp"
 #include "roofline/outcomes/util.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 namespace {
 
@@ -45,7 +46,7 @@ std::string ledger_line(const LedgerRecord& record) {
 
 std::optional<std::array<std::string, 3>> ledger_line_key(std::string_view line, std::string& why) {
   std::string error;
-  auto doc = detail::parse_json(line, "", outcomes_detail::k_max_line_depth, error);
+  auto doc = parse_json(line, "", detail::k_max_line_depth, error);
   if (!doc) {
     why = error.rfind(": ", 0) == 0 ? error.substr(2) : error;
     return std::nullopt;
@@ -115,4 +116,4 @@ LedgerMerge merge_ledger(std::string_view old_text, const std::vector<LedgerReco
   return m;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

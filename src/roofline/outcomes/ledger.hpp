@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "roofline/outcomes/outcomes.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 // The compact one-line form of a record (no newline), as the ledger stores it.
 std::string ledger_line(const LedgerRecord& record);
@@ -55,4 +56,4 @@ struct LedgerRead {
 // Reads every record of a ledger (no lock needed: the ledger is only ever replaced whole).
 LedgerRead read_ledger(const std::filesystem::path& path, const std::string& display);
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -17,8 +17,9 @@
 #include "roofline/outcomes/ledger.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 namespace fs = std::filesystem;
 
 namespace {
@@ -125,7 +126,7 @@ LedgerRead read_ledger(const fs::path& path, const std::string& display) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     std::string error;
-    auto doc = detail::parse_json(line, "", outcomes_detail::k_max_line_depth, error);
+    auto doc = parse_json(line, "", detail::k_max_line_depth, error);
     std::optional<LedgerRecord> rec;
     if (doc) rec = parse_ledger_record(*doc, error);
     if (!rec) {
@@ -138,4 +139,4 @@ LedgerRead read_ledger(const fs::path& path, const std::string& display) {
   return r;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -11,14 +11,13 @@
 #include "roofline/inputs/load.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 namespace fs = std::filesystem;
 
 namespace {
 
-using detail::FieldReader;
-using detail::json;
 
 constexpr int k_max_depth = 64;
 constexpr std::size_t k_max_outcome_bytes = std::size_t{64} << 20;
@@ -88,7 +87,7 @@ std::vector<fs::path> tree_files(const fs::path& dir, const std::string& file) {
 
 void parse_opbench_result(std::string_view text, const std::string& file, const std::string& folder,
                           OutcomeScan& out) {
-  auto doc = detail::parse_json_object(text, file, k_max_depth, out.problems);
+  auto doc = parse_json_object(text, file, k_max_depth, out.problems);
   if (!doc) return;
   FieldReader f(file, out.problems);
   Outcome o;
@@ -121,7 +120,7 @@ void parse_opbench_result(std::string_view text, const std::string& file, const 
 }
 
 void parse_director_validation(std::string_view text, const std::string& file, OutcomeScan& out) {
-  auto doc = detail::parse_json_object(text, file, k_max_depth, out.problems);
+  auto doc = parse_json_object(text, file, k_max_depth, out.problems);
   if (!doc) return;
   FieldReader f(file, out.problems);
   Outcome o;
@@ -153,13 +152,13 @@ void parse_director_validation(std::string_view text, const std::string& file, O
     if (failed) o.undefined_reason = "correctness failed: the speedup is not of a correct kernel";
     if (!c->is_boolean() && !c->is_string() && !c->is_object())
       f.error("correctness",
-              "expected true/false or a status string, got " + detail::describe_type(*c));
+              "expected true/false or a status string, got " + describe_type(*c));
   }
   out.outcomes.push_back(std::move(o));
 }
 
 void parse_integrate_result(std::string_view text, const std::string& file, OutcomeScan& out) {
-  auto doc = detail::parse_json_object(text, file, k_max_depth, out.problems);
+  auto doc = parse_json_object(text, file, k_max_depth, out.problems);
   if (!doc) return;
   FieldReader f(file, out.problems);
   Outcome o;
@@ -183,7 +182,7 @@ void parse_integrate_result(std::string_view text, const std::string& file, Outc
 }
 
 void parse_compare_rows(std::string_view text, const std::string& file, OutcomeScan& out) {
-  auto doc = detail::parse_json_object(text, file, k_max_depth, out.problems);
+  auto doc = parse_json_object(text, file, k_max_depth, out.problems);
   if (!doc) return;
   FieldReader f(file, out.problems);
   if (auto schema = f.string(*doc, "schema", "schema"); schema != "roofline-compare-v1") {
@@ -268,4 +267,4 @@ OutcomeScan read_outcome_files(const fs::path& eval_dir) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -8,12 +8,13 @@
 #include "roofline/outcomes/util.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 namespace {
 
-using outcomes_detail::str_or_null;
+using detail::str_or_null;
 using ojson = nlohmann::ordered_json;
 
 struct RecordChoice {
@@ -96,7 +97,6 @@ ojson ledger_record_json(const LedgerRecord& r) {
 }
 
 std::optional<LedgerRecord> parse_ledger_record(const nlohmann::json& j, std::string& error) {
-  using detail::FieldReader;
   if (!j.is_object()) {
     error = "not a JSON object";
     return std::nullopt;
@@ -236,4 +236,4 @@ std::vector<LedgerRecord> build_ledger_records(
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -4,8 +4,9 @@
 #include <fmt/format.h>
 
 #include "roofline/outcomes/outcomes.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 const char* to_string(OutcomeSource s) {
   switch (s) {
@@ -115,4 +116,4 @@ OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double ban
   return j;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -14,8 +14,9 @@
 
 #include "roofline/outcomes/pairing.hpp"
 #include "roofline/outcomes/predictions.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 // An isolated harness times its own launch overhead below this per-launch baseline time.
 inline constexpr double k_isolated_floor_us = 17.0;
@@ -121,4 +122,4 @@ std::vector<LedgerRecord> build_ledger_records(
     const std::map<std::string, RoundPredictions>& rounds, const OutcomeRun& run, double band,
     std::vector<std::string>& notes);
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -2,8 +2,9 @@
 #include "roofline/outcomes/pairing.hpp"
 
 #include "roofline/analyze/match.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 std::vector<KernelPair> pair_kernels(const std::vector<KernelRef>& from,
                                      const std::vector<KernelRef>& to) {
@@ -31,4 +32,4 @@ std::vector<KernelPair> pair_kernels(const std::vector<KernelRef>& from,
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 // A kernel as a list names it: the full name and, where known, the profiler's short name.
 struct KernelRef {
@@ -29,4 +30,4 @@ struct KernelPair {
 std::vector<KernelPair> pair_kernels(const std::vector<KernelRef>& from,
                                      const std::vector<KernelRef>& to);
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -10,14 +10,13 @@
 #include "roofline/analyze/analyze.hpp"
 #include "roofline/render/report.hpp"
 #include "roofline/outcomes/rounds.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 namespace fs = std::filesystem;
 
 namespace {
 
-using detail::FieldReader;
-using detail::json;
 
 constexpr int k_max_depth = 256;
 
@@ -73,7 +72,7 @@ double Prediction::unit_launches() const {
 RoundPredictions parse_predictions(std::string_view text, const std::string& display) {
   RoundPredictions r;
   r.from = display;
-  auto doc = detail::parse_json_object(text, display, k_max_depth, r.problems);
+  auto doc = parse_json_object(text, display, k_max_depth, r.problems);
   if (!doc) return r;
   r.usable = true;
   FieldReader f(display, r.problems);
@@ -93,7 +92,7 @@ RoundPredictions parse_predictions(std::string_view text, const std::string& dis
     const std::string path = fmt::format("entries[{}]", i);
     const json& e = (*entries)[i];
     if (!e.is_object()) {
-      f.error(path, "expected an object, got " + detail::describe_type(e) + "; entry skipped");
+      f.error(path, "expected an object, got " + describe_type(e) + "; entry skipped");
       continue;
     }
     Prediction p = read_entry(f, e, path);
@@ -124,7 +123,7 @@ RoundPredictions load_round_predictions(const fs::path& eval_dir, const std::str
   paths.eval_dir = eval_dir;
   set_input_round(paths, round);
   const AnalyzeInputs inputs = load_inputs(paths);
-  Analysis analysis = analyze(inputs, AnalyzeOptions{});
+  Analysis analysis = analyze::analyze(inputs, AnalyzeOptions{});
   // The artifact as analyze would write it, read back through the same reader.
   RoundPredictions r = parse_predictions(render_artifacts(analysis).json, display);
   r.round = round;
@@ -141,4 +140,4 @@ RoundPredictions load_round_predictions(const fs::path& eval_dir, const std::str
   return r;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 // One analysed entry as the artifact records it (the fields compare and outcomes use).
 struct Prediction {
@@ -54,4 +55,4 @@ RoundPredictions parse_predictions(std::string_view text, const std::string& dis
 RoundPredictions load_round_predictions(const std::filesystem::path& eval_dir,
                                         const std::string& round);
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -11,8 +11,9 @@
 #include "roofline/analyze/steps/infer_steps.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 namespace fs = std::filesystem;
 
 void set_input_round(InputPaths& paths, const std::string& round) {
@@ -61,4 +62,4 @@ StepCount round_step_count(const TopN& topn, const ModelConfig* config) {
   return s;
 }
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

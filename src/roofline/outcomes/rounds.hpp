@@ -10,8 +10,9 @@
 
 #include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline {
+namespace roofline::outcomes {
 
 // The one place a round name meets InputPaths: afterwards load_inputs reads that round's folder
 // (Top-N, and the env report beside it as the fallback) whatever the name.
@@ -31,4 +32,4 @@ struct StepCount {
 // null.
 StepCount round_step_count(const TopN& topn, const ModelConfig* config = nullptr);
 
-}  // namespace roofline
+}  // namespace roofline::outcomes

@@ -9,8 +9,9 @@
 
 #include "roofline/base/json_number.hpp"
 #include "roofline/base/text.hpp"
+#include "roofline/outcomes/layer.hpp"
 
-namespace roofline::outcomes_detail {
+namespace roofline::outcomes::detail {
 
 // `v` formatted with `spec` (a fmt spec such as "{:.3f}"), or `none` when absent.
 inline std::string opt_fmt(const std::optional<double>& v, const char* spec,
@@ -26,9 +27,9 @@ inline nlohmann::ordered_json str_or_null(const std::string& s) {
   return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
 }
 
-}  // namespace roofline::outcomes_detail
+}  // namespace roofline::outcomes::detail
 
-namespace roofline::outcomes_detail {
+namespace roofline::outcomes::detail {
 
 // Terminal cell: control characters as spaces, cut to `n` display columns with "…".
 inline std::string clip(const std::string& s, std::size_t n) {
@@ -53,4 +54,4 @@ inline std::string pad(const std::string& s, std::size_t width, bool right = fal
   return right ? fill + s : s + fill;
 }
 
-}  // namespace roofline::outcomes_detail
+}  // namespace roofline::outcomes::detail

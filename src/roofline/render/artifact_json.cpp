@@ -5,8 +5,9 @@
 
 #include "roofline/base/json_number.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 namespace {
 
 std::string join_notes(const std::vector<std::string>& notes) {
@@ -220,4 +221,4 @@ std::string render_json(const Analysis& a) {
   return json_text(artifact_json(a));
 }
 
-}  // namespace roofline
+}  // namespace roofline::render

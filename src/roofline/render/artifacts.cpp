@@ -11,8 +11,9 @@
 #include "roofline/render/svg.hpp"
 #include "roofline/render/report.hpp"
 #include "roofline/analyze/test_hooks.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 namespace {
 
 // The artifact without what a renderer can trip on: the run's own fields and every diagnostic
@@ -125,4 +126,4 @@ Artifacts render_artifacts(Analysis& a) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::render

@@ -13,8 +13,9 @@
 #include <fmt/format.h>
 
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 namespace {
 
 namespace fs = std::filesystem;
@@ -105,4 +106,4 @@ std::optional<std::string> write_atomic(const fs::path& path, std::string_view c
   return std::nullopt;
 }
 
-}  // namespace roofline
+}  // namespace roofline::render

@@ -5,8 +5,9 @@
 #include "roofline/base/json_number.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 
 ordered_json calc_json(const CalcResult& r) {
   ordered_json j = entry_json(r.entry);
@@ -173,4 +174,4 @@ std::string peaks_table_text(const PeaksTable& table) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::render

@@ -5,8 +5,9 @@
 #include <fmt/format.h>
 
 #include "roofline/render/chart_style.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline::chart {
+namespace roofline::render::chart {
 namespace {
 
 using svg::Attrs;
@@ -66,7 +67,7 @@ void draw_header(svg::Writer& w, const Analysis& a) {
   std::string sub = a.run.backend.empty() ? "" : a.run.backend + " · ";
   sub += fmt::format("isl {}, osl {}, conc {} · tp {:g} · stage {}{} · peaks: {}, confidence {}",
                      opt(a.run.workload.isl), opt(a.run.workload.osl), opt(a.run.workload.conc),
-                     a.run.tp, to_string(a.stage), a.stage == Stage::A ? " (estimate)" : "",
+                     a.run.tp, to_string(a.stage), a.stage == EvidenceLevel::A ? " (estimate)" : "",
                      to_string(a.peaks.source), to_string(a.peaks.confidence));
   put_text(w, 24, 58, svg::clip(sub, 140), font(k_sans, 13, k_muted));
 }
@@ -212,4 +213,4 @@ void draw_legend(svg::Writer& w, const Model& m, double x, double y) {
   w.close();
 }
 
-}  // namespace roofline::chart
+}  // namespace roofline::render::chart

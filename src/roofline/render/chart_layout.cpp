@@ -6,8 +6,9 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include "roofline/render/layer.hpp"
 
-namespace roofline::chart {
+namespace roofline::render::chart {
 
 double LogScale::operator()(double v) const {
   const double t = (std::log10(v) - lo_exp) / (hi_exp - lo_exp);
@@ -142,4 +143,4 @@ std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, con
   return spots;
 }
 
-}  // namespace roofline::chart
+}  // namespace roofline::render::chart

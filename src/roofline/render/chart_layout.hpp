@@ -4,8 +4,9 @@
 
 #include <string>
 #include <vector>
+#include "roofline/render/layer.hpp"
 
-namespace roofline::chart {
+namespace roofline::render::chart {
 
 // Maps [10^lo_exp, 10^hi_exp] onto pixels [px_lo, px_hi] logarithmically (px_hi < px_lo for an
 // upward y axis).
@@ -57,4 +58,4 @@ struct LabelSpot {
 std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, const Rect& bounds,
                                     const std::vector<Rect>& obstacles);
 
-}  // namespace roofline::chart
+}  // namespace roofline::render::chart

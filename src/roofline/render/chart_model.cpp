@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "roofline/base/units.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline::chart {
+namespace roofline::render::chart {
 namespace {
 
 constexpr int k_min_decades = 3;
@@ -27,7 +28,7 @@ std::optional<Point> place(const HeadEntry& e, std::string& why) {
     return std::nullopt;
   }
   // A collective is judged on the link roof, not this chart's.
-  if (v.roof == roofline::Roof::link || w.comm) {
+  if (v.roof == analyze::Roof::link || w.comm) {
     why = v.link_util
               ? "collective on the link roof: " + format_pct(v.link_util) + " link utilisation"
               : std::string("collective: no link roof for this part");
@@ -180,4 +181,4 @@ Model chart_model(const Analysis& a) {
   return m;
 }
 
-}  // namespace roofline::chart
+}  // namespace roofline::render::chart

@@ -9,8 +9,9 @@
 
 #include "roofline/render/chart_layout.hpp"
 #include "roofline/analyze/analysis.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline::chart {
+namespace roofline::render::chart {
 
 struct Point {
   const HeadEntry* entry = nullptr;
@@ -56,4 +57,4 @@ struct Model {
 // Pure: the same Analysis gives the same Model.
 Model chart_model(const Analysis& analysis);
 
-}  // namespace roofline::chart
+}  // namespace roofline::render::chart

@@ -7,8 +7,9 @@
 
 #include "roofline/render/chart_model.hpp"
 #include "roofline/render/svg.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline::chart {
+namespace roofline::render::chart {
 
 inline constexpr const char* k_sans = "DejaVu Sans, Helvetica, Arial, sans-serif";
 inline constexpr const char* k_mono = "DejaVu Sans Mono, Menlo, Consolas, monospace";
@@ -64,4 +65,4 @@ svg::Attrs diamond(double x, double y, double r);
 // sizes, and the entries left off the chart with the reason.
 void draw_legend(svg::Writer& w, const Model& m, double x, double y);
 
-}  // namespace roofline::chart
+}  // namespace roofline::render::chart

@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
-namespace detail {
+namespace roofline::render {
 
 namespace {
 
@@ -53,8 +53,6 @@ std::string md_code(std::string_view text, bool in_table, std::size_t max_chars)
   const bool pad = s.empty() || s.front() == '`' || s.back() == '`' || s.front() == ' ';
   return pad ? fence + " " + s + " " + fence : fence + s + fence;
 }
-
-}  // namespace detail
 
 std::string md_escape(std::string_view text) {
   std::string out;
@@ -115,8 +113,6 @@ std::string md_escape(std::string_view text) {
   return out;
 }
 
-namespace detail {
-
 std::string ceilings_sentence(const ResolvedPeaks& p, bool markdown) {
   if (p.source == PeaksSource::none) return "";
   const std::string command =
@@ -156,6 +152,4 @@ std::string ceilings_sentence(const ResolvedPeaks& p, bool markdown) {
           : fmt::format("; datasheet for {}, whose attainable speedups are upper bounds", rest));
 }
 
-}  // namespace detail
-
-}  // namespace roofline
+}  // namespace roofline::render

@@ -7,8 +7,9 @@
 
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::render {
 
 // Inline code span that survives any content: a fence longer than the longest backtick run,
 // newlines folded, and (in a table) `|` escaped. Long names are cut to `max_chars` with "…".
@@ -20,4 +21,4 @@ std::string md_code(std::string_view text, bool in_table, std::size_t max_chars 
 // the run has no peaks. `markdown` puts the command in a code span and escapes the source.
 std::string ceilings_sentence(const ResolvedPeaks& peaks, bool markdown);
 
-}  // namespace roofline::detail
+}  // namespace roofline::render

@@ -13,8 +13,9 @@
 
 #include "roofline/analyze/analysis.hpp"
 #include "roofline/analyze/calc.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 
 using ordered_json = nlohmann::ordered_json;
 
@@ -94,4 +95,4 @@ std::string md_escape(std::string_view text);
 std::optional<std::string> write_atomic(const std::filesystem::path& path, std::string_view content,
                                         bool durable = false);
 
-}  // namespace roofline
+}  // namespace roofline::render

@@ -8,11 +8,11 @@
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/report_measured.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 namespace {
 
-using detail::md_code;
 
 constexpr std::size_t k_table_name_chars = 60;
 constexpr std::size_t k_signature_rows = 8;  // signature rows under an entry
@@ -97,12 +97,12 @@ void header(std::string& out, const Analysis& a) {
     out += fmt::format("| Steps | {} prefill, {} decode |\n", opt(r.n_prefill_steps),
                        opt(r.n_decode_steps));
   out += fmt::format("| Stage | {} — {} |\n", to_string(a.stage),
-                     a.stage == Stage::A
+                     a.stage == EvidenceLevel::A
                          ? "estimate from Top-N shapes and config: display and annotate only"
-                     : a.stage == Stage::B ? "captured shapes: rank as a secondary key"
+                     : a.stage == EvidenceLevel::B ? "captured shapes: rank as a secondary key"
                                            : "measured counters: rank and cite");
   out += fmt::format("| Peaks | {} |\n", peaks_line(a.peaks));
-  if (const std::string c = detail::ceilings_sentence(a.peaks, true); !c.empty())
+  if (const std::string c = ceilings_sentence(a.peaks, true); !c.empty())
     out += fmt::format("| Ceilings | {} |\n", c);
   out += fmt::format("| Head | entries ≥ {:g}% of GPU time: {} analysed, {} skipped |\n",
                      a.head_threshold_pct, a.entries.size(), a.skipped_count);
@@ -416,4 +416,4 @@ std::string render_markdown(const Analysis& a) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::render

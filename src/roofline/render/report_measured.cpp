@@ -6,8 +6,9 @@
 
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::render::detail {
 
 std::string render_measured_inputs_md(const Analysis& a) {
   if (a.measured_inputs.empty() && a.unmatched_counter_kernels.empty()) return "";
@@ -90,4 +91,4 @@ std::string measured_vs_model_md(const HeadEntry& e) {
                         : " at the profile's time (the counters did not time the dispatches)\n");
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::render::detail

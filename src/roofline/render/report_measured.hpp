@@ -6,8 +6,9 @@
 #include <string>
 
 #include "roofline/analyze/analysis.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::render::detail {
 
 // Empty when the run had neither --shapes nor --counters.
 std::string render_measured_inputs_md(const Analysis& analysis);
@@ -20,4 +21,4 @@ inline constexpr double k_far_from_model = 0.25;
 // stage C.
 std::string measured_vs_model_md(const HeadEntry& entry);
 
-}  // namespace roofline::detail
+}  // namespace roofline::render::detail

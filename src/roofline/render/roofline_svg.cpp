@@ -10,8 +10,9 @@
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/svg.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 namespace {
 
 using chart::font;
@@ -375,4 +376,4 @@ std::string render_roofline_svg(const Analysis& a) {
   return w.finish();
 }
 
-}  // namespace roofline
+}  // namespace roofline::render

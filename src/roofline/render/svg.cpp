@@ -4,8 +4,9 @@
 #include <cstdint>
 
 #include <fmt/format.h>
+#include "roofline/render/layer.hpp"
 
-namespace roofline::svg {
+namespace roofline::render::svg {
 namespace {
 
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
@@ -171,4 +172,4 @@ std::string Writer::finish() {
   return std::move(out_);
 }
 
-}  // namespace roofline::svg
+}  // namespace roofline::render::svg

@@ -7,8 +7,9 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+#include "roofline/render/layer.hpp"
 
-namespace roofline::svg {
+namespace roofline::render::svg {
 
 // Text made safe for XML 1.0 content and attribute values: `& < > " '` become entities; control
 // characters other than tab and newline become a space; bytes that are not valid UTF-8, and the
@@ -47,4 +48,4 @@ class Writer {
   std::vector<std::string> open_;
 };
 
-}  // namespace roofline::svg
+}  // namespace roofline::render::svg

@@ -6,8 +6,9 @@
 
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/layer.hpp"
 
-namespace roofline {
+namespace roofline::render {
 namespace {
 
 // Control characters as spaces; cut to `n` bytes with "…" (0: never cut).
@@ -98,9 +99,9 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   out += fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
                      a.arch.empty() ? "unknown gfx" : a.arch,
                      a.product.empty() ? "" : "/" + a.product, peaks, to_string(a.stage),
-                     a.stage == Stage::A ? " (estimate: annotate, rank by GPU time)" : "",
+                     a.stage == EvidenceLevel::A ? " (estimate: annotate, rank by GPU time)" : "",
                      a.entries.size(), a.head_threshold_pct, a.skipped_count);
-  if (const std::string c = detail::ceilings_sentence(a.peaks, false); !c.empty())
+  if (const std::string c = ceilings_sentence(a.peaks, false); !c.empty())
     out += fmt::format("  ceilings: {}\n", c);
   if (!a.entries.empty()) {
     // Short names print whole (docs/method.md §22): one wider than its column has a line of its
@@ -162,4 +163,4 @@ std::vector<std::string> diagnostic_lines(const Analysis& a) {
   return lines;
 }
 
-}  // namespace roofline
+}  // namespace roofline::render

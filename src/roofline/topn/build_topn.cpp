@@ -10,8 +10,9 @@
 
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace {
 
 constexpr std::size_t k_max_signatures = 5;
@@ -37,7 +38,7 @@ const std::string& family_text(const TopnEntry& e) {
 // The kernel-family row of data/kernel_backends.tsv by the token rule (docs/method.md §7.2): the
 // longest pattern matching the (demangled) name or the short name.
 const BackendRule* match_backend(const TopnEntry& e, const std::vector<BackendRule>& rules) {
-  return detail::longest_match(rules.data(), rules.data() + rules.size(),
+  return longest_match(rules.data(), rules.data() + rules.size(),
                                {family_text(e), e.short_name},
                                [](const BackendRule&) { return true; });
 }
@@ -45,7 +46,7 @@ const BackendRule* match_backend(const TopnEntry& e, const std::vector<BackendRu
 bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens) {
   for (std::string_view t : tokens)
     for (const std::string* field : {&family_text(e), &e.short_name})
-      if (!field->empty() && detail::pattern_matches(t, *field)) return true;
+      if (!field->empty() && pattern_matches(t, *field)) return true;
   return false;
 }
 
@@ -337,7 +338,7 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
     probe.demangled = e.demangled;
     probe.short_name = e.short_name;
     probe.op = e.op.value_or("");
-    const Classification cls = classify(probe, rules);
+    const Classification cls = classify::classify(probe, rules);
     const BackendRule* family = match_backend(e, backends);
     e.classification = classification_of(*k, e, family, cls);
     e.backend_guess = family ? family->backend : "unknown";
@@ -351,4 +352,4 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
   return doc;
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

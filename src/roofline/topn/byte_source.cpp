@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 #include <zlib.h>
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 std::size_t FileReader::read(char* buf, std::size_t cap) {
   if (!file_ || !error_.empty()) return 0;
@@ -123,4 +124,4 @@ std::size_t GzipReader::read(char* buf, std::size_t cap) {
   return produced;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

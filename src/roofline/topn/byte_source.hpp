@@ -9,8 +9,9 @@
 #include <string_view>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 // Reads a file in chunks; a read error is kept in `error` (the stream then ends).
 class FileReader {
@@ -65,4 +66,4 @@ inline bool is_gzip(std::string_view head) {
          static_cast<unsigned char>(head[1]) == 0x8b;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

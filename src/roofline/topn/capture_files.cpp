@@ -12,8 +12,9 @@
 #include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/byte_source.hpp"
 #include "roofline/topn/capture_join.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace detail {
 
 std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
@@ -129,4 +130,4 @@ CaptureRead read_capture_traces(const std::vector<fs::path>& paths) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

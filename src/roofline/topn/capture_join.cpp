@@ -9,8 +9,9 @@
 #include <fmt/format.h>
 
 #include "roofline/topn/capture_join.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 constexpr std::size_t k_max_examples = 10;
@@ -318,4 +319,4 @@ std::optional<std::string> describe_capture_trace(const ChromeEvents& ev) {
       begins, sizes.empty() ? "" : fmt::format(", captured sizes {}", join_sizes(sizes)));
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

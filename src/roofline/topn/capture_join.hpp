@@ -12,8 +12,9 @@
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
 #include "roofline/topn/step_index.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 // Streams a Chrome trace (gzip inflated, a UTF-8 BOM skipped) into `out`. Returns "" or a
 // one-line description of what is wrong (a broken gzip stream wins over the JSON error it
@@ -55,4 +56,4 @@ void graph_notes(const GraphReplayStats& g, std::vector<std::string>& notes);
 // When `ev` holds capture windows and no graph replay: what the trace is, in one line.
 std::optional<std::string> describe_capture_trace(const ChromeEvents& ev);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

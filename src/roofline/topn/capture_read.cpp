@@ -17,8 +17,9 @@
 #include "roofline/topn/capture_join.hpp"
 #include "roofline/topn/event_lookup.hpp"
 #include "roofline/topn/op_attribution.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace detail {
 namespace {
 
@@ -210,4 +211,4 @@ std::string read_capture_stream(const ByteReader& read, const std::string& displ
   return {};
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

@@ -16,8 +16,9 @@
 #include "roofline/topn/topn.hpp"
 #include "roofline/topn/step_annotations.hpp"
 #include "roofline/topn/trace_device.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 // A string table: each distinct text stored once, addressed by a dense index.
 class Interner {
@@ -240,4 +241,4 @@ TraceProfile aggregate_chrome_events(ChromeEvents& events, const CaptureSet* cap
 // Returns "" or a one-line description of what is wrong with the document.
 std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

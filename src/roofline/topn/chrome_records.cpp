@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 constexpr std::size_t k_max_scalar_args = 256;  // scalars past this position are not read
@@ -317,4 +318,4 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -7,8 +7,9 @@
 
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/json_stream.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 bool is_error(JsonToken t) {
@@ -338,4 +339,4 @@ std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out) {
   return {};
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -11,9 +11,16 @@
 
 #include "roofline/inputs/csv_stream.hpp"
 #include "roofline/topn/csv_traces.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
+
+// The streaming CSV reader of the inputs layer (counter files use it too).
+using inputs::detail::CsvField;
+using inputs::detail::CsvRow;
+using inputs::detail::CsvStream;
+using inputs::detail::field_text;
 
 enum class CsvKind { rocprof_trace, rocprof_stats, nsys_sum };
 
@@ -173,4 +180,4 @@ std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
   return {};
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

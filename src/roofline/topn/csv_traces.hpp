@@ -6,12 +6,13 @@
 #include <vector>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 // Streams a kernel CSV into `out` (per kernel name: calls and total µs). Returns "" or one line
 // saying what is wrong with the file; skipped rows are counted in `notes`.
 std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
                              std::vector<std::string>& notes);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
 #if ROOFLINE_HAVE_LIBIBERTY
 // The one function used, as <libiberty/demangle.h> declares it (that header pulls in
@@ -20,7 +21,7 @@ extern "C" int cplus_demangle_v3_callback(const char* mangled, int options,
                                           void* opaque);
 #endif
 
-namespace roofline {
+namespace roofline::topn {
 namespace {
 
 // Longer mangled names skip the demangler: its stack arrays grow with the name (about 70 bytes a
@@ -228,4 +229,4 @@ std::optional<DemangledName> demangle_kernel_name(std::string_view name) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

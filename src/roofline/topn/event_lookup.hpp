@@ -7,8 +7,9 @@
 #include <tuple>
 
 #include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 class EventLookup {
  public:
@@ -42,4 +43,4 @@ class EventLookup {
   ChromeEvents& ev_;
 };
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -18,8 +18,9 @@
 #include <vector>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 
 inline constexpr std::uint32_t k_no_capture_id = 0xFFFFFFFFu;
 
@@ -93,4 +94,4 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
 TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
                             const CaptureSet* captures);
 
-}  // namespace roofline
+}  // namespace roofline::topn

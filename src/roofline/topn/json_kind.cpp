@@ -9,8 +9,9 @@
 #include <fmt/format.h>
 
 #include "roofline/topn/json_stream.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace json_kind {  // named, not anonymous: unity batches share one translation unit
 
 constexpr std::size_t k_max_keys = 32;
@@ -167,4 +168,4 @@ std::string describe_non_trace(const JsonHead& h) {
   return "not a trace";
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

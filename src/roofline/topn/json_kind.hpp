@@ -5,8 +5,9 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 // What the first bytes of a JSON document show (read up to where they end).
 struct JsonHead {
@@ -28,4 +29,4 @@ bool looks_like_chrome_trace(const JsonHead& head);
 // execution_details.json, a PyTorch memory timeline, a Top-N, …), from its head.
 std::string describe_non_trace(const JsonHead& head);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

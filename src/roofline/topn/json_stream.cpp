@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "roofline/base/units.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 constexpr std::size_t k_initial_buffer = std::size_t{1} << 20;
@@ -339,4 +340,4 @@ JsonToken JsonStream::skip_value() {
   return t;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 enum class JsonToken : std::uint8_t {
   begin_object,
@@ -96,4 +97,4 @@ class JsonStream {
   std::string error_;
 };
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -3,8 +3,9 @@
 #include <cmath>
 
 #include "roofline/topn/json_stream.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 int hex_value(char c) {
@@ -122,4 +123,4 @@ bool JsonStream::as_int(std::int64_t& out) const {
   return true;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

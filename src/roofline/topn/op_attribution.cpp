@@ -6,8 +6,9 @@
 
 #include <algorithm>
 #include <tuple>
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 bool ends_with(std::string_view s, std::string_view suffix) {
@@ -61,4 +62,4 @@ std::string OpModules::path_of(const OpRec& op) const {
                            : std::string(inner[1]) + "." + std::string(inner[0]);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 class OpModules {
  public:
@@ -21,4 +22,4 @@ class OpModules {
   const ChromeEvents& ev_;
 };
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -6,7 +6,7 @@
 
 #include "roofline/topn/topn.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace {
 
 struct ScalarPosition {
@@ -71,4 +71,4 @@ std::string op_scalar_name(std::string_view op, std::size_t arg) {
   return "arg" + std::to_string(arg);
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

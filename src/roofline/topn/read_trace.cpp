@@ -14,8 +14,9 @@
 #include "roofline/topn/csv_traces.hpp"
 #include "roofline/topn/json_kind.hpp"
 #include "roofline/topn/rocprof_json.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace {
 
 constexpr std::string_view k_bom = "\xEF\xBB\xBF";
@@ -169,4 +170,4 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

@@ -18,8 +18,9 @@
 #include <fmt/format.h>
 
 #include "roofline/topn/json_stream.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace rocprof {  // named, not anonymous: unity batches share one translation unit
 
 bool failed(JsonToken t) {
@@ -339,4 +340,4 @@ std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
   return {};
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 // Streams a rocprofv3 JSON document into `out`: `rocprofiler-sdk-tool[].buffer_records.
 // kernel_dispatch[]` (start_timestamp, end_timestamp in ns, dispatch_info.kernel_id) summed per
@@ -17,4 +18,4 @@ namespace roofline::detail {
 std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
                                std::vector<std::string>& notes);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

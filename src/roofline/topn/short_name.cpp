@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace {
 
 constexpr std::string_view k_anon = "(anonymous namespace)";
@@ -169,4 +170,4 @@ void make_short_names_unique(std::vector<TopnEntry>& entries) {
   }
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 bool shaped(const ChromeEvents& ev, const SigKey& k) {
@@ -165,4 +165,4 @@ std::vector<TraceCase> KernelSignatures::finish(const ChromeEvents& ev) {
   return out;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

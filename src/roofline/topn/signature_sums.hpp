@@ -11,7 +11,7 @@
 
 #include "roofline/topn/chrome_events.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 enum class StepKind : std::uint8_t { none, prefill, decode, mixed };
 
@@ -54,4 +54,4 @@ struct KernelSignatures {
   std::vector<TraceCase> finish(const ChromeEvents& ev);
 };
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -4,8 +4,9 @@
 
 #include <cctype>
 #include <vector>
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 bool step_digit(char c) {
@@ -341,4 +342,4 @@ std::optional<CaptureMarkName> parse_capture_annotation(std::string_view name) {
   return out;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -6,8 +6,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 // One part of a step: the context (prefill) or the generation (decode) requests. Each figure is
 // absent unless the annotation wrote it (Σq of a plain decode part is its request count).
@@ -70,4 +71,4 @@ struct CaptureMarkName {
 };
 std::optional<CaptureMarkName> parse_capture_annotation(std::string_view name);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

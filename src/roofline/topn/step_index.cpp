@@ -5,8 +5,9 @@
 
 #include <algorithm>
 #include <tuple>
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace {
 
 // The spans of one side, grouped: sorted by (key, begin, longest first), a span that starts
@@ -164,4 +165,4 @@ void add_step_stats(const StepStats& from, StepStats& into) {
   into.unparsed += from.unparsed;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

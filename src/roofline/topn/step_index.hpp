@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 struct Step {
   std::int32_t key = -1;  // the thread (CPU spans) or the device (GPU spans)
@@ -39,4 +40,4 @@ void add_step_stats(const StepIndex& index, const ChromeEvents& ev, StepStats& s
 // Adds `from` into `into` (several traces).
 void add_step_stats(const StepStats& from, StepStats& into);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

@@ -24,8 +24,9 @@
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 
 // ---- read ------------------------------------------------------------------------------------
 
@@ -306,4 +307,4 @@ std::string render_topn_json(const TopnDocument& doc);
 // profile_workload.json text (`schema: "workload-v1"`, docs/method.md §2.3).
 std::string render_workload_json(const TopnDocument& doc);
 
-}  // namespace roofline
+}  // namespace roofline::topn

@@ -13,8 +13,9 @@
 #include "roofline/topn/op_attribution.hpp"
 #include "roofline/topn/signature_sums.hpp"
 #include "roofline/topn/step_index.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace detail {
 namespace {
 
@@ -304,4 +305,4 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

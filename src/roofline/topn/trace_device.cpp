@@ -10,8 +10,9 @@
 
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/json_stream.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 namespace device_json {  // named, not anonymous: unity batches share one translation unit
 
 bool failed(JsonToken t) {
@@ -238,4 +239,4 @@ void merge_trace_device(TraceProfile& into, const TraceProfile& from) {
     into.device->note += (into.device->note.empty() ? "" : "; ") + note;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

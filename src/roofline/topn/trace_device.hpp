@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::topn::detail {
 
 class JsonStream;
 struct GpuEventRec;
@@ -49,4 +50,4 @@ void merge_trace_device(TraceProfile& into, const TraceProfile& from);
 std::string device_arch(std::string_view vendor, std::optional<double> major,
                         std::optional<double> minor);
 
-}  // namespace roofline::detail
+}  // namespace roofline::topn::detail

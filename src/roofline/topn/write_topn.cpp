@@ -7,8 +7,9 @@
 
 #include "roofline/base/json_number.hpp"
 #include "roofline/topn/topn.hpp"
+#include "roofline/topn/layer.hpp"
 
-namespace roofline {
+namespace roofline::topn {
 namespace {
 
 using ordered_json = nlohmann::ordered_json;
@@ -298,4 +299,4 @@ std::string render_workload_json(const TopnDocument& doc) {
   return text_of(j);
 }
 
-}  // namespace roofline
+}  // namespace roofline::topn

@@ -10,8 +10,9 @@
 #include "roofline/analyze/models/step_attention.hpp"
 
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 constexpr double k_assumed_kv_splits = 8.0;
@@ -379,4 +380,4 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
   decode_gqa(in, work, *in.rows, S);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -6,8 +6,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 using detail::fmt_bytes;
 
@@ -301,4 +302,4 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -4,8 +4,9 @@
 
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 bool name_has(const TopNEntry& e, std::initializer_list<std::string_view> tokens) {
@@ -141,4 +142,4 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   add_candidate(work, "link bytes", link, term("flops", "", 0.0, TermUnit::flops));
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

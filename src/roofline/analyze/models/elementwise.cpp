@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 struct Operand {
@@ -173,4 +174,4 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
   add_candidate(work, kind, bytes, flops);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

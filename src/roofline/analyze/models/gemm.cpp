@@ -5,8 +5,9 @@
 
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 struct GemmShape {
@@ -230,4 +231,4 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
   add_candidate(work, "dense GEMM", bytes, flops);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 void model_indexer(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
@@ -72,4 +73,4 @@ void model_indexer(const ModelInput& in, WorkEstimate& work) {
   add_candidate(work, "index keys + scores", bytes, flops);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

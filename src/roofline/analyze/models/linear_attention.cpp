@@ -8,8 +8,9 @@
 
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 struct Shape {
@@ -306,7 +307,7 @@ std::optional<Shape> state_update(const ModelInput& in, double N, WorkEstimate& 
 
 }  // namespace
 
-void model_linear(const ModelInput& in, WorkEstimate& work) {
+void model_linear_attention(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;
   const StateRole detail = in.cls.detail.state;
   work.has_compute_peak_class = false;  // vector units: the memory axis decides
@@ -370,4 +371,4 @@ void model_linear(const ModelInput& in, WorkEstimate& work) {
        r.flops, std::nullopt});
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -8,7 +8,7 @@
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 std::string dims_text(const std::vector<std::int64_t>& d) {
@@ -99,4 +99,4 @@ double modelled_share(const std::vector<SignatureWork>& sigs) {
   return all > 0 ? modelled / all : 0.0;
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -8,8 +8,9 @@
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/base/term.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 struct ResolvedDtypes {
   Dtype act, weight, kv;
@@ -38,7 +39,7 @@ void model_attention(const ModelInput& in, WorkEstimate& work);
 void model_elementwise(const ModelInput& in, WorkEstimate& work);
 // Linear attention and state-space layers (model_linear.cpp): GDN/KDA/lightning/mamba decode
 // updates and their short convs; chunked-prefill kernels stay L2 (the operand-bytes bound).
-void model_linear(const ModelInput& in, WorkEstimate& work);
+void model_linear_attention(const ModelInput& in, WorkEstimate& work);
 // Collectives (model_comm.cpp): link bytes per GPU for the algorithm, the link roof's group.
 void model_comm(const ModelInput& in, WorkEstimate& work);
 // DeepSeek-V3.2 lightning indexer scores (model_indexer.cpp), called by model_attention.
@@ -108,4 +109,4 @@ std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>&
 // carry.
 double modelled_share(const std::vector<SignatureWork>& sigs);
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

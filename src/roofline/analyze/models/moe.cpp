@@ -9,8 +9,9 @@
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/analyze/models/moe.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 // Stage named by the kernel: stage1 | stage2 | unnamed.
@@ -191,4 +192,4 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   moe_candidates(in, s, weight_elems, experts_hit, activations, shared, work);
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

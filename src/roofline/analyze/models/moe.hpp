@@ -6,8 +6,9 @@
 #include <string>
 
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 // What every piece reads: the config's shape of the layer and the stage the kernel runs.
 struct MoeSetup {
@@ -51,4 +52,4 @@ void moe_candidates(const ModelInput& in, const MoeSetup& s, const Term& weight_
                     const Term& experts_hit, const Term& activations, const SharedExperts& shared,
                     WorkEstimate& work);
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

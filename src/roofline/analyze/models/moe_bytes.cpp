@@ -4,8 +4,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/moe.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
   const double M = s.M, H = s.H_act > 0 ? s.H_act : s.H, I = s.I, a = s.a, pairs = s.pairs,
@@ -138,4 +139,4 @@ void moe_candidates(const ModelInput& in, const MoeSetup& s, const Term& weight_
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

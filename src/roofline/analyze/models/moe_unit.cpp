@@ -5,8 +5,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/moe.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 void moe_unit(const ModelInput& in, const MoeSetup& s, WorkEstimate& work) {
   const ModelConfig& cfg = *in.ctx.config;
@@ -44,4 +45,4 @@ void moe_unit(const ModelInput& in, const MoeSetup& s, WorkEstimate& work) {
   }
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -6,8 +6,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
                          const ModelContext& ctx, WorkEstimate& work) {
@@ -50,4 +51,4 @@ void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const C
       render(bound), util));
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -5,9 +5,10 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include "roofline/analyze/layer.hpp"
 
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 bool is_float(const Dtype& d) {
@@ -112,4 +113,4 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

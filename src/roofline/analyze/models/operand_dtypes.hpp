@@ -6,8 +6,9 @@
 
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // The profiler's `dtypes` is the sorted set of the input types of every call (docs/method.md §8.2),
 // not one per operand: per-operand dtypes for one signature by role — weights the narrowest float
@@ -26,4 +27,4 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
                              const std::vector<std::vector<std::int64_t>>& signature, OpClass cls,
                              const ModelConfig* config);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

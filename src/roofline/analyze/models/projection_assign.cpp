@@ -8,8 +8,9 @@
 
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 bool count_matches(double launches, double per_step) {
@@ -77,7 +78,7 @@ struct Group {
 
 // By module path: every kernel of the group names a distinct projection of one variant.
 bool assign_by_module(const Group& g, const std::vector<PlanKernel>& kernels,
-                      const LinearPlan& plan, const PlanStep& step,
+                      const ProjectionPlan& plan, const PlanStep& step,
                       std::vector<ProjectionAssignment>& out) {
   for (const PlanVariant& v : plan.variants) {
     const std::vector<Projection> ps = at_count(v, g.per_step);
@@ -140,7 +141,7 @@ std::string pair_jointly(const Group& g, const std::vector<PlanKernel>& kernels,
 }
 
 // Jointly: the variants whose projection count at this launch count equals the kernel count.
-void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels, const LinearPlan& plan,
+void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan,
                     const PlanStep& step, std::vector<ProjectionAssignment>& out) {
   std::vector<std::pair<std::string, std::vector<std::pair<std::size_t, Projection>>>> fits;
   std::vector<std::string> failures;
@@ -182,7 +183,7 @@ void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels, cons
 }  // namespace
 
 std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
-                                                     const LinearPlan& plan, const PlanStep& step) {
+                                                     const ProjectionPlan& plan, const PlanStep& step) {
   std::vector<ProjectionAssignment> out(kernels.size());
   std::vector<Group> groups;
   for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -239,4 +240,4 @@ std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKerne
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -8,8 +8,9 @@
 
 #include "roofline/inputs/layer_plan.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 Projection proj(ProjectionKind kind, double n, double k, double per_step, std::string sharding) {
@@ -170,8 +171,8 @@ double projection_flops(const Projection& p, double m) {
   return 2.0 * m * p.n * p.k;
 }
 
-LinearPlan linear_plan(const ModelConfig& c, double tp) {
-  LinearPlan out;
+ProjectionPlan projection_plan(const ModelConfig& c, double tp) {
+  ProjectionPlan out;
   if (!c.hidden) {
     out.missing = "hidden_size";
     return out;
@@ -210,4 +211,4 @@ LinearPlan linear_plan(const ModelConfig& c, double tp) {
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

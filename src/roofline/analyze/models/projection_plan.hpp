@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 enum class ProjectionKind {
   qkv,
@@ -51,7 +52,7 @@ struct PlanVariant {
   std::vector<Projection> projections;
 };
 
-struct LinearPlan {
+struct ProjectionPlan {
   std::vector<PlanVariant> variants;  // empty when the config lacks a size (see `missing`)
   std::string missing;                // the config keys it needs and lacks ("" = none)
   std::string description;            // the projections of the first variant, for run notes
@@ -60,7 +61,7 @@ struct LinearPlan {
 // The plan variants of `cfg` at tensor parallelism `tp`: every projection the config fixes, with
 // the layer plan's layer counts as launches per step. A projection whose size the config lacks is
 // left out and named in `missing`.
-LinearPlan linear_plan(const ModelConfig& cfg, double tp);
+ProjectionPlan projection_plan(const ModelConfig& cfg, double tp);
 
 // A GEMM kernel without shapes, as the assignment sees it.
 struct PlanKernel {
@@ -101,6 +102,6 @@ double projection_flops(const Projection& p, double m);
 // A time tie within 5 %, several fitting variants, or an infeasible pair leaves the kernels
 // unassigned with every candidate listed. Parallel to `kernels`.
 std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
-                                                     const LinearPlan& plan, const PlanStep& step);
+                                                     const ProjectionPlan& plan, const PlanStep& step);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

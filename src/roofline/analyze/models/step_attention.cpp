@@ -9,8 +9,9 @@
 
 #include "roofline/inputs/layer_plan.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 std::optional<StepAttention> step_attention(const StepSums& s, const AttentionDims& d,
                                             double window, std::string& missing) {
@@ -89,4 +90,4 @@ std::optional<StepAttention> step_attention_mean(const StepSums& s, const Attent
   return mean;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // The Σ terms of the requests of one step (both parts summed, or one part): requests, Σq query
 // tokens, Σkv KV tokens including the new ones, Σq², Σq·kv.
@@ -49,4 +50,4 @@ std::optional<StepAttention> step_attention(const StepSums& s, const AttentionDi
 std::optional<StepAttention> step_attention_mean(const StepSums& s, const AttentionDims& d,
                                                  const LayerPlan& plan, std::string& missing);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -8,7 +8,7 @@
 
 #include "roofline/base/units.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 namespace {
 
 // A signature as a one-signature entry: its own bytes, FLOPs, dtype and time.
@@ -99,4 +99,4 @@ void signature_notes(const WorkEstimate& work, const SignatureRoofs& sums, Verdi
       to_string(sv.roof), sv.win_ms));
 }
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

@@ -6,9 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/judge.hpp"
 
-namespace roofline::detail {
+namespace roofline::analyze::detail {
 
 struct SignatureRoofs {
   double roof_ms = 0.0;      // Σ units · max(bytes/BW, FLOPs/peak)
@@ -32,4 +33,4 @@ SignatureRoofs judge_signatures(const WorkEstimate& work, OpClass cls, double pc
 // The notes that say how the entry was judged from its signatures, and which has the most to win.
 void signature_notes(const WorkEstimate& work, const SignatureRoofs& sums, Verdict& v);
 
-}  // namespace roofline::detail
+}  // namespace roofline::analyze::detail

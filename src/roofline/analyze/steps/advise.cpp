@@ -14,12 +14,12 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 using detail::fmt_bytes;
-using detail::icontains;
 
 std::string table_route(const HeadEntry& e) {
   const Verdict& v = e.verdict;
@@ -189,4 +189,4 @@ Advice advise(const HeadEntry& e, const TopN& topn, const ResolvedPeaks& peaks) 
   return a;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -5,8 +5,9 @@
 
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -19,4 +20,4 @@ struct Advice {
 // roofline/analyze/head_entry.hpp).
 Advice advise(const HeadEntry& entry, const TopN& topn, const ResolvedPeaks& peaks);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

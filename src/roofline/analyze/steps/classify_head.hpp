@@ -6,8 +6,9 @@
 
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -38,4 +39,4 @@ void classify_head(std::vector<HeadEntry>& head, const TopN& topn, const ClassRu
 void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
                               const ClassRules& rules);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 using detail::fmt_bytes;
 
@@ -73,7 +74,7 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
 
 Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& e,
                 const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx) {
-  Deepened d{std::move(stage_a), Stage::A, {}};
+  Deepened d{std::move(stage_a), EvidenceLevel::A, {}};
   if (ev.workload) fold_workload(*ev.workload, e, regime, cls, ctx, d);
   if (!ev.probes.empty()) {
     std::vector<const ProbeCase*> cases;
@@ -94,7 +95,7 @@ Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& 
             "stage A model for comparison: {:.6g} B, {:.6g} FLOPs per unit over {:.6g} ms",
             d.work.bytes, d.work.flops, d.work.t_unit_ms));
       d.work = std::move(b);
-      d.stage = Stage::B;
+      d.stage = EvidenceLevel::B;
     } else {
       d.notes.push_back(fmt::format("stage B not reached: probe {} ({} match): {}; stage A kept",
                                     targets, how, b.unmodeled_reason));
@@ -114,7 +115,7 @@ Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& 
           m.time_us ? fmt::format(" in {:.6g} µs", *m.time_us) : std::string()));
     } else {
       apply_measurement(d.work, m, ev.measured_source, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
-      d.stage = Stage::C;
+      d.stage = EvidenceLevel::C;
     }
   }
   return d;
@@ -202,4 +203,4 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
   }
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -8,8 +8,9 @@
 #include "roofline/analyze/steps/gather_evidence.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/inputs/counters.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // The measured/model ratios of one unit (`launches` dispatches): bytes when the model has bytes
 // (> 0) and the measurement bytes, FLOPs when the model has FLOPs (> 0) and the counters FLOPs;
@@ -30,10 +31,10 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& measured,
 // stage C puts the measured bytes in (when the op has a model); each says so.
 struct Deepened {
   WorkEstimate work;
-  Stage stage = Stage::A;
+  EvidenceLevel stage = EvidenceLevel::A;
   std::vector<std::string> notes;
 };
 Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopNEntry& entry,
                 const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -12,8 +12,9 @@
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/analyze/match.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 std::vector<KernelNames> head_names(const std::vector<HeadEntry>& head) {
@@ -141,4 +142,4 @@ EvidenceSummary gather_evidence(std::vector<HeadEntry>& head, const ShapesInput&
   return ev;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

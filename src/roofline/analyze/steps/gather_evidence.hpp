@@ -9,8 +9,9 @@
 #include "roofline/inputs/counters.hpp"
 #include "roofline/inputs/eval_inputs.hpp"
 #include "roofline/inputs/probes.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -36,4 +37,4 @@ struct EvidenceSummary {
 EvidenceSummary gather_evidence(std::vector<HeadEntry>& head, const ShapesInput& shapes,
                                 const CountersInput& counters, const ProbeSet* workload = nullptr);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -7,21 +7,22 @@
 #include "roofline/analyze/steps/judge.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
-Grade grade(Stage stage, const WorkEstimate& work, const Verdict& v, const ResolvedPeaks& peaks) {
+Grade grade(EvidenceLevel stage, const WorkEstimate& work, const Verdict& v, const ResolvedPeaks& peaks) {
   Grade g;
   // Confidence follows the stage (docs/method.md §12); low peaks or an unvalidated compute axis
   // keep it low.
-  g.confidence = stage == Stage::C   ? Confidence::high
-                 : stage == Stage::B ? Confidence::medium
+  g.confidence = stage == EvidenceLevel::C   ? Confidence::high
+                 : stage == EvidenceLevel::B ? Confidence::medium
                                      : Confidence::low;
-  if (stage == Stage::A)
+  if (stage == EvidenceLevel::A)
     g.notes.push_back(
         "confidence low: stage A estimate from Top-N shapes and config (display and annotate "
         "only)");
-  if (stage != Stage::A && peaks.confidence == Confidence::low) {
+  if (stage != EvidenceLevel::A && peaks.confidence == Confidence::low) {
     g.confidence = Confidence::low;
     g.notes.push_back(fmt::format("confidence low: stage {} numbers over low-confidence peaks",
                                   to_string(stage)));
@@ -30,14 +31,14 @@ Grade grade(Stage stage, const WorkEstimate& work, const Verdict& v, const Resol
     g.notes.push_back(
         "compute-axis entry on unvalidated compute peaks (bf16 != fp16 or missing): confidence "
         "low");
-  } else if (stage != Stage::A) {
+  } else if (stage != EvidenceLevel::A) {
     g.notes.push_back(
-        stage == Stage::C
+        stage == EvidenceLevel::C
             ? "confidence high: stage C, measured bytes (rank; cite)"
             : "confidence medium: stage B, captured shapes (rank as a secondary key)");
   }
   // A measured entry has had its stage-C run: it is no longer a candidate for one.
-  g.stage_c_candidate = v.stage_c_candidate && stage != Stage::C;
+  g.stage_c_candidate = v.stage_c_candidate && stage != EvidenceLevel::C;
 
   if (!work.modeled)
     g.problem = EntryProblem{Level::L2, work.unmodeled_reason};
@@ -50,4 +51,4 @@ Grade grade(Stage stage, const WorkEstimate& work, const Verdict& v, const Resol
   return g;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

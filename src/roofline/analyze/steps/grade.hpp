@@ -7,8 +7,9 @@
 #include "roofline/analyze/steps/judge.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // Why an entry has no verdict (docs/method.md §13): L2 no model, L3 infeasible, L5 the analysis
 // failed.
@@ -27,7 +28,7 @@ struct Grade {
 // Confidence follows the evidence stage (A low, B medium, C high); low-confidence peaks, or a
 // compute-axis verdict on unvalidated compute peaks, keep it low. An entry without a model is L2,
 // an infeasible one L3.
-Grade grade(Stage stage, const WorkEstimate& work, const Verdict& verdict,
+Grade grade(EvidenceLevel stage, const WorkEstimate& work, const Verdict& verdict,
             const ResolvedPeaks& peaks);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -13,8 +13,9 @@
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 constexpr double k_tolerance = 0.05;  // |calls/steps − k·layers| ≤ 5 % of k·layers
@@ -186,4 +187,4 @@ StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -6,8 +6,9 @@
 
 #include "roofline/analyze/findings.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -33,4 +34,4 @@ struct StepInference {
 StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
                           const ModelConfig* config);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

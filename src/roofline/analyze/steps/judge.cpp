@@ -11,9 +11,10 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/inputs/target_eff.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/verdict_signatures.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 constexpr double k_bound_util = 0.60;
@@ -332,4 +333,4 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
   return v;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

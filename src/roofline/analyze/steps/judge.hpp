@@ -8,8 +8,9 @@
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/inputs/calibration.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 // The launch overhead a dispatch-bound kernel is held to (docs/method.md §10.6).
 inline constexpr double k_default_launch_overhead_us = 5.0;
@@ -68,4 +69,4 @@ std::optional<double> target_eff_for(OpClass cls, const std::string& product);
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

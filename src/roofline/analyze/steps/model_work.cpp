@@ -9,8 +9,9 @@
 
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/models/operand_dtypes.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace detail {
 
 double elements(const std::vector<std::int64_t>& dims) {
@@ -248,7 +249,7 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
       break;
     case OpClass::linear_attn:
     case OpClass::ssm:
-      detail::model_linear(in, work);
+      detail::model_linear_attention(in, work);
       break;
     case OpClass::comm:
       detail::model_comm(in, work);
@@ -329,4 +330,4 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
   return work;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

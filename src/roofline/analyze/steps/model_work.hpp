@@ -13,8 +13,9 @@
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/probes.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct ModelContext {
   const EnvReport* env = nullptr;       // null when env_report.json is missing/unreadable
@@ -154,4 +155,4 @@ WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
                         const SignatureCases& signatures = {});
 
 
-}  // namespace roofline
+}  // namespace roofline::analyze

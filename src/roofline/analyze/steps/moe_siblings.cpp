@@ -12,8 +12,9 @@
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 // The name's alphanumeric tokens, lower-cased ("_matmul_ogs_NNT_…_swiglu" → matmul, ogs, nnt, …).
@@ -112,4 +113,4 @@ void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
   }
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -11,8 +11,9 @@
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 std::optional<Regime> single_regime(const TopNEntry& e) {
@@ -221,4 +222,4 @@ void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvRepor
   }
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

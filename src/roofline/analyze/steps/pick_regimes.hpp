@@ -7,8 +7,9 @@
 #include "roofline/analyze/steps/infer_steps.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -42,4 +43,4 @@ RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving,
 void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
                   const ModelConfig* config);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

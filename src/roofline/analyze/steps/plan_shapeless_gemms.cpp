@@ -14,8 +14,9 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 bool any_dims(const std::vector<ProbeCase>& cases) {
@@ -105,7 +106,7 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
 
 // The assignment of one regime's kernels, written into their head entries.
 void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& topn,
-                   const ModelConfig& cfg, const LinearPlan& plan, const EnvReport* env,
+                   const ModelConfig& cfg, const ProjectionPlan& plan, const EnvReport* env,
                    const ResolvedPeaks& peaks, Findings& found) {
   std::vector<ShapelessGemm*> group;
   for (ShapelessGemm& c : all)
@@ -176,10 +177,10 @@ Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
     return found;
   }
   const double tp = env && env->tp > 0 ? env->tp : 1.0;
-  const LinearPlan plan = linear_plan(*config, tp);
+  const ProjectionPlan plan = projection_plan(*config, tp);
   for (Regime r : {Regime::decode, Regime::prefill})
     assign_regime(r, all, topn, *config, plan, env, peaks, found);
   return found;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

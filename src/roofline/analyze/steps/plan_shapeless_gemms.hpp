@@ -7,8 +7,9 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -22,4 +23,4 @@ Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
                               const ModelConfig* config, const EnvReport* env,
                               const ResolvedPeaks& peaks, const ClassRules& rules);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -9,8 +9,9 @@
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 Rankings rank_entries(const std::vector<HeadEntry>& entries, const ResolvedPeaks& peaks) {
   Rankings r;
@@ -46,4 +47,4 @@ Rankings rank_entries(const std::vector<HeadEntry>& entries, const ResolvedPeaks
   return r;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

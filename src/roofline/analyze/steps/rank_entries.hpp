@@ -5,8 +5,9 @@
 
 #include "roofline/analyze/findings.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -19,4 +20,4 @@ struct Rankings {
 // empty when the part has no hardware denominator.
 Rankings rank_entries(const std::vector<HeadEntry>& entries, const ResolvedPeaks& peaks);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

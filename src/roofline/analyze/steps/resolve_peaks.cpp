@@ -9,8 +9,9 @@
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 namespace {
 
 // Client RDNA4: "gfx120" followed by digits only (gfx1200, gfx1201). gfx125x is CDNA5.
@@ -335,4 +336,4 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
   return out;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

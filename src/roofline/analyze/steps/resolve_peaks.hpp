@@ -9,8 +9,9 @@
 #include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/peaks.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct ResolvedPeaks {
   std::string gfx;      // normalized run arch: the gfx (AMD) or sm_NN (NVIDIA)
@@ -58,4 +59,4 @@ CeilingKind compute_ceiling_for(const ResolvedPeaks& peaks, DtypeKey dtype_key);
 // Whether any axis divides by a measured figure.
 bool any_measured_ceiling(const ResolvedPeaks& peaks);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

@@ -13,8 +13,9 @@
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 double head_key_pct(const TopNEntry& e, HeadKey key) {
   return key == HeadKey::serving_weighted && e.serving_weighted_pct ? *e.serving_weighted_pct
@@ -105,4 +106,4 @@ Head scope_to_head(const TopN& topn, const ScopeOptions& options) {
   return head;
 }
 
-}  // namespace roofline
+}  // namespace roofline::analyze

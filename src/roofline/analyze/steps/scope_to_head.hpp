@@ -6,8 +6,9 @@
 
 #include "roofline/analyze/findings.hpp"
 #include "roofline/inputs/inputs.hpp"
+#include "roofline/analyze/layer.hpp"
 
-namespace roofline {
+namespace roofline::analyze {
 
 struct HeadEntry;
 
@@ -38,4 +39,4 @@ struct Head {
 // when the ranks repeat too.
 Head scope_to_head(const TopN& topn, const ScopeOptions& options);
 
-}  // namespace roofline
+}  // namespace roofline::analyze

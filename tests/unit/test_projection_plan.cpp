@@ -15,8 +15,9 @@
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
+#include "roofline/cli/layer.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::rel;
 
@@ -68,7 +69,7 @@ PlanStep decode_32() {
 }  // namespace
 
 TEST_CASE("linear_plan: Qwen3-8B at TP 1 and TP 2", "[linear_plan]") {
-  const LinearPlan plan = linear_plan(qwen3_8b(), 1.0);
+  const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
   REQUIRE(plan.missing.empty());
   REQUIRE(plan.variants.size() == 4);  // fused/split qkv × fused/split gate_up
   const PlanVariant& fused = plan.variants.front();
@@ -91,13 +92,13 @@ TEST_CASE("linear_plan: Qwen3-8B at TP 1 and TP 2", "[linear_plan]") {
   CHECK(projection_flops(*find(fused, ProjectionKind::gate_up), 32) == rel(6442450944.0));
   CHECK(projection_bytes(*qkv, 32, 2, 2) == rel(50987008.0));
 
-  const LinearPlan tp2 = linear_plan(qwen3_8b(), 2.0);
+  const ProjectionPlan tp2 = projection_plan(qwen3_8b(), 2.0);
   const PlanVariant& f2 = tp2.variants.front();
   CHECK(find(f2, ProjectionKind::qkv)->n == 3072);  // (16 + 2·4)·128
   CHECK(find(f2, ProjectionKind::o)->k == 2048);    // row-parallel
   CHECK(find(f2, ProjectionKind::down)->k == 6144);
   CHECK(find(f2, ProjectionKind::lm_head)->n == 75968);   // vocab-parallel
-  const LinearPlan tp16 = linear_plan(qwen3_8b(), 16.0);  // KV heads floor at one per rank
+  const ProjectionPlan tp16 = projection_plan(qwen3_8b(), 16.0);  // KV heads floor at one per rank
   CHECK(find(tp16.variants.front(), ProjectionKind::qkv)->n == (2.0 + 2.0) * 128);
 }
 
@@ -107,7 +108,7 @@ TEST_CASE("assign_projections: the SGLang decode's four GEMMs jointly", "[linear
       kernel("Cijk_MT256x32x64", 36, 67.16), kernel("Cijk_MT32x32x256", 36, 40.61),
       kernel("Cijk_MT64x32x256", 36, 25.10), kernel("Cijk_MT16x32x512", 36, 16.73),
       kernel("Cijk_MT256x48x64", 1, 396.83)};
-  const auto a = assign_projections(kernels, linear_plan(qwen3_8b(), 1.0), decode_32());
+  const auto a = assign_projections(kernels, projection_plan(qwen3_8b(), 1.0), decode_32());
   REQUIRE(a.size() == 5);
   const ProjectionKind want[] = {ProjectionKind::gate_up, ProjectionKind::down, ProjectionKind::qkv,
                                  ProjectionKind::o, ProjectionKind::lm_head};
@@ -124,7 +125,7 @@ TEST_CASE("assign_projections: the SGLang decode's four GEMMs jointly", "[linear
 
 TEST_CASE("assign_projections: ties, infeasible pairs and missing counts stay L2",
           "[linear_plan]") {
-  const LinearPlan plan = linear_plan(qwen3_8b(), 1.0);
+  const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
   // down and qkv within 5 % of each other: not decided.
   auto a = assign_projections({kernel("a", 36, 67.16), kernel("b", 36, 40.61),
                                kernel("c", 36, 39.9), kernel("d", 36, 16.73)},
@@ -152,7 +153,7 @@ TEST_CASE("assign_projections: ties, infeasible pairs and missing counts stay L2
   // A config without hidden_size has no plan.
   ModelConfig none = qwen3_8b();
   none.hidden.reset();
-  a = assign_projections({kernel("a", 36, 67.0)}, linear_plan(none, 1.0), decode_32());
+  a = assign_projections({kernel("a", 36, 67.0)}, projection_plan(none, 1.0), decode_32());
   CHECK(contains(a[0].problem, "config lacks hidden_size"));
 }
 
@@ -165,7 +166,7 @@ TEST_CASE("assign_projections: module paths decide where they say", "[linear_pla
       kernel("w", 36, 67.16, "RowParallelLinear in Qwen3Attention")};
   PlanStep step = decode_32();
   step.peak_bw_bytes_s.reset();  // the shuffled times would be infeasible
-  const auto a = assign_projections(kernels, linear_plan(qwen3_8b(), 1.0), step);
+  const auto a = assign_projections(kernels, projection_plan(qwen3_8b(), 1.0), step);
   CHECK(a[0].projection->kind == ProjectionKind::gate_up);
   CHECK(a[1].projection->kind == ProjectionKind::down);
   CHECK(a[2].projection->kind == ProjectionKind::qkv);
@@ -175,7 +176,7 @@ TEST_CASE("assign_projections: module paths decide where they say", "[linear_pla
 
 TEST_CASE("assign_projections: the vLLM gpt-oss prefill step by FLOPs", "[linear_plan]") {
   const ModelConfig cfg = zoo_config("zoo_gpt_oss_20b/input/config.json");
-  const LinearPlan plan = linear_plan(cfg, 1.0);
+  const ProjectionPlan plan = projection_plan(cfg, 1.0);
   REQUIRE(!plan.variants.empty());
   const Projection* qkv = find(plan.variants.front(), ProjectionKind::qkv);
   REQUIRE(qkv);

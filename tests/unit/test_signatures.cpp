@@ -6,10 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "roofline/cli/layer.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
-using namespace roofline;
+using namespace roofline::cli;
 using roofline::test::chunked;
 using roofline::test::dt;
 using roofline::test::gfx950_peaks;

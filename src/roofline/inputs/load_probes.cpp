@@ -6,12 +6,11 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/json_input.hpp"
-#include "roofline/inputs/probes.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/probes.hpp"
 
 namespace roofline::inputs {
 namespace {
-
 
 // `shapeless_ok`: a workload signature without dims (a graph replay without a capture) is kept.
 std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::string& path,
@@ -194,8 +193,7 @@ std::optional<ProbeKernel> read_kernel(FieldReader& f, const json& obj, const st
 Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name,
                               const InputLimits& limits) {
   Loaded<ProbeSet> out;
-  auto root =
-      parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto root = parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!root) return out;
   FieldReader f(display_name, out.errors);
   ProbeSet set;
@@ -234,8 +232,7 @@ Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_
 Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& display_name,
                                 const InputLimits& limits) {
   Loaded<ProbeSet> out;
-  auto root =
-      parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  auto root = parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!root) return out;
   FieldReader f(display_name, out.errors);
   if (auto schema = f.string(*root, "schema", "schema"); schema && *schema != "workload-v1")

@@ -16,7 +16,8 @@ struct ScalarPosition {
   bool key;  // changes the work's shape (a window), though it is a number
 };
 
-// The positions seen in real traces (docs/method.md §22.8); causal flags are keys by being booleans.
+// The positions seen in real traces (docs/method.md §22.8); causal flags are keys by being
+// booleans.
 constexpr ScalarPosition k_positions[] = {
     {"_vllm_fa2_C::varlen_fwd", 10, "max_seqlen_q", false},
     {"_vllm_fa2_C::varlen_fwd", 11, "max_seqlen_k", false},

@@ -33,7 +33,7 @@ std::string op_or_module(const CaseSignature& s) {
 std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
   if (!ctx.config || c.dims.size() < 2 || c.dims[0].size() != 2 || c.dims[1].size() != 2) return {};
   const double tp = ctx.env && ctx.env->tp > 0 ? ctx.env->tp : 1.0;
-  const LinearPlan plan = linear_plan(*ctx.config, tp);
+  const ProjectionPlan plan = projection_plan(*ctx.config, tp);
   const auto k = static_cast<double>(c.dims[0][1]);
   const auto& w = c.dims[1];
   std::vector<std::string> names;

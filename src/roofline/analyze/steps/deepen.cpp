@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 
 namespace roofline::analyze {
 
@@ -120,7 +120,6 @@ Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& 
   }
   return d;
 }
-
 
 MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool link_bytes,
                                  const KernelMeasurement& m, double launches) {

@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/calibration.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/inputs/target_eff.hpp"
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/verdict_signatures.hpp"
+#include "roofline/analyze/steps/model_work.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/base/units.hpp"
+#include "roofline/inputs/calibration.hpp"
+#include "roofline/inputs/target_eff.hpp"
 
 namespace roofline::analyze {
 namespace {

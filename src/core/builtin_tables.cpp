@@ -3,6 +3,7 @@
 #include "roofline/embedded_data.hpp"
 #include "roofline/kernel_backends.hpp"
 #include "roofline/kernel_classes.hpp"
+#include "roofline/op_table.hpp"
 #include "roofline/target_eff.hpp"
 
 namespace roofline {
@@ -29,6 +30,14 @@ const std::vector<BackendRule>& builtin_kernel_backends_rules() {
     return loaded.value.value_or(std::vector<BackendRule>{});
   }();
   return rules;
+}
+
+const std::vector<OpRow>& builtin_op_table() {
+  static const std::vector<OpRow> rows = [] {
+    auto loaded = parse_op_table(builtin_op_table_tsv(), "op_table.tsv");
+    return loaded.value.value_or(std::vector<OpRow>{});
+  }();
+  return rows;
 }
 
 const TargetEffTable& builtin_target_eff() {

@@ -23,6 +23,8 @@ struct Run {
   const EnvReport* env = nullptr;
   std::optional<EnvReport> stand_in;
   const ModelConfig* config = nullptr;  // null when config.json is missing/unreadable
+  // Why the config was set aside (docs/method.md §23.6: it does not match the trace); "" kept.
+  std::string config_rejected;
   VerdictParams verdict;                // the options' and the calibration (pass calibration)
   Analysis a;                           // what the passes have built so far
   bool peaks_resolved = false;          // pass peaks ran to its end

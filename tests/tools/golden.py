@@ -6,6 +6,12 @@ A case folder holds:
                            {out} = a fresh scratch output folder, {case} = the case folder.
                            Several non-empty lines = several commands, run in order in the same
                            scratch folder (lines starting with # are comments)
+  wild                     optional: the case runs on ../shared/fixtures/wild (the real traces
+                           that stay out of the repository; ROOFLINE_WILD_FIXTURES overrides the
+                           folder): {wild} in cmd names it, and each line `SOURCE DEST` copies
+                           SOURCE (relative to it) to DEST in the scratch copy of input/ first.
+                           Where the folder is absent the case is skipped (exit 77) with the
+                           reason printed
   env                      optional KEY=VALUE lines added to the environment
                            (HEAD_THRESHOLD_PCT, ANALYSIS_SKILL, ROOFLINE_LEDGER and
                            ROOFLINE_CALIBRATION are cleared unless set here); {repo} = the
@@ -175,6 +181,19 @@ def snapshot(root):
     return files
 
 
+def wild_dir(repo):
+    return os.environ.get("ROOFLINE_WILD_FIXTURES") or os.path.join(
+        os.path.dirname(repo), "shared", "fixtures", "wild")
+
+
+def wild_copies(case):
+    path = os.path.join(case, "wild")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [tuple(l.split()) for l in f if l.strip() and not l.startswith("#")]
+
+
 def run_once(binary, case, scratch):
     work = os.path.join(scratch, "input")
     out = os.path.join(scratch, "out")
@@ -183,11 +202,15 @@ def run_once(binary, case, scratch):
     else:
         os.makedirs(work)
     os.makedirs(out)
-    before = snapshot(scratch)
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    wild = wild_dir(repo)
+    for src, dest in wild_copies(case):
+        shutil.copyfile(os.path.join(wild, src), os.path.join(work, dest))
+    before = snapshot(scratch)
 
     def subst(a):
-        return a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
+        return (a.replace("{input}", work).replace("{out}", out).replace("{case}", case)
+                .replace("{repo}", repo).replace("{wild}", wild))
 
     env = dict(os.environ)
     for k in ("HEAD_THRESHOLD_PCT", "ANALYSIS_SKILL", "NO_COLOR", "ROOFLINE_LEDGER", "ROOFLINE_CALIBRATION"):
@@ -356,6 +379,11 @@ def main():
     case = os.path.abspath(opts.case)
     update = opts.update or os.environ.get("UPDATE_GOLDEN") == "1"
     expected_dir = os.path.join(case, "expected")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if os.path.exists(os.path.join(case, "wild")) and not os.path.isdir(wild_dir(repo)):
+        print(f"SKIP: {os.path.basename(case)} runs on the real traces of {wild_dir(repo)}, "
+              "which is absent here (they stay out of the repository)")
+        sys.exit(77)
 
     with tempfile.TemporaryDirectory() as s1, tempfile.TemporaryDirectory() as s2:
         procs, produced, outputs = run_once(opts.binary, case, s1)

@@ -119,3 +119,18 @@ TEST_CASE("pick_regime: calls_per_step of the chosen regime beats calls / steps"
   RegimeChoice r = pick_regime(e, serving(24, 2033));
   CHECK(r.launches_per_step.value() == rel(80));
 }
+
+TEST_CASE("pick_regime: a fractional launches-per-step figure is not used, on any vendor",
+          "[regime]") {
+  // 2048 launches over 129 counted decode steps (two of them vLLM's empty
+  // execute_context_0(0)_generation_0(0)): 15.876 a step is no whole number (docs/method.md §6.3).
+  TopNEntry e = moe_entry();
+  e.calls_per_step.decode = 15.876;
+  RegimeChoice r = pick_regime(e, serving(24, 2033));
+  CHECK_FALSE(r.launches_per_step.has_value());
+  bool noted = false;
+  for (const auto& n : r.notes) noted = noted || n.find("is not a whole number") != std::string::npos;
+  CHECK(noted);
+  e.calls_per_step.decode = 16.2;  // within 5 %: kept
+  CHECK(pick_regime(e, serving(24, 2033)).launches_per_step.value() == rel(16.2));
+}

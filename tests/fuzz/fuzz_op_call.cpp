@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/op_reading.hpp"
+#include "roofline/analyze/op_reading.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // signatures) against the Qwen3-8B and gpt-oss-20b configs of the zoo (../shared/zoo).
 #include <catch2/catch.hpp>
 
-#include "roofline/config_check.hpp"
+#include "roofline/analyze/config_check.hpp"
 
 using namespace roofline;
 

@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "roofline/op_reading.hpp"
-#include "roofline/op_table.hpp"
+#include "roofline/analyze/op_reading.hpp"
+#include "roofline/inputs/op_table.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "test_helpers.hpp"
 #include "roofline/topn/chrome_events.hpp"
+#include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
 using namespace roofline;

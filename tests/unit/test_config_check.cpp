@@ -65,7 +65,7 @@ TEST_CASE("config check: the Qwen3-8B trace under the gpt-oss-20b config is a mi
   CHECK(c.contradicts);
   CHECK(c.trace_gemms.size() == 5);
   CHECK_THAT(c.text, Catch::Contains("the config does not match this trace"));
-  CHECK_THAT(c.text, Catch::Contains("4096×24576"));  // the trace's gate_up
+  CHECK_THAT(c.text, Catch::Contains("4096×24576"));     // the trace's gate_up
   CHECK_THAT(c.text, Catch::Contains("qkv 2880×5120"));  // the config's fused qkv
 }
 

@@ -372,3 +372,34 @@ TEST_CASE("model_work MoE: a dense batched GEMM over all experts (MODELS §5, H2
     CHECK(w.bytes == rel(bytes));
   }
 }
+
+TEST_CASE("model_work MoE: TRT-LLM's CUTLASS MoE stages read and write expanded rows",
+          "[model][moe]") {
+  // The wild OLMoE decode (../shared/fixtures/wild): fused_moe::run_global with its activation
+  // template argument is stage 1, MoeFCGemm stage 2; expandInputRowsKernel copies each token's row
+  // once per chosen expert before them, so both GEMMs see pairs·H rows, not M·H.
+  Example x;
+  x.entry.shapes.clear();
+  x.entry.dtypes.clear();
+  x.config.experts = 64;
+  x.config.moe_intermediate = 1024;
+  x.config.quant_method.clear();
+  x.config.quant_weight_bytes.reset();
+  x.env.model_dtype = "bfloat16";
+  x.entry.est_shape.decode = EstShape{1, std::nullopt, std::nullopt};
+  x.regime.launches_per_step = 40;
+  x.entry.name =
+      "void fused_moe::run_global<fused_moe::Fused_Moe_Kernel_sm80<cutlass::bfloat16_t, "
+      "cutlass::bfloat16_t, cutlass::bfloat16_t, 32, 128, 64, 3, (fused_moe::Activation_Type)3> "
+      ">()";
+  x.cls.detail.moe.stage = MoeStage::stage1;
+  WorkEstimate w = x.run();
+  REQUIRE(w.moe);
+  CHECK(w.moe->experts_hit == rel(8.0));
+  // weights 8·2·1024·2048·2 + expanded rows 8·2048·2 + activated rows out 8·1024·2
+  CHECK(w.bytes == rel(67108864.0 + 32768.0 + 16384.0));
+  x.entry.name = "_ZN7cutlass6KernelINS_4gemm6kernel9MoeFCGemmIvEEEEvNT_6ParamsE";
+  x.cls.detail.moe.stage = MoeStage::stage2;
+  w = x.run();
+  CHECK(w.bytes == rel(33554432.0 + 16384.0 + 32768.0));
+}

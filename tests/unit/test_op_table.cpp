@@ -18,8 +18,7 @@ using roofline::test::rel;
 namespace {
 
 // An OpCall from the three lists of a recorded cpu_op's args, as JSON text.
-OpCall recorded(const std::string& op, const char* dims, const char* types,
-                const char* concrete) {
+OpCall recorded(const std::string& op, const char* dims, const char* types, const char* concrete) {
   const auto d = nlohmann::json::parse(dims), t = nlohmann::json::parse(types),
              c = nlohmann::json::parse(concrete);
   OpCall call{op, {}, true};
@@ -53,23 +52,48 @@ OpReading read_ok(const OpCall& call) {
 
 }  // namespace
 
-TEST_CASE("op table: the shipped table parses and covers the ops the contract lists", "[op_table]") {
+TEST_CASE("op table: the shipped table parses and covers the ops the contract lists",
+          "[op_table]") {
   const auto& table = builtin_op_table();
-  for (const char* op :
-       {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
-        "aten::_scaled_mm", "_C::cutlass_scaled_mm", "_C::dynamic_scaled_fp8_quant",
-        "_C::static_scaled_int8_quant", "aten::_flash_attention_forward",
-        "aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention",
-        "aten::_scaled_dot_product_efficient_attention",
-        "aten::_scaled_dot_product_cudnn_attention", "aten::_cudnn_attention_forward",
-        "_vllm_fa2_C::varlen_fwd", "_vllm_fa3_C::fwd", "flash_attn::_flash_attn_varlen_forward",
-        "vllm::unified_attention", "vllm::unified_attention_with_output",
-        "flashinfer::batch_prefill_with_paged_kv_cache_run",
-        "flashinfer::batch_decode_with_paged_kv_cache_run", "aiter::mha_fwd",
-        "aiter::mha_batch_prefill", "_C_cache_ops::reshape_and_cache_flash",
-        "vllm::moe_forward", "_moe_C::topk_softmax", "_C::silu_and_mul", "aten::rms_norm",
-        "_C::fused_add_rms_norm", "_C::rotary_embedding", "aten::embedding", "aten::copy_",
-        "aten::cat", "aten::index_select", "aten::add", "aten::mul", "aten::convolution"}) {
+  for (const char* op : {"aten::mm",
+                         "aten::addmm",
+                         "aten::bmm",
+                         "aten::baddbmm",
+                         "aten::matmul",
+                         "aten::linear",
+                         "aten::_scaled_mm",
+                         "_C::cutlass_scaled_mm",
+                         "_C::dynamic_scaled_fp8_quant",
+                         "_C::static_scaled_int8_quant",
+                         "aten::_flash_attention_forward",
+                         "aten::scaled_dot_product_attention",
+                         "aten::_scaled_dot_product_flash_attention",
+                         "aten::_scaled_dot_product_efficient_attention",
+                         "aten::_scaled_dot_product_cudnn_attention",
+                         "aten::_cudnn_attention_forward",
+                         "_vllm_fa2_C::varlen_fwd",
+                         "_vllm_fa3_C::fwd",
+                         "flash_attn::_flash_attn_varlen_forward",
+                         "vllm::unified_attention",
+                         "vllm::unified_attention_with_output",
+                         "flashinfer::batch_prefill_with_paged_kv_cache_run",
+                         "flashinfer::batch_decode_with_paged_kv_cache_run",
+                         "aiter::mha_fwd",
+                         "aiter::mha_batch_prefill",
+                         "_C_cache_ops::reshape_and_cache_flash",
+                         "vllm::moe_forward",
+                         "_moe_C::topk_softmax",
+                         "_C::silu_and_mul",
+                         "aten::rms_norm",
+                         "_C::fused_add_rms_norm",
+                         "_C::rotary_embedding",
+                         "aten::embedding",
+                         "aten::copy_",
+                         "aten::cat",
+                         "aten::index_select",
+                         "aten::add",
+                         "aten::mul",
+                         "aten::convolution"}) {
     INFO(op);
     CHECK(find_op_row(table, op) != nullptr);
   }
@@ -140,9 +164,9 @@ TEST_CASE("op table: aten::matmul [M, K]·[K, N] (wild prefill)", "[op_table]") 
 }
 
 TEST_CASE("op table: vllm::rocm_unquantized_gemm weight [N, K] (gpt-oss lm_head)", "[op_table]") {
-  const auto r = read_ok(recorded("vllm::rocm_unquantized_gemm",
-                                  R"([[46, 2880], [201088, 2880], []])",
-                                  R"(["c10::BFloat16", "c10::BFloat16", ""])", R"(["", "", ""])"));
+  const auto r =
+      read_ok(recorded("vllm::rocm_unquantized_gemm", R"([[46, 2880], [201088, 2880], []])",
+                       R"(["c10::BFloat16", "c10::BFloat16", ""])", R"(["", "", ""])"));
   CHECK(r.gemm->m == 46);
   CHECK(r.gemm->n == 201088);
   CHECK(r.flops == rel(2.0 * 46 * 201088 * 2880));
@@ -213,9 +237,10 @@ TEST_CASE("op table: _vllm_fa2_C::varlen_fwd reads its scalars (wild prefill)", 
   CHECK(r.flops == rel(2.0 * 16 * 524800 * 256));
 }
 
-TEST_CASE("op table: varlen_fwd with several sequences bounds the context (constructed from the "
-          "wild prefill's list)",
-          "[op_table]") {
+TEST_CASE(
+    "op table: varlen_fwd with several sequences bounds the context (constructed from the "
+    "wild prefill's list)",
+    "[op_table]") {
   OpCall call = recorded(
       "_vllm_fa2_C::varlen_fwd",
       R"([[8, 16, 128], [37165, 16, 16, 128], [37165, 16, 16, 128], [8, 16, 128], [9], [9], [8], [], [8, 256], [], [], [], [], [], [], [], [], [], [], [], [], []])",
@@ -271,9 +296,10 @@ TEST_CASE("op table: vllm::unified_attention_with_output records no context (wil
   CHECK_THAT(r.why_not, Catch::Contains("the step's sums or the capture must say it"));
 }
 
-TEST_CASE("op table: reshape_and_cache_flash writes the new tokens, not the pool (wild prefill, "
-          "gpt-oss)",
-          "[op_table]") {
+TEST_CASE(
+    "op table: reshape_and_cache_flash writes the new tokens, not the pool (wild prefill, "
+    "gpt-oss)",
+    "[op_table]") {
   const auto r = read_ok(recorded(
       "_C_cache_ops::reshape_and_cache_flash",
       R"([[1024, 16, 128], [1024, 16, 128], [37165, 16, 16, 128], [37165, 16, 16, 128], [1024], [], [], []])",
@@ -312,23 +338,23 @@ TEST_CASE("op table: norms, gathers, copies and elementwise ops (h200, wild pref
                                      R"(["c10::BFloat16", "ScalarList", "c10::BFloat16", ""])",
                                      R"(["", "[2048]", "", ""])"));
   CHECK(norm.bytes == rel(262144.0 + 4096.0 + 262144.0));
-  const auto gather = read_ok(recorded("aten::index_select", R"([[4194304], [], [1024], [1024]])",
-                                       R"(["int", "Scalar", "long int", "int"])",
-                                       R"(["", "0", "", ""])"));
+  const auto gather =
+      read_ok(recorded("aten::index_select", R"([[4194304], [], [1024], [1024]])",
+                       R"(["int", "Scalar", "long int", "int"])", R"(["", "0", "", ""])"));
   CHECK(gather.bytes == rel(4096.0 + 4096.0 + 8192.0));
-  const auto copy = read_ok(recorded("aten::copy_", R"([[64, 128], [64, 128], []])",
-                                     R"(["float", "c10::BFloat16", "Scalar"])",
-                                     R"(["", "", "False"])"));
+  const auto copy =
+      read_ok(recorded("aten::copy_", R"([[64, 128], [64, 128], []])",
+                       R"(["float", "c10::BFloat16", "Scalar"])", R"(["", "", "False"])"));
   CHECK(copy.bytes == rel(32768.0 + 16384.0));
-  const auto add = read_ok(recorded("aten::add", R"([[64, 2048], [64, 2048], []])",
-                                    R"(["c10::BFloat16", "c10::BFloat16", "Scalar"])",
-                                    R"(["", "", "1"])"));
+  const auto add =
+      read_ok(recorded("aten::add", R"([[64, 2048], [64, 2048], []])",
+                       R"(["c10::BFloat16", "c10::BFloat16", "Scalar"])", R"(["", "", "1"])"));
   CHECK(add.bytes == rel(3.0 * 262144));
   const auto mul = read_ok(recorded("aten::mul", R"([[128, 8, 768], [128, 8, 768]])",
                                     R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])"));
   CHECK(mul.bytes == rel(3.0 * 1572864));
-  const auto silu = read_ok(
-      recorded("aten::silu", R"([[128, 8, 768]])", R"(["c10::BFloat16"])", R"([""])"));
+  const auto silu =
+      read_ok(recorded("aten::silu", R"([[128, 8, 768]])", R"(["c10::BFloat16"])", R"([""])"));
   CHECK(silu.bytes == rel(2.0 * 1572864));
 }
 
@@ -336,10 +362,10 @@ TEST_CASE("op table: silu_and_mul, fused_add_rms_norm and rotary (schema)", "[op
   const auto glu = read_ok(recorded("_C::silu_and_mul", R"([[8192, 1024], [8192, 2048]])",
                                     R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])"));
   CHECK(glu.bytes == rel(2.0 * 8192 * 3072));
-  const auto fused = read_ok(recorded("_C::fused_add_rms_norm",
-                                      R"([[16, 2048], [16, 2048], [2048], []])",
-                                      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar"])",
-                                      R"(["", "", "", "1e-05"])"));
+  const auto fused =
+      read_ok(recorded("_C::fused_add_rms_norm", R"([[16, 2048], [16, 2048], [2048], []])",
+                       R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar"])",
+                       R"(["", "", "", "1e-05"])"));
   CHECK(fused.bytes == rel(4.0 * 16 * 2048 * 2 + 4096));
   const auto rope = read_ok(recorded(
       "_C::rotary_embedding", R"([[16], [16, 2048], [16, 2048], [], [4096, 128], []])",
@@ -359,8 +385,9 @@ TEST_CASE("op table: a list that dropped its empty arguments binds tensors in or
   call.op = "triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0";
   const auto none = read_op_call(call);
   CHECK_FALSE(none.read);
-  CHECK(none.why_not == "the op table lacks 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0': "
-                        "the rules without it apply");
+  CHECK(none.why_not ==
+        "the op table lacks 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0': "
+        "the rules without it apply");
 }
 
 TEST_CASE("op table: a causal window caps the keys each query sees (constructed)", "[op_table]") {

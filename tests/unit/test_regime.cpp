@@ -129,7 +129,8 @@ TEST_CASE("pick_regime: a fractional launches-per-step figure is not used, on an
   RegimeChoice r = pick_regime(e, serving(24, 2033));
   CHECK_FALSE(r.launches_per_step.has_value());
   bool noted = false;
-  for (const auto& n : r.notes) noted = noted || n.find("is not a whole number") != std::string::npos;
+  for (const auto& n : r.notes)
+    noted = noted || n.find("is not a whole number") != std::string::npos;
   CHECK(noted);
   e.calls_per_step.decode = 16.2;  // within 5 %: kept
   CHECK(pick_regime(e, serving(24, 2033)).launches_per_step.value() == rel(16.2));

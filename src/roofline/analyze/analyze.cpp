@@ -14,9 +14,9 @@
 
 #include "roofline/analyze/config_check.hpp"
 #include "roofline/analyze/run.hpp"
+#include "roofline/analyze/test_hooks.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/peaks.hpp"
-#include "roofline/analyze/test_hooks.hpp"
 
 namespace roofline {
 namespace {
@@ -52,8 +52,9 @@ void check_config(Run& r) {
   r.config = nullptr;
   r.config_rejected = "set aside: it does not match this trace (docs/method.md §23.6)";
   // Named "(config)" in degraded[]: the config as a whole is the problem, not one of its fields.
-  record(r.a, Findings{{},
-                       {Diagnostic{Severity::warning, Level::L1, Topic::entry, "(config)", check.text}}});
+  record(r.a,
+         Findings{
+             {}, {Diagnostic{Severity::warning, Level::L1, Topic::entry, "(config)", check.text}}});
 }
 
 void scope_head(Run& r) {

@@ -19,7 +19,9 @@ struct Projection {
   double k = 0, n = 0;
 };
 
-double v(const std::optional<double>& x) { return x && *x > 0 ? *x : 0.0; }
+double v(const std::optional<double>& x) {
+  return x && *x > 0 ? *x : 0.0;
+}
 
 void add(std::vector<Projection>& out, const char* name, double k, double n) {
   if (k > 0 && n > 0) out.push_back({name, k, n});

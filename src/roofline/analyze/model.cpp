@@ -318,9 +318,10 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
   recorded.dims = e.shapes;
   recorded.dtypes = e.dtypes;
   std::string table_note;
-  auto from_table = e.dtypes_are_set ? std::nullopt
-                                     : detail::model_from_op_table(detail::case_call(e.op, recorded),
-                                                                   regime, cls, ctx, table_note);
+  auto from_table = e.dtypes_are_set
+                        ? std::nullopt
+                        : detail::model_from_op_table(detail::case_call(e.op, recorded), regime,
+                                                      cls, ctx, table_note);
   WorkEstimate work = from_table ? std::move(*from_table) : model_candidates(e, regime, cls, ctx);
   if (!table_note.empty()) work.notes.insert(work.notes.begin(), table_note);
   if (work.modeled)

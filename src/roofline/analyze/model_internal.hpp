@@ -83,8 +83,8 @@ bool config_gated(const ModelConfig& cfg);
 // kernel's (`note` says which; the class model then applies).
 OpCall case_call(const std::string& op, const ProbeCase& c);
 std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const RegimeChoice& regime,
-                                                const Classification& cls,
-                                                const ModelContext& ctx, std::string& note);
+                                                const Classification& cls, const ModelContext& ctx,
+                                                std::string& note);
 
 // Product of dims as a double (0 for an empty operand).
 double elements(const std::vector<std::int64_t>& dims);

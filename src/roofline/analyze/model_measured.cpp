@@ -89,7 +89,9 @@ std::string describe_dims(const std::vector<std::vector<std::int64_t>>& dims) {
 }
 
 // The op that launched a case: the entry's launching op (the Top-N names one per kernel).
-const std::string& case_op(const TopNEntry& e, const ProbeCase&) { return e.op; }
+const std::string& case_op(const TopNEntry& e, const ProbeCase&) {
+  return e.op;
+}
 
 }  // namespace
 
@@ -116,8 +118,8 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
       ++timed;
     }
     std::string table_note;
-    auto from_table = detail::model_from_op_table(detail::case_call(case_op(e, c), c), rc, cls,
-                                                  ctx, table_note);
+    auto from_table =
+        detail::model_from_op_table(detail::case_call(case_op(e, c), c), rc, cls, ctx, table_note);
     WorkEstimate w = from_table ? std::move(*from_table) : model_candidates(ce, rc, cls, ctx);
     if (!table_note.empty()) w.notes.insert(w.notes.begin(), table_note);
     if (!w.modeled) {

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/pattern.hpp"
 #include "roofline/analyze/model_moe.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::detail {
 namespace {
@@ -113,7 +113,8 @@ bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
   s.w = in.dtypes.weight.bytes;
   s.a = in.dtypes.act.bytes;
   s.act_fused = fused_activation(in.entry.name);
-  s.rows_expanded = icontains(in.entry.name, "MoeFCGemm") || icontains(in.entry.name, "fused_moe::run_global");
+  s.rows_expanded =
+      icontains(in.entry.name, "MoeFCGemm") || icontains(in.entry.name, "fused_moe::run_global");
   s.H_act = activation_width(in.entry, s.H, s.M, s.H_act_why);
   return true;
 }
@@ -177,9 +178,9 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
                           s.E * (1.0 - std::pow(1.0 - share, s.M)), TermUnit::count);
   experts_hit.display = Shown::fixed2;
   if (s.M * s.top_k < 4.0 * s.E)
-    experts_hit.remark = fmt::format(
-        "without replacement; the skill's E·(1-(1-1/E)^pairs) would say {:.2f}",
-        s.E * (1.0 - std::pow(1.0 - 1.0 / s.E, s.pairs)));
+    experts_hit.remark =
+        fmt::format("without replacement; the skill's E·(1-(1-1/E)^pairs) would say {:.2f}",
+                    s.E * (1.0 - std::pow(1.0 - 1.0 / s.E, s.pairs)));
   const Term activations = moe_activation_bytes(in, s);
   const SharedExperts shared = moe_shared_experts(in, s, work);
 

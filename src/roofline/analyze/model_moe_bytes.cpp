@@ -96,10 +96,10 @@ void batched_candidates(const MoeSetup& s, const BatchedShape& b, const Term& ex
   work.weight_bytes = b.batch * b.k * b.n * s.w;
   work.moe->weight_elems_per_expert = b.k * b.n;
   work.moe->activation_bytes = bytes.value - work.weight_bytes;
-  work.notes.push_back(
-      fmt::format("{}: batch = E, a dense evaluation of every expert (docs/method.md §8.5): {}, {}; the "
-                  "routing-aware figure (experts_hit of this GEMM's weights) is for comparison",
-                  b.how, render(bytes), render(flops)));
+  work.notes.push_back(fmt::format(
+      "{}: batch = E, a dense evaluation of every expert (docs/method.md §8.5): {}, {}; the "
+      "routing-aware figure (experts_hit of this GEMM's weights) is for comparison",
+      b.how, render(bytes), render(flops)));
   const Term hit = term("experts_hit bytes", "experts_hit·K·N·w + activations",
                         experts_hit.value * b.k * b.n * s.w + (bytes.value - work.weight_bytes));
   add_candidate(work, "all experts (batched GEMM)", bytes, flops, true, CandidateKind::all_experts);

@@ -4,8 +4,8 @@
 // the case (with a note naming the op).
 #include <fmt/format.h>
 
-#include "roofline/analyze/op_reading.hpp"
 #include "roofline/analyze/model_internal.hpp"
+#include "roofline/analyze/op_reading.hpp"
 
 namespace roofline::detail {
 namespace {
@@ -46,17 +46,18 @@ OpCall case_call(const std::string& op, const ProbeCase& c) {
 }
 
 std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const RegimeChoice& regime,
-                                                const Classification& cls,
-                                                const ModelContext& ctx, std::string& note) {
+                                                const Classification& cls, const ModelContext& ctx,
+                                                std::string& note) {
   if (call.op.empty() || call.args.empty() || !regime.t_ms || !(*regime.t_ms > 0))
     return std::nullopt;
   const OpReading r = read_op_call(call);
   // A batched GEMM may be every expert at once (docs/method.md §8.5): the class model decides.
   if (r.read && r.row->formula == OpFormula::bmm) return std::nullopt;
   if (!r.read || !speaks_for(*r.row, cls)) {
-    note = r.read ? fmt::format("op table: '{}' is a {} op, the kernel a {} kernel: its class "
-                                "model applies",
-                                call.op, to_string(r.row->op_class), to_string(cls.op_class))
+    note = r.read ? fmt::format(
+                        "op table: '{}' is a {} op, the kernel a {} kernel: its class "
+                        "model applies",
+                        call.op, to_string(r.row->op_class), to_string(cls.op_class))
                   : r.why_not;
     return std::nullopt;
   }
@@ -65,9 +66,10 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
   work.unit = "1 launch";
   work.notes = r.notes;
   if (r.attention && r.attention->regime && *r.attention->regime != regime.regime)
-    work.notes.push_back(fmt::format("the signature says {}; the entry's regime is {} (bytes and "
-                                     "FLOPs do not depend on it)",
-                                     r.attention->regime_why, to_string(regime.regime)));
+    work.notes.push_back(
+        fmt::format("the signature says {}; the entry's regime is {} (bytes and "
+                    "FLOPs do not depend on it)",
+                    r.attention->regime_why, to_string(regime.regime)));
   weight_dtype_note(r, ctx, work);
   work.notes.push_back(render_all({r.bytes_term, r.flops_term}));
   const Dtype act = key_dtype(r.act_dtype).value_or(dtype_of(DtypeKey::bf16));

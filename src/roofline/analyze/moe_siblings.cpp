@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/classify/classify.hpp"
 #include "roofline/analyze/head.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/classify/classify.hpp"
 
 namespace roofline {
 namespace {
@@ -73,7 +73,8 @@ void take_stage(Expert& self, const Expert& sibling, const TopN& topn, bool fuse
   const MoeStage stage = fused ? MoeStage::stage1 : MoeStage::stage2;
   const TopNEntry& other = topn.entries[sibling.topn_position];
   const std::string why = fmt::format(
-      "MoE stage {} from its sibling '{}' of the same family or MoE op and the same launches ({} calls): "
+      "MoE stage {} from its sibling '{}' of the same family or MoE op and the same launches ({} "
+      "calls): "
       "the kernel fused with an activation (swiglu, silu, gelu, act) is gate/up, the other down",
       to_string(stage), other.short_name.empty() ? other.name : other.short_name,
       format_g(other.calls.value_or(0.0)));

@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/dtype.hpp"
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/op_reading_internal.hpp"
+#include "roofline/base/units.hpp"
+#include "roofline/inputs/dtype.hpp"
 
 namespace roofline {
 namespace op_detail {
@@ -170,8 +170,8 @@ OpReading read_op_call(const OpCall& call, const std::vector<OpRow>& table) {
   if (!out.read && out.why_not.empty()) r.fail("a negative or non-finite byte or FLOP count");
   if (out.read) {
     out.notes.insert(out.notes.begin(),
-                     fmt::format("op table: '{}' ({} formula, data/op_table.tsv line {})",
-                                 call.op, to_string(out.row->formula), out.row->line));
+                     fmt::format("op table: '{}' ({} formula, data/op_table.tsv line {})", call.op,
+                                 to_string(out.row->formula), out.row->line));
   }
   return out;
 }

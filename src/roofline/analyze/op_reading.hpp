@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "roofline/inputs/op_table.hpp"
 #include "roofline/base/term.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/op_table.hpp"
 
 namespace roofline {
 
@@ -49,11 +49,11 @@ struct AttentionReading {
   double sequences = 1, tokens = 0, q_heads = 0, kv_heads = 0, d_qk = 0, d_v = 0;
   double q_len = 0, k_len = 0;
   bool q_len_exact = false, k_len_exact = false;
-  std::optional<bool> causal;          // nullopt: not recorded
-  std::optional<double> window_left;   // keys before the query (-1 = none)
-  bool paged = false;                  // k and v are the paged pool
-  std::optional<Regime> regime;        // decode when one query per sequence; prefill otherwise
-  std::string regime_why;              // "max_seqlen_q 1024 per sequence: prefill or mixed"
+  std::optional<bool> causal;         // nullopt: not recorded
+  std::optional<double> window_left;  // keys before the query (-1 = none)
+  bool paged = false;                 // k and v are the paged pool
+  std::optional<Regime> regime;       // decode when one query per sequence; prefill otherwise
+  std::string regime_why;             // "max_seqlen_q 1024 per sequence: prefill or mixed"
 };
 
 struct OpReading {

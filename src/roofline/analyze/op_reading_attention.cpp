@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/op_reading_internal.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::op_detail {
 namespace {
@@ -62,9 +62,10 @@ double pairs_per_sequence(double q, double k, bool causal, double cap) {
 // the launch's work is not given by them.
 bool lengths(Reader& r, const QShape& q, const KShape& k, AttentionReading& a) {
   const Bound* cu = r.first(ArgRole::cu_seqlens_q);
-  a.sequences = q.dense ? q.b : cu && !cu->arg->dims.empty() && cu->arg->dims[0] >= 2
-                                    ? static_cast<double>(cu->arg->dims[0] - 1)
-                                    : 0;
+  a.sequences = q.dense ? q.b
+                : cu && !cu->arg->dims.empty() && cu->arg->dims[0] >= 2
+                    ? static_cast<double>(cu->arg->dims[0] - 1)
+                    : 0;
   a.tokens = q.t;
   const auto mq = r.number(ScalarName::max_seqlen_q), mk = r.number(ScalarName::max_seqlen_k);
   a.q_len = mq ? *mq : q.dense ? q.s : a.sequences == 1 ? q.t : 0;
@@ -84,20 +85,23 @@ bool lengths(Reader& r, const QShape& q, const KShape& k, AttentionReading& a) {
                                    a.q_len_exact ? "" : "up to", format_g(a.q_len));
   }
   if (a.sequences <= 0 || a.q_len <= 0) {
-    r.fail("the query length per sequence is not recorded (no max_seqlen_q, no sequence "
-           "offsets): the step's sums or the capture must say it");
+    r.fail(
+        "the query length per sequence is not recorded (no max_seqlen_q, no sequence "
+        "offsets): the step's sums or the capture must say it");
     return false;
   }
   if (a.k_len <= 0) {
-    r.fail("the context is not recorded (k holds the new tokens, or no max_seqlen_k): the step's "
-           "sums or the capture must say it");
+    r.fail(
+        "the context is not recorded (k holds the new tokens, or no max_seqlen_k): the step's "
+        "sums or the capture must say it");
     return false;
   }
   const bool decode_sum = a.q_len == 1 && a.q_len_exact && k.packed;  // Σ keys = k's tokens
   if (!(a.q_len_exact && a.k_len_exact) && !decode_sum) {
-    r.fail(fmt::format("{} sequences: max_seqlen_q {} and max_seqlen_k {} bound their lengths, "
-                       "they do not give them",
-                       format_g(a.sequences), format_g(a.q_len), format_g(a.k_len)));
+    r.fail(
+        fmt::format("{} sequences: max_seqlen_q {} and max_seqlen_k {} bound their lengths, "
+                    "they do not give them",
+                    format_g(a.sequences), format_g(a.q_len), format_g(a.k_len)));
     return false;
   }
   return true;
@@ -162,15 +166,18 @@ void read_kv_write(Reader& r) {
   const double ce = pool ? elem_bytes(*pool->arg, ke) : ke;
   const double kn = arg_elements(*kb->arg), vn = arg_elements(*vb->arg);
   double index = 0, scales = 0;
-  for (const Bound* x : r.with(ArgRole::index)) index += arg_elements(*x->arg) * elem_bytes(*x->arg, 8);
-  for (const Bound* x : r.with(ArgRole::scale)) scales += arg_elements(*x->arg) * elem_bytes(*x->arg, 4);
+  for (const Bound* x : r.with(ArgRole::index))
+    index += arg_elements(*x->arg) * elem_bytes(*x->arg, 8);
+  for (const Bound* x : r.with(ArgRole::scale))
+    scales += arg_elements(*x->arg) * elem_bytes(*x->arg, 4);
   r.out.act_dtype = dtype_key(kb->arg->dtype);
   r.out.kv_bytes = (kn + vn) * ce;
   r.out.notes.push_back(fmt::format(
       "KV-cache write by the op's roles: {} new tokens' K {} and V {} read and written at {} B{}",
       kb->arg->dims[0], dims_text(kb->arg->dims), dims_text(vb->arg->dims), format_g(ce),
       pool ? fmt::format("; the pool {} is not counted", dims_text(pool->arg->dims)) : ""));
-  std::vector<Term> parts{part("K + V read", kn * ke + vn * ve), part("K + V written", (kn + vn) * ce)};
+  std::vector<Term> parts{part("K + V read", kn * ke + vn * ve),
+                          part("K + V written", (kn + vn) * ce)};
   if (index > 0) parts.push_back(part("slot mapping", index));
   if (scales > 0) parts.push_back(part("scales", scales));
   r.out.bytes_term = sum("bytes", std::move(parts));

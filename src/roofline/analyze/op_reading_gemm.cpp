@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/dtype.hpp"
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/op_reading_internal.hpp"
+#include "roofline/base/units.hpp"
+#include "roofline/inputs/dtype.hpp"
 
 namespace roofline::op_detail {
 namespace {
@@ -25,7 +25,8 @@ bool byte_container(const OpArg& a) {
 }
 
 // The weight's element size: its dtype, a byte container read as fp8/int8 when K matches or as
-// packed 4-bit when it shows K/2 (docs/method.md §23.5: `unsigned char` is ambiguous; the note says which).
+// packed 4-bit when it shows K/2 (docs/method.md §23.5: `unsigned char` is ambiguous; the note says
+// which).
 std::optional<double> weight_elem_bytes(Reader& r, const OpArg& w, double k, double kw) {
   const double b = elem_bytes(w, 0.0);
   if (b <= 0) {
@@ -95,10 +96,10 @@ void read_gemm(Reader& r) {
   r.out.act_dtype = dtype_key(a->arg->dtype);
   r.out.weight_dtype = *wb == 0.5 ? "fp4" : dtype_key(w->arg->dtype);
   r.out.weight_bytes = k * n * *wb;
-  r.out.notes.push_back(fmt::format(
-      "GEMM by the op's roles: activation {} [M={}, K={}] {}, weight {} stored [{}] {}", a->spec->position,
-      format_g(m), format_g(k), a->arg->dtype, w->spec->position, kn ? "K, N" : "N, K",
-      w->arg->dtype));
+  r.out.notes.push_back(
+      fmt::format("GEMM by the op's roles: activation {} [M={}, K={}] {}, weight {} stored [{}] {}",
+                  a->spec->position, format_g(m), format_g(k), a->arg->dtype, w->spec->position,
+                  kn ? "K, N" : "N, K", w->arg->dtype));
   finish(r,
          {part("M·K·a", m * k * act_b), part("K·N·w", r.out.weight_bytes),
           output_part(r, m * n, act_b, "M·N·o"), part("bias", role_bytes(r, ArgRole::bias, act_b)),

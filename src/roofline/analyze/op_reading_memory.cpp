@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/base/units.hpp"
 #include "roofline/analyze/op_reading_internal.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::op_detail {
 namespace {
@@ -25,8 +25,9 @@ void add(Traffic& t, const Bound& b, bool read, bool written) {
                                         b.arg->dims.empty() ? "[list]" : dims_text(b.arg->dims));
   if (read) t.read += n * e;
   if (written) t.written += n * e;
-  if (read || written) t.parts.push_back(part(label + (read && written ? " ×2" : ""),
-                                              n * e * ((read ? 1 : 0) + (written ? 1 : 0))));
+  if (read || written)
+    t.parts.push_back(
+        part(label + (read && written ? " ×2" : ""), n * e * ((read ? 1 : 0) + (written ? 1 : 0))));
 }
 
 // The rows of `table` that `index` gathers: index elements × the table's row.
@@ -46,9 +47,9 @@ bool gathered_rows(Reader& r, Traffic& t) {
   const double bytes = rows * row * elem_bytes(*table->arg, 2.0);
   t.read += bytes;
   t.largest = std::max(t.largest, rows * row);
-  t.parts.push_back(part(fmt::format("{} rows of table {} gathered", format_g(rows),
-                                     dims_text(table->arg->dims)),
-                         bytes));
+  t.parts.push_back(
+      part(fmt::format("{} rows of table {} gathered", format_g(rows), dims_text(table->arg->dims)),
+           bytes));
   if (r.row.formula == OpFormula::gather && !r.first(ArgRole::out)) {  // written out
     t.written += bytes;
     t.parts.push_back(part("the gathered rows written", bytes));

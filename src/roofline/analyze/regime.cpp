@@ -126,7 +126,8 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
       out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
       out.shape_rows = rows;
       out.why = fmt::format(
-          "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (docs/method.md §6.4)",
+          "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (docs/method.md "
+          "§6.4)",
           fmt_num(*rows), out.regime == Regime::decode ? "≤" : ">", fmt_num(*hints.conc));
       if (hints.pass_regime && *hints.pass_regime != out.regime) {
         out.regime = *hints.pass_regime;

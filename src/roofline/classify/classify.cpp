@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/classify/name_dtypes.hpp"
-#include "roofline/inputs/pattern.hpp"
 #include "roofline/classify/classify.hpp"
+#include "roofline/classify/name_dtypes.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline {
 namespace {

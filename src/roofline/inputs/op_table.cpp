@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/inputs/op_table.hpp"
 #include "roofline/base/text.hpp"
+#include "roofline/inputs/op_table.hpp"
 
 namespace roofline {
 namespace {
@@ -142,8 +142,7 @@ std::optional<OpScalarSpec> scalar_spec(std::string_view item, std::string& erro
 
 bool has(const OpRow& r, ArgRole role, std::initializer_list<ArgLayout> layouts) {
   return std::any_of(r.args.begin(), r.args.end(), [&](const OpArgSpec& a) {
-    return a.role == role &&
-           std::find(layouts.begin(), layouts.end(), a.layout) != layouts.end();
+    return a.role == role && std::find(layouts.begin(), layouts.end(), a.layout) != layouts.end();
   });
 }
 
@@ -211,10 +210,18 @@ std::string read_row(std::string_view line, std::size_t at, OpRow& row) {
 
 }  // namespace
 
-const char* to_string(ArgRole r) { return name_of(k_roles, r); }
-const char* to_string(ArgLayout l) { return name_of(k_layouts, l); }
-const char* to_string(OpFormula f) { return name_of(k_formulas, f); }
-const char* to_string(ScalarName s) { return name_of(k_scalars, s); }
+const char* to_string(ArgRole r) {
+  return name_of(k_roles, r);
+}
+const char* to_string(ArgLayout l) {
+  return name_of(k_layouts, l);
+}
+const char* to_string(OpFormula f) {
+  return name_of(k_formulas, f);
+}
+const char* to_string(ScalarName s) {
+  return name_of(k_scalars, s);
+}
 
 Loaded<std::vector<OpRow>> parse_op_table(std::string_view text, const std::string& display_name) {
   Loaded<std::vector<OpRow>> out;

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/inputs/load.hpp"
 #include "roofline/base/vocabulary.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline {
 
@@ -42,7 +42,24 @@ enum class ArgRole {
 // rows), KN and NK (a weight stored [K, N] or [N, K]), MN (an output), BMK/BKN/BNK/BMN (batched),
 // N (a vector). Attention: THD (tokens, heads, head dim), BSHD, BHSD, paged ([blocks, block size,
 // heads, head dim]). Convolution: NCHW (input), KCRS (filter). any: elements only.
-enum class ArgLayout { any, MK, KN, NK, MN, BMK, BKN, BNK, BMN, N, THD, BSHD, BHSD, paged, NCHW, KCRS };
+enum class ArgLayout {
+  any,
+  MK,
+  KN,
+  NK,
+  MN,
+  BMK,
+  BKN,
+  BNK,
+  BMN,
+  N,
+  THD,
+  BSHD,
+  BHSD,
+  paged,
+  NCHW,
+  KCRS
+};
 
 // The formula an op's bytes and FLOPs follow (docs/method.md §23.2).
 enum class OpFormula {

@@ -119,14 +119,15 @@ namespace {
 void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
   std::vector<char> busy(index.steps.size(), 0);
   const auto mark = [&](std::int32_t key, double ts) {
-    const auto it = std::upper_bound(index.steps.begin(), index.steps.end(), std::pair{key, ts},
-                                     [](const std::pair<std::int32_t, double>& k, const Step& s) {
-                                       return std::tie(k.first, k.second) <
-                                              std::tie(s.key, s.begin_us);
-                                     });
+    const auto it =
+        std::upper_bound(index.steps.begin(), index.steps.end(), std::pair{key, ts},
+                         [](const std::pair<std::int32_t, double>& k, const Step& s) {
+                           return std::tie(k.first, k.second) < std::tie(s.key, s.begin_us);
+                         });
     if (it == index.steps.begin()) return;
     const auto at = std::prev(it);
-    if (at->key == key && ts < at->end_us) busy[static_cast<std::size_t>(at - index.steps.begin())] = 1;
+    if (at->key == key && ts < at->end_us)
+      busy[static_cast<std::size_t>(at - index.steps.begin())] = 1;
   };
   if (index.by_launch) {
     for (const auto& r : ev.runtime)

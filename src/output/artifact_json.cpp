@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "output/md_util.hpp"
 #include "roofline/json_number.hpp"
 #include "roofline/report.hpp"
 
@@ -34,6 +35,9 @@ ordered_json entry_json(const HeadEntry& e) {
   ordered_json j;
   j["name"] = e.name;
   j["short_name"] = e.short_name;
+  j["display_name"] = detail::shown_name(e);
+  if (!e.op.empty()) j["op"] = e.op;
+  if (!e.module.empty()) j["module"] = e.module;
   j["pct_gpu_time"] = e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw)
                                                      : json_number(e.pct_gpu_time);
   j["regime"] = to_string(e.regime.regime);

@@ -53,7 +53,11 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
                     const ResolvedPeaks& peaks, const AxisRoof& roof) {
   const double t_s = work.t_unit_ms / 1000.0;
   const bool measured = roof.ceiling == CeilingKind::measured;
-  v.stage_c_candidate = true;
+  // Counters can change a decision only where DRAM traffic could: a kernel whose whole byte model
+  // is under 1 MiB (a router's 768 B) stays in cache and latency-bound whatever they measure.
+  constexpr double k_cache_resident_bytes = 1024.0 * 1024.0;
+  v.stage_c_candidate =
+      !(raw_ds < k_sane_low && work.bytes > 0 && work.bytes < k_cache_resident_bytes);
   v.bytes_upper_bound = byte_budget(roof.datasheet_bw, work.t_unit_ms);
   if (roof.datasheet_flops > 0) v.flops_upper_bound = roof.datasheet_flops * t_s;
   if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
@@ -110,11 +114,18 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
     v.roofline_pct = std::clamp(raw, 0.0, 1.0);
     if (v.dispatch_bound) {
       v.bound = Bound::latency;
+      v.in_graph_replay = params.graph_replayed;
       v.notes.push_back(
-          fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: timed by "
-                      "dispatch, not by "
-                      "its bytes or math; no verdict; lever: fusion / graph capture",
-                      work.t_unit_ms * 1000.0, params.launch_overhead_us));
+          v.in_graph_replay
+              ? fmt::format("short kernel in a captured graph: t_unit {:.3f} µs ≤ 2 × {:g} µs; "
+                            "a graph replay has no CPU launch, so what bounds it is its own ramp "
+                            "and tail (the first wave starting, the last draining), not its bytes "
+                            "or math; no verdict; lever: fusion into a neighbouring kernel",
+                            work.t_unit_ms * 1000.0, params.launch_overhead_us)
+              : fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: "
+                            "timed by dispatch, not by its bytes or math; no verdict; lever: "
+                            "fusion / graph capture",
+                            work.t_unit_ms * 1000.0, params.launch_overhead_us));
     }
     if (v.suspect) settle_suspect(v, raw, raw_ds, work, peaks, roof);
     return;

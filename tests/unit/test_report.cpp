@@ -123,12 +123,16 @@ TEST_CASE("md_escape: table-breaking and HTML characters", "[report]") {
   CHECK(md_escape("a|b") == "a\\|b");
   CHECK(md_escape("line1\nline2\r\n") == "line1 line2  ");
   CHECK(md_escape("x`y") == "x\\`y");
-  CHECK(md_escape("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;");
-  CHECK(md_escape("a & b") == "a &amp; b");
-  CHECK(md_escape("fused_moe_kernel") == "fused_moe_kernel");  // intraword underscores stay
+  // Backslash escapes, not entities: literal when rendered, legible in the raw text.
+  CHECK(md_escape("<script>alert(1)</script>") == "\\<script\\>alert(1)\\</script\\>");
+  CHECK(md_escape("a & b") == "a \\& b");
+  CHECK(md_escape("dims[0][0]") == "dims[0][0]");  // no reference is defined: stays text
+  CHECK(md_escape("x](javascript:y)") == "x\\](javascript:y)");  // cannot close a link
+  CHECK(md_escape("fused_moe_kernel") == "fused_moe_kernel");    // intraword underscores stay
   const std::string hostile = md_escape(k_hostile);
   CHECK(hostile.find('\n') == std::string::npos);
-  CHECK(hostile.find("<script") == std::string::npos);
+  for (std::size_t at = hostile.find('<'); at != std::string::npos; at = hostile.find('<', at + 1))
+    CHECK(at > 0 && hostile[at - 1] == '\\');  // every '<' escaped: no raw HTML
   CHECK(cell_pipes(hostile) == 0);
 }
 
@@ -141,7 +145,8 @@ TEST_CASE("render_markdown: hostile kernel names cannot break the tables", "[rep
     INFO(line);
     CHECK(line.rfind("| injected", 0) != 0);
     // HTML from names or notes only ever appears inside a code span.
-    if (auto pos = line.find("<script"); pos != std::string::npos)
+    if (auto pos = line.find("<script");
+        pos != std::string::npos && (pos == 0 || line[pos - 1] != '\\'))
       CHECK(line.substr(0, pos).find('`') != std::string::npos);
   }
   const auto summary = table_after(md, "## Summary");
@@ -162,7 +167,7 @@ TEST_CASE("render_markdown: hostile kernel names cannot break the tables", "[rep
     INFO(row);
     CHECK(cell_pipes(row) == 4);
   }
-  CHECK(contains(md, "&lt;script&gt;x&lt;/script&gt;"));  // the note, escaped
+  CHECK(contains(md, "\\<script\\>x\\</script\\>"));  // the note, escaped
 }
 
 TEST_CASE("render_markdown / render_text_summary: short names print whole, tables intact",

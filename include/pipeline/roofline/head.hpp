@@ -45,6 +45,13 @@ struct HeadEntry {
   HeadShare share;  // what the expected gain and ranking_by_pct weigh the entry with
   std::string
       ranking_name;  // the name, suffixed #rank on a duplicate: rankings, report, degraded[]
+  // What launched it, as `roofline topn` recorded it (docs/method.md §22.7): the CPU op, its
+  // module path, and the demangled name ("" when the Top-N has none).
+  std::string op, module, demangled;
+  // Step 12b, display_names: what people call it — what it does (projection, module or op), then
+  // a short kernel tag, unique in the head ("gate_up_proj · Cijk MT256x32x64"). Every surface
+  // shows it; `name` stays the key and the detail.
+  std::string display_name;
   // Step 3, gather_evidence: the workload, probe and counter kernels matched by name. The
   // pointers point into the AnalyzeInputs the run read (valid while they live).
   EntryEvidence evidence;
@@ -152,6 +159,19 @@ void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvRepor
 Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
                               const ModelConfig* config, const EnvReport* env,
                               const ResolvedPeaks& peaks, const ClassRules& rules);
+
+// ---- step 12b: display_names (docs/method.md §16.6) ---------------------------------------------
+// Each entry's display_name: what the kernel does first — the projection the linear plan assigned
+// it, else the role its module names (QKVParallelLinear -> qkv_proj, an attention's
+// RowParallelLinear -> o_proj, RMSNorm -> rms_norm, …), else its launching op without namespace
+// (aten::mul -> mul) — then a short kernel tag (a Tensile GEMM's macro tile, a mangled name's
+// qualified prefix, a demangled name's identifier), unique within the head (" #rank" otherwise).
+void display_names(std::vector<HeadEntry>& entries);
+// The kernel tag alone, from the kernel's short name, demangled name and raw name.
+std::string kernel_tag(const std::string& short_name, const std::string& demangled,
+                       const std::string& name);
+// What a kernel does, from its module path and op ("" when neither says).
+std::string kernel_role(const std::string& module, const std::string& op);
 
 // ---- step 12: rank_entries ----------------------------------------------------------------------
 struct Rankings {

@@ -107,11 +107,11 @@ void check_input_kinds(const AnalyzeArgs& a) {
   if (p.config) check_one("--config ", *p.config, InputKind::model_config, "a model config.json");
   if (p.env) check_one("--env ", *p.env, InputKind::env_report, "an env_report.json");
   if (p.peaks) check_one("--peaks ", *p.peaks, InputKind::other, "a peaks table (peaks.md)");
-  if (p.calibration)
-    check_one("--calibration ", *p.calibration, InputKind::other_json,
-              "a roofline_calibration.json");
+  // A kernel CSV given as counters is the counter reader's to name (it says which CSV it is);
+  // --calibration has its own check (require_calibration: the schema it expected).
   for (const auto& c : p.counters)
-    check_one("--counters ", c, InputKind::counters_csv, "a counter CSV");
+    if (is_file(c) && sniff_input_kind(c).kind != InputKind::kernel_csv)
+      check_one("--counters ", c, InputKind::counters_csv, "a counter CSV");
 }
 
 }  // namespace roofline::cli

@@ -34,7 +34,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # The ceiling-measuring script (docs/method.md §5.7), run with PyTorch on a GPU host, and the
 # peaks table it takes the datasheet rows from (it reads the peaks.md installed beside it).
-install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/measure_peaks.py
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/data/measure_peaks.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/roofline)
 install(FILES ${PROJECT_SOURCE_DIR}/data/peaks.md DESTINATION ${CMAKE_INSTALL_DATADIR}/roofline)
 
@@ -66,7 +66,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, man-db")
 if(ROOFLINE_STATIC AND NOT ROOFLINE_SANITIZE)
-  # -static-pie (src/cli/CMakeLists.txt): no shared library is loaded at run time, not even
+  # -static-pie (src/roofline/cli/CMakeLists.txt): no shared library is loaded at run time, not even
   # libc (`file` says "static-pie linked", `ldd` "statically linked"), so nothing to depend on.
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "")
 else()

@@ -1,5 +1,5 @@
 # Writes the man page and the shell completions by running the built roofline, which prints them
-# from the same CLI11 App that parses its command line (src/cli/cli_docs.hpp). A failed run
+# from the same CLI11 App that parses its command line (src/roofline/cli/cli_docs.hpp). A failed run
 # leaves no half-written file behind.
 #   cmake -DROOFLINE=<binary> -DOUT=<folder> [-DGZIP=<gzip>] -P generate_docs.cmake
 # writes OUT/roofline.1 (and OUT/roofline.1.gz with GZIP), OUT/completions/roofline (bash) and

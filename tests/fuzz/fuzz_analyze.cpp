@@ -17,9 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analyze.hpp"
-#include "roofline/peaks.hpp"
-#include "roofline/report.hpp"
+#include "roofline/analyze/analyze.hpp"
+#include "roofline/inputs/peaks.hpp"
+#include "roofline/render/report.hpp"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/graph_capture.hpp"
-#include "roofline/kernel_classes.hpp"
-#include "roofline/topn.hpp"
+#include "roofline/topn/graph_capture.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/classify.hpp"
-#include "roofline/kernel_classes.hpp"
+#include "roofline/classify/classify.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 
 namespace {
 

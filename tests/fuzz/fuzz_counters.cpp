@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/counters.hpp"
-#include "roofline/match.hpp"
+#include "roofline/inputs/counters.hpp"
+#include "roofline/analyze/match.hpp"
 
 namespace {
 

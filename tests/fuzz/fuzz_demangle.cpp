@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/topn.hpp"
+#include "roofline/topn/topn.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

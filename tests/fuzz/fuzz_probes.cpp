@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "roofline/match.hpp"
-#include "roofline/probes.hpp"
+#include "roofline/analyze/match.hpp"
+#include "roofline/inputs/probes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

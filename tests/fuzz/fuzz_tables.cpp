@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/kernel_backends.hpp"
-#include "roofline/kernel_classes.hpp"
-#include "roofline/target_eff.hpp"
+#include "roofline/inputs/kernel_backends.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/inputs/target_eff.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
-#include "roofline/kernel_classes.hpp"
-#include "roofline/topn.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/topn/topn.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const char* bytes = reinterpret_cast<const char*>(data);

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "roofline/probes.hpp"
+#include "roofline/inputs/probes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

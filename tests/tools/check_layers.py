@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
-"""The dependency rule of docs/ARCHITECTURE.md, checked on every #include of the project:
-util <- inputs <- classify <- pipeline <- render <- outcomes <- cli, with topn on classify alone
-(beside pipeline, render and outcomes, which it never includes). A file may include headers of
-its own layer or of a layer below it; anything else is printed as
-`file:line: includes X (layer) from layer Y` and fails.
+"""The dependency rule of docs/ARCHITECTURE.md on every #include of src/ and tools/.
 
-The build enforces the same rule (each layer compiles with only its own and lower include folders
-and src/ folders on its path, and links only the layers below it); this check also names the
-layer of every file, so a new file or folder that is in no layer fails here.
+A file of src/roofline/<layer>/ spells the project's headers with their path,
+"roofline/<layer>/x.hpp", and may include only its own layer and the layers below it. Which
+layers stand on which is read from the `roofline_layer(<layer> BELOW ...)` line of each folder's
+CMakeLists.txt, the same line that builds the library, so this check has no table of its own.
+The build tools of tools/ stand on base and inputs. Anything else is printed as
+`file:line: includes roofline/X/... from layer Y` and fails.
 
 Usage: check_layers.py REPO_ROOT
 """
@@ -15,94 +14,67 @@ import pathlib
 import re
 import sys
 
-# The layers each layer stands on directly.
-BELOW = {
-    "util": [],
-    "inputs": ["util"],
-    "classify": ["inputs"],
-    "pipeline": ["classify"],
-    "render": ["pipeline"],
-    "outcomes": ["render"],
-    "topn": ["classify"],
-    "cli": ["outcomes", "topn"],
-}
-# Source folders by layer (private headers inside them belong to the same layer).
-FOLDERS = {"src/util": "util", "src/core": "inputs", "src/tools": "inputs",
-           "src/classify": "classify", "src/stages": "pipeline", "src/pipeline": "pipeline",
-           "src/output": "render", "src/outcomes": "outcomes", "src/topn": "topn",
-           "src/cli": "cli"}
-
+LAYER_RE = re.compile(r"roofline_layer\((\w+)(?:\s+BELOW\s+([\w\s]+))?\)")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
-def reachable(layer):
-    """The layers `layer` may include: itself and everything below it."""
+def layer_graph(root):
+    below = {}
+    for cm in sorted((root / "src/roofline").glob("*/CMakeLists.txt")):
+        m = LAYER_RE.search(cm.read_text())
+        if m:
+            below[m.group(1)] = (m.group(2) or "").split()
+    below["tools"] = ["inputs"]
+    return below
+
+
+def reachable(layer, below):
     seen, todo = set(), [layer]
     while todo:
         cur = todo.pop()
         if cur not in seen:
             seen.add(cur)
-            todo.extend(BELOW[cur])
+            todo.extend(below.get(cur, []))
     return seen
 
 
-def header_layers(root):
-    """roofline/<name>.hpp -> the layer whose include folder holds it."""
-    out = {}
-    for path in root.glob("include/*/roofline/*.hpp"):
-        layer = path.parent.parent.name
-        out[f"roofline/{path.name}"] = layer
-    return out
-
-
-def layer_of_include(inc, headers):
-    if inc.startswith("roofline/"):
-        return headers.get(inc)
-    for folder, layer in FOLDERS.items():
-        if inc.startswith(folder[len("src/"):] + "/"):
-            return layer
-    return None
-
-
-def layer_of_file(rel):
-    m = re.fullmatch(r"include/(\w+)/roofline/\w+\.hpp", rel)
-    if m:
-        return m.group(1) if m.group(1) in BELOW else None
-    for folder, layer in FOLDERS.items():
-        if rel.startswith(folder + "/"):
-            return layer
-    return None
-
-
 def main():
-    root = pathlib.Path(sys.argv[1])
-    headers = header_layers(root)
-    problems, unknown = [], []
-    files = sorted(list(root.glob("include/**/*.hpp")) + list(root.glob("src/**/*.[ch]pp")) +
-                   list(root.glob("src/**/*.inc")))
-    for path in files:
-        rel = path.relative_to(root).as_posix()
-        own = layer_of_file(rel)
-        if own is None:
-            unknown.append(f"{rel}: in no layer (add it to check_layers.py)")
+    root = pathlib.Path(sys.argv[1]).resolve()
+    below = layer_graph(root)
+    problems, checked = [], 0
+    files = [p for p in (root / "src").rglob("*") if p.suffix in (".cpp", ".hpp", ".inc")]
+    files += [p for p in (root / "tools").glob("*.cpp")]
+    for path in sorted(files):
+        rel = path.relative_to(root)
+        parts = rel.parts
+        if parts[0] == "tools":
+            layer = "tools"
+        elif len(parts) >= 4 and parts[:2] == ("src", "roofline"):
+            layer = parts[2]
+        else:
+            problems.append(f"{rel}: outside src/roofline/<layer>/")
             continue
-        allowed = reachable(own)
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if layer not in below:
+            problems.append(f"{rel}: folder {layer} is no layer (no roofline_layer line)")
+            continue
+        allowed = reachable(layer, below)
+        checked += 1
+        for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             m = INCLUDE.match(line)
-            if not m or "/" not in m.group(1):
+            if not m:
                 continue
-            other = layer_of_include(m.group(1), headers)
-            if other is None:
-                if m.group(1).startswith("roofline/"):
-                    unknown.append(f"{rel}:{n}: {m.group(1)} is in no layer")
-                continue
-            if other not in allowed:
-                problems.append(f"{rel}:{n}: includes {m.group(1)} ({other}) from layer {own}")
-    for p in problems + unknown:
+            inc = m.group(1)
+            if inc.endswith(".inc") and "/" not in inc:
+                continue  # a generated table (build/generated/)
+            head = inc.split("/")
+            if head[0] != "roofline" or len(head) < 3:
+                problems.append(f"{rel}:{no}: includes \"{inc}\": spell it roofline/<layer>/...")
+            elif head[1] not in allowed:
+                problems.append(f"{rel}:{no}: includes {inc} ({head[1]}) from layer {layer}")
+    for p in problems:
         print(p)
-    print(f"check_layers: {len(files)} files, {len(problems)} wrong-way includes, "
-          f"{len(unknown)} unplaced")
-    return 1 if problems or unknown else 0
+    print(f"check_layers: {checked} files, {len(problems)} problem(s)")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/measure_peaks.py without a GPU: it is valid Python, `--help` teaches, a run without
+"""data/measure_peaks.py without a GPU: it is valid Python, `--help` teaches, a run without
 PyTorch or without a GPU fails with exactly one line on stderr and nothing on stdout, and the
 section it prints (render_section, pure) carries the matching datasheet row and the measured
 figures. Where PyTorch and a GPU are present, it runs the script for real and checks the section.

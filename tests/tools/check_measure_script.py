@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`roofline peaks measure-script` (docs/method.md §5.8): it prints tools/measure_peaks.py byte for byte
+"""`roofline peaks measure-script` (docs/method.md §5.8): it prints data/measure_peaks.py byte for byte
 except its BUILTIN_PEAKS_MD line, which carries the built-in data/peaks.md, and the printed copy
 passes check_measure_peaks.py on its own (no --peaks: the written-in table is the one it reads).
 
@@ -30,7 +30,7 @@ def main():
     if not tail or PLACEHOLDER in printed:
         fail("the placeholder line was not replaced")
     if not printed.startswith(head) or not printed.endswith(tail):
-        fail("the printed script differs from tools/measure_peaks.py beyond the placeholder line")
+        fail("the printed script differs from data/measure_peaks.py beyond the placeholder line")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "measure_peaks.py")  # no peaks.md beside it
         with open(path, "w", encoding="utf-8") as f:

@@ -4,9 +4,9 @@
 Usage: fault_boundary.py --binary ROOFLINE --schema SCHEMA --validator validate_artifact.py
                          --case EVAL_DIR
 
-The test build's fault hook ROOFLINE_TEST_THROW=<point> (include/pipeline/roofline/test_hooks.hpp)
+The test build's fault hook ROOFLINE_TEST_THROW=<point> (src/roofline/analyze/test_hooks.hpp)
 makes one point of the run throw, as a bug there would: each pass of the driver
-(src/pipeline/analyze.cpp), `entry` (inside every entry's analysis) and each renderer. For every
+(src/roofline/analyze/analyze.cpp), `entry` (inside every entry's analysis) and each renderer. For every
 point the real binary, run on the evaluation folder (round 1):
   * exits 0 (1 with --strict: skill_errors is not empty);
   * writes all three artifacts; the JSON passes the schema (and its key order), the SVG parses;

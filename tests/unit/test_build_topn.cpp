@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/kernel_classes.hpp"
-#include "roofline/topn.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
 
 using namespace roofline;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/calibrate.hpp"
+#include "roofline/outcomes/calibrate.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

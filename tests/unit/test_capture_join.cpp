@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/graph_capture.hpp"
-#include "roofline/load.hpp"
+#include "roofline/topn/graph_capture.hpp"
+#include "roofline/inputs/load.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

@@ -3,8 +3,8 @@
 // rate between the measured and the datasheet figure read saturated.
 #include <catch2/catch.hpp>
 
-#include "roofline/load.hpp"
-#include "roofline/peaks.hpp"
+#include "roofline/inputs/load.hpp"
+#include "roofline/inputs/peaks.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
@@ -34,7 +34,7 @@ const std::string k_good = section_with(
     "measured:\n"
     "  hbm_bw_bytes_s: 4.2e12\n"
     "  flops: {bf16: 7.8e14, fp16: 7.9e14}\n"
-    "  source: \"tools/measure_peaks.py 2026-11-30\"\n");
+    "  source: \"data/measure_peaks.py 2026-11-30\"\n");
 
 }  // namespace
 
@@ -47,7 +47,7 @@ TEST_CASE("measured: parsed beside the datasheet figures", "[peaks][ceiling]") {
   REQUIRE(s.measured);
   CHECK(s.measured->hbm_bw_bytes_s.value() == rel(4.2e12));
   CHECK(s.measured->flops.at(DtypeKey::bf16) == rel(7.8e14));
-  CHECK(s.measured->source == "tools/measure_peaks.py 2026-11-30");
+  CHECK(s.measured->source == "data/measure_peaks.py 2026-11-30");
   CHECK(check_peaks(*t.value).empty());
   CHECK(check_peaks_warnings(*t.value).empty());
 }

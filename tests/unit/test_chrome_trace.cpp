@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "test_helpers.hpp"
-#include "topn/chrome_events.hpp"
+#include "roofline/topn/chrome_events.hpp"
 #include "topn_test_io.hpp"
 
 using namespace roofline;

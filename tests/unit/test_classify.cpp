@@ -2,8 +2,8 @@
 // profiler.
 #include <catch2/catch.hpp>
 
-#include "roofline/embedded_data.hpp"
-#include "roofline/kernel_classes.hpp"
+#include "roofline/inputs/embedded_data.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;
@@ -217,7 +217,7 @@ TEST_CASE("classify: short_name is matched too", "[classify]") {
 }
 
 TEST_CASE("classify: the detail language is closed and checked where it is read", "[classify]") {
-  // Every shipped row parses (the build checks this too: src/tools/check_data_tables.cpp).
+  // Every shipped row parses (the build checks this too: tools/check_data_tables.cpp).
   auto shipped_table = parse_kernel_classes(builtin_kernel_classes(), "kernel_classes.tsv");
   CHECK(shipped_table.errors.empty());
   REQUIRE(shipped_table.value.has_value());

@@ -3,8 +3,8 @@
 // (data/kernel_ops.tsv) and the negative cases of the token rule.
 #include <catch2/catch.hpp>
 
-#include "roofline/classify.hpp"
-#include "roofline/kernel_classes.hpp"
+#include "roofline/classify/classify.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 
 using namespace roofline;
 

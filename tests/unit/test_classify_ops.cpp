@@ -3,9 +3,9 @@
 // cases of the token rule; the names of the fixtures' traces.
 #include <catch2/catch.hpp>
 
-#include "roofline/classify.hpp"
-#include "roofline/embedded_data.hpp"
-#include "roofline/kernel_classes.hpp"
+#include "roofline/classify/classify.hpp"
+#include "roofline/inputs/embedded_data.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 
 using namespace roofline;
 

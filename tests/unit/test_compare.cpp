@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "roofline/compare.hpp"
-#include "roofline/pairing.hpp"
-#include "roofline/rounds.hpp"
+#include "roofline/outcomes/compare.hpp"
+#include "roofline/outcomes/pairing.hpp"
+#include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

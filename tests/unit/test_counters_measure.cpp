@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/counters.hpp"
+#include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "roofline/counters.hpp"
+#include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

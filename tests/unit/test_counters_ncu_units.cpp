@@ -11,9 +11,9 @@
 #include <tuple>
 #include <vector>
 
-#include "core/counters_ingest.hpp"
-#include "core/csv_stream.hpp"
-#include "roofline/counters.hpp"
+#include "roofline/inputs/counters_ingest.hpp"
+#include "roofline/inputs/csv_stream.hpp"
+#include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

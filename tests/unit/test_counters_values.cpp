@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/counters.hpp"
+#include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/csv_numbers.hpp"
+#include "roofline/inputs/csv_numbers.hpp"
 
 using roofline::detail::CsvField;
 using roofline::detail::parse_decimal_fast;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/csv_fast.hpp"
-#include "core/csv_stream.hpp"
+#include "roofline/inputs/csv_fast.hpp"
+#include "roofline/inputs/csv_stream.hpp"
 
 using roofline::ChunkReader;
 using roofline::detail::CsvRow;

@@ -3,7 +3,7 @@
 // alone, and inputs no demangler should spend unbounded time or memory on.
 #include <string>
 
-#include "roofline/topn.hpp"
+#include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
 
 using namespace roofline;

@@ -1,14 +1,15 @@
 // Step 12b, display_names (docs/method.md §16.6): what a kernel does, then a short kernel tag.
 #include <catch2/catch.hpp>
 
-#include "roofline/head.hpp"
+#include "roofline/analyze/head.hpp"
 
 using namespace roofline;
 
 TEST_CASE("kernel_tag: short, distinct, never mangled", "[names]") {
   // A Tensile GEMM by its macro tile, from a long raw name or its short name.
-  CHECK(kernel_tag("", "", "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x32x64_MI16x16x1_"
-                           "SN_LDSB1_AFC1_AFEM1") == "Cijk MT256x32x64");
+  CHECK(kernel_tag("", "",
+                   "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x32x64_MI16x16x1_"
+                   "SN_LDSB1_AFC1_AFEM1") == "Cijk MT256x32x64");
   CHECK(kernel_tag("Cijk_Alik_Bljk_BBS_MT16x32x512", "", "Cijk_…") == "Cijk MT16x32x512");
   // A mangled name by its qualified prefix.
   CHECK(kernel_tag("_ZN7ck_tile6kentryILi1ENS_12Rmsnorm2dFwdE", "", "_ZN7ck_tile6kentry") ==
@@ -18,8 +19,7 @@ TEST_CASE("kernel_tag: short, distinct, never mangled", "[names]") {
                    "at::native::MulFunctor<float>>>(int, float)",
                    "", "") == "elementwise_kernel");
   CHECK(kernel_tag("fused_moe_kernel", "", "fused_moe_kernel") == "fused_moe_kernel");
-  CHECK(kernel_tag("kernel_paged_attention_2d [clone .kd]", "", "") ==
-        "kernel_paged_attention_2d");
+  CHECK(kernel_tag("kernel_paged_attention_2d [clone .kd]", "", "") == "kernel_paged_attention_2d");
   // Long names are cut at an underscore, with an ellipsis, to at most 36 characters.
   const std::string t =
       kernel_tag("cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16", "", "");

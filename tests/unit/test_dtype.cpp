@@ -1,7 +1,7 @@
 // dtype.hpp: spellings -> canonical key and element size (docs/method.md §5, §8, §10).
 #include <catch2/catch.hpp>
 
-#include "roofline/dtype.hpp"
+#include "roofline/inputs/dtype.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "roofline/analysis.hpp"
-#include "roofline/kernel_classes.hpp"
+#include "roofline/analyze/analysis.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 
 namespace roofline::test {
 

@@ -1,7 +1,7 @@
 // Hostile inputs (issue 5): the input limits, and every fuzz finding as a regression case.
 #include <catch2/catch.hpp>
 
-#include "roofline/load.hpp"
+#include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "test_helpers.hpp"
-#include "topn/json_stream.hpp"
+#include "roofline/topn/json_stream.hpp"
 #include "topn_test_io.hpp"
 
 using roofline::detail::JsonStream;

@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "roofline/load.hpp"
+#include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/ledger.hpp"
+#include "roofline/outcomes/ledger.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

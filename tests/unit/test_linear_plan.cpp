@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "roofline/head.hpp"
-#include "roofline/linear_plan.hpp"
-#include "roofline/load.hpp"
+#include "roofline/analyze/head.hpp"
+#include "roofline/analyze/linear_plan.hpp"
+#include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -1,7 +1,7 @@
 // load.hpp: parse_env_report (docs/method.md §2.4), normalize_gfx, canonical_product.
 #include <catch2/catch.hpp>
 
-#include "roofline/load.hpp"
+#include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

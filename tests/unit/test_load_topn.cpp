@@ -1,7 +1,7 @@
 // load.hpp: parse_topn (docs/method.md §2.3) — defensive reading, verbatim pct, per-regime fields.
 #include <catch2/catch.hpp>
 
-#include "roofline/load.hpp"
+#include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

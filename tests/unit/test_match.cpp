@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/match.hpp"
+#include "roofline/analyze/match.hpp"
 
 using namespace roofline;
 

@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "roofline/compare.hpp"
-#include "roofline/outcomes.hpp"
+#include "roofline/outcomes/compare.hpp"
+#include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

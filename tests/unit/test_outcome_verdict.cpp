@@ -6,8 +6,8 @@
 #include <cmath>
 #include <string>
 
-#include "roofline/compare.hpp"
-#include "roofline/outcomes.hpp"
+#include "roofline/outcomes/compare.hpp"
+#include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/pattern.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 using roofline::detail::longest_match;
 using roofline::detail::pattern_length;

@@ -2,9 +2,9 @@
 // built-in table.
 #include <catch2/catch.hpp>
 
-#include "roofline/embedded_data.hpp"
-#include "roofline/load.hpp"
-#include "roofline/peaks.hpp"
+#include "roofline/inputs/embedded_data.hpp"
+#include "roofline/inputs/load.hpp"
+#include "roofline/inputs/peaks.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

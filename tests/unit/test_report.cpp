@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "roofline/report.hpp"
+#include "roofline/render/report.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

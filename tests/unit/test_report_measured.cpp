@@ -2,7 +2,7 @@
 // entry — a ratio far from 1 (beyond ±25 %) in words, one within it as a figure.
 #include <catch2/catch.hpp>
 
-#include "output/report_measured.hpp"
+#include "roofline/render/report_measured.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -1,8 +1,8 @@
 // Stage 1 (docs/method.md §5): product gating, RDNA4 hard unknown, derived bandwidth, dtype lookup.
 #include <catch2/catch.hpp>
 
-#include "roofline/peaks.hpp"
-#include "roofline/report.hpp"
+#include "roofline/inputs/peaks.hpp"
+#include "roofline/render/report.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

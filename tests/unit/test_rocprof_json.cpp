@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "test_helpers.hpp"
-#include "topn/json_kind.hpp"
+#include "roofline/topn/json_kind.hpp"
 #include "topn_test_io.hpp"
 
 using namespace roofline;

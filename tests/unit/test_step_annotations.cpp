@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/load.hpp"
+#include "roofline/inputs/load.hpp"
 #include "test_helpers.hpp"
-#include "topn/chrome_events.hpp"
-#include "topn/step_annotations.hpp"
+#include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/step_annotations.hpp"
 #include "topn_test_io.hpp"
 
 using namespace roofline;

@@ -1,8 +1,8 @@
 // Attention from a step's Σ terms (docs/method.md): the two serving fixtures' steps.
 #include <catch2/catch.hpp>
 
-#include "roofline/layer_plan.hpp"
-#include "roofline/step_attention.hpp"
+#include "roofline/inputs/layer_plan.hpp"
+#include "roofline/analyze/step_attention.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -2,7 +2,7 @@
 // annotations: steps from the per-layer kernels' calls and the layer plan, checked per entry.
 #include <catch2/catch.hpp>
 
-#include "roofline/rounds.hpp"
+#include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

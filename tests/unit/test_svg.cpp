@@ -1,12 +1,12 @@
 // The SVG writer (escaping, numbers), the chart's scales and ticks, label placement, and what
 // the chart model leaves off the chart.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
-#include "output/chart_layout.hpp"
-#include "output/chart_model.hpp"
-#include "output/svg.hpp"
-#include "roofline/report.hpp"
+#include "roofline/render/chart_layout.hpp"
+#include "roofline/render/chart_model.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/render/svg.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

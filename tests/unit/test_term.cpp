@@ -1,7 +1,7 @@
 // term.hpp: named model terms and the one renderer of their note text.
 #include <catch2/catch.hpp>
 
-#include "roofline/term.hpp"
+#include "roofline/base/term.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline;

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/kernel_classes.hpp"
-#include "roofline/load.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/inputs/load.hpp"
 #include "test_helpers.hpp"
-#include "topn/trace_device.hpp"
+#include "roofline/topn/trace_device.hpp"
 #include "topn_test_io.hpp"
 
 using namespace roofline;

@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "roofline/json_number.hpp"
-#include "roofline/text.hpp"
+#include "roofline/base/json_number.hpp"
+#include "roofline/base/text.hpp"
 
 using namespace roofline;
 

@@ -4,9 +4,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "roofline/embedded_data.hpp"
-#include "roofline/peaks.hpp"
-#include "roofline/target_eff.hpp"
+#include "roofline/inputs/embedded_data.hpp"
+#include "roofline/inputs/peaks.hpp"
+#include "roofline/inputs/target_eff.hpp"
 
 #include "unit/test_helpers.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/load.hpp"
-#include "roofline/topn.hpp"
+#include "roofline/inputs/load.hpp"
+#include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
 
 using namespace roofline;

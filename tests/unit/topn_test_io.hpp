@@ -10,7 +10,7 @@
 
 #include <zlib.h>
 
-#include "roofline/topn.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::test {
 

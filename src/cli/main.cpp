@@ -1,6 +1,0 @@
-// roofline: how much of the hardware ceiling does each dominant kernel already reach?
-#include "cli/cli.hpp"
-
-int main(int argc, char** argv) {
-  return roofline::cli::run(argc, argv);
-}

@@ -1,0 +1,243 @@
+// The run (docs/method.md §3): the method as a list of passes, one per step and in its order, over
+// one entry list (Analysis::entries, a HeadEntry per head kernel). Each pass calls its stage, keeps
+// the stage's result where it belongs and merges what the stage found into the run's notes and
+// diagnostics with one helper (`record`). The pass list is also the one L5 boundary
+// (docs/method.md §13): an exception in any pass stops the run there as a skill error, and what it
+// returns can still be written.
+#include "roofline/analyze/analyze.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/run.hpp"
+#include "roofline/analyze/test_hooks.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/inputs/peaks.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::Run;
+
+// The one helper that merges a step's findings into the run's, in the order the steps run.
+void record(Analysis& a, Findings f) {
+  a.notes.insert(a.notes.end(), std::make_move_iterator(f.notes.begin()),
+                 std::make_move_iterator(f.notes.end()));
+  a.diagnostics.insert(a.diagnostics.end(), std::make_move_iterator(f.diagnostics.begin()),
+                       std::make_move_iterator(f.diagnostics.end()));
+}
+
+void check_inputs(Run& r) {
+  record(r.a, detail::input_findings(r.in));
+  Findings env_found;
+  r.stand_in = detail::effective_env(r.env, r.topn, r.config, env_found);
+  r.env = r.stand_in ? &*r.stand_in : nullptr;
+  record(r.a, std::move(env_found));
+  r.a.round = r.in.round;
+  r.a.inputs = detail::input_records(r.in);
+  r.a.run = detail::describe_run(r.in, r.topn, r.env, r.config);
+}
+
+void scope_head(Run& r) {
+  Head head = scope_to_head(r.topn, r.opts.scope);
+  r.a.skipped_count = head.skipped_count;
+  r.a.entries = std::move(head.entries);
+  record(r.a, std::move(head.findings));
+}
+
+void resolve_denominators(Run& r) {
+  Findings f;
+  ResolvedPeaks peaks = detail::run_peaks(r.in, r.env, f);
+  r.a.arch = peaks.gfx;
+  r.a.gfx = is_nvidia_arch(r.a.arch) ? "" : r.a.arch;
+  r.a.product = peaks.product;
+  r.a.peaks = std::move(peaks);
+  record(r.a, std::move(f));
+  r.peaks_resolved = true;
+}
+
+void note_layer_plan(Run& r) {
+  if (r.a.run.layer_plan.empty()) return;
+  record(r.a, Findings{{fmt::format("layer plan: {} (mixers: {}; FFNs: {})", r.a.run.layer_plan,
+                                    r.config->plan.mixer_rule, r.config->plan.ffn_rule)},
+                       {}});
+}
+
+void gather_head_evidence(Run& r) {
+  const ProbeSet* workload = r.in.workload.loaded.value ? &*r.in.workload.loaded.value : nullptr;
+  EvidenceSummary ev = gather_evidence(r.a.entries, r.in.shapes, r.in.counters, workload);
+  if (workload)
+    record(r.a, Findings{{fmt::format("{}: per-case counts and latencies of {} kernel(s), folded "
+                                      "into the matching head entries (docs/method.md §8.2)",
+                                      r.in.workload.display, workload->kernels.size())},
+                         {}});
+  record(r.a, std::move(ev.findings));
+  r.a.measured_inputs = std::move(ev.measured_inputs);
+  r.a.unmatched_counter_kernels = std::move(ev.unmatched_counter_kernels);
+}
+
+ClassRules class_rules(const Run& r) {
+  return ClassRules{r.opts.overrides,
+                    r.opts.families ? *r.opts.families : builtin_kernel_classes_rules()};
+}
+
+void classify_entries(Run& r) {
+  classify_head(r.a.entries, r.topn, class_rules(r));
+}
+
+void infer_run_steps(Run& r) {
+  record(r.a, infer_steps(r.topn, r.a.entries, r.config).findings);
+}
+
+void pick_entry_regimes(Run& r) {
+  pick_regimes(r.a.entries, r.topn, r.env, r.config);
+}
+
+void plan_gemms(Run& r) {
+  record(r.a,
+         plan_shapeless_gemms(r.a.entries, r.topn, r.config, r.env, r.a.peaks, class_rules(r)));
+}
+
+void load_calibration(Run& r) {
+  Findings f;
+  r.verdict.calibration = detail::calibration_for(r.in, f);
+  // Most launches inside graph replays: the run's short kernels have no CPU launch to blame.
+  const auto& t = r.topn;
+  r.verdict.graph_replayed = t.graph_replay_launches && t.num_kernel_launches &&
+                             *t.num_kernel_launches > 0 &&
+                             *t.graph_replay_launches >= 0.9 * *t.num_kernel_launches;
+  record(r.a, std::move(f));
+}
+
+void analyze_entries(Run& r) {
+  const ModelContext model{r.env, r.config, detail::config_status(r.in, r.config), &r.a.peaks,
+                           r.topn.serving.present ? &r.topn.serving : nullptr};
+  const detail::EntryContext ctx{r.topn, model, r.a.peaks, r.verdict, r.env};
+  for (HeadEntry& e : r.a.entries) {
+    try {
+      e = detail::analyze_entry(e, ctx);
+    } catch (const std::exception& ex) {
+      detail::fail_entry(e, fmt::format("internal error while analysing this entry: {}", ex.what()),
+                         fmt::format("analysis failed: {}", ex.what()));
+    }
+    ++r.analysed;
+  }
+}
+
+void check_counter_coverage(Run& r) {
+  if (r.in.counters.requested) record(r.a, detail::counter_coverage(r.a.entries));
+}
+
+void rank_head(Run& r) {
+  r.a.rankings = rank_entries(r.a.entries, r.a.peaks);
+  record(r.a, r.a.rankings.findings);
+}
+
+void record_entry_problems(Run& r) {
+  Findings f;
+  for (const HeadEntry& e : r.a.entries) {
+    if (e.grade.problem)
+      f.diagnostics.push_back(Diagnostic{
+          e.grade.problem->level == Level::L5 ? Severity::error : Severity::warning,
+          e.grade.problem->level, Topic::entry, e.ranking_name, e.grade.problem->reason});
+    r.a.stage = std::max(r.a.stage, e.stage);
+  }
+  record(r.a, std::move(f));
+}
+
+void name_head(Run& r) {
+  display_names(r.a.entries);
+}
+
+void summarize_scope(Run& r) {
+  record(r.a,
+         Findings{{fmt::format("scope: {} of {} Top-N entries at or above {}% of {} (cap {}); {} "
+                               "skipped",
+                               r.a.entries.size(), r.topn.entries.size(),
+                               fmt::format("{:g}", r.a.head_threshold_pct),
+                               r.opts.scope.key == HeadKey::serving_weighted
+                                   ? "serving-weighted GPU time"
+                                   : "GPU time",
+                               r.opts.scope.max_entries, r.a.skipped_count)},
+                  {}});
+}
+
+struct Pass {
+  const char* name;     // the step, as the L5 error and ROOFLINE_TEST_THROW name it
+  void (*run)(Run& r);  // the pass: calls its stage, keeps the result, records the findings
+  bool always = false;  // runs after an earlier pass failed: the run's own record
+};
+
+// The method, one pass per step in its order, each with why it is there.
+constexpr Pass k_method[] = {
+    // Every input problem first: the run completes whatever is missing.
+    {"inputs", check_inputs},
+    // Only kernels above the bar are worth a verdict; the rest are counted, not degraded.
+    {"scope", scope_head},
+    // A wrong denominator makes every number wrong: product gating and the RDNA4 hard unknown
+    // are decided once, up front.
+    {"peaks", resolve_denominators},
+    // The layer plan every per-layer count below rests on, said once.
+    {"layer_plan", note_layer_plan},
+    // Stage B/C evidence is matched to the head by kernel name once, before the per-entry pass.
+    {"evidence", gather_head_evidence},
+    // The op class picks the byte model; the classes also tell which kernels run once per layer.
+    {"classify", classify_entries},
+    // Without step annotations, the layer plan and the call counts give the steps
+    // (docs/method.md §6.4).
+    {"steps", infer_run_steps},
+    // The e2e-critical regime fixes each entry's per-launch time and launches per step.
+    {"regimes", pick_entry_regimes},
+    // GEMMs without shapes take N and K from the config's projections, M from the step
+    // (docs/method.md §22.4), assigned over every such kernel of the step at once.
+    {"linear_plan", plan_gemms},
+    // judge's target_eff: the shipped prior, or a calibrated class (docs/method.md §17.5).
+    {"calibration", load_calibration},
+    // Per entry: model, deepen, judge, grade, advise; a failure degrades that entry only.
+    {"entries", analyze_entries},
+    // A measured run says which head entries its counters left at stage A/B (L4).
+    {"coverage", check_counter_coverage},
+    // Both orders, never blended: their disagreement is the finding (after a failure, over the
+    // entries it left without a verdict: pct order, which their route falls back to).
+    {"rankings", rank_head, true},
+    // The names people know each entry by (projection or op, then a short kernel tag), for
+    // every surface; `name` stays the key.
+    {"names", name_head, true},
+    // Each entry's problem is one diagnostic, under the name the rankings use.
+    {"problems", record_entry_problems, true},
+    // What the head covered, last.
+    {"summary", summarize_scope, true},
+};
+
+}  // namespace
+
+std::string skill_error_text(const Diagnostic& d) {
+  return d.topic == Topic::entry ? fmt::format("entry '{}': {}", d.entry, d.text) : d.text;
+}
+
+bool has_problems(const Analysis& a) {
+  return std::any_of(a.diagnostics.begin(), a.diagnostics.end(), [](const Diagnostic& d) {
+    return d.level.has_value() || d.severity == Severity::error;
+  });
+}
+
+Analysis analyze(const AnalyzeInputs& in, const AnalyzeOptions& opts) {
+  Run r(in, opts);
+  for (const Pass& pass : k_method) {
+    if (r.stopped && !pass.always) continue;
+    try {
+      test_fault_point(pass.name);
+      pass.run(r);
+    } catch (const std::exception& ex) {
+      detail::stop_run(r, pass.name, ex.what());
+    } catch (...) {
+      detail::stop_run(r, pass.name, "unknown exception");
+    }
+  }
+  return std::move(r.a);
+}
+
+}  // namespace roofline

@@ -1,0 +1,50 @@
+// Step 10, grade (docs/method.md §12, §13): how far an entry's numbers can be trusted, and why it
+// has no verdict.
+#include <fmt/format.h>
+
+#include "roofline/analyze/stages.hpp"
+
+namespace roofline {
+
+Grade grade(Stage stage, const WorkEstimate& work, const Verdict& v, const ResolvedPeaks& peaks) {
+  Grade g;
+  // Confidence follows the stage (docs/method.md §12); low peaks or an unvalidated compute axis
+  // keep it low.
+  g.confidence = stage == Stage::C   ? Confidence::high
+                 : stage == Stage::B ? Confidence::medium
+                                     : Confidence::low;
+  if (stage == Stage::A)
+    g.notes.push_back(
+        "confidence low: stage A estimate from Top-N shapes and config (display and annotate "
+        "only)");
+  if (stage != Stage::A && peaks.confidence == Confidence::low) {
+    g.confidence = Confidence::low;
+    g.notes.push_back(fmt::format("confidence low: stage {} numbers over low-confidence peaks",
+                                  to_string(stage)));
+  } else if (v.compute_axis && !peaks.compute_validated) {
+    g.confidence = Confidence::low;
+    g.notes.push_back(
+        "compute-axis entry on unvalidated compute peaks (bf16 != fp16 or missing): confidence "
+        "low");
+  } else if (stage != Stage::A) {
+    g.notes.push_back(
+        stage == Stage::C
+            ? "confidence high: stage C, measured bytes (rank; cite)"
+            : "confidence medium: stage B, captured shapes (rank as a secondary key)");
+  }
+  // A measured entry has had its stage-C run: it is no longer a candidate for one.
+  g.stage_c_candidate = v.stage_c_candidate && stage != Stage::C;
+
+  if (!work.modeled)
+    g.problem = EntryProblem{Level::L2, work.unmodeled_reason};
+  else if (v.suspect)
+    g.problem = EntryProblem{
+        Level::L3,
+        fmt::format("infeasible: raw roofline_pct {:.4g} outside [0.001, 1]; no verdict{}",
+                    v.roofline_pct_raw.value_or(0.0),
+                    v.stage_c_candidate ? ", stage-C candidate"
+                                        : " (under 1 MiB modelled: counters would not change it)")};
+  return g;
+}
+
+}  // namespace roofline

@@ -1,0 +1,188 @@
+// Step 11, advise (docs/method.md §14): route annotation, shippability gate, concrete
+// byte-reduction levers.
+#include <array>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/head.hpp"
+#include "roofline/analyze/model_internal.hpp"
+#include "roofline/inputs/pattern.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::fmt_bytes;
+using detail::icontains;
+
+std::string table_route(const HeadEntry& e) {
+  const Verdict& v = e.verdict;
+  if (!e.work.modeled) return "no byte model: nothing to route on";
+  if (v.dispatch_bound && v.in_graph_replay)
+    return "fusion (a short kernel in a captured graph: its ramp and tail, not a CPU launch, "
+           "are the cost)";
+  if (v.dispatch_bound)
+    return "fusion / graph capture (dispatch-bound: the launch, not the kernel, is the cost)";
+  if (v.suspect) return "measure it: stage C counters (the byte/FLOP model is refuted by the time)";
+  const bool latency = v.bound == Bound::latency;
+  if (e.cls.op_class == OpClass::comm && v.headroom != Headroom::unknown) {
+    if (latency)
+      return "collective latency (synchronisation / hops, not bandwidth): one-shot vs two-shot "
+             "choice, fuse the all-reduce with the following norm, fewer collectives per layer, "
+             "overlap with compute";
+    return v.headroom == Headroom::saturated
+               ? "saturated link: fewer bytes on the wire (quantized all-reduce codecs)"
+               : "collective tuning: algorithm and channel choice for this message size";
+  }
+  switch (v.headroom) {
+    case Headroom::underperforming:
+      return latency ? "kernel work; lever occupancy / dependency chain / fusion / split-K"
+                     : "kernel tuning, top priority";
+    case Headroom::moderate:
+      return latency ? "kernel work; lever occupancy / dependency chain / fusion / split-K"
+                     : "kernel tuning (moderate headroom)";
+    case Headroom::saturated:
+      if (latency) return "fewer bytes (e.g. fp8 KV) or fusion; more tuning will not help";
+      if (v.bound == Bound::compute)
+        return "algorithmic track: fewer FLOPs (lower-precision math, skipped work); tuning has "
+               "nothing left";
+      return "byte-reduction / algorithmic track — never dropped";
+    case Headroom::unknown:
+      break;
+  }
+  return "no verdict";
+}
+
+// Ops worth fusing with each class, by name token.
+std::vector<std::string_view> fusion_partners(OpClass cls) {
+  switch (cls) {
+    case OpClass::moe:
+      return {"act_and_mul", "silu_and_mul", "moe_align", "moe_sum",
+              "topk",        "moe_sorting",  "quant"};
+    case OpClass::gemm:
+      return {"norm", "act_and_mul", "silu_and_mul", "quant", "rotary", "rope"};
+    case OpClass::attn:
+      return {
+          "rotary",          "rope", "reshape_and_cache", "concat_and_cache", "_fwd_kernel_stage2",
+          "reduce_segments", "quant"};
+    case OpClass::elementwise:
+      return {"norm", "quant", "act_and_mul", "silu_and_mul", "rotary"};
+    case OpClass::linear_attn:
+    case OpClass::ssm:
+      return {"causal_conv1d", "norm", "gating"};
+    case OpClass::comm:
+      return {"rms_norm", "rmsnorm", "add_norm"};
+    case OpClass::unknown:
+      return {};
+  }
+  return {};
+}
+
+std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
+                                    const ResolvedPeaks& peaks) {
+  std::vector<std::string> out;
+  const WorkEstimate& w = e.work;
+  // 1. Fuse an adjacent op that appears in the Top-N.
+  int fused = 0;
+  for (const TopNEntry& other : topn.entries) {
+    if (other.index == e.topn_index || fused >= 2) continue;
+    for (std::string_view token : fusion_partners(e.cls.op_class)) {
+      if (icontains(other.name, token) || icontains(other.short_name, token)) {
+        out.push_back(
+            fmt::format("fuse '{}' ({}% of GPU time) into this kernel: its HBM round trip of the "
+                        "activations disappears",
+                        other.short_name, other.pct_gpu_time));
+        ++fused;
+        break;
+      }
+    }
+  }
+  // 2. Stop reading unrouted experts: the all-expert figure is reported (the family streams
+  // every expert), or it is feasible, so the time would allow streaming them all
+  // (docs/method.md §8.7).
+  if (w.moe && w.candidates.size() >= 2) {
+    const Candidate* all = nullptr;
+    const Candidate* hit = nullptr;
+    for (const auto& c : w.candidates) {
+      if (c.kind == CandidateKind::all_experts) all = &c;
+      if (c.kind == CandidateKind::experts_hit) hit = &c;
+    }
+    const bool reported = all && all == &w.candidates[w.chosen];
+    if (all && hit && (reported || all->feasible.value_or(false)) && all->bytes > hit->bytes)
+      out.push_back(fmt::format(
+          "stop reading unrouted experts: {} all {:.0f} experts ({}); reading only the ~{:.1f} "
+          "experts the batch routes to moves {} ({:.0f}% fewer bytes)",
+          reported ? "this kernel streams" : "the measured time fits streaming", w.moe->experts,
+          fmt_bytes(all->bytes), w.moe->experts_hit, fmt_bytes(hit->bytes),
+          100.0 * (1.0 - hit->bytes / all->bytes)));
+  }
+  // 3. Lower-precision weights or KV cache (lossy).
+  const bool has_fp4 = peaks.flops.count(DtypeKey::fp4) > 0;
+  if ((e.cls.op_class == OpClass::gemm || e.cls.op_class == OpClass::moe) && w.weight_bytes > 0) {
+    const double weights =
+        w.moe && w.candidates[w.chosen].kind == CandidateKind::all_experts
+            ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
+            : w.weight_bytes;
+    if (w.weight_dtype == DtypeKey::bf16 || w.weight_dtype == DtypeKey::fp16 ||
+        w.weight_dtype == DtypeKey::fp32) {
+      out.push_back(fmt::format(
+          "fp8 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
+          "lossy: must pass the accuracy gate)",
+          fmt_bytes(weights), fmt_bytes(weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)),
+          100.0 * (weights - weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)) / w.bytes));
+    } else if ((w.weight_dtype == DtypeKey::fp8 || w.weight_dtype == DtypeKey::int8) && has_fp4) {
+      out.push_back(fmt::format(
+          "mxfp4 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
+          "lossy: must pass the accuracy gate)",
+          fmt_bytes(weights), fmt_bytes(weights / 2.0), 100.0 * weights / 2.0 / w.bytes));
+    }
+  }
+  if (e.cls.op_class == OpClass::attn && w.kv_bytes > 0 &&
+      (w.kv_dtype == DtypeKey::bf16 || w.kv_dtype == DtypeKey::fp16)) {
+    out.push_back(fmt::format(
+        "fp8 KV cache: {} of K/V per launch becomes {} (lossy: must pass the accuracy gate)",
+        fmt_bytes(w.kv_bytes), fmt_bytes(w.kv_bytes / 2.0)));
+  }
+  if ((e.cls.op_class == OpClass::linear_attn || e.cls.op_class == OpClass::ssm) &&
+      w.kv_dtype == DtypeKey::fp32 && w.kv_bytes > 0)
+    out.push_back(fmt::format(
+        "bf16 recurrent state: the fp32 state read and written each step halves ({} per launch "
+        "today; lossy: must pass the accuracy gate)",
+        fmt_bytes(w.kv_bytes)));
+  if (e.cls.op_class == OpClass::comm && w.comm && w.comm->codec >= 1.0)
+    out.push_back(fmt::format(
+        "quantized all-reduce (QuickReduce Q8/Q6/Q4 codecs: 2176, 1664 or 1152 of every 4096 "
+        "bytes on the wire): {} per launch becomes as little as {} (lossy: accuracy gate)",
+        fmt_bytes(w.comm->link_bytes), fmt_bytes(w.comm->link_bytes * 1152.0 / 4096.0)));
+  // 4. Layout / L2 reuse where the model shows re-read traffic.
+  if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == MoeStage::both &&
+      w.unit_launches >= 2)
+    out.push_back(
+        "single-launch MoE (both stages in one kernel): keeps the gate/up intermediate on chip and "
+        "drops one launch per layer");
+  return out;
+}
+
+}  // namespace
+
+Advice advise(const HeadEntry& e, const TopN& topn, const ResolvedPeaks& peaks) {
+  Advice a;
+  std::string base = table_route(e);
+  const bool unknown = e.verdict.headroom == Headroom::unknown;
+  if (unknown || e.grade.confidence == Confidence::low) {
+    const std::string why =
+        !unknown ? fmt::format("confidence low: stage {} estimate", to_string(e.stage))
+        : e.grade.confidence == Confidence::low && e.work.modeled ? "no verdict, confidence low"
+                                                                  : "no verdict";
+    a.route = fmt::format("fall back to pct_gpu_time order ({}); indicated: {}", why, base);
+  } else {
+    a.route = base;
+  }
+  if (e.editable && !*e.editable)
+    a.route +=
+        "; not editable (precompiled library or hand assembly): host-side levers only — dispatch "
+        "choice, tuning DB, backend swap";
+  if (e.verdict.headroom == Headroom::saturated) a.levers = levers_for(e, topn, peaks);
+  return a;
+}
+
+}  // namespace roofline

@@ -1,0 +1,242 @@
+// Shapeless GEMM kernels assigned to the linear plan's projections (docs/method.md, kernels
+// without shapes): by launches per step, then by module path, else jointly.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/linear_plan.hpp"
+#include "roofline/base/units.hpp"
+
+namespace roofline {
+namespace {
+
+bool count_matches(double launches, double per_step) {
+  return launches > 0 && per_step > 0 &&
+         std::fabs(launches - per_step) <= 0.05 * std::max(launches, per_step);
+}
+
+double rows_of(const Projection& p, const PlanStep& step) {
+  return p.rows_are_requests ? step.requests : step.rows;
+}
+
+// The figure projections are ordered by: bytes at decode, FLOPs at prefill.
+double order_key(const Projection& p, const PlanStep& step) {
+  const double m = rows_of(p, step);
+  return step.prefill ? projection_flops(p, m)
+                      : projection_bytes(p, m, step.act_bytes, step.weight_bytes);
+}
+
+std::string describe(const Projection& p, const PlanStep& step) {
+  const double m = rows_of(p, step);
+  return fmt::format(
+      "{} [M={}, K={}]×[K, N={}] ({}; {}, {:.4g} FLOP)", to_string(p.kind), format_g(m),
+      format_g(p.k), format_g(p.n), p.sharding,
+      format_bytes(projection_bytes(p, m, step.act_bytes, step.weight_bytes), Digits::exact),
+      projection_flops(p, m));
+}
+
+std::string list(const std::vector<Projection>& ps, const PlanStep& step) {
+  std::string out;
+  for (const Projection& p : ps) out += (out.empty() ? "" : "; ") + describe(p, step);
+  return out;
+}
+
+// The projections of `v` launched `per_step` times a step.
+std::vector<Projection> at_count(const PlanVariant& v, double per_step) {
+  std::vector<Projection> out;
+  for (const Projection& p : v.projections)
+    if (count_matches(per_step, p.per_step)) out.push_back(p);
+  return out;
+}
+
+// Module path -> projection (SERVING-style class names of vLLM and SGLang); nullopt when the
+// path does not say.
+std::optional<ProjectionKind> kind_from_module(const std::string& module) {
+  auto has = [&](std::string_view t) { return module.find(t) != std::string::npos; };
+  const bool shared = has("Shared") || has("shared");
+  if (has("QKVParallelLinear")) return ProjectionKind::qkv;
+  if (has("ParallelLMHead") || has("LMHead") || has("lm_head")) return ProjectionKind::lm_head;
+  if (has("MergedColumnParallelLinear"))
+    return shared ? ProjectionKind::shared_gate_up : ProjectionKind::gate_up;
+  if (has("RowParallelLinear")) {
+    if (has("Attention") || has("Attn")) return ProjectionKind::o;
+    if (has("MLP") || has("FFN") || has("FeedForward") || has("Expert"))
+      return shared ? ProjectionKind::shared_down : ProjectionKind::down;
+  }
+  if (has("ReplicatedLinear") && (has("Gate") || has("Router") || has("MoE") || has("Moe")))
+    return ProjectionKind::router;
+  return std::nullopt;
+}
+
+struct Group {
+  double per_step = 0;
+  std::vector<std::size_t> kernels;  // indices into the kernel list
+};
+
+// By module path: every kernel of the group names a distinct projection of one variant.
+bool assign_by_module(const Group& g, const std::vector<PlanKernel>& kernels,
+                      const LinearPlan& plan, const PlanStep& step,
+                      std::vector<ProjectionAssignment>& out) {
+  for (const PlanVariant& v : plan.variants) {
+    const std::vector<Projection> ps = at_count(v, g.per_step);
+    std::vector<const Projection*> chosen;
+    std::set<ProjectionKind> used;
+    for (std::size_t i : g.kernels) {
+      const auto kind = kind_from_module(kernels[i].module);
+      const Projection* hit = nullptr;
+      for (const Projection& p : ps)
+        if (kind && p.kind == *kind) hit = &p;
+      if (!hit || !used.insert(hit->kind).second) break;
+      chosen.push_back(hit);
+    }
+    if (chosen.size() != g.kernels.size()) continue;
+    for (std::size_t j = 0; j < chosen.size(); ++j) {
+      ProjectionAssignment& a = out[g.kernels[j]];
+      a.projection = *chosen[j];
+      a.m = rows_of(*chosen[j], step);
+      a.how = fmt::format("by module path ('{}' is {}, {})", kernels[g.kernels[j]].module,
+                          to_string(chosen[j]->kind), v.name);
+    }
+    return true;
+  }
+  return false;
+}
+
+// Jointly, within one variant: kernels by time against projections by bytes or FLOPs. Returns ""
+// or why the pairing fails (a time tie, an infeasible pair).
+std::string pair_jointly(const Group& g, const std::vector<PlanKernel>& kernels,
+                         std::vector<Projection> ps, const PlanStep& step,
+                         std::vector<std::pair<std::size_t, Projection>>& pairs) {
+  std::vector<std::size_t> ks = g.kernels;
+  std::stable_sort(ks.begin(), ks.end(),
+                   [&](std::size_t a, std::size_t b) { return kernels[a].t_ms > kernels[b].t_ms; });
+  std::stable_sort(ps.begin(), ps.end(), [&](const Projection& a, const Projection& b) {
+    return order_key(a, step) > order_key(b, step);
+  });
+  for (std::size_t j = 0; j + 1 < ks.size(); ++j) {
+    const double t1 = kernels[ks[j]].t_ms, t2 = kernels[ks[j + 1]].t_ms;
+    if (std::fabs(t1 - t2) <= 0.05 * std::max(t1, t2) &&
+        order_key(ps[j], step) != order_key(ps[j + 1], step))
+      return fmt::format(
+          "'{}' and '{}' take the same time within 5 % ({} and {} µs): which is "
+          "{} and which {} is not decided",
+          kernels[ks[j]].name, kernels[ks[j + 1]].name, format_g(t1 * 1000.0),
+          format_g(t2 * 1000.0), to_string(ps[j].kind), to_string(ps[j + 1].kind));
+  }
+  for (std::size_t j = 0; j < ks.size(); ++j) {
+    const double m = rows_of(ps[j], step);
+    const double bytes = projection_bytes(ps[j], m, step.act_bytes, step.weight_bytes);
+    const double budget = step.peak_bw_bytes_s.value_or(0.0) * kernels[ks[j]].t_ms / 1000.0;
+    if (step.peak_bw_bytes_s && bytes > budget)
+      return fmt::format("'{}' as {} is infeasible: {} in {} µs needs more than peak_bw × t = {}",
+                         kernels[ks[j]].name, to_string(ps[j].kind),
+                         format_bytes(bytes, Digits::exact), format_g(kernels[ks[j]].t_ms * 1000.0),
+                         format_bytes(budget, Digits::exact));
+    pairs.emplace_back(ks[j], ps[j]);
+  }
+  return {};
+}
+
+// Jointly: the variants whose projection count at this launch count equals the kernel count.
+void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels, const LinearPlan& plan,
+                    const PlanStep& step, std::vector<ProjectionAssignment>& out) {
+  std::vector<std::pair<std::string, std::vector<std::pair<std::size_t, Projection>>>> fits;
+  std::vector<std::string> failures;
+  std::set<std::string> seen;  // variants with the same projections at this count are one
+  for (const PlanVariant& v : plan.variants) {
+    const std::vector<Projection> ps = at_count(v, g.per_step);
+    if (ps.size() != g.kernels.size()) continue;
+    std::string key;
+    for (const Projection& p : ps) key += std::string(to_string(p.kind)) + ",";
+    if (!seen.insert(key).second) continue;
+    std::vector<std::pair<std::size_t, Projection>> pairs;
+    const std::string why = pair_jointly(g, kernels, ps, step, pairs);
+    if (why.empty())
+      fits.emplace_back(v.name, std::move(pairs));
+    else
+      failures.push_back(fmt::format("{}: {}", v.name, why));
+  }
+  const std::string count =
+      fmt::format("{} kernel(s) launched {} times a step", g.kernels.size(), format_g(g.per_step));
+  if (fits.size() == 1) {
+    for (const auto& [i, p] : fits.front().second) {
+      ProjectionAssignment& a = out[i];
+      a.projection = p;
+      a.m = rows_of(p, step);
+      a.how = fmt::format("jointly ({}; {}): by per-launch time against the projections by {}",
+                          count, fits.front().first, step.prefill ? "FLOPs" : "bytes");
+    }
+    return;
+  }
+  std::string why =
+      fits.size() > 1
+          ? fmt::format("{}: {} plan variants fit and the times do not decide", count, fits.size())
+      : failures.empty() ? fmt::format("{}: no plan variant has {} projections at that count",
+                                       count, g.kernels.size())
+                         : fmt::format("{}: {}", count, failures.front());
+  for (std::size_t i : g.kernels) out[i].problem = why;
+}
+
+}  // namespace
+
+std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
+                                                     const LinearPlan& plan, const PlanStep& step) {
+  std::vector<ProjectionAssignment> out(kernels.size());
+  std::vector<Group> groups;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    ProjectionAssignment& a = out[i];
+    const auto& lps = kernels[i].launches_per_step;
+    if (plan.variants.empty()) {
+      a.problem = "no linear plan: the config lacks " + plan.missing;
+      continue;
+    }
+    if (!lps || !(*lps > 0)) {
+      a.problem = "launches per step unknown: no projection count to match";
+      continue;
+    }
+    std::set<ProjectionKind> kinds;
+    double per_step = 0;
+    for (const PlanVariant& v : plan.variants)
+      for (const Projection& p : v.projections)
+        if (count_matches(*lps, p.per_step) && kinds.insert(p.kind).second) {
+          a.candidates.push_back(p);
+          per_step = p.per_step;
+        }
+    if (a.candidates.empty()) {
+      a.problem = fmt::format(
+          "{} launches a step match no projection count of the plan ({}): it may serve several "
+          "projections, or layers the plan does not cover",
+          format_g(*lps), plan.description);
+      continue;
+    }
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const Group& x) { return x.per_step == per_step; });
+    if (g == groups.end()) g = groups.insert(groups.end(), Group{per_step, {}});
+    g->kernels.push_back(i);
+  }
+  for (const Group& g : groups) {
+    const bool modules = std::all_of(g.kernels.begin(), g.kernels.end(),
+                                     [&](std::size_t i) { return !kernels[i].module.empty(); });
+    if (g.kernels.size() == 1 && out[g.kernels[0]].candidates.size() == 1) {
+      ProjectionAssignment& a = out[g.kernels[0]];
+      std::vector<std::pair<std::size_t, Projection>> pairs;
+      a.problem = pair_jointly(g, kernels, a.candidates, step, pairs);
+      if (!a.problem.empty()) continue;
+      a.projection = a.candidates.front();
+      a.m = rows_of(*a.projection, step);
+      a.how = fmt::format("by launches per step: the only projection launched {} times a step",
+                          format_g(g.per_step));
+      continue;
+    }
+    if (modules && assign_by_module(g, kernels, plan, step, out)) continue;
+    assign_jointly(g, kernels, plan, step, out);
+  }
+  for (ProjectionAssignment& a : out)
+    if (!a.problem.empty() && !a.candidates.empty())
+      a.problem += "; candidates: " + list(a.candidates, step);
+  return out;
+}
+
+}  // namespace roofline

@@ -1,0 +1,106 @@
+#pragma once
+// The linear plan (docs/method.md, kernels without shapes): every projection one step of the model
+// runs — attention q/k/v (or fused qkv) and o, dense FFN gate/up (or fused gate_up) and down,
+// MLA's q_a/q_b/kv_a/kv_b, shared experts, the router, lm_head — with its per-rank N and K and its
+// launches per step, and the assignment of GEMM kernels that carry no shapes to those
+// projections. Graph replays without a capture trace, rocprof and Nsight Systems CSVs give no
+// operand shapes; the config fixes every projection's N and K and the step fixes M.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline/inputs/inputs.hpp"
+
+namespace roofline {
+
+enum class ProjectionKind {
+  qkv,
+  q,
+  k,
+  v,
+  o,  // attention (per softmax-attention layer)
+  q_a,
+  q_b,
+  kv_a,
+  kv_b,  // MLA low-rank projections (o is shared with the above)
+  gate_up,
+  gate,
+  up,
+  down,  // dense FFN (per dense layer)
+  shared_gate_up,
+  shared_down,  // shared experts (per MoE layer)
+  router,       // MoE router (per MoE layer)
+  lm_head,      // logits (once per step; its rows are the step's requests)
+};
+const char* to_string(ProjectionKind k);
+
+// One projection of the plan: y[M, N] = x[M, K] · W[K, N] on one rank.
+struct Projection {
+  ProjectionKind kind = ProjectionKind::qkv;
+  double n = 0, k = 0;             // per rank (column-parallel N / tp, row-parallel K / tp)
+  double per_step = 0;             // launches per step: the layers carrying it (1 for lm_head)
+  std::string sharding;            // "column-parallel: N = 6144 / tp 1", for notes
+  bool rows_are_requests = false;  // lm_head: the step's requests, not its tokens
+};
+
+// One way the model's projections can be launched: fused or split qkv, fused or split gate_up.
+struct PlanVariant {
+  std::string name;  // "fused qkv, fused gate_up"
+  std::vector<Projection> projections;
+};
+
+struct LinearPlan {
+  std::vector<PlanVariant> variants;  // empty when the config lacks a size (see `missing`)
+  std::string missing;                // the config keys it needs and lacks ("" = none)
+  std::string description;            // the projections of the first variant, for run notes
+};
+
+// The plan variants of `cfg` at tensor parallelism `tp`: every projection the config fixes, with
+// the layer plan's layer counts as launches per step. A projection whose size the config lacks is
+// left out and named in `missing`.
+LinearPlan linear_plan(const ModelConfig& cfg, double tp);
+
+// A GEMM kernel without shapes, as the assignment sees it.
+struct PlanKernel {
+  std::string name;  // the entry's name, for notes
+  std::optional<double> launches_per_step;
+  double t_ms = 0.0;   // per launch
+  std::string module;  // innermost modules of the launching op ("" = none)
+};
+
+// The figures the assignment needs for the step the kernels ran in.
+struct PlanStep {
+  double rows = 0;            // M of every projection but lm_head: the step's tokens (or batch)
+  double requests = 0;        // M of lm_head
+  bool prefill = false;       // pair by FLOPs (prefill) or by bytes (decode)
+  double act_bytes = 2.0;     // bytes per activation element
+  double weight_bytes = 2.0;  // bytes per weight element
+  std::optional<double> peak_bw_bytes_s;  // the feasibility rule's roof
+};
+
+// What the assignment decided for one kernel.
+struct ProjectionAssignment {
+  std::optional<Projection> projection;  // set: the kernel is this projection
+  double m = 0;                          // its rows
+  std::vector<Projection> candidates;    // every projection it could be
+  std::string how;                       // "by launches per step: ...", "jointly: ..."
+  std::string problem;                   // set when no projection is assigned (L2 reason)
+};
+
+// Bytes and FLOPs of one projection at `m` rows: M·K·a + K·N·w + M·N·a and 2·M·N·K.
+double projection_bytes(const Projection& p, double m, double act_bytes, double weight_bytes);
+double projection_flops(const Projection& p, double m);
+
+// Assigns each kernel (all GEMM kernels of one step without shapes) to a projection: first by
+// launches per step (a projection is a candidate when its per-step count equals the kernel's),
+// then by module path where every kernel of a group has one, else jointly — the plan variant whose
+// projection count equals the group's kernel count, kernels by per-launch time paired with
+// projections by bytes (decode) or FLOPs (prefill), each pair checked by the feasibility rule.
+// A time tie within 5 %, several fitting variants, or an infeasible pair leaves the kernels
+// unassigned with every candidate listed. Parallel to `kernels`.
+std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
+                                                     const LinearPlan& plan, const PlanStep& step);
+
+}  // namespace roofline

@@ -1,0 +1,99 @@
+#pragma once
+// Shared pieces of the per-class byte/FLOP models (docs/method.md §8). Internal to the model stage.
+
+#include <optional>
+#include <string>
+
+#include "roofline/analyze/stages.hpp"
+#include "roofline/base/term.hpp"
+#include "roofline/base/units.hpp"
+
+namespace roofline::detail {
+
+struct ResolvedDtypes {
+  Dtype act, weight, kv;
+  std::string act_source, weight_source, kv_source;
+  bool weight_from_quant = false;  // weight width came from quantization_config
+  Dtype model;                     // the model dtype unquantized modules keep
+  std::string model_source;
+};
+
+struct ModelInput {
+  const TopNEntry& entry;
+  const RegimeChoice& regime;
+  const Classification& cls;
+  const ModelContext& ctx;
+  ResolvedDtypes dtypes;
+  double tp = 1.0;
+  std::optional<double> rows;  // M: rows in flight
+  std::string rows_source;
+};
+
+// Each per-class model either fills `work.candidates` (and notes) or sets
+// `work.unmodeled_reason`. The dispatcher applies the feasibility rule afterwards.
+void model_gemm(const ModelInput& in, WorkEstimate& work);
+void model_moe(const ModelInput& in, WorkEstimate& work);
+void model_attention(const ModelInput& in, WorkEstimate& work);
+void model_elementwise(const ModelInput& in, WorkEstimate& work);
+// Linear attention and state-space layers (model_linear.cpp): GDN/KDA/lightning/mamba decode
+// updates and their short convs; chunked-prefill kernels stay L2 (the operand-bytes bound).
+void model_linear(const ModelInput& in, WorkEstimate& work);
+// Collectives (model_comm.cpp): link bytes per GPU for the algorithm, the link roof's group.
+void model_comm(const ModelInput& in, WorkEstimate& work);
+// DeepSeek-V3.2 lightning indexer scores (model_indexer.cpp), called by model_attention.
+void model_indexer(const ModelInput& in, WorkEstimate& work);
+
+// docs/method.md §8.16 (model_bound.cpp): for an entry left unmodelled that has shapes and dtypes,
+// the operand-bytes lower bound and the hbm_util it implies (notes). Evidence, not a verdict.
+// MoE and attention entries get none: their operands are expert stacks and paged KV pools that a
+// launch reads only in part.
+void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+                         const ModelContext& ctx, WorkEstimate& work);
+
+// A batched GEMM [Bt, M, K] × [Bt, K, N] (or [Bt, N, K]) from the entry's shapes
+// (docs/method.md §8.5).
+struct BatchedShape {
+  double batch = 0, m = 0, n = 0, k = 0;
+  std::string how;
+};
+std::optional<BatchedShape> batched_shape(const TopNEntry& e);
+
+// The layer plan's windows seen by a softmax-attention kernel at context S (docs/method.md §8.8):
+// the mean tokens read over the layers it serves, and the split for notes.
+struct WindowMix {
+  double mean_tokens = 0;
+  double layers = 0;
+  std::string how;  // "mean tokens 4416 = (12·8704 + 12·128)/24"
+};
+WindowMix attention_window_mix(const ModelConfig& cfg, double S);
+
+// S = isl + osl/2, the mean decode context (false, with what is missing, when unknown).
+bool decode_context(const ModelInput& in, double& S, std::string& missing);
+// How S was reached, for notes: "isl + osl/2 = 1536 (average context mid-decode, an assumption
+// and a real error source)", or the measured decode context and where it came from.
+std::string decode_context_how(const ModelInput& in, double S);
+
+// Dense FFN gating from the config (relu2 is non-gated).
+bool config_gated(const ModelConfig& cfg);
+
+// Product of dims as a double (0 for an empty operand).
+double elements(const std::vector<std::int64_t>& dims);
+
+// Numbers in notes keep every digit a reader needs to redo the arithmetic: 696.75 MB, 98.942.
+inline std::string fmt_bytes(double bytes) {
+  return format_bytes(bytes, Digits::exact);
+}
+
+// A candidate whose figures are the values of its byte and FLOP terms (the numbers the notes
+// print are the numbers the choice uses).
+inline void add_candidate(WorkEstimate& work, std::string label, const Term& bytes,
+                          const Term& flops, bool in_choice = true,
+                          CandidateKind kind = CandidateKind::model) {
+  work.candidates.push_back(
+      Candidate{std::move(label), bytes.value, flops.value, std::nullopt, in_choice, kind});
+}
+
+// "missing: a, b" helper: appends `name` when `value` is absent.
+void require(const std::optional<double>& value, const char* name, std::string& missing);
+
+}  // namespace roofline::detail

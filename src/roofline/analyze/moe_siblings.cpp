@@ -1,0 +1,111 @@
+// Step 4, the MoE stage from sibling kernels (docs/method.md §22.5): two expert-GEMM kernels of one
+// family that ran in the same steps, one fused with an activation, are gate/up and down.
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "roofline/classify/classify.hpp"
+#include "roofline/analyze/head.hpp"
+#include "roofline/base/units.hpp"
+
+namespace roofline {
+namespace {
+
+// The name's alphanumeric tokens, lower-cased ("_matmul_ogs_NNT_…_swiglu" → matmul, ogs, nnt, …).
+std::vector<std::string> tokens(const std::string& name) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    } else if (!cur.empty()) {
+      out.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+bool is_activation(const std::string& t) {
+  return t == "swiglu" || t == "silu" || t == "gelu" || t == "act" || t == "geglu" ||
+         t == "swigluoai";
+}
+
+}  // namespace
+
+bool fused_activation(const std::string& name) {
+  const auto t = tokens(name);
+  return std::any_of(t.begin(), t.end(), is_activation);
+}
+
+namespace {
+
+// The family a kernel's name belongs to: its first token ("matmul", "bmm", "fused", "ck").
+std::string family(const TopNEntry& e) {
+  const auto t = tokens(e.short_name.empty() ? e.name : e.short_name);
+  return t.empty() ? std::string() : t.front();
+}
+
+bool same_steps(const TopNEntry& a, const TopNEntry& b) {
+  if (a.served_regimes != b.served_regimes) return false;
+  return a.calls && b.calls && *a.calls == *b.calls;
+}
+
+struct Expert {
+  std::size_t topn_position;
+  Classification cls;
+  HeadEntry* head;
+};
+
+// A head entry's stage, taken from its one sibling (the other kernel of the pair).
+void take_stage(Expert& self, const Expert& sibling, const TopN& topn, bool fused) {
+  if (!self.head) return;
+  MoeDetail& moe = self.head->classified.detail.moe;
+  const MoeStage stage = fused ? MoeStage::stage1 : MoeStage::stage2;
+  const TopNEntry& other = topn.entries[sibling.topn_position];
+  const std::string why = fmt::format(
+      "MoE stage {} from its sibling '{}' of the same family and the same launches ({} calls): "
+      "the kernel fused with an activation (swiglu, silu, gelu, act) is gate/up, the other down",
+      to_string(stage), other.short_name.empty() ? other.name : other.short_name,
+      format_g(other.calls.value_or(0.0)));
+  if (moe.stage == stage) {
+    self.head->classified.notes.push_back(why + " (agrees with the class)");
+    return;
+  }
+  moe.stage = stage;
+  moe.stage_from_sibling = true;
+  self.head->classified.notes.push_back(why);
+}
+
+}  // namespace
+
+void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
+                              const ClassRules& rules) {
+  std::vector<Expert> experts;
+  for (std::size_t i = 0; i < topn.entries.size(); ++i) {
+    TopNClass t = topn_class(head, topn, i, rules);
+    const MoeStage stage = t.cls.detail.moe.stage;
+    if (t.cls.op_class != OpClass::moe || stage == MoeStage::both || stage == MoeStage::stage2)
+      continue;
+    experts.push_back(Expert{i, std::move(t.cls), t.head});
+  }
+  for (std::size_t i = 0; i < experts.size(); ++i) {
+    const TopNEntry& a = topn.entries[experts[i].topn_position];
+    if (!fused_activation(a.name)) continue;
+    // Its siblings: unfused kernels of the same family in the same steps; exactly one.
+    std::vector<std::size_t> sib;
+    for (std::size_t j = 0; j < experts.size(); ++j) {
+      const TopNEntry& b = topn.entries[experts[j].topn_position];
+      if (j != i && !fused_activation(b.name) && family(a) == family(b) && same_steps(a, b) &&
+          experts[j].cls.detail.moe.stage != MoeStage::stage1)
+        sib.push_back(j);
+    }
+    if (sib.size() != 1) continue;
+    take_stage(experts[i], experts[sib[0]], topn, true);
+    take_stage(experts[sib[0]], experts[i], topn, false);
+  }
+}
+
+}  // namespace roofline

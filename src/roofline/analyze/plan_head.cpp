@@ -1,0 +1,219 @@
+// Steps 6 and 6b (docs/method.md §6, §22.4): each head entry's regime, and the GEMM kernels that
+// carry no shapes assigned to the config's linear plan.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "roofline/classify/classify.hpp"
+#include "roofline/analyze/head.hpp"
+#include "roofline/base/units.hpp"
+
+namespace roofline {
+namespace {
+
+// What step 5 adds to the entry's regime choice when the Top-N has no step annotations.
+RegimeHints hints_for(const HeadEntry& e, const EnvReport* env, const ModelConfig* config) {
+  RegimeHints hints;
+  if (e.launches) {
+    hints.inferred = &*e.launches;
+    if (env) hints.conc = env->workload.conc;
+    hints.config = config;
+  }
+  return hints;
+}
+
+bool any_dims(const std::vector<ProbeCase>& cases) {
+  return std::any_of(cases.begin(), cases.end(), [](const ProbeCase& c) {
+    return std::any_of(c.dims.begin(), c.dims.end(), [](const auto& d) { return !d.empty(); });
+  });
+}
+
+// True when nothing the run holds gives this entry an operand shape.
+bool shapeless(const TopNEntry& t, Regime regime, const EntryEvidence* ev) {
+  if (!t.shapes.empty() || !t.signatures.empty()) return false;
+  if (const auto& est = t.est_shape.at(regime); est && est->n && est->k) return false;
+  if (!ev) return true;
+  if (ev->workload && any_dims(ev->workload->cases)) return false;
+  return std::none_of(ev->probes.begin(), ev->probes.end(),
+                      [](const ProbeKernel* p) { return any_dims(p->cases); });
+}
+
+// The step the kernels ran in, as the assignment needs it; `why` says where each figure came from.
+PlanStep plan_step(Regime regime, const TopN& topn, const ModelConfig& cfg, const EnvReport* env,
+                   const ResolvedPeaks& peaks, std::string& why) {
+  PlanStep step;
+  step.prefill = regime == Regime::prefill;
+  const ServingInfo& s = topn.serving;
+  const Workload* w = env ? &env->workload : nullptr;
+  if (step.prefill) {
+    if (s.prefill_tokens_per_step) {
+      step.rows = *s.prefill_tokens_per_step;
+      why = fmt::format("M = {} tokens a prefill step (serving.prefill_tokens_per_step)",
+                        format_g(step.rows));
+    } else if (w && w->isl) {
+      step.rows = *w->isl;
+      why = fmt::format("M = workload.isl {} (no measured prefill tokens)", format_g(step.rows));
+    }
+    const double req =
+        s.prefill_context.requests.value_or(0.0) + s.prefill_generation.requests.value_or(0.0);
+    const double steps = s.prefill_context.steps.value_or(s.n_prefill_steps.value_or(1.0));
+    step.requests = req > 0 && steps > 0 ? req / steps : 1.0;
+    why += fmt::format("; lm_head M = {} requests a step ({})", format_g(step.requests),
+                       req > 0 ? "serving.sums.prefill" : "no request count: 1");
+  } else {
+    if (s.decode_batch) {
+      step.rows = *s.decode_batch;
+      why = fmt::format("M = {} requests a decode step (serving.decode_batch, measured)",
+                        format_g(step.rows));
+    } else if (w && w->conc) {
+      step.rows = *w->conc;
+      why = fmt::format("M = workload.conc {}", format_g(step.rows));
+    }
+    step.requests = step.rows;
+  }
+  const auto model = parse_dtype(cfg.dtype);
+  step.act_bytes = model ? model->bytes : 2.0;
+  step.weight_bytes = step.act_bytes;
+  if (cfg.quant_weight_bytes && cfg.unquantized_modules.empty())
+    step.weight_bytes = *cfg.quant_weight_bytes;
+  why += fmt::format(
+      "; activations {} B, weights {} B an element ({})", step.act_bytes, step.weight_bytes,
+      cfg.quant_weight_bytes && cfg.unquantized_modules.empty() ? "quantization_config"
+      : model                                                   ? "config dtype '" + cfg.dtype + "'"
+              : std::string("bf16: no config dtype"));
+  step.peak_bw_bytes_s = peaks.hbm_bw_bytes_s;
+  return step;
+}
+
+// One GEMM of the Top-N without shapes, in a regime; `head` its head entry, when it has one.
+struct ShapelessGemm {
+  const TopNEntry* top = nullptr;
+  HeadEntry* head = nullptr;
+  RegimeChoice regime;
+};
+
+std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
+                                           const ClassRules& rules) {
+  std::vector<ShapelessGemm> out;
+  for (std::size_t i = 0; i < topn.entries.size(); ++i) {
+    const TopNEntry& t = topn.entries[i];
+    const TopNClass c = topn_class(head, topn, i, rules);
+    HeadEntry* he = c.head;
+    if (c.cls.op_class != OpClass::gemm) continue;
+    RegimeChoice regime = he ? he->regime : pick_regime(t, topn.serving);
+    if (!shapeless(t, regime.regime, he ? &he->evidence : nullptr)) continue;
+    out.push_back(ShapelessGemm{&t, he, std::move(regime)});
+  }
+  return out;
+}
+
+// The assignment of one regime's kernels, written into their head entries.
+void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& topn,
+                   const ModelConfig& cfg, const LinearPlan& plan, const EnvReport* env,
+                   const ResolvedPeaks& peaks, Findings& found) {
+  std::vector<ShapelessGemm*> group;
+  for (ShapelessGemm& c : all)
+    if (c.regime.regime == regime) group.push_back(&c);
+  if (std::none_of(group.begin(), group.end(), [](const ShapelessGemm* c) { return c->head; }))
+    return;
+  std::string why;
+  const PlanStep step = plan_step(regime, topn, cfg, env, peaks, why);
+  std::vector<PlanKernel> kernels;
+  for (const ShapelessGemm* c : group)
+    kernels.push_back(PlanKernel{c->top->short_name.empty() ? c->top->name : c->top->short_name,
+                                 c->regime.launches_per_step, c->regime.t_ms.value_or(0.0),
+                                 c->top->module});
+  std::vector<ProjectionAssignment> assigned;
+  if (step.rows > 0) {
+    assigned = assign_projections(kernels, plan, step);
+    // An incomplete plan cannot vouch for a joint pairing: the missing projections may be the
+    // kernels' (a variant with as many projections can then fit by chance).
+    if (!plan.missing.empty())
+      for (ProjectionAssignment& a : assigned)
+        if (a.projection && a.how.rfind("jointly", 0) == 0) {
+          a.projection.reset();
+          a.problem = fmt::format(
+              "the config lacks{}, so the plan is incomplete and kernels are not paired with its "
+              "projections jointly",
+              plan.missing);
+        }
+  } else {
+    assigned.resize(kernels.size());
+    for (ProjectionAssignment& a : assigned)
+      a.problem = fmt::format(
+          "no rows for the {} step: the Top-N measured none and the env report gives no workload",
+          to_string(regime));
+  }
+  std::string summary;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    const ProjectionAssignment& a = assigned[i];
+    summary += fmt::format("{}{} → {}", summary.empty() ? "" : "; ", kernels[i].name,
+                           a.projection ? to_string(a.projection->kind) : "unassigned");
+    if (!group[i]->head) continue;
+    HeadEntry& e = *group[i]->head;
+    e.projection = a;
+    e.plan_notes.push_back(fmt::format(
+        "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,
+        plan.missing.empty() ? "" : "; the config lacks" + plan.missing, why));
+    if (a.projection)
+      e.plan_notes.push_back(fmt::format("linear plan: {} [M={}, K={}]×[K, N={}] ({}), {}",
+                                         to_string(a.projection->kind), format_g(a.m),
+                                         format_g(a.projection->k), format_g(a.projection->n),
+                                         a.projection->sharding, a.how));
+  }
+  found.notes.push_back(fmt::format("linear plan ({} kernels of the {} step without shapes): {}",
+                                    group.size(), to_string(regime), summary));
+}
+
+}  // namespace
+
+void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
+                  const ModelConfig* config) {
+  for (HeadEntry& e : head)
+    e.regime = pick_regime(topn.entries[e.topn_position], topn.serving, hints_for(e, env, config));
+  // One forward pass, one regime: where the rows rule decided, the dense GEMMs' [M, K] rows are
+  // the unambiguous ones (an [E, C, H] buffer or a [B, S, H, D] operand is not); when they all say
+  // the same, every entry the rows rule decided takes it.
+  std::optional<Regime> pass;
+  std::string rows;
+  bool agree = true;
+  for (const HeadEntry& e : head) {
+    const TopNEntry& t = topn.entries[e.topn_position];
+    if (!e.regime.shape_rows || e.classified.op_class != OpClass::gemm || t.shapes.empty() ||
+        t.shapes.front().size() != 2)
+      continue;
+    if (pass && *pass != e.regime.regime) agree = false;
+    pass = e.regime.regime;
+    rows += fmt::format("{}{} {}", rows.empty() ? "" : ", ", e.short_name,
+                        format_g(*e.regime.shape_rows));
+  }
+  if (!pass || !agree) return;
+  for (HeadEntry& e : head) {
+    if (!e.regime.shape_rows || e.regime.regime == *pass) continue;
+    RegimeHints hints = hints_for(e, env, config);
+    hints.pass_regime = pass;
+    hints.pass_why = fmt::format("the dense GEMMs' rows ({}) say {}", rows, to_string(*pass));
+    e.regime = pick_regime(topn.entries[e.topn_position], topn.serving, hints);
+  }
+}
+
+Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
+                              const ModelConfig* config, const EnvReport* env,
+                              const ResolvedPeaks& peaks, const ClassRules& rules) {
+  Findings found;
+  std::vector<ShapelessGemm> all = shapeless_gemms(head, topn, rules);
+  if (std::none_of(all.begin(), all.end(), [](const ShapelessGemm& c) { return c.head; }))
+    return found;
+  if (!config) {
+    found.notes.push_back(
+        "linear plan: not built (no config.json); GEMMs without shapes stay unmodelled");
+    return found;
+  }
+  const double tp = env && env->tp > 0 ? env->tp : 1.0;
+  const LinearPlan plan = linear_plan(*config, tp);
+  for (Regime r : {Regime::decode, Regime::prefill})
+    assign_regime(r, all, topn, *config, plan, env, peaks, found);
+  return found;
+}
+
+}  // namespace roofline

@@ -1,0 +1,177 @@
+// Step 6, pick_regime (docs/method.md §6): the e2e-critical regime, its per-launch time and
+// launches per step.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/stages.hpp"
+
+namespace roofline {
+namespace {
+
+std::optional<Regime> single_regime(const TopNEntry& e) {
+  bool p = false, d = false;
+  for (const std::string& r : e.served_regimes) {
+    if (r == "prefill")
+      p = true;
+    else if (r == "decode")
+      d = true;
+  }
+  if (p != d) return p ? Regime::prefill : Regime::decode;
+  if (e.served_regimes.empty()) {
+    if (e.phase == "prefill") return Regime::prefill;
+    if (e.phase == "decode") return Regime::decode;
+  }
+  return std::nullopt;
+}
+
+std::string fmt_num(double v) {
+  return fmt::format("{:.6g}", v);
+}
+
+bool is_head_count(std::int64_t d, const ModelConfig* c) {
+  if (!c) return false;
+  for (const auto& h : {c->n_heads, c->n_kv_heads})
+    if (h && *h > 0 && d > 1 && static_cast<double>(d) <= *h &&
+        std::fmod(*h, static_cast<double>(d)) == 0.0)  // n / tp on a rank
+      return true;
+  return false;
+}
+
+bool is_head_dim(std::int64_t d, const ModelConfig* c) {
+  if (!c) return false;
+  for (const auto& h : {c->head_dim, c->v_head_dim})
+    if (h && static_cast<double>(d) == *h) return true;
+  return c->qk_nope_head_dim &&
+         static_cast<double>(d) == *c->qk_nope_head_dim + c->qk_rope_head_dim.value_or(0.0);
+}
+
+// The rows (tokens) of one operand of two or more dims (docs/method.md §6.4): the product of every
+// dim but the last ([M, K] → M, [B, S, H] → B·S), except an attention operand whose last two dims
+// are a head count and the head size of the config ([T, H, D] → T, [B, S, H, D] → B·S;
+// [B, H, S, D] → B·S when dim 1 is the head count). Without a config a 4-D operand is read as
+// [B, S, H, D]. nullopt for a flat operand or a non-positive dim.
+std::optional<double> operand_rows(const std::vector<std::int64_t>& op, const ModelConfig* c) {
+  const std::size_t n = op.size();
+  if (n < 2) return std::nullopt;
+  for (auto d : op)
+    if (d <= 0) return std::nullopt;
+  auto product = [&](std::size_t end) {
+    double rows = 1.0;
+    for (std::size_t i = 0; i < end; ++i) rows *= static_cast<double>(op[i]);
+    return rows;
+  };
+  if (n >= 3 && is_head_dim(op[n - 1], c) && is_head_count(op[n - 2], c)) return product(n - 2);
+  if (n == 4 && is_head_dim(op[3], c) && is_head_count(op[1], c))
+    return static_cast<double>(op[0]) * static_cast<double>(op[2]);  // [B, H, S, D]
+  if (n == 4) return product(2);                                     // no config: [B, S, H, D]
+  return product(n - 1);
+}
+
+// Rows in flight the entry's shapes show (docs/method.md §6.4): the first operand of two or more
+// dimensions (a flat operand's one dimension is an element count: a 1 GiB memcpy is not 268 M rows
+// in flight) — a batched GEMM's M — over the signature with the most rows.
+std::optional<double> shape_rows(const TopNEntry& e, const ModelConfig* config) {
+  auto rows_of = [&](const std::vector<std::vector<std::int64_t>>& sig) -> std::optional<double> {
+    // A batched GEMM [Bt, M, K] × [Bt, K, N]: the batch is experts or heads, its rows are M.
+    if (sig.size() >= 2 && sig[0].size() == 3 && sig[1].size() == 3 && sig[0][0] == sig[1][0] &&
+        sig[0][1] > 0)
+      return static_cast<double>(sig[0][1]);
+    for (const auto& op : sig)
+      if (op.size() >= 2) return operand_rows(op, config);
+    return std::nullopt;
+  };
+  std::optional<double> best;
+  for (const auto& sig : e.signatures)
+    if (auto r = rows_of(sig); r && (!best || *r > *best)) best = r;
+  if (!best) best = rows_of(e.shapes);
+  return best;
+}
+
+}  // namespace
+
+RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const RegimeHints& hints) {
+  RegimeChoice out;
+  if (auto one = single_regime(e)) {
+    out.regime = *one;
+    out.why = fmt::format("runs only in {} ({})", to_string(*one),
+                          e.served_regimes.empty() ? "phase" : "served_regimes");
+  } else {
+    // Launch weight per regime: calls_per_step x steps, else phase_calls_measured.
+    std::optional<double> wp, wd;
+    std::string basis;
+    auto steps_p = serving.n_prefill_steps, steps_d = serving.n_decode_steps;
+    if (e.calls_per_step.any() && steps_p && steps_d) {
+      wp = e.calls_per_step.prefill.value_or(0.0) * *steps_p;
+      wd = e.calls_per_step.decode.value_or(0.0) * *steps_d;
+      basis = "calls_per_step × steps";
+    } else if (e.phase_calls_measured.any()) {
+      wp = e.phase_calls_measured.prefill.value_or(0.0);
+      wd = e.phase_calls_measured.decode.value_or(0.0);
+      basis = "phase_calls_measured";
+    }
+    if (wp && wd && (*wp > 0 || *wd > 0)) {
+      out.regime = *wp > *wd ? Regime::prefill : Regime::decode;
+      out.why = fmt::format("carries the launches ({}: prefill {}, decode {})", basis, fmt_num(*wp),
+                            fmt_num(*wd));
+    } else if (steps_p && steps_d && (*steps_p > 0 || *steps_d > 0)) {
+      out.regime = *steps_p > *steps_d ? Regime::prefill : Regime::decode;
+      out.why = fmt::format(
+          "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
+          to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
+    } else if (const auto rows = shape_rows(e, hints.config);
+               hints.inferred && rows && hints.conc) {
+      // No step annotations at all (docs/method.md §6.4): decode batches are at most the
+      // concurrency.
+      out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
+      out.shape_rows = rows;
+      out.why = fmt::format(
+          "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (docs/method.md §6.4)",
+          fmt_num(*rows), out.regime == Regime::decode ? "≤" : ">", fmt_num(*hints.conc));
+      if (hints.pass_regime && *hints.pass_regime != out.regime) {
+        out.regime = *hints.pass_regime;
+        out.why += fmt::format(", but one forward pass has one regime: {}", hints.pass_why);
+      }
+    } else {
+      out.regime = Regime::decode;
+      out.why = "no per-regime data and no step counts; assumed decode";
+    }
+  }
+  const Regime r = out.regime;
+  if (auto base = e.base_latency_ms.at(r)) {
+    out.t_ms = *base;
+    out.t_source = fmt::format("base_latency_ms.{}", to_string(r));
+  } else if (e.avg_us) {
+    out.t_ms = *e.avg_us / 1000.0;
+    out.t_source = hints.inferred ? "avg_us / 1000 (no per-regime latency: the mean over prefill "
+                                    "and decode launches alike)"
+                                  : "avg_us / 1000 (no per-regime latency)";
+  }
+  if (auto cps = e.calls_per_step.at(r)) {
+    out.launches_per_step = *cps;
+    out.launches_source = fmt::format("calls_per_step.{}", to_string(r));
+  } else if (auto measured = e.phase_calls_measured.at(r);
+             measured && serving.steps(r) && *serving.steps(r) > 0) {
+    out.launches_per_step = *measured / *serving.steps(r);
+    out.launches_source = fmt::format("phase_calls_measured.{} {} / n_{}_steps {}", to_string(r),
+                                      fmt_num(*measured), to_string(r), fmt_num(*serving.steps(r)));
+  } else if (e.calls && serving.steps(r) && *serving.steps(r) > 0) {
+    out.launches_per_step = *e.calls / *serving.steps(r);
+    out.launches_source = fmt::format("calls {} / n_{}_steps {}", fmt_num(*e.calls), to_string(r),
+                                      fmt_num(*serving.steps(r)));
+  } else if (hints.inferred && hints.inferred->launches_per_step) {
+    out.launches_per_step = *hints.inferred->launches_per_step;
+    out.launches_source = hints.inferred->how + " (docs/method.md §6.4)";
+  }
+  out.notes.push_back(fmt::format("regime {}: {}", to_string(out.regime), out.why));
+  if (out.t_ms)
+    out.notes.push_back(fmt::format("t_ms {:.6g} ms per launch from {}", *out.t_ms, out.t_source));
+  if (out.launches_per_step)
+    out.notes.push_back(fmt::format("launches_per_step {:.6g} from {}", *out.launches_per_step,
+                                    out.launches_source));
+  if (hints.inferred && !hints.inferred->inconsistent.empty())
+    out.notes.push_back(hints.inferred->inconsistent);
+  return out;
+}
+
+}  // namespace roofline

@@ -1,0 +1,322 @@
+// Step 9, judge (docs/method.md §10, §10.6 L3): utilization, bound, headroom verdict, sanity band.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/stages.hpp"
+#include "roofline/base/units.hpp"
+#include "roofline/inputs/calibration.hpp"
+#include "roofline/inputs/target_eff.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr double k_bound_util = 0.60;
+constexpr double k_sane_low = 0.001;
+constexpr double k_sane_high = 1.0;
+
+}  // namespace
+
+const char* to_string(Roof r) {
+  switch (r) {
+    case Roof::hbm:
+      return "hbm";
+    case Roof::compute:
+      return "compute";
+    case Roof::link:
+      return "link";
+    case Roof::none:
+      break;
+  }
+  return "";
+}
+
+std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
+  return target_eff_prior(builtin_target_eff(), cls, product);
+}
+
+namespace {
+
+// What an entry's axis divides by, and what bounds the measurement (docs/method.md §5.7, §10.6):
+// the datasheet figures give the upper bounds and the sanity band; `to_datasheet` is ceiling /
+// datasheet on the axis (1 without a measured ceiling).
+struct AxisRoof {
+  double datasheet_bw = 0.0;     // bytes_upper_bound = datasheet_bw · t_unit
+  double datasheet_flops = 0.0;  // flops_upper_bound = datasheet_flops · t_unit (0: none)
+  double to_datasheet = 1.0;
+  CeilingKind ceiling = CeilingKind::datasheet;
+  const char* axis = "memory";
+};
+
+void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& work,
+                    const ResolvedPeaks& peaks, const AxisRoof& roof) {
+  const double t_s = work.t_unit_ms / 1000.0;
+  const bool measured = roof.ceiling == CeilingKind::measured;
+  // Counters can change a decision only where DRAM traffic could: a kernel whose whole byte model
+  // is under 1 MiB (a router's 768 B) stays in cache and latency-bound whatever they measure.
+  constexpr double k_cache_resident_bytes = 1024.0 * 1024.0;
+  v.stage_c_candidate =
+      !(raw_ds < k_sane_low && work.bytes > 0 && work.bytes < k_cache_resident_bytes);
+  v.bytes_upper_bound = byte_budget(roof.datasheet_bw, work.t_unit_ms);
+  if (roof.datasheet_flops > 0) v.flops_upper_bound = roof.datasheet_flops * t_s;
+  if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
+      work.moe->weight_bytes_per_elem > 0) {
+    const double per_expert = work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
+    v.implied_max_experts_hit =
+        std::max(0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
+  }
+  const std::string of_roof =
+      measured ? fmt::format("of the datasheet {} roof ({} of the measured ceiling)", roof.axis,
+                             format_pct(raw))
+               : fmt::format("of the {} roof", roof.axis);
+  std::string why = !(work.bytes > 0) ? "bytes <= 0"
+                    : raw_ds > k_sane_high
+                        ? fmt::format(
+                              "{} {} is above 100%: the byte/FLOP model is refuted by the "
+                              "measured time",
+                              format_pct(raw_ds), of_roof)
+                        : fmt::format("{} {} is below 0.1%: the model or the time is off",
+                                      format_pct(raw_ds), of_roof);
+  v.notes.push_back(
+      fmt::format("infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
+                  "stage-C (counters) candidate",
+                  why, format_pct(*v.roofline_pct)));
+  if (v.bytes_upper_bound)
+    v.notes.push_back(
+        fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
+                    v.roof == Roof::link                            ? "link roof"
+                    : peaks.memory_ceiling == CeilingKind::measured ? "datasheet peak_bw"
+                                                                    : "peak_bw",
+                    *v.bytes_upper_bound));
+  if (v.implied_max_experts_hit)
+    v.notes.push_back(
+        fmt::format("implied_max_experts_hit = floor((bytes_upper_bound - activation bytes) / "
+                    "(weight_elems·w)) = {:.0f} of {:.0f} "
+                    "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
+                    *v.implied_max_experts_hit, work.moe->experts));
+  if (v.compute_axis && !peaks.compute_validated && raw_ds > k_sane_high)
+    v.notes.push_back(
+        "a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != "
+        "fp16)");
+}
+
+// Dispatch floor, sanity band (L3, judged on the datasheet figure) and headroom for a raw ratio
+// against the axis's ceiling. A ratio above 1 of a measured ceiling and at most datasheet /
+// measured is real: the benchmark was not the best kernel; it reads saturated (docs/method.md
+// §5.7).
+void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeaks& peaks,
+            const VerdictParams& params, double pct_gpu_time, const AxisRoof& roof) {
+  const double raw_ds = raw * roof.to_datasheet;
+  v.dispatch_bound = work.t_unit_ms * 1000.0 <= 2.0 * params.launch_overhead_us;
+  v.suspect = !(work.bytes > 0) || raw_ds < k_sane_low || raw_ds > k_sane_high;
+  if (v.dispatch_bound || v.suspect) {
+    v.roofline_pct = std::clamp(raw, 0.0, 1.0);
+    if (v.dispatch_bound) {
+      v.bound = Bound::latency;
+      v.in_graph_replay = params.graph_replayed;
+      v.notes.push_back(
+          v.in_graph_replay
+              ? fmt::format("short kernel in a captured graph: t_unit {:.3f} µs ≤ 2 × {:g} µs; "
+                            "a graph replay has no CPU launch, so what bounds it is its own ramp "
+                            "and tail (the first wave starting, the last draining), not its bytes "
+                            "or math; no verdict; lever: fusion into a neighbouring kernel",
+                            work.t_unit_ms * 1000.0, params.launch_overhead_us)
+              : fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: "
+                            "timed by dispatch, not by its bytes or math; no verdict; lever: "
+                            "fusion / graph capture",
+                            work.t_unit_ms * 1000.0, params.launch_overhead_us));
+    }
+    if (v.suspect) settle_suspect(v, raw, raw_ds, work, peaks, roof);
+    return;
+  }
+  v.roofline_pct = std::min(raw, 1.0);
+  if (raw > k_sane_high)
+    v.notes.push_back(fmt::format(
+        "{} of the measured {} ceiling, {} of the datasheet: faster than the benchmark that "
+        "measured the ceiling, which is real (feasibility is judged on the datasheet); "
+        "roofline_pct shows 100%, the verdict is saturated",
+        format_pct(raw), roof.axis, format_pct(raw_ds)));
+  if (!v.target_eff) return;
+  const double target = *v.target_eff;
+  v.attainable_speedup = std::max(1.0, target / raw);
+  v.expected_e2e_gain_pct = pct_gpu_time * (1.0 - 1.0 / v.attainable_speedup);
+  v.headroom = raw >= 0.9 * target   ? Headroom::saturated
+               : raw >= 0.6 * target ? Headroom::moderate
+                                     : Headroom::underperforming;
+}
+
+// The link roof (docs/method.md §10.7): aggregate = min(n−1, links)·bytes_s on a mesh, bytes_s
+// through a switch; link_util plays hbm_util's part, hbm_util and compute_util stay null.
+Verdict judge_link(Verdict v, const WorkEstimate& work, double pct_gpu_time,
+                   const ResolvedPeaks& peaks, const VerdictParams& params) {
+  v.roof = Roof::link;
+  const double t_s = work.t_unit_ms / 1000.0;
+  v.achieved_bw_bytes_s = work.bytes / t_s;
+  if (!peaks.link) {
+    v.notes.push_back(
+        "no link row for this part in the peaks table (link: {topology, bytes_s, links}): the "
+        "link roof is unknown, no verdict for this collective (L1-style)");
+    return v;
+  }
+  const LinkPeak& l = *peaks.link;
+  const double n = work.comm ? work.comm->group : l.links + 1.0;
+  const bool mesh = l.topology == "mesh";
+  const double aggregate = mesh ? std::min(n - 1.0, l.links) * l.bytes_s : l.bytes_s;
+  if (!(aggregate > 0)) {
+    v.notes.push_back("link roof is zero for this group: no verdict");
+    return v;
+  }
+  const double util = work.bytes / t_s / aggregate;
+  v.link_util = util;
+  v.roofline_pct_raw = util;
+  v.bound = util >= k_bound_util ? Bound::memory : Bound::latency;
+  const std::string roof_how =
+      mesh ? fmt::format("mesh: min(n−1 = {:g}, links {:g}) × {:.4g} B/s = {:.4g} B/s", n - 1.0,
+                         l.links, l.bytes_s, aggregate)
+           : fmt::format("switch: {:.4g} B/s per GPU whatever n", aggregate);
+  settle(v, util, work, peaks, params, pct_gpu_time,
+         AxisRoof{aggregate, 0.0, 1.0, CeilingKind::datasheet, "link"});
+  v.notes.push_back(fmt::format(
+      "link roof ({}); link_util = link_bytes / t_unit / roof = {:.4g} B / {:.4g} s / {:.4g} B/s "
+      "= {}; bound {} ({}){}",
+      roof_how, work.bytes, t_s, aggregate, format_pct(util), to_string(v.bound),
+      util >= k_bound_util ? "a saturated link: fewer bytes on the wire (quantized all-reduce)"
+                           : "synchronisation / hop latency, not bandwidth",
+      v.headroom != Headroom::unknown
+          ? fmt::format("; target_eff {:g} → attainable {:.3f}x, expected e2e gain {:.3f}%",
+                        *v.target_eff, v.attainable_speedup, v.expected_e2e_gain_pct)
+          : ""));
+  return v;
+}
+
+}  // namespace
+
+namespace {
+
+// The entry's roof axis against the datasheet (docs/method.md §5.7): what bounds feasibility,
+// and ceiling / datasheet on the axis.
+AxisRoof axis_roof(const ResolvedPeaks& peaks, bool compute_axis, DtypeKey dtype, double peak_bw,
+                   double peak_flops) {
+  AxisRoof roof;
+  roof.datasheet_bw = feasibility_bw(peaks).value_or(0.0);
+  roof.datasheet_flops = peak_flops > 0 ? datasheet_flops_for(peaks, dtype).value_or(0.0) : 0.0;
+  roof.axis = compute_axis ? "compute" : "memory";
+  roof.ceiling = compute_axis ? compute_ceiling_for(peaks, dtype) : peaks.memory_ceiling;
+  if (compute_axis && roof.datasheet_flops > 0)
+    roof.to_datasheet = peak_flops / roof.datasheet_flops;
+  if (!compute_axis && roof.datasheet_bw > 0 && peak_bw > 0)
+    roof.to_datasheet = peak_bw / roof.datasheet_bw;
+  return roof;
+}
+
+// docs/method.md §5.7: which figure the entry's axis divided by, said beside its verdict when
+// the run has a measured ceiling anywhere (otherwise every ceiling is a datasheet figure, which
+// the report's header says once).
+void ceiling_note(Verdict& v, const ResolvedPeaks& peaks, double raw, const AxisRoof& roof,
+                  double ceiling_rate, double datasheet_rate, const std::string& what) {
+  if (!any_measured_ceiling(peaks)) return;
+  const char* unit = v.compute_axis ? "FLOP/s" : "B/s";
+  if (roof.ceiling == CeilingKind::measured)
+    v.notes.push_back(fmt::format(
+        "ceiling: the measured {} {} ({} of it); the datasheet {} ({} of it) bounds feasibility",
+        what, format_rate(ceiling_rate, unit), format_pct(raw), format_rate(datasheet_rate, unit),
+        format_pct(raw * roof.to_datasheet)));
+  else
+    v.notes.push_back(fmt::format(
+        "ceiling: the datasheet {} {}: this part has no usable measured {} figure, so the "
+        "attainable speedup is an upper bound",
+        what, format_rate(datasheet_rate, unit), what));
+}
+
+}  // namespace
+
+Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+              const ResolvedPeaks& peaks, const VerdictParams& params) {
+  Verdict v;
+  v.ceiling = peaks.memory_ceiling;
+  v.ceiling_recorded = peaks.measured.has_value();
+  // The shipped prior, or the calibrated value when a calibration of this ceiling applies
+  // (docs/method.md §17.5): chosen once the axis, and so the ceiling, is known.
+  const auto choose = [&](CeilingKind ceiling) {
+    const TargetEffChoice eff =
+        choose_target_eff(target_eff_for(cls, peaks.product), cls, peaks.gfx, peaks.product,
+                          ceiling, params.calibration, params.calibration_min_n);
+    v.target_eff_source = eff.source;
+    return eff;
+  };
+  if (!work.modeled || !(work.t_unit_ms > 0)) {
+    choose(v.ceiling);
+    return v;
+  }
+  if (cls == OpClass::comm || work.comm) {
+    v.ceiling = CeilingKind::datasheet;
+    const TargetEffChoice eff = choose(v.ceiling);
+    v.target_eff = eff.target_eff;
+    if (!eff.note.empty()) v.notes.push_back(eff.note);
+    return judge_link(std::move(v), work, pct_gpu_time, peaks, params);
+  }
+  const double t_s = work.t_unit_ms / 1000.0;
+  const double bytes = work.bytes, flops = work.flops;
+  v.achieved_bw_bytes_s = bytes / t_s;
+  v.achieved_flops = flops / t_s;
+  if (bytes > 0) v.arithmetic_intensity = flops / bytes;
+
+  // Plain doubles (0 = unknown): peaks are positive by construction.
+  const double peak_bw = peaks.hbm_bw_bytes_s.value_or(0.0) > 0 ? *peaks.hbm_bw_bytes_s : 0.0;
+  const DtypeKey dtype = work.compute_dtype.key;
+  const double peak_flops =
+      work.has_compute_peak_class ? peak_flops_for(peaks, dtype).value_or(0.0) : 0.0;
+  if (peak_bw > 0) v.hbm_util = bytes / t_s / peak_bw;
+  if (peak_flops > 0) v.compute_util = flops / t_s / peak_flops;
+  if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
+
+  if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
+      peaks.source != PeaksSource::none)
+    v.notes.push_back(
+        fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
+                    dtype.empty() ? "compute-dtype" : dtype.str()));
+
+  // Roof axis: compute when AI is beyond the ridge point, else memory.
+  v.compute_axis =
+      v.arithmetic_intensity && v.ridge_point && *v.arithmetic_intensity > *v.ridge_point;
+  if (v.compute_axis)
+    v.roofline_pct_raw = v.compute_util;
+  else
+    v.roofline_pct_raw = v.hbm_util;
+  const AxisRoof roof = axis_roof(peaks, v.compute_axis, dtype, peak_bw, peak_flops);
+  v.ceiling = roof.ceiling;
+  const TargetEffChoice eff = choose(v.ceiling);
+  v.target_eff = eff.target_eff;
+  if (!eff.note.empty()) v.notes.insert(v.notes.begin(), eff.note);
+  if (!v.roofline_pct_raw) {
+    v.notes.push_back("no peak for the roof axis: no utilization, no verdict");
+    return v;
+  }
+  v.roof = v.compute_axis ? Roof::compute : Roof::hbm;
+  const double raw = *v.roofline_pct_raw;
+  const Bound axis = v.compute_axis ? Bound::compute : Bound::memory;
+  const bool both_low =
+      v.hbm_util.value_or(0.0) < k_bound_util && v.compute_util.value_or(0.0) < k_bound_util;
+  v.bound = both_low ? Bound::latency : axis;
+  settle(v, raw, work, peaks, params, pct_gpu_time, roof);
+  ceiling_note(v, peaks, raw, roof, v.compute_axis ? peak_flops : peak_bw,
+               v.compute_axis ? roof.datasheet_flops : roof.datasheet_bw,
+               v.compute_axis ? dtype.str() : std::string("memory bandwidth"));
+  if (v.headroom == Headroom::unknown) return v;
+  const double target = *v.target_eff;
+  v.notes.push_back(fmt::format(
+      "{} of the {}{} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util "
+      "{}); target_eff {:g} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) "
+      "= {:.3f}%",
+      format_pct(raw), roof.ceiling == CeilingKind::measured ? "measured " : "",
+      v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
+      v.compute_axis ? ">" : "≤",
+      v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
+      to_string(v.bound), format_pct(v.hbm_util.value_or(0.0)),
+      v.compute_util ? format_pct(*v.compute_util) : std::string("unknown"), target,
+      v.attainable_speedup, pct_gpu_time, v.expected_e2e_gain_pct));
+  return v;
+}
+
+}  // namespace roofline

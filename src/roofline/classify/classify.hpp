@@ -1,0 +1,31 @@
+#pragma once
+// Step 4 of the method, classify: which kind of work a kernel does, from its name. Its own layer
+// (roofline_classify, on the inputs layer) so that `roofline topn` classifies kernels without
+// the rest of the pipeline.
+
+#include <string>
+#include <vector>
+
+#include "roofline/inputs/inputs.hpp"
+#include "roofline/base/vocabulary.hpp"
+
+namespace roofline {
+
+struct Classification {
+  OpClass op_class = OpClass::unknown;
+  ClassDetail detail;  // the rule's detail, typed (class_detail.hpp); empty from name tokens
+  std::string rule;    // which rule decided, for notes
+  bool collective = false;
+  // The operands' dtype as the kernel's name spells it (docs/method.md §7.5: "fp8" for a cuBLASLt
+  // nvjet_*qq* kernel); "" when the name says nothing.
+  std::string operand_dtype;
+  std::vector<std::string> notes;  // the class and the rule that decided it, what the name says
+};
+// docs/method.md §7.1: `--classify` (first match), the family table's comm rows, collective name
+// tokens, its other rows (longest match), the launching op (data/kernel_ops.tsv; a helper kernel
+// keeps its own class), name tokens, the profiler's classification. Patterns are matched against
+// the entry's demangled name (else its raw name, the join key) and short name by the token rule
+// (§7.2).
+Classification classify(const TopNEntry& entry, const ClassRules& rules);
+
+}  // namespace roofline

@@ -1,0 +1,105 @@
+// docs/method.md §7.5: the operand dtypes that cuBLASLt nvjet and TRT-LLM bmm kernel names spell.
+#include "roofline/classify/name_dtypes.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "roofline/inputs/pattern.hpp"
+
+namespace roofline::detail {
+namespace {
+
+bool is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// Positions where `word` starts a token of `text` (exact case: the families spell it so).
+template <class F>
+void each_token_start(std::string_view text, std::string_view word, F f) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
+    if (token_boundary(text, at)) f(at + word.size());
+}
+
+// nvjet_[smNN_]<type letters>_…: the letters, or "" when the name has no such field.
+std::string_view nvjet_letters(std::string_view text) {
+  std::string_view out;
+  each_token_start(text, "nvjet_", [&](std::size_t at) {
+    if (!out.empty()) return;
+    if (text.substr(at, 2) == "sm") {
+      std::size_t j = at + 2;
+      while (j < text.size() && is_digit(text[j])) ++j;
+      if (j > at + 2 && j < text.size() && text[j] == '_') at = j + 1;
+    }
+    std::size_t end = at;
+    while (end < text.size() && is_lower(text[end])) ++end;
+    if (end < text.size() && text[end] == '_') out = text.substr(at, end - at);
+  });
+  return out;
+}
+
+struct TrtType {
+  std::string_view spelling, meaning;
+};
+// The longer spellings first: MxE4m3 before E4m3.
+constexpr std::array<TrtType, 9> k_trt_types{{{"MxE4m3", "mxfp8"},
+                                              {"MxE2m1", "mxfp4"},
+                                              {"MxInt4", "int4, mx scales"},
+                                              {"Bfloat16", "bf16"},
+                                              {"E4m3", "fp8 e4m3"},
+                                              {"E5m2", "fp8 e5m2"},
+                                              {"E2m1", "nvfp4"},
+                                              {"Fp16", "fp16"},
+                                              {"Fp32", "fp32"}}};
+
+const TrtType* trt_type_at(std::string_view field, std::size_t at) {
+  for (const TrtType& t : k_trt_types)
+    if (field.substr(at, t.spelling.size()) == t.spelling) return &t;
+  return nullptr;
+}
+
+// bmm_<output>_<A><B>_…: the note on the types, or "" when the fields are not TRT-LLM types.
+std::string bmm_types(std::string_view text) {
+  std::string out;
+  each_token_start(text, "bmm_", [&](std::size_t at) {
+    if (!out.empty()) return;
+    const std::size_t mid = text.find('_', at);
+    if (mid == std::string_view::npos) return;
+    const std::string_view output = text.substr(at, mid - at);
+    const std::size_t end = std::min(text.find('_', mid + 1), text.size());
+    const std::string_view operands = text.substr(mid + 1, end - mid - 1);
+    const TrtType* o = trt_type_at(output, 0);
+    if (!o || o->spelling.size() != output.size()) return;
+    const TrtType* a = trt_type_at(operands, 0);
+    const TrtType* b = a ? trt_type_at(operands, a->spelling.size()) : nullptr;
+    if (!b || a->spelling.size() + b->spelling.size() != operands.size()) return;
+    out = fmt::format("name types (TRT-LLM bmm): output {} ({}), operands {} ({}) and {} ({})",
+                      o->spelling, o->meaning, a->spelling, a->meaning, b->spelling, b->meaning);
+    if (a->spelling == "MxE2m1" || b->spelling == "MxE2m1")
+      out += "; MxE2m1 = mxfp4 expert weights";
+  });
+  return out;
+}
+
+}  // namespace
+
+void read_name_dtypes(const TopNEntry& e, Classification& c) {
+  for (const std::string* field : {&matched_name(e), &e.short_name}) {
+    if (const std::string_view letters = nvjet_letters(*field); letters.substr(0, 2) == "qq") {
+      c.operand_dtype = "fp8";
+      c.notes.push_back(fmt::format(
+          "name types (cuBLASLt nvjet): type letters '{}', 'qq' = fp8 A and B operands", letters));
+      return;
+    }
+    if (std::string note = bmm_types(*field); !note.empty()) {
+      c.notes.push_back(std::move(note));
+      return;
+    }
+  }
+}
+
+}  // namespace roofline::detail

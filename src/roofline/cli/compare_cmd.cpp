@@ -1,0 +1,108 @@
+// The `compare` subcommand (docs/method.md §17.1).
+#include "roofline/cli/compare_cmd.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "roofline/cli/common.hpp"
+#include "roofline/cli/round_args.hpp"
+#include "roofline/outcomes/compare.hpp"
+#include "roofline/inputs/eval_inputs.hpp"
+#include "roofline/inputs/load.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/outcomes/rounds.hpp"
+
+namespace roofline::cli {
+namespace fs = std::filesystem;
+
+int run_compare(const CompareArgs& args) {
+  if (args.rounds.size() != 2)
+    throw UsageError(
+        fmt::format("compare: --round must be given exactly twice (A, then B); got {} round(s)",
+                    args.rounds.size()));
+  const fs::path dir = args.dir;
+  const std::string& a = args.rounds[0];
+  const std::string& b = args.rounds[1];
+  for (const auto& r : args.rounds) require_round(dir, r, "compare --round");
+  if (a == b)
+    throw UsageError(fmt::format("compare: --round {} twice: give two different rounds", a));
+
+  const fs::path topn_b_path = round_dir(dir, b) / "profile_topN.json";
+  const std::string topn_b_name = fmt::format("profile/round_{}/profile_topN.json", b);
+  FileText text_b = read_text_file(topn_b_path, k_max_json_bytes);
+  if (!text_b.found)
+    throw UsageError(
+        fmt::format("compare --round {}: {} not found (round B's measurements)", b, topn_b_name));
+  Loaded<TopN> topn_b = parse_topn(text_b.text, topn_b_name);
+  for (const auto& e : topn_b.errors) err_line("warning: " + e);
+  if (!text_b.error.empty() || !topn_b.value)
+    throw UsageError(fmt::format("compare --round {}: {} is unusable{}", b, topn_b_name,
+                                 text_b.error.empty() ? "" : ": " + text_b.error));
+
+  const RoundPredictions preds = load_round_predictions(dir, a);
+  for (const auto& p : preds.problems) err_line("warning: " + p);
+  if (preds.entries.empty() && !preds.problems.empty())
+    throw UsageError(fmt::format("compare --round {}: round {} has no predictions ({})", a, a,
+                                 preds.problems.front()));
+  std::optional<TopN> topn_a;
+  if (FileText t = read_text_file(round_dir(dir, a) / "profile_topN.json", k_max_json_bytes);
+      t.found && t.error.empty())
+    topn_a = parse_topn(t.text, fmt::format("profile/round_{}/profile_topN.json", a)).value;
+
+  // The layer plan counts steps when the Top-Ns have no step annotations (docs/method.md §6.4).
+  InputPaths config_paths;
+  config_paths.eval_dir = dir;
+  config_paths.round = b;
+  const InputFile<ModelConfig> config = load_run_config(config_paths);
+
+  CompareInput in;
+  in.config = config.loaded.value ? &*config.loaded.value : nullptr;
+  in.baseline_round = a;
+  in.round = b;
+  in.a = &preds;
+  in.topn_a = topn_a ? &*topn_a : nullptr;
+  in.topn_b = &*topn_b.value;
+  in.noise_isolated = args.noise_isolated;
+  const Comparison c = compare_rounds(in);
+
+  const std::string json_text =
+      comparison_json(c).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+      "\n";
+  const std::string md_text = render_comparison_markdown(c);
+  const fs::path out = round_dir(dir, b);
+  for (const auto& [name, text] : {std::pair{"roofline_compare.json", &json_text},
+                                   std::pair{"roofline_compare.md", &md_text}}) {
+    if (const auto error = write_atomic(out / name, *text)) {
+      err_line("comparison not written: " + *error);
+      return k_exit_write;
+    }
+  }
+  if (args.format == "json") {
+    std::fwrite(json_text.data(), 1, json_text.size(), stdout);
+  } else if (args.format == "text") {
+    std::string t = render_comparison_text(c);
+    t += fmt::format("  wrote {}\n  wrote {}\n", (out / "roofline_compare.json").string(),
+                     (out / "roofline_compare.md").string());
+    std::fwrite(t.data(), 1, t.size(), stdout);
+  }
+  bool fail = false;
+  for (const auto& f : args.fail_on) {
+    const std::string status = f == "regression" ? "regressed" : "contradiction";
+    std::string which;
+    for (const auto& r : c.rows)
+      if (std::find(r.status.begin(), r.status.end(), status) != r.status.end())
+        which += fmt::format("{}'{}' {:.3f}×", which.empty() ? "" : ", ", r.name,
+                             r.speedup.value_or(0.0));
+    if (which.empty()) continue;
+    err_line(
+        fmt::format("--fail-on {}: {} in round {} against round {}: {}", f, status, b, a, which));
+    fail = true;
+  }
+  return fail ? k_exit_strict : k_exit_ok;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,65 @@
+// The `topn` subcommand: raw profiler output in, profile_topN.json and profile_workload.json out,
+// so `roofline analyze` works without the agent workflow's profiler.
+#include "roofline/cli/topn_cmd.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/cli/common.hpp"
+#include "roofline/cli/trace_topn.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/topn/graph_capture.hpp"
+#include "roofline/topn/topn.hpp"
+
+namespace roofline::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int k_exit_bad_input = 1;
+
+}  // namespace
+
+int run_topn(const TopnArgs& args) {
+  const std::optional<TopnDocument> built = topn_from_traces(args.traces, args.captures, args.top);
+  if (!built) {
+    err_line("nothing written: fix or leave out the file(s) above");
+    return k_exit_bad_input;
+  }
+  const TopnDocument& doc = *built;
+  std::error_code ec;
+  fs::path out = args.out;
+  if (fs::is_directory(out, ec)) out /= "profile_topN.json";
+  const fs::path dir = out.parent_path();
+  if (!dir.empty()) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      err_line(
+          fmt::format("nothing written: cannot create folder {}: {}", dir.string(), ec.message()));
+      return k_exit_write;
+    }
+  }
+  const fs::path workload = (dir.empty() ? fs::path(".") : dir) / "profile_workload.json";
+  for (const auto& [path, text] :
+       {std::pair{out, render_topn_json(doc)}, std::pair{workload, render_workload_json(doc)}}) {
+    if (const auto error = write_atomic(path, text, args.fsync)) {
+      err_line("not written: " + *error);
+      return k_exit_write;
+    }
+  }
+  fmt::print("roofline topn: {} of {} kernels, {} launches, {} ms of GPU time ({}{})\n",
+             doc.entries.size(), doc.num_distinct_kernels, doc.num_kernel_launches,
+             doc.total_gpu_time_ms, doc.source,
+             doc.serving ? fmt::format(", {} prefill + {} decode steps",
+                                       doc.serving->n_prefill_steps, doc.serving->n_decode_steps)
+                         : std::string());
+  fmt::print("  wrote {}\n  wrote {}\n", out.string(), workload.string());
+  return k_exit_ok;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,309 @@
+// profile_topN.json -> TopN (docs/method.md §2.3). One unreadable entry never loses the others.
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "roofline/inputs/json_input.hpp"
+#include "roofline/inputs/load.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::FieldReader;
+using detail::json;
+
+// A count or a time: negative values are reported on their field and dropped.
+std::optional<double> non_negative(FieldReader& f, const json& obj, std::string_view key,
+                                   const std::string& path) {
+  auto v = f.number(obj, key, path);
+  if (v && *v < 0) {
+    f.error(path, fmt::format("negative value {}; ignored", *v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+void read_per_regime(FieldReader& f, const json& entry, std::string_view key,
+                     const std::string& path, PerRegime<double>& out) {
+  const json* obj = f.object(entry, key, path + "." + std::string(key));
+  if (!obj) return;
+  out.prefill = non_negative(f, *obj, "prefill", fmt::format("{}.{}.prefill", path, key));
+  out.decode = non_negative(f, *obj, "decode", fmt::format("{}.{}.decode", path, key));
+}
+
+void read_est_shape(FieldReader& f, const json& entry, const std::string& path,
+                    PerRegime<EstShape>& out) {
+  const json* obj = f.object(entry, "est_shape", path + ".est_shape");
+  if (!obj) return;
+  for (Regime r : {Regime::prefill, Regime::decode}) {
+    std::string rp = fmt::format("{}.est_shape.{}", path, to_string(r));
+    const json* shape = f.object(*obj, to_string(r), rp);
+    if (!shape) continue;
+    EstShape s;
+    for (const char* key : {"M", "m"})
+      if (!s.m) s.m = f.number(*shape, key, rp + "." + key);
+    for (const char* key : {"N", "n"})
+      if (!s.n) s.n = f.number(*shape, key, rp + "." + key);
+    for (const char* key : {"K", "k"})
+      if (!s.k) s.k = f.number(*shape, key, rp + "." + key);
+    out.at(r) = s;
+  }
+}
+
+void read_served_regimes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+  const json* v = f.find(entry, "served_regimes");
+  if (!v || v->is_null()) return;
+  if (v->is_string()) {  // tolerate "decode" or "prefill,decode"
+    std::stringstream ss(v->get<std::string>());
+    std::string part;
+    while (std::getline(ss, part, ','))
+      if (!trim(part).empty()) e.served_regimes.push_back(lower_ascii(trim(part)));
+    return;
+  }
+  if (!v->is_array()) {
+    f.error(path + ".served_regimes",
+            "expected a list of regimes, got " + detail::describe_type(*v));
+    return;
+  }
+  for (const json& r : *v)
+    if (r.is_string()) e.served_regimes.push_back(lower_ascii(trim(r.get<std::string>())));
+}
+
+// docs/method.md §2.3: `shapes` as a list of call signatures, three levels deep ([[[64, 2048],
+// ...], ...]).
+bool holds_signatures(const json& entry) {
+  auto it = entry.find("shapes");
+  if (it == entry.end() || !it->is_array() || it->empty()) return false;
+  const json& first = it->front();
+  return first.is_array() && !first.empty() && first.front().is_array();
+}
+
+void read_signatures(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+  const json& list = entry["shapes"];
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json one{{"shapes", list[i]}};
+    std::vector<std::vector<std::int64_t>> dims;
+    detail::read_operand_dims(f, one, "shapes", fmt::format("{}.shapes[{}]", path, i), dims);
+    e.signatures.push_back(std::move(dims));
+  }
+  if (!e.signatures.empty()) e.shapes = e.signatures.front();
+}
+
+// Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
+std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
+  const std::string path = fmt::format("top_kernels[{}]", index);
+  if (!entry.is_object()) {
+    f.error(path, "expected an object, got " + detail::describe_type(entry));
+    return std::nullopt;
+  }
+  TopNEntry e;
+  e.index = index;
+  auto name = f.string(entry, "name", path + ".name");
+  auto short_name = f.string(entry, "short_name", path + ".short_name");
+  if ((!name || name->empty()) && short_name && !short_name->empty()) name = short_name;
+  if (!name || name->empty()) {
+    f.error(path + ".name", "missing kernel name; entry skipped");
+    return std::nullopt;
+  }
+  e.name = *name;
+  e.short_name = short_name && !short_name->empty() ? *short_name : *name;
+  if (auto r = f.number(entry, "rank", path + ".rank")) {
+    if (*r >= 0 && *r < 1e9 && std::floor(*r) == *r)
+      e.rank = static_cast<long>(*r);
+    else
+      f.error(path + ".rank", fmt::format("expected a non-negative integer, got {}", *r));
+  }
+
+  const json* pct = f.find(entry, "pct_gpu_time");
+  if (!pct || pct->is_null()) {
+    f.error(path + ".pct_gpu_time", fmt::format("missing; entry '{}' skipped", e.name));
+    return std::nullopt;
+  }
+  if (!pct->is_number() || !std::isfinite(pct->get<double>())) {
+    f.error(path + ".pct_gpu_time", fmt::format("expected a number, got {}; entry '{}' skipped",
+                                                detail::describe_type(*pct), e.name));
+    return std::nullopt;
+  }
+  e.pct_gpu_time_raw = *pct;
+  e.pct_gpu_time = pct->get<double>();
+  if (e.pct_gpu_time < 0.0 || e.pct_gpu_time > 100.0)
+    f.error(path + ".pct_gpu_time",
+            fmt::format("{} is outside [0, 100]; kept verbatim", e.pct_gpu_time));
+
+  e.calls = non_negative(f, entry, "calls", path + ".calls");
+  e.total_ms = non_negative(f, entry, "total_ms", path + ".total_ms");
+  e.avg_us = non_negative(f, entry, "avg_us", path + ".avg_us");
+  if (holds_signatures(entry)) {
+    read_signatures(f, entry, path, e);
+    e.dtypes_are_set = true;
+  } else
+    detail::read_operand_dims(f, entry, "shapes", path, e.shapes);
+  detail::read_operand_dtypes(f, entry, "dtypes", path, e.dtypes);
+  e.classification =
+      lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
+  e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
+  e.editable = f.boolean(entry, "editable", path + ".editable");
+  e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
+  e.op = f.string(entry, "op", path + ".op").value_or("");
+  e.demangled = f.string(entry, "demangled", path + ".demangled").value_or("");
+  e.module = f.string(entry, "module", path + ".module").value_or("");
+  e.phase = lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
+  read_served_regimes(f, entry, path, e);
+  read_per_regime(f, entry, "phase_calls_measured", path, e.phase_calls_measured);
+  read_per_regime(f, entry, "calls_per_step", path, e.calls_per_step);
+  read_per_regime(f, entry, "base_latency_ms", path, e.base_latency_ms);
+  read_est_shape(f, entry, path, e.est_shape);
+  e.est_calls = non_negative(f, entry, "est_calls", path + ".est_calls");
+  e.serving_weighted_pct = f.number(entry, "serving_weighted_pct", path + ".serving_weighted_pct");
+  return e;
+}
+
+// `device` (docs/method.md §22.7), every field optional; a wrong type is reported on its field.
+std::optional<TopNDevice> read_device(FieldReader& f, const json& doc) {
+  const json* obj = f.object(doc, "device", "device");
+  if (!obj) return std::nullopt;
+  TopNDevice d;
+  d.name = f.string(*obj, "name", "device.name").value_or("");
+  d.vendor = f.string(*obj, "vendor", "device.vendor").value_or("");
+  d.arch = lower_ascii(trim(f.string(*obj, "arch", "device.arch").value_or("")));
+  d.cu_count = non_negative(f, *obj, "cu_count", "device.cu_count");
+  d.memory_bytes = non_negative(f, *obj, "memory_bytes", "device.memory_bytes");
+  d.source = f.string(*obj, "source", "device.source").value_or("");
+  d.note = f.string(*obj, "note", "device.note").value_or("");
+  return d;
+}
+
+void read_part_sums(FieldReader& f, const json& parts, std::string_view key,
+                    const std::string& path, ServingPartSums& out) {
+  const std::string p = path + "." + std::string(key);
+  const json* obj = f.object(parts, key, p);
+  if (!obj) return;
+  out.steps = non_negative(f, *obj, "steps", p + ".steps");
+  out.requests = non_negative(f, *obj, "requests", p + ".requests");
+  out.sum_q = non_negative(f, *obj, "sum_q", p + ".sum_q");
+  out.sum_kv = non_negative(f, *obj, "sum_kv", p + ".sum_kv");
+  out.sum_q2 = non_negative(f, *obj, "sum_q2", p + ".sum_q2");
+  out.sum_qkv = non_negative(f, *obj, "sum_qkv", p + ".sum_qkv");
+}
+
+// docs/method.md §22.7's measured figures in the serving block (all optional).
+void read_measured_serving(FieldReader& f, const json& serving, ServingInfo& s) {
+  s.step_source = f.string(serving, "step_source", "serving.step_source").value_or("");
+  s.decode_batch = non_negative(f, serving, "decode_batch", "serving.decode_batch");
+  s.decode_context = non_negative(f, serving, "decode_context", "serving.decode_context");
+  s.decode_from = f.string(serving, "decode_from", "serving.decode_from").value_or("");
+  s.prefill_tokens_per_step =
+      non_negative(f, serving, "prefill_tokens_per_step", "serving.prefill_tokens_per_step");
+  s.unparsed_step_annotations =
+      non_negative(f, serving, "unparsed_step_annotations", "serving.unparsed_step_annotations");
+  const json* sums = f.object(serving, "sums", "serving.sums");
+  if (!sums) return;
+  if (const json* prefill = f.object(*sums, "prefill", "serving.sums.prefill")) {
+    read_part_sums(f, *prefill, "context", "serving.sums.prefill", s.prefill_context);
+    read_part_sums(f, *prefill, "generation", "serving.sums.prefill", s.prefill_generation);
+  }
+  if (const json* decode = f.object(*sums, "decode", "serving.sums.decode"))
+    read_part_sums(f, *decode, "generation", "serving.sums.decode", s.decode_generation);
+}
+
+}  // namespace
+
+std::string describe_size(std::size_t bytes) {
+  constexpr std::size_t kib = 1024, mib = kib * 1024, gib = mib * 1024;
+  if (bytes >= gib && bytes % gib == 0) return fmt::format("{} GiB", bytes / gib);
+  if (bytes >= mib && bytes % mib == 0) return fmt::format("{} MiB", bytes / mib);
+  if (bytes >= kib && bytes % kib == 0) return fmt::format("{} KiB", bytes / kib);
+  return fmt::format("{} bytes", bytes);
+}
+
+FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes) {
+  FileText out;
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return out;
+  out.found = true;
+  if (std::filesystem::is_directory(status)) {
+    out.error = "is a directory, expected a file";
+    return out;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.error = "cannot be opened for reading";
+    return out;
+  }
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) {
+      out.error = fmt::format("larger than the {} input size limit (analyze --max-input-size)",
+                              describe_size(max_bytes));
+      return out;
+    }
+  }
+  if (in.bad()) {
+    out.error = "read error";
+    return out;
+  }
+  out.text = std::move(text);
+  return out;
+}
+
+Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
+                        const InputLimits& limits) {
+  Loaded<TopN> out;
+  auto doc = detail::parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
+  if (!doc) return out;
+  FieldReader f(display_name, out.errors);
+  TopN topn;
+  topn.source = f.string(*doc, "source", "source").value_or("");
+  topn.total_gpu_time_ms = f.number(*doc, "total_gpu_time_ms", "total_gpu_time_ms");
+  topn.num_kernel_launches = f.number(*doc, "num_kernel_launches", "num_kernel_launches");
+  topn.num_distinct_kernels = f.number(*doc, "num_distinct_kernels", "num_distinct_kernels");
+  topn.device = read_device(f, *doc);
+  topn.world_size = non_negative(f, *doc, "world_size", "world_size");
+  if (const json* graph = f.object(*doc, "graph_replay", "graph_replay")) {
+    topn.graph_replay_launches = non_negative(f, *graph, "launches", "graph_replay.launches");
+    topn.graph_replay_paired = non_negative(f, *graph, "paired", "graph_replay.paired");
+    topn.graph_capture_given =
+        f.boolean(*graph, "capture_given", "graph_replay.capture_given").value_or(false);
+  }
+  if (const json* serving = f.object(*doc, "serving", "serving")) {
+    topn.serving.present = true;
+    topn.serving.n_prefill_steps = f.number(*serving, "n_prefill_steps", "serving.n_prefill_steps");
+    topn.serving.n_decode_steps = f.number(*serving, "n_decode_steps", "serving.n_decode_steps");
+    topn.serving.decode_batch_captured =
+        f.number(*serving, "decode_batch_captured", "serving.decode_batch_captured");
+    topn.serving.decode_batch_steady =
+        f.number(*serving, "decode_batch_steady", "serving.decode_batch_steady");
+    read_measured_serving(f, *serving, topn.serving);
+    for (auto* steps : {&topn.serving.n_prefill_steps, &topn.serving.n_decode_steps})
+      if (*steps && **steps < 0) {
+        f.error("serving", fmt::format("negative step count {}; ignored", **steps));
+        steps->reset();
+      }
+  }
+  const json* kernels = f.array(*doc, "top_kernels", "top_kernels");
+  if (!kernels) {
+    if (!f.find(*doc, "top_kernels"))
+      out.errors.push_back(
+          fmt::format("{}: top_kernels: missing; no kernels to analyse", display_name));
+    out.value = std::move(topn);
+    return out;
+  }
+  std::size_t limit = std::min(kernels->size(), limits.max_entries);
+  if (kernels->size() > limits.max_entries)
+    out.errors.push_back(
+        fmt::format("{}: top_kernels: {} entries, only the first {} are read (entry limit; "
+                    "analyze --max-topn-entries)",
+                    display_name, kernels->size(), limits.max_entries));
+  for (std::size_t i = 0; i < limit; ++i)
+    if (auto e = read_entry(f, (*kernels)[i], i)) topn.entries.push_back(std::move(*e));
+  out.value = std::move(topn);
+  return out;
+}
+
+}  // namespace roofline

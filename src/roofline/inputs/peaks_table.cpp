@@ -1,0 +1,391 @@
+// peaks.md -> PeaksTable (docs/method.md §2.6): one fenced ```yaml block per calibrated part.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "roofline/inputs/json_input.hpp"
+#include "roofline/inputs/dtype.hpp"
+#include "roofline/inputs/peaks.hpp"
+
+namespace roofline {
+namespace {
+
+struct Block {
+  int line = 0;  // 1-based line of the opening fence
+  std::string text;
+};
+
+std::vector<Block> yaml_blocks(std::string_view md) {
+  std::vector<Block> blocks;
+  std::istringstream in{std::string(md)};
+  std::string line;
+  int lineno = 0;
+  bool inside = false;
+  Block current;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::string t = trim(line);
+    if (!inside) {
+      if (t.rfind("```", 0) == 0) {
+        std::string lang = lower_ascii(trim(t.substr(3)));
+        if (lang == "yaml" || lang == "yml") {
+          inside = true;
+          current = Block{lineno, {}};
+        } else {
+          // A fence of another language (or none): skip to its end.
+          while (std::getline(in, line)) {
+            ++lineno;
+            if (trim(line).rfind("```", 0) == 0) break;
+          }
+        }
+      }
+      continue;
+    }
+    if (t.rfind("```", 0) == 0) {
+      blocks.push_back(std::move(current));
+      inside = false;
+      continue;
+    }
+    current.text += line;
+    current.text += '\n';
+  }
+  if (inside) blocks.push_back(std::move(current));  // unterminated fence: still read it
+  return blocks;
+}
+
+// Flow-bracket nesting of a YAML block (block-style nesting is bounded by yaml-cpp's own depth
+// guard). Over-counts brackets inside quoted text, which a peaks table never nests deeply.
+// Stops counting once `limit` is exceeded.
+int flow_depth(std::string_view text, int limit) {
+  int depth = 0, max_depth = 0;
+  for (char c : text) {
+    if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+      if (max_depth > limit) break;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+std::optional<double> yaml_number(const YAML::Node& node, const std::string& where,
+                                  std::vector<std::string>& errors) {
+  if (!node || node.IsNull()) return std::nullopt;
+  if (!node.IsScalar()) {
+    errors.push_back(fmt::format("{}: expected a number", where));
+    return std::nullopt;
+  }
+  const std::string s = trim(node.Scalar());
+  const char* first = s.data();
+  if (!s.empty() && s[0] == '+') ++first;  // YAML allows an explicit plus sign
+  double v = 0.0;
+  auto [end, ec] = std::from_chars(first, s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < 0) {
+    errors.push_back(
+        fmt::format("{}: expected a non-negative number, got '{}'", where, node.Scalar()));
+    return std::nullopt;
+  }
+  return v;
+}
+
+// `device_names:` a list of spellings (or one), kept trimmed and lower-case.
+void read_device_names(const YAML::Node& node, const std::string& where, PeaksSection& s,
+                       std::vector<std::string>& errors) {
+  if (!node || node.IsNull()) return;
+  if (node.IsScalar()) {
+    s.device_names.push_back(lower_ascii(trim(node.Scalar())));
+    return;
+  }
+  if (!node.IsSequence()) {
+    errors.push_back(fmt::format("{}: device_names: expected a list of device names", where));
+    return;
+  }
+  for (const auto& item : node) {
+    if (!item.IsScalar() || trim(item.Scalar()).empty()) {
+      errors.push_back(fmt::format("{}: device_names: expected non-empty names", where));
+      continue;
+    }
+    s.device_names.push_back(lower_ascii(trim(item.Scalar())));
+  }
+}
+
+// `link: {topology, bytes_s, links}` (docs/method.md §10.7). Values are kept as read; check_peaks
+// says what is wrong with them.
+std::optional<LinkPeak> read_link(const YAML::Node& node, const std::string& where,
+                                  std::vector<std::string>& errors) {
+  if (!node.IsMap()) {
+    errors.push_back(
+        fmt::format("{}: link: expected a mapping {{topology, bytes_s, links}}", where));
+    return std::nullopt;
+  }
+  LinkPeak l;
+  if (node["topology"] && node["topology"].IsScalar())
+    l.topology = lower_ascii(trim(node["topology"].Scalar()));
+  l.bytes_s = yaml_number(node["bytes_s"], where + ": link.bytes_s", errors).value_or(0.0);
+  l.links = yaml_number(node["links"], where + ": link.links", errors).value_or(0.0);
+  return l;
+}
+
+// `flops: {dtype: FLOP/s, ...}` at `where` ("peaks.md:40 (gfx950): flops"); dtype keys canonical.
+std::map<DtypeKey, double> read_flops(const YAML::Node& node, const std::string& where,
+                                      std::vector<std::string>& errors) {
+  std::map<DtypeKey, double> out;
+  if (!node || node.IsNull()) return out;
+  if (!node.IsMap()) {
+    errors.push_back(fmt::format("{}: expected a mapping of dtype: FLOP/s", where));
+    return out;
+  }
+  for (const auto& kv : node) {
+    std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+    auto dt = parse_dtype(key);
+    if (!dt || !dt->has_peak_key) {
+      errors.push_back(fmt::format("{}.{}: not a known dtype key", where, key));
+      continue;
+    }
+    if (auto v = yaml_number(kv.second, fmt::format("{}.{}", where, key), errors))
+      out[dt->key] = *v;
+  }
+  return out;
+}
+
+// `measured: {hbm_bw_bytes_s, flops, source}` (docs/method.md §5.7): any subset of the axes. A
+// key outside the three is named (a misspelt axis would otherwise vanish); check_peaks says what
+// the figures lack.
+// `first_line` is the file line of the block's first yaml line: problems name the file line of
+// the key they are about.
+std::optional<MeasuredPeaks> read_measured(const YAML::Node& node, const std::string& section,
+                                           int first_line, std::vector<std::string>& errors) {
+  // "peaks.md:40 (gfx950), line 52: measured.KEY"
+  const auto at = [&](const YAML::Node& n, const std::string& key) {
+    const std::string line = n && !n.Mark().is_null()
+                                 ? fmt::format(", line {}", first_line + n.Mark().line)
+                                 : std::string();
+    return fmt::format("{}{}: measured{}", section, line, key.empty() ? "" : "." + key);
+  };
+  if (!node.IsMap()) {
+    errors.push_back(
+        fmt::format("{}: expected a mapping {{hbm_bw_bytes_s, flops, source}}", at(node, "")));
+    return std::nullopt;
+  }
+  MeasuredPeaks m;
+  for (const auto& kv : node) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+    if (key != "hbm_bw_bytes_s" && key != "flops" && key != "source")
+      errors.push_back(fmt::format(
+          "{}: not a measured key (hbm_bw_bytes_s, flops, source); ignored", at(kv.first, key)));
+  }
+  m.hbm_bw_bytes_s =
+      yaml_number(node["hbm_bw_bytes_s"], at(node["hbm_bw_bytes_s"], "hbm_bw_bytes_s"), errors);
+  m.flops = read_flops(node["flops"], at(node["flops"], "flops"), errors);
+  if (YAML::Node src = node["source"]; src && !src.IsNull()) {
+    if (src.IsScalar())
+      m.source = trim(src.Scalar());
+    else
+      errors.push_back(fmt::format("{}: expected text", at(src, "source")));
+  }
+  return m;
+}
+
+}  // namespace
+
+Loaded<PeaksTable> parse_peaks_md(std::string_view text, const std::string& display_name,
+                                  const InputLimits& limits) {
+  Loaded<PeaksTable> out;
+  PeaksTable table;
+  table.source_name = display_name;
+  auto blocks = yaml_blocks(text);
+  if (blocks.empty())
+    out.errors.push_back(fmt::format("{}: no ```yaml blocks found", display_name));
+  for (const Block& block : blocks) {
+    std::string where = fmt::format("{}:{}", display_name, block.line);
+    if (int depth = flow_depth(block.text, limits.max_depth); depth > limits.max_depth) {
+      out.errors.push_back(fmt::format(
+          "{}: yaml block nested deeper than {} levels (nesting limit; analyze --max-json-depth); "
+          "skipped",
+          where, limits.max_depth));
+      continue;
+    }
+    YAML::Node node;
+    try {
+      node = YAML::Load(block.text);
+    } catch (const YAML::Exception& e) {
+      out.errors.push_back(
+          fmt::format("{}: invalid YAML at block line {}: {}", where, e.mark.line + 1, e.msg));
+      continue;
+    }
+    if (!node.IsMap()) {
+      out.errors.push_back(fmt::format("{}: yaml block is not a mapping; skipped", where));
+      continue;
+    }
+    try {
+      PeaksSection s;
+      s.line = block.line;
+      if (node["gfx"] && node["gfx"].IsScalar()) s.gfx = normalize_gfx(node["gfx"].Scalar());
+      // NVIDIA parts are named by `arch:` (sm_90); a section may not say two different things.
+      if (node["arch"] && node["arch"].IsScalar()) {
+        const std::string arch = normalize_arch(node["arch"].Scalar());
+        if (!s.gfx.empty() && !arch.empty() && arch != s.gfx) {
+          out.errors.push_back(
+              fmt::format("{}: gfx '{}' and arch '{}' disagree; skipped", where, s.gfx, arch));
+          continue;
+        }
+        if (s.gfx.empty()) s.gfx = arch;
+      }
+      if (s.gfx.empty()) {
+        out.errors.push_back(fmt::format("{}: section has no gfx (or arch); skipped", where));
+        continue;
+      }
+      where = fmt::format("{} ({})", where, s.gfx);
+      if (node["product"] && node["product"].IsScalar())
+        s.product = canonical_product(node["product"].Scalar(), {});
+      read_device_names(node["device_names"], where, s, out.errors);
+      s.cu = yaml_number(node["cu"], where + ": cu", out.errors);
+      s.hbm_bw_bytes_s =
+          yaml_number(node["hbm_bw_bytes_s"], where + ": hbm_bw_bytes_s", out.errors);
+      if (!s.hbm_bw_bytes_s) out.errors.push_back(fmt::format("{}: hbm_bw_bytes_s missing", where));
+      s.l2_bytes = yaml_number(node["l2_bytes"], where + ": l2_bytes", out.errors);
+      s.mall_bytes = yaml_number(node["mall_bytes"], where + ": mall_bytes", out.errors);
+      if (YAML::Node link = node["link"]; link && !link.IsNull())
+        s.link = read_link(link, where, out.errors);
+      s.flops = read_flops(node["flops"], where + ": flops", out.errors);
+      if (YAML::Node measured = node["measured"]; measured && !measured.IsNull())
+        s.measured = read_measured(measured, where, block.line + 1, out.errors);
+      table.sections.push_back(std::move(s));
+    } catch (const YAML::Exception& e) {
+      out.errors.push_back(fmt::format("{}: {}", where, e.msg));
+    }
+  }
+  out.value = std::move(table);
+  return out;
+}
+
+namespace {
+
+std::string section_where(const PeaksTable& table, const PeaksSection& s) {
+  return fmt::format("{}:{} ({}{})", table.source_name, s.line, s.gfx,
+                     s.product.empty() ? "" : ", product " + s.product);
+}
+
+// docs/method.md §5.7: a measured block says what measured it, carries a figure, measures only
+// axes the datasheet has (feasibility is judged on the datasheet), and keeps bf16 = fp16 within
+// timing noise.
+void check_measured(const PeaksSection& s, const std::string& where,
+                    std::vector<std::string>& problems) {
+  const MeasuredPeaks& m = *s.measured;
+  if (m.source.empty())
+    problems.push_back(fmt::format(
+        "{}: measured: no source (say what measured the figures: tool, date, versions, sizes)",
+        where));
+  if (!m.hbm_bw_bytes_s && m.flops.empty())
+    problems.push_back(fmt::format("{}: measured: no figure (hbm_bw_bytes_s or flops)", where));
+  for (const auto& [key, value] : m.flops)
+    if (!s.flops.count(key))
+      problems.push_back(fmt::format(
+          "{}: measured flops.{}: the section has no datasheet flops.{} to judge feasibility on",
+          where, key.str(), key.str()));
+  auto bf16 = m.flops.find(DtypeKey::bf16), fp16 = m.flops.find(DtypeKey::fp16);
+  if (bf16 != m.flops.end() && fp16 != m.flops.end() &&
+      std::fabs(bf16->second - fp16->second) >
+          k_measured_bf16_fp16_tolerance * std::max(bf16->second, fp16->second))
+    problems.push_back(fmt::format(
+        "{}: measured bf16 {:g} and fp16 {:g} differ by more than {:g} %: matrix units run both "
+        "at one rate, so one measurement is off",
+        where, bf16->second, fp16->second, 100 * k_measured_bf16_fp16_tolerance));
+}
+
+}  // namespace
+
+std::vector<std::string> check_peaks(const PeaksTable& table) {
+  std::vector<std::string> problems;
+  std::set<std::pair<std::string, std::string>> seen;
+  std::map<std::pair<std::string, std::string>, std::string> names;  // (arch, name) -> product
+  for (const PeaksSection& s : table.sections) {
+    const std::string where = section_where(table, s);
+    if (!seen.insert({s.gfx, s.product}).second)
+      problems.push_back(fmt::format("{}: duplicate section for ({}, {})", where, s.gfx,
+                                     s.product.empty() ? "no product" : s.product));
+    for (const std::string& name : s.device_names) {
+      auto [it, inserted] = names.try_emplace({s.gfx, name}, s.product);
+      if (!inserted && it->second != s.product)
+        problems.push_back(fmt::format(
+            "{}: device name '{}' is also listed for {}: a device_name must pick one section",
+            where, name, it->second.empty() ? "the section without product" : it->second));
+    }
+    if (s.link) {
+      const LinkPeak& l = *s.link;
+      if (l.topology != "mesh" && l.topology != "switch")
+        problems.push_back(
+            fmt::format("{}: link.topology '{}': expected mesh or switch", where, l.topology));
+      if (!(l.bytes_s > 0))
+        problems.push_back(
+            fmt::format("{}: link.bytes_s must be > 0 (per-direction bytes/s)", where));
+      if (l.topology == "mesh" && !(l.links >= 1))
+        problems.push_back(
+            fmt::format("{}: link.links must be >= 1 for a mesh (links per GPU)", where));
+    }
+    auto bf16 = s.flops.find(DtypeKey::bf16), fp16 = s.flops.find(DtypeKey::fp16);
+    if (bf16 != s.flops.end() && fp16 != s.flops.end() &&
+        std::fabs(bf16->second - fp16->second) > 1e-9 * std::max(bf16->second, fp16->second))
+      problems.push_back(fmt::format(
+          "{}: bf16 {:g} != fp16 {:g}: matrix units run both at one rate, so one peak is "
+          "mis-calibrated (compute axis not validated)",
+          where, bf16->second, fp16->second));
+    if (s.measured) check_measured(s, where, problems);
+  }
+  return problems;
+}
+
+std::string measured_figure_problem(double measured, std::optional<double> datasheet) {
+  if (!datasheet || !(*datasheet > 0))
+    return "has no datasheet figure beside it to judge feasibility on";
+  if (measured > *datasheet)
+    return fmt::format(
+        "exceeds the datasheet figure {:g} ({:.3f} of it): a timing error (the hardware cannot "
+        "beat its datasheet; was the work timed whole?)",
+        *datasheet, measured / *datasheet);
+  if (measured < k_measured_floor * *datasheet)
+    return fmt::format(
+        "is below {:g} of the datasheet figure {:g} ({:.3f} of it): a bad benchmark (too small a "
+        "size, a throttled or shared GPU, or not the part's fast path)",
+        k_measured_floor, *datasheet, measured / *datasheet);
+  return "";
+}
+
+std::vector<std::string> check_peaks_warnings(const PeaksTable& table) {
+  std::vector<std::string> warnings;
+  for (const PeaksSection& s : table.sections) {
+    if (!s.measured) continue;
+    const std::string where = section_where(table, s);
+    const MeasuredPeaks& m = *s.measured;
+    if (m.hbm_bw_bytes_s && s.hbm_bw_bytes_s)
+      if (std::string why = measured_figure_problem(*m.hbm_bw_bytes_s, s.hbm_bw_bytes_s);
+          !why.empty())
+        warnings.push_back(
+            fmt::format("{}: measured hbm_bw_bytes_s {:g} {}", where, *m.hbm_bw_bytes_s, why));
+    for (const auto& [key, value] : m.flops) {
+      auto ds = s.flops.find(key);
+      if (ds == s.flops.end()) continue;  // a problem, said by check_peaks
+      if (std::string why = measured_figure_problem(value, ds->second); !why.empty())
+        warnings.push_back(
+            fmt::format("{}: measured flops.{} {:g} {}", where, key.str(), value, why));
+    }
+  }
+  return warnings;
+}
+
+std::vector<std::string> known_products(const PeaksTable& table) {
+  std::vector<std::string> out;
+  for (const PeaksSection& s : table.sections)
+    if (!s.product.empty()) out.push_back(s.product);
+  return out;
+}
+
+}  // namespace roofline

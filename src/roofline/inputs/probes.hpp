@@ -1,0 +1,56 @@
+#pragma once
+// Stage B input (docs/method.md §11): operand shapes captured by a probe while the workload ran.
+// Two spellings are read: one probe file per process and target
+// (`probe_<pid>_<target>.json`: {target, pid, total_calls, cases: [...]}) and the merged
+// `per_shape_probe.json` ({schema: "per-shape-probe-v1", workload, kernels: [{target, label,
+// probe_status, pct_gpu, cases: [...]}]}). A case is {dims, dtypes, arg_labels?, count,
+// gpu_us_avg?, timed_count?}.
+// The profiler's `profile_workload.json` (docs/method.md §2.7, `schema: "workload-v1"`) is read
+// into the same structs: per kernel {name, calls, cases: [{dims, dtypes, count,
+// baseline_latency_ms, regime?}]}, the latency becoming the case's gpu_us_avg over all its calls.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/inputs/load.hpp"
+#include "roofline/base/vocabulary.hpp"
+
+namespace roofline {
+
+struct ProbeCase {
+  std::vector<std::vector<std::int64_t>> dims;  // operand dims; an unreadable operand is {}
+  std::vector<std::string> dtypes;
+  std::vector<std::string> arg_labels;
+  double count = 1.0;                 // calls with this shape (the weight)
+  std::optional<double> gpu_us_avg;   // measured per-call latency of this shape, µs
+  std::optional<double> timed_count;  // calls behind gpu_us_avg
+  std::optional<Regime> regime;       // workload cases: the regime the profiler attributed
+};
+
+struct ProbeKernel {
+  std::string target;        // what the probe wrapped (kernel or op name)
+  std::string label;         // merged files: the Top-N label it was captured for
+  std::string probe_status;  // merged files: "ok", "failed", ... ("" when not given)
+  std::optional<double> pct_gpu;
+  std::optional<double> total_calls;
+  std::string source;  // file as named in messages
+  std::vector<ProbeCase> cases;
+};
+
+struct ProbeSet {
+  std::vector<ProbeKernel> kernels;
+};
+
+// Parses one probe file of either spelling. Unreadable cases are reported and skipped.
+Loaded<ProbeSet> parse_probes(std::string_view text, const std::string& display_name,
+                              const InputLimits& limits = {});
+
+// Parses profile_workload.json: each kernel becomes a ProbeKernel whose target is the Top-N name.
+// Unreadable kernels and cases are reported and skipped.
+Loaded<ProbeSet> parse_workload(std::string_view text, const std::string& display_name,
+                                const InputLimits& limits = {});
+
+}  // namespace roofline

@@ -1,0 +1,88 @@
+#pragma once
+// `roofline compare --round A --round B` (docs/method.md §17.1): round A's predictions joined with
+// round B's in-situ measurements, kernel by kernel.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/inputs/inputs.hpp"
+#include "roofline/outcomes/predictions.hpp"
+
+namespace roofline {
+
+// Noise bands (docs/method.md §17.1): an isolated speedup is real only beyond 3.4 %, an e2e delta
+// beyond 0.5 %.
+inline constexpr double k_noise_isolated = 0.034;
+inline constexpr double k_noise_e2e = 0.005;
+
+struct CompareRow {
+  std::string name, short_name;       // as round A names the kernel (round B's for a `new` row)
+  std::string name_b;                 // round B's name; "" when absent from B
+  MatchKind match = MatchKind::none;  // how B was found (the artifact spells it with to_string)
+  std::optional<double> pct_a, pct_b;
+  std::optional<double> t_a_ms, t_b_ms;  // per unit of A's regime and unit
+  std::optional<double> speedup;         // t_a / t_b
+  std::optional<double> attainable_speedup_a, expected_e2e_gain_pct_a, roofline_pct_a;
+  std::string headroom_class_a;  // A's verdict; "unknown" = no prediction to hold it to
+  std::optional<double> realized_gain_pct, realized_fraction;
+  std::vector<std::string> status;  // within_noise|improved|regressed (+contradiction),
+                                    // vanished, new, undefined
+  std::string note;
+};
+
+struct StepTime {
+  double steps_a = 0, steps_b = 0;
+  std::string source_a, source_b;
+  double gpu_ms_per_step_a = 0, gpu_ms_per_step_b = 0;
+  double speedup = 1;     // per-step time A / B
+  double change_pct = 0;  // 100 · (B / A − 1): negative is faster
+  std::string status;     // within_noise | improved | regressed against the e2e band
+};
+
+struct Comparison {
+  std::string baseline_round, round;
+  std::string predictions_from;
+  double noise_isolated = k_noise_isolated;
+  std::vector<CompareRow> rows;
+  std::optional<StepTime> step_time;
+  std::vector<std::string> notes;  // incl. why there is no step time
+  bool any_status(std::string_view status) const;
+};
+
+struct CompareInput {
+  std::string baseline_round, round;
+  const RoundPredictions* a = nullptr;  // required
+  const TopN* topn_a = nullptr;         // round A's Top-N, for GPU time per step (may be null)
+  const TopN* topn_b = nullptr;         // required
+  double noise_isolated = k_noise_isolated;
+  const ModelConfig* config = nullptr;  // the layer plan, for steps without annotations (or null)
+};
+
+// Statuses of one measured speedup against its prediction: within_noise when |s − 1| ≤ band,
+// regressed when s < 1 − band, else improved; plus contradiction when the prediction had a
+// verdict and s > attainable · (1 + band). ["undefined"] without a speedup.
+std::vector<std::string> speedup_statuses(std::optional<double> speedup, const Prediction& a,
+                                          double band);
+
+// Per-launch time of a Top-N entry in a regime ("prefill" | "decode"): that regime's
+// base_latency_ms, else avg_us / 1000; nullopt when neither is given.
+std::optional<double> per_launch_ms(const TopNEntry& entry, std::string_view regime);
+
+// The comparison (pure): one row per entry of A's head in A's order, then round B's head
+// kernels (pct ≥ A's head threshold, else 5) that match no row, as `new`, biggest first; the GPU
+// time per step of both rounds when both give step counts and total GPU time.
+Comparison compare_rounds(const CompareInput& in);
+
+// roofline_compare.json (`roofline-compare-v1`), deterministic.
+nlohmann::ordered_json comparison_json(const Comparison& c);
+// roofline_compare.md: the table, with contradictions, regressions and vanished kernels called
+// out in sentences.
+std::string render_comparison_markdown(const Comparison& c);
+// The terminal table.
+std::string render_comparison_text(const Comparison& c);
+
+}  // namespace roofline

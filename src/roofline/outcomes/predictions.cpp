@@ -1,0 +1,144 @@
+// Reading a round's predictions back: its profile_roofline.json, or the round analysed in memory.
+#include "roofline/outcomes/predictions.hpp"
+
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "roofline/inputs/json_input.hpp"
+#include "roofline/outcomes/util.hpp"
+#include "roofline/analyze/analyze.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/outcomes/rounds.hpp"
+
+namespace roofline {
+namespace fs = std::filesystem;
+
+namespace {
+
+using detail::FieldReader;
+using detail::json;
+
+constexpr int k_max_depth = 256;
+
+Prediction read_entry(FieldReader& f, const json& e, const std::string& path) {
+  Prediction p;
+  auto str = [&](const char* key) { return f.string(e, key, path + "." + key).value_or(""); };
+  auto number = [&](const char* key) { return f.number(e, key, path + "." + key); };
+  p.name = str("name");
+  p.short_name = str("short_name");
+  p.pct_gpu_time = number("pct_gpu_time");
+  p.regime = str("regime");
+  p.op_class = str("op_class");
+  p.unit = str("unit");
+  p.t_ms = number("t_ms");
+  p.launches_per_step = number("launches_per_step");
+  p.t_unit_ms = number("t_unit_ms");
+  p.bytes_est = number("bytes_est");
+  p.bound_type = str("bound_type");
+  p.roofline_pct = number("roofline_pct");
+  p.target_eff = number("target_eff");
+  p.attainable_speedup = number("attainable_speedup");
+  p.expected_e2e_gain_pct = number("expected_e2e_gain_pct");
+  p.headroom_class = str("headroom_class");
+  p.confidence = str("confidence");
+  p.suspect = f.boolean(e, "suspect", path + ".suspect").value_or(false);
+  p.stage = str("stage");
+  if (const auto ceiling = f.string(e, "ceiling", path + ".ceiling")) {
+    if (auto kind = parse_ceiling(*ceiling))
+      p.ceiling = *kind;
+    else
+      f.error(path + ".ceiling", fmt::format("'{}': expected datasheet or measured", *ceiling));
+  }
+  if (const json* mvm = f.object(e, "measured_vs_model", path + ".measured_vs_model"))
+    p.measured_vs_model_bytes = f.number(*mvm, "bytes", path + ".measured_vs_model.bytes");
+  return p;
+}
+
+}  // namespace
+
+bool Prediction::has_verdict() const {
+  return headroom_class == "saturated" || headroom_class == "moderate" ||
+         headroom_class == "underperforming";
+}
+
+double Prediction::unit_launches() const {
+  double k = 0;
+  std::size_t i = 0;
+  while (i < unit.size() && std::isdigit(static_cast<unsigned char>(unit[i])) && k < 1e6)
+    k = k * 10 + (unit[i++] - '0');
+  return i > 0 && k >= 1 ? k : 1.0;
+}
+
+RoundPredictions parse_predictions(std::string_view text, const std::string& display) {
+  RoundPredictions r;
+  r.from = display;
+  auto doc = detail::parse_json_object(text, display, k_max_depth, r.problems);
+  if (!doc) return r;
+  r.usable = true;
+  FieldReader f(display, r.problems);
+  r.arch = f.string(*doc, "arch", "arch").value_or("");
+  if (r.arch.empty()) r.arch = f.string(*doc, "gfx", "gfx").value_or("");
+  r.product = f.string(*doc, "product", "product").value_or("");
+  r.head_threshold_pct = f.number(*doc, "head_threshold_pct", "head_threshold_pct");
+  if (const json* round = f.find(*doc, "round");
+      round && (round->is_string() || round->is_number()))
+    r.round = round->is_string() ? round->get<std::string>() : round->dump();
+  const json* entries = f.array(*doc, "entries", "entries");
+  if (!entries) {
+    if (!f.find(*doc, "entries")) f.error("entries", "missing: no predictions in this artifact");
+    return r;
+  }
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    const std::string path = fmt::format("entries[{}]", i);
+    const json& e = (*entries)[i];
+    if (!e.is_object()) {
+      f.error(path, "expected an object, got " + detail::describe_type(e) + "; entry skipped");
+      continue;
+    }
+    Prediction p = read_entry(f, e, path);
+    if (p.name.empty()) {
+      f.error(path + ".name", "missing or empty; entry skipped");
+      continue;
+    }
+    r.entries.push_back(std::move(p));
+  }
+  return r;
+}
+
+RoundPredictions load_round_predictions(const fs::path& eval_dir, const std::string& round) {
+  const fs::path artifact = round_dir(eval_dir, round) / "profile_roofline.json";
+  const std::string display = display_relative(artifact, eval_dir);
+  std::vector<std::string> earlier;
+  FileText text = read_text_file(artifact, k_max_json_bytes);
+  if (text.found && text.error.empty()) {
+    RoundPredictions r = parse_predictions(text.text, display);
+    r.round = round;
+    if (r.usable) return r;
+    earlier = r.problems;
+  } else if (text.found) {
+    earlier.push_back(fmt::format("{}: {}", display, text.error));
+  }
+
+  InputPaths paths;
+  paths.eval_dir = eval_dir;
+  set_input_round(paths, round);
+  const AnalyzeInputs inputs = load_inputs(paths);
+  Analysis analysis = analyze(inputs, AnalyzeOptions{});
+  // The artifact as analyze would write it, read back through the same reader.
+  RoundPredictions r = parse_predictions(render_artifacts(analysis).json, display);
+  r.round = round;
+  r.analysed_in_memory = true;
+  r.from = text.found ? fmt::format(
+                            "round {} analysed in memory ({} is unreadable; default "
+                            "options)",
+                            round, display)
+                      : fmt::format("round {} analysed in memory (no {}; default options)", round,
+                                    display);
+  r.problems = earlier;
+  for (const Diagnostic& d : analysis.diagnostics)
+    if (d.severity == Severity::error) r.problems.push_back(skill_error_text(d));
+  return r;
+}
+
+}  // namespace roofline

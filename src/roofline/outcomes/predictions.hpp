@@ -1,0 +1,57 @@
+#pragma once
+// What a round predicted: the entries of its profile_roofline.json (docs/method.md §16.1), read
+// back for compare and outcomes (docs/method.md §17.1, §17.2).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/base/vocabulary.hpp"
+
+namespace roofline {
+
+// One analysed entry as the artifact records it (the fields compare and outcomes use).
+struct Prediction {
+  std::string name, short_name;
+  std::optional<double> pct_gpu_time;
+  std::string regime, op_class, unit, bound_type, headroom_class, confidence, stage;
+  std::optional<double> t_ms;  // one launch in `regime`
+  std::optional<double> launches_per_step, t_unit_ms, bytes_est;
+  std::optional<double> roofline_pct, target_eff, attainable_speedup, expected_e2e_gain_pct;
+  bool suspect = false;
+  // The ceiling the prediction divided by (docs/method.md §5.7): the entry's `ceiling`, datasheet
+  // when the artifact does not write one (no measured figure anywhere).
+  CeilingKind ceiling = CeilingKind::datasheet;
+  std::optional<double> measured_vs_model_bytes;  // stage C: measured_vs_model.bytes, when written
+  // A verdict was given: headroom_class is saturated, moderate or underperforming.
+  bool has_verdict() const;
+  // Launches per logical unit, read from `unit` ("2 launches = one MoE layer" -> 2); 1 when the
+  // text gives no count.
+  double unit_launches() const;
+};
+
+struct RoundPredictions {
+  std::string round;
+  std::string from;  // the artifact as named in messages, or how the round was analysed
+  bool analysed_in_memory = false;
+  std::string arch;  // `arch` when the artifact has it, else `gfx`; "" when unknown
+  std::string product;
+  std::optional<double> head_threshold_pct;
+  std::vector<Prediction> entries;
+  std::vector<std::string> problems;  // "file: field: what is wrong", one per line
+  bool usable = false;                // the artifact could be read as an object
+};
+
+// Reads profile_roofline.json text. Never throws: a wrong field is one message naming the file
+// and the field; an entry without a name is skipped with its reason.
+RoundPredictions parse_predictions(std::string_view text, const std::string& display);
+
+// Round `round`'s predictions: its profile_roofline.json when present (and readable), else the
+// round analysed in memory from the same inputs (load_inputs + analyze, default options), which
+// `from` then says. `eval_dir` must hold profile/round_<round>/.
+RoundPredictions load_round_predictions(const std::filesystem::path& eval_dir,
+                                        const std::string& round);
+
+}  // namespace roofline

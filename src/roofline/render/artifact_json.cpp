@@ -1,0 +1,157 @@
+// profile_roofline.json (docs/method.md §16): key order as listed, non-finite numbers as null.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/base/json_number.hpp"
+#include "roofline/render/md_util.hpp"
+#include "roofline/render/report.hpp"
+
+namespace roofline {
+namespace {
+
+std::string join_notes(const std::vector<std::string>& notes) {
+  std::string out;
+  for (const auto& n : notes) {
+    if (n.empty()) continue;
+    if (!out.empty()) out += "; ";
+    out += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+ordered_json link_json(const LinkPeak& link) {
+  // `links` counts a mesh's links per GPU; a switch row gives none (read as 0): null.
+  return ordered_json{{"topology", link.topology},
+                      {"bytes_s", json_number(link.bytes_s)},
+                      {"links", link.links >= 1 ? json_number(link.links) : ordered_json(nullptr)}};
+}
+
+ordered_json entry_json(const HeadEntry& e) {
+  const WorkEstimate& w = e.work;
+  const Verdict& v = e.verdict;
+  ordered_json j;
+  j["name"] = e.name;
+  j["short_name"] = e.short_name;
+  j["display_name"] = detail::shown_name(e);
+  if (!e.op.empty()) j["op"] = e.op;
+  if (!e.module.empty()) j["module"] = e.module;
+  j["pct_gpu_time"] = e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw)
+                                                     : json_number(e.pct_gpu_time);
+  j["regime"] = to_string(e.regime.regime);
+  j["op_class"] = to_string(e.cls.op_class);
+  j["modeled"] = w.modeled;
+  j["t_ms"] = json_number(e.regime.t_ms);
+  j["launches_per_step"] = json_number(e.regime.launches_per_step);
+  j["unit"] = w.modeled ? w.unit : (w.unit.empty() ? "1 launch" : w.unit);
+  j["t_unit_ms"] = w.t_unit_ms > 0 ? json_number(w.t_unit_ms) : json_number(e.regime.t_ms);
+  j["bytes_est"] = w.modeled ? json_number(w.bytes) : nullptr;
+  j["flops_est"] = w.modeled ? json_number(w.flops) : nullptr;
+  j["achieved_bw_bytes_s"] = json_number(v.achieved_bw_bytes_s);
+  j["achieved_flops"] = json_number(v.achieved_flops);
+  j["hbm_util"] = json_number(v.hbm_util);
+  j["compute_util"] = json_number(v.compute_util);
+  j["arithmetic_intensity"] = json_number(v.arithmetic_intensity);
+  j["ridge_point"] = json_number(v.ridge_point);
+  j["bound_type"] = to_string(v.bound);
+  j["roofline_pct"] = json_number(v.roofline_pct);
+  j["roofline_pct_raw"] = json_number(v.roofline_pct_raw);
+  j["target_eff"] = json_number(v.target_eff);
+  j["attainable_speedup"] = json_number(v.attainable_speedup);
+  j["expected_e2e_gain_pct"] = json_number(v.expected_e2e_gain_pct);
+  j["headroom_class"] = to_string(v.headroom);
+  j["confidence"] = to_string(e.grade.confidence);
+  j["suspect"] = v.suspect;
+  if (v.suspect) {
+    j["bytes_upper_bound"] = json_number(v.bytes_upper_bound);
+    j["flops_upper_bound"] = json_number(v.flops_upper_bound);
+    if (v.implied_max_experts_hit)
+      j["implied_max_experts_hit"] = json_number(v.implied_max_experts_hit);
+    j["stage_c_candidate"] = e.grade.stage_c_candidate;
+  }
+  j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
+  j["route"] = e.advice.route;
+  j["byte_reduction_levers"] = e.advice.levers;
+  j["notes"] = join_notes(e.notes);
+  j["stage"] = to_string(e.stage);
+  ordered_json candidates = ordered_json::array();
+  for (std::size_t i = 0; i < w.candidates.size(); ++i) {
+    const Candidate& c = w.candidates[i];
+    ordered_json cj{{"label", c.label},
+                    {"bytes", json_number(c.bytes)},
+                    {"flops", json_number(c.flops)},
+                    {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
+                    {"chosen", i == w.chosen}};
+    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (docs/method.md §8.7)
+    candidates.push_back(std::move(cj));
+  }
+  j["byte_candidates"] = std::move(candidates);
+  // Fields added since docs/method.md §16, in its order, each only when it applies.
+  if (w.bytes_lower_bound) j["bytes_lower_bound"] = json_number(w.bytes_lower_bound);
+  if (v.roof != Roof::none) j["roof"] = to_string(v.roof);
+  // docs/method.md §5.7: which figure the roof divided by, where the run has measured ones.
+  if (v.roof != Roof::none && v.ceiling_recorded) j["ceiling"] = to_string(v.ceiling);
+  if (w.comm) {
+    j["link_bytes"] = json_number(w.comm->link_bytes);
+    j["link_util"] = json_number(v.link_util);
+  }
+  if (w.measured_vs_model)
+    j["measured_vs_model"] = ordered_json{{"bytes", json_number(w.measured_vs_model->bytes)},
+                                          {"flops", json_number(w.measured_vs_model->flops)}};
+  if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
+  if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(e.serving_weighted_pct);
+  return j;
+}
+
+ordered_json artifact_json(const Analysis& a) {
+  ordered_json j;
+  j["skill"] = "roofline";
+  j["skill_version"] = "1";
+  j["tool"] = ordered_json{{"name", "roofline"}, {"version", ROOFLINE_VERSION}};
+  j["gfx"] = a.gfx.empty() ? ordered_json(nullptr) : ordered_json(a.gfx);
+  j["product"] = a.product.empty() ? ordered_json(nullptr) : ordered_json(a.product);
+  j["peaks"] = peaks_json(a.peaks, PeaksFields::artifact);
+  j["stage"] = to_string(a.stage);
+  j["head_threshold_pct"] = json_number(a.head_threshold_pct);
+  j["skipped_count"] = a.skipped_count;
+  ordered_json entries = ordered_json::array();
+  for (const auto& e : a.entries) entries.push_back(entry_json(e));
+  j["entries"] = std::move(entries);
+  // The rankings are entry indices; the artifact names each entry as the rankings do.
+  auto names = [&](const std::vector<std::size_t>& order) {
+    ordered_json out = ordered_json::array();
+    for (std::size_t i : order) out.push_back(a.entries[i].ranking_name);
+    return out;
+  };
+  j["ranking_by_pct"] = names(a.rankings.by_pct);
+  j["ranking_by_expected_gain"] = names(a.rankings.by_expected_gain);
+  ordered_json degraded = ordered_json::array();
+  ordered_json skill_errors = ordered_json::array();
+  for (const Diagnostic& d : a.diagnostics) {
+    if (d.level)
+      degraded.push_back(
+          ordered_json{{"name", subject(d)}, {"reason", d.text}, {"level", to_string(*d.level)}});
+    if (d.severity == Severity::error) skill_errors.push_back(skill_error_text(d));
+  }
+  j["degraded"] = std::move(degraded);
+  j["skill_errors"] = std::move(skill_errors);
+  j["round"] = a.round ? ordered_json(*a.round) : ordered_json(nullptr);
+  if (!a.arch.empty()) j["arch"] = a.arch;
+  ordered_json inputs = ordered_json::array();
+  for (const auto& i : a.inputs) inputs.push_back(ordered_json{{"path", i.path}, {"role", i.role}});
+  j["inputs"] = std::move(inputs);
+  j["notes"] = a.notes;
+  return j;
+}
+
+std::string json_text(const ordered_json& document) {
+  return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string render_json(const Analysis& a) {
+  return json_text(artifact_json(a));
+}
+
+}  // namespace roofline

@@ -1,0 +1,145 @@
+#include "roofline/render/chart_layout.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace roofline::chart {
+
+double LogScale::operator()(double v) const {
+  const double t = (std::log10(v) - lo_exp) / (hi_exp - lo_exp);
+  return px_lo + t * (px_hi - px_lo);
+}
+
+double LogScale::inverse(double px) const {
+  const double t = (px - px_lo) / (px_hi - px_lo);
+  return std::pow(10.0, lo_exp + t * (hi_exp - lo_exp));
+}
+
+bool LogScale::contains(double v) const {
+  if (!(v > 0) || !std::isfinite(v)) return false;
+  const double e = std::log10(v);
+  return e >= lo_exp - 1e-9 && e <= hi_exp + 1e-9;
+}
+
+DecadeSpan decade_span(double lo, double hi, int min_decades, int max_decades) {
+  DecadeSpan s;
+  s.lo_exp = static_cast<int>(std::floor(std::log10(lo)));
+  s.hi_exp = static_cast<int>(std::ceil(std::log10(hi)));
+  if (s.hi_exp <= s.lo_exp) s.hi_exp = s.lo_exp + 1;
+  while (s.hi_exp - s.lo_exp < min_decades) {
+    // Widen on the side with less room first (lo first on a tie), so the data stays centred.
+    const double room_lo = std::log10(lo) - s.lo_exp, room_hi = s.hi_exp - std::log10(hi);
+    if (room_lo <= room_hi)
+      --s.lo_exp;
+    else
+      ++s.hi_exp;
+  }
+  if (s.hi_exp - s.lo_exp > max_decades) s.lo_exp = s.hi_exp - max_decades;
+  return s;
+}
+
+std::string plain_decade(int exp) {
+  if (exp < 0) return fmt::format("{:.{}f}", std::pow(10.0, exp), -exp);
+  static constexpr std::array<const char*, 5> k_suffix{"", "k", "M", "G", "T"};
+  const int group = std::min(exp / 3, 4);
+  return fmt::format("{:.0f}{}", std::pow(10.0, exp - 3 * group),
+                     k_suffix[static_cast<std::size_t>(group)]);
+}
+
+std::string rate_decade(int exp, const std::string& unit) {
+  static constexpr std::array<const char*, 7> k_prefix{"", "k", "M", "G", "T", "P", "E"};
+  if (exp < 0 || exp >= 21) return fmt::format("1e{} {}", exp, unit);
+  const int group = exp / 3;
+  return fmt::format("{:.0f} {}{}", std::pow(10.0, exp - 3 * group),
+                     k_prefix[static_cast<std::size_t>(group)], unit);
+}
+
+double Rect::overlap_area(const Rect& o) const {
+  const double w_ = std::min(right(), o.right()) - std::max(x, o.x);
+  const double h_ = std::min(bottom(), o.bottom()) - std::max(y, o.y);
+  return w_ > 0 && h_ > 0 ? w_ * h_ : 0.0;
+}
+
+bool Rect::inside(const Rect& outer) const {
+  return x >= outer.x && y >= outer.y && right() <= outer.right() && bottom() <= outer.bottom();
+}
+
+namespace {
+
+constexpr double k_gap = 4.0;    // between a marker and its label
+constexpr double k_ring = 10.0;  // how much further out each ring of candidates goes
+constexpr int k_rings = 16;
+constexpr double k_marker_margin = 8.0;  // keep-out around other markers
+
+// The box for a label in direction (dx, dy) at distance d from the marker's centre.
+Rect candidate(const LabelRequest& l, int dx, int dy, double d) {
+  Rect b{0, 0, l.w, l.h};
+  b.x = dx > 0 ? l.x + d : dx < 0 ? l.x - d - l.w : l.x - l.w / 2;
+  b.y = dy > 0 ? l.y + d : dy < 0 ? l.y - d - l.h : l.y - l.h / 2;
+  return b;
+}
+
+Rect marker_box(const LabelRequest& l, double margin) {
+  const double r = l.r + margin;
+  return {l.x - r, l.y - r, 2 * r, 2 * r};
+}
+
+}  // namespace
+
+std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, const Rect& bounds,
+                                    const std::vector<Rect>& obstacles) {
+  static constexpr std::array<std::array<int, 2>, 8> k_dirs{
+      {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}};
+  std::vector<Rect> taken = obstacles;  // fixed text, then each label as it is placed
+  std::vector<LabelSpot> spots;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const LabelRequest& l = labels[i];
+    const auto cost_of = [&](const Rect& box, bool leader) {
+      double cost = box.inside(bounds) ? 0.0 : 1e9;
+      for (const auto& t : taken) cost += box.overlap_area(t);
+      // Other markers, with a margin: a label must not look like it belongs to a neighbour.
+      for (std::size_t j = 0; j < labels.size(); ++j)
+        if (j != i) {
+          const LabelRequest& o = labels[j];
+          cost += box.overlap_area(marker_box(o, k_marker_margin));
+        }
+      if (leader) {
+        // A leader line must not run through another label.
+        const double tx = std::clamp(l.x, box.x, box.right()),
+                     ty = std::clamp(l.y, box.y, box.bottom());
+        const double len = std::hypot(tx - l.x, ty - l.y);
+        for (double d = l.r; d < len; d += 3) {
+          const double px = l.x + (tx - l.x) * d / len, py = l.y + (ty - l.y) * d / len;
+          for (const auto& t : taken)
+            if (px >= t.x && px <= t.right() && py >= t.y && py <= t.bottom()) cost += 40;
+        }
+      }
+      return cost;
+    };
+    LabelSpot best;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (int ring = 0; ring < k_rings && best_cost > 0; ++ring) {
+      const double d = l.r + k_gap + ring * k_ring;
+      for (const auto& [dx, dy] : k_dirs) {
+        const Rect box = candidate(l, dx, dy, d);
+        double cost = cost_of(box, ring > 0);
+        // A spot further out costs a little, so a free near spot always wins.
+        if (cost > 0) cost += ring;
+        if (cost < best_cost) {
+          best_cost = cost;
+          best = {box, ring > 0};
+        }
+        if (best_cost == 0) break;
+      }
+    }
+    taken.push_back(best.box);
+    spots.push_back(best);
+  }
+  return spots;
+}
+
+}  // namespace roofline::chart

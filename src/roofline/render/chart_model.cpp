@@ -1,0 +1,184 @@
+#include "roofline/render/chart_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "roofline/base/units.hpp"
+#include "roofline/render/md_util.hpp"
+
+namespace roofline::chart {
+namespace {
+
+constexpr int k_min_decades = 3;
+constexpr int k_max_decades = 9;
+
+bool positive(double v) {
+  return std::isfinite(v) && v > 0;
+}
+
+// Where the entry sits on the chart, or why it cannot.
+std::optional<Point> place(const HeadEntry& e, std::string& why) {
+  const WorkEstimate& w = e.work;
+  const Verdict& v = e.verdict;
+  if (!w.modeled) {
+    why = "not modelled";
+    return std::nullopt;
+  }
+  // A collective is judged on the link roof, not this chart's.
+  if (v.roof == roofline::Roof::link || w.comm) {
+    why = v.link_util
+              ? "collective on the link roof: " + format_pct(v.link_util) + " link utilisation"
+              : std::string("collective: no link roof for this part");
+    return std::nullopt;
+  }
+  if (!positive(w.flops)) {
+    why = "no FLOPs: arithmetic intensity 0 has no place on a log axis";
+    return std::nullopt;
+  }
+  if (!positive(w.t_unit_ms) || !v.achieved_flops || !positive(*v.achieved_flops)) {
+    why = "no measured time";
+    return std::nullopt;
+  }
+  Point p;
+  p.entry = &e;
+  p.flops_s = *v.achieved_flops;
+  if (v.suspect) {
+    // Drawn at the bound the measurement allows: on the roof of the axis it broke.
+    p.at_bound = true;
+    const double t_s = w.t_unit_ms / 1000.0;
+    if (v.compute_axis && v.flops_upper_bound && v.arithmetic_intensity) {
+      p.ai = *v.arithmetic_intensity;
+      p.flops_s = std::min(p.flops_s, *v.flops_upper_bound / t_s);
+    } else if (v.bytes_upper_bound && positive(*v.bytes_upper_bound)) {
+      p.ai = w.flops / *v.bytes_upper_bound;
+    } else if (v.arithmetic_intensity) {
+      p.ai = *v.arithmetic_intensity;
+    }
+  } else {
+    p.ai = v.arithmetic_intensity.value_or(0.0);
+  }
+  if (!positive(p.ai) || !positive(p.flops_s)) {
+    why = "no bytes: arithmetic intensity unknown";
+    return std::nullopt;
+  }
+  return p;
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+}  // namespace
+
+Model chart_model(const Analysis& a) {
+  Model m;
+  if (a.peaks.hbm_bw_bytes_s && positive(*a.peaks.hbm_bw_bytes_s))
+    m.bw_bytes_s = *a.peaks.hbm_bw_bytes_s;
+  if (m.bw_bytes_s && a.peaks.memory_ceiling == CeilingKind::measured &&
+      a.peaks.datasheet_hbm_bw_bytes_s && positive(*a.peaks.datasheet_hbm_bw_bytes_s))
+    m.datasheet_bw_bytes_s = *a.peaks.datasheet_hbm_bw_bytes_s;
+  m.any_measured = m.datasheet_bw_bytes_s.has_value();
+
+  for (const auto& e : a.entries) {
+    std::string why;
+    if (!m.bw_bytes_s) {
+      m.off_chart.push_back({detail::shown_name(e), "no memory peak for this part"});
+      continue;
+    }
+    if (auto p = place(e, why))
+      m.points.push_back(*p);
+    else
+      m.off_chart.push_back({detail::shown_name(e), why});
+  }
+
+  // Roofs and ceilings of the dtypes and classes in play.
+  std::map<std::string, double> roof_peaks;
+  std::map<std::pair<double, std::string>, std::vector<std::string>> ceiling_classes;
+  for (const auto& p : m.points) {
+    const HeadEntry& e = *p.entry;
+    std::string dtype;
+    if (e.work.has_compute_peak_class)
+      if (auto peak = peak_flops_for(a.peaks, e.work.compute_dtype.key); peak && positive(*peak)) {
+        dtype = e.work.compute_dtype.key;
+        roof_peaks[dtype] = *peak;
+      }
+    if (e.verdict.target_eff && positive(*e.verdict.target_eff)) {
+      auto& classes = ceiling_classes[{*e.verdict.target_eff, dtype}];
+      const std::string cls = to_string(e.cls.op_class);
+      if (std::find(classes.begin(), classes.end(), cls) == classes.end()) classes.push_back(cls);
+    }
+  }
+  for (const auto& [dtype, peak] : roof_peaks) {
+    Roof r{dtype, peak, peak / *m.bw_bytes_s, std::nullopt};
+    if (const auto key = dtype_key_from(dtype);
+        key && compute_ceiling_for(a.peaks, *key) == CeilingKind::measured)
+      if (const auto ds = datasheet_flops_for(a.peaks, *key); ds && positive(*ds)) {
+        r.datasheet_flops_s = *ds;
+        m.any_measured = true;
+      }
+    m.roofs.push_back(r);
+  }
+  std::stable_sort(m.roofs.begin(), m.roofs.end(),
+                   [](const Roof& l, const Roof& r) { return l.peak_flops_s > r.peak_flops_s; });
+  for (auto& [key, classes] : ceiling_classes) {
+    std::sort(classes.begin(), classes.end());
+    Ceiling c{key.first, std::nullopt, key.second, join(classes)};
+    if (!key.second.empty()) c.peak_flops_s = roof_peaks[key.second];
+    m.ceilings.push_back(c);
+  }
+  std::stable_sort(m.ceilings.begin(), m.ceilings.end(), [](const Ceiling& l, const Ceiling& r) {
+    return l.target * l.peak_flops_s.value_or(0) > r.target * r.peak_flops_s.value_or(0);
+  });
+
+  // Axes: every point and ridge, with room right of the ridges for the flat roofs.
+  double x_lo = 1.0, x_hi = 1000.0, y_lo = 1e12, y_hi = 1e15;
+  bool any = false;
+  const auto take = [&](double x, double y) {
+    x_lo = any ? std::min(x_lo, x) : x;
+    x_hi = any ? std::max(x_hi, x) : x;
+    y_lo = any ? std::min(y_lo, y) : y;
+    y_hi = any ? std::max(y_hi, y) : y;
+    any = true;
+  };
+  for (const auto& p : m.points) take(p.ai, p.flops_s);
+  for (const auto& r : m.roofs) {
+    take(r.ridge, r.peak_flops_s);
+    if (r.datasheet_flops_s) take(r.ridge, *r.datasheet_flops_s);
+  }
+  if (any) {
+    m.x = decade_span(x_lo / 2, x_hi * 4, k_min_decades, k_max_decades);
+    m.y = decade_span(y_lo / 2, y_hi * 2, k_min_decades, k_max_decades);
+  } else {
+    m.x = decade_span(x_lo, x_hi, k_min_decades, k_max_decades);
+    m.y = decade_span(y_lo, y_hi, k_min_decades, k_max_decades);
+  }
+  const LogScale xs{m.x.lo_exp, m.x.hi_exp, 0, 1}, ys{m.y.lo_exp, m.y.hi_exp, 0, 1};
+  std::vector<Point> inside;
+  for (const auto& p : m.points) {
+    if (xs.contains(p.ai) && ys.contains(p.flops_s))
+      inside.push_back(p);
+    else
+      m.off_chart.push_back(
+          {detail::shown_name(*p.entry),
+           fmt::format("outside the plotted range (AI {:.3g} FLOP/B, {:.3g} FLOP/s)", p.ai,
+                       p.flops_s)});
+  }
+  m.points = std::move(inside);
+
+  if (!m.bw_bytes_s)
+    m.empty_reason = a.peaks.hard_unknown
+                         ? "no peaks for this part (hard unknown): no roofline to draw"
+                         : "no memory peak for this part: no roofline to draw";
+  else if (a.entries.empty())
+    m.empty_reason = "no entry reached the head threshold";
+  else if (m.points.empty())
+    m.empty_reason = "no analysed entry has both bytes and FLOPs to place";
+  return m;
+}
+
+}  // namespace roofline::chart

@@ -1,0 +1,28 @@
+#pragma once
+// Markdown text shared by the report, the terminal summary and the chart (numbers: units.hpp).
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "roofline/analyze/head.hpp"
+#include "roofline/analyze/stages.hpp"
+#include "roofline/base/units.hpp"
+
+namespace roofline::detail {
+
+// Inline code span that survives any content: a fence longer than the longest backtick run,
+// newlines folded, and (in a table) `|` escaped. Long names are cut to `max_chars` with "…".
+std::string md_code(std::string_view text, bool in_table, std::size_t max_chars = 0);
+
+// The name every surface shows (display_names, docs/method.md §16.6): the entry's display name,
+// else (an entry built by hand, as calc does) its ranking name.
+const std::string& shown_name(const HeadEntry& e);
+
+// What the ceilings are, in one sentence for the report's header and the terminal summary
+// (docs/method.md §5.7): datasheet figures, so attainable speedups are upper bounds, and how to
+// measure them; or which axes divide by a measured figure, and by what it was measured. "" when
+// the run has no peaks. `markdown` puts the command in a code span and escapes the source.
+std::string ceilings_sentence(const ResolvedPeaks& peaks, bool markdown);
+
+}  // namespace roofline::detail

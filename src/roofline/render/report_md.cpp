@@ -1,0 +1,402 @@
+// profile_roofline.md (docs/method.md §16): what an engineer pastes into a PR or a run log.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/render/chart_model.hpp"
+#include "roofline/render/entry_summary.hpp"
+#include "roofline/render/md_util.hpp"
+#include "roofline/render/report.hpp"
+#include "roofline/render/report_measured.hpp"
+
+namespace roofline {
+namespace {
+
+using detail::md_code;
+using detail::shown_name;
+
+constexpr std::size_t k_table_name_chars = 60;
+
+// The capture's share, and beside it the deployed-mix share when the Top-N has one
+// (docs/method.md §2.3).
+std::string pct_text(const HeadEntry& e) {
+  if (!e.serving_weighted_pct) return fmt::format("{:g}%", e.pct_gpu_time);
+  return fmt::format("{:g}% · serving-weighted {:g}%", e.pct_gpu_time, *e.serving_weighted_pct);
+}
+
+// The share the expected gain is weighed with (--head-key).
+std::string key_pct_text(const HeadEntry& e) {
+  return fmt::format("{:g}%{}", e.share.pct, e.share.serving_weighted ? " serving-weighted" : "");
+}
+
+std::string gain_text(const HeadEntry& e) {
+  if (e.verdict.headroom == Headroom::unknown) return "—";
+  return fmt::format("+{:.2f}%", e.verdict.expected_e2e_gain_pct);
+}
+
+std::string speedup_text(const HeadEntry& e) {
+  if (e.verdict.headroom == Headroom::unknown) return "—";
+  return fmt::format("{:.3f}×", e.verdict.attainable_speedup);
+}
+
+std::string headroom_text(const HeadEntry& e) {
+  if (e.grade.problem && e.grade.problem->level == Level::L2) return "not modelled";
+  if (e.verdict.suspect) return "unknown (infeasible)";
+  if (e.verdict.dispatch_bound && e.verdict.in_graph_replay)
+    return "unknown (short kernel in a captured graph)";
+  if (e.verdict.dispatch_bound) return "unknown (dispatch-bound)";
+  return to_string(e.verdict.headroom);
+}
+
+std::string peaks_line(const ResolvedPeaks& p) {
+  if (p.source == PeaksSource::none)
+    return p.hard_unknown ? "hard unknown (no numeric denominator)" : "unknown";
+  // docs/method.md §5.7: the figures divided by, a measured one marked (the Ceilings row says
+  // more).
+  std::string s = p.hbm_bw_bytes_s
+                      ? format_rate(*p.hbm_bw_bytes_s, "B/s") + " memory" +
+                            (p.memory_ceiling == CeilingKind::measured ? " (measured)" : "")
+                      : "memory unknown";
+  for (const auto& [k, v] : p.flops)
+    s += fmt::format(", {} {}{}", k, format_rate(v, "FLOP/s"),
+                     compute_ceiling_for(p, k) == CeilingKind::measured ? " (measured)" : "");
+  if (p.link)
+    s += fmt::format(", link {} {}{}", p.link->topology, format_rate(p.link->bytes_s, "B/s"),
+                     p.link->topology == "mesh" ? fmt::format(" × {:g} links", p.link->links)
+                                                : std::string(" per GPU"));
+  s += fmt::format("; source {}{}, confidence {}, compute {}", to_string(p.source),
+                   p.section.empty() ? "" : " (" + md_escape(p.section) + ")",
+                   to_string(p.confidence),
+                   p.compute_validated ? "validated (bf16 = fp16)" : "not validated");
+  return s;
+}
+
+void header(std::string& out, const Analysis& a) {
+  const RunInfo& r = a.run;
+  std::string model = r.model.empty() ? "unknown model" : r.model;
+  // A path or hub id ("/models/x", "Qwen/Qwen3-30B-A3B") titles by its last component; free text
+  // (anything with a space) stays whole.
+  if (auto slash = model.find_last_of('/'); slash != std::string::npos &&
+                                            slash + 1 < model.size() &&
+                                            model.find(' ') == std::string::npos)
+    model = model.substr(slash + 1);
+  out += fmt::format("# Roofline headroom — {}\n\n", md_escape(model));
+  out += "| | |\n|---|---|\n";
+  if (a.round) out += fmt::format("| Round | {} |\n", md_escape(*a.round));
+  out += fmt::format("| Model | {}{} |\n", md_escape(r.model.empty() ? "unknown" : r.model),
+                     r.model_arch_class.empty() ? "" : " (" + md_escape(r.model_arch_class) + ")");
+  out += fmt::format(
+      "| Hardware | {}{} |\n", a.arch.empty() ? "unknown gfx" : md_escape(a.arch),
+      a.product.empty() ? ", no product constraint" : ", product " + md_escape(a.product));
+  auto opt = [](const std::optional<double>& v) {
+    return v ? fmt::format("{:g}", *v) : std::string("?");
+  };
+  out += fmt::format("| Workload | isl {}, osl {}, conc {}, tp {:g}{} |\n", opt(r.workload.isl),
+                     opt(r.workload.osl), opt(r.workload.conc), r.tp,
+                     r.backend.empty() ? "" : ", backend " + md_escape(r.backend));
+  if (!r.layer_plan.empty()) out += fmt::format("| Layers | {} |\n", md_escape(r.layer_plan));
+  if (r.n_prefill_steps || r.n_decode_steps)
+    out += fmt::format("| Steps | {} prefill, {} decode |\n", opt(r.n_prefill_steps),
+                       opt(r.n_decode_steps));
+  out += fmt::format("| Stage | {} — {} |\n", to_string(a.stage),
+                     a.stage == Stage::A
+                         ? "estimate from Top-N shapes and config: display and annotate only"
+                     : a.stage == Stage::B ? "captured shapes: rank as a secondary key"
+                                           : "measured counters: rank and cite");
+  out += fmt::format("| Peaks | {} |\n", peaks_line(a.peaks));
+  if (const std::string c = detail::ceilings_sentence(a.peaks, true); !c.empty())
+    out += fmt::format("| Ceilings | {} |\n", c);
+  out += fmt::format("| Head | entries ≥ {:g}% of GPU time: {} analysed, {} skipped |\n",
+                     a.head_threshold_pct, a.entries.size(), a.skipped_count);
+  out += fmt::format("| Inputs | {} |\n", md_escape(r.inputs));
+  out += "| Chart | [profile_roofline.svg](profile_roofline.svg) — the roofline below |\n\n";
+}
+
+void summary(std::string& out, const Analysis& a) {
+  out += "## Summary\n\n";
+  if (a.entries.empty()) {
+    out += "No Top-N entry reached the head threshold; nothing to analyse.\n\n";
+    return;
+  }
+  out +=
+      "| kernel | GPU time | class | unit time | bytes | roof % | bound | headroom | attainable | "
+      "e2e gain |\n";
+  out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
+  for (const auto& e : a.entries) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                       md_code(shown_name(e), true), pct_text(e), to_string(e.cls.op_class),
+                       e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
+                       e.work.modeled ? format_bytes(e.work.bytes, Digits::brief)
+                       : e.work.bytes_lower_bound
+                           ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
+                           : std::string("—"),
+                       format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound),
+                       headroom_text(e), speedup_text(e), gain_text(e));
+  }
+  out += "\n";
+}
+
+// One sentence naming every entry whose place differs between the two orders.
+std::string moves_sentence(const Analysis& a) {
+  const auto& p = a.rankings.by_pct;
+  const auto& g = a.rankings.by_expected_gain;
+  std::vector<std::string> moves, no_verdict;
+  for (std::size_t j = 0; j < g.size(); ++j) {
+    const auto i = static_cast<std::size_t>(std::find(p.begin(), p.end(), g[j]) - p.begin());
+    if (i == j || i == p.size()) continue;
+    const HeadEntry& e = a.entries[g[j]];
+    const std::string move =
+        fmt::format("{} #{} → #{}", md_code(shown_name(e), false, 80), i + 1, j + 1);
+    if (e.verdict.headroom == Headroom::unknown)
+      no_verdict.push_back(move);
+    else
+      moves.push_back(move);
+  }
+  const auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+    return s;
+  };
+  if (moves.empty() && no_verdict.empty()) return "The two orders agree on every position.";
+  std::string s = "**Where they disagree** (by GPU time → by expected gain): ";
+  if (!moves.empty()) s += join(moves);
+  if (!no_verdict.empty())
+    s += fmt::format("{}{} (no verdict: ranked after every entry that has one)",
+                     moves.empty() ? "" : "; ", join(no_verdict));
+  return s + ".";
+}
+
+void rankings(std::string& out, const Analysis& a) {
+  out += "## Rankings\n\n";
+  out +=
+      "Both orders are shown on purpose: GPU time says what is big, the roofline says what has "
+      "room.\n\n";
+  const auto& p = a.rankings.by_pct;
+  const auto& g = a.rankings.by_expected_gain;
+  out += "| # | by GPU time | by expected e2e gain |\n|--:|---|---|\n";
+  for (std::size_t i = 0; i < std::max(p.size(), g.size()); ++i) {
+    std::string left, right;
+    if (i < p.size()) {
+      const HeadEntry& e = a.entries[p[i]];
+      left = fmt::format("{} ({})", md_code(shown_name(e), true, k_table_name_chars), pct_text(e));
+    }
+    if (i < g.size()) {
+      const HeadEntry& e = a.entries[g[i]];
+      right = fmt::format("{} ({})", md_code(shown_name(e), true, k_table_name_chars),
+                          e.verdict.headroom == Headroom::unknown ? "no verdict" : gain_text(e));
+    }
+    out += fmt::format("| {} | {} | {} |\n", i + 1, left, right);
+  }
+  out += "\n";
+  for (const auto& n : a.rankings.findings.notes) out += fmt::format("> {}\n\n", md_escape(n));
+  if (p.empty() || g.empty()) return;
+  const HeadEntry* top_pct = &a.entries[p.front()];
+  const HeadEntry* top_gain = &a.entries[g.front()];
+  if (top_pct == top_gain) {
+    out += fmt::format(
+        "**The rankings agree at the top:** {} is both the largest consumer and the one with the "
+        "most to win.\n\n",
+        md_code(shown_name(*top_pct), false));
+  } else if (top_gain->verdict.headroom != Headroom::unknown) {
+    out += fmt::format(
+        "**The rankings disagree:** {} takes the most GPU time ({}), but {} has the most to win "
+        "({} e2e against {}).{}\n\n",
+        md_code(shown_name(*top_pct), false), pct_text(*top_pct),
+        md_code(shown_name(*top_gain), false), gain_text(*top_gain), gain_text(*top_pct),
+        top_pct->verdict.headroom == Headroom::saturated
+            ? " The largest consumer is already near its roof: its lever is moving fewer bytes, "
+              "not tuning."
+            : "");
+  }
+  out += moves_sentence(a) + "\n\n";
+}
+
+void chart_section(std::string& out, const Analysis& a) {
+  const chart::Model m = chart::chart_model(a);
+  out += "## Roofline chart\n\n";
+  out += "![Roofline: arithmetic intensity against achieved FLOP/s](profile_roofline.svg)\n\n";
+  if (!m.empty_reason.empty())
+    out += fmt::format("Nothing is plotted: {}.\n\n", md_escape(m.empty_reason));
+  if (!m.points.empty()) {
+    out += fmt::format(
+        "{} of {} analysed entries plotted at (arithmetic intensity, achieved FLOP/s); marker "
+        "area ∝ share of GPU time, colour = headroom class, dashed lines = target_eff × roof.",
+        m.points.size(), a.entries.size());
+    const auto suspects = std::count_if(m.points.begin(), m.points.end(),
+                                        [](const chart::Point& p) { return p.at_bound; });
+    if (suspects > 0)
+      out +=
+          " Infeasible estimates (hollow diamonds) are drawn at the bound the measured time "
+          "allows (bytes_upper_bound = peak_bw·t_unit).";
+    out += "\n\n";
+  }
+  if (!m.off_chart.empty()) {
+    out += "Not on the chart:";
+    for (std::size_t i = 0; i < m.off_chart.size(); ++i)
+      out += fmt::format("{} {} ({})", i == 0 ? "" : ";", md_code(m.off_chart[i].name, false, 80),
+                         md_escape(m.off_chart[i].reason));
+    out += ".\n\n";
+  }
+}
+
+// An entry in a few lines — verdict, the one formula, the assumption that moves it most — then its
+// whole derivation collapsed (docs/method.md §16.2).
+void entry_summary_md(std::string& out, const HeadEntry& e, std::size_t index,
+                      const ResolvedPeaks& peaks) {
+  out += fmt::format("### {}. {} — {}, {}\n\n", index, md_code(shown_name(e), false),
+                     to_string(e.cls.op_class), headroom_text(e));
+  const detail::EntrySummary s = detail::summarize_entry(e, peaks);
+  out += fmt::format("**Verdict:** {}", md_escape(s.verdict));
+  if (!s.formula.empty()) out += fmt::format("  \n**Formula:** {}", md_escape(s.formula));
+  if (!s.assumption.empty()) out += fmt::format("  \n**Assumes:** {}", md_escape(s.assumption));
+  out += "\n\n<details><summary>Derivation, evidence and notes</summary>\n\n";
+}
+
+void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
+                  const ResolvedPeaks& peaks) {
+  const WorkEstimate& w = e.work;
+  const Verdict& v = e.verdict;
+  entry_summary_md(out, e, index, peaks);
+  if (shown_name(e) != e.name) out += fmt::format("- **Kernel:** {}\n", md_code(e.name, false));
+  out += fmt::format("- **GPU time:** {} ({} regime{})\n", pct_text(e), to_string(e.regime.regime),
+                     e.regime.launches_per_step
+                         ? fmt::format(", {:g} launches/step", *e.regime.launches_per_step)
+                         : "");
+  if (e.regime.t_ms)
+    out +=
+        fmt::format("- **Unit:** {}: {} per launch, {} per unit\n",
+                    md_escape(w.unit.empty() ? "1 launch" : w.unit), format_time_ms(*e.regime.t_ms),
+                    format_time_ms(w.t_unit_ms > 0 ? w.t_unit_ms : *e.regime.t_ms));
+  if (w.modeled) {
+    out += fmt::format("- **Work:** {} and {} FLOP per unit, byte model '{}'; candidates:",
+                       format_bytes(w.bytes, Digits::brief), format_count(w.flops),
+                       md_escape(w.candidates[w.chosen].label));
+    for (std::size_t i = 0; i < w.candidates.size(); ++i) {
+      const auto& c = w.candidates[i];
+      out += fmt::format("{} {} {} ({})", i == 0 ? "" : ",", md_escape(c.label),
+                         format_bytes(c.bytes, Digits::brief),
+                         w.comm        ? "link"
+                         : !c.feasible ? "feasibility unknown"
+                         : *c.feasible ? "feasible"
+                                       : "infeasible");
+    }
+    if (w.comm)
+      out += " — judged on the link roof, not against HBM";
+    else if (const auto budget = byte_budget(feasibility_bw(peaks), w.t_unit_ms))
+      out += fmt::format(" — feasible means ≤ peak_bw × t_unit = {}",
+                         format_bytes(*budget, Digits::brief));
+    out += "\n";
+    out += detail::measured_vs_model_md(e);
+    const std::string t = format_time_ms(w.t_unit_ms);
+    std::string hbm = "unknown (no memory peak)";
+    if (v.hbm_util && v.achieved_bw_bytes_s && peaks.hbm_bw_bytes_s)
+      hbm = fmt::format("{} / {} = {} = {} of {}", format_bytes(w.bytes, Digits::brief), t,
+                        format_rate(*v.achieved_bw_bytes_s, "B/s"), format_pct(v.hbm_util),
+                        format_rate(*peaks.hbm_bw_bytes_s, "B/s"));
+    std::string comp =
+        fmt::format("unknown (no {} peak)",
+                    w.compute_dtype.key.empty() ? std::string("compute") : w.compute_dtype.key);
+    if (!w.has_compute_peak_class) comp = "not counted (memory-bound class)";
+    if (v.compute_util && v.achieved_flops && v.ridge_point && peaks.hbm_bw_bytes_s)
+      comp = fmt::format("{} FLOP / {} = {} = {} of {} ({})", format_count(w.flops), t,
+                         format_rate(*v.achieved_flops, "FLOP/s"), format_pct(v.compute_util),
+                         format_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
+                         w.compute_dtype.key);
+    if (v.roof == Roof::link || w.comm) {
+      out += fmt::format("- **Utilization:** link {} per unit{} (hbm and compute not counted)\n",
+                         format_bytes(w.bytes, Digits::brief),
+                         v.link_util ? fmt::format(" = {} = {} of the link roof",
+                                                   format_rate(*v.achieved_bw_bytes_s, "B/s"),
+                                                   format_pct(v.link_util))
+                                     : std::string(": no link roof for this part"));
+    } else {
+      out += fmt::format("- **Utilization:** memory {}; compute {}\n", hbm, comp);
+    }
+    if (v.arithmetic_intensity)
+      out += fmt::format(
+          "- **Roof:** AI = FLOPs / bytes = {:.3g} FLOP/B{} → {} roof\n", *v.arithmetic_intensity,
+          v.ridge_point
+              ? fmt::format(" {} ridge {:.3g}", v.compute_axis ? ">" : "≤", *v.ridge_point)
+              : std::string(", no ridge (no compute peak)"),
+          v.compute_axis ? "compute" : "memory");
+    if (v.headroom != Headroom::unknown && v.roofline_pct)
+      out += fmt::format(
+          "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
+          "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
+          to_string(v.bound), format_pct(v.roofline_pct),
+          v.roof == Roof::link ? "link"
+          : v.compute_axis     ? "compute"
+                               : "memory",
+          v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
+          *v.roofline_pct, speedup_text(e), key_pct_text(e), v.attainable_speedup, gain_text(e));
+    else
+      out += fmt::format("- **Verdict:** none — {}{}\n", headroom_text(e),
+                         v.roofline_pct_raw ? fmt::format(", raw roofline {} (display {})",
+                                                          format_pct(v.roofline_pct_raw),
+                                                          format_pct(v.roofline_pct))
+                                            : "");
+    if (v.bytes_upper_bound)
+      out += fmt::format(
+          "- **Measurement implies:** at most {} per unit{}\n",
+          format_bytes(*v.bytes_upper_bound, Digits::brief),
+          v.implied_max_experts_hit
+              ? fmt::format(", at most {:.0f} distinct experts", *v.implied_max_experts_hit)
+              : "");
+  }
+  if (!w.modeled && w.bytes_lower_bound)
+    out += fmt::format(
+        "- **Evidence:** operand-bytes lower bound {} per launch (docs/method.md §8.16; no "
+        "verdict)\n",
+        format_bytes(*w.bytes_lower_bound, Digits::brief));
+  out += fmt::format("- **Route:** {}\n", md_escape(e.advice.route));
+  if (!e.advice.levers.empty()) {
+    out += "- **Byte-reduction levers:**\n";
+    for (const auto& l : e.advice.levers) out += fmt::format("  - {}\n", md_escape(l));
+  }
+  out += fmt::format("- **Confidence:** {} (stage {}){}\n", to_string(e.grade.confidence),
+                     to_string(e.stage), e.editable && !*e.editable ? "; not editable" : "");
+  out += "- **Notes and assumptions:**\n";
+  for (const auto& n : e.notes) out += fmt::format("  - {}\n", md_escape(n));
+  out += "\n</details>\n\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const Analysis& a) {
+  std::string out;
+  header(out, a);
+  summary(out, a);
+  rankings(out, a);
+  chart_section(out, a);
+  if (!a.entries.empty()) {
+    out += "## Entries\n\n";
+    std::size_t i = 0;
+    for (const auto& e : a.entries) entry_detail(out, e, ++i, a.peaks);
+  }
+  out += detail::render_measured_inputs_md(a);
+  std::string degraded, errors;
+  for (const Diagnostic& d : a.diagnostics) {
+    if (d.level)
+      degraded += fmt::format("| {} | {} | {} |\n", md_code(subject(d), true, k_table_name_chars),
+                              to_string(*d.level), md_escape(d.text));
+    if (d.severity == Severity::error)
+      errors += fmt::format("- {}\n", md_escape(skill_error_text(d)));
+  }
+  if (!degraded.empty())
+    out += "## Degraded\n\n| name | level | reason |\n|---|---|---|\n" + degraded + "\n";
+  if (!errors.empty()) out += "## Skill errors\n\n" + errors + "\n";
+  if (!a.notes.empty()) {
+    out += "## Run notes\n\n";
+    for (const auto& n : a.notes) out += fmt::format("- {}\n", md_escape(n));
+    out += "\n";
+  }
+  out += "---\n*roofline " ROOFLINE_VERSION
+         " — advisory: `pct_gpu_time` stays the primary key and measurement stays "
+         "the judge. A kernel near its roof is finished with tuning, not finished: its lever is "
+         "moving fewer bytes.*\n";
+  return out;
+}
+
+}  // namespace roofline

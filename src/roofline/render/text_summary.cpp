@@ -1,0 +1,148 @@
+// The compact terminal table of `--format text`.
+#include <algorithm>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "roofline/render/entry_summary.hpp"
+#include "roofline/render/md_util.hpp"
+#include "roofline/render/report.hpp"
+
+namespace roofline {
+namespace {
+
+// Control characters as spaces; cut to `n` bytes with "…" (0: never cut).
+std::string clip(std::string_view s, std::size_t n) {
+  std::string out;
+  for (char c : s) out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+  if (n == 0 || out.size() <= n) return out;
+  std::size_t end = n - 1;
+  while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
+  return out.substr(0, end) + "…";
+}
+
+std::size_t display_width(std::string_view s) {
+  std::size_t w = 0;
+  for (char c : s)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
+  return w;
+}
+
+std::string pad(std::string_view s, std::size_t width, bool right = false) {
+  std::size_t w = display_width(s);
+  std::string fill(w < width ? width - w : 0, ' ');
+  return right ? fill + std::string(s) : std::string(s) + fill;
+}
+
+fmt::text_style style_for(Headroom h) {
+  switch (h) {
+    case Headroom::underperforming:
+      return fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold;
+    case Headroom::moderate:
+      return fmt::fg(fmt::terminal_color::yellow);
+    case Headroom::saturated:
+      return fmt::fg(fmt::terminal_color::green);
+    case Headroom::unknown:
+      return fmt::fg(fmt::terminal_color::bright_black);
+  }
+  return {};
+}
+
+// Each entry in a few lines under the table: its verdict, the one formula with its numbers, and
+// the assumption that moves it most (the report's entry detail has the whole derivation).
+std::string entry_lines(const Analysis& a) {
+  std::string out;
+  std::size_t i = 0;
+  for (const auto& e : a.entries) {
+    const detail::EntrySummary s = detail::summarize_entry(e, a.peaks);
+    out += fmt::format("  {}. {} — {}\n", ++i, clip(detail::shown_name(e), 0), clip(s.verdict, 0));
+    if (!s.formula.empty() || !s.assumption.empty())
+      out +=
+          fmt::format("     {}{}{}\n", clip(s.formula, 0),
+                      s.formula.empty() || s.assumption.empty() ? "" : "; ", clip(s.assumption, 0));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_text_summary(const Analysis& a, const std::vector<std::string>& written,
+                                bool color) {
+  std::string out;
+  const auto paint = [&](const std::string& s, fmt::text_style st) {
+    return color ? fmt::format(st, "{}", s) : s;
+  };
+  const std::string peaks =
+      a.peaks.hbm_bw_bytes_s
+          ? fmt::format("{} memory roof from {} peaks", format_rate(*a.peaks.hbm_bw_bytes_s, "B/s"),
+                        to_string(a.peaks.source))
+          : std::string(a.peaks.hard_unknown ? "no peaks (hard unknown)" : "no peaks");
+  out += fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
+                     a.arch.empty() ? "unknown gfx" : a.arch,
+                     a.product.empty() ? "" : "/" + a.product, peaks, to_string(a.stage),
+                     a.stage == Stage::A ? " (estimate: annotate, rank by GPU time)" : "",
+                     a.entries.size(), a.head_threshold_pct, a.skipped_count);
+  if (const std::string c = detail::ceilings_sentence(a.peaks, false); !c.empty())
+    out += fmt::format("  ceilings: {}\n", c);
+  if (!a.entries.empty()) {
+    // Display names print whole (docs/method.md §16.6): one wider than its column has a line of
+    // its own, its figures on the next, so that every column stays aligned.
+    const std::size_t name_w = 46;
+    out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),
+                       pad("class", 11), pad("roof", 6, true), pad("bound", 8), pad("headroom", 15),
+                       pad("gain", 7, true), "speedup");
+    for (const auto& e : a.entries) {
+      const Verdict& v = e.verdict;
+      std::string headroom = e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
+                             : v.suspect                                            ? "infeasible"
+                             : v.dispatch_bound
+                                 ? (v.in_graph_replay ? "short, in graph" : "dispatch-bound")
+                                 : to_string(v.headroom);
+      std::string gain =
+          v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
+      std::string speed =
+          v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
+      std::string name = clip(detail::shown_name(e), 0);
+      if (display_width(name) > name_w) {
+        out += fmt::format("  {}\n", name);
+        name.clear();
+      }
+      out += fmt::format(
+          "  {} {} {} {} {} {} {} {}\n", pad(name, name_w),
+          pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
+          pad(format_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
+          paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
+    }
+    const auto& by_pct = a.rankings.by_pct;
+    const auto& by_gain = a.rankings.by_expected_gain;
+    if (!by_gain.empty() && !by_pct.empty() && by_gain.front() != by_pct.front())
+      out += fmt::format("  rankings disagree: most GPU time {}, most to win {}\n",
+                         clip(detail::shown_name(a.entries[by_pct.front()]), 48),
+                         clip(detail::shown_name(a.entries[by_gain.front()]), 48));
+    out += entry_lines(a);
+  }
+  const auto degraded = std::count_if(a.diagnostics.begin(), a.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.level.has_value(); });
+  const auto errors = std::count_if(a.diagnostics.begin(), a.diagnostics.end(),
+                                    [](const auto& d) { return d.severity == Severity::error; });
+  if (degraded > 0 || errors > 0)
+    out +=
+        fmt::format("  {} degraded, {} skill errors (details in the report)\n", degraded, errors);
+  for (const auto& w : written) out += fmt::format("  wrote {}\n", w);
+  return out;
+}
+
+std::vector<std::string> diagnostic_lines(const Analysis& a) {
+  std::vector<std::string> lines;
+  for (const Diagnostic& d : a.diagnostics) {
+    if (d.severity == Severity::error)
+      lines.push_back("error: " + skill_error_text(d));
+    else if (d.level)
+      lines.push_back(fmt::format("degraded [{}] {}: {}", to_string(*d.level), subject(d), d.text));
+    else
+      lines.push_back("warning: " + d.text);
+  }
+  return lines;
+}
+
+}  // namespace roofline

@@ -1,0 +1,311 @@
+// TraceProfile -> TopnDocument (docs/method.md §18): ranking, rounding, short names, call
+// signatures, classification and kernel-family fields, per-regime fields. Pure: no I/O, no clock.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "roofline/inputs/pattern.hpp"
+#include "roofline/topn/topn.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr std::size_t k_max_signatures = 5;
+constexpr double k_steady_share = 0.9;
+
+// Python's json.dumps text of a call signature: "[[64, 2048], [2048, 5120]]".
+std::string signature_json(const std::vector<std::vector<std::int64_t>>& dims) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    out += i ? ", [" : "[";
+    for (std::size_t j = 0; j < dims[i].size(); ++j)
+      out += (j ? ", " : "") + std::to_string(dims[i][j]);
+    out += ']';
+  }
+  return out + "]";
+}
+
+// The name the family patterns read (docs/method.md §7.1): the demangled one when there is one.
+const std::string& family_text(const TopnEntry& e) {
+  return e.demangled.empty() ? e.name : e.demangled;
+}
+
+// The kernel-family row of data/kernel_backends.tsv by the token rule (docs/method.md §7.2): the
+// longest pattern matching the (demangled) name or the short name.
+const BackendRule* match_backend(const TopnEntry& e, const std::vector<BackendRule>& rules) {
+  return detail::longest_match(rules.data(), rules.data() + rules.size(),
+                               {family_text(e), e.short_name},
+                               [](const BackendRule&) { return true; });
+}
+
+bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens) {
+  for (std::string_view t : tokens)
+    for (const std::string* field : {&family_text(e), &e.short_name})
+      if (!field->empty() && detail::pattern_matches(t, *field)) return true;
+  return false;
+}
+
+// The profiler's classification vocabulary (docs/method.md §2.3) from the op class
+// (kernel_classes.tsv).
+std::string classification_of(const TraceKernel& k, const TopnEntry& e, const BackendRule* family,
+                              const Classification& c) {
+  if (k.kind != GpuEventKind::kernel) return "memory";
+  if (family && !family->classification.empty()) return family->classification;
+  const bool editable = family && family->editable.value_or(false);
+  switch (c.op_class) {
+    case OpClass::gemm:
+    case OpClass::moe:
+      return editable ? "fused_custom" : "library_gemm";
+    case OpClass::attn:
+      return editable ? "fused_custom" : "library_attn";
+    case OpClass::linear_attn:  // Triton / CUDA recurrences: the profiler's custom-kernel class
+    case OpClass::ssm:
+      return editable ? "triton" : "fused_custom";
+    case OpClass::comm:
+      return "other";
+    case OpClass::elementwise: {
+      using K = ElementwiseKind;
+      const K d = c.detail.elementwise;
+      if (d == K::norm || d == K::add_norm || d == K::reduce || d == K::softmax)
+        return "reduction_norm";
+      if (d == K::copy || d == K::cat || d == K::fill || d == K::kv_write) return "memory";
+      if (d == K::unnamed && name_has(e, {"*norm", "reduce", "softmax"})) return "reduction_norm";
+      if (d == K::unnamed && name_has(e, {"copy", "fill", "memcpy", "memset"})) return "memory";
+      return "elementwise_overhead";
+    }
+    case OpClass::unknown:
+      break;
+  }
+  return "other";
+}
+
+// Up to five call signatures: the most-called ones (ties by text), listed by their JSON text.
+std::vector<std::vector<std::vector<std::int64_t>>> signatures(const TraceKernel& k) {
+  std::map<std::string, std::pair<double, const TraceCase*>> by_text;
+  for (const TraceCase& c : k.cases) {
+    auto& slot = by_text[signature_json(c.dims)];
+    slot.first += c.count;
+    slot.second = &c;
+  }
+  std::vector<std::pair<std::string, std::pair<double, const TraceCase*>>> ranked(by_text.begin(),
+                                                                                  by_text.end());
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  if (ranked.size() > k_max_signatures) ranked.resize(k_max_signatures);
+  std::sort(ranked.begin(), ranked.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<std::vector<std::int64_t>>> out;
+  for (const auto& r : ranked) out.push_back(r.second.second->dims);
+  return out;
+}
+
+void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
+  if (!steps.any() || !(k.regime_calls.prefill || k.regime_calls.decode)) return;
+  e.has_regimes = true;
+  double decode_batch_sum = 0.0;
+  for (const auto& [batch, n] : steps.decode_batches)
+    decode_batch_sum += static_cast<double>(batch) * n;
+  for (Regime r : {Regime::prefill, Regime::decode}) {
+    const double calls = k.regime_calls.at(r).value_or(0.0);
+    const double n_steps = r == Regime::prefill ? steps.n_prefill : steps.n_decode;
+    if (!(calls > 0) || !(n_steps > 0)) continue;
+    e.served_regimes.push_back(to_string(r));
+    e.phase_calls_measured.at(r) = calls;
+    e.calls_per_step.at(r) = round_to(calls / n_steps, 3);
+    e.base_latency_ms.at(r) = round_to(k.regime_us.at(r).value_or(0.0) / calls / 1000.0, 6);
+    e.est_rows.at(r) =
+        round_to((r == Regime::prefill ? steps.prefill_rows_sum : decode_batch_sum) / n_steps, 0);
+  }
+  e.phase = e.served_regimes.size() == 2 ? "both" : e.served_regimes.front();
+}
+
+// Mean generation requests and context of `part`, when every step with it wrote them.
+bool decode_figures(const StepPartSums& part, ServingSummary& out) {
+  if (!(part.steps > 0) || part.requests_steps != part.steps || !(part.requests > 0)) return false;
+  out.decode_batch = round_to(part.requests / part.steps, 3);
+  if (part.kv_steps == part.steps) out.decode_context = round_to(part.sum_kv / part.requests, 3);
+  return true;
+}
+
+ServingSummary serving_of(const StepStats& s) {
+  ServingSummary out;
+  out.n_prefill_steps = s.n_prefill;
+  out.n_decode_steps = s.n_decode;
+  if (!s.decode_batches.empty()) {
+    out.decode_batch_captured = static_cast<double>(s.decode_batches.rbegin()->first);
+    auto mode = s.decode_batches.begin();
+    for (auto it = s.decode_batches.begin(); it != s.decode_batches.end(); ++it)
+      if (it->second >= mode->second) mode = it;  // ties: the larger batch
+    out.decode_batch_steady = static_cast<double>(mode->first);
+    out.steady = mode->second >= k_steady_share * s.n_decode;
+  }
+  out.step_source = s.source;
+  if (decode_figures(s.decode_generation, out))
+    out.decode_from = "decode steps";
+  else if (decode_figures(s.prefill_generation, out))
+    out.decode_from = "mixed steps' generation parts";
+  if (s.n_prefill > 0) out.prefill_tokens_per_step = round_to(s.prefill_rows_sum / s.n_prefill, 3);
+  out.prefill_context = s.prefill_context;
+  out.prefill_generation = s.prefill_generation;
+  out.decode_generation = s.decode_generation;
+  out.unparsed_steps = s.unparsed;
+  out.unparsed_example = s.unparsed_example;
+  return out;
+}
+
+// The op that launched most calls (ties: by name) and, among its launches, the most common
+// module path.
+void fill_launcher(const TraceKernel& k, TopnEntry& e) {
+  std::map<std::string, double> by_op;
+  for (const auto& [who, n] : k.launchers)
+    if (!who.first.empty()) by_op[who.first] += n;
+  const auto most = [](const std::map<std::string, double>& m) {
+    auto best = m.begin();
+    for (auto it = m.begin(); it != m.end(); ++it)
+      if (it->second > best->second) best = it;
+    return best;
+  };
+  if (by_op.empty()) return;
+  e.op = most(by_op)->first;
+  std::map<std::string, double> modules;
+  for (const auto& [who, n] : k.launchers)
+    if (who.first == *e.op && !who.second.empty()) modules[who.second] += n;
+  if (!modules.empty()) e.module = most(modules)->first;
+}
+
+// One warning when head kernels are graph replays without shapes (docs/method.md §22.7).
+void replay_warning(const std::vector<const TraceKernel*>& head, const GraphReplayStats& g,
+                    TopnDocument& doc) {
+  double shapeless = 0.0, calls = 0.0, entries = 0.0;
+  for (const TraceKernel* k : head) {
+    calls += k->calls;
+    if (k->replay_calls > k->replay_with_shapes) {
+      shapeless += k->replay_calls - k->replay_with_shapes;
+      entries += 1.0;
+    }
+  }
+  if (!(shapeless > 0)) return;
+  const std::string what = fmt::format(
+      "{} of the {} launches of the top {} entries ({} of them) are CUDA/HIP graph replays "
+      "without op or shapes",
+      shapeless, calls, head.size(), entries);
+  if (!g.capture_given) {
+    doc.warnings.push_back(what +
+                           ": give the graph-capture trace(s) with --capture FILE|DIR (vLLM "
+                           "--profiler-config.capture_torch_profiler, SGLang "
+                           "--enable-profile-cuda-graph)");
+    return;
+  }
+  std::string reason;
+  double most = 0.0;
+  for (const auto& [r, n] : g.unpaired_reasons)
+    if (n.second > most) {
+      most = n.second;
+      reason = r;
+    }
+  doc.warnings.push_back(what + (reason.empty()
+                                     ? std::string(": their captured ops had no shapes")
+                                     : ": unpaired with --capture: " + reason +
+                                           " (every reason: graph_replay.unpaired_reasons)"));
+}
+
+}  // namespace
+
+double round_to(double x, int digits) {
+  if (!std::isfinite(x)) return x;
+  char buf[512];
+  const int n = std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf) return x;
+  return std::strtod(buf, nullptr);
+}
+
+TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
+                        const std::vector<ClassRule>& class_families,
+                        const std::vector<BackendRule>& backends) {
+  TopnDocument doc;
+  doc.source = profile.source;
+  double total_us = 0.0, launches = 0.0;
+  for (const TraceKernel& k : profile.kernels) {
+    total_us += k.total_us;
+    launches += k.calls;
+  }
+  doc.total_gpu_time_ms = round_to(total_us / 1000.0, 4);
+  doc.num_kernel_launches = launches;
+  doc.num_distinct_kernels = static_cast<double>(profile.kernels.size());
+  doc.device = profile.device;
+  doc.world_size = profile.world_size;
+  if (profile.steps.any()) doc.serving = serving_of(profile.steps);
+
+  std::vector<const TraceKernel*> order;
+  for (const TraceKernel& k : profile.kernels) order.push_back(&k);
+  std::sort(order.begin(), order.end(), [](const TraceKernel* a, const TraceKernel* b) {
+    if (a->total_us != b->total_us) return a->total_us > b->total_us;
+    return a->name < b->name;
+  });
+  if (order.size() > options.top) order.resize(options.top);
+  if (profile.graph.any()) {
+    doc.graph_replay = profile.graph;
+    replay_warning(order, profile.graph, doc);
+  }
+
+  ClassRules rules;
+  rules.families = class_families;
+  for (const TraceKernel* k : order) {
+    TopnEntry e;
+    e.rank = doc.entries.size() + 1;
+    e.name = k->name;
+    if (auto d = demangle_kernel_name(k->name)) {
+      e.demangled = d->text;
+      if (d->from_prefix)
+        e.demangle_note = "no demangler read this name (" + d->why +
+                          "): the qualified name is read from its _ZN prefix, template and "
+                          "argument lists dropped";
+    }
+    e.short_name = kernel_short_name(e.demangled.empty() ? k->name : e.demangled, k->kind);
+    e.calls = k->calls;
+    e.total_ms = round_to(k->total_us / 1000.0, 4);
+    e.avg_us = k->calls > 0 ? round_to(k->total_us / k->calls, 3) : 0.0;
+    e.pct_gpu_time = total_us > 0 ? round_to(100.0 * k->total_us / total_us, 2) : 0.0;
+    e.shapes = signatures(*k);
+    e.dtypes = k->dtypes;
+    fill_launcher(*k, e);
+    TopNEntry probe;
+    probe.name = e.name;
+    probe.demangled = e.demangled;
+    probe.short_name = e.short_name;
+    probe.op = e.op.value_or("");
+    const Classification cls = classify(probe, rules);
+    const BackendRule* family = match_backend(e, backends);
+    e.classification = classification_of(*k, e, family, cls);
+    e.backend_guess = family ? family->backend : "unknown";
+    e.editable = family ? family->editable : std::nullopt;
+    e.opt_hint = family ? family->hint : "";
+    fill_regimes(*k, profile.steps, e);
+    double with_shapes = 0.0;
+    for (const TraceCase& c : k->cases) {
+      with_shapes += c.count;
+      e.cases.push_back(WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
+                                     c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0,
+                                     c.rows});
+    }
+    e.calls_without_shapes = std::max(0.0, k->calls - with_shapes);
+    std::stable_sort(e.cases.begin(), e.cases.end(),
+                     [](const WorkloadCase& a, const WorkloadCase& b) {
+                       if (a.count != b.count) return a.count > b.count;
+                       const std::string ta = signature_json(a.dims), tb = signature_json(b.dims);
+                       if (ta != tb) return ta < tb;
+                       if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
+                       if (a.regime != b.regime) return a.regime < b.regime;
+                       return a.rows < b.rows;
+                     });
+    doc.entries.push_back(std::move(e));
+  }
+  make_short_names_unique(doc.entries);
+  return doc;
+}
+
+}  // namespace roofline

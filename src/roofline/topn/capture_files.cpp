@@ -1,0 +1,132 @@
+// The files of `--capture`: a capture trace, or a folder searched for *.json / *.json.gz with its
+// execution_details.json; each file streamed (gzip by its magic bytes) like an execution trace.
+// A broken file is a warning naming it; the others are still read.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "roofline/topn/graph_capture.hpp"
+#include "roofline/topn/byte_source.hpp"
+#include "roofline/topn/capture_join.hpp"
+
+namespace roofline {
+namespace detail {
+
+std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
+  PeekedInput raw(read);
+  std::unique_ptr<GzipReader> gz;
+  ByteReader body = [&raw](char* buf, std::size_t cap) { return raw.read(buf, cap); };
+  if (is_gzip(raw.peek(2))) {
+    gz = std::make_unique<GzipReader>(body);
+    body = [&gz](char* buf, std::size_t cap) { return gz->read(buf, cap); };
+  }
+  PeekedInput text(body);
+  const std::string_view head = text.peek(4096);
+  std::size_t first = 0;
+  if (head.substr(0, 3) == "\xEF\xBB\xBF") {
+    char bom[3];
+    text.read(bom, 3);
+  }
+  const std::string_view rest_head = text.peek(4096);
+  while (first < rest_head.size() && std::strchr(" \t\r\n", rest_head[first]) &&
+         rest_head[first] != '\0')
+    ++first;
+  const auto fail = [&](const std::string& what) {
+    if (gz && gz->error().empty()) {
+      std::vector<char> sink(std::size_t{1} << 16);
+      while (gz->read(sink.data(), sink.size()) > 0) {
+      }
+    }
+    return gz && !gz->error().empty() ? gz->error() : what;
+  };
+  if (first >= rest_head.size())
+    return fail(rest_head.empty() ? "empty file" : "holds only whitespace");
+  if (rest_head[first] != '{' && rest_head[first] != '[')
+    return fail("not a Chrome trace (a PyTorch profiler JSON trace)");
+  const ByteReader rest = [&text](char* buf, std::size_t cap) { return text.read(buf, cap); };
+  if (std::string error = parse_chrome_trace(rest, out); !error.empty()) return fail(error);
+  if (gz && !gz->error().empty()) return gz->error();
+  return {};
+}
+
+}  // namespace detail
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_trace_name(const std::string& name) {
+  const auto ends = [&](std::string_view s) {
+    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  return (ends(".json") || ends(".json.gz")) && name != "execution_details.json";
+}
+
+// execution_details.json of `dir`, when present (a broken one is a warning).
+CaptureDetails details_in(const fs::path& dir, CaptureRead& out) {
+  const fs::path file = dir / "execution_details.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return {};
+  const FileText text = read_text_file(file, std::size_t{16} << 20);
+  std::string error = text.error;
+  CaptureDetails details;
+  if (error.empty()) details = parse_capture_details(text.text, error);
+  if (!error.empty()) {
+    out.warnings.push_back(
+        fmt::format("{}: {}; capture sizes come from the capture_<size>_<mode> annotations only",
+                    file.string(), error));
+    return {};
+  }
+  return details;
+}
+
+void read_one(const fs::path& path, const CaptureDetails& details, CaptureRead& out) {
+  const std::string display = path.string();
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  std::string error;
+  const std::size_t windows = out.set.windows.size();
+  if (!file) {
+    error = fmt::format("cannot open: {}", std::strerror(errno));
+  } else {
+    detail::FileReader reader(file.get());
+    error =
+        read_capture_stream([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); },
+                            display, details, out.set, out.notes);
+    if (error.empty() && !reader.error().empty()) error = reader.error();
+  }
+  if (error.empty()) return;
+  out.set.windows.resize(windows);  // nothing of a broken file is joined
+  out.warnings.push_back(
+      fmt::format("capture trace {}: {}; its graphs are not joined", display, error));
+}
+
+}  // namespace
+
+CaptureRead read_capture_traces(const std::vector<fs::path>& paths) {
+  CaptureRead out;
+  for (const fs::path& path : paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<fs::path> files;
+      for (const auto& entry : fs::directory_iterator(path, ec))
+        if (entry.is_regular_file(ec) && is_trace_name(entry.path().filename().string()))
+          files.push_back(entry.path());
+      std::sort(files.begin(), files.end());
+      if (files.empty())
+        out.warnings.push_back(
+            fmt::format("--capture {}: no *.json or *.json.gz trace in the folder", path.string()));
+      const CaptureDetails details = details_in(path, out);
+      for (const fs::path& f : files) read_one(f, details, out);
+    } else {
+      read_one(path, details_in(path.parent_path().empty() ? "." : path.parent_path(), out), out);
+    }
+  }
+  return out;
+}
+
+}  // namespace roofline

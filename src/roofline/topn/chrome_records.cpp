@@ -1,0 +1,270 @@
+// ChromeEvents records from parsed events: the op shapes interned (one serialized signature per
+// distinct Input Dims / Input type), GPU activity, launches and step spans (chrome_events.hpp).
+#include <algorithm>
+#include <charconv>
+
+#include "roofline/topn/chrome_events.hpp"
+
+namespace roofline::detail {
+namespace {
+
+// Types that are not tensors in `Input type` (a tensor's entry is its scalar type).
+bool is_tensor_type(std::string_view t) {
+  static constexpr std::string_view k_non_tensor[] = {
+      "",     "Scalar", "ScalarList", "TensorList",   "GenericList",
+      "None", "Device", "Layout",     "MemoryFormat", "String"};
+  return std::find(std::begin(k_non_tensor), std::end(k_non_tensor), t) == std::end(k_non_tensor);
+}
+
+void append_dims_json(std::string& out, const std::vector<std::int64_t>& dims) {
+  out += '[';
+  char num[24];
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ", ";
+    const auto r = std::to_chars(num, num + sizeof num, dims[i]);
+    out.append(num, r.ptr);
+  }
+  out += ']';
+}
+
+// A cpu op's shapes: its interned OpShape, k_no_id when it has none.
+std::uint32_t record_shape(EventScratch& s, ChromeEvents& out) {
+  if (!s.has_dims && s.n_types == 0) return k_no_id;
+  std::string& key = s.key;
+  key.clear();
+  std::vector<const Operand*> used;
+  for (std::size_t i = 0; i < s.n_operands; ++i)
+    if (!s.operands[i].dims.empty()) used.push_back(&s.operands[i]);
+  key += '[';
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (i) key += ", ";
+    append_dims_json(key, used[i]->dims);
+  }
+  key += "]\x1f";
+  for (const Operand* op : used) {
+    key += op->arg < s.n_types ? std::string_view(s.types[op->arg]) : std::string_view();
+    key += '\x1e';
+  }
+  std::vector<std::string_view> tensor_types;
+  for (std::size_t i = 0; i < s.n_types; ++i)
+    if (is_tensor_type(s.types[i])) tensor_types.push_back(s.types[i]);
+  std::sort(tensor_types.begin(), tensor_types.end());
+  tensor_types.erase(std::unique(tensor_types.begin(), tensor_types.end()), tensor_types.end());
+  key += '\x1f';
+  for (std::string_view t : tensor_types) {
+    key += t;
+    key += '\x1e';
+  }
+  if (used.empty() && tensor_types.empty()) return k_no_id;
+  auto [it, inserted] =
+      out.shape_ids.try_emplace(key, static_cast<std::uint32_t>(out.shapes.size()));
+  if (inserted) {
+    OpShape shape;
+    for (const Operand* op : used) {
+      shape.dims.push_back(op->dims);
+      shape.dtypes.push_back(op->arg < s.n_types ? s.types[op->arg] : std::string());
+    }
+    shape.tensor_types.assign(tensor_types.begin(), tensor_types.end());
+    out.shapes.push_back(std::move(shape));
+  }
+  return it->second;
+}
+
+// A cpu op with an External id: its shapes, name and place (for the launches joined to it).
+void record_op(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
+  if (s.external_id < 0) return;
+  OpRec op;
+  op.external_id = s.external_id;
+  op.ts_us = s.has_ts ? s.ts : 0.0;
+  op.shape = record_shape(s, out);
+  op.name = out.labels.intern(s.name);
+  op.thread = thread;
+  out.ops.push_back(op);
+}
+
+bool runtime_name_has(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
+
+void record_runtime(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
+  RuntimeRec r;
+  r.kind = runtime_kind_of(s.name);
+  if (r.kind == RuntimeKind::other && (s.correlation < 0 || s.external_id < 0)) return;
+  r.correlation = s.correlation;
+  r.external_id = s.external_id;
+  r.ts_us = s.has_ts ? s.ts : 0.0;
+  r.thread = thread;
+  if (s.has_kernel && !s.kernel.empty()) r.kernel = out.labels.intern(s.kernel);
+  out.runtime.push_back(r);
+}
+
+// A step annotation span, CPU or GPU side; a malformed step name is counted.
+void record_step(EventScratch& s, ChromeEvents& out, bool gpu, std::int32_t where) {
+  const StepNameParse parsed = parse_step_annotation(s.name);
+  if (parsed.kind == StepNameKind::malformed) {
+    if (out.unparsed_steps == 0.0) out.unparsed_example = s.name.substr(0, 200);
+    out.unparsed_steps += 1.0;
+    return;
+  }
+  if (parsed.kind != StepNameKind::step) return;
+  StepSpan span;
+  span.gpu = gpu;
+  (gpu ? span.device : span.thread) = where;
+  span.begin_us = s.ts;
+  span.end_us = s.ts + s.dur;
+  span.name = parsed.step;
+  span.prefill = parsed.step.prefill();
+  span.rows = parsed.step.rows();
+  span.batch = static_cast<std::int64_t>(parsed.step.decode_requests().value_or(0.0));
+  out.steps.push_back(std::move(span));
+}
+
+void record_annotation(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
+  if (auto mark = parse_capture_annotation(s.name)) {
+    out.capture_marks.push_back({s.ts, s.ts + s.dur, thread, mark->size, std::move(mark->mode)});
+    return;
+  }
+  record_step(s, out, false, thread);
+}
+
+// ASCII case-insensitive equality (older traces spell categories "Kernel", "Memcpy").
+bool cat_is(std::string_view cat, std::string_view want) {
+  if (cat.size() != want.size()) return false;
+  for (std::size_t i = 0; i < cat.size(); ++i) {
+    char c = cat[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != want[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape) {
+  std::string key = "[";  // the key record_shape builds from the same fields
+  for (std::size_t i = 0; i < shape.dims.size(); ++i) {
+    if (i) key += ", ";
+    append_dims_json(key, shape.dims[i]);
+  }
+  key += "]\x1f";
+  for (std::size_t i = 0; i < shape.dims.size(); ++i) {
+    if (i < shape.dtypes.size()) key += shape.dtypes[i];
+    key += '\x1e';
+  }
+  key += '\x1f';
+  for (const std::string& t : shape.tensor_types) {
+    key += t;
+    key += '\x1e';
+  }
+  auto [it, inserted] =
+      out.shape_ids.try_emplace(key, static_cast<std::uint32_t>(out.shapes.size()));
+  if (inserted) out.shapes.push_back(shape);
+  return it->second;
+}
+
+std::optional<std::uint32_t> Interner::find(std::string_view text) const {
+  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  return std::nullopt;
+}
+
+std::uint32_t Interner::intern(std::string_view text) {
+  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(texts_.size());
+  texts_.emplace_back(text);
+  ids_.emplace(texts_.back(), id);
+  return id;
+}
+
+Category category_of(std::string_view cat) {
+  if (cat_is(cat, "kernel")) return Category::kernel;
+  if (cat_is(cat, "gpu_memcpy") || cat_is(cat, "memcpy")) return Category::memcpy;
+  if (cat_is(cat, "gpu_memset") || cat_is(cat, "memset")) return Category::memset;
+  if (cat_is(cat, "cpu_op") || cat_is(cat, "operator")) return Category::cpu_op;
+  if (cat_is(cat, "cuda_runtime") || cat_is(cat, "cuda_driver") || cat_is(cat, "runtime"))
+    return Category::launch;
+  if (cat_is(cat, "gpu_user_annotation")) return Category::step;
+  if (cat_is(cat, "user_annotation")) return Category::annotation;
+  if (cat_is(cat, "python_function")) return Category::python;
+  return Category::ignored;
+}
+
+RuntimeKind runtime_kind_of(std::string_view name) {
+  if (runtime_name_has(name, "StreamBeginCapture")) return RuntimeKind::begin_capture;
+  if (runtime_name_has(name, "StreamEndCapture")) return RuntimeKind::end_capture;
+  if (runtime_name_has(name, "GraphLaunch")) return RuntimeKind::graph_launch;
+  if (runtime_name_has(name, "Memcpy")) return RuntimeKind::memcpy;
+  if (runtime_name_has(name, "Memset")) return RuntimeKind::memset;
+  if (runtime_name_has(name, "Launch")) return RuntimeKind::launch;
+  return RuntimeKind::other;
+}
+
+std::int32_t ChromeEvents::thread_of(std::int64_t pid, std::int64_t tid) {
+  auto [it, inserted] =
+      thread_ids.try_emplace({pid, tid}, static_cast<std::int32_t>(threads.size()));
+  if (inserted) threads.emplace_back(pid, tid);
+  return it->second;
+}
+
+bool module_name_of(std::string_view name, std::string_view& out) {
+  constexpr std::string_view k_prefix = "nn.Module: ";
+  if (name.substr(0, k_prefix.size()) != k_prefix) return false;
+  name.remove_prefix(k_prefix.size());
+  std::size_t end = name.size();
+  while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+  if (end < name.size() && end > 1 && name[end - 1] == '_') name = name.substr(0, end - 1);
+  out = name;
+  return !out.empty();
+}
+
+void finish_event(EventScratch& s, ChromeEvents& out) {
+  const auto device =
+      s.pid >= 0 && s.pid < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(s.pid) : -1;
+  switch (s.category) {
+    case Category::kernel:
+    case Category::memcpy:
+    case Category::memset: {
+      if (!s.has_dur) return;
+      const GpuEventKind kind = s.category == Category::kernel   ? GpuEventKind::kernel
+                                : s.category == Category::memcpy ? GpuEventKind::memcpy
+                                                                 : GpuEventKind::memset;
+      GpuEventRec g;
+      g.ts_us = s.has_ts ? s.ts : 0.0;
+      g.dur_us = s.dur;
+      g.external_id = s.external_id;
+      g.correlation = s.correlation;
+      // A GPU event without a name is still GPU time: it gets one, so the Top-N entry is kept.
+      g.name = out.names.intern(!s.name.empty()                  ? std::string_view(s.name)
+                                : s.category == Category::kernel ? "(unnamed kernel)"
+                                : s.category == Category::memcpy ? "(unnamed memcpy)"
+                                                                 : "(unnamed memset)");
+      g.device = device;
+      g.kind = kind;
+      out.gpu.push_back(g);
+      return;
+    }
+    case Category::cpu_op:
+      record_op(s, out, out.thread_of(s.pid, s.tid));
+      return;
+    case Category::launch:
+      record_runtime(s, out, out.thread_of(s.pid, s.tid));
+      return;
+    case Category::step:
+      if (s.has_ts && s.has_dur) record_step(s, out, true, device);
+      return;
+    case Category::annotation:
+      if (s.has_ts && s.has_dur) record_annotation(s, out, out.thread_of(s.pid, s.tid));
+      return;
+    case Category::python: {
+      std::string_view module;
+      if (!s.has_ts || !s.has_dur || !module_name_of(s.name, module)) return;
+      out.modules.push_back(
+          {s.ts, s.ts + s.dur, out.thread_of(s.pid, s.tid), out.labels.intern(module), -1});
+      return;
+    }
+    case Category::none:
+    case Category::ignored:
+      return;
+  }
+}
+
+}  // namespace roofline::detail

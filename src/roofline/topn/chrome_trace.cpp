@@ -1,0 +1,284 @@
+// PyTorch profiler Chrome trace -> ChromeEvents, in one streaming pass (chrome_events.hpp).
+// Each event object is read field by field into reused scratch buffers and reduced to a
+// fixed-size record as soon as it closes; the document itself is never held.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/json_stream.hpp"
+
+namespace roofline::detail {
+namespace {
+
+bool is_error(JsonToken t) {
+  return t == JsonToken::error || t == JsonToken::end;
+}
+
+// Key comparison without decoding (keys with escapes are decoded first).
+bool key_is(const JsonStream& js, std::string& tmp, std::string_view want) {
+  if (!js.escaped()) {
+    const std::string_view raw = js.raw();
+    return raw.size() == want.size() && !raw.empty() && raw[0] == want[0] && raw == want;
+  }
+  tmp.clear();
+  js.append_text(tmp);
+  return tmp == want;
+}
+
+bool read_string_value(JsonStream& js, std::string& out) {
+  const JsonToken t = js.next();
+  if (t == JsonToken::string) {
+    js.append_text(out);
+    return true;
+  }
+  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
+    return !is_error(js.skip_container());
+  return !is_error(t) && t != JsonToken::key;
+}
+
+// A number value (anything else is skipped and leaves `has` false).
+bool read_number(JsonStream& js, double& out, bool& has) {
+  const JsonToken t = js.next();
+  if (t == JsonToken::number) {
+    has = js.as_double(out);
+    return true;
+  }
+  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
+    return !is_error(js.skip_container());
+  return !is_error(t);
+}
+
+bool read_int(JsonStream& js, std::int64_t& out) {
+  const JsonToken t = js.next();
+  if (t == JsonToken::number) {
+    if (!js.as_int(out)) out = -1;
+    return true;
+  }
+  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
+    return !is_error(js.skip_container());
+  return !is_error(t);
+}
+
+// The integers of a dims list whose '[' was just read; nested lists are skipped. False on a
+// JSON error; `ok` false when an element is not a non-negative integer.
+bool read_int_list(JsonStream& js, std::vector<std::int64_t>& out, bool& ok) {
+  for (;;) {
+    const JsonToken t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    std::int64_t v = 0;
+    if (t == JsonToken::number && js.as_int(v) && v >= 0) {
+      out.push_back(v);
+      continue;
+    }
+    ok = false;
+    if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
+        is_error(js.skip_container()))
+      return false;
+  }
+}
+
+// `Input Dims`: one list per argument; a tensor's dims, [] for a non-tensor, or a list of dims
+// lists for a tensor list (each member becomes an operand of that argument).
+bool read_input_dims(JsonStream& js, EventScratch& s) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  s.has_dims = true;
+  for (std::size_t arg = 0;; ++arg) {
+    t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    if (t == JsonToken::begin_object) {
+      if (is_error(js.skip_container())) return false;
+      continue;
+    }
+    if (t != JsonToken::begin_array) continue;
+    Operand* op = &s.new_operand(arg);
+    bool ok = true;
+    for (;;) {
+      t = js.next();
+      if (t == JsonToken::end_array) break;
+      if (is_error(t)) return false;
+      std::int64_t v = 0;
+      if (t == JsonToken::number && js.as_int(v) && v >= 0) {
+        op->dims.push_back(v);
+      } else if (t == JsonToken::begin_array) {  // a member of a tensor list
+        const std::size_t outer = static_cast<std::size_t>(op - s.operands.data());
+        Operand& member = s.new_operand(arg);
+        bool member_ok = true;
+        if (!read_int_list(js, member.dims, member_ok)) return false;
+        if (!member_ok) member.dims.clear();
+        op = &s.operands[outer];  // new_operand may have moved the vector
+      } else {
+        ok = false;
+        if (t == JsonToken::begin_object && is_error(js.skip_container())) return false;
+      }
+    }
+    if (!ok) op->dims.clear();
+  }
+}
+
+bool read_input_types(JsonStream& js, EventScratch& s) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  for (;;) {
+    t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    if (s.n_types == s.types.size()) s.types.emplace_back();
+    std::string& type = s.types[s.n_types++];
+    type.clear();
+    if (t == JsonToken::string)
+      js.append_text(type);
+    else if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
+             is_error(js.skip_container()))
+      return false;
+  }
+}
+
+bool read_args(JsonStream& js, EventScratch& s, std::string& tmp) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_object) {
+    if (t == JsonToken::begin_array) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  for (;;) {
+    t = js.next();
+    if (t == JsonToken::end_object) return true;
+    if (t != JsonToken::key) return false;
+    bool ok = true;
+    if (key_is(js, tmp, "External id"))
+      ok = read_int(js, s.external_id);
+    else if (key_is(js, tmp, "correlation"))
+      ok = read_int(js, s.correlation);
+    else if (key_is(js, tmp, "Input Dims"))
+      ok = read_input_dims(js, s);
+    else if (key_is(js, tmp, "Input type"))
+      ok = read_input_types(js, s);
+    else if (key_is(js, tmp, "kernel")) {
+      s.has_kernel = true;
+      ok = read_string_value(js, s.kernel);
+    } else {
+      ok = !is_error(js.skip_value());
+    }
+    if (!ok) return false;
+  }
+}
+
+bool is_module_frame(std::string_view name) {
+  return name.size() > 10 && std::memcmp(name.data(), "nn.Module:", 10) == 0;
+}
+
+bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents& out) {
+  s.reset();
+  for (;;) {
+    const JsonToken t = js.next();
+    if (t == JsonToken::end_object) break;
+    if (t != JsonToken::key) return false;
+    bool ok = true;
+    if (key_is(js, tmp, "ph")) {
+      ok = read_string_value(js, s.ph);
+    } else if (key_is(js, tmp, "cat")) {
+      ok = read_string_value(js, s.cat);
+      s.category = category_of(s.cat);
+    } else if (key_is(js, tmp, "name")) {
+      ok = read_string_value(js, s.name);
+      s.has_name = true;
+    } else if (key_is(js, tmp, "ts")) {
+      ok = read_number(js, s.ts, s.has_ts);
+    } else if (key_is(js, tmp, "dur")) {
+      ok = read_number(js, s.dur, s.has_dur);
+    } else if (key_is(js, tmp, "pid")) {
+      ok = read_int(js, s.pid);
+    } else if (key_is(js, tmp, "tid")) {
+      ok = read_int(js, s.tid);
+    } else if (key_is(js, tmp, "args")) {
+      ok = read_args(js, s, tmp);
+    } else {
+      ok = !is_error(js.skip_value());
+    }
+    if (!ok) return false;
+    // Only complete ("X") events of the categories above matter: skip the rest of any other
+    // event without reading its fields (flows, python frames, metadata are most of a trace).
+    // Of the python frames only nn.Module spans are kept: skip the others once the name shows.
+    if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X") ||
+        (s.category == Category::python && s.has_name && !is_module_frame(s.name)))
+      return !is_error(js.skip_container());
+  }
+  finish_event(s, out);
+  return true;
+}
+
+// The events array, its '[' already read.
+bool read_events(JsonStream& js, ChromeEvents& out) {
+  EventScratch s;
+  std::string tmp;
+  for (;;) {
+    const JsonToken t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (t == JsonToken::begin_object) {
+      if (!read_event(js, s, tmp, out)) return false;
+    } else if (t == JsonToken::begin_array) {
+      if (is_error(js.skip_container())) return false;
+    } else if (is_error(t)) {
+      return false;
+    }
+  }
+}
+
+}  // namespace
+
+std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out) {
+  JsonStream js(read);
+  std::string tmp;
+  bool saw_events = false;
+  JsonToken t = js.next();
+  bool ok = true;
+  if (t == JsonToken::begin_array) {  // the JSON Array Format: the events alone
+    saw_events = true;
+    ok = read_events(js, out);
+  } else if (t == JsonToken::begin_object) {
+    for (;;) {
+      t = js.next();
+      if (t == JsonToken::end_object) break;
+      if (t != JsonToken::key) {
+        ok = false;
+        break;
+      }
+      if (key_is(js, tmp, "traceEvents")) {
+        t = js.next();
+        if (t == JsonToken::begin_array) {
+          saw_events = true;
+          ok = read_events(js, out);
+        } else if (t == JsonToken::begin_object) {
+          ok = !is_error(js.skip_container());
+        } else {
+          ok = !is_error(t);
+        }
+      } else {
+        tmp.clear();
+        js.append_text(tmp);
+        ok = read_trace_meta(js, tmp, out.meta);  // deviceProperties, …; others skipped
+      }
+      if (!ok) break;
+    }
+  } else if (t != JsonToken::error) {
+    return "not a Chrome trace: the JSON document is not an object or an array";
+  }
+  if (ok && t != JsonToken::error) {
+    t = js.next();  // only whitespace may follow
+    ok = t == JsonToken::end;
+  }
+  if (!ok || !js.error().empty()) return js.error().empty() ? "invalid JSON" : js.error();
+  if (!saw_events) return "not a Chrome trace: no traceEvents array";
+  return {};
+}
+
+}  // namespace roofline::detail

@@ -1,0 +1,125 @@
+// The values of JsonStream tokens: strings with their escapes undone, numbers converted.
+#include <charconv>
+#include <cmath>
+
+#include "roofline/topn/json_stream.hpp"
+
+namespace roofline::detail {
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool read_hex4(std::string_view s, std::size_t at, unsigned& out) {
+  if (at + 4 > s.size()) return false;
+  out = 0;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const int h = hex_value(s[at + k]);
+    if (h < 0) return false;
+    out = out * 16 + static_cast<unsigned>(h);
+  }
+  return true;
+}
+
+void append_utf8(std::string& out, unsigned cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+}  // namespace
+
+void JsonStream::append_text(std::string& out) const {
+  const std::string_view s = raw();
+  if (!escaped_) {
+    out.append(s);
+    return;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out += s[i];
+      continue;
+    }
+    const char e = s[++i];
+    switch (e) {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'u': {
+        unsigned cp = 0, lo = 0;
+        if (!read_hex4(s, i + 1, cp)) {
+          out += "\\u";
+          break;
+        }
+        i += 4;
+        if (cp >= 0xD800 && cp < 0xDC00 && i + 2 < s.size() && s[i + 1] == '\\' &&
+            s[i + 2] == 'u' && read_hex4(s, i + 3, lo) && lo >= 0xDC00 && lo < 0xE000) {
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          i += 6;
+        } else if (cp >= 0xD800 && cp < 0xE000) {
+          cp = 0xFFFD;  // a lone surrogate
+        }
+        append_utf8(out, cp);
+        break;
+      }
+      default:
+        out += e;
+        break;  // \" \\ \/ and anything else: the character itself
+    }
+  }
+}
+
+bool JsonStream::as_double(double& out) const {
+  const std::string_view s = raw();
+  if (s == "NaN") {
+    out = std::nan("");
+    return true;
+  }
+  if (s == "Infinity" || s == "-Infinity") {
+    out = s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+    return true;
+  }
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool JsonStream::as_int(std::int64_t& out) const {
+  const std::string_view s = raw();
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (r.ec == std::errc() && r.ptr == s.data() + s.size()) return true;
+  double d = 0.0;  // 1.0, 1e3: integral values written as floats
+  if (!as_double(d) || !std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e18)
+    return false;
+  out = static_cast<std::int64_t>(d);
+  return true;
+}
+
+}  // namespace roofline::detail

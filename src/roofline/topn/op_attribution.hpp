@@ -1,0 +1,24 @@
+#pragma once
+// Private to src/topn: the launching op's module path (docs/method.md §22.7) — the innermost two
+// `nn.Module: <Name>_<k>` python spans enclosing the op on its thread, GraphModule and the
+// model's own class left out.
+
+#include <string>
+#include <vector>
+
+#include "roofline/topn/chrome_events.hpp"
+
+namespace roofline::detail {
+
+class OpModules {
+ public:
+  // Indexes the module spans of `ev` (sorts ev.modules and links each to its parent).
+  explicit OpModules(ChromeEvents& ev);
+  // "Outer.Inner" (or one name), "" when no module encloses the op.
+  std::string path_of(const OpRec& op) const;
+
+ private:
+  const ChromeEvents& ev_;
+};
+
+}  // namespace roofline::detail

@@ -1,0 +1,171 @@
+// One trace file -> TraceProfile: opens it, inflates gzip, tells a Chrome trace (JSON) from a
+// kernel CSV by the first bytes, and turns every failure into one line naming the file.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/topn/byte_source.hpp"
+#include "roofline/topn/capture_join.hpp"
+#include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/csv_traces.hpp"
+#include "roofline/topn/json_kind.hpp"
+#include "roofline/topn/rocprof_json.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr std::string_view k_bom = "\xEF\xBB\xBF";
+// parse_chrome_trace's message for a JSON document without traceEvents: said better by its kind.
+constexpr std::string_view k_no_trace_events = "not a Chrome trace: no traceEvents array";
+
+void chrome_notes(const TraceProfile& p, TraceRead& out) {
+  double cases = 0.0, calls = 0.0;
+  for (const TraceKernel& k : p.kernels) {
+    calls += k.calls;
+    for (const TraceCase& c : k.cases) cases += c.count;
+  }
+  if (cases == 0.0)
+    out.notes.push_back(
+        "no operand shapes: the trace was recorded without record_shapes=True (or its CPU ops "
+        "are missing); shapes and dtypes stay empty");
+  else if (cases < calls)
+    out.notes.push_back(
+        fmt::format("{:.0f} of {:.0f} GPU launches have no operand shapes (no launching op with "
+                    "Input Dims, or only 0-d operands)",
+                    calls - cases, calls));
+  if (p.device) {
+    const TraceDevice& d = *p.device;
+    out.notes.push_back(fmt::format(
+        "device from the trace's deviceProperties: {} ({}{}{})",
+        d.name.empty() ? "no name" : d.name,
+        d.arch.empty() ? (d.vendor.empty() ? "no vendor" : d.vendor + ", no arch") : d.arch,
+        d.cu_count ? fmt::format(", {:.0f} CUs", *d.cu_count) : "",
+        d.memory_bytes ? fmt::format(", {:.0f} B", *d.memory_bytes) : ""));
+    if (!d.note.empty()) out.notes.push_back("device: " + d.note);
+  }
+  if (p.steps.any())
+    out.notes.push_back(fmt::format(
+        "{:.0f} steps ({}): {:.0f} prefill, {:.0f} decode; launches attributed {}",
+        p.steps.n_prefill + p.steps.n_decode, p.steps.source, p.steps.n_prefill, p.steps.n_decode,
+        p.steps.source == "gpu_user_annotation" ? "by GPU time (no CPU step span holds a launch)"
+                                                : "by the CPU step span holding their launch"));
+  if (p.steps.unparsed > 0)
+    out.notes.push_back(fmt::format(
+        "{:.0f} annotation name(s) start like a step but do not parse, e.g. '{}': not counted as "
+        "steps",
+        p.steps.unparsed, p.steps.unparsed_example));
+}
+
+// A JSON document whose first bytes read as `json_head`: a rocprofv3 JSON or a Chrome trace, into
+// `profile`. Returns "" or what is wrong (a file that is no trace: what it is instead).
+std::string read_json_document(const ByteReader& rest, const detail::JsonHead& json_head,
+                               const CaptureSet* captures, TraceProfile& profile, TraceRead& out) {
+  if (detail::is_rocprof_json(json_head))
+    return detail::parse_rocprof_json(rest, profile, out.notes);
+  detail::ChromeEvents events;
+  if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
+    return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
+  // A list whose first element is no event (execution_details.json, a memory timeline); an
+  // object had traceEvents, or parse_chrome_trace said it had none.
+  if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))
+    return detail::describe_non_trace(json_head);
+  // A graph-capture trace given as the execution trace is said to be one.
+  const auto capture_trace = detail::describe_capture_trace(events);
+  if (events.gpu.empty() && capture_trace) return *capture_trace;
+  if (capture_trace) out.warnings.push_back(*capture_trace);
+  if (events.gpu.empty())
+    return "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
+           "profiler run with the CUDA (ROCm) activity enabled?";
+  profile = detail::aggregate_chrome_events(events, captures);
+  return {};
+}
+
+}  // namespace
+
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display) {
+  return read_trace_stream(read, display, nullptr);
+}
+
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
+                            const CaptureSet* captures) {
+  TraceRead out;
+  detail::PeekedInput raw(read);
+  std::unique_ptr<detail::GzipReader> gz;
+  ByteReader body = [&raw](char* buf, std::size_t cap) { return raw.read(buf, cap); };
+  if (detail::is_gzip(raw.peek(2))) {
+    gz = std::make_unique<detail::GzipReader>(body);
+    body = [&gz](char* buf, std::size_t cap) { return gz->read(buf, cap); };
+  }
+  detail::PeekedInput text(body);
+  std::string_view head = text.peek(4096);
+  std::size_t skip = head.substr(0, 3) == k_bom ? 3 : 0;
+  if (skip) {
+    char bom[3];
+    text.read(bom, 3);
+  }
+  std::size_t first = skip;
+  while (first < head.size() && std::strchr(" \t\r\n", head[first]) && head[first] != '\0') ++first;
+  // A broken gzip stream is the root cause of whatever the parser then saw: read the rest of the
+  // compressed data first, so the message does not depend on where the parser stopped.
+  const auto fail = [&](const std::string& what) {
+    if (gz && gz->error().empty()) {
+      std::vector<char> sink(std::size_t{1} << 16);
+      while (gz->read(sink.data(), sink.size()) > 0) {
+      }
+    }
+    out.profile.reset();
+    out.error = fmt::format("{}: {}", display, gz && !gz->error().empty() ? gz->error() : what);
+    return out;
+  };
+  if (first >= head.size()) return fail(head.empty() ? "empty file" : "holds only whitespace");
+  const ByteReader rest = [&text](char* buf, std::size_t cap) { return text.read(buf, cap); };
+
+  TraceProfile profile;
+  if (head[first] == '{' || head[first] == '[') {
+    // What the document is, from its first bytes (read before the parser consumes them).
+    const detail::JsonHead json_head = detail::read_json_head(head.substr(first));
+    if (std::string error = read_json_document(rest, json_head, captures, profile, out);
+        !error.empty())
+      return fail(error);
+    if (gz && !gz->error().empty()) return fail(gz->error());
+    if (!detail::is_rocprof_json(json_head)) {
+      chrome_notes(profile, out);
+      detail::graph_notes(profile.graph, out.notes);
+    }
+  } else {
+    if (std::string error = detail::parse_kernel_csv(rest, profile, out.notes); !error.empty())
+      return fail(error);
+    if (gz && !gz->error().empty()) return fail(gz->error());
+  }
+  out.profile = std::move(profile);
+  return out;
+}
+
+TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display) {
+  return read_trace_file(path, display, nullptr);
+}
+
+TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display,
+                          const CaptureSet* captures) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) {
+    TraceRead out;
+    out.error = fmt::format("{}: cannot open: {}", display, std::strerror(errno));
+    return out;
+  }
+  detail::FileReader reader(file.get());
+  TraceRead out = read_trace_stream(
+      [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display, captures);
+  if (!reader.error().empty()) {
+    out.profile.reset();
+    out.error = fmt::format("{}: {}", display, reader.error());
+  }
+  return out;
+}
+
+}  // namespace roofline

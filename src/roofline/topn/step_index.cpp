@@ -1,0 +1,167 @@
+// Step spans -> steps (docs/method.md §22.7): overlapping spans on one thread are one step (the
+// outer span gives the extent, the span with Σ terms the figures), the CPU side chosen when its
+// spans hold the launches, and the per-regime sums of what the steps wrote.
+#include "roofline/topn/step_index.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace roofline::detail {
+namespace {
+
+// The spans of one side, grouped: sorted by (key, begin, longest first), a span that starts
+// before the current group ends joins it.
+std::vector<Step> group_spans(std::vector<const StepSpan*> spans, bool gpu) {
+  const auto key_of = [gpu](const StepSpan& s) { return gpu ? s.device : s.thread; };
+  std::stable_sort(spans.begin(), spans.end(), [&](const StepSpan* a, const StepSpan* b) {
+    return std::make_tuple(key_of(*a), a->begin_us, -a->end_us) <
+           std::make_tuple(key_of(*b), b->begin_us, -b->end_us);
+  });
+  std::vector<Step> out;
+  std::vector<const StepSpan*> members;
+  const auto close = [&]() {
+    if (members.empty()) return;
+    const auto best = std::find_if(members.begin(), members.end(),
+                                   [](const StepSpan* s) { return s->name.has_sigma(); });
+    Step& step = out.back();
+    step.name = (best != members.end() ? *best : members.front())->name;
+    for (const StepSpan* m : members) step.name.fill_from(m->name);
+    step.prefill = step.name.prefill();
+    step.rows = step.name.rows();
+    step.graph_size = step.name.graph_size();
+    members.clear();
+  };
+  for (const StepSpan* s : spans) {
+    if (!out.empty() && out.back().key == key_of(*s) && s->begin_us < out.back().end_us) {
+      out.back().end_us = std::max(out.back().end_us, s->end_us);
+      members.push_back(s);
+      continue;
+    }
+    close();
+    Step step;
+    step.key = key_of(*s);
+    step.begin_us = s->begin_us;
+    step.end_us = s->end_us;
+    out.push_back(step);
+    members.push_back(s);
+  }
+  close();
+  return out;
+}
+
+bool is_launch(RuntimeKind k) {
+  return k == RuntimeKind::launch || k == RuntimeKind::graph_launch || k == RuntimeKind::memcpy ||
+         k == RuntimeKind::memset || k == RuntimeKind::other;
+}
+
+void add_part(const StepPart& p, StepPartSums& into) {
+  const bool present = p.requests ? *p.requests > 0 : p.sum_q.value_or(0.0) > 0;
+  if (!present) return;
+  into.steps += 1.0;
+  const auto add = [](const std::optional<double>& v, double& sum, double& steps) {
+    if (!v) return;
+    sum += *v;
+    steps += 1.0;
+  };
+  add(p.requests, into.requests, into.requests_steps);
+  add(p.sum_q, into.sum_q, into.q_steps);
+  add(p.sum_kv, into.sum_kv, into.kv_steps);
+  add(p.sum_q2, into.sum_q2, into.q2_steps);
+  add(p.sum_qkv, into.sum_qkv, into.qkv_steps);
+}
+
+void add_sums(const StepPartSums& from, StepPartSums& into) {
+  into.steps += from.steps;
+  into.requests += from.requests;
+  into.sum_q += from.sum_q;
+  into.sum_kv += from.sum_kv;
+  into.sum_q2 += from.sum_q2;
+  into.sum_qkv += from.sum_qkv;
+  into.requests_steps += from.requests_steps;
+  into.q_steps += from.q_steps;
+  into.kv_steps += from.kv_steps;
+  into.q2_steps += from.q2_steps;
+  into.qkv_steps += from.qkv_steps;
+}
+
+void join_source(const std::string& source, std::string& into) {
+  if (source.empty()) return;
+  if (into.empty()) {
+    into = source;
+    return;
+  }
+  std::size_t at = 0;
+  while (at <= into.size()) {
+    const std::size_t end = std::min(into.find('+', at), into.size());
+    if (into.compare(at, end - at, source) == 0) return;
+    at = end + 1;
+  }
+  into += "+" + source;
+}
+
+}  // namespace
+
+const Step* StepIndex::find(std::int32_t key, double ts) const {
+  auto it = std::upper_bound(steps.begin(), steps.end(), std::pair{key, ts},
+                             [](const std::pair<std::int32_t, double>& k, const Step& s) {
+                               return std::tie(k.first, k.second) < std::tie(s.key, s.begin_us);
+                             });
+  if (it == steps.begin()) return nullptr;
+  --it;
+  return it->key == key && ts < it->end_us ? &*it : nullptr;
+}
+
+StepIndex build_step_index(const ChromeEvents& ev) {
+  std::vector<const StepSpan*> cpu, gpu;
+  for (const StepSpan& s : ev.steps) (s.gpu ? gpu : cpu).push_back(&s);
+  StepIndex index;
+  if (!cpu.empty()) {
+    index.steps = group_spans(std::move(cpu), false);
+    index.by_launch = true;
+    index.source = "user_annotation";
+    const bool holds_launch = std::any_of(ev.runtime.begin(), ev.runtime.end(), [&](const auto& r) {
+      return is_launch(r.kind) && index.find(r.thread, r.ts_us);
+    });
+    if (holds_launch || gpu.empty()) return index;
+  }
+  if (gpu.empty()) return index;
+  index.steps = group_spans(std::move(gpu), true);
+  index.by_launch = false;
+  index.source = "gpu_user_annotation";
+  return index;
+}
+
+void add_step_stats(const StepIndex& index, const ChromeEvents& ev, StepStats& stats) {
+  for (const Step& s : index.steps) {
+    if (s.prefill) {
+      stats.n_prefill += 1.0;
+      stats.prefill_rows_sum += s.rows;
+      add_part(s.name.context, stats.prefill_context);
+      add_part(s.name.generation, stats.prefill_generation);
+    } else {
+      stats.n_decode += 1.0;
+      stats.decode_batches[static_cast<std::int64_t>(s.rows)] += 1.0;
+      StepPart g = s.name.generation;
+      if (!g.requests) g.requests = s.name.decode_requests();
+      add_part(g, stats.decode_generation);
+    }
+  }
+  if (!index.steps.empty()) join_source(index.source, stats.source);
+  if (ev.unparsed_steps > 0 && stats.unparsed == 0.0) stats.unparsed_example = ev.unparsed_example;
+  stats.unparsed += ev.unparsed_steps;
+}
+
+void add_step_stats(const StepStats& from, StepStats& into) {
+  into.n_prefill += from.n_prefill;
+  into.n_decode += from.n_decode;
+  into.prefill_rows_sum += from.prefill_rows_sum;
+  for (const auto& [batch, n] : from.decode_batches) into.decode_batches[batch] += n;
+  join_source(from.source, into.source);
+  add_sums(from.prefill_context, into.prefill_context);
+  add_sums(from.prefill_generation, into.prefill_generation);
+  add_sums(from.decode_generation, into.decode_generation);
+  if (from.unparsed > 0 && into.unparsed == 0.0) into.unparsed_example = from.unparsed_example;
+  into.unparsed += from.unparsed;
+}
+
+}  // namespace roofline::detail

@@ -1,0 +1,263 @@
+#pragma once
+// `roofline topn` (docs/method.md §18): the standardized Top-N built from raw profiler output.
+//
+// Three steps, kept apart so each can be tested alone:
+//   read   — a trace file (PyTorch profiler Chrome trace, .json or .json.gz; rocprofv3
+//            kernel_trace / kernel_stats CSV; Nsight Systems cuda_gpu_kern_sum CSV) streamed
+//            into a TraceProfile: per kernel name, calls and GPU time, and per distinct call
+//            case (operand dims, dtypes, regime) its count and time. Only I/O step.
+//   build  — TraceProfile -> TopnDocument: ranking, rounding, short names, shapes/dtypes,
+//            classification and the kernel-family fields, per-regime fields. Pure.
+//   render — TopnDocument -> the text of profile_topN.json and profile_workload.json. Pure.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/classify/classify.hpp"
+#include "roofline/inputs/inputs.hpp"
+#include "roofline/inputs/kernel_backends.hpp"
+#include "roofline/inputs/load.hpp"
+
+namespace roofline {
+
+// ---- read ------------------------------------------------------------------------------------
+
+enum class GpuEventKind { kernel, memcpy, memset };
+
+// One distinct way a kernel was launched: the launching op's non-empty operand dims, their input
+// types (aligned with dims), and the regime of the step it ran in (when steps are annotated).
+struct TraceCase {
+  std::vector<std::vector<std::int64_t>> dims;
+  std::vector<std::string> dtypes;
+  std::optional<Regime> regime;
+  double count = 0.0;
+  double total_us = 0.0;
+  std::optional<double> rows;  // the GEMM rows of the steps it ran in (docs/method.md §22.7)
+};
+
+// All launches of one kernel name.
+struct TraceKernel {
+  std::string name;
+  GpuEventKind kind = GpuEventKind::kernel;
+  double calls = 0.0;
+  double total_us = 0.0;
+  std::vector<std::string> dtypes;  // distinct tensor input types of the launching ops, sorted
+  std::vector<TraceCase> cases;     // launches whose op had operand dims (others: no case)
+  PerRegime<double> regime_calls;   // launches inside prefill / decode step annotations
+  PerRegime<double> regime_us;
+  double replay_calls = 0.0;        // launches from a CUDA/HIP graph replay (docs/method.md §22.7)
+  double replay_with_shapes = 0.0;  // of those, paired with a captured launch that had shapes
+  // (launching op, module path) -> launches (docs/method.md §22.7; "" when a launch had none)
+  std::map<std::pair<std::string, std::string>, double> launchers;
+};
+
+// Sums over the steps of one part (context or generation) of one regime's steps. A Σ term is
+// meaningful only when every step with the part wrote it: `*_steps` count the steps that did.
+struct StepPartSums {
+  double steps = 0.0;  // steps with this part (requests > 0, or Σq > 0)
+  double requests = 0.0, sum_q = 0.0, sum_kv = 0.0, sum_q2 = 0.0, sum_qkv = 0.0;
+  double requests_steps = 0.0, q_steps = 0.0, kv_steps = 0.0, q2_steps = 0.0, qkv_steps = 0.0;
+};
+
+// Step annotations (docs/method.md §22.7, every spelling) seen in a trace.
+struct StepStats {
+  double n_prefill = 0.0;                         // steps with prefill tokens
+  double n_decode = 0.0;                          // the others
+  double prefill_rows_sum = 0.0;                  // the tokens of each prefill step, summed
+  std::map<std::int64_t, double> decode_batches;  // generation requests -> decode steps with it
+  // Where the steps came from: "user_annotation" (CPU spans, launches attributed by where they
+  // were launched) or "gpu_user_annotation" (GPU spans, by GPU time); several joined with '+'.
+  std::string source;
+  StepPartSums prefill_context, prefill_generation, decode_generation;
+  double unparsed = 0.0;  // annotation names that start like a step but do not parse
+  std::string unparsed_example;
+  bool any() const { return n_prefill + n_decode > 0; }
+};
+
+// The GPU a trace ran on, from its `deviceProperties` (docs/method.md §22.7): the Top-N's `device`.
+struct TraceDevice {
+  std::string name;                // as the trace spells it; "" when it leaves it empty
+  std::string vendor;              // "AMD" | "NVIDIA" (from the trace's version keys) | ""
+  std::string arch;                // sm_90, gfx942, …; "" when the compute capability names none
+  std::optional<double> cu_count;  // numSms
+  std::optional<double> memory_bytes;  // totalGlobalMem
+  std::optional<std::int64_t> id;      // the deviceProperties entry taken
+  std::string note;  // how the entry was chosen when not by the kernels' device id, and why no arch
+  bool operator==(const TraceDevice&) const = default;
+};
+
+// A replay no capture window matched.
+struct UnpairedReplay {
+  std::int64_t correlation = 0;  // the *GraphLaunch's correlation id
+  double launches = 0.0;
+  std::optional<double> step_size;  // the step's graph size (tokens or requests), when known
+  std::string reason;
+};
+
+// Graph replays of a trace and how many of their launches were joined to a capture
+// (docs/method.md §22.7).
+struct GraphReplayStats {
+  bool capture_given = false;
+  double capture_windows = 0.0;  // windows in the capture traces given
+  double replays = 0.0;          // *GraphLaunch calls with GPU events
+  double launches = 0.0;         // their GPU events
+  double paired = 0.0;           // of those, paired with a captured launch
+  double with_shapes = 0.0;      // of those, whose captured op had operand shapes
+  std::map<std::string, std::pair<double, double>> unpaired_reasons;  // -> (replays, launches)
+  std::vector<UnpairedReplay> unpaired_examples;                      // the first ones
+  bool any() const { return replays > 0; }
+};
+
+struct TraceProfile {
+  std::string source;                // "torch-trace", "rocprofv3", "nsys"
+  std::vector<TraceKernel> kernels;  // sorted by name
+  StepStats steps;
+  std::optional<TraceDevice> device;  // Chrome traces with deviceProperties
+  std::optional<double> world_size;   // distributedInfo.world_size
+  GraphReplayStats graph;
+};
+
+// The outcome of reading one trace file. `error` set: the file is unusable (one line naming the
+// file and what is wrong); `notes` are facts worth printing that change no number.
+struct TraceRead {
+  std::optional<TraceProfile> profile;
+  std::string error;
+  std::vector<std::string> notes;
+  std::vector<std::string> warnings;  // facts that change what the Top-N can say (stderr)
+};
+
+// Streaming byte source: fills up to `cap` bytes, returns how many (0 = end of input).
+using ByteReader = std::function<std::size_t(char* buf, std::size_t cap)>;
+
+// Reads a trace file of any supported format, recognised by its content (gzip by its magic
+// bytes). Memory stays a small fraction of the file: nothing is held whole. Never throws.
+TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display);
+
+// The same over a byte stream (gzip inflated when the stream starts with its magic bytes).
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display);
+
+// Sums several profiles (e.g. one trace per rank) by kernel name; sources are joined with '+'.
+TraceProfile merge_profiles(std::vector<TraceProfile> profiles);
+
+// ---- build -----------------------------------------------------------------------------------
+
+// The kernel-family table (BackendRule, data/kernel_backends.tsv): roofline/kernel_backends.hpp.
+
+// A mangled (`_Z…`) kernel name read back (docs/method.md §22.7).
+struct DemangledName {
+  std::string text;          // the demangled name; from the prefix: the qualified name alone
+  bool from_prefix = false;  // no demangler read it: namespaces and name from `_ZN<len><id>…`
+  std::string why;           // from_prefix: why the demangler gave nothing
+};
+
+// The demangled form of a `_Z…` name (a `.kd` suffix dropped): libiberty's reading where it reads
+// it, else the qualified name its `_ZN<len><id>…` prefix spells. nullopt for a name that is not
+// mangled or whose prefix names nothing. Time and memory stay bounded on any bytes.
+std::optional<DemangledName> demangle_kernel_name(std::string_view name);
+// The qualified name a mangled name's prefix spells ("_ZN7sgl_hip10activation18act_and_mul_
+// kernelI…" -> "sgl_hip::activation::act_and_mul_kernel"), template arguments dropped; "" if none.
+std::string demangle_prefix(std::string_view mangled);
+
+// `short_name` of a (demangled) kernel name: its own identifier, without return type
+// (`std::enable_if<…>::type` included), namespaces, template and argument lists; a Tensile
+// `Cijk_…` name keeps its layout, type prefix and macro tile (`Cijk_Alik_Bljk_BBS_MT256x32x64`), a
+// ck_tile `kentry<…>` gives its kernel class. Memcpy/memset activity names keep their words.
+// Never cut.
+std::string kernel_short_name(std::string_view name, GpuEventKind kind = GpuEventKind::kernel);
+
+// Python's round(x, digits) (round half to even on the exact binary value).
+double round_to(double x, int digits);
+
+struct TopnOptions {
+  std::size_t top = 25;
+};
+
+struct WorkloadCase {
+  std::vector<std::vector<std::int64_t>> dims;
+  std::vector<std::string> dtypes;
+  std::optional<Regime> regime;
+  double count = 0.0;
+  double baseline_latency_ms = 0.0;  // mean per call, rounded to 6 decimals
+  std::optional<double> rows;        // the step's rows: tokens (prefill), requests (decode)
+};
+
+struct TopnEntry {
+  std::size_t rank = 0;
+  std::string name, short_name;
+  std::string demangled;      // the demangled `_Z…` name ("" when the name is not mangled)
+  std::string demangle_note;  // how `demangled` was read when no demangler read it
+  double calls = 0.0;
+  double total_ms = 0.0, avg_us = 0.0, pct_gpu_time = 0.0;     // rounded to 4, 3, 2 decimals
+  std::vector<std::vector<std::vector<std::int64_t>>> shapes;  // up to 5 call signatures
+  std::vector<std::string> dtypes;
+  std::string classification, backend_guess, opt_hint;
+  std::optional<bool> editable;
+  // docs/method.md §22.7: the CPU op that launched most of the calls and its module path (the
+  // innermost two nn.Modules, "Qwen2MLP.MergedColumnParallelLinear"); nullopt when no launch had
+  // one.
+  std::optional<std::string> op, module;
+  // Per-regime fields, only when the trace had step annotations and this kernel ran in a step.
+  bool has_regimes = false;
+  std::string phase;  // prefill | decode | both
+  std::vector<std::string> served_regimes;
+  PerRegime<double> phase_calls_measured, calls_per_step, base_latency_ms, est_rows;
+  // profile_workload.json
+  std::vector<WorkloadCase> cases;  // most calls first
+  double calls_without_shapes = 0.0;
+};
+
+struct ServingSummary {
+  double n_prefill_steps = 0.0, n_decode_steps = 0.0;
+  std::optional<double> decode_batch_captured;  // largest generation batch of a decode step
+  std::optional<double> decode_batch_steady;    // most common one (ties: the larger)
+  std::optional<bool> steady;                   // that batch covers >= 90% of decode steps
+  // The measured figures (docs/method.md §22.7).
+  std::string step_source;               // StepStats::source
+  std::optional<double> decode_batch;    // mean generation requests per step
+  std::optional<double> decode_context;  // Σkv / requests of the generation parts
+  std::string decode_from;               // "decode steps" | "mixed steps' generation parts"
+  std::optional<double> prefill_tokens_per_step;
+  StepPartSums prefill_context, prefill_generation, decode_generation;
+  double unparsed_steps = 0.0;
+  std::string unparsed_example;
+};
+
+struct TopnDocument {
+  std::string source;
+  double total_gpu_time_ms = 0.0;  // rounded to 4 decimals
+  double num_kernel_launches = 0.0;
+  double num_distinct_kernels = 0.0;
+  std::optional<TraceDevice> device;
+  std::optional<double> world_size;
+  std::optional<ServingSummary> serving;
+  std::optional<GraphReplayStats> graph_replay;  // when the trace had graph replays
+  std::vector<TopnEntry> entries;
+  std::vector<std::string> warnings;  // one line each, for stderr (e.g. replays without shapes)
+};
+
+// Suffixes `#2`, `#3`, … to the later entries (in order) of every short name that several share,
+// so that no two entries of one Top-N have the same short name.
+void make_short_names_unique(std::vector<TopnEntry>& entries);
+
+// Ranks the profile's kernels by total GPU time (ties by name), keeps the first `options.top`
+// and fills every Top-N field. Pure: the same profile always gives the same document.
+TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
+                        const std::vector<ClassRule>& class_families,
+                        const std::vector<BackendRule>& backends);
+
+// ---- render ----------------------------------------------------------------------------------
+
+// profile_topN.json text (docs/method.md §2.3 field order; shapes three levels deep,
+// docs/method.md §2.3).
+std::string render_topn_json(const TopnDocument& doc);
+// profile_workload.json text (`schema: "workload-v1"`, docs/method.md §2.3).
+std::string render_workload_json(const TopnDocument& doc);
+
+}  // namespace roofline

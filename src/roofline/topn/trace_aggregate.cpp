@@ -1,0 +1,283 @@
+// ChromeEvents -> TraceProfile: each GPU event joined to the CPU op that launched it (External
+// id, else the runtime call's correlation id) and to the step that launched it
+// (docs/method.md §22.7), then summed per kernel name. Also merge_profiles, which sums profiles of
+// several files.
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "roofline/topn/capture_join.hpp"
+#include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/event_lookup.hpp"
+#include "roofline/topn/op_attribution.hpp"
+#include "roofline/topn/step_index.hpp"
+
+namespace roofline {
+namespace detail {
+namespace {
+
+constexpr std::uint8_t k_no_regime = 2;
+
+std::uint8_t regime_code(const std::optional<Regime>& r) {
+  return r ? static_cast<std::uint8_t>(*r == Regime::prefill ? 0 : 1) : k_no_regime;
+}
+
+struct CaseSum {
+  double count = 0.0, us = 0.0;
+};
+
+// (OpShape, regime, the step's rows or -1)
+using CaseKey = std::tuple<std::uint32_t, std::uint8_t, double>;
+
+struct KernelSum {
+  GpuEventKind kind = GpuEventKind::kernel;
+  double calls = 0.0, us = 0.0;
+  PerRegime<double> regime_calls, regime_us;
+  std::map<CaseKey, CaseSum> cases;
+  double replay_calls = 0.0, replay_with_shapes = 0.0;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, double> launchers;  // (op, module) labels
+};
+
+// The step a GPU event belongs to: the one holding its launch (the runtime event, else the
+// launching op), or with GPU spans only the one holding the event itself.
+const Step* step_of(const StepIndex& steps, const GpuEventRec& g, const RuntimeRec* launch,
+                    const OpRec* op) {
+  if (steps.steps.empty()) return nullptr;
+  if (!steps.by_launch) return steps.find(g.device, g.ts_us);
+  if (launch) return steps.find(launch->thread, launch->ts_us);
+  if (op) return steps.find(op->thread, op->ts_us);
+  return nullptr;
+}
+
+void add_regime(KernelSum& k, Regime r, double us) {
+  k.regime_calls.at(r) = k.regime_calls.at(r).value_or(0.0) + 1.0;
+  k.regime_us.at(r) = k.regime_us.at(r).value_or(0.0) + us;
+}
+
+TraceKernel kernel_of(const ChromeEvents& ev, std::uint32_t id, const KernelSum& k) {
+  TraceKernel tk;
+  tk.name = ev.names.at(id);
+  tk.kind = k.kind;
+  tk.calls = k.calls;
+  tk.total_us = k.us;
+  tk.regime_calls = k.regime_calls;
+  tk.regime_us = k.regime_us;
+  tk.replay_calls = k.replay_calls;
+  tk.replay_with_shapes = k.replay_with_shapes;
+  for (const auto& [who, n] : k.launchers) {
+    const auto text = [&](std::uint32_t label) {
+      return label == k_no_id ? std::string() : ev.labels.at(label);
+    };
+    tk.launchers[{text(who.first), text(who.second)}] += n;
+  }
+  for (const auto& [key, sum] : k.cases) {
+    const OpShape& shape = ev.shapes[std::get<0>(key)];
+    tk.dtypes.insert(tk.dtypes.end(), shape.tensor_types.begin(), shape.tensor_types.end());
+    if (shape.dims.empty()) continue;
+    TraceCase c;
+    c.dims = shape.dims;
+    c.dtypes = shape.dtypes;
+    if (std::get<1>(key) != k_no_regime)
+      c.regime = std::get<1>(key) == 0 ? Regime::prefill : Regime::decode;
+    if (std::get<2>(key) >= 0) c.rows = std::get<2>(key);
+    c.count = sum.count;
+    c.total_us = sum.us;
+    tk.cases.push_back(std::move(c));
+  }
+  std::sort(tk.dtypes.begin(), tk.dtypes.end());
+  tk.dtypes.erase(std::unique(tk.dtypes.begin(), tk.dtypes.end()), tk.dtypes.end());
+  return tk;
+}
+
+}  // namespace
+
+std::optional<StepSpan> parse_step_name(std::string_view name) {
+  const StepNameParse parsed = parse_step_annotation(name);
+  if (parsed.kind != StepNameKind::step) return std::nullopt;
+  StepSpan s;
+  s.name = parsed.step;
+  s.prefill = parsed.step.prefill();
+  s.rows = parsed.step.rows();
+  s.batch = static_cast<std::int64_t>(parsed.step.decode_requests().value_or(0.0));
+  return s;
+}
+
+namespace {
+
+// What the launch of one GPU event gives it: its op's shapes, name and module (interned in the
+// trace's tables), from the eager op or, for a replay, from the captured launch it pairs with.
+struct Origin {
+  std::uint32_t shape = k_no_id, op = k_no_id, module = k_no_id;
+};
+
+class Origins {
+ public:
+  Origins(ChromeEvents& ev, const CaptureSet* cap)
+      : ev_(ev), cap_(cap), shape_ids_(cap ? cap->shapes.size() : 0, k_no_id) {}
+  Origin eager(const OpRec* op, const OpModules& modules) {
+    if (!op) return {};
+    if (op->module == k_unset_module) {  // computed once per op, kept in the op's padding
+      const std::string module = modules.path_of(*op);
+      op->module = module.empty() ? k_no_id : ev_.labels.intern(module);
+    }
+    return {op->shape, op->name, op->module};
+  }
+  Origin captured(const CapturedLaunch* c) {
+    Origin o;
+    if (!c || !cap_) return o;
+    if (c->shape != k_no_capture_id) {
+      std::uint32_t& id = shape_ids_[c->shape];
+      if (id == k_no_id) {
+        const CaptureShape& s = cap_->shapes[c->shape];
+        id = intern_op_shape(ev_, OpShape{s.dims, s.dtypes, s.tensor_types});
+      }
+      o.shape = id;
+    }
+    if (c->op != k_no_capture_id) o.op = ev_.labels.intern(cap_->texts[c->op]);
+    if (c->module != k_no_capture_id) o.module = ev_.labels.intern(cap_->texts[c->module]);
+    return o;
+  }
+
+ private:
+  ChromeEvents& ev_;
+  const CaptureSet* cap_;
+  std::vector<std::uint32_t> shape_ids_;  // capture shape -> trace shape
+};
+
+}  // namespace
+
+TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* captures) {
+  const StepIndex steps = build_step_index(ev);
+  const EventLookup lookup(ev);
+  const OpModules modules(ev);
+  ReplayJoin join = join_replays(ev, lookup, steps, captures);
+  Origins origins(ev, captures);
+  std::vector<KernelSum> sums(ev.names.size());
+  std::vector<bool> seen(ev.names.size(), false);
+  for (std::size_t i = 0; i < ev.gpu.size(); ++i) {
+    const GpuEventRec& g = ev.gpu[i];
+    KernelSum& k = sums[g.name];
+    if (!seen[g.name]) {
+      seen[g.name] = true;
+      k.kind = g.kind;
+    }
+    k.calls += 1.0;
+    k.us += g.dur_us;
+    const RuntimeRec* launch = lookup.runtime(g.correlation);
+    const std::int64_t ext =
+        g.external_id >= 0 ? g.external_id : (launch ? launch->external_id : -1);
+    const OpRec* op = lookup.op(ext);
+    const bool replay = join.replayed(i);
+    Origin origin;
+    if (replay) {
+      origin = origins.captured(join.paired(i));
+    } else {
+      origin = origins.eager(op, modules);
+    }
+    const Step* step = step_of(steps, g, launch, op);
+    std::optional<Regime> regime;
+    if (step) {
+      regime = step->prefill ? Regime::prefill : Regime::decode;
+      add_regime(k, *regime, g.dur_us);
+    }
+    const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
+    if (replay) {
+      k.replay_calls += 1.0;
+      if (shaped) {
+        k.replay_with_shapes += 1.0;
+        join.stats.with_shapes += 1.0;
+      }
+    }
+    k.launchers[{origin.op, origin.module}] += 1.0;
+    if (origin.shape != k_no_id) {
+      CaseSum& c = k.cases[{origin.shape, regime_code(regime), step ? step->rows : -1.0}];
+      c.count += 1.0;
+      c.us += g.dur_us;
+    }
+  }
+
+  TraceProfile p;
+  p.source = "torch-trace";
+  p.device = choose_trace_device(ev.meta, ev.gpu);
+  p.world_size = ev.meta.world_size;
+  for (std::uint32_t id = 0; id < sums.size(); ++id)
+    if (seen[id]) p.kernels.push_back(kernel_of(ev, id, sums[id]));
+  std::sort(p.kernels.begin(), p.kernels.end(),
+            [](const TraceKernel& a, const TraceKernel& b) { return a.name < b.name; });
+  add_step_stats(steps, ev, p.steps);
+  p.graph = std::move(join.stats);
+  return p;
+}
+
+}  // namespace detail
+
+namespace {
+
+void add(PerRegime<double>& into, const PerRegime<double>& from) {
+  for (Regime r : {Regime::prefill, Regime::decode})
+    if (from.at(r)) into.at(r) = into.at(r).value_or(0.0) + *from.at(r);
+}
+
+void add_graph_stats(GraphReplayStats& from, GraphReplayStats& into) {
+  into.capture_given = into.capture_given || from.capture_given;
+  into.capture_windows = std::max(into.capture_windows, from.capture_windows);  // one set for all
+  into.replays += from.replays;
+  into.launches += from.launches;
+  into.paired += from.paired;
+  into.with_shapes += from.with_shapes;
+  for (const auto& [reason, n] : from.unpaired_reasons) {
+    into.unpaired_reasons[reason].first += n.first;
+    into.unpaired_reasons[reason].second += n.second;
+  }
+  for (UnpairedReplay& u : from.unpaired_examples)
+    if (into.unpaired_examples.size() < 10) into.unpaired_examples.push_back(std::move(u));
+}
+
+}  // namespace
+
+TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
+  if (profiles.size() == 1) return std::move(profiles.front());
+  TraceProfile out;
+  std::map<std::string, TraceKernel> kernels;
+  for (TraceProfile& p : profiles) {
+    if (out.source.find(p.source) == std::string::npos)
+      out.source += (out.source.empty() ? "" : "+") + p.source;
+    detail::add_step_stats(p.steps, out.steps);
+    add_graph_stats(p.graph, out.graph);
+    detail::merge_trace_device(out, p);
+    for (TraceKernel& k : p.kernels) {
+      auto [it, inserted] = kernels.try_emplace(k.name);
+      TraceKernel& into = it->second;
+      if (inserted) {
+        into = std::move(k);
+        continue;
+      }
+      into.calls += k.calls;
+      into.total_us += k.total_us;
+      add(into.regime_calls, k.regime_calls);
+      add(into.regime_us, k.regime_us);
+      into.replay_calls += k.replay_calls;
+      into.replay_with_shapes += k.replay_with_shapes;
+      for (const auto& [who, n] : k.launchers) into.launchers[who] += n;
+      into.dtypes.insert(into.dtypes.end(), k.dtypes.begin(), k.dtypes.end());
+      std::sort(into.dtypes.begin(), into.dtypes.end());
+      into.dtypes.erase(std::unique(into.dtypes.begin(), into.dtypes.end()), into.dtypes.end());
+      for (TraceCase& c : k.cases) {
+        auto same = std::find_if(into.cases.begin(), into.cases.end(), [&](const TraceCase& x) {
+          return x.dims == c.dims && x.dtypes == c.dtypes && x.regime == c.regime &&
+                 x.rows == c.rows;
+        });
+        if (same == into.cases.end()) {
+          into.cases.push_back(std::move(c));
+        } else {
+          same->count += c.count;
+          same->total_us += c.total_us;
+        }
+      }
+    }
+  }
+  for (auto& [name, k] : kernels) out.kernels.push_back(std::move(k));
+  return out;
+}
+
+}  // namespace roofline

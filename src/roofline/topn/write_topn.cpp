@@ -1,0 +1,267 @@
+// TopnDocument -> the text of profile_topN.json and profile_workload.json. Objects one key per
+// line, arrays of numbers and of number lists on one line (shapes stay readable), keys in the
+// order docs/method.md §2.3 lists them. Same document, same bytes.
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/base/json_number.hpp"
+#include "roofline/topn/topn.hpp"
+
+namespace roofline {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// Counts as integers (20, not 20.0) when they are whole and exactly representable.
+ordered_json count_json(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
+    return static_cast<std::int64_t>(v);
+  return json_number(v);
+}
+
+bool holds_object(const ordered_json& v) {
+  if (v.is_object()) return true;
+  if (v.is_array())
+    for (const auto& x : v)
+      if (holds_object(x)) return true;
+  return false;
+}
+
+void write(std::string& out, const ordered_json& v, int indent) {
+  const auto scalar = [](const ordered_json& x) {
+    return x.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  };
+  if (v.is_object()) {
+    if (v.empty()) {
+      out += "{}";
+      return;
+    }
+    out += "{\n";
+    std::size_t i = 0;
+    for (auto it = v.begin(); it != v.end(); ++it, ++i) {
+      out.append(static_cast<std::size_t>(indent + 2), ' ');
+      out += scalar(ordered_json(it.key()));
+      out += ": ";
+      write(out, it.value(), indent + 2);
+      out += i + 1 < v.size() ? ",\n" : "\n";
+    }
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += '}';
+  } else if (v.is_array()) {
+    if (v.empty()) {
+      out += "[]";
+      return;
+    }
+    if (!holds_object(v)) {  // numbers, strings and lists of them: one line
+      out += '[';
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i) out += ", ";
+        write(out, v[i], indent);
+      }
+      out += ']';
+      return;
+    }
+    out += "[\n";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      out.append(static_cast<std::size_t>(indent + 2), ' ');
+      write(out, v[i], indent + 2);
+      out += i + 1 < v.size() ? ",\n" : "\n";
+    }
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += ']';
+  } else {
+    out += scalar(v);
+  }
+}
+
+std::string text_of(const ordered_json& doc) {
+  std::string out;
+  write(out, doc, 0);
+  out += '\n';
+  return out;
+}
+
+ordered_json per_regime(const PerRegime<double>& v, bool counts) {
+  ordered_json j = ordered_json::object();
+  for (Regime r : {Regime::prefill, Regime::decode})
+    if (v.at(r)) j[to_string(r)] = counts ? count_json(*v.at(r)) : json_number(*v.at(r));
+  return j;
+}
+
+// One part's sums: the steps with it, and each figure every one of them wrote.
+ordered_json part_json(const StepPartSums& p) {
+  ordered_json j;
+  j["steps"] = count_json(p.steps);
+  const std::pair<const char*, std::pair<double, double>> figures[] = {
+      {"requests", {p.requests, p.requests_steps}},
+      {"sum_q", {p.sum_q, p.q_steps}},
+      {"sum_kv", {p.sum_kv, p.kv_steps}},
+      {"sum_q2", {p.sum_q2, p.q2_steps}},
+      {"sum_qkv", {p.sum_qkv, p.qkv_steps}}};
+  for (const auto& [key, v] : figures)
+    if (v.second == p.steps) j[key] = count_json(v.first);
+  return j;
+}
+
+// docs/method.md §22.7's measured figures, after the step counts.
+void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
+  if (!s.step_source.empty()) serving["step_source"] = s.step_source;
+  if (s.decode_batch) serving["decode_batch"] = count_json(*s.decode_batch);
+  if (s.decode_context) serving["decode_context"] = count_json(*s.decode_context);
+  if (!s.decode_from.empty()) serving["decode_from"] = s.decode_from;
+  if (s.prefill_tokens_per_step)
+    serving["prefill_tokens_per_step"] = count_json(*s.prefill_tokens_per_step);
+  ordered_json sums = ordered_json::object();
+  ordered_json prefill = ordered_json::object();
+  if (s.prefill_context.steps > 0) prefill["context"] = part_json(s.prefill_context);
+  if (s.prefill_generation.steps > 0) prefill["generation"] = part_json(s.prefill_generation);
+  if (!prefill.empty()) sums["prefill"] = std::move(prefill);
+  if (s.decode_generation.steps > 0)
+    sums["decode"] = ordered_json{{"generation", part_json(s.decode_generation)}};
+  if (!sums.empty()) serving["sums"] = std::move(sums);
+  if (s.unparsed_steps > 0) {
+    serving["unparsed_step_annotations"] = count_json(s.unparsed_steps);
+    serving["unparsed_step_example"] = s.unparsed_example;
+  }
+}
+
+// docs/method.md §22.7: the trace's graph replays and how many of their launches were joined.
+ordered_json graph_json(const GraphReplayStats& g) {
+  ordered_json j;
+  j["replays"] = count_json(g.replays);
+  j["launches"] = count_json(g.launches);
+  j["with_shapes"] = count_json(g.with_shapes);
+  j["capture_given"] = g.capture_given;
+  if (g.capture_given) j["capture_windows"] = count_json(g.capture_windows);
+  j["paired"] = count_json(g.paired);
+  j["unpaired"] = count_json(g.launches - g.paired);
+  ordered_json reasons = ordered_json::array();
+  for (const auto& [reason, n] : g.unpaired_reasons)
+    reasons.push_back(ordered_json{
+        {"reason", reason}, {"replays", count_json(n.first)}, {"launches", count_json(n.second)}});
+  j["unpaired_reasons"] = std::move(reasons);
+  ordered_json examples = ordered_json::array();
+  for (const UnpairedReplay& u : g.unpaired_examples) {
+    ordered_json e;
+    e["correlation"] = u.correlation;
+    e["launches"] = count_json(u.launches);
+    if (u.step_size) e["step_size"] = count_json(*u.step_size);
+    e["reason"] = u.reason;
+    examples.push_back(std::move(e));
+  }
+  j["unpaired_replays"] = std::move(examples);
+  return j;
+}
+
+ordered_json entry_json(const TopnEntry& e) {
+  ordered_json j;
+  j["rank"] = e.rank;
+  j["name"] = e.name;
+  j["short_name"] = e.short_name;
+  if (!e.demangled.empty()) j["demangled"] = e.demangled;
+  if (!e.demangle_note.empty()) j["demangle_note"] = e.demangle_note;
+  j["calls"] = count_json(e.calls);
+  j["total_ms"] = json_number(e.total_ms);
+  j["avg_us"] = json_number(e.avg_us);
+  j["pct_gpu_time"] = json_number(e.pct_gpu_time);
+  j["shapes"] = e.shapes;
+  j["dtypes"] = e.dtypes;
+  j["op"] = e.op ? ordered_json(*e.op) : ordered_json(nullptr);
+  j["module"] = e.module ? ordered_json(*e.module) : ordered_json(nullptr);
+  j["classification"] = e.classification;
+  j["backend_guess"] = e.backend_guess;
+  j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
+  j["opt_hint"] = e.opt_hint;
+  if (e.has_regimes) {
+    j["phase"] = e.phase;
+    j["served_regimes"] = e.served_regimes;
+    j["phase_calls_measured"] = per_regime(e.phase_calls_measured, true);
+    j["calls_per_step"] = per_regime(e.calls_per_step, true);
+    j["base_latency_ms"] = per_regime(e.base_latency_ms, false);
+    ordered_json shape = ordered_json::object();
+    for (Regime r : {Regime::prefill, Regime::decode})
+      if (e.est_rows.at(r))
+        shape[to_string(r)] = ordered_json{{"M", count_json(*e.est_rows.at(r))}};
+    j["est_shape"] = std::move(shape);
+  }
+  return j;
+}
+
+// docs/method.md §22.7: `device: {name, vendor, arch, cu_count, memory_bytes, source[, note]}`;
+// what the trace does not give is null.
+ordered_json device_json(const TraceDevice& d) {
+  const auto text = [](const std::string& s) {
+    return s.empty() ? ordered_json() : ordered_json(s);
+  };
+  ordered_json j;
+  j["name"] = text(d.name);
+  j["vendor"] = text(d.vendor);
+  j["arch"] = text(d.arch);
+  j["cu_count"] = d.cu_count ? count_json(*d.cu_count) : ordered_json();
+  j["memory_bytes"] = d.memory_bytes ? count_json(*d.memory_bytes) : ordered_json();
+  j["source"] = "trace deviceProperties";
+  if (!d.note.empty()) j["note"] = d.note;
+  return j;
+}
+
+}  // namespace
+
+std::string render_topn_json(const TopnDocument& doc) {
+  ordered_json j;
+  j["source"] = doc.source;
+  j["total_gpu_time_ms"] = json_number(doc.total_gpu_time_ms);
+  j["num_kernel_launches"] = count_json(doc.num_kernel_launches);
+  j["num_distinct_kernels"] = count_json(doc.num_distinct_kernels);
+  if (doc.device) j["device"] = device_json(*doc.device);
+  if (doc.world_size) j["world_size"] = count_json(*doc.world_size);
+  if (doc.serving) {
+    const ServingSummary& s = *doc.serving;
+    ordered_json serving;
+    serving["n_prefill_steps"] = count_json(s.n_prefill_steps);
+    serving["n_decode_steps"] = count_json(s.n_decode_steps);
+    if (s.decode_batch_captured)
+      serving["decode_batch_captured"] = count_json(*s.decode_batch_captured);
+    if (s.decode_batch_steady) serving["decode_batch_steady"] = count_json(*s.decode_batch_steady);
+    if (s.steady) serving["steady"] = *s.steady;
+    add_measured_serving(s, serving);
+    j["serving"] = std::move(serving);
+  }
+  if (doc.graph_replay) j["graph_replay"] = graph_json(*doc.graph_replay);
+  ordered_json kernels = ordered_json::array();
+  for (const TopnEntry& e : doc.entries) kernels.push_back(entry_json(e));
+  j["top_kernels"] = std::move(kernels);
+  return text_of(j);
+}
+
+std::string render_workload_json(const TopnDocument& doc) {
+  ordered_json j;
+  j["schema"] = "workload-v1";
+  j["source"] = doc.source;
+  ordered_json kernels = ordered_json::array();
+  for (const TopnEntry& e : doc.entries) {
+    ordered_json k;
+    k["rank"] = e.rank;
+    k["name"] = e.name;
+    k["short_name"] = e.short_name;
+    k["calls"] = count_json(e.calls);
+    k["calls_without_shapes"] = count_json(e.calls_without_shapes);
+    ordered_json cases = ordered_json::array();
+    for (const WorkloadCase& c : e.cases) {
+      ordered_json cj;
+      cj["dims"] = c.dims;
+      cj["dtypes"] = c.dtypes;
+      cj["count"] = count_json(c.count);
+      cj["baseline_latency_ms"] = json_number(c.baseline_latency_ms);
+      if (c.regime) cj["regime"] = to_string(*c.regime);
+      if (c.rows) cj["rows"] = count_json(*c.rows);
+      cases.push_back(std::move(cj));
+    }
+    k["cases"] = std::move(cases);
+    kernels.push_back(std::move(k));
+  }
+  j["kernels"] = std::move(kernels);
+  return text_of(j);
+}
+
+}  // namespace roofline

@@ -1,0 +1,102 @@
+// Build-time generator: parses data/peaks.md with the same parser `--peaks FILE` uses and writes
+// the sections as C++ statements for src/roofline/inputs/builtin_peaks.cpp. Any parse or check problem, or a
+// check warning (a measured figure above the datasheet or below 0.3 of it), fails the build, so
+// the shipped table is always sound.
+// Usage: gen_builtin_peaks PEAKS_MD OUT_INC
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "roofline/inputs/peaks.hpp"
+
+namespace {
+
+std::string hex(double v) {
+  return fmt::format("{:a}", v);
+}  // exact round trip
+
+// A C++ string literal of `s`: quotes and backslashes escaped, control bytes as three-digit octal
+// escapes (which, unlike \x, never swallow a following character).
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      out += fmt::format("\\{:03o}", u);
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string opt(const std::optional<double>& v) {
+  return v ? hex(*v) : "std::nullopt";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: gen_builtin_peaks PEAKS_MD OUT_INC\n");
+    return 2;
+  }
+  std::ifstream in(argv[1], std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    std::fprintf(stderr, "gen_builtin_peaks: cannot read %s\n", argv[1]);
+    return 1;
+  }
+  auto loaded = roofline::parse_peaks_md(text.str(), "data/peaks.md");
+  std::vector<std::string> problems = loaded.errors;
+  if (loaded.value)
+    for (auto& p : roofline::check_peaks(*loaded.value)) problems.push_back(p);
+  if (loaded.value)
+    for (auto& w : roofline::check_peaks_warnings(*loaded.value))
+      problems.push_back("warning: " + w);
+  if (!loaded.value || !problems.empty()) {
+    for (const auto& p : problems) std::fprintf(stderr, "gen_builtin_peaks: %s\n", p.c_str());
+    return 1;
+  }
+  std::string out = "// Generated from data/peaks.md by gen_builtin_peaks. Do not edit.\n";
+  for (const auto& s : loaded.value->sections) {
+    out += "{\n  PeaksSection s;\n";
+    out += fmt::format("  s.gfx = {};\n  s.product = {};\n  s.line = {};\n", quoted(s.gfx),
+                       quoted(s.product), s.line);
+    out +=
+        fmt::format("  s.cu = {};\n  s.hbm_bw_bytes_s = {};\n", opt(s.cu), opt(s.hbm_bw_bytes_s));
+    out += fmt::format("  s.l2_bytes = {};\n  s.mall_bytes = {};\n", opt(s.l2_bytes),
+                       opt(s.mall_bytes));
+    if (s.link)
+      out += fmt::format("  s.link = LinkPeak{{{}, {}, {}}};\n", quoted(s.link->topology),
+                         hex(s.link->bytes_s), hex(s.link->links));
+    for (const auto& [key, value] : s.flops)
+      out += fmt::format("  s.flops[DtypeKey::{}] = {};\n", key.str(), hex(value));  // peak keys
+    for (const auto& name : s.device_names)
+      out += fmt::format("  s.device_names.push_back({});\n", quoted(name));
+    if (s.measured) {
+      // docs/method.md §5.7: the measured block, its source text escaped like every string.
+      out += "  s.measured = MeasuredPeaks{};\n";
+      out += fmt::format("  s.measured->hbm_bw_bytes_s = {};\n", opt(s.measured->hbm_bw_bytes_s));
+      for (const auto& [key, value] : s.measured->flops)
+        out += fmt::format("  s.measured->flops[DtypeKey::{}] = {};\n", key.str(), hex(value));
+      out += fmt::format("  s.measured->source = {};\n", quoted(s.measured->source));
+    }
+    out += "  t.sections.push_back(std::move(s));\n}\n";
+  }
+  std::string tmp = std::string(argv[2]) + ".tmp";
+  std::ofstream o(tmp, std::ios::binary);
+  o << out;
+  o.close();
+  if (!o || std::rename(tmp.c_str(), argv[2]) != 0) {
+    std::fprintf(stderr, "gen_builtin_peaks: cannot write %s\n", argv[2]);
+    return 1;
+  }
+  return 0;
+}

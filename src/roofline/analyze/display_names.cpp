@@ -9,7 +9,7 @@
 #include "roofline/analyze/head.hpp"
 
 namespace roofline {
-namespace {
+namespace display_names_impl {  // named, not anonymous: unity batches share one translation unit
 
 constexpr std::size_t k_max_tag = 36;
 constexpr std::size_t k_max_role = 24;
@@ -77,26 +77,29 @@ std::string strip_clone(std::string s) {
   return s;
 }
 
-}  // namespace
+}  // namespace display_names_impl
 
 std::string kernel_tag(const std::string& short_name, const std::string& demangled,
                        const std::string& name) {
-  std::string base = strip_clone(short_name.empty() ? name : short_name);
-  if (starts_with(base, "Cijk_")) {
-    const std::string tile = macro_tile(base).empty() ? macro_tile(name) : macro_tile(base);
-    return tile.empty() ? shorten(base) : "Cijk " + tile;
+  std::string base = display_names_impl::strip_clone(short_name.empty() ? name : short_name);
+  if (display_names_impl::starts_with(base, "Cijk_")) {
+    const std::string tile = display_names_impl::macro_tile(base).empty()
+                                 ? display_names_impl::macro_tile(name)
+                                 : display_names_impl::macro_tile(base);
+    return tile.empty() ? display_names_impl::shorten(base) : "Cijk " + tile;
   }
-  if (starts_with(base, "_Z")) {
-    std::string prefix = mangled_prefix(base);
-    if (prefix.empty() && !demangled.empty()) prefix = identifier(demangled);
-    return shorten(prefix.empty() ? base : prefix);
+  if (display_names_impl::starts_with(base, "_Z")) {
+    std::string prefix = display_names_impl::mangled_prefix(base);
+    if (prefix.empty() && !demangled.empty()) prefix = display_names_impl::identifier(demangled);
+    return display_names_impl::shorten(prefix.empty() ? base : prefix);
   }
-  if (contains(base, "(") || contains(base, "<") || contains(base, "::"))
-    if (std::string id = identifier(base); !id.empty()) base = id;
-  return shorten(base);
+  if (display_names_impl::contains(base, "(") || display_names_impl::contains(base, "<") ||
+      display_names_impl::contains(base, "::"))
+    if (std::string id = display_names_impl::identifier(base); !id.empty()) base = id;
+  return display_names_impl::shorten(base);
 }
 
-namespace {
+namespace display_names_impl {  // named, not anonymous: unity batches share one translation unit
 
 // The role a module's innermost class names, where it is a leaf layer ("" otherwise).
 std::string module_role(std::string_view module) {
@@ -143,18 +146,18 @@ std::string projection_role(const HeadEntry& e) {
   return fmt::format("{}_proj", to_string(k));
 }
 
-}  // namespace
+}  // namespace display_names_impl
 
 std::string kernel_role(const std::string& module, const std::string& op) {
-  std::string role = module_role(module);
-  return role.empty() ? op_role(op) : role;
+  std::string role = display_names_impl::module_role(module);
+  return role.empty() ? display_names_impl::op_role(op) : role;
 }
 
 void display_names(std::vector<HeadEntry>& entries) {
   std::map<std::string, int> count;
   for (auto& e : entries) {
     const std::string tag = kernel_tag(e.short_name, e.demangled, e.name);
-    std::string role = projection_role(e);
+    std::string role = display_names_impl::projection_role(e);
     if (role.empty()) role = kernel_role(e.module, e.op);
     e.display_name = role.empty() || role == tag ? tag : fmt::format("{} · {}", role, tag);
     ++count[e.display_name];

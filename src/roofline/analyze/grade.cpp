@@ -40,10 +40,9 @@ Grade grade(Stage stage, const WorkEstimate& work, const Verdict& v, const Resol
   else if (v.suspect)
     g.problem = EntryProblem{
         Level::L3,
-        fmt::format("infeasible: raw roofline_pct {:.4g} outside [0.001, 1]; no verdict{}",
-                    v.roofline_pct_raw.value_or(0.0),
-                    v.stage_c_candidate ? ", stage-C candidate"
-                                        : " (under 1 MiB modelled: counters would not change it)")};
+        fmt::format(
+            "infeasible: raw roofline_pct {:.4g} outside [0.001, 1]; no verdict, stage-C candidate",
+            v.roofline_pct_raw.value_or(0.0))};
   return g;
 }
 

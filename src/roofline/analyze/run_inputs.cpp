@@ -68,7 +68,9 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
   if (in.topn.found) out.push_back({in.topn.display, "topn"});
   if (in.env.found) out.push_back({in.env.display, "env_report"});
   if (in.config.found) out.push_back({in.config.display, "config"});
-  if (in.workload.found) out.push_back({in.workload.display, "workload"});
+  // A workload built with the Top-N from a trace (analyze TRACE) is that trace, listed once.
+  if (in.workload.found && in.workload.display != in.topn.display)
+    out.push_back({in.workload.display, "workload"});
   if (in.peaks.found) out.push_back({in.peaks.display, "peaks"});
   if (in.calibration && in.calibration->found)
     out.push_back({in.calibration->display, "calibration"});

@@ -53,11 +53,7 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
                     const ResolvedPeaks& peaks, const AxisRoof& roof) {
   const double t_s = work.t_unit_ms / 1000.0;
   const bool measured = roof.ceiling == CeilingKind::measured;
-  // Counters can change a decision only where DRAM traffic could: a kernel whose whole byte model
-  // is under 1 MiB (a router's 768 B) stays in cache and latency-bound whatever they measure.
-  constexpr double k_cache_resident_bytes = 1024.0 * 1024.0;
-  v.stage_c_candidate =
-      !(raw_ds < k_sane_low && work.bytes > 0 && work.bytes < k_cache_resident_bytes);
+  v.stage_c_candidate = true;
   v.bytes_upper_bound = byte_budget(roof.datasheet_bw, work.t_unit_ms);
   if (roof.datasheet_flops > 0) v.flops_upper_bound = roof.datasheet_flops * t_s;
   if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&

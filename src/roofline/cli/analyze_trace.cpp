@@ -13,7 +13,7 @@
 #include "roofline/render/report.hpp"
 
 namespace roofline::cli {
-namespace {
+namespace analyze_trace_impl {  // named, not anonymous: unity batches share one translation unit
 
 namespace fs = std::filesystem;
 
@@ -87,24 +87,25 @@ bool write_topn_files(const AnalyzeArgs& a, const TopnDocument& doc, const fs::p
   return true;
 }
 
-}  // namespace
+}  // namespace analyze_trace_impl
 
 int run_analyze_trace(AnalyzeArgs a) {
-  refuse_folder_options(a);
-  default_paths(a);
+  analyze_trace_impl::refuse_folder_options(a);
+  analyze_trace_impl::default_paths(a);
   prepare_options(a);
-  const std::optional<TopnDocument> doc = topn_from_traces(a.traces, a.captures, k_topn_kernels);
+  const std::optional<TopnDocument> doc =
+      topn_from_traces(a.traces, a.captures, analyze_trace_impl::k_topn_kernels);
   if (!doc) {
     err_line("nothing written: fix or leave out the trace(s) above");
-    return k_exit_bad_trace;
+    return analyze_trace_impl::k_exit_bad_trace;
   }
-  a.paths.built_topn =
-      BuiltTopN{fmt::format("{} (Top-N built in memory)", traces_display(a.traces)),
-                render_topn_json(*doc), render_workload_json(*doc)};
+  a.paths.built_topn = BuiltTopN{
+      fmt::format("{} (Top-N built in memory)", analyze_trace_impl::traces_display(a.traces)),
+      render_topn_json(*doc), render_workload_json(*doc)};
   const AnalyzeInputs inputs = load_analyze_inputs(a);
-  const fs::path dir = trace_out_dir(a);
+  const std::filesystem::path dir = analyze_trace_impl::trace_out_dir(a);
   std::vector<std::string> written;
-  if (!write_topn_files(a, *doc, dir, written)) return k_exit_write;
+  if (!analyze_trace_impl::write_topn_files(a, *doc, dir, written)) return k_exit_write;
   return analyze_and_write(a, inputs, dir, std::move(written));
 }
 

@@ -11,7 +11,7 @@
 #include "roofline/topn/input_kind.hpp"
 
 namespace roofline::cli {
-namespace {
+namespace input_checks_impl {  // named, not anonymous: unity batches share one translation unit
 
 namespace fs = std::filesystem;
 
@@ -97,21 +97,28 @@ void check_trace(const std::string& option, const fs::path& p) {
   refuse(option, p, info, "a profiler trace");
 }
 
-}  // namespace
+}  // namespace input_checks_impl
 
 void check_input_kinds(const AnalyzeArgs& a) {
-  for (const auto& t : a.traces) check_trace("", t);
-  for (const auto& c : a.captures) check_trace("--capture ", c);
+  for (const auto& t : a.traces) input_checks_impl::check_trace("", t);
+  for (const auto& c : a.captures) input_checks_impl::check_trace("--capture ", c);
   const InputPaths& p = a.paths;
-  if (p.topn) check_one("--topn ", *p.topn, InputKind::topn, "a Top-N (profile_topN.json)");
-  if (p.config) check_one("--config ", *p.config, InputKind::model_config, "a model config.json");
-  if (p.env) check_one("--env ", *p.env, InputKind::env_report, "an env_report.json");
-  if (p.peaks) check_one("--peaks ", *p.peaks, InputKind::other, "a peaks table (peaks.md)");
+  if (p.topn)
+    input_checks_impl::check_one("--topn ", *p.topn, InputKind::topn,
+                                 "a Top-N (profile_topN.json)");
+  if (p.config)
+    input_checks_impl::check_one("--config ", *p.config, InputKind::model_config,
+                                 "a model config.json");
+  if (p.env)
+    input_checks_impl::check_one("--env ", *p.env, InputKind::env_report, "an env_report.json");
+  if (p.peaks)
+    input_checks_impl::check_one("--peaks ", *p.peaks, InputKind::other,
+                                 "a peaks table (peaks.md)");
   // A kernel CSV given as counters is the counter reader's to name (it says which CSV it is);
   // --calibration has its own check (require_calibration: the schema it expected).
   for (const auto& c : p.counters)
-    if (is_file(c) && sniff_input_kind(c).kind != InputKind::kernel_csv)
-      check_one("--counters ", c, InputKind::counters_csv, "a counter CSV");
+    if (input_checks_impl::is_file(c) && sniff_input_kind(c).kind != InputKind::kernel_csv)
+      input_checks_impl::check_one("--counters ", c, InputKind::counters_csv, "a counter CSV");
 }
 
 }  // namespace roofline::cli

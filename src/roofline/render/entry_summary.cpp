@@ -6,7 +6,7 @@
 #include "roofline/base/units.hpp"
 
 namespace roofline::detail {
-namespace {
+namespace entry_summary_impl {  // named, not anonymous: unity batches share one translation unit
 
 std::string verdict_text(const HeadEntry& e) {
   const Verdict& v = e.verdict;
@@ -59,10 +59,11 @@ std::string assumption_text(const HeadEntry& e) {
   return out;
 }
 
-}  // namespace
+}  // namespace entry_summary_impl
 
 EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks) {
-  return {verdict_text(e), formula_text(e, peaks), assumption_text(e)};
+  return {entry_summary_impl::verdict_text(e), entry_summary_impl::formula_text(e, peaks),
+          entry_summary_impl::assumption_text(e)};
 }
 
 }  // namespace roofline::detail

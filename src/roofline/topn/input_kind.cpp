@@ -11,7 +11,7 @@
 #include "roofline/topn/json_kind.hpp"
 
 namespace roofline {
-namespace {
+namespace input_kind_impl {  // named, not anonymous: unity batches share one translation unit
 
 constexpr std::size_t k_head_bytes = std::size_t{256} << 10;
 
@@ -80,7 +80,7 @@ InputKindInfo csv_kind_of(std::string_view head) {
   return {InputKind::kernel_csv, "a kernel CSV"};
 }
 
-}  // namespace
+}  // namespace input_kind_impl
 
 bool is_trace_kind(InputKind kind) {
   return kind == InputKind::profiler_trace || kind == InputKind::rocprof_json ||
@@ -89,7 +89,7 @@ bool is_trace_kind(InputKind kind) {
 
 InputKindInfo sniff_input_kind(const std::filesystem::path& path) {
   bool gz = false, opened = false;
-  const std::string head = read_head(path, gz, opened);
+  const std::string head = input_kind_impl::read_head(path, gz, opened);
   if (!opened) return {InputKind::unreadable, "a file that cannot be opened"};
   std::size_t first = head.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
   while (first < head.size() && std::strchr(" \t\r\n", head[first]) && head[first] != '\0') ++first;
@@ -97,9 +97,10 @@ InputKindInfo sniff_input_kind(const std::filesystem::path& path) {
   InputKindInfo info;
   const char c = head[first];
   if (c == '{' || c == '[') {
-    info = json_kind_of(detail::read_json_head(std::string_view(head).substr(first)));
+    info =
+        input_kind_impl::json_kind_of(detail::read_json_head(std::string_view(head).substr(first)));
   } else if (head.find(',') < head.find('\n') || head.find("==PROF==") != std::string::npos) {
-    info = csv_kind_of(head);
+    info = input_kind_impl::csv_kind_of(head);
   } else {
     return {InputKind::other, gz ? "a gzip file of another kind" : "a file of another kind"};
   }

@@ -208,7 +208,7 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
       "Examples:\n"
       "  roofline topn trace.json.gz -o EVAL/profile/round_0/profile_topN.json\n"
       "  roofline topn trace.json.gz --capture capture_traces/ -o run/profile/round_1/\n"
-      "  roofline analyze trace.json.gz --config config.json   (Top-N and analysis in one)\n"
+      "(roofline analyze TRACE --config config.json builds the Top-N and analyses it in one.)\n"
       "Exit codes: 0 written, 1 a trace is unreadable, truncated or not a supported format\n"
       "(nothing written), 2 usage error, 3 the files could not be written.");
   return cmd;

@@ -60,14 +60,16 @@ READ_NUMBERS = {
     "config": ["num_hidden_layers", "hidden_size", "text_config/num_hidden_layers",
                "text_config/hidden_size", "text_config/num_experts", "text_config/head_dim"],
     "workload": ["kernels/0/cases/0/count", "kernels/0/cases/0/baseline_latency_ms",
-                 "kernels/1/cases/0/count"],
+                 "kernels/1/cases/0/count", "kernels/0/cases/0/time_us/median",
+                 "kernels/0/cases/0/steps/decode", "kernels/0/cases/0/inherited"],
 }
 READ_STRINGS = {
     "topn": ["top_kernels/0/name", "top_kernels/1/name", "top_kernels/0/classification",
              "device/name", "device/arch"],
     "env": ["gfx", "model_dtype", "kv_cache_dtype"],
     "config": ["text_config/torch_dtype", "torch_dtype"],
-    "workload": ["kernels/0/name", "kernels/1/name"],
+    "workload": ["kernels/0/name", "kernels/1/name", "kernels/0/cases/0/op",
+                 "kernels/0/cases/0/module"],
 }
 
 

@@ -3,7 +3,11 @@
 
 A case folder holds:
   cmd                      arguments after `roofline`; {input} = a scratch copy of input/,
-                           {out} = a fresh scratch output folder, {case} = the case folder.
+                           {out} = a fresh scratch output folder, {case} = the case folder,
+                           {wild} = the shared real traces that stay out of the repository
+                           (ROOFLINE_WILD_FIXTURES, else ../shared/fixtures/wild beside the
+                           repository): a case that uses it and finds the folder absent is
+                           skipped (exit 77) with the reason printed.
                            Several non-empty lines = several commands, run in order in the same
                            scratch folder (lines starting with # are comments)
   env                      optional KEY=VALUE lines added to the environment
@@ -175,6 +179,27 @@ def snapshot(root):
     return files
 
 
+SKIP_CODE = 77
+
+
+def wild_dir(repo):
+    """The shared real traces (see {wild} above)."""
+    return os.environ.get("ROOFLINE_WILD_FIXTURES") or os.path.normpath(
+        os.path.join(repo, "..", "shared", "fixtures", "wild"))
+
+
+def skip_without_wild(case):
+    """Exit 77 with the reason when the case reads {wild} and the folder is absent."""
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if not any("{wild}" in line for line in cmd_lines(case)):
+        return
+    wild = wild_dir(repo)
+    if not os.path.isdir(wild):
+        print(f"SKIP: {os.path.basename(case)} reads the shared real traces, and {wild} is absent "
+              "(set ROOFLINE_WILD_FIXTURES to their folder)")
+        sys.exit(SKIP_CODE)
+
+
 def run_once(binary, case, scratch):
     work = os.path.join(scratch, "input")
     out = os.path.join(scratch, "out")
@@ -187,7 +212,8 @@ def run_once(binary, case, scratch):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     def subst(a):
-        return a.replace("{input}", work).replace("{out}", out).replace("{case}", case).replace("{repo}", repo)
+        return (a.replace("{input}", work).replace("{out}", out).replace("{case}", case)
+                .replace("{repo}", repo).replace("{wild}", wild_dir(repo)))
 
     env = dict(os.environ)
     for k in ("HEAD_THRESHOLD_PCT", "ANALYSIS_SKILL", "NO_COLOR", "ROOFLINE_LEDGER", "ROOFLINE_CALIBRATION"):
@@ -356,6 +382,7 @@ def main():
     case = os.path.abspath(opts.case)
     update = opts.update or os.environ.get("UPDATE_GOLDEN") == "1"
     expected_dir = os.path.join(case, "expected")
+    skip_without_wild(case)
 
     with tempfile.TemporaryDirectory() as s1, tempfile.TemporaryDirectory() as s2:
         procs, produced, outputs = run_once(opts.binary, case, s1)

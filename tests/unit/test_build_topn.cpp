@@ -13,6 +13,17 @@ using roofline::test::rel;
 
 namespace {
 
+// One signature of a kernel: its dims and dtypes, launches and GPU time.
+TraceCase trace_case(std::vector<std::vector<std::int64_t>> dims, std::vector<std::string> dtypes,
+                     double count, double us) {
+  TraceCase c;
+  c.dims = std::move(dims);
+  c.dtypes = std::move(dtypes);
+  c.count = count;
+  c.total_us = us;
+  return c;
+}
+
 using Dims = std::vector<std::vector<std::int64_t>>;
 
 TraceKernel kernel(const std::string& name, double calls, double us,
@@ -199,18 +210,13 @@ TEST_CASE("build_topn: up to five call signatures, the most called, listed by JS
   // Seven signatures with 1..7 calls (M = 10 * calls); the two least called drop out.
   for (int n = 1; n <= 7; ++n) {
     const std::int64_t m = 10 * n;
-    k.cases.push_back(TraceCase{Dims{{m, 2048}, {2048, 512}},
-                                {"c10::BFloat16", "c10::BFloat16"},
-                                std::nullopt,
-                                static_cast<double>(n),
-                                2.0 * n,
-                                std::nullopt});
+    k.cases.push_back(trace_case(Dims{{m, 2048}, {2048, 512}}, {"c10::BFloat16", "c10::BFloat16"},
+                                 static_cast<double>(n), 2.0 * n));
     k.calls += n;
     k.total_us += 2.0 * n;
   }
   // The same signature again with another dtype: one signature, counted together.
-  k.cases.push_back(TraceCase{
-      Dims{{10, 2048}, {2048, 512}}, {"float", "float"}, std::nullopt, 5.0, 5.0, std::nullopt});
+  k.cases.push_back(trace_case(Dims{{10, 2048}, {2048, 512}}, {"float", "float"}, 5.0, 5.0));
   k.calls += 5;
   k.total_us += 5;
   k.dtypes = {"c10::BFloat16", "float"};

@@ -131,9 +131,11 @@ TEST_CASE("Chrome trace: each launch joined to its op's non-empty operand dims a
   REQUIRE(norm.cases.size() == 1);
   CHECK(norm.cases[0].dims == std::vector<std::vector<std::int64_t>>{{64, 2048}, {2048}});
   CHECK(norm.dtypes == std::vector<std::string>{"c10::BFloat16"});
-  // A 0-d tensor's type still counts among the dtypes, but gives no operand (no case).
+  // A 0-d tensor's type still counts among the dtypes, but gives no operand: its launch is a
+  // signature without dims (docs/method.md §22.8), which no model reads.
   const TraceKernel& add = kernel(p, "unrolled_elementwise_kernel");
-  CHECK(add.cases.empty());
+  REQUIRE(add.cases.size() == 1);
+  CHECK(add.cases[0].dims.empty());
   CHECK(add.dtypes == std::vector<std::string>{"c10::BFloat16", "float"});
   // One op launched both the copy and the memset.
   CHECK(kernel(p, "Memset (Device)").cases.at(0).dims ==
@@ -223,12 +225,15 @@ TEST_CASE("Chrome trace: step annotations split launches into prefill and decode
   CHECK(mm.regime_calls.decode.value() == 3);
   CHECK(mm.regime_us.prefill.value() == rel(60));
   CHECK(mm.regime_us.decode.value() == rel(15));
-  double prefill = 0, decode = 0, none = 0;
-  for (const TraceCase& c : mm.cases)
-    (c.regime ? (*c.regime == Regime::prefill ? prefill : decode) : none) += c.count;
-  CHECK(prefill == 2);
-  CHECK(decode == 3);
-  CHECK(none == 2);
+  // One signature (docs/method.md §22.8): its launches counted by the kind of step they fell in
+  // (the second step carries decode requests beside its prompt: mixed); two fell in none.
+  REQUIRE(mm.cases.size() == 1);
+  const TraceCase& c = mm.cases[0];
+  CHECK(c.count == 7);
+  CHECK(c.steps.prefill == 1);
+  CHECK(c.steps.mixed == 1);
+  CHECK(c.steps.decode == 3);
+  CHECK_FALSE(c.regime);  // launches in both regimes
 }
 
 TEST_CASE("parse_step_name: vLLM step annotations and what is not one", "[topn][chrome]") {

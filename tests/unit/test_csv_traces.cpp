@@ -14,6 +14,17 @@ using roofline::test::rel;
 
 namespace {
 
+// A decode signature [[4, 4]] float with `count` launches over `us`.
+TraceCase decode_case(double count, double us) {
+  TraceCase c;
+  c.dims = {{4, 4}};
+  c.dtypes = {"float"};
+  c.regime = Regime::decode;
+  c.count = count;
+  c.total_us = us;
+  return c;
+}
+
 TraceRead read(const std::string& text, std::size_t chunk = 4096) {
   return read_trace_stream(chunked(text, chunk), "prof.csv");
 }
@@ -157,9 +168,9 @@ TEST_CASE("merge_profiles: several files summed by kernel name", "[topn][csv]") 
   b.source = "nsys";
   a.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 2, 10, {"float"}, {}, {}, {}, 0, 0, {}},
                TraceKernel{"k2", GpuEventKind::kernel, 1, 5, {}, {}, {}, {}, 0, 0, {}}};
-  a.kernels[0].cases = {TraceCase{{{4, 4}}, {"float"}, Regime::decode, 2, 10, std::nullopt}};
+  a.kernels[0].cases = {decode_case(2, 10)};
   b.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 3, 6, {"c10::Half"}, {}, {}, {}, 0, 0, {}}};
-  b.kernels[0].cases = {TraceCase{{{4, 4}}, {"float"}, Regime::decode, 3, 6, std::nullopt}};
+  b.kernels[0].cases = {decode_case(3, 6)};
   a.steps.n_decode = 2;
   b.steps.n_decode = 3;
   b.steps.decode_batches[8] = 3;

@@ -272,7 +272,7 @@ TEST_CASE("steps on a trace: malformed step names are counted, with an example",
   CHECK(noted);
 }
 
-TEST_CASE("steps on a trace: workload cases carry the rows of their steps", "[topn][steps]") {
+TEST_CASE("steps on a trace: a signature counts the steps its launches fell in", "[topn][steps]") {
   const std::string op = ev(
       "cpu_op", "aten::mm", 7, 7, 0, 1,
       R"({"External id": 101, "Input Dims": [[8, 64], [64, 64]], "Input type": ["float", "float"]})");
@@ -284,12 +284,13 @@ TEST_CASE("steps on a trace: workload cases carry the rows of their steps", "[to
           R"({"External id": 101, "correlation": 9})"),
        ev("kernel", "k", 0, 9, 200, 3, R"({"correlation": 9})")},
   }));
+  // One signature (docs/method.md §22.8) in a prefill and a decode step: no single regime or rows.
   const TraceKernel& k = kernel(p, "k");
-  REQUIRE(k.cases.size() == 2);
-  for (const TraceCase& c : k.cases) {
-    REQUIRE(c.regime);
-    CHECK(c.rows.value() == (*c.regime == Regime::prefill ? 300 : 8));
-  }
+  REQUIRE(k.cases.size() == 1);
+  CHECK(k.cases[0].steps.prefill == 1);
+  CHECK(k.cases[0].steps.decode == 1);
+  CHECK_FALSE(k.cases[0].regime);
+  CHECK_FALSE(k.cases[0].rows);
   CHECK(p.steps.prefill_context.sum_q == 300);
   CHECK(p.steps.decode_generation.requests == 8);
 }

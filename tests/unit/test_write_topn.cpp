@@ -14,6 +14,18 @@ using roofline::test::rel;
 
 namespace {
 
+// A bf16 workload case: dims, regime, launches and mean latency.
+WorkloadCase workload_case(std::vector<std::vector<std::int64_t>> dims,
+                           std::optional<Regime> regime, double count, double latency_ms) {
+  WorkloadCase c;
+  c.dims = std::move(dims);
+  c.dtypes = {"c10::BFloat16", "c10::BFloat16"};
+  c.regime = regime;
+  c.count = count;
+  c.baseline_latency_ms = latency_ms;
+  return c;
+}
+
 using Dims = std::vector<std::vector<std::int64_t>>;
 
 TopnDocument sample() {
@@ -54,18 +66,8 @@ TopnDocument sample() {
   e.base_latency_ms.decode = 0.18;
   e.est_rows.prefill = 4096;
   e.est_rows.decode = 64;
-  e.cases = {WorkloadCase{Dims{{128, 8, 2048}, {128, 2048, 1536}},
-                          {"c10::BFloat16", "c10::BFloat16"},
-                          Regime::decode,
-                          18,
-                          0.18,
-                          std::nullopt},
-             WorkloadCase{Dims{{64, 8, 2048}, {64, 2048, 1536}},
-                          {"c10::BFloat16", "c10::BFloat16"},
-                          std::nullopt,
-                          2,
-                          0.25,
-                          std::nullopt}};
+  e.cases = {workload_case(Dims{{128, 8, 2048}, {128, 2048, 1536}}, Regime::decode, 18, 0.18),
+             workload_case(Dims{{64, 8, 2048}, {64, 2048, 1536}}, std::nullopt, 2, 0.25)};
   TopnEntry f;
   f.rank = 2;
   f.name = "Memcpy DtoD (Device -> Device)";

@@ -12,7 +12,9 @@
 namespace roofline::inputs {
 namespace {
 
-std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::string& path) {
+// `shapeless_ok`: a workload signature without dims (a graph replay without a capture) is kept.
+std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::string& path,
+                                   bool shapeless_ok = false) {
   if (!c.is_object()) {
     f.error(path, "expected a case object, got " + describe_type(c));
     return std::nullopt;
@@ -21,7 +23,7 @@ std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::str
   read_operand_dims(f, c, "dims", path, pc.dims);
   read_operand_dtypes(f, c, "dtypes", path, pc.dtypes);
   read_operand_dtypes(f, c, "arg_labels", path, pc.arg_labels);
-  if (pc.dims.empty()) {
+  if (pc.dims.empty() && !shapeless_ok) {
     f.error(path + ".dims", "missing or empty: a case without operand shapes cannot be modelled");
     return std::nullopt;
   }
@@ -43,12 +45,101 @@ std::optional<ProbeCase> read_case(FieldReader& f, const json& c, const std::str
   return pc;
 }
 
+// [x, y, z] of non-negative integers (grid, block); anything else is an error and left empty.
+std::vector<std::int64_t> read_dim3(FieldReader& f, const json& c, std::string_view key,
+                                    const std::string& path) {
+  std::vector<std::int64_t> out;
+  const json* a = f.array(c, key, path);
+  if (!a) return out;
+  for (const json& v : *a)
+    if (v.is_number_integer() && v.get<std::int64_t>() >= 0) out.push_back(v.get<std::int64_t>());
+  if (out.size() != 3 || a->size() != 3) {
+    f.error(path, "expected three non-negative integers; ignored");
+    out.clear();
+  }
+  return out;
+}
+
+std::vector<ProbeScalar> read_scalars(FieldReader& f, const json& c, std::string_view key,
+                                      const std::string& path) {
+  std::vector<ProbeScalar> out;
+  const json* a = f.array(c, key, path);
+  if (!a) return out;
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const json& s = (*a)[i];
+    const std::string at = fmt::format("{}[{}]", path, i);
+    const auto arg = f.number(s, "arg", at + ".arg");
+    if (!s.is_object() || !arg || *arg < 0 || *arg > 1e6) {
+      f.error(at, "expected {arg, name, value} or {arg, name, min, mean, max}; ignored");
+      continue;
+    }
+    ProbeScalar p;
+    p.arg = static_cast<std::size_t>(*arg);
+    p.name = f.string(s, "name", at + ".name").value_or("");
+    p.value = f.string(s, "value", at + ".value").value_or("");
+    p.min = f.number(s, "min", at + ".min");
+    p.mean = f.number(s, "mean", at + ".mean");
+    p.max = f.number(s, "max", at + ".max");
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// A count or time: negative is reported and read as absent.
+std::optional<double> count_or_time(FieldReader& f, const json& obj, const char* key,
+                                    const std::string& path) {
+  const auto v = f.number(obj, key, path);
+  if (v && *v < 0) {
+    f.error(path, fmt::format("must not be negative, got {}; ignored", *v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+// The signature fields `roofline topn` adds to a workload case (docs/method.md §22.8).
+CaseSignature read_signature(FieldReader& f, const json& c, const std::string& path) {
+  CaseSignature s;
+  s.op = f.string(c, "op", path + ".op").value_or("");
+  s.module = f.string(c, "module", path + ".module").value_or("");
+  s.scalars = read_scalars(f, c, "scalars", path + ".scalars");
+  s.ranges = read_scalars(f, c, "scalar_ranges", path + ".scalar_ranges");
+  s.grid = read_dim3(f, c, "grid", path + ".grid");
+  s.block = read_dim3(f, c, "block", path + ".block");
+  if (const json* t = f.object(c, "time_us", path + ".time_us")) {
+    const auto time = [&](const char* k) {
+      return count_or_time(f, *t, k, fmt::format("{}.time_us.{}", path, k));
+    };
+    s.total_us = time("total");
+    s.mean_us = time("mean");
+    s.median_us = time("median");
+    s.min_us = time("min");
+    s.max_us = time("max");
+  }
+  if (const json* st = f.object(c, "steps", path + ".steps")) {
+    const auto n = [&](const char* k) {
+      return count_or_time(f, *st, k, fmt::format("{}.steps.{}", path, k)).value_or(0.0);
+    };
+    s.prefill = n("prefill");
+    s.decode = n("decode");
+    s.mixed = n("mixed");
+  }
+  s.inherited = count_or_time(f, c, "inherited", path + ".inherited").value_or(0.0);
+  s.replay = f.boolean(c, "graph_replay", path + ".graph_replay").value_or(false);
+  return s;
+}
+
+bool has_signature(const json& c) {
+  return c.is_object() && (c.contains("op") || c.contains("grid") || c.contains("time_us"));
+}
+
 // A workload-v1 case: the probe case's fields, with the mean latency in ms over all its calls and
-// the regime the profiler attributed it to.
+// the regime the profiler attributed it to; the signature fields when `roofline topn` wrote them.
 std::optional<ProbeCase> read_workload_case(FieldReader& f, const json& c,
                                             const std::string& path) {
-  std::optional<ProbeCase> pc = read_case(f, c, path);
+  const bool signature = has_signature(c);
+  std::optional<ProbeCase> pc = read_case(f, c, path, signature);
   if (!pc) return pc;
+  if (signature) pc->signature = read_signature(f, c, path);
   if (auto ms = f.number_lenient(c, "baseline_latency_ms", path + ".baseline_latency_ms")) {
     if (*ms > 0 && std::isfinite(*ms * 1000.0)) {
       pc->gpu_us_avg = *ms * 1000.0;

@@ -21,14 +21,37 @@
 
 namespace roofline::inputs {
 
+// A recorded scalar of a signature's launching op (docs/method.md §22.8): a key (`value`, as the
+// trace wrote it) or one that varies launch by launch (`min`, `mean`, `max`).
+struct ProbeScalar {
+  std::size_t arg = 0;
+  std::string name;
+  std::string value;
+  std::optional<double> min, mean, max;
+};
+
+// What profile_workload.json says of a case beyond its dims (docs/method.md §22.8): the
+// signature's op and geometry, its time statistics and the steps its launches fell in.
+struct CaseSignature {
+  std::string op, module;
+  std::vector<ProbeScalar> scalars;  // keys
+  std::vector<ProbeScalar> ranges;   // varying
+  std::vector<std::int64_t> grid, block;
+  std::optional<double> total_us, mean_us, median_us, min_us, max_us;
+  double prefill = 0.0, decode = 0.0, mixed = 0.0;  // launches by step kind
+  double inherited = 0.0;
+  bool replay = false;
+};
+
 struct ProbeCase {
   std::vector<std::vector<std::int64_t>> dims;  // operand dims; an unreadable operand is {}
   std::vector<std::string> dtypes;
   std::vector<std::string> arg_labels;
-  double count = 1.0;                 // calls with this shape (the weight)
-  std::optional<double> gpu_us_avg;   // measured per-call latency of this shape, µs
-  std::optional<double> timed_count;  // calls behind gpu_us_avg
-  std::optional<Regime> regime;       // workload cases: the regime the profiler attributed
+  double count = 1.0;                      // calls with this shape (the weight)
+  std::optional<double> gpu_us_avg;        // measured per-call latency of this shape, µs
+  std::optional<double> timed_count;       // calls behind gpu_us_avg
+  std::optional<Regime> regime;            // workload cases: the regime the profiler attributed
+  std::optional<CaseSignature> signature;  // workload cases written by `roofline topn`
 };
 
 struct ProbeKernel {

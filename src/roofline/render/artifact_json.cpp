@@ -29,6 +29,75 @@ ordered_json link_json(const LinkPeak& link) {
                       {"links", link.links >= 1 ? json_number(link.links) : ordered_json(nullptr)}};
 }
 
+namespace {
+
+// docs/method.md §22.8: what the trace recorded of one signature.
+ordered_json signature_trace_json(const SignatureWork& s) {
+  const ProbeCase& c = s.source;
+  ordered_json j;
+  j["label"] = s.label;
+  const CaseSignature none;
+  const CaseSignature& sig = c.signature ? *c.signature : none;
+  j["op"] = sig.op.empty() ? ordered_json(nullptr) : ordered_json(sig.op);
+  j["module"] = sig.module.empty() ? ordered_json(nullptr) : ordered_json(sig.module);
+  j["dims"] = c.dims;
+  j["dtypes"] = c.dtypes;
+  ordered_json scalars = ordered_json::object();
+  for (const ProbeScalar& k : sig.scalars) scalars[k.name] = k.value;
+  for (const ProbeScalar& r : sig.ranges)
+    scalars[r.name] = ordered_json{
+        {"min", json_number(r.min)}, {"mean", json_number(r.mean)}, {"max", json_number(r.max)}};
+  j["scalars"] = std::move(scalars);
+  j["grid"] = sig.grid.empty() ? ordered_json(nullptr) : ordered_json(sig.grid);
+  j["block"] = sig.block.empty() ? ordered_json(nullptr) : ordered_json(sig.block);
+  j["count"] = json_number(s.count);
+  j["time_us"] = ordered_json{{"total", json_number(sig.total_us)},
+                              {"mean", json_number(s.t_launch_ms * 1000.0)},
+                              {"median", json_number(sig.median_us)},
+                              {"min", json_number(sig.min_us)},
+                              {"max", json_number(sig.max_us)}};
+  j["steps"] = ordered_json{{"prefill", json_number(sig.prefill)},
+                            {"decode", json_number(sig.decode)},
+                            {"mixed", json_number(sig.mixed)}};
+  return j;
+}
+
+// docs/method.md §22.8: each signature's own model and verdict.
+ordered_json signature_json(const SignatureWork& s, const SignatureVerdict* sv) {
+  ordered_json j = signature_trace_json(s);
+  j["modeled"] = s.modeled;
+  if (!s.unmodeled_reason.empty()) j["unmodeled_reason"] = s.unmodeled_reason;
+  const double k = s.unit_launches > 0 ? s.unit_launches : 1.0;
+  j["bytes_est"] = s.modeled ? json_number(s.bytes / k) : nullptr;
+  j["flops_est"] = s.modeled ? json_number(s.flops / k) : nullptr;
+  const SignatureVerdict none;
+  const SignatureVerdict& v = sv ? *sv : none;
+  j["arithmetic_intensity"] = json_number(v.arithmetic_intensity);
+  j["hbm_util"] = json_number(v.hbm_util);
+  j["compute_util"] = json_number(v.compute_util);
+  j["roof"] = v.roof == Roof::none ? ordered_json(nullptr) : ordered_json(to_string(v.roof));
+  j["roof_time_us"] = v.roof_launch_ms ? json_number(*v.roof_launch_ms * 1000.0) : nullptr;
+  j["roofline_pct"] = json_number(v.roofline_pct);
+  j["bound_type"] = to_string(v.bound);
+  j["headroom_class"] = to_string(v.headroom);
+  j["suspect"] = v.suspect;
+  j["win_ms"] = json_number(v.win_ms);
+  return j;
+}
+
+void add_signatures(const WorkEstimate& w, const Verdict& v, ordered_json& j) {
+  ordered_json sigs = ordered_json::array();
+  for (std::size_t i = 0; i < w.signatures.size(); ++i)
+    sigs.push_back(
+        signature_json(w.signatures[i], i < v.signatures.size() ? &v.signatures[i] : nullptr));
+  j["signatures"] = std::move(sigs);
+  j["signatures_judged"] = w.signatures_judged;
+  j["modelled_share"] = json_number(w.modelled_share);
+  if (v.most_to_win) j["most_to_win"] = w.signatures[*v.most_to_win].label;
+}
+
+}  // namespace
+
 ordered_json entry_json(const HeadEntry& e) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
@@ -99,6 +168,7 @@ ordered_json entry_json(const HeadEntry& e) {
                                           {"flops", json_number(w.measured_vs_model->flops)}};
   if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
   if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(e.serving_weighted_pct);
+  if (!w.signatures.empty()) add_signatures(w, v, j);
   return j;
 }
 

@@ -14,6 +14,7 @@ namespace roofline::render {
 namespace {
 
 constexpr std::size_t k_table_name_chars = 60;
+constexpr std::size_t k_signature_rows = 8;  // signature rows under an entry
 
 // The capture's share, and beside it the deployed-mix share when the Top-N has one
 // (docs/method.md §2.3).
@@ -108,6 +109,38 @@ void header(std::string& out, const Analysis& a) {
   out += "| Chart | [profile_roofline.svg](profile_roofline.svg) — the roofline below |\n\n";
 }
 
+// docs/method.md §22.8: a head entry's signatures as indented rows under it, named by what they
+// are; the share of the entry's time, the per-launch time and bytes, each on its own roof.
+void signature_rows(std::string& out, const HeadEntry& e) {
+  const auto& sigs = e.work.signatures;
+  if (sigs.size() < 2) return;
+  double all_ms = 0.0;
+  for (const SignatureWork& s : sigs) all_ms += s.count * s.t_launch_ms;
+  const std::size_t shown = std::min<std::size_t>(sigs.size(), k_signature_rows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const SignatureWork& s = sigs[i];
+    const SignatureVerdict* v =
+        i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
+    const bool judged = s.modeled && v && v->roofline_pct;
+    const std::string verdict = !judged ? std::string(s.modeled ? "no verdict" : "not modelled")
+                                : v->suspect        ? std::string("infeasible")
+                                : v->dispatch_bound ? std::string("dispatch-bound")
+                                                    : std::string(to_string(v->headroom));
+    out += fmt::format(
+        "| &nbsp;&nbsp;↳ {} | {} of it, {}× | {} | {} | {} | {} | {} | {} | | |\n",
+        md_code(s.label, true, k_table_name_chars),
+        format_pct(all_ms > 0 ? s.count * s.t_launch_ms / all_ms : 0.0), format_g(s.count),
+        v && v->roof != Roof::none ? to_string(v->roof) : "—", format_time_ms(s.t_launch_ms),
+        s.modeled ? format_bytes(s.bytes / s.unit_launches, Digits::brief) : std::string("—"),
+        judged ? format_pct(v->roofline_pct) : std::string("—"), judged ? to_string(v->bound) : "—",
+        md_escape(verdict));
+  }
+  if (sigs.size() > shown)
+    out += fmt::format(
+        "| &nbsp;&nbsp;↳ … {} more signatures (profile_roofline.json) | | | | | | | | | |\n",
+        sigs.size() - shown);
+}
+
 void summary(std::string& out, const Analysis& a) {
   out += "## Summary\n\n";
   if (a.entries.empty()) {
@@ -128,6 +161,7 @@ void summary(std::string& out, const Analysis& a) {
                            : std::string("—"),
                        format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound),
                        headroom_text(e), speedup_text(e), gain_text(e));
+    signature_rows(out, e);
   }
   out += "\n";
 }

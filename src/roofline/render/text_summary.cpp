@@ -48,6 +48,41 @@ fmt::text_style style_for(Headroom h) {
   return {};
 }
 
+// docs/method.md §22.8: the entry's signatures, indented under it and named by what they are:
+// share of the entry's time, roof, its own roof %, bound and headroom.
+template <typename Paint>
+void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, Paint paint) {
+  const auto& sigs = e.work.signatures;
+  if (sigs.size() < 2) return;
+  double all_ms = 0.0;
+  for (const SignatureWork& s : sigs) all_ms += s.count * s.t_launch_ms;
+  const std::size_t shown = std::min<std::size_t>(sigs.size(), 8);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const SignatureWork& s = sigs[i];
+    const SignatureVerdict* v =
+        i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
+    const bool judged = s.modeled && v && v->roofline_pct;
+    std::string name = "  ↳ " + clip(s.label, 0);
+    if (display_width(name) > name_w) {
+      out += fmt::format("  {}\n", name);
+      name.clear();
+    }
+    const Headroom h = judged ? v->headroom : Headroom::unknown;
+    const std::string headroom = !judged             ? "not modelled"
+                                 : v->suspect        ? "infeasible"
+                                 : v->dispatch_bound ? "dispatch-bound"
+                                                     : to_string(h);
+    out += fmt::format(
+        "  {} {} {} {} {} {}\n", pad(name, name_w),
+        pad(format_pct(all_ms > 0 ? s.count * s.t_launch_ms / all_ms : 0.0), 6, true),
+        pad(v && v->roof != Roof::none ? to_string(v->roof) : "", 11),
+        pad(judged ? format_pct(v->roofline_pct) : "—", 6, true),
+        pad(judged ? to_string(v->bound) : "", 8), paint(pad(headroom, 15), style_for(h)));
+  }
+  if (sigs.size() > shown)
+    out += fmt::format("      … {} more signatures (profile_roofline.json)\n", sigs.size() - shown);
+}
+
 }  // namespace
 
 std::string render_text_summary(const Analysis& a, const std::vector<std::string>& written,
@@ -95,6 +130,7 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
           pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
           pad(format_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
           paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
+      signature_lines(out, e, name_w, paint);
     }
     const auto& by_pct = a.rankings.by_pct;
     const auto& by_gain = a.rankings.by_expected_gain;

@@ -87,6 +87,7 @@ std::string classification_of(const TraceKernel& k, const TopnEntry& e, const Ba
 std::vector<std::vector<std::vector<std::int64_t>>> signatures(const TraceKernel& k) {
   std::map<std::string, std::pair<double, const TraceCase*>> by_text;
   for (const TraceCase& c : k.cases) {
+    if (c.dims.empty()) continue;
     auto& slot = by_text[signature_json(c.dims)];
     slot.first += c.count;
     slot.second = &c;
@@ -256,28 +257,63 @@ void fill_family(const TraceKernel& k, const ClassRules& rules,
   e.opt_hint = family ? family->hint : "";
 }
 
-// The kernel's workload cases, most launches first (ties: by signature, dtypes, regime, rows),
-// and the launches without shapes.
+// The median of a signature's launch times.
+double median_of(std::vector<float> v) {
+  if (v.empty()) return 0.0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const double hi = v[mid];
+  if (v.size() % 2) return hi;
+  const double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  return (lo + hi) / 2.0;
+}
+
+WorkloadCase workload_case(const TraceCase& c) {
+  WorkloadCase w;
+  w.dims = c.dims;
+  w.dtypes = c.dtypes;
+  w.regime = c.regime;
+  w.count = c.count;
+  w.baseline_latency_ms = c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0;
+  w.rows = c.rows;
+  w.op = c.op;
+  w.module = c.module;
+  w.key_scalars = c.key_scalars;
+  w.scalar_ranges = c.scalar_ranges;
+  w.grid = c.grid;
+  w.block = c.block;
+  w.total_ms = round_to(c.total_us / 1000.0, 6);
+  w.mean_us = c.count > 0 ? round_to(c.total_us / c.count, 3) : 0.0;
+  w.median_us = round_to(median_of(c.durations_us), 3);
+  w.min_us = round_to(c.min_us, 3);
+  w.max_us = round_to(c.max_us, 3);
+  w.steps = c.steps;
+  w.inherited = c.inherited;
+  w.replay = c.replay;
+  return w;
+}
+
+// The kernel's signatures (docs/method.md §22.8), most launches first.
 void fill_cases(const TraceKernel& k, TopnEntry& e) {
   double with_shapes = 0.0;
   for (const TraceCase& c : k.cases) {
-    with_shapes += c.count;
-    e.cases.push_back(WorkloadCase{c.dims, c.dtypes, c.regime, c.count,
-                                   c.count > 0 ? round_to(c.total_us / c.count / 1000.0, 6) : 0.0,
-                                   c.rows});
+    if (!c.dims.empty()) with_shapes += c.count;
+    e.cases.push_back(workload_case(c));
   }
   e.calls_without_shapes = std::max(0.0, k.calls - with_shapes);
   std::stable_sort(e.cases.begin(), e.cases.end(),
                    [](const WorkloadCase& a, const WorkloadCase& b) {
                      if (a.count != b.count) return a.count > b.count;
+                     if (a.total_ms != b.total_ms) return a.total_ms > b.total_ms;
                      const std::string ta = signature_json(a.dims), tb = signature_json(b.dims);
                      if (ta != tb) return ta < tb;
+                     if (a.op != b.op) return a.op < b.op;
+                     if (a.grid != b.grid) return a.grid < b.grid;
+                     if (a.block != b.block) return a.block < b.block;
                      if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
-                     if (a.regime != b.regime) return a.regime < b.regime;
-                     return a.rows < b.rows;
+                     return a.key_scalars < b.key_scalars;
                    });
 }
-
 // The entry of rank `rank` for kernel `k`, of `total_us` GPU time in all.
 TopnEntry topn_entry(const TraceKernel& k, std::size_t rank, double total_us,
                      const StepStats& steps, const ClassRules& rules,

@@ -37,10 +37,11 @@ class Interner {
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
-  std::int64_t external_id = -1;  // -1: none (graph replays and some eager Triton launches)
-  std::int64_t correlation = -1;  // the runtime launch's correlation id; -1: none
-  std::uint32_t name = 0;         // Interner id
-  std::int32_t device = -1;       // the event's pid (the GPU), -1 when not a number
+  std::int64_t external_id = -1;         // -1: none (graph replays and some eager Triton launches)
+  std::int64_t correlation = -1;         // the runtime launch's correlation id; -1: none
+  std::uint32_t name = 0;                // Interner id
+  std::int32_t device = -1;              // the event's pid (the GPU), -1 when not a number
+  std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
   GpuEventKind kind = GpuEventKind::kernel;
 };
 
@@ -51,6 +52,16 @@ struct OpShape {
   std::vector<std::vector<std::int64_t>> dims;  // non-empty operand dims
   std::vector<std::string> dtypes;              // their input types, aligned with dims
   std::vector<std::string> tensor_types;        // distinct tensor input types, sorted
+  // The op's scalars that change its work (docs/method.md §22.8): (argument position, text as
+  // recorded in `Concrete Inputs`) — flags such as `causal`, attention window sizes.
+  std::vector<std::pair<std::size_t, std::string>> key_scalars;
+};
+
+// A numeric scalar of an op that varies launch by launch without changing the work's shape
+// (a growing max_seqlen_k, Inductor's xnumel, a fill value): kept per launch, not a key.
+struct OpScalar {
+  std::uint32_t arg = 0;
+  double value = 0.0;
 };
 
 // A cpu_op with an External id: what a launch joined to it gets (interned ids).
@@ -64,6 +75,9 @@ struct OpRec {
   std::int32_t thread = -1;       // ChromeEvents::threads index
   // labels id of its module path, k_no_id none; filled when first needed (it fits the padding)
   mutable std::uint32_t module = k_unset_module;
+  // Its varying numeric scalars: ChromeEvents::scalars[scalar_begin, scalar_begin + n_scalars).
+  std::uint32_t scalar_begin = 0;
+  std::uint32_t n_scalars = 0;
 };
 
 // What a runtime (`cuda_runtime` / `cuda_driver`) event is, by its name.
@@ -119,8 +133,10 @@ struct StepSpan {
 
 // Deques, not vectors: they grow without a reallocation that briefly holds two copies.
 struct ChromeEvents {
-  Interner names;   // GPU activity names
-  Interner labels;  // op names, module names, capture-launch kernel names
+  Interner names;                // GPU activity names
+  Interner labels;               // op names, module names, capture-launch kernel names
+  Interner geometries;           // "grid;block" of kernel launches ("1,1,1;128,1,1")
+  std::deque<OpScalar> scalars;  // the ops' varying scalars (OpRec::scalar_begin)
   std::deque<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
   std::unordered_map<std::string, std::uint32_t> shape_ids;  // serialized OpShape -> index
@@ -175,6 +191,10 @@ struct EventScratch {
   std::size_t n_operands = 0;  // operands in use (the vector keeps its capacity)
   std::vector<std::string> types;
   std::size_t n_types = 0;
+  std::vector<std::string> concrete;  // `Concrete Inputs`, one text per argument
+  std::size_t n_concrete = 0;
+  std::int64_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};  // a kernel's launch geometry
+  bool has_grid = false, has_block = false;
   std::string key;  // serialized OpShape
 
   void reset() {
@@ -185,7 +205,8 @@ struct EventScratch {
     kernel.clear();
     has_ts = has_dur = has_dims = has_name = has_kernel = false;
     pid = tid = external_id = correlation = -1;
-    n_operands = n_types = 0;
+    n_operands = n_types = n_concrete = 0;
+    has_grid = has_block = false;
   }
   Operand& new_operand(std::size_t arg) {
     if (n_operands == operands.size()) operands.emplace_back();

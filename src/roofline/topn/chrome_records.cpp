@@ -2,12 +2,19 @@
 // distinct Input Dims / Input type), GPU activity, launches and step spans (chrome_events.hpp).
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
 
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/layer.hpp"
 
 namespace roofline::topn::detail {
 namespace {
+
+constexpr std::size_t k_max_scalar_args = 256;  // scalars past this position are not read
+// Varying scalars kept in all (16 B each): past it, launches keep no scalar ranges.
+constexpr std::size_t k_max_scalars_kept = std::size_t{1} << 24;
 
 // Types that are not tensors in `Input type` (a tensor's entry is its scalar type).
 bool is_tensor_type(std::string_view t) {
@@ -26,6 +33,37 @@ void append_dims_json(std::string& out, const std::vector<std::int64_t>& dims) {
     out.append(num, r.ptr);
   }
   out += ']';
+}
+
+// The recorded scalars that change the op's work (op_scalar_is_key), by position.
+std::vector<std::pair<std::size_t, std::string>> key_scalars(const EventScratch& s) {
+  std::vector<std::pair<std::size_t, std::string>> out;
+  for (std::size_t i = 0; i < s.n_concrete && i < k_max_scalar_args; ++i)
+    if (op_scalar_is_key(s.name, i, s.concrete[i])) out.emplace_back(i, s.concrete[i]);
+  return out;
+}
+
+void append_scalars_key(std::string& key,
+                        const std::vector<std::pair<std::size_t, std::string>>& scalars) {
+  key += '\x1f';
+  for (const auto& [arg, text] : scalars) {
+    key += std::to_string(arg);
+    key += '=';
+    key += text;
+    key += '\x1e';
+  }
+}
+
+// The op's numeric scalars that are not keys: kept per launch (their range per signature).
+void record_scalars(const EventScratch& s, ChromeEvents& out, OpRec& op) {
+  op.scalar_begin = static_cast<std::uint32_t>(out.scalars.size());
+  for (std::size_t i = 0; i < s.n_concrete && i < k_max_scalar_args; ++i) {
+    if (s.concrete[i].empty() || op_scalar_is_key(s.name, i, s.concrete[i])) continue;
+    const auto v = op_scalar_number(s.concrete[i]);
+    if (!v || !std::isfinite(*v)) continue;
+    out.scalars.push_back(OpScalar{static_cast<std::uint32_t>(i), *v});
+    ++op.n_scalars;
+  }
 }
 
 // A cpu op's shapes: its interned OpShape, k_no_id when it has none.
@@ -57,6 +95,8 @@ std::uint32_t record_shape(EventScratch& s, ChromeEvents& out) {
     key += '\x1e';
   }
   if (used.empty() && tensor_types.empty()) return k_no_id;
+  std::vector<std::pair<std::size_t, std::string>> scalars = key_scalars(s);
+  append_scalars_key(key, scalars);
   auto [it, inserted] =
       out.shape_ids.try_emplace(key, static_cast<std::uint32_t>(out.shapes.size()));
   if (inserted) {
@@ -66,6 +106,7 @@ std::uint32_t record_shape(EventScratch& s, ChromeEvents& out) {
       shape.dtypes.push_back(op->arg < s.n_types ? s.types[op->arg] : std::string());
     }
     shape.tensor_types.assign(tensor_types.begin(), tensor_types.end());
+    shape.key_scalars = std::move(scalars);
     out.shapes.push_back(std::move(shape));
   }
   return it->second;
@@ -80,7 +121,14 @@ void record_op(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
   op.shape = record_shape(s, out);
   op.name = out.labels.intern(s.name);
   op.thread = thread;
+  if (out.scalars.size() < k_max_scalars_kept) record_scalars(s, out, op);
   out.ops.push_back(op);
+}
+
+// "grid;block" as the geometry interner keys it: "376,1,1;128,1,1".
+std::string geometry_text(const EventScratch& s) {
+  return fmt::format("{},{},{};{},{},{}", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
+                     s.block[2]);
 }
 
 bool runtime_name_has(std::string_view s, std::string_view part) {
@@ -157,6 +205,7 @@ std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape) {
     key += t;
     key += '\x1e';
   }
+  append_scalars_key(key, shape.key_scalars);
   auto [it, inserted] =
       out.shape_ids.try_emplace(key, static_cast<std::uint32_t>(out.shapes.size()));
   if (inserted) out.shapes.push_back(shape);
@@ -240,6 +289,7 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
                                                                  : "(unnamed memset)");
       g.device = device;
       g.kind = kind;
+      if (s.has_grid && s.has_block) g.geometry = out.geometries.intern(geometry_text(s));
       out.gpu.push_back(g);
       return;
     }

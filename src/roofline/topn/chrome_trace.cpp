@@ -144,6 +144,57 @@ bool read_input_types(JsonStream& js, EventScratch& s) {
   }
 }
 
+// `Concrete Inputs`: one text per argument ("" for tensors); a number is kept as written.
+bool read_concrete_inputs(JsonStream& js, EventScratch& s) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  for (;;) {
+    t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    if (s.n_concrete == s.concrete.size()) s.concrete.emplace_back();
+    std::string& text = s.concrete[s.n_concrete++];
+    text.clear();
+    if (t == JsonToken::string)
+      js.append_text(text);
+    else if (t == JsonToken::number || t == JsonToken::boolean)
+      text.append(js.raw());
+    else if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
+             is_error(js.skip_container()))
+      return false;
+  }
+}
+
+// A kernel's `grid` or `block`: three non-negative integers, else not kept.
+bool read_dim3(JsonStream& js, std::int64_t (&out)[3], bool& has) {
+  const JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  std::size_t n = 0;
+  bool ok = true;
+  for (;;) {
+    const JsonToken e = js.next();
+    if (e == JsonToken::end_array) break;
+    if (is_error(e)) return false;
+    std::int64_t v = 0;
+    if (e == JsonToken::number && js.as_int(v) && v >= 0 && n < 3) {
+      out[n++] = v;
+      continue;
+    }
+    ok = false;
+    if ((e == JsonToken::begin_array || e == JsonToken::begin_object) &&
+        is_error(js.skip_container()))
+      return false;
+  }
+  has = ok && n == 3;
+  return true;
+}
+
 bool read_args(JsonStream& js, EventScratch& s, std::string& tmp) {
   JsonToken t = js.next();
   if (t != JsonToken::begin_object) {
@@ -163,6 +214,12 @@ bool read_args(JsonStream& js, EventScratch& s, std::string& tmp) {
       ok = read_input_dims(js, s);
     else if (key_is(js, tmp, "Input type"))
       ok = read_input_types(js, s);
+    else if (key_is(js, tmp, "Concrete Inputs"))
+      ok = read_concrete_inputs(js, s);
+    else if (key_is(js, tmp, "grid"))
+      ok = read_dim3(js, s.grid, s.has_grid);
+    else if (key_is(js, tmp, "block"))
+      ok = read_dim3(js, s.block, s.has_block);
     else if (key_is(js, tmp, "kernel")) {
       s.has_kernel = true;
       ok = read_string_value(js, s.kernel);

@@ -27,7 +27,8 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
   double cases = 0.0, calls = 0.0;
   for (const TraceKernel& k : p.kernels) {
     calls += k.calls;
-    for (const TraceCase& c : k.cases) cases += c.count;
+    for (const TraceCase& c : k.cases)
+      if (!c.dims.empty()) cases += c.count;  // signatures by grid and block alone have none
   }
   if (cases == 0.0)
     out.notes.push_back(

@@ -32,15 +32,42 @@ namespace roofline::topn {
 
 enum class GpuEventKind { kernel, memcpy, memset };
 
-// One distinct way a kernel was launched: the launching op's non-empty operand dims, their input
-// types (aligned with dims), and the regime of the step it ran in (when steps are annotated).
+// A recorded scalar of the launching op that varies launch by launch (docs/method.md §22.8):
+// its range over a signature's launches.
+struct ScalarRange {
+  std::size_t arg = 0;  // position in the op's argument list
+  std::string name;     // op_scalar_name
+  double min = 0.0, max = 0.0, sum = 0.0, n = 0.0;
+  double mean() const { return n > 0 ? sum / n : 0.0; }
+};
+
+// Launches of one signature by the kind of step they ran in (docs/method.md §22.8): a mixed step
+// is a prefill step that also carries decode requests.
+struct StepKindCounts {
+  double prefill = 0.0, decode = 0.0, mixed = 0.0;
+};
+
+// One signature of a kernel (docs/method.md §22.8): what one launch did, keyed on its launching op,
+// the op's non-empty operand dims and their input types (aligned with dims), the scalars that
+// change the work and the launch geometry. `dims` is empty for launches whose op recorded none (a
+// graph replay without a capture keeps its grid and block).
 struct TraceCase {
   std::vector<std::vector<std::int64_t>> dims;
   std::vector<std::string> dtypes;
-  std::optional<Regime> regime;
+  std::optional<Regime> regime;  // when every launch that fell in a step fell in one regime
   double count = 0.0;
   double total_us = 0.0;
-  std::optional<double> rows;  // the GEMM rows of the steps it ran in (docs/method.md §22.7)
+  std::optional<double> rows;  // the GEMM rows of the steps it ran in, when one (§22.7)
+  std::string op;              // the launching op ("" none)
+  std::string module;          // its most common module path ("" none)
+  std::vector<std::pair<std::size_t, std::string>> key_scalars;  // (position, text)
+  std::vector<ScalarRange> scalar_ranges;                        // by position
+  std::vector<std::int64_t> grid, block;                         // empty when not recorded
+  std::vector<float> durations_us;  // each launch's time, for the median (not rendered)
+  double min_us = 0.0, max_us = 0.0;
+  StepKindCounts steps;
+  double inherited = 0.0;  // launches without a launching op that took this signature
+  bool replay = false;     // graph replays (no capture joined, or one without shapes)
 };
 
 // All launches of one kernel name.
@@ -173,6 +200,16 @@ std::string demangle_prefix(std::string_view mangled);
 // Never cut.
 std::string kernel_short_name(std::string_view name, GpuEventKind kind = GpuEventKind::kernel);
 
+// An op's recorded scalars (`Concrete Inputs`, docs/method.md §22.8). A scalar is a key of the
+// launch's signature when it changes the work: a flag or mode (any text that is not a number) or a
+// window size at the position its op records it; other numbers vary launch by launch (a growing
+// max_seqlen_k, Inductor's xnumel, a fill value) and are kept as a range.
+bool op_scalar_is_key(std::string_view op, std::size_t arg, std::string_view text);
+// The name of a scalar position the op table of op_scalars.cpp knows, else "arg<N>".
+std::string op_scalar_name(std::string_view op, std::size_t arg);
+// The scalar as a number, when its text is one.
+std::optional<double> op_scalar_number(std::string_view text);
+
 // Python's round(x, digits) (round half to even on the exact binary value).
 double round_to(double x, int digits);
 
@@ -180,6 +217,7 @@ struct TopnOptions {
   std::size_t top = 25;
 };
 
+// One signature as profile_workload.json writes it (docs/method.md §22.8).
 struct WorkloadCase {
   std::vector<std::vector<std::int64_t>> dims;
   std::vector<std::string> dtypes;
@@ -187,6 +225,14 @@ struct WorkloadCase {
   double count = 0.0;
   double baseline_latency_ms = 0.0;  // mean per call, rounded to 6 decimals
   std::optional<double> rows;        // the step's rows: tokens (prefill), requests (decode)
+  std::string op, module;
+  std::vector<std::pair<std::size_t, std::string>> key_scalars;
+  std::vector<ScalarRange> scalar_ranges;
+  std::vector<std::int64_t> grid, block;
+  double total_ms = 0.0, mean_us = 0.0, median_us = 0.0, min_us = 0.0, max_us = 0.0;
+  StepKindCounts steps;
+  double inherited = 0.0;
+  bool replay = false;
 };
 
 struct TopnEntry {

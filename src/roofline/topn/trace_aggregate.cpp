@@ -4,6 +4,7 @@
 // several files.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "roofline/topn/capture_join.hpp"
@@ -11,30 +12,19 @@
 #include "roofline/topn/event_lookup.hpp"
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/op_attribution.hpp"
+#include "roofline/topn/signature_sums.hpp"
 #include "roofline/topn/step_index.hpp"
 
 namespace roofline::topn {
 namespace detail {
 namespace {
 
-constexpr std::uint8_t k_no_regime = 2;
-
-std::uint8_t regime_code(const std::optional<Regime>& r) {
-  return r ? static_cast<std::uint8_t>(*r == Regime::prefill ? 0 : 1) : k_no_regime;
-}
-
-struct CaseSum {
-  double count = 0.0, us = 0.0;
-};
-
-// (OpShape, regime, the step's rows or -1)
-using CaseKey = std::tuple<std::uint32_t, std::uint8_t, double>;
-
 struct KernelSum {
   GpuEventKind kind = GpuEventKind::kernel;
   double calls = 0.0, us = 0.0;
   PerRegime<double> regime_calls, regime_us;
-  std::map<CaseKey, CaseSum> cases;
+  KernelSignatures signatures;
+  std::set<std::uint32_t> shapes;  // every OpShape its launches had
   double replay_calls = 0.0, replay_with_shapes = 0.0;
   std::map<std::pair<std::uint32_t, std::uint32_t>, double> launchers;  // (op, module) labels
 };
@@ -55,7 +45,7 @@ void add_regime(KernelSum& k, Regime r, double us) {
   k.regime_us.at(r) = k.regime_us.at(r).value_or(0.0) + us;
 }
 
-TraceKernel kernel_of(const ChromeEvents& ev, std::uint32_t id, const KernelSum& k) {
+TraceKernel kernel_of(const ChromeEvents& ev, std::uint32_t id, KernelSum& k) {
   TraceKernel tk;
   tk.name = ev.names.at(id);
   tk.kind = k.kind;
@@ -71,20 +61,11 @@ TraceKernel kernel_of(const ChromeEvents& ev, std::uint32_t id, const KernelSum&
     };
     tk.launchers[{text(who.first), text(who.second)}] += n;
   }
-  for (const auto& [key, sum] : k.cases) {
-    const OpShape& shape = ev.shapes[std::get<0>(key)];
-    tk.dtypes.insert(tk.dtypes.end(), shape.tensor_types.begin(), shape.tensor_types.end());
-    if (shape.dims.empty()) continue;
-    TraceCase c;
-    c.dims = shape.dims;
-    c.dtypes = shape.dtypes;
-    if (std::get<1>(key) != k_no_regime)
-      c.regime = std::get<1>(key) == 0 ? Regime::prefill : Regime::decode;
-    if (std::get<2>(key) >= 0) c.rows = std::get<2>(key);
-    c.count = sum.count;
-    c.total_us = sum.us;
-    tk.cases.push_back(std::move(c));
+  for (std::uint32_t shape : k.shapes) {
+    const OpShape& op_shape = ev.shapes[shape];
+    tk.dtypes.insert(tk.dtypes.end(), op_shape.tensor_types.begin(), op_shape.tensor_types.end());
   }
+  tk.cases = k.signatures.finish(ev);
   std::sort(tk.dtypes.begin(), tk.dtypes.end());
   tk.dtypes.erase(std::unique(tk.dtypes.begin(), tk.dtypes.end()), tk.dtypes.end());
   return tk;
@@ -130,7 +111,7 @@ class Origins {
       std::uint32_t& id = shape_ids_[c->shape];
       if (id == k_no_id) {
         const CaptureShape& s = cap_->shapes[c->shape];
-        id = intern_op_shape(ev_, OpShape{s.dims, s.dtypes, s.tensor_types});
+        id = intern_op_shape(ev_, OpShape{s.dims, s.dtypes, s.tensor_types, {}});
       }
       o.shape = id;
     }
@@ -145,18 +126,36 @@ class Origins {
   std::vector<std::uint32_t> shape_ids_;  // capture shape -> trace shape
 };
 
+StepKind step_kind(const Step* step) {
+  if (!step) return StepKind::none;
+  if (!step->prefill) return StepKind::decode;
+  return step->name.decode_requests().value_or(0.0) > 0 ? StepKind::mixed : StepKind::prefill;
+}
+
+// One launch into its kernel's signatures (docs/method.md §22.8): keyed on its op, the op's shape
+// (dims, dtypes, key scalars) and its grid and block. A launch whose op recorded no dims (or that
+// had none) and is not a graph replay is an orphan: finish() decides whether it inherits.
+void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const Origin& origin,
+                   const Step* step, const OpRec* op, bool replay) {
+  const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
+  if (origin.shape != k_no_id) k.shapes.insert(origin.shape);
+  SigLaunch l;
+  l.us = g.dur_us;
+  l.step = step_kind(step);
+  if (step) l.rows = step->rows;
+  l.module = origin.module;
+  l.op = op;
+  k.signatures.add(SigKey{origin.op, origin.shape, g.geometry}, !shaped && !replay, replay, l, ev);
+}
+
 // GPU event `g` added to its kernel's sums `k`: its time, under its step's regime (none without
-// a step) and in its case (the origin's shape); a replay counts with or without shapes (in
-// `stats` too).
-void add_event(KernelSum& k, const GpuEventRec& g, const Origin& origin, const Step* step,
-               bool replay, const ChromeEvents& ev, GraphReplayStats& stats) {
+// a step), its launcher, and its signature (the launching op `op` is not read for a replay); a
+// replay counts with or without shapes (in `stats` too).
+void add_event(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const Origin& origin,
+               const Step* step, const OpRec* op, bool replay, GraphReplayStats& stats) {
   k.calls += 1.0;
   k.us += g.dur_us;
-  std::optional<Regime> regime;
-  if (step) {
-    regime = step->prefill ? Regime::prefill : Regime::decode;
-    add_regime(k, *regime, g.dur_us);
-  }
+  if (step) add_regime(k, step->prefill ? Regime::prefill : Regime::decode, g.dur_us);
   const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
   if (replay) {
     k.replay_calls += 1.0;
@@ -166,15 +165,11 @@ void add_event(KernelSum& k, const GpuEventRec& g, const Origin& origin, const S
     }
   }
   k.launchers[{origin.op, origin.module}] += 1.0;
-  if (origin.shape != k_no_id) {
-    CaseSum& c = k.cases[{origin.shape, regime_code(regime), step ? step->rows : -1.0}];
-    c.count += 1.0;
-    c.us += g.dur_us;
-  }
+  add_signature(ev, k, g, origin, step, replay ? nullptr : op, replay);
 }
 
 // The kernels that occur (`seen`), by name.
-std::vector<TraceKernel> kernels_by_name(const ChromeEvents& ev, const std::vector<KernelSum>& sums,
+std::vector<TraceKernel> kernels_by_name(const ChromeEvents& ev, std::vector<KernelSum>& sums,
                                          const std::vector<bool>& seen) {
   std::vector<TraceKernel> kernels;
   for (std::uint32_t id = 0; id < sums.size(); ++id)
@@ -207,7 +202,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
     const OpRec* op = lookup.op(ext);
     const bool replay = join.replayed(i);
     const Origin origin = replay ? origins.captured(join.paired(i)) : origins.eager(op, modules);
-    add_event(k, g, origin, step_of(steps, g, launch, op), replay, ev, join.stats);
+    add_event(ev, k, g, origin, step_of(steps, g, launch, op), op, replay, join.stats);
   }
 
   TraceProfile p;
@@ -244,6 +239,46 @@ void add_graph_stats(GraphReplayStats& from, GraphReplayStats& into) {
     if (into.unpaired_examples.size() < 10) into.unpaired_examples.push_back(std::move(u));
 }
 
+bool same_signature(const TraceCase& a, const TraceCase& b) {
+  return a.op == b.op && a.dims == b.dims && a.dtypes == b.dtypes &&
+         a.key_scalars == b.key_scalars && a.grid == b.grid && a.block == b.block;
+}
+
+// One rank's signature into the merged kernel's (several traces, docs/method.md §22.8).
+void merge_case(TraceCase c, std::vector<TraceCase>& into) {
+  auto same = std::find_if(into.begin(), into.end(),
+                           [&](const TraceCase& x) { return same_signature(x, c); });
+  if (same == into.end()) {
+    into.push_back(std::move(c));
+    return;
+  }
+  TraceCase& s = *same;
+  s.min_us = std::min(s.min_us, c.min_us);
+  s.max_us = std::max(s.max_us, c.max_us);
+  s.count += c.count;
+  s.total_us += c.total_us;
+  s.durations_us.insert(s.durations_us.end(), c.durations_us.begin(), c.durations_us.end());
+  s.steps.prefill += c.steps.prefill;
+  s.steps.decode += c.steps.decode;
+  s.steps.mixed += c.steps.mixed;
+  if (s.regime != c.regime) s.regime.reset();
+  if (s.rows != c.rows) s.rows.reset();
+  s.inherited += c.inherited;
+  s.replay = s.replay || c.replay;
+  for (const ScalarRange& r : c.scalar_ranges) {
+    auto it = std::find_if(s.scalar_ranges.begin(), s.scalar_ranges.end(),
+                           [&](const ScalarRange& x) { return x.arg == r.arg; });
+    if (it == s.scalar_ranges.end()) {
+      s.scalar_ranges.push_back(r);
+      continue;
+    }
+    it->min = std::min(it->min, r.min);
+    it->max = std::max(it->max, r.max);
+    it->sum += r.sum;
+    it->n += r.n;
+  }
+}
+
 }  // namespace
 
 TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
@@ -273,18 +308,7 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
       into.dtypes.insert(into.dtypes.end(), k.dtypes.begin(), k.dtypes.end());
       std::sort(into.dtypes.begin(), into.dtypes.end());
       into.dtypes.erase(std::unique(into.dtypes.begin(), into.dtypes.end()), into.dtypes.end());
-      for (TraceCase& c : k.cases) {
-        auto same = std::find_if(into.cases.begin(), into.cases.end(), [&](const TraceCase& x) {
-          return x.dims == c.dims && x.dtypes == c.dtypes && x.regime == c.regime &&
-                 x.rows == c.rows;
-        });
-        if (same == into.cases.end()) {
-          into.cases.push_back(std::move(c));
-        } else {
-          same->count += c.count;
-          same->total_us += c.total_us;
-        }
-      }
+      for (TraceCase& c : k.cases) merge_case(std::move(c), into.cases);
     }
   }
   for (auto& [name, k] : kernels) out.kernels.push_back(std::move(k));

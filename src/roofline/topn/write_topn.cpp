@@ -206,6 +206,39 @@ ordered_json device_json(const TraceDevice& d) {
   return j;
 }
 
+// A workload case's signature fields (docs/method.md §22.8): additions to workload-v1.
+void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
+  const auto text = [](const std::string& t) {
+    return t.empty() ? ordered_json() : ordered_json(t);
+  };
+  cj["op"] = text(c.op);
+  cj["module"] = text(c.module);
+  ordered_json scalars = ordered_json::array();
+  for (const auto& [arg, value] : c.key_scalars)
+    scalars.push_back({{"arg", arg}, {"name", op_scalar_name(c.op, arg)}, {"value", value}});
+  cj["scalars"] = std::move(scalars);
+  ordered_json ranges = ordered_json::array();
+  for (const ScalarRange& r : c.scalar_ranges)
+    ranges.push_back({{"arg", r.arg},
+                      {"name", r.name},
+                      {"min", json_number(r.min)},
+                      {"mean", json_number(round_to(r.mean(), 6))},
+                      {"max", json_number(r.max)}});
+  cj["scalar_ranges"] = std::move(ranges);
+  cj["grid"] = c.grid.empty() ? ordered_json() : ordered_json(c.grid);
+  cj["block"] = c.block.empty() ? ordered_json() : ordered_json(c.block);
+  cj["time_us"] = {{"total", json_number(round_to(c.total_ms * 1000.0, 3))},
+                   {"mean", json_number(c.mean_us)},
+                   {"median", json_number(c.median_us)},
+                   {"min", json_number(c.min_us)},
+                   {"max", json_number(c.max_us)}};
+  cj["steps"] = {{"prefill", count_json(c.steps.prefill)},
+                 {"decode", count_json(c.steps.decode)},
+                 {"mixed", count_json(c.steps.mixed)}};
+  if (c.inherited > 0) cj["inherited"] = count_json(c.inherited);
+  if (c.replay) cj["graph_replay"] = true;
+}
+
 }  // namespace
 
 std::string render_topn_json(const TopnDocument& doc) {
@@ -256,6 +289,7 @@ std::string render_workload_json(const TopnDocument& doc) {
       cj["baseline_latency_ms"] = json_number(c.baseline_latency_ms);
       if (c.regime) cj["regime"] = to_string(*c.regime);
       if (c.rows) cj["rows"] = count_json(*c.rows);
+      add_signature_fields(c, cj);
       cases.push_back(std::move(cj));
     }
     k["cases"] = std::move(cases);

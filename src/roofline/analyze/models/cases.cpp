@@ -14,6 +14,9 @@ using detail::fmt_bytes;
 
 namespace {
 
+// Under this share of an entry's time modelled, its signatures do not stand for it (§22.8).
+constexpr double k_min_modelled_share = 0.5;
+
 // The Top-N entry as the probe saw one case: real operand dims and dtypes, and the rows in flight
 // the case carries (leading dim of the first matrix operand; GEMM reads M from its own shapes).
 TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classification& cls,
@@ -87,62 +90,73 @@ std::string describe_dims(const std::vector<std::vector<std::int64_t>>& dims) {
 
 }  // namespace
 
-WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
-                              const Classification& cls, const ModelContext& ctx,
-                              const std::vector<const ProbeCase*>& cases, CaseSource source) {
-  struct Part {
-    double weight;
-    WorkEstimate work;
-    std::size_t case_index;
-  };
-  std::vector<Part> parts;
-  std::vector<std::string> rejected;
-  std::size_t timed = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const ProbeCase& c = *cases[i];
-    std::string rows_note;
-    TopNEntry ce = entry_for_case(e, c, cls, regime.regime, rows_note);
-    RegimeChoice rc = regime;
-    if (c.gpu_us_avg) {
-      rc.t_ms = *c.gpu_us_avg / 1000.0;
-      rc.t_source = source == CaseSource::workload ? "profile_workload.json baseline_latency_ms"
-                                                   : "probe case gpu_us_avg";
-      ++timed;
-    }
-    WorkEstimate w = model_candidates(ce, rc, cls, ctx);
-    if (!w.modeled) {
-      rejected.push_back(
-          fmt::format("case {} {}: {}", i, describe_dims(c.dims), w.unmodeled_reason));
-      continue;
-    }
-    if (!rows_note.empty()) w.notes.insert(w.notes.begin(), rows_note);
-    parts.push_back(Part{c.count, std::move(w), i});
+namespace {
+
+struct Part {
+  double weight;
+  WorkEstimate work;
+  std::size_t case_index;
+};
+
+// One case modelled on its own at its own time (docs/method.md §22.8): its row, and its work when
+// it has a model that its time does not refute.
+struct CaseModel {
+  SignatureWork row;
+  std::optional<WorkEstimate> work;
+  std::string rejected;  // why not modelled, for the entry's notes
+};
+
+CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+                         const ModelContext& ctx, const ProbeCase& c, std::size_t i,
+                         CaseSource source) {
+  CaseModel m;
+  m.row.label = detail::signature_label(c, cls.op_class, ctx);
+  m.row.source = c;
+  m.row.count = c.count;
+  m.row.timed = c.gpu_us_avg.has_value();
+  m.row.t_launch_ms = c.gpu_us_avg ? *c.gpu_us_avg / 1000.0 : regime.t_ms.value_or(0.0);
+  if (c.dims.empty()) {
+    m.row.unmodeled_reason =
+        "no operand shapes (a graph replay without a capture): its grid and "
+        "block tell it apart, not its K";
+    return m;
   }
-  if (parts.empty()) {
-    WorkEstimate none;
-    none.unmodeled_reason = fmt::format("no probe case could be modelled ({})",
-                                        rejected.empty() ? "no cases" : rejected.front());
-    return none;
+  std::string rows_note;
+  TopNEntry ce = entry_for_case(e, c, cls, regime.regime, rows_note);
+  RegimeChoice rc = regime;
+  if (c.gpu_us_avg) {
+    rc.t_ms = *c.gpu_us_avg / 1000.0;
+    rc.t_source = source == CaseSource::workload ? "profile_workload.json baseline_latency_ms"
+                                                 : "probe case gpu_us_avg";
   }
-  // The heaviest case is the template (unit, dtypes, MoE facts, notes); numbers are averaged.
-  std::size_t heaviest = 0;
-  double total = 0.0;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    total += parts[i].weight;
-    if (parts[i].weight > parts[heaviest].weight) heaviest = i;
+  WorkEstimate w = model_candidates(ce, rc, cls, ctx);
+  if (!w.modeled) {
+    m.row.unmodeled_reason = w.unmodeled_reason;
+    m.rejected = fmt::format("case {} {}: {}", i, describe_dims(c.dims), w.unmodeled_reason);
+    return m;
   }
-  WorkEstimate out = parts[heaviest].work;
-  auto mean = [&](auto get) {
-    double s = 0.0;
-    for (const auto& p : parts) s += p.weight * get(p.work);
-    return s / total;
-  };
-  out.t_unit_ms = mean([](const WorkEstimate& w) { return w.t_unit_ms; });
-  out.weight_bytes = mean([](const WorkEstimate& w) { return w.weight_bytes; });
-  out.kv_bytes = mean([](const WorkEstimate& w) { return w.kv_bytes; });
-  // A candidate survives only when every case produced it (same kind).
+  if (!rows_note.empty()) w.notes.insert(w.notes.begin(), rows_note);
+  WorkEstimate own = w;
+  choose_candidate(own, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  m.row.modeled = true;
+  m.row.unit_launches = own.unit_launches > 0 ? own.unit_launches : 1.0;
+  m.row.t_unit_ms = own.t_unit_ms;
+  m.row.bytes = own.bytes;
+  m.row.flops = own.flops;
+  m.row.compute_dtype = own.compute_dtype;
+  m.row.has_compute_peak_class = own.has_compute_peak_class;
+  m.row.model = own.candidates.empty() ? "" : own.candidates[own.chosen].label;
+  m.row.refuted = !own.any_feasible;  // judged anyway: its verdict says infeasible (L3)
+  m.work = std::move(w);
+  return m;
+}
+
+// Candidates common to every part, count-weighted; else each part's own choice, count-weighted.
+std::vector<Candidate> combine_candidates(const std::vector<Part>& parts, double total,
+                                          const std::vector<Candidate>& first,
+                                          const ResolvedPeaks& peaks) {
   std::vector<Candidate> combined;
-  for (const Candidate& c : out.candidates) {
+  for (const Candidate& c : first) {
     double bytes = 0.0, flops = 0.0;
     bool everywhere = true;
     for (const auto& p : parts) {
@@ -159,24 +173,43 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
     if (everywhere)
       combined.push_back(Candidate{c.label, bytes / total, flops / total, {}, c.in_choice, c.kind});
   }
-  if (combined.empty()) {
-    // No figure common to every case: each case's own choice, count-weighted.
-    const ResolvedPeaks& peaks = ctx.peaks ? *ctx.peaks : ResolvedPeaks{};
-    double bytes = 0.0, flops = 0.0;
-    for (const auto& p : parts) {
-      WorkEstimate chosen = p.work;
-      choose_candidate(chosen, peaks);
-      bytes += p.weight * chosen.bytes;
-      flops += p.weight * chosen.flops;
-    }
-    combined.push_back(Candidate{"count-weighted chosen bytes",
-                                 bytes / total,
-                                 flops / total,
-                                 {},
-                                 true,
-                                 CandidateKind::count_weighted});
+  if (!combined.empty()) return combined;
+  double bytes = 0.0, flops = 0.0;
+  for (const auto& p : parts) {
+    WorkEstimate chosen = p.work;
+    choose_candidate(chosen, peaks);
+    bytes += p.weight * chosen.bytes;
+    flops += p.weight * chosen.flops;
   }
-  out.candidates = std::move(combined);
+  return {Candidate{"count-weighted chosen bytes",
+                    bytes / total,
+                    flops / total,
+                    {},
+                    true,
+                    CandidateKind::count_weighted}};
+}
+
+// The entry's figures: the heaviest part is the template (unit, dtypes, MoE facts, notes), the
+// numbers are the launch-weighted means over the parts.
+WorkEstimate combine_parts(const std::vector<Part>& parts, const ModelContext& ctx,
+                           std::size_t& heaviest, double& total) {
+  heaviest = 0;
+  total = 0.0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    total += parts[i].weight;
+    if (parts[i].weight > parts[heaviest].weight) heaviest = i;
+  }
+  WorkEstimate out = parts[heaviest].work;
+  auto mean = [&](auto get) {
+    double s = 0.0;
+    for (const auto& p : parts) s += p.weight * get(p.work);
+    return s / total;
+  };
+  out.t_unit_ms = mean([](const WorkEstimate& w) { return w.t_unit_ms; });
+  out.weight_bytes = mean([](const WorkEstimate& w) { return w.weight_bytes; });
+  out.kv_bytes = mean([](const WorkEstimate& w) { return w.kv_bytes; });
+  out.candidates =
+      combine_candidates(parts, total, out.candidates, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   if (out.moe) {
     out.moe->pairs = mean([](const WorkEstimate& w) { return w.moe ? w.moe->pairs : 0.0; });
     out.moe->experts_hit =
@@ -184,21 +217,74 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
     out.moe->activation_bytes =
         mean([](const WorkEstimate& w) { return w.moe ? w.moe->activation_bytes : 0.0; });
   }
-  std::vector<std::string> notes;
-  const std::string heaviest_dims = describe_dims(cases[parts[heaviest].case_index]->dims);
+  return out;
+}
+
+std::string cases_note(CaseSource source, std::size_t parts, std::size_t cases, double total,
+                       const std::string& heaviest_dims, double heaviest_weight,
+                       std::size_t timed) {
   if (source == CaseSource::signatures)
-    notes.push_back(fmt::format(
+    return fmt::format(
         "{} of {} call signatures of the Top-N modelled, equal weights (the Top-N gives no "
         "per-signature counts; docs/method.md §8.2); rows in flight from each signature",
-        parts.size(), cases.size()));
-  else
-    notes.push_back(fmt::format(
-        "{}: {} of {} {} modelled, count-weighted over {} calls (heaviest case {}, {} calls); {} "
-        "of them carry a per-case latency{}",
-        source == CaseSource::probes ? "stage B" : "profile_workload.json", parts.size(),
-        cases.size(), source == CaseSource::probes ? "probe cases" : "workload cases",
-        format_g(total), heaviest_dims, format_g(parts[heaviest].weight), timed,
-        timed < cases.size() ? " (the others use the profile's per-launch time)" : ""));
+        parts, cases);
+  return fmt::format(
+      "{}: {} of {} {} modelled, each on its own; the entry's figures are their means "
+      "count-weighted over {} calls (heaviest case {}, {} calls); {} of them carry a per-case "
+      "latency{}",
+      source == CaseSource::probes ? "stage B" : "profile_workload.json", parts, cases,
+      source == CaseSource::probes ? "probe cases" : "workload cases", format_g(total),
+      heaviest_dims, format_g(heaviest_weight), timed,
+      timed < cases ? " (the others use the profile's per-launch time)" : "");
+}
+
+// Why the signatures cannot stand for the entry, if they cannot: a Top-N without counts whose
+// signatures disagree, or too little of the entry's time modelled.
+std::optional<std::string> not_representative(const std::vector<SignatureWork>& rows,
+                                              CaseSource source, double share) {
+  if (source == CaseSource::signatures) return detail::signatures_disagree(rows);
+  if (share < k_min_modelled_share)
+    return fmt::format(
+        "the modelled signatures carry {} of the entry's time (under {}): the entry is not "
+        "judged from them",
+        format_pct(share), format_pct(k_min_modelled_share));
+  return std::nullopt;
+}
+
+}  // namespace
+
+WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
+                              const Classification& cls, const ModelContext& ctx,
+                              const std::vector<const ProbeCase*>& cases, CaseSource source) {
+  std::vector<Part> parts;
+  std::vector<SignatureWork> rows;
+  std::vector<std::string> rejected;
+  std::size_t timed = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CaseModel m = model_one_case(e, regime, cls, ctx, *cases[i], i, source);
+    if (cases[i]->gpu_us_avg) ++timed;
+    if (!m.rejected.empty()) rejected.push_back(std::move(m.rejected));
+    if (m.work) parts.push_back(Part{cases[i]->count, std::move(*m.work), i});
+    rows.push_back(std::move(m.row));
+  }
+  const double share = detail::modelled_share(rows);
+  std::optional<std::string> why_not =
+      parts.empty() ? std::nullopt : not_representative(rows, source, share);
+  if (parts.empty() || why_not) {
+    WorkEstimate none;
+    none.unmodeled_reason = why_not ? *why_not
+                                    : fmt::format("no probe case could be modelled ({})",
+                                                  rejected.empty() ? "no cases" : rejected.front());
+    none.signatures = std::move(rows);
+    none.modelled_share = share;
+    return none;
+  }
+  std::size_t heaviest = 0;
+  double total = 0.0;
+  WorkEstimate out = combine_parts(parts, ctx, heaviest, total);
+  std::vector<std::string> notes{cases_note(source, parts.size(), cases.size(), total,
+                                            describe_dims(cases[parts[heaviest].case_index]->dims),
+                                            parts[heaviest].weight, timed)};
   for (const auto& r : rejected)
     notes.push_back(std::string(source == CaseSource::signatures ? "signature "
                                 : source == CaseSource::probes   ? "probe "
@@ -207,6 +293,12 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
   for (auto& n : out.notes) notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
   out.notes = std::move(notes);
   choose_candidate(out, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  // The Top-N's shapes alone carry no counts or times: their equal-weight mean (within the band)
+  // stands for the entry, and they are not signatures of §22.8.
+  if (source == CaseSource::signatures) return out;
+  out.signatures = std::move(rows);
+  out.modelled_share = share;
+  out.signatures_judged = true;
   return out;
 }
 

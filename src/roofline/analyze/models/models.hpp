@@ -98,4 +98,15 @@ inline void add_candidate(WorkEstimate& work, std::string label, const Term& byt
 // "missing: a, b" helper: appends `name` when `value` is absent.
 void require(const std::optional<double>& value, const char* name, std::string& missing);
 
+// docs/method.md §22.8 (model_signatures.cpp). What a signature is, for its row: the config's
+// projection with its N and K (GEMMs), else its innermost module or op, with its operand dims, its
+// key flags, or its grid and block when it has no dims.
+std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext& ctx);
+// Signatures without counts or times (the Top-N's shapes alone) whose per-launch bytes or FLOPs
+// differ by more than the 15 % band: the reason no equal-weight mean stands for the entry.
+std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>& sigs);
+// The share of the signatures' time (count · per-launch time) that the modelled, unrefuted ones
+// carry.
+double modelled_share(const std::vector<SignatureWork>& sigs);
+
 }  // namespace roofline::analyze::detail

@@ -2,6 +2,7 @@
 // probe shapes (stage B), and measured counter bytes/FLOPs in place of the model's (stage C).
 #include "roofline/analyze/steps/deepen.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -40,12 +41,26 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
         fmt::format("{}: no cases for this kernel; the Top-N's shapes kept", k.source));
     return;
   }
+  const bool shaped =
+      std::any_of(cases.begin(), cases.end(), [](const ProbeCase* c) { return !c->dims.empty(); });
   WorkEstimate w = model_work_cases(e, regime, cls, ctx, cases, CaseSource::workload);
+  if (!shaped) {  // signatures without dims (graph replays without a capture): shown only
+    d.notes.push_back(
+        fmt::format("{}: no case of this kernel has operand shapes ({} signature(s) "
+                    "by grid and block, shown); the Top-N's shapes kept",
+                    k.source, cases.size()));
+    d.work.signatures = std::move(w.signatures);
+    d.work.modelled_share = w.modelled_share;
+    return;
+  }
   if (!w.modeled) {
     d.notes.push_back(
         fmt::format("{}: the {} case(s) could not be modelled ({}); the Top-N's "
                     "shapes kept",
                     k.source, cases.size(), w.unmodeled_reason));
+    d.work.signatures = std::move(w.signatures);  // shown, the entry judged as before
+    d.work.modelled_share = w.modelled_share;
+    d.work.signatures_judged = false;
     return;
   }
   d.notes.push_back(
@@ -132,6 +147,7 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
   const std::string model_label =
       work.candidates.empty() ? "model" : work.candidates[work.chosen].label;
   const bool link = work.comm.has_value();
+  work.signatures_judged = false;  // the counters measured the kernel as a whole
   work.measured_vs_model = compare_to_model(model_bytes, model_flops, link, m, k);
   const MeasuredVsModel& r = *work.measured_vs_model;
   if (m.time_us && *m.time_us > 0) work.t_unit_ms = *m.time_us * k / 1000.0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/verdict_signatures.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
@@ -222,6 +223,32 @@ void ceiling_note(Verdict& v, const ResolvedPeaks& peaks, double raw, const Axis
         what, format_rate(datasheet_rate, unit), what));
 }
 
+// The roof axis and the raw ratio on it. docs/method.md §22.8: signatures judged on their own
+// roofs; with two or more, the ratio is their roof time over their measured time and the axis the
+// one holding most of the roof time. Else compute when AI is beyond the ridge point, else memory.
+void choose_axis(Verdict& v, const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+                 const ResolvedPeaks& peaks, const VerdictParams& params) {
+  detail::SignatureRoofs sums;
+  if (work.signatures_judged)
+    sums = detail::judge_signatures(work, cls, pct_gpu_time, peaks, params, v);
+  if (sums.judged >= 1 && work.signatures.size() > 1) detail::signature_notes(work, sums, v);
+  if (sums.judged >= 2 && sums.measured_ms > 0) {
+    v.compute_axis = sums.compute_ms > sums.roof_ms / 2.0;
+    v.roofline_pct_raw = sums.roof_ms / sums.measured_ms;
+    if (sums.suspect_raw) {
+      v.roofline_pct_raw = sums.suspect_raw;
+      v.notes.push_back(fmt::format(
+          "signature {} is outside the sanity band on its own roof ({}): the entry takes its "
+          "ratio, no verdict from the others",
+          sums.suspect_label, format_pct(*sums.suspect_raw)));
+    }
+    return;
+  }
+  v.compute_axis =
+      v.arithmetic_intensity && v.ridge_point && *v.arithmetic_intensity > *v.ridge_point;
+  v.roofline_pct_raw = v.compute_axis ? v.compute_util : v.hbm_util;
+}
+
 }  // namespace
 
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
@@ -270,13 +297,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
         fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
                     dtype.empty() ? "compute-dtype" : dtype.str()));
 
-  // Roof axis: compute when AI is beyond the ridge point, else memory.
-  v.compute_axis =
-      v.arithmetic_intensity && v.ridge_point && *v.arithmetic_intensity > *v.ridge_point;
-  if (v.compute_axis)
-    v.roofline_pct_raw = v.compute_util;
-  else
-    v.roofline_pct_raw = v.hbm_util;
+  choose_axis(v, work, cls, pct_gpu_time, peaks, params);
   const AxisRoof roof = axis_roof(peaks, v.compute_axis, dtype, peak_bw, peak_flops);
   v.ceiling = roof.ceiling;
   const TargetEffChoice eff = choose(v.ceiling);

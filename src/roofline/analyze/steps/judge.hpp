@@ -25,7 +25,21 @@ struct VerdictParams {
 enum class Roof { none, hbm, compute, link };
 // "hbm" | "compute" | "link" ("" for none).
 const char* to_string(Roof r);
+// One signature judged on its own roof (docs/method.md §22.8).
+struct SignatureVerdict {
+  std::optional<double> arithmetic_intensity, hbm_util, compute_util;
+  std::optional<double> roofline_pct;    // its own roof time over its own time
+  std::optional<double> roof_launch_ms;  // max(bytes/BW, FLOPs/peak) per launch
+  Roof roof = Roof::none;
+  Bound bound = Bound::unknown;
+  Headroom headroom = Headroom::unknown;
+  bool suspect = false, dispatch_bound = false;
+  double win_ms = 0.0;  // over its launches: its time less the time at its target
+};
+
 struct Verdict {
+  std::vector<SignatureVerdict> signatures;  // parallel to WorkEstimate::signatures
+  std::optional<std::size_t> most_to_win;    // index of the signature with the most to win
   std::optional<double> achieved_bw_bytes_s, achieved_flops;
   std::optional<double> hbm_util, compute_util;
   std::optional<double> link_util;  // comm: link_bytes / t / aggregate link roof

@@ -310,6 +310,10 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
       work.notes.insert(work.notes.begin() + 1, signatures.rule);
       return work;
     }
+    // Signatures with models that cannot stand for the entry (docs/method.md §22.8): no verdict.
+    if (std::any_of(work.signatures.begin(), work.signatures.end(),
+                    [](const SignatureWork& s) { return s.modeled; }))
+      return work;
     // No model: the first signature, every operand at the activation type (for the bound).
     TopNEntry one = e;
     one.shapes = e.signatures.front();

@@ -58,6 +58,23 @@ struct MeasuredVsModel {
   std::optional<double> measured_flops;
   bool timed = false;  // the counters timed the dispatches (their time replaced the profile's)
 };
+// One signature of an entry as the case model saw it (docs/method.md §22.8): what it is, its
+// launches and time, and its own bytes and FLOPs per unit (or why it has none).
+struct SignatureWork {
+  std::string label;   // what it is: "qkv_proj [1024×2048]·[2048×6144]", not the kernel's name
+  ProbeCase source;    // its dims, dtypes, count, time and signature fields as read
+  double count = 0.0;  // launches
+  double t_launch_ms = 0.0;  // mean per launch (the case's, else the entry's)
+  bool timed = false;        // t_launch_ms is the signature's own
+  bool modeled = false;      // bytes and FLOPs below are set
+  bool refuted = false;      // no figure of its model fits its own time (its verdict: infeasible)
+  std::string unmodeled_reason;
+  double unit_launches = 1.0, t_unit_ms = 0.0, bytes = 0.0, flops = 0.0;  // per unit
+  Dtype compute_dtype;
+  bool has_compute_peak_class = true;
+  std::string model;  // the chosen candidate's label
+};
+
 struct WorkEstimate {
   bool modeled = false;
   std::string unmodeled_reason;
@@ -83,6 +100,13 @@ struct WorkEstimate {
   std::optional<double>
       bytes_lower_bound;  // docs/method.md §8.16: unmodelled entry, Σ operand bytes
   std::optional<MeasuredVsModel> measured_vs_model;  // set by apply_measurement (stage C)
+  // docs/method.md §22.8: the entry's signatures, each modelled on its own (empty when the
+  // entry was modelled as a whole), and the share of the entry's time the modelled ones carry.
+  std::vector<SignatureWork> signatures;
+  std::optional<double> modelled_share;
+  // The entry is judged from its signatures' roof times (false: the rows are shown only — the
+  // entry was modelled as a whole, or measured by counters).
+  bool signatures_judged = false;
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).

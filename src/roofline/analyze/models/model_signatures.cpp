@@ -1,0 +1,102 @@
+// docs/method.md §22.8: an entry's signatures — what each is called, and the checks that decide
+// whether their models can stand for the entry (a Top-N without counts, the modelled share).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/models/projection_plan.hpp"
+
+namespace roofline::analyze::detail {
+namespace {
+
+std::string dims_text(const std::vector<std::int64_t>& d) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < d.size(); ++i) s += fmt::format("{}{}", i ? "×" : "", d[i]);
+  return s + "]";
+}
+
+// The op's own name without its namespace ("aten::mm" -> "mm", "_vllm_fa2_C::varlen_fwd" ->
+// "varlen_fwd"); the module path's innermost module when there is one.
+std::string op_or_module(const CaseSignature& s) {
+  if (!s.module.empty()) {
+    const auto dot = s.module.rfind('.');
+    return dot == std::string::npos ? s.module : s.module.substr(dot + 1);
+  }
+  const auto colon = s.op.rfind("::");
+  return colon == std::string::npos ? s.op : s.op.substr(colon + 2);
+}
+
+// The projection of the config's linear plan with the GEMM's N and K, when exactly one matches:
+// [M, K]·[K, N] (aten::mm) or [M, K]·[N, K] (a linear's weight).
+std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
+  if (!ctx.config || c.dims.size() < 2 || c.dims[0].size() != 2 || c.dims[1].size() != 2) return {};
+  const double tp = ctx.env && ctx.env->tp > 0 ? ctx.env->tp : 1.0;
+  const ProjectionPlan plan = projection_plan(*ctx.config, tp);
+  const auto k = static_cast<double>(c.dims[0][1]);
+  const auto& w = c.dims[1];
+  std::vector<std::string> names;
+  for (const PlanVariant& v : plan.variants)
+    for (const Projection& p : v.projections) {
+      const bool kn =
+          p.k == k && ((static_cast<double>(w[0]) == k && p.n == static_cast<double>(w[1])) ||
+                       (static_cast<double>(w[1]) == k && p.n == static_cast<double>(w[0])));
+      if (kn && std::find(names.begin(), names.end(), to_string(p.kind)) == names.end())
+        names.push_back(to_string(p.kind));
+    }
+  return names.size() == 1 ? names.front() + "_proj" : std::string();
+}
+
+}  // namespace
+
+std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext& ctx) {
+  const CaseSignature none;
+  const CaseSignature& s = c.signature ? *c.signature : none;
+  std::string name = cls == OpClass::gemm ? projection_name(c, ctx) : std::string();
+  if (name.empty()) name = op_or_module(s);
+  std::string shape;
+  const std::size_t shown = std::min<std::size_t>(c.dims.size(), cls == OpClass::gemm ? 2 : 3);
+  for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_text(c.dims[i]);
+  if (c.dims.size() > shown && cls != OpClass::gemm) shape += "·…";  // a GEMM's third is its out
+  for (const ProbeScalar& k : s.scalars)
+    if (k.value == "True" || k.value == "true") shape += " " + k.name;
+  if (c.dims.empty() && !s.grid.empty())
+    shape = fmt::format("grid {} block {}", dims_text(s.grid), dims_text(s.block));
+  if (name.empty()) name = s.replay ? "graph replay" : "no op";
+  return shape.empty() ? name : name + " " + shape;
+}
+
+std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>& sigs) {
+  double lo_b = 0, hi_b = 0, lo_f = 0, hi_f = 0;
+  bool first = true;
+  for (const SignatureWork& s : sigs) {
+    if (!s.modeled) continue;
+    const double b = s.bytes / s.unit_launches, f = s.flops / s.unit_launches;
+    lo_b = first ? b : std::min(lo_b, b);
+    hi_b = first ? b : std::max(hi_b, b);
+    lo_f = first ? f : std::min(lo_f, f);
+    hi_f = first ? f : std::max(hi_f, f);
+    first = false;
+  }
+  const auto apart = [](double lo, double hi) { return hi > 0 && (lo <= 0 || hi / lo > 1.15); };
+  if (first || (!apart(lo_b, hi_b) && !apart(lo_f, hi_f))) return std::nullopt;
+  return fmt::format(
+      "the Top-N's call signatures carry no counts or times, and their models differ by more than "
+      "the 15 % band ({:.4g} to {:.4g} B, {:.4g} to {:.4g} FLOPs a launch): no equal-weight mean "
+      "stands for the entry (profile_workload.json beside the Top-N gives each signature its "
+      "launches and time)",
+      lo_b, hi_b, lo_f, hi_f);
+}
+
+double modelled_share(const std::vector<SignatureWork>& sigs) {
+  double all = 0.0, modelled = 0.0;
+  for (const SignatureWork& s : sigs) {
+    const double t = s.count * s.t_launch_ms;
+    all += t;
+    if (s.modeled) modelled += t;
+  }
+  return all > 0 ? modelled / all : 0.0;
+}
+
+}  // namespace roofline::analyze::detail

@@ -1,0 +1,57 @@
+#pragma once
+// Private to src/topn: a kernel's launches summed per signature (docs/method.md §22.8) while the
+// Chrome-trace events are joined, then turned into the TraceKernel's cases: the launches without a
+// launching op inherit the one shaped signature with their grid and block, or stay apart.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "roofline/topn/chrome_events.hpp"
+
+namespace roofline::topn::detail {
+
+enum class StepKind : std::uint8_t { none, prefill, decode, mixed };
+
+// What one launch brings to its signature.
+struct SigLaunch {
+  double us = 0.0;
+  StepKind step = StepKind::none;
+  std::optional<double> rows;      // the step's rows
+  std::uint32_t module = k_no_id;  // labels id
+  const OpRec* op = nullptr;       // its varying scalars (eager launches with an op)
+};
+
+struct ScalarSum {
+  double min = 0.0, max = 0.0, sum = 0.0, n = 0.0;
+};
+
+struct SigSum {
+  double count = 0.0, us = 0.0, min_us = 0.0, max_us = 0.0;
+  std::vector<float> durations;
+  StepKindCounts steps;
+  std::optional<double> rows;
+  bool rows_differ = false;
+  std::map<std::uint32_t, double> modules;
+  std::map<std::uint32_t, ScalarSum> scalars;  // argument position -> range
+  double inherited = 0.0;
+  bool replay = false;
+  void add(const SigLaunch& l, const ChromeEvents& ev);
+  void merge(const SigSum& other);
+};
+
+// (op label, OpShape, geometry); k_no_id where the launch has none.
+using SigKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+
+struct KernelSignatures {
+  std::map<SigKey, SigSum> sigs;
+  std::map<SigKey, SigSum> orphans;  // launches with no launching op for shapes
+  // Adds one launch: `orphan` when it has no launching op with dims and is not a graph replay.
+  void add(const SigKey& key, bool orphan, bool replay, const SigLaunch& l, const ChromeEvents& ev);
+  // The inheritance rule, then every signature as a TraceCase (most launches first).
+  std::vector<TraceCase> finish(const ChromeEvents& ev);
+};
+
+}  // namespace roofline::topn::detail

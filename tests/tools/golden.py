@@ -10,6 +10,9 @@ A case folder holds:
                            skipped (exit 77) with the reason printed.
                            Several non-empty lines = several commands, run in order in the same
                            scratch folder (lines starting with # are comments)
+  cwd                      optional: the folder the commands run in ({repo} = the repository
+                           root, so that bundled fixtures are named by stable relative paths);
+                           default the scratch folder. Outputs are only looked for in scratch
   env                      optional KEY=VALUE lines added to the environment
                            (HEAD_THRESHOLD_PCT, ANALYSIS_SKILL, ROOFLINE_LEDGER and
                            ROOFLINE_CALIBRATION are cleared unless set here); {repo} = the
@@ -226,10 +229,14 @@ def run_once(binary, case, scratch):
                 if line and not line.startswith("#"):
                     k, _, v = line.partition("=")
                     env[k] = subst(v)
+    run_dir = scratch
+    if os.path.exists(os.path.join(case, "cwd")):
+        with open(os.path.join(case, "cwd"), encoding="utf-8") as f:
+            run_dir = subst(f.read().strip())
     procs = []
     for line in cmd_lines(case):
         args = [subst(a) for a in shlex.split(line)]
-        procs.append(subprocess.run([os.path.abspath(binary)] + args, cwd=scratch, env=env, capture_output=True, timeout=60))
+        procs.append(subprocess.run([os.path.abspath(binary)] + args, cwd=run_dir, env=env, capture_output=True, timeout=60))
     produced, outputs = {}, {}
     for rel, data in snapshot(scratch).items():
         path = os.path.join(scratch, rel)

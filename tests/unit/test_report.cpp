@@ -124,12 +124,16 @@ TEST_CASE("md_escape: table-breaking and HTML characters", "[report]") {
   CHECK(md_escape("a|b") == "a\\|b");
   CHECK(md_escape("line1\nline2\r\n") == "line1 line2  ");
   CHECK(md_escape("x`y") == "x\\`y");
-  CHECK(md_escape("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;");
-  CHECK(md_escape("a & b") == "a &amp; b");
-  CHECK(md_escape("fused_moe_kernel") == "fused_moe_kernel");  // intraword underscores stay
+  // Backslash escapes, not entities: literal when rendered, legible in the raw text.
+  CHECK(md_escape("<script>alert(1)</script>") == "\\<script\\>alert(1)\\</script\\>");
+  CHECK(md_escape("a & b") == "a \\& b");
+  CHECK(md_escape("dims[0][0]") == "dims[0][0]");  // no reference is defined: stays text
+  CHECK(md_escape("x](javascript:y)") == "x\\](javascript:y)");  // cannot close a link
+  CHECK(md_escape("fused_moe_kernel") == "fused_moe_kernel");    // intraword underscores stay
   const std::string hostile = md_escape(k_hostile);
   CHECK(hostile.find('\n') == std::string::npos);
-  CHECK(hostile.find("<script") == std::string::npos);
+  for (std::size_t at = hostile.find('<'); at != std::string::npos; at = hostile.find('<', at + 1))
+    CHECK((at > 0 && hostile[at - 1] == '\\'));  // every '<' escaped: no raw HTML
   CHECK(cell_pipes(hostile) == 0);
 }
 
@@ -142,7 +146,8 @@ TEST_CASE("render_markdown: hostile kernel names cannot break the tables", "[rep
     INFO(line);
     CHECK(line.rfind("| injected", 0) != 0);
     // HTML from names or notes only ever appears inside a code span.
-    if (auto pos = line.find("<script"); pos != std::string::npos)
+    if (auto pos = line.find("<script");
+        pos != std::string::npos && (pos == 0 || line[pos - 1] != '\\'))
       CHECK(line.substr(0, pos).find('`') != std::string::npos);
   }
   const auto summary = table_after(md, "## Summary");
@@ -163,7 +168,7 @@ TEST_CASE("render_markdown: hostile kernel names cannot break the tables", "[rep
     INFO(row);
     CHECK(cell_pipes(row) == 4);
   }
-  CHECK(contains(md, "&lt;script&gt;x&lt;/script&gt;"));  // the note, escaped
+  CHECK(contains(md, "\\<script\\>x\\</script\\>"));  // the note, escaped
 }
 
 TEST_CASE("render_markdown / render_text_summary: short names print whole, tables intact",
@@ -172,7 +177,7 @@ TEST_CASE("render_markdown / render_text_summary: short names print whole, table
   const std::string long_short =
       "cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_"
       "cga1x1x1_kernel0_0|x";
-  a.entries[1].short_name = long_short;
+  a.entries[1].display_name = long_short;  // what every surface shows
   const std::string md = render_markdown(a);
   const auto summary = table_after(md, "## Summary");
   REQUIRE(summary.size() == 2 + 3);
@@ -188,8 +193,8 @@ TEST_CASE("render_markdown / render_text_summary: short names print whole, table
   const auto at = std::find(lines.begin(), lines.end(), "  " + long_short);
   REQUIRE(at != lines.end());
   REQUIRE(at + 1 != lines.end());
-  CHECK((at + 1)->rfind(std::string(2 + 34 + 3, ' ') + "8.86 gemm", 0) == 0);
-  CHECK(contains(text, "  void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int)"));  // 50 > 34
+  CHECK((at + 1)->rfind(std::string(2 + 46 + 3, ' ') + "8.86 gemm", 0) == 0);
+  CHECK(contains(text, "  void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int)"));  // 50 > 46
   CHECK_FALSE(contains(text, "…"));
 }
 

@@ -1,5 +1,6 @@
 // The SVG writer (escaping, numbers), the chart's scales and ticks, label placement, and what
 // the chart model leaves off the chart.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include "roofline/cli/layer.hpp"
@@ -226,4 +227,57 @@ TEST_CASE("render_roofline_svg: hostile names stay text", "[svg][chart]") {
   CHECK_FALSE(contains(doc, "]]>"));
   CHECK_FALSE(contains(doc, "<!--"));
   CHECK(contains(doc, "&lt;script&gt;"));
+}
+
+namespace {
+
+// The boxes of the point labels (<g class="label"><rect x y width height>) in a chart.
+std::vector<chart::Rect> label_boxes(const std::string& svg) {
+  std::vector<chart::Rect> out;
+  const auto attr = [&](std::size_t from, const std::string& name) {
+    const std::size_t at = svg.find(" " + name + "=\"", from) + name.size() + 3;
+    return std::stod(svg.substr(at, svg.find('"', at) - at));
+  };
+  for (auto g = svg.find("<g class=\"label\">"); g != std::string::npos;
+       g = svg.find("<g class=\"label\">", g + 1)) {
+    const std::size_t rect = svg.find("<rect", g);
+    out.push_back({attr(rect, "x"), attr(rect, "y"), attr(rect, "width"), attr(rect, "height")});
+  }
+  return out;
+}
+
+// Twenty entries as a real decode step has them: GEMMs of four projections at neighbouring
+// intensities, attention and norms crowded at the memory roof, a few copies far below it.
+Analysis twenty_entries() {
+  Analysis a;
+  a.gfx = "gfx950";
+  a.peaks = gfx950_peaks();
+  const char* roles[] = {"qkv_proj", "o_proj", "gate_up_proj", "down_proj", "attention",
+                         "rms_norm", "rope",   "act_and_mul",  "copy",      "moe"};
+  for (int i = 0; i < 20; ++i) {
+    const double ai = i < 8 ? 20.0 + 15.0 * i : i < 16 ? 0.5 + 0.25 * (i - 8) : 0.05 * (i - 15);
+    const double bytes = 4e7 + 1e6 * i;
+    const double t_ms = 0.010 + 0.002 * (i % 5) + (i >= 16 ? 0.05 : 0.0);
+    HeadEntry e = plotted(fmt::format("kernel_{}", i), 20.0 - 0.9 * i, bytes, ai * bytes, t_ms,
+                          i % 3 == 0 ? Headroom::saturated : Headroom::moderate);
+    e.display_name = fmt::format("{} · Cijk MT{}x32x64", roles[i % 10], 16 * (i + 1));
+    e.verdict.roofline_pct = 0.5;
+    a.entries.push_back(e);
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("render_roofline_svg: 20 entries, no two label boxes overlap", "[svg][chart]") {
+  const std::string svg = render_roofline_svg(twenty_entries());
+  const auto boxes = label_boxes(svg);
+  REQUIRE(boxes.size() >= 18);  // entries placed on the chart get a label each
+  for (std::size_t i = 0; i < boxes.size(); ++i)
+    for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+      INFO("labels " << i << " and " << j);
+      CHECK(boxes[i].overlap_area(boxes[j]) == 0.0);
+    }
+  // Every label names its entry by its display name.
+  CHECK(contains(svg, "gate_up_proj · Cijk MT48x32x64"));
 }

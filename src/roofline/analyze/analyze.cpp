@@ -34,6 +34,7 @@
 #include "roofline/analyze/steps/grade.hpp"
 #include "roofline/analyze/steps/advise.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/steps/display_names.hpp"
 // clang-format on
 
 namespace roofline::analyze {
@@ -123,6 +124,11 @@ void plan_gemms(Run& r) {
 void load_calibration(Run& r) {
   Findings f;
   r.verdict.calibration = detail::calibration_for(r.in, f);
+  // Most launches inside graph replays: the run's short kernels have no CPU launch to blame.
+  const auto& t = r.topn;
+  r.verdict.graph_replayed = t.graph_replay_launches && t.num_kernel_launches &&
+                             *t.num_kernel_launches > 0 &&
+                             *t.graph_replay_launches >= 0.9 * *t.num_kernel_launches;
   record(r.a, std::move(f));
 }
 
@@ -160,6 +166,10 @@ void record_entry_problems(Run& r) {
     r.a.stage = std::max(r.a.stage, e.stage);
   }
   record(r.a, std::move(f));
+}
+
+void name_head(Run& r) {
+  display_names(r.a.entries);
 }
 
 void summarize_scope(Run& r) {
@@ -219,6 +229,9 @@ constexpr Pass k_method[] = {
     // failure, over the
     // entries it left without a verdict: pct order, which their route falls back to).
     {"rankings", rank_head, true},
+    // steps/display_names: the names people know each entry by (projection or op, then a short
+    // kernel tag), for every surface; `name` stays the key.
+    {"names", name_head, true},
     // Each entry's problem is one diagnostic, under the name the rankings use.
     {"problems", record_entry_problems, true},
     // What the head covered, last.

@@ -44,6 +44,13 @@ struct HeadEntry {
   HeadShare share;  // what the expected gain and ranking_by_pct weigh the entry with
   std::string
       ranking_name;  // the name, suffixed #rank on a duplicate: rankings, report, degraded[]
+  // What launched it, as `roofline topn` recorded it (docs/method.md §22.7): the CPU op, its
+  // module path, and the demangled name ("" when the Top-N has none).
+  std::string op, module, demangled;
+  // Pass display_names: what people call it — what it does (projection, module or op), then a
+  // short kernel tag, unique in the head ("gate_up_proj · Cijk MT256x32x64"). Every surface shows
+  // it; `name` stays the key and the detail.
+  std::string display_name;
   // Step 3, gather_evidence: the workload, probe and counter kernels matched by name. The
   // pointers point into the AnalyzeInputs the run read (valid while they live).
   EntryEvidence evidence;

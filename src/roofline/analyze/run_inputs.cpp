@@ -35,10 +35,18 @@ Findings input_findings(const AnalyzeInputs& in) {
   };
   check(in.topn, true, "the Top-N profile is required");
   // A Top-N that names its device and measured its steps needs no env report (a note, not L5).
-  const bool stands_in = in.topn.loaded.value && topn_stands_in(*in.topn.loaded.value);
+  // One that names only its device is an optional input too: what it lacks degrades the models
+  // that need it, each saying so.
+  const TopN* topn = in.topn.loaded.value ? &*in.topn.loaded.value : nullptr;
+  const bool stands_in = topn && topn_stands_in(*topn);
+  const bool device_only = topn && !stands_in && topn->device && !topn->device->arch.empty();
   if (stands_in && !in.env.found)
     f.notes.push_back(
         fmt::format("{}: not found; the Top-N's device and measured serving block stand in for it",
+                    in.env.display));
+  else if (device_only && !in.env.found)
+    f.notes.push_back(
+        fmt::format("{}: not found; the Top-N's device stands in for it (no measured workload)",
                     in.env.display));
   else
     check(in.env, true, "environment report: gfx, workload, tp");
@@ -61,7 +69,9 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
   if (in.topn.found) out.push_back({in.topn.display, "topn"});
   if (in.env.found) out.push_back({in.env.display, "env_report"});
   if (in.config.found) out.push_back({in.config.display, "config"});
-  if (in.workload.found) out.push_back({in.workload.display, "workload"});
+  // A workload built with the Top-N from a trace (analyze TRACE) is that trace, listed once.
+  if (in.workload.found && in.workload.display != in.topn.display)
+    out.push_back({in.workload.display, "workload"});
   if (in.peaks.found) out.push_back({in.peaks.display, "peaks"});
   if (in.calibration && in.calibration->found)
     out.push_back({in.calibration->display, "calibration"});
@@ -69,6 +79,40 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
   for (const auto& f : in.counters.files) out.push_back({f.display, "counters"});
   return out;
 }
+
+namespace {
+
+// The report's Inputs row: exactly the files read, each with what the run took from it.
+std::string inputs_read(const AnalyzeInputs& in, const TopN& topn) {
+  std::vector<std::string> parts;
+  std::string from_topn = "kernels and times";
+  if (topn.device) from_topn += ", the GPU";
+  if (topn.serving.present && !topn.serving.step_source.empty()) from_topn += ", the steps";
+  if (topn.graph_capture_given && topn.graph_replay_launches)
+    from_topn += fmt::format(
+        ", the shapes of {:g} of its {:g} graph-replayed launches from the "
+        "graph-capture trace (--capture)",
+        topn.graph_replay_paired.value_or(0.0), *topn.graph_replay_launches);
+  parts.push_back(fmt::format("{}: {}", in.topn.display, from_topn));
+  if (in.workload.found && in.workload.display != in.topn.display)
+    parts.push_back(fmt::format("{}: per-case counts and latencies", in.workload.display));
+  parts.push_back(in.env.found ? fmt::format("{}: GPU, workload, tp", in.env.display)
+                               : std::string("no env report"));
+  parts.push_back(in.config.found
+                      ? fmt::format("{}: the model and its layer plan", in.config.display)
+                      : std::string("no config.json"));
+  parts.push_back(fmt::format("{}: the roofs", in.peaks.display));
+  if (in.calibration && in.calibration->found)
+    parts.push_back(fmt::format("{}: calibrated target_eff", in.calibration->display));
+  for (const auto& f : in.shapes.files) parts.push_back(fmt::format("{}: stage B shapes", f));
+  for (const auto& f : in.counters.files)
+    parts.push_back(fmt::format("{}: stage C counters", f.display));
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+}  // namespace
 
 RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env,
                      const ModelConfig* config) {
@@ -81,11 +125,12 @@ RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport*
     run.tp = env->tp;
   }
   if (config) run.layer_plan = describe_plan(config->plan);
+  // Without an env report naming it, the model is what its config says it is.
+  if (run.model.empty() && config)
+    run.model = !config->architecture.empty() ? config->architecture : config->model_type;
   run.n_prefill_steps = topn.serving.n_prefill_steps;
   run.n_decode_steps = topn.serving.n_decode_steps;
-  run.inputs =
-      fmt::format("{}; {}; {}; {}", in.topn.display, in.env.display,
-                  in.config.found ? in.config.display : "no config.json", in.peaks.display);
+  run.inputs = inputs_read(in, topn);
   return run;
 }
 

@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/cli/analyze_steps.hpp"
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/input_checks.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
@@ -111,17 +113,7 @@ void print_summary(const Analysis& analysis, const std::vector<std::string>& wri
 
 }  // namespace
 
-int run_analyze(AnalyzeArgs a) {
-  std::string skill;
-  if (skill_disabled(skill)) {
-    err_line(fmt::format(
-        "ANALYSIS_SKILL={} does not name roofline: analysis skipped, nothing written (L0)", skill));
-    return k_exit_ok;
-  }
-  if (!a.paths.round && !a.paths.topn)
-    throw UsageError("analyze: --round is required unless --topn names the Top-N file");
-  a.paths.eval_dir = a.dir;
-  if (a.paths.round && !a.paths.topn) require_round(a.paths.eval_dir, *a.paths.round);
+void prepare_options(AnalyzeArgs& a) {
   a.options.scope.head_threshold_pct = head_threshold(a);
   a.options.scope.key =
       a.head_key == "serving_weighted" ? HeadKey::serving_weighted : HeadKey::gpu_time;
@@ -131,22 +123,28 @@ int run_analyze(AnalyzeArgs a) {
     if (!rule) throw UsageError(error);
     a.options.overrides.push_back(*rule);
   }
+}
 
+AnalyzeInputs load_analyze_inputs(AnalyzeArgs& a) {
   std::string calibration_named = "--calibration";
   if (!a.paths.calibration)
     if (const char* env = std::getenv("ROOFLINE_CALIBRATION"); env && *env) {
       a.paths.calibration = env;
       calibration_named = "ROOFLINE_CALIBRATION=";
     }
-  const AnalyzeInputs inputs = load_inputs(a.paths);
+  AnalyzeInputs inputs = load_inputs(a.paths);
   require_calibration(inputs, calibration_named);
+  return inputs;
+}
+
+int analyze_and_write(const AnalyzeArgs& a, const AnalyzeInputs& inputs, const fs::path& dir,
+                      std::vector<std::string> written) {
   // Neither the run nor its renderers let an exception out (docs/method.md §13 L5): what failed is
   // a skill error in the artifacts, which are still written.
   Analysis analysis = analyze::analyze(inputs, a.options);
   const Artifacts artifacts = render_artifacts(analysis);
   for (const auto& line : diagnostic_lines(analysis)) err_line(line);
 
-  const fs::path dir = out_dir(a);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
@@ -154,7 +152,6 @@ int run_analyze(AnalyzeArgs a) {
                          ec.message()));
     return k_exit_write;
   }
-  std::vector<std::string> written;
   for (const auto& [name, text] : {std::pair{"profile_roofline.json", &artifacts.json},
                                    std::pair{"profile_roofline.md", &artifacts.markdown},
                                    std::pair{"profile_roofline.svg", &artifacts.svg}}) {
@@ -175,6 +172,30 @@ int run_analyze(AnalyzeArgs a) {
     print_summary(analysis, written, use_color(a.color));
   }
   return a.strict && has_problems(analysis) ? k_exit_strict : k_exit_ok;
+}
+
+int run_analyze(AnalyzeArgs a) {
+  std::string skill;
+  if (skill_disabled(skill)) {
+    err_line(fmt::format(
+        "ANALYSIS_SKILL={} does not name roofline: analysis skipped, nothing written (L0)", skill));
+    return k_exit_ok;
+  }
+  check_input_kinds(a);
+  if (!a.traces.empty()) return run_analyze_trace(std::move(a));
+  if (!a.captures.empty())
+    throw UsageError(
+        "--capture reads graph-capture traces for a TRACE: roofline analyze TRACE --capture DIR "
+        "(or roofline topn TRACE --capture DIR)");
+  if (!a.paths.round && !a.paths.topn)
+    throw UsageError(
+        "analyze: give a TRACE (roofline analyze TRACE --config config.json), or --round R "
+        "(--dir EVAL), or --topn FILE");
+  a.paths.eval_dir = a.dir;
+  if (a.paths.round && !a.paths.topn) require_round(a.paths.eval_dir, *a.paths.round);
+  prepare_options(a);
+  const AnalyzeInputs inputs = load_analyze_inputs(a);
+  return analyze_and_write(a, inputs, out_dir(a), {});
 }
 
 }  // namespace roofline::cli

@@ -18,15 +18,17 @@ namespace roofline::cli {
 
 // The options CLI11 fills: straight into the pipeline's own structs where one exists.
 struct AnalyzeArgs {
+  std::vector<std::string> traces;    // analyze TRACE...: the Top-N is built from them in memory
+  std::vector<std::string> captures;  // --capture FILE|DIR, with TRACE (docs/method.md §22.7)
   InputPaths paths;
   AnalyzeOptions options;
   std::string dir = ".";
   std::optional<double> head_threshold;  // else $HEAD_THRESHOLD_PCT, else the default
   std::string head_key = "gpu_time";     // gpu_time | serving_weighted (docs/method.md §4)
   std::vector<std::string> classify;     // PATTERN=CLASS[:detail]
-  std::string out;                       // "" = the round folder (or the --topn file's folder)
-  std::string format;                    // text | json | quiet; "" = text on a terminal
-  std::string color = "auto";            // auto | always | never
+  std::string out;     // "" = the round folder, the --topn file's folder, or ./<trace name>/
+  std::string format;  // text | json | quiet; "" = text on a terminal
+  std::string color = "auto";  // auto | always | never
   bool strict = false;
   bool fsync = false;
 };

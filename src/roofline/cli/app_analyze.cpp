@@ -23,6 +23,19 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
   auto* cmd = app.add_subcommand("analyze", "Analyse one profile round and write the artifacts");
   cmd->footer(
       std::string(
+          "Examples:\n"
+          "  roofline analyze trace.json.gz --config config.json          # -> ./trace/\n"
+          "  roofline analyze trace.json.gz --capture capture_traces/ --config config.json "
+          "--out run1\n"
+          "  roofline analyze trace.json.gz --config config.json --counters ncu.csv --peaks "
+          "my_peaks.md\n"
+          "  roofline analyze --round 1 --dir EVAL --format text\n\n"
+          "With a TRACE: the Top-N is built as `roofline topn` builds it and written, with\n"
+          "profile_workload.json, beside the artifacts in --out (default ./<trace name>/);\n"
+          "config.json and env_report.json beside the trace are read unless --config / --env "
+          "say.\n"
+          "A file of the wrong kind (a trace given to --topn or --config, a config given as the "
+          "TRACE)\nis a usage error naming what it is: exit 2, nothing written.\n\n"
           "Inputs (defaults): D/profile/round_R/profile_topN.json; D/env_report.json, then\n"
           "D/profile/round_R/env_report.json; the env report's model path + /config.json, then "
           "D/config.json;\n"
@@ -44,6 +57,19 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
                   "model, assumptions.",
                   k_default_head_threshold_pct));
   InputPaths& p = a.paths;
+  cmd->add_option("trace", a.traces,
+                  "One command from a trace: a PyTorch profiler trace (.json, .json.gz; vLLM, "
+                  "SGLang, torch.profiler), a rocprofv3 JSON or kernel trace / stats CSV, or an "
+                  "Nsight Systems cuda_gpu_kern_sum CSV; several are summed by kernel name. The "
+                  "Top-N is built in memory as `roofline topn` builds it and written with the "
+                  "artifacts (instead of --round / --topn)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option(
+         "--capture", a.captures,
+         "With a TRACE: graph-capture trace, or a folder of them (*.json, *.json.gz; "
+         "vLLM capture_traces/, SGLang --enable-profile-cuda-graph): graph replays get the "
+         "ops and shapes of their captured launches. Repeatable")
+      ->check(CLI::ExistingPath);
   cmd->add_option("-r,--round", p.round,
                   "Profile round R: a name of letters, digits, '_' and '-' such as 0, config, "
                   "tuning or 3 (reads D/profile/round_R/)")
@@ -74,9 +100,11 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
                   "modelled on the real shapes (confidence medium)")
       ->check(CLI::ExistingPath);
   cmd->add_option("--counters", p.counters,
-                  "Stage C: rocprofv3 *_counter_collection.csv or rocprof results.csv, or a "
-                  "folder searched for them; repeatable. Matched entries use the measured "
-                  "(FETCH_SIZE+WRITE_SIZE)*1024 bytes per dispatch (confidence high)")
+                  "Stage C: a rocprofv3 *_counter_collection.csv (ROCm 6.2-7.x), a rocprof v1 "
+                  "results.csv, or Nsight Compute `ncu --csv` output (details page or --page "
+                  "raw; any units), or a folder searched for them; repeatable. Matched entries "
+                  "use the measured bytes per dispatch (AMD (FETCH_SIZE+WRITE_SIZE)*1024, NVIDIA "
+                  "dram__bytes_read+write; confidence high)")
       ->check(CLI::ExistingPath);
   cmd->add_option("--mfma-f8-flops", p.counter_options.mfma_f8_flops_per_inst,
                   "Stage C: FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count (fp8 has no MfmaFlops "
@@ -178,6 +206,10 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
       "replays from the capture trace given with --capture; step annotations (vLLM\n"
       "execute_..context_..generation_.., SGLang step[..], ATOM prefill[..]/decode[..]) add the\n"
       "per-regime fields, each launch in the step that launched it.\n"
+      "Examples:\n"
+      "  roofline topn trace.json.gz -o EVAL/profile/round_0/profile_topN.json\n"
+      "  roofline topn trace.json.gz --capture capture_traces/ -o run/profile/round_1/\n"
+      "(roofline analyze TRACE --config config.json builds the Top-N and analyses it in one.)\n"
       "Exit codes: 0 written, 1 a trace is unreadable, truncated or not a supported format\n"
       "(nothing written), 2 usage error, 3 the files could not be written.");
   return cmd;
@@ -196,7 +228,9 @@ CLI::App* add_calc_command(CLI::App& app, CalcArgs& c) {
   cmd->add_option("--gfx", c.in.gfx, "gfx or NVIDIA arch, e.g. gfx950 or sm_90")->required();
   cmd->add_option("--product", c.in.product, "Product identity (e.g. r9700, h200)");
   cmd->add_option("--dtype", c.in.dtype, "Compute dtype (bf16, fp16, fp8, fp32, ...)")->required();
-  cmd->add_option("--class", c.in.op_class, "Op class: gemm, moe, attn, elementwise, unknown")
+  cmd->add_option("--class", c.in.op_class,
+                  "Op class: gemm, moe, attn, linear_attn, ssm, comm, elementwise, unknown (picks "
+                  "target_eff)")
       ->required();
   cmd->add_option("--pct", c.in.pct_gpu_time,
                   "pct_gpu_time of the kernel (for the expected e2e gain)")
@@ -206,6 +240,13 @@ CLI::App* add_calc_command(CLI::App& app, CalcArgs& c) {
       ->capture_default_str();
   cmd->add_option("--peaks", c.peaks, "Peaks file (default: built-in)")->check(CLI::ExistingFile);
   cmd->add_option("-f,--format", c.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->footer(
+      "Examples:\n"
+      "  roofline calc --bytes 6.97e8 --flops 1.6e9 --time-us 98.9 --gfx gfx950 --dtype fp8 "
+      "--class moe --pct 26.45\n"
+      "  roofline calc --bytes 2.0e8 --flops 1.6e9 --time-us 141 --gfx sm_90 --product h200 "
+      "--dtype bf16 --class attn --format json\n"
+      "Exit codes: 0 computed; 2 usage error (an unknown gfx, dtype or class).");
   return cmd;
 }
 
@@ -230,6 +271,9 @@ CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
                 "those are listed with their dispatch count and a null sum, and their values "
                 "are not parsed)");
   cmd->footer(
+      "Examples:\n"
+      "  roofline counters run_counter_collection.csv\n"
+      "  roofline counters ncu_details.csv --format json\n"
       "Exit codes: 0 every file usable, 1 a file was empty, unrecognised or had no usable "
       "row, 2 usage error.");
   return cmd;
@@ -238,6 +282,15 @@ CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
 PeaksCommands add_peaks_commands(CLI::App& app, PeaksArgs& p) {
   auto* peaks = app.add_subcommand("peaks", "Inspect or validate hardware peak tables");
   peaks->require_subcommand(1);
+  // Set before the subcommands are declared: they inherit it.
+  peaks->footer(
+      "Examples:\n"
+      "  roofline peaks list\n"
+      "  roofline peaks show gfx942:sramecc+:xnack- --product mi325x\n"
+      "  roofline peaks show sm_90 --product 'NVIDIA H200' --format json\n"
+      "  roofline peaks check my_peaks.md\n"
+      "  roofline peaks measure-script > measure_peaks.py\n"
+      "Exit codes: 0 done (check: the table is sound); 1 check found a problem; 2 usage error.");
   PeaksCommands cmds;
   cmds.list = peaks->add_subcommand("list", "List the sections of the peaks table");
   cmds.list->add_option("--peaks", p.file, "Peaks file (default: built-in)")

@@ -68,6 +68,9 @@ std::vector<DocItem> file_docs() {
 
 std::vector<DocItem> example_docs() {
   return {
+      {"roofline analyze trace.json.gz --config config.json",
+       "One command from a profiler trace: the Top-N built in memory, the artifacts (and the "
+       "Top-N) written into ./trace/."},
       {"roofline analyze --round 3",
        "Analyse ./profile/round_3 and write the artifacts beside it."},
       {"roofline analyze --round 1 --dir EVAL --format json | jq '.entries[0]'",

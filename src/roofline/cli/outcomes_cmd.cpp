@@ -25,7 +25,7 @@ std::string num(const std::optional<double>& v, const char* spec) {
   return v ? fmt::format(fmt::runtime(spec), *v) : std::string("—");
 }
 
-std::string one_line(std::string s) {
+std::string kernel_one_line(std::string s) {
   for (char& c : s)
     if (static_cast<unsigned char>(c) < 0x20) c = ' ';
   return s.size() > 40 ? s.substr(0, 39) + "…" : s;
@@ -49,8 +49,8 @@ std::string table(const std::vector<LedgerRecord>& records) {
   for (const auto& r : records) {
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
-    out += fmt::format("  {:<40} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", one_line(r.kernel), r.source,
-                       num(r.speedup(), "{:.3f}×"), num(r.e2e_delta_pct, "{:+.3f}"),
+    out += fmt::format("  {:<40} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", kernel_one_line(r.kernel),
+                       r.source, num(r.speedup(), "{:.3f}×"), num(r.e2e_delta_pct, "{:+.3f}"),
                        r.predicted.has_verdict() ? num(r.predicted.attainable_speedup, "{:.3f}×")
                                                  : std::string("—"),
                        r.verdict, flags);

@@ -11,6 +11,7 @@
 
 #include "roofline/cli/common.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/cli/trace_topn.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
 #include "roofline/topn/graph_capture.hpp"
@@ -26,36 +27,12 @@ constexpr int k_exit_bad_input = 1;
 }  // namespace
 
 int run_topn(const TopnArgs& args) {
-  std::optional<CaptureRead> captures;
-  if (!args.captures.empty()) {
-    captures = read_capture_traces({args.captures.begin(), args.captures.end()});
-    for (const auto& w : captures->warnings) err_line("warning: " + w);
-    for (const auto& n : captures->notes) err_line("note: " + n);
-  }
-  std::vector<TraceProfile> profiles;
-  bool failed = false;
-  for (const auto& path : args.traces) {
-    TraceRead read = read_trace_file(path, path, captures ? &captures->set : nullptr);
-    for (const auto& n : read.notes) err_line(fmt::format("note: {}: {}", path, n));
-    for (const auto& w : read.warnings) err_line(fmt::format("warning: {}: {}", path, w));
-    if (!read.profile) {
-      err_line("error: " + read.error);
-      failed = true;
-      continue;
-    }
-    profiles.push_back(std::move(*read.profile));
-  }
-  if (failed) {
+  const std::optional<TopnDocument> built = topn_from_traces(args.traces, args.captures, args.top);
+  if (!built) {
     err_line("nothing written: fix or leave out the file(s) above");
     return k_exit_bad_input;
   }
-  const TraceProfile profile = merge_profiles(std::move(profiles));
-  TopnOptions options;
-  options.top = args.top;
-  const TopnDocument doc =
-      build_topn(profile, options, builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
-  for (const auto& w : doc.warnings) err_line("warning: " + w);
-
+  const TopnDocument& doc = *built;
   std::error_code ec;
   fs::path out = args.out;
   if (fs::is_directory(out, ec)) out /= "profile_topN.json";

@@ -18,12 +18,21 @@
 
 namespace roofline::inputs {
 
+// A Top-N built in memory from a trace (`analyze TRACE`): the documents `roofline topn` would
+// write, read as if from files, and named in messages as `display` (the trace) says.
+struct BuiltTopN {
+  std::string display;        // e.g. "trace.json.gz (Top-N built in memory)"
+  std::string topn_json;      // what `roofline topn` writes as profile_topN.json
+  std::string workload_json;  // ... and as profile_workload.json
+};
+
 // Where the inputs are. Empty optional = use the docs/method.md §2.1 default location.
 struct InputPaths {
   std::filesystem::path eval_dir = ".";
   std::optional<std::string>
       round;  // a round name: "0", "config", "tuning", "3" (docs/method.md §2.2)
   std::optional<std::filesystem::path> topn, env, config, peaks;
+  std::optional<BuiltTopN> built_topn;  // set: the Top-N and workload come from here, not files
   std::optional<std::filesystem::path> calibration;  // analyze --calibration (docs/method.md §17.5)
   std::vector<std::filesystem::path> shapes;         // stage B: probe files or folders of them
   std::vector<std::filesystem::path> counters;       // stage C: counter CSVs or folders of them

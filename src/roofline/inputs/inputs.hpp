@@ -122,6 +122,11 @@ struct TopN {
   std::optional<double> num_distinct_kernels;
   std::optional<TopNDevice> device;  // read, not yet used by analyze
   std::optional<double> world_size;  // the trace's distributedInfo.world_size
+  // graph_replay.launches: the GPU launches that ran inside CUDA/HIP graph replays
+  // (docs/method.md §22.7); nullopt when the Top-N has no graph_replay block.
+  std::optional<double> graph_replay_launches;
+  std::optional<double> graph_replay_paired;  // ... of which joined to a capture trace's launch
+  bool graph_capture_given = false;           // graph_replay.capture_given: topn --capture
   ServingInfo serving;
   std::vector<TopNEntry> entries;
 };
@@ -173,6 +178,7 @@ struct EnvReport {
 // `full_attention_layers` are its counts, kept as numbers for the models and notes.
 struct ModelConfig {
   std::string model_type;
+  std::string architecture;  // the first of `architectures` ("Qwen3ForCausalLM"), "" if none
   std::optional<double> layers;
   std::optional<double> hidden;
   std::optional<double> intermediate;

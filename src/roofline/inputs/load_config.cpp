@@ -161,6 +161,9 @@ Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string&
   ModelConfig c;
   c.from_text_config = text_cfg != nullptr;
   c.model_type = lower_ascii(view.string({"model_type"}).value_or(""));
+  if (const auto it = doc->find("architectures");
+      it != doc->end() && it->is_array() && !it->empty() && it->front().is_string())
+    c.architecture = it->front().get<std::string>();
   c.layers = view.number({"num_hidden_layers", "num_layers", "n_layer"});
   c.hidden = view.number({"hidden_size", "d_model", "n_embd"});
   c.intermediate = view.number({"intermediate_size", "ffn_dim"});

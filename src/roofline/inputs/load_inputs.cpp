@@ -33,6 +33,17 @@ InputFile<T> load_file(const fs::path& path, const fs::path& eval_dir, const Inp
   return in;
 }
 
+// A document built in memory (analyze TRACE), read as load_file reads a file's text.
+template <class T, class Parse>
+InputFile<T> built_file(const std::string& text, const std::string& display,
+                        const InputLimits& limits, Parse parse) {
+  InputFile<T> in;
+  in.display = display;
+  in.found = true;
+  in.loaded = parse(text, in.display, limits);
+  return in;
+}
+
 bool exists_file(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec);
@@ -228,10 +239,17 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   const fs::path& dir = paths.eval_dir;
   const fs::path topn_path =
       paths.topn ? *paths.topn : round_dir(dir, paths.round.value_or("0")) / "profile_topN.json";
-  in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
+  if (paths.built_topn) {
+    in.topn = built_file<TopN>(paths.built_topn->topn_json, paths.built_topn->display, paths.limits,
+                               parse_topn);
+    in.workload = built_file<ProbeSet>(paths.built_topn->workload_json, paths.built_topn->display,
+                                       paths.limits, parse_workload);
+  } else {
+    in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
+    in.workload = load_file<ProbeSet>(topn_path.parent_path() / "profile_workload.json", dir,
+                                      paths.limits, parse_workload);
+  }
   in.env = load_file<EnvReport>(env_path(paths, topn_path), dir, paths.limits, parse_env_report);
-  in.workload = load_file<ProbeSet>(topn_path.parent_path() / "profile_workload.json", dir,
-                                    paths.limits, parse_workload);
   in.config = load_config(paths, in.env);
   if (paths.peaks) {
     in.peaks = load_file<PeaksTable>(*paths.peaks, dir, paths.limits, parse_peaks_md);

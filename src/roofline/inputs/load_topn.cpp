@@ -290,6 +290,12 @@ Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
   topn.num_distinct_kernels = f.number(*doc, "num_distinct_kernels", "num_distinct_kernels");
   topn.device = read_device(f, *doc);
   topn.world_size = non_negative(f, *doc, "world_size", "world_size");
+  if (const json* graph = f.object(*doc, "graph_replay", "graph_replay")) {
+    topn.graph_replay_launches = non_negative(f, *graph, "launches", "graph_replay.launches");
+    topn.graph_replay_paired = non_negative(f, *graph, "paired", "graph_replay.paired");
+    topn.graph_capture_given =
+        f.boolean(*graph, "capture_given", "graph_replay.capture_given").value_or(false);
+  }
   if (const json* serving = f.object(*doc, "serving", "serving")) {
     topn.serving.present = true;
     topn.serving.n_prefill_steps = f.number(*serving, "n_prefill_steps", "serving.n_prefill_steps");

@@ -5,6 +5,7 @@
 
 #include "roofline/base/json_number.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/md_util.hpp"
 #include "roofline/render/report.hpp"
 
 namespace roofline::render {
@@ -104,6 +105,9 @@ ordered_json entry_json(const HeadEntry& e) {
   ordered_json j;
   j["name"] = e.name;
   j["short_name"] = e.short_name;
+  j["display_name"] = shown_name(e);
+  if (!e.op.empty()) j["op"] = e.op;
+  if (!e.module.empty()) j["module"] = e.module;
   j["pct_gpu_time"] = e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw)
                                                      : json_number(e.pct_gpu_time);
   j["regime"] = to_string(e.regime.regime);

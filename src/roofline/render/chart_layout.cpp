@@ -71,16 +71,23 @@ bool Rect::inside(const Rect& outer) const {
 
 namespace {
 
-constexpr double k_gap = 4.0;    // between a marker and its label
-constexpr double k_ring = 10.0;  // how much further out each ring of candidates goes
-constexpr int k_rings = 16;
-constexpr double k_marker_margin = 8.0;  // keep-out around other markers
+constexpr double k_gap = 4.0;   // between a marker and its label
+constexpr double k_ring = 8.0;  // how much further out each ring of candidates goes
+constexpr int k_rings = 48;
+// What a spot costs, in order of how much it hurts: leaving the plot, then covering another
+// label or fixed text, then covering a marker (read as that marker's label), then a leader line
+// through a label, then distance.
+constexpr double k_outside_cost = 1e12;
+constexpr double k_label_overlap_cost = 1e4;  // per square pixel
+constexpr double k_marker_margin = 8.0;       // keep-out around other markers
+constexpr double k_scan_step = 6.0;           // the step of the last resort's scan of the plot
 
-// The box for a label in direction (dx, dy) at distance d from the marker's centre.
-Rect candidate(const LabelRequest& l, int dx, int dy, double d) {
+// The box for a label in direction (dx, dy) at distance d from the marker's centre; `slide`
+// in [-1, 1] moves it along the side it sits on (0: centred, ±1: flush with the marker).
+Rect candidate(const LabelRequest& l, int dx, int dy, double d, double slide) {
   Rect b{0, 0, l.w, l.h};
-  b.x = dx > 0 ? l.x + d : dx < 0 ? l.x - d - l.w : l.x - l.w / 2;
-  b.y = dy > 0 ? l.y + d : dy < 0 ? l.y - d - l.h : l.y - l.h / 2;
+  b.x = dx > 0 ? l.x + d : dx < 0 ? l.x - d - l.w : l.x - l.w / 2 + slide * l.w / 2;
+  b.y = dy > 0 ? l.y + d : dy < 0 ? l.y - d - l.h : l.y - l.h / 2 + slide * l.h / 2;
   return b;
 }
 
@@ -95,19 +102,22 @@ std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, con
                                     const std::vector<Rect>& obstacles) {
   static constexpr std::array<std::array<int, 2>, 8> k_dirs{
       {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}};
+  static constexpr std::array<double, 5> k_slides{0.0, 0.5, -0.5, 1.0, -1.0};
   std::vector<Rect> taken = obstacles;  // fixed text, then each label as it is placed
   std::vector<LabelSpot> spots;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const LabelRequest& l = labels[i];
     const auto cost_of = [&](const Rect& box, bool leader) {
-      double cost = box.inside(bounds) ? 0.0 : 1e9;
-      for (const auto& t : taken) cost += box.overlap_area(t);
+      double cost = box.inside(bounds) ? 0.0 : k_outside_cost;
+      for (const auto& t : taken) cost += k_label_overlap_cost * box.overlap_area(t);
       // Other markers, with a margin: a label must not look like it belongs to a neighbour.
       for (std::size_t j = 0; j < labels.size(); ++j)
         if (j != i) {
           const LabelRequest& o = labels[j];
           cost += box.overlap_area(marker_box(o, k_marker_margin));
         }
+      // Its own marker stays visible: a label far from it must not cover it.
+      cost += k_label_overlap_cost * box.overlap_area(marker_box(l, 0.0));
       if (leader) {
         // A leader line must not run through another label.
         const double tx = std::clamp(l.x, box.x, box.right()),
@@ -121,21 +131,52 @@ std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, con
       }
       return cost;
     };
-    LabelSpot best;
-    double best_cost = std::numeric_limits<double>::infinity();
-    for (int ring = 0; ring < k_rings && best_cost > 0; ++ring) {
-      const double d = l.r + k_gap + ring * k_ring;
-      for (const auto& [dx, dy] : k_dirs) {
-        const Rect box = candidate(l, dx, dy, d);
-        double cost = cost_of(box, ring > 0);
-        // A spot further out costs a little, so a free near spot always wins.
-        if (cost > 0) cost += ring;
-        if (cost < best_cost) {
-          best_cost = cost;
-          best = {box, ring > 0};
-        }
-        if (best_cost == 0) break;
+    const auto search = [&](const LabelRequest& form, bool compact) {
+      LabelSpot best;
+      double best_cost = std::numeric_limits<double>::infinity();
+      for (int ring = 0; ring < k_rings && best_cost > 0; ++ring) {
+        const double d = form.r + k_gap + ring * k_ring;
+        for (const auto& [dx, dy] : k_dirs)
+          for (const double slide : k_slides) {
+            // Sliding only moves a box along a side (above, below, left, right), not a corner.
+            if (slide != 0.0 && dx != 0 && dy != 0) continue;
+            const Rect box = candidate(form, dx, dy, d, slide);
+            double cost = cost_of(box, ring > 0);
+            // A spot further out costs a little, so a free near spot always wins.
+            if (cost > 0) cost += ring;
+            if (cost < best_cost) {
+              best_cost = cost;
+              best = {box, ring > 0, compact};
+            }
+          }
       }
+      return std::pair{best, best_cost};
+    };
+    auto [best, best_cost] = search(l, false);
+    if (best_cost >= k_label_overlap_cost && l.compact_w > 0 && l.compact_h > 0) {
+      LabelRequest one_line = l;
+      one_line.w = l.compact_w;
+      one_line.h = l.compact_h;
+      auto [compact, compact_cost] = search(one_line, true);
+      if (compact_cost < best_cost) {
+        best = compact;
+        best_cost = compact_cost;
+      }
+    }
+    // Crowded: the nearest free spot anywhere in the plot, joined to its marker by a leader.
+    if (best_cost >= k_label_overlap_cost) {
+      const bool compact = l.compact_w > 0 && l.compact_h > 0;
+      const double w = compact ? l.compact_w : l.w, h = compact ? l.compact_h : l.h;
+      for (double y = bounds.y; y + h <= bounds.bottom(); y += k_scan_step)
+        for (double x = bounds.x; x + w <= bounds.right(); x += k_scan_step) {
+          const Rect box{x, y, w, h};
+          const double cost =
+              cost_of(box, true) + std::hypot(x + w / 2 - l.x, y + h / 2 - l.y) / k_scan_step;
+          if (cost < best_cost) {
+            best_cost = cost;
+            best = {box, true, compact};
+          }
+        }
     }
     taken.push_back(best.box);
     spots.push_back(best);

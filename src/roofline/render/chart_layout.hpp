@@ -43,10 +43,14 @@ struct Rect {
 struct LabelRequest {
   double x = 0, y = 0, r = 0;
   double w = 0, h = 0;  // the label's box
+  // The box of its one-line form (the name alone), tried where the full box finds no free spot;
+  // 0: no such form.
+  double compact_w = 0, compact_h = 0;
 };
 struct LabelSpot {
   Rect box;
-  bool leader = false;  // far from its marker: draw a line from the marker to the box
+  bool leader = false;   // far from its marker: draw a line from the marker to the box
+  bool compact = false;  // the one-line form: the full one had no free spot
 };
 
 // Places the labels in the given order (most important first): each takes the first candidate
@@ -54,7 +58,8 @@ struct LabelSpot {
 // by ring — that stays inside `bounds`, overlaps no earlier label and no obstacle, and keeps a
 // margin from every other marker (so it cannot be read as a neighbour's label); a spot beyond the
 // first ring gets a leader line, which must not cross another label. When no spot is free, the
-// one with the least overlap wins. Deterministic.
+// one-line form is tried the same way, and then the spot with the least overlap wins.
+// Deterministic.
 std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, const Rect& bounds,
                                     const std::vector<Rect>& obstacles);
 

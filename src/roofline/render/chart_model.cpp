@@ -8,6 +8,7 @@
 
 #include "roofline/base/units.hpp"
 #include "roofline/render/layer.hpp"
+#include "roofline/render/md_util.hpp"
 
 namespace roofline::render::chart {
 namespace {
@@ -87,13 +88,13 @@ Model chart_model(const Analysis& a) {
   for (const auto& e : a.entries) {
     std::string why;
     if (!m.bw_bytes_s) {
-      m.off_chart.push_back({e.ranking_name, "no memory peak for this part"});
+      m.off_chart.push_back({shown_name(e), "no memory peak for this part"});
       continue;
     }
     if (auto p = place(e, why))
       m.points.push_back(*p);
     else
-      m.off_chart.push_back({e.ranking_name, why});
+      m.off_chart.push_back({shown_name(e), why});
   }
 
   // Roofs and ceilings of the dtypes and classes in play.
@@ -164,7 +165,7 @@ Model chart_model(const Analysis& a) {
       inside.push_back(p);
     else
       m.off_chart.push_back(
-          {p.entry->ranking_name,
+          {shown_name(*p.entry),
            fmt::format("outside the plotted range (AI {:.3g} FLOP/B, {:.3g} FLOP/s)", p.ai,
                        p.flops_s)});
   }

@@ -81,20 +81,23 @@ std::string md_escape(std::string_view text) {
         out += "\\*";
         break;
       case ']':
-        // Only a `]` followed by `(`, `[` or `:` can close a link; escape just those.
-        if (i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == '[' || text[i + 1] == ':'))
+        // Only a `]` followed by `(` or `:` can close a link or start a definition (the report
+        // defines no reference, so `[0][0]` stays text); escape just those.
+        if (i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == ':'))
           out += "\\]";
         else
           out += ']';
         break;
+      // CommonMark backslash escapes: literal in every renderer, and legible in the raw text
+      // (entities such as &lt; are neither).
       case '<':
-        out += "&lt;";
+        out += "\\<";
         break;
       case '>':
-        out += "&gt;";
+        out += "\\>";
         break;
       case '&':
-        out += "&amp;";
+        out += "\\&";
         break;
       case '_':
         // Intraword underscores cannot start emphasis; escape only at word edges.
@@ -150,6 +153,10 @@ std::string ceilings_sentence(const ResolvedPeaks& p, bool markdown) {
       rest.empty()
           ? ""
           : fmt::format("; datasheet for {}, whose attainable speedups are upper bounds", rest));
+}
+
+const std::string& shown_name(const HeadEntry& e) {
+  return e.display_name.empty() ? e.ranking_name : e.display_name;
 }
 
 }  // namespace roofline::render

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "roofline/analyze/head_entry.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/render/layer.hpp"
@@ -14,6 +15,10 @@ namespace roofline::render {
 // Inline code span that survives any content: a fence longer than the longest backtick run,
 // newlines folded, and (in a table) `|` escaped. Long names are cut to `max_chars` with "…".
 std::string md_code(std::string_view text, bool in_table, std::size_t max_chars = 0);
+
+// The name every surface shows (display_names, docs/method.md §16.6): the entry's display name,
+// else (an entry built by hand, as calc does) its ranking name.
+const std::string& shown_name(const HeadEntry& e);
 
 // What the ceilings are, in one sentence for the report's header and the terminal summary
 // (docs/method.md §5.7): datasheet figures, so attainable speedups are upper bounds, and how to

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "roofline/render/chart_model.hpp"
+#include "roofline/render/entry_summary.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/report.hpp"
@@ -41,6 +42,8 @@ std::string speedup_text(const HeadEntry& e) {
 std::string headroom_text(const HeadEntry& e) {
   if (e.grade.problem && e.grade.problem->level == Level::L2) return "not modelled";
   if (e.verdict.suspect) return "unknown (infeasible)";
+  if (e.verdict.dispatch_bound && e.verdict.in_graph_replay)
+    return "unknown (short kernel in a captured graph)";
   if (e.verdict.dispatch_bound) return "unknown (dispatch-bound)";
   return to_string(e.verdict.headroom);
 }
@@ -153,7 +156,7 @@ void summary(std::string& out, const Analysis& a) {
   out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
   for (const auto& e : a.entries) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                       md_code(e.short_name, true), pct_text(e), to_string(e.cls.op_class),
+                       md_code(shown_name(e), true), pct_text(e), to_string(e.cls.op_class),
                        e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
                        e.work.modeled ? format_bytes(e.work.bytes, Digits::brief)
                        : e.work.bytes_lower_bound
@@ -176,7 +179,7 @@ std::string moves_sentence(const Analysis& a) {
     if (i == j || i == p.size()) continue;
     const HeadEntry& e = a.entries[g[j]];
     const std::string move =
-        fmt::format("{} #{} → #{}", md_code(e.ranking_name, false, 80), i + 1, j + 1);
+        fmt::format("{} #{} → #{}", md_code(shown_name(e), false, 80), i + 1, j + 1);
     if (e.verdict.headroom == Headroom::unknown)
       no_verdict.push_back(move);
     else
@@ -209,11 +212,11 @@ void rankings(std::string& out, const Analysis& a) {
     std::string left, right;
     if (i < p.size()) {
       const HeadEntry& e = a.entries[p[i]];
-      left = fmt::format("{} ({})", md_code(e.ranking_name, true, k_table_name_chars), pct_text(e));
+      left = fmt::format("{} ({})", md_code(shown_name(e), true, k_table_name_chars), pct_text(e));
     }
     if (i < g.size()) {
       const HeadEntry& e = a.entries[g[i]];
-      right = fmt::format("{} ({})", md_code(e.ranking_name, true, k_table_name_chars),
+      right = fmt::format("{} ({})", md_code(shown_name(e), true, k_table_name_chars),
                           e.verdict.headroom == Headroom::unknown ? "no verdict" : gain_text(e));
     }
     out += fmt::format("| {} | {} | {} |\n", i + 1, left, right);
@@ -227,13 +230,13 @@ void rankings(std::string& out, const Analysis& a) {
     out += fmt::format(
         "**The rankings agree at the top:** {} is both the largest consumer and the one with the "
         "most to win.\n\n",
-        md_code(top_pct->ranking_name, false));
+        md_code(shown_name(*top_pct), false));
   } else if (top_gain->verdict.headroom != Headroom::unknown) {
     out += fmt::format(
         "**The rankings disagree:** {} takes the most GPU time ({}), but {} has the most to win "
         "({} e2e against {}).{}\n\n",
-        md_code(top_pct->ranking_name, false), pct_text(*top_pct),
-        md_code(top_gain->ranking_name, false), gain_text(*top_gain), gain_text(*top_pct),
+        md_code(shown_name(*top_pct), false), pct_text(*top_pct),
+        md_code(shown_name(*top_gain), false), gain_text(*top_gain), gain_text(*top_pct),
         top_pct->verdict.headroom == Headroom::saturated
             ? " The largest consumer is already near its roof: its lever is moving fewer bytes, "
               "not tuning."
@@ -270,13 +273,25 @@ void chart_section(std::string& out, const Analysis& a) {
   }
 }
 
+// An entry in a few lines — verdict, the one formula, the assumption that moves it most — then its
+// whole derivation collapsed (docs/method.md §16.2).
+void entry_summary_md(std::string& out, const HeadEntry& e, std::size_t index,
+                      const ResolvedPeaks& peaks) {
+  out += fmt::format("### {}. {} — {}, {}\n\n", index, md_code(shown_name(e), false),
+                     to_string(e.cls.op_class), headroom_text(e));
+  const EntrySummary s = summarize_entry(e, peaks);
+  out += fmt::format("**Verdict:** {}", md_escape(s.verdict));
+  if (!s.formula.empty()) out += fmt::format("  \n**Formula:** {}", md_escape(s.formula));
+  if (!s.assumption.empty()) out += fmt::format("  \n**Assumes:** {}", md_escape(s.assumption));
+  out += "\n\n<details><summary>Derivation, evidence and notes</summary>\n\n";
+}
+
 void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
                   const ResolvedPeaks& peaks) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
-  out += fmt::format("### {}. {} — {}, {}\n\n", index, md_code(e.short_name, false),
-                     to_string(e.cls.op_class), headroom_text(e));
-  if (e.short_name != e.name) out += fmt::format("- **Kernel:** {}\n", md_code(e.name, false));
+  entry_summary_md(out, e, index, peaks);
+  if (shown_name(e) != e.name) out += fmt::format("- **Kernel:** {}\n", md_code(e.name, false));
   out += fmt::format("- **GPU time:** {} ({} regime{})\n", pct_text(e), to_string(e.regime.regime),
                      e.regime.launches_per_step
                          ? fmt::format(", {:g} launches/step", *e.regime.launches_per_step)
@@ -376,7 +391,7 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
                      to_string(e.stage), e.editable && !*e.editable ? "; not editable" : "");
   out += "- **Notes and assumptions:**\n";
   for (const auto& n : e.notes) out += fmt::format("  - {}\n", md_escape(n));
-  out += "\n";
+  out += "\n</details>\n\n";
 }
 
 }  // namespace

@@ -235,7 +235,8 @@ std::string point_caption(const chart::Point& p) {
   const HeadEntry& e = *p.entry;
   const std::string pct = fmt::format("{:g}% GPU", e.pct_gpu_time);
   if (p.at_bound) return pct + " · infeasible, at bound";
-  if (e.verdict.dispatch_bound) return pct + " · dispatch-bound";
+  if (e.verdict.dispatch_bound)
+    return pct + (e.verdict.in_graph_replay ? " · short, in a graph" : " · dispatch-bound");
   return fmt::format("{} · {} of roof", pct, format_pct(e.verdict.roofline_pct));
 }
 
@@ -245,12 +246,13 @@ void points(Canvas& c) {
   std::vector<chart::LabelRequest> requests;
   for (const auto& p : c.m.points) {
     const double name_w =
-        static_cast<double>(svg::code_points(svg::clip(p.entry->ranking_name, k_label_chars))) *
+        static_cast<double>(svg::code_points(svg::clip(shown_name(*p.entry), k_label_chars))) *
         k_mono_em * name_size;
     const double cap_w =
         static_cast<double>(svg::code_points(point_caption(p))) * k_mono_em * cap_size;
     requests.push_back({c.xs(p.ai), c.ys(p.flops_s), marker_radius(p.entry->pct_gpu_time),
-                        std::max(name_w, cap_w) + 2 * pad, name_size + cap_size + 3 * pad});
+                        std::max(name_w, cap_w) + 2 * pad, name_size + cap_size + 3 * pad,
+                        name_w + 2 * pad, name_size + 2 * pad});
   }
   const Rect bounds{k_plot.x + 2, k_plot.y + 2, k_plot.w - 4, k_plot.h - 4};
   const auto spots = chart::place_labels(requests, bounds, c.fixed);
@@ -301,9 +303,11 @@ void points(Canvas& c) {
                     {"fill", "#ffffff"},
                     {"fill-opacity", "0.85"}});
     put_text(w, b.x + pad, b.y + pad + name_size - 1,
-             svg::clip(c.m.points[i].entry->ranking_name, k_label_chars), font(k_mono, name_size));
-    put_text(w, b.x + pad, b.y + 2 * pad + name_size + cap_size - 1, point_caption(c.m.points[i]),
-             font(k_mono, cap_size, k_muted));
+             svg::clip(shown_name(*c.m.points[i].entry), k_label_chars), font(k_mono, name_size));
+    // The one-line form keeps the caption in the marker's tooltip only.
+    if (!spots[i].compact)
+      put_text(w, b.x + pad, b.y + 2 * pad + name_size + cap_size - 1, point_caption(c.m.points[i]),
+               font(k_mono, cap_size, k_muted));
     w.close();
   }
   w.close();

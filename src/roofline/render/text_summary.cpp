@@ -4,6 +4,7 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "roofline/render/entry_summary.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/report.hpp"
@@ -83,6 +84,22 @@ void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, P
     out += fmt::format("      … {} more signatures (profile_roofline.json)\n", sigs.size() - shown);
 }
 
+// Each entry in a few lines under the table: its verdict, the one formula with its numbers, and
+// the assumption that moves it most (the report's entry detail has the whole derivation).
+std::string entry_lines(const Analysis& a) {
+  std::string out;
+  std::size_t i = 0;
+  for (const auto& e : a.entries) {
+    const EntrySummary s = summarize_entry(e, a.peaks);
+    out += fmt::format("  {}. {} — {}\n", ++i, clip(shown_name(e), 0), clip(s.verdict, 0));
+    if (!s.formula.empty() || !s.assumption.empty())
+      out +=
+          fmt::format("     {}{}{}\n", clip(s.formula, 0),
+                      s.formula.empty() || s.assumption.empty() ? "" : "; ", clip(s.assumption, 0));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_text_summary(const Analysis& a, const std::vector<std::string>& written,
@@ -104,9 +121,9 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   if (const std::string c = ceilings_sentence(a.peaks, false); !c.empty())
     out += fmt::format("  ceilings: {}\n", c);
   if (!a.entries.empty()) {
-    // Short names print whole (docs/method.md §22): one wider than its column has a line of its
-    // own, its figures on the next, so that every column stays aligned.
-    const std::size_t name_w = 34;
+    // Display names print whole (docs/method.md §16.6): one wider than its column has a line of
+    // its own, its figures on the next, so that every column stays aligned.
+    const std::size_t name_w = 46;
     out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),
                        pad("class", 11), pad("roof", 6, true), pad("bound", 8), pad("headroom", 15),
                        pad("gain", 7, true), "speedup");
@@ -114,13 +131,14 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
       const Verdict& v = e.verdict;
       std::string headroom = e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
                              : v.suspect                                            ? "infeasible"
-                             : v.dispatch_bound ? "dispatch-bound"
-                                                : to_string(v.headroom);
+                             : v.dispatch_bound
+                                 ? (v.in_graph_replay ? "short, in graph" : "dispatch-bound")
+                                 : to_string(v.headroom);
       std::string gain =
           v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
       std::string speed =
           v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
-      std::string name = clip(e.short_name, 0);
+      std::string name = clip(shown_name(e), 0);
       if (display_width(name) > name_w) {
         out += fmt::format("  {}\n", name);
         name.clear();
@@ -136,8 +154,9 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
     const auto& by_gain = a.rankings.by_expected_gain;
     if (!by_gain.empty() && !by_pct.empty() && by_gain.front() != by_pct.front())
       out += fmt::format("  rankings disagree: most GPU time {}, most to win {}\n",
-                         clip(a.entries[by_pct.front()].ranking_name, 40),
-                         clip(a.entries[by_gain.front()].ranking_name, 40));
+                         clip(shown_name(a.entries[by_pct.front()]), 48),
+                         clip(shown_name(a.entries[by_gain.front()]), 48));
+    out += entry_lines(a);
   }
   const auto degraded = std::count_if(a.diagnostics.begin(), a.diagnostics.end(),
                                       [](const Diagnostic& d) { return d.level.has_value(); });

@@ -24,6 +24,9 @@ using detail::fmt_bytes;
 std::string table_route(const HeadEntry& e) {
   const Verdict& v = e.verdict;
   if (!e.work.modeled) return "no byte model: nothing to route on";
+  if (v.dispatch_bound && v.in_graph_replay)
+    return "fusion (a short kernel in a captured graph: its ramp and tail, not a CPU launch, "
+           "are the cost)";
   if (v.dispatch_bound)
     return "fusion / graph capture (dispatch-bound: the launch, not the kernel, is the cost)";
   if (v.suspect) return "measure it: stage C counters (the byte/FLOP model is refuted by the time)";

@@ -64,8 +64,8 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
     return;
   }
   d.notes.push_back(
-      fmt::format("{}: {} case(s) of '{}' folded{}; stage A (the profiler's own "
-                  "counts, not a capture)",
+      fmt::format("{}: {} case(s) of '{}' folded{}; stage A (the profiler's own per-case "
+                  "counts; stage B is a probe's captured shapes, --shapes)",
                   k.source, cases.size(), k.target, regime_note));
   d.work = std::move(w);
 }

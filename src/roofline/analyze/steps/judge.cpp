@@ -115,11 +115,18 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
     v.roofline_pct = std::clamp(raw, 0.0, 1.0);
     if (v.dispatch_bound) {
       v.bound = Bound::latency;
+      v.in_graph_replay = params.graph_replayed;
       v.notes.push_back(
-          fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: timed by "
-                      "dispatch, not by "
-                      "its bytes or math; no verdict; lever: fusion / graph capture",
-                      work.t_unit_ms * 1000.0, params.launch_overhead_us));
+          v.in_graph_replay
+              ? fmt::format("short kernel in a captured graph: t_unit {:.3f} µs ≤ 2 × {:g} µs; "
+                            "a graph replay has no CPU launch, so what bounds it is its own ramp "
+                            "and tail (the first wave starting, the last draining), not its bytes "
+                            "or math; no verdict; lever: fusion into a neighbouring kernel",
+                            work.t_unit_ms * 1000.0, params.launch_overhead_us)
+              : fmt::format("dispatch-bound: t_unit {:.3f} µs ≤ 2 × {:g} µs launch overhead: "
+                            "timed by dispatch, not by its bytes or math; no verdict; lever: "
+                            "fusion / graph capture",
+                            work.t_unit_ms * 1000.0, params.launch_overhead_us));
     }
     if (v.suspect) settle_suspect(v, raw, raw_ds, work, peaks, roof);
     return;

@@ -17,6 +17,9 @@ inline constexpr double k_default_launch_overhead_us = 5.0;
 
 struct VerdictParams {
   double launch_overhead_us = k_default_launch_overhead_us;
+  // The run replays captured graphs (most launches inside CUDA/HIP graph replays): a short
+  // kernel there has no CPU launch to blame (docs/method.md §10.6).
+  bool graph_replayed = false;
   // analyze --calibration (docs/method.md §17.5): null = the shipped priors only.
   const CalibrationTable* calibration = nullptr;
   std::size_t calibration_min_n = k_default_min_n;
@@ -57,6 +60,7 @@ struct Verdict {
   Headroom headroom = Headroom::unknown;
   bool suspect = false;
   bool dispatch_bound = false;
+  bool in_graph_replay = false;  // dispatch_bound inside a captured graph: ramp and tail bound it
   bool compute_axis = false;
   std::optional<double> bytes_upper_bound, flops_upper_bound;
   std::optional<double> implied_max_experts_hit;

@@ -12,6 +12,7 @@
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::analyze {
 namespace {

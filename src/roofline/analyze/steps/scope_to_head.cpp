@@ -33,6 +33,9 @@ HeadEntry head_entry(const TopNEntry& e, std::size_t position, const HeadShare& 
   h.rank = e.rank;
   h.name = e.name;
   h.short_name = e.short_name;
+  h.op = e.op;
+  h.module = e.module;
+  h.demangled = e.demangled;
   h.pct_gpu_time_raw = e.pct_gpu_time_raw;
   h.pct_gpu_time = e.pct_gpu_time;
   h.serving_weighted_pct = e.serving_weighted_pct;

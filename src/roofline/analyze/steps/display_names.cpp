@@ -1,0 +1,172 @@
+// Pass display_names (docs/method.md §16.6): the name people know a kernel by — what it
+// does (projection, module role or op), then a short kernel tag — on every surface. Pure.
+#include "roofline/analyze/steps/display_names.hpp"
+
+#include <cctype>
+#include <map>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "roofline/analyze/head_entry.hpp"
+
+namespace roofline::analyze {
+namespace display_names_impl {  // named, not anonymous: unity batches share one translation unit
+
+constexpr std::size_t k_max_tag = 36;
+constexpr std::size_t k_max_role = 24;
+
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// `_ZN7ck_tile6kentryILi1E…` -> "ck_tile kentry": the identifiers of a mangled name's prefix.
+std::string mangled_prefix(std::string_view m) {
+  std::size_t at = starts_with(m, "_ZN") ? 3 : 2;
+  while (at < m.size() && (m[at] == 'K' || m[at] == 'V' || m[at] == 'r' || m[at] == 'L')) ++at;
+  std::string out;
+  while (at < m.size() && std::isdigit(static_cast<unsigned char>(m[at]))) {
+    std::size_t len = 0;
+    while (at < m.size() && std::isdigit(static_cast<unsigned char>(m[at])))
+      len = len * 10 + static_cast<std::size_t>(m[at++] - '0');
+    if (len == 0 || at + len > m.size()) break;
+    out += (out.empty() ? "" : " ") + std::string(m.substr(at, len));
+    at += len;
+    if (!starts_with(m, "_ZN")) break;
+  }
+  return out;
+}
+
+// `void at::native::elementwise_kernel<128, 4, …>(…)` -> "elementwise_kernel".
+std::string identifier(std::string_view s) {
+  if (starts_with(s, "void ")) s.remove_prefix(5);
+  s = s.substr(0, std::min(s.find('<'), s.find('(')));
+  if (const auto sp = s.rfind(' '); sp != std::string_view::npos) s.remove_prefix(sp + 1);
+  if (const auto ns = s.rfind("::"); ns != std::string_view::npos) s.remove_prefix(ns + 2);
+  return std::string(s);
+}
+
+// A Tensile GEMM's macro tile ("MT256x32x64"), which tells its kernels apart; "" when none.
+std::string macro_tile(std::string_view name) {
+  for (std::size_t at = name.find("_MT"); at != std::string_view::npos;
+       at = name.find("_MT", at + 1)) {
+    std::size_t end = at + 3;
+    while (end < name.size() &&
+           (std::isdigit(static_cast<unsigned char>(name[end])) || name[end] == 'x'))
+      ++end;
+    if (end > at + 3) return std::string(name.substr(at + 1, end - at - 1));
+  }
+  return "";
+}
+
+// At most k_max_tag characters, cut at an '_' where one is near, with an ellipsis.
+std::string shorten(std::string s) {
+  if (s.size() <= k_max_tag) return s;
+  std::size_t cut = s.rfind('_', k_max_tag - 1);
+  if (cut == std::string::npos || cut < k_max_tag / 2) cut = k_max_tag - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "…";
+}
+
+std::string strip_clone(std::string s) {
+  for (std::string_view suffix : {" [clone .kd]", ".kd"})
+    if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
+      s.resize(s.size() - suffix.size());
+  return s;
+}
+
+}  // namespace display_names_impl
+
+std::string kernel_tag(const std::string& short_name, const std::string& demangled,
+                       const std::string& name) {
+  std::string base = display_names_impl::strip_clone(short_name.empty() ? name : short_name);
+  if (display_names_impl::starts_with(base, "Cijk_")) {
+    const std::string tile = display_names_impl::macro_tile(base).empty()
+                                 ? display_names_impl::macro_tile(name)
+                                 : display_names_impl::macro_tile(base);
+    return tile.empty() ? display_names_impl::shorten(base) : "Cijk " + tile;
+  }
+  if (display_names_impl::starts_with(base, "_Z")) {
+    std::string prefix = display_names_impl::mangled_prefix(base);
+    if (prefix.empty() && !demangled.empty()) prefix = display_names_impl::identifier(demangled);
+    return display_names_impl::shorten(prefix.empty() ? base : prefix);
+  }
+  if (display_names_impl::contains(base, "(") || display_names_impl::contains(base, "<") ||
+      display_names_impl::contains(base, "::"))
+    if (std::string id = display_names_impl::identifier(base); !id.empty()) base = id;
+  return display_names_impl::shorten(base);
+}
+
+namespace display_names_impl {  // named, not anonymous: unity batches share one translation unit
+
+// The role a module's innermost class names, where it is a leaf layer ("" otherwise).
+std::string module_role(std::string_view module) {
+  const auto dot = module.rfind('.');
+  const std::string_view leaf = dot == std::string_view::npos ? module : module.substr(dot + 1);
+  const std::string_view parent = dot == std::string_view::npos ? "" : module.substr(0, dot);
+  const bool in_attention = contains(parent, "Attention") || contains(parent, "Attn");
+  if (leaf == "QKVParallelLinear") return "qkv_proj";
+  if (leaf == "MergedColumnParallelLinear") return in_attention ? "" : "gate_up_proj";
+  if (leaf == "RowParallelLinear")
+    return in_attention ? "o_proj" : parent.empty() ? "" : "down_proj";
+  if (leaf == "ReplicatedLinear" && (contains(parent, "MoE") || contains(parent, "Moe")))
+    return "router";
+  if (leaf == "LogitsProcessor" || leaf == "ParallelLMHead") return "lm_head";
+  if (contains(leaf, "RMSNorm") || contains(leaf, "RmsNorm")) return "rms_norm";
+  if (contains(leaf, "LayerNorm")) return "layer_norm";
+  if (leaf == "RadixAttention" || leaf == "Attention") return "attention";
+  if (contains(leaf, "RotaryEmbedding")) return "rope";
+  if (leaf == "SiluAndMul" || leaf == "GeluAndMul") return "act_and_mul";
+  if (leaf == "FusedMoE") return "experts";
+  if (leaf == "VocabParallelEmbedding") return "embedding";
+  return "";
+}
+
+// An op without its namespace and underscores, the common ones by what they do.
+std::string op_role(std::string_view op) {
+  if (op.empty() || starts_with(op, "triton_") || starts_with(op, "Torch-Compiled")) return "";
+  if (const auto ns = op.rfind("::"); ns != std::string_view::npos) op.remove_prefix(ns + 2);
+  while (!op.empty() && op.front() == '_') op.remove_prefix(1);
+  while (!op.empty() && op.back() == '_') op.remove_suffix(1);
+  if (contains(op, "rmsnorm") || contains(op, "rms_norm")) return "rms_norm";
+  if (contains(op, "layer_norm")) return "layer_norm";
+  if (contains(op, "rotary")) return "rope";
+  if (contains(op, "moe")) return "moe";
+  if (contains(op, "attention") || contains(op, "attn")) return "attention";
+  if (op.size() > k_max_role) op = op.substr(0, k_max_role);
+  return std::string(op);
+}
+
+std::string projection_role(const HeadEntry& e) {
+  if (!e.projection || !e.projection->projection) return "";
+  const ProjectionKind k = e.projection->projection->kind;
+  if (k == ProjectionKind::router || k == ProjectionKind::lm_head) return to_string(k);
+  return fmt::format("{}_proj", to_string(k));
+}
+
+}  // namespace display_names_impl
+
+std::string kernel_role(const std::string& module, const std::string& op) {
+  std::string role = display_names_impl::module_role(module);
+  return role.empty() ? display_names_impl::op_role(op) : role;
+}
+
+void display_names(std::vector<HeadEntry>& entries) {
+  std::map<std::string, int> count;
+  for (auto& e : entries) {
+    const std::string tag = kernel_tag(e.short_name, e.demangled, e.name);
+    std::string role = display_names_impl::projection_role(e);
+    if (role.empty()) role = kernel_role(e.module, e.op);
+    e.display_name = role.empty() || role == tag ? tag : fmt::format("{} · {}", role, tag);
+    ++count[e.display_name];
+  }
+  for (auto& e : entries)
+    if (count[e.display_name] > 1)
+      e.display_name += fmt::format(" #{}", e.rank ? *e.rank : static_cast<long>(e.topn_index) + 1);
+}
+
+}  // namespace roofline::analyze

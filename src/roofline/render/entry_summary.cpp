@@ -1,0 +1,69 @@
+// summarize_entry (entry_summary.hpp): the verdict, its one formula, its weakest assumption.
+#include "roofline/render/entry_summary.hpp"
+
+#include <fmt/format.h>
+
+#include "roofline/base/units.hpp"
+
+namespace roofline::render {
+namespace entry_summary_impl {  // named, not anonymous: unity batches share one translation unit
+
+std::string verdict_text(const HeadEntry& e) {
+  const Verdict& v = e.verdict;
+  if (e.grade.problem && e.grade.problem->level == Level::L2)
+    return "not modelled: " + e.grade.problem->reason;
+  if (v.dispatch_bound && v.in_graph_replay)
+    return "no verdict: a short kernel in a captured graph, bounded by its own ramp and tail; "
+           "lever: fusion";
+  if (v.dispatch_bound) return "no verdict: dispatch-bound (timed by its launch); lever: fusion";
+  if (v.suspect) return "no verdict: the byte/FLOP model is infeasible for the measured time";
+  if (v.headroom == Headroom::unknown) return "no verdict: no roof for this part";
+  return fmt::format("{}-bound, {}: +{:.2f}% e2e at {:.2f}× attainable (target_eff {:g})",
+                     to_string(v.bound), to_string(v.headroom), v.expected_e2e_gain_pct,
+                     v.attainable_speedup, v.target_eff.value_or(0.0));
+}
+
+std::string formula_text(const HeadEntry& e, const ResolvedPeaks& peaks) {
+  const WorkEstimate& w = e.work;
+  const Verdict& v = e.verdict;
+  if (!w.modeled || w.t_unit_ms <= 0) return "";
+  const std::string t = format_time_ms(w.t_unit_ms);
+  if (v.compute_axis && v.achieved_flops && v.ridge_point && peaks.hbm_bw_bytes_s)
+    return fmt::format("{} FLOP / {} = {} = {} of {} ({})", format_count(w.flops), t,
+                       format_rate(*v.achieved_flops, "FLOP/s"), format_pct(v.compute_util),
+                       format_rate(*v.ridge_point * *peaks.hbm_bw_bytes_s, "FLOP/s"),
+                       w.compute_dtype.key);
+  if (v.achieved_bw_bytes_s && v.roof == Roof::link && v.link_util)
+    return fmt::format("{} / {} = {} = {} of the link roof", format_bytes(w.bytes, Digits::brief),
+                       t, format_rate(*v.achieved_bw_bytes_s, "B/s"), format_pct(v.link_util));
+  if (v.achieved_bw_bytes_s && v.hbm_util && peaks.hbm_bw_bytes_s)
+    return fmt::format("{} / {} = {} = {} of {}", format_bytes(w.bytes, Digits::brief), t,
+                       format_rate(*v.achieved_bw_bytes_s, "B/s"), format_pct(v.hbm_util),
+                       format_rate(*peaks.hbm_bw_bytes_s, "B/s"));
+  return fmt::format("{} and {} FLOP in {}", format_bytes(w.bytes, Digits::brief),
+                     format_count(w.flops), t);
+}
+
+// The byte model the figures rest on, and the largest alternative it was chosen over.
+std::string assumption_text(const HeadEntry& e) {
+  const WorkEstimate& w = e.work;
+  if (!w.modeled || w.candidates.empty() || w.chosen >= w.candidates.size()) return "";
+  std::string out = fmt::format("byte model '{}'", w.candidates[w.chosen].label);
+  const Candidate* other = nullptr;
+  for (std::size_t i = 0; i < w.candidates.size(); ++i)
+    if (i != w.chosen && (!other || w.candidates[i].bytes > other->bytes)) other = &w.candidates[i];
+  if (other)
+    out +=
+        fmt::format(" ('{}' would be {})", other->label, format_bytes(other->bytes, Digits::brief));
+  if (e.stage == EvidenceLevel::C) out += "; bytes measured (stage C)";
+  return out;
+}
+
+}  // namespace entry_summary_impl
+
+EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks) {
+  return {entry_summary_impl::verdict_text(e), entry_summary_impl::formula_text(e, peaks),
+          entry_summary_impl::assumption_text(e)};
+}
+
+}  // namespace roofline::render

@@ -1,0 +1,23 @@
+#pragma once
+// An entry in a few lines, for the report (above its collapsed derivation) and the terminal
+// (under the table): its verdict, the one formula with its numbers, and the assumption that moves
+// it most (docs/method.md §16.2). Plain text: the report escapes it.
+
+#include <string>
+#include <vector>
+
+#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/render/layer.hpp"
+
+namespace roofline::render {
+
+struct EntrySummary {
+  std::string verdict;     // "memory-bound, moderate: +1.23% e2e at 1.50× attainable"
+  std::string formula;     // "203.2 MB / 67.16 µs = 3.03 TB/s = 57.1% of 5.3 TB/s"
+  std::string assumption;  // "byte model 'weights + activations' (the alternative … gives …)"
+};
+
+EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks);
+
+}  // namespace roofline::render

@@ -1,0 +1,69 @@
+// Step 12b, display_names (docs/method.md §16.6): what a kernel does, then a short kernel tag.
+#include <catch2/catch.hpp>
+
+#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/steps/display_names.hpp"
+#include "roofline/cli/layer.hpp"
+
+using namespace roofline::cli;
+
+TEST_CASE("kernel_tag: short, distinct, never mangled", "[names]") {
+  // A Tensile GEMM by its macro tile, from a long raw name or its short name.
+  CHECK(kernel_tag("", "",
+                   "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x32x64_MI16x16x1_"
+                   "SN_LDSB1_AFC1_AFEM1") == "Cijk MT256x32x64");
+  CHECK(kernel_tag("Cijk_Alik_Bljk_BBS_MT16x32x512", "", "Cijk_…") == "Cijk MT16x32x512");
+  // A mangled name by its qualified prefix.
+  CHECK(kernel_tag("_ZN7ck_tile6kentryILi1ENS_12Rmsnorm2dFwdE", "", "_ZN7ck_tile6kentry") ==
+        "ck_tile kentry");
+  // A demangled signature by its identifier.
+  CHECK(kernel_tag("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<"
+                   "at::native::MulFunctor<float>>>(int, float)",
+                   "", "") == "elementwise_kernel");
+  CHECK(kernel_tag("fused_moe_kernel", "", "fused_moe_kernel") == "fused_moe_kernel");
+  CHECK(kernel_tag("kernel_paged_attention_2d [clone .kd]", "", "") == "kernel_paged_attention_2d");
+  // Long names are cut at an underscore, with an ellipsis, to at most 36 characters.
+  const std::string t =
+      kernel_tag("cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16", "", "");
+  CHECK(t == "cudnn_generated_fort_native_sdpa…");
+  CHECK(t.size() <= 36 + 3);
+}
+
+TEST_CASE("kernel_role: the module's leaf layer first, then the op", "[names]") {
+  CHECK(kernel_role("Qwen2MLP.MergedColumnParallelLinear", "aten::mm") == "gate_up_proj");
+  CHECK(kernel_role("Qwen2MLP.RowParallelLinear", "aten::mm") == "down_proj");
+  CHECK(kernel_role("Qwen3Attention.RowParallelLinear", "aten::mm") == "o_proj");
+  CHECK(kernel_role("Qwen3Attention.QKVParallelLinear", "aten::mm") == "qkv_proj");
+  CHECK(kernel_role("LogitsProcessor", "aten::mm") == "lm_head");
+  CHECK(kernel_role("Qwen3DecoderLayer.RMSNorm", "aiter::add_rmsnorm") == "rms_norm");
+  CHECK(kernel_role("Qwen3Attention.RadixAttention", "sglang::attention") == "attention");
+  // A container module says nothing about a copy inside it: the op does.
+  CHECK(kernel_role("Qwen3DecoderLayer.Qwen3Attention", "aten::copy_") == "copy");
+  CHECK(kernel_role("", "aten::mul") == "mul");
+  CHECK(kernel_role("", "aiter::rmsnorm2d_fwd_with_add_ck") == "rms_norm");
+  CHECK(kernel_role("", "triton_poi_fused__to_copy_1") == "");
+  CHECK(kernel_role("", "") == "");
+}
+
+TEST_CASE("display_names: role · tag, unique within the head", "[names]") {
+  std::vector<HeadEntry> head(3);
+  head[0].name = head[0].short_name = "Cijk_Alik_Bljk_BBS_MT256x32x64";
+  head[0].module = "Qwen2MLP.MergedColumnParallelLinear";
+  head[0].op = "aten::mm";
+  head[1].name = head[1].short_name = "elementwise_kernel";
+  head[1].op = "aten::mul";
+  head[1].rank = 4;
+  head[2].name = "void at::native::elementwise_kernel<4>(int)";
+  head[2].short_name = "elementwise_kernel#2";
+  head[2].op = "aten::mul";
+  head[2].rank = 7;
+  display_names(head);
+  CHECK(head[0].display_name == "gate_up_proj · Cijk MT256x32x64");
+  CHECK(head[1].display_name == "mul · elementwise_kernel");
+  CHECK(head[2].display_name == "mul · elementwise_kernel#2");
+  // Two entries that would read the same get their rank.
+  head[2].short_name = "elementwise_kernel";
+  display_names(head);
+  CHECK(head[1].display_name == "mul · elementwise_kernel #4");
+  CHECK(head[2].display_name == "mul · elementwise_kernel #7");
+}

@@ -281,3 +281,12 @@ TEST_CASE("render_roofline_svg: 20 entries, no two label boxes overlap", "[svg][
   // Every label names its entry by its display name.
   CHECK(contains(svg, "gate_up_proj · Cijk MT48x32x64"));
 }
+
+TEST_CASE("render_roofline_svg: the title names the model, never a piece of a remark or path",
+          "[svg][chart]") {
+  Analysis a = twenty_entries();
+  a.run.model = "Qwen3-30B-A3B (one layer; tests/fixtures/torch-trace)";
+  CHECK(contains(render_roofline_svg(a), "Roofline — Qwen3-30B-A3B on"));
+  a.run.model = "/models/Qwen/Qwen3-8B";
+  CHECK(contains(render_roofline_svg(a), "Roofline — Qwen3-8B on"));
+}

@@ -39,6 +39,9 @@ void line_sample(svg::Writer& w, double x, double y, const char* dash, double wi
 
 std::string model_name(const Analysis& a) {
   std::string m = a.run.model.empty() ? "unknown model" : a.run.model;
+  // A model path ("/models/Qwen/Qwen3-8B") by its last component; a name with a remark in
+  // parentheses ("Qwen3-30B-A3B (one layer; tests/…)") keeps the name, never a piece of the remark.
+  if (auto paren = m.find(" ("); paren != std::string::npos) m = m.substr(0, paren);
   if (auto slash = m.find_last_of('/'); slash != std::string::npos && slash + 1 < m.size())
     m = m.substr(slash + 1);
   return m;

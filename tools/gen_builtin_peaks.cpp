@@ -1,7 +1,9 @@
 // Build-time generator: parses data/peaks.md with the same parser `--peaks FILE` uses and writes
 // the sections as C++ statements for src/roofline/inputs/builtin_peaks.cpp. Any parse or check
-// problem, or a check warning (a measured figure above the datasheet or below 0.3 of it), fails the
-// build, so the shipped table is always sound. Usage: gen_builtin_peaks PEAKS_MD OUT_INC
+// problem, or a check warning (a measured figure above the datasheet or below 0.3 of it, a section
+// without a source), fails the build, so the shipped table is always sound. Published measured
+// bf16/fp16 pairs that differ (check_peaks_bf16_fp16) are printed and accepted.
+// Usage: gen_builtin_peaks PEAKS_MD OUT_INC
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -59,6 +61,12 @@ int main(int argc, char** argv) {
   if (loaded.value)
     for (auto& w : roofline::inputs::check_peaks_warnings(*loaded.value))
       problems.push_back("warning: " + w);
+  if (loaded.value)
+    for (auto& w : roofline::inputs::check_peaks_sources(*loaded.value))
+      problems.push_back("warning: " + w);
+  if (loaded.value)
+    for (auto& w : roofline::inputs::check_peaks_bf16_fp16(*loaded.value))
+      std::fprintf(stderr, "gen_builtin_peaks: note: %s\n", w.c_str());
   if (!loaded.value || !problems.empty()) {
     for (const auto& p : problems) std::fprintf(stderr, "gen_builtin_peaks: %s\n", p.c_str());
     return 1;
@@ -68,8 +76,9 @@ int main(int argc, char** argv) {
     out += "{\n  PeaksSection s;\n";
     out += fmt::format("  s.gfx = {};\n  s.product = {};\n  s.line = {};\n", quoted(s.gfx),
                        quoted(s.product), s.line);
-    out +=
-        fmt::format("  s.cu = {};\n  s.hbm_bw_bytes_s = {};\n", opt(s.cu), opt(s.hbm_bw_bytes_s));
+    out += fmt::format("  s.name = {};\n  s.source = {};\n", quoted(s.name), quoted(s.source));
+    out += fmt::format("  s.cu = {};\n  s.memory_gib = {};\n  s.hbm_bw_bytes_s = {};\n", opt(s.cu),
+                       opt(s.memory_gib), opt(s.hbm_bw_bytes_s));
     out += fmt::format("  s.l2_bytes = {};\n  s.mall_bytes = {};\n", opt(s.l2_bytes),
                        opt(s.mall_bytes));
     if (s.link)

@@ -1,6 +1,7 @@
-// libFuzzer target: parse_peaks_md, check_peaks and the measured-block warnings (docs/method.md
-// §5.7) on arbitrary bytes. Must never crash, hang
-// or throw; a parsed table always comes back (bad blocks are skipped with a message).
+// libFuzzer target: parse_peaks_md, check_peaks, the measured-block warnings (docs/method.md
+// §5.7), the bf16/fp16 pair and source checks on arbitrary bytes (name, source, memory_gib keys).
+// Must never crash, hang or throw; a parsed table always comes back (bad blocks are skipped with a
+// message).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -14,6 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!loaded.value) __builtin_trap();
   (void)roofline::inputs::check_peaks(*loaded.value);
   (void)roofline::inputs::check_peaks_warnings(*loaded.value);
+  (void)roofline::inputs::check_peaks_bf16_fp16(*loaded.value);  // published measured pairs
+  (void)roofline::inputs::check_peaks_sources(*loaded.value);
   (void)roofline::inputs::known_products(*loaded.value);
   return 0;
 }

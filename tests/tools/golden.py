@@ -18,6 +18,10 @@ A case folder holds:
                            ROOFLINE_CALIBRATION are cleared unless set here); {repo} = the
                            repository root (for the shipped example), {input} and {out} as in cmd
   input/                   the evaluation folder (copied, never written)
+  requires                 optional: paths ({repo} = the repository root) the case reads from
+                           outside the repository, one a line; where one is absent the case is
+                           skipped with the reason printed (exit 77, CTest's SKIP_RETURN_CODE).
+                           Files there are read in place, never copied into the repository
   checks.json              optional targeted assertions on the artifact (see CHECKS below)
   expected/exit_code       the expected exit code (one line per command)
   expected/profile_roofline.json, expected/profile_roofline.md
@@ -66,6 +70,23 @@ ARTIFACTS = ("profile_roofline.json", "profile_roofline.md")
 CHART = "profile_roofline.svg"
 SVG_ELEMENTS = {"svg", "defs", "clipPath", "g", "rect", "line", "polyline", "polygon", "circle",
                 "text", "title"}
+
+
+SKIP = 77  # CTest's SKIP_RETURN_CODE for golden tests
+
+
+def repo_root():
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def missing_requirements(case):
+    """The paths a case's `requires` file names that do not exist ({repo} substituted)."""
+    path = os.path.join(case, "requires")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        wanted = [l.strip() for l in f if l.strip() and not l.strip().startswith("#")]
+    return [w for w in wanted if not os.path.exists(w.replace("{repo}", repo_root()))]
 
 
 def fail(msgs):
@@ -212,7 +233,7 @@ def run_once(binary, case, scratch):
         os.makedirs(work)
     os.makedirs(out)
     before = snapshot(scratch)
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    repo = repo_root()
 
     def subst(a):
         return (a.replace("{input}", work).replace("{out}", out).replace("{case}", case)
@@ -388,6 +409,10 @@ def main():
     opts = ap.parse_args()
     case = os.path.abspath(opts.case)
     update = opts.update or os.environ.get("UPDATE_GOLDEN") == "1"
+    missing = missing_requirements(case)
+    if missing:
+        print(f"skip: {os.path.basename(case)} reads {', '.join(missing)}, which is absent here")
+        sys.exit(SKIP)
     expected_dir = os.path.join(case, "expected")
     skip_without_wild(case)
 

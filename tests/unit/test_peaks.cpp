@@ -1,5 +1,6 @@
 // peaks.hpp / load.hpp: parse_peaks_md (docs/method.md §2.6), check_peaks (§2.1, §10.6), the
 // built-in table.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "roofline/cli/layer.hpp"
@@ -152,19 +153,27 @@ TEST_CASE("check_peaks: bf16 != fp16 and duplicate (gfx, product) are flagged", 
 TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks]") {
   const PeaksTable& t = builtin_peaks();
   CHECK(check_peaks(t).empty());
-  REQUIRE(t.sections.size() == 10);
+  REQUIRE(t.sections.size() >= 10);  // the parts SPEC §2.4 names, and those TRACES §6 adds
 
-  SECTION("gfx950 MI350X/MI355X") {
+  SECTION("gfx950 MI350X/MI355X not told apart: the lower (MI350X) figures") {
     const PeaksSection* s = find_section(t, "gfx950", "");
     REQUIRE(s);
     CHECK(s->hbm_bw_bytes_s.value() == rel(8.0e12));
-    CHECK(s->flops.at(DtypeKey::bf16) == rel(2.5e15));
-    CHECK(s->flops.at(DtypeKey::fp16) == rel(2.5e15));
-    CHECK(s->flops.at(DtypeKey::fp8) == rel(5.0e15));
-    CHECK(s->flops.at(DtypeKey::fp4) == rel(1.0e16));
-    CHECK(s->flops.at(DtypeKey::fp32) == rel(1.57e14));
-    CHECK(s->flops.at(DtypeKey::fp64) == rel(7.86e13));
+    CHECK(s->flops.at(DtypeKey::bf16) == rel(2.3e15));
+    CHECK(s->flops.at(DtypeKey::fp16) == rel(2.3e15));
+    CHECK(s->flops.at(DtypeKey::fp8) == rel(4.6e15));
+    CHECK(s->flops.at(DtypeKey::fp4) == rel(9.2e15));
+    CHECK(s->flops.at(DtypeKey::fp32) == rel(1.442e14));
+    CHECK(s->flops.at(DtypeKey::fp64) == rel(7.21e13));
     CHECK(s->l2_bytes.value() == rel(4.0 * 1024 * 1024));
+  }
+  SECTION("gfx950 MI355X by name: the SPEC §2.4 figures") {
+    const PeaksSection* s = find_section(t, "gfx950", "mi355x");
+    REQUIRE(s);
+    CHECK(s->hbm_bw_bytes_s.value() == rel(8.0e12));
+    CHECK(s->flops.at(DtypeKey::bf16) == rel(2.5e15));
+    CHECK(s->flops.at(DtypeKey::fp8) == rel(5.0e15));
+    CHECK(s->flops.at(DtypeKey::fp4) == rel(1.01e16));
   }
   SECTION("gfx942 MI300X") {
     const PeaksSection* s = find_section(t, "gfx942", "");
@@ -217,7 +226,7 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     };
     for (const Row& r :
          {Row{"sm_80", "a100", 2.039e12, 19.5e12, 312e12, 40e6, 108, {"nvidia a100-sxm4-80gb"}},
-          Row{"sm_89", "l40s", 0.864e12, 91.6e12, 362e12, 48e6, 142, {"nvidia l40s"}},
+          Row{"sm_89", "l40s", 0.864e12, 91.6e12, 362e12, 0, 142, {"nvidia l40s"}},
           Row{"sm_90",
               "h100",
               3.35e12,
@@ -242,7 +251,10 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
       CHECK(s->flops.at(DtypeKey::fp32) == rel(r.fp32));
       CHECK(s->flops.at(DtypeKey::bf16) == rel(r.bf16));
       CHECK(s->flops.at(DtypeKey::fp16) == rel(r.bf16));
-      CHECK(s->l2_bytes.value() == rel(r.l2));
+      if (r.l2 > 0)
+        CHECK(s->l2_bytes.value() == rel(r.l2));
+      else
+        CHECK_FALSE(s->l2_bytes);  // no NVIDIA document gives it
       CHECK(s->cu.value() == rel(r.cu));
       CHECK(s->device_names == r.names);
     }
@@ -253,8 +265,12 @@ TEST_CASE("builtin_peaks: the shipped table matches SPEC §2.4 exactly", "[peaks
     CHECK(find_section(t, "sm_90", "h200")->flops.at(DtypeKey::fp8) == rel(1978.9e12));
     CHECK(find_section(t, "sm_90", "h100")->flops.at(DtypeKey::tf32) == rel(494.7e12));
   }
-  CHECK(known_products(t) ==
-        std::vector<std::string>{"r9700", "a100", "l40s", "h100", "h200", "b200", "mi325x"});
+  const std::vector<std::string> products = known_products(t);
+  for (const char* p : {"mi355x", "mi350x", "r9700", "mi325x", "mi210", "mi250x", "a100", "l40s",
+                        "h100", "h20", "h200", "b200", "rtx-pro-6000-server", "rtx-5090"}) {
+    INFO(p);
+    CHECK(std::find(products.begin(), products.end(), p) != products.end());
+  }
 }
 
 TEST_CASE("builtin_peaks: the build-time table equals a runtime parse of the shipped text",
@@ -383,7 +399,7 @@ TEST_CASE("builtin_peaks: the MI300X/MI325X and MI355X link rows", "[peaks][link
   REQUIRE(mi355);
   REQUIRE(mi355->link);
   CHECK(mi355->link->topology == "mesh");
-  CHECK(mi355->link->bytes_s == rel(76.5e9));
+  CHECK(mi355->link->bytes_s == rel(76.8e9));
   CHECK(mi355->link->links == rel(7));
   const PeaksSection* mi300 = find_section(t, "gfx942", "");
   REQUIRE(mi300);

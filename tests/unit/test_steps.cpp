@@ -163,7 +163,7 @@ TEST_CASE(
   CHECK(r.launches_per_step == 4.0);
   CHECK(any_contains(r.notes, {"128 rows, ≤ 2 × workload.conc 64"}));
   CHECK(any_contains(r.notes, {"the mean over prefill and decode launches alike"}));
-  CHECK(any_contains(r.notes, {"calls 100 / inferred steps 25 (MODELS.md §10)"}));
+  CHECK(any_contains(r.notes, {"calls 100 / inferred steps 25 (docs/method.md §6.4)"}));
 
   e.signatures = {{{64, 2048}}, {{4096, 2048}}};  // the signature with the most rows decides
   e.shapes = e.signatures[0];

@@ -12,6 +12,7 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
+using roofline::test::any_contains;
 using roofline::test::dt;
 using roofline::test::gfx950_peaks;
 using roofline::test::r9700_peaks;
@@ -272,7 +273,10 @@ TEST_CASE("judge: compute axis when AI is beyond the ridge point", "[verdict]") 
   CHECK(v.attainable_speedup == rel(0.90 / 0.70));
 }
 
-TEST_CASE("judge: no FLOP peak for the compute dtype — the memory axis decides", "[verdict]") {
+TEST_CASE(
+    "judge: no FLOP peak for the compute dtype — the memory axis decides only below every "
+    "known ridge",
+    "[verdict]") {
   ResolvedPeaks strix;
   strix.gfx = "gfx1151";
   strix.hbm_bw_bytes_s = 2.56e11;
@@ -289,8 +293,19 @@ TEST_CASE("judge: no FLOP peak for the compute dtype — the memory axis decides
   CHECK_FALSE(v.ridge_point.has_value());
   CHECK_FALSE(v.compute_axis);
   CHECK(v.hbm_util.value() == rel(1.0e6 / 2.0e-5 / 2.56e11));
+  // AI 1e6 FLOP/B: beyond any ridge, so hbm_util is only a lower bound of its roof fraction.
+  CHECK_FALSE(v.roofline_pct.has_value());
+  CHECK(v.headroom == Headroom::unknown);
+  CHECK(any_contains(v.notes, {"no verdict: this part has no fp8 FLOP peak"}));
+
+  // Below the lowest fp8 ridge any part of the vendor has, the memory axis decides.
+  strix.lowest_ridge[DtypeKey::fp8] = {100.0, "a part"};
+  WorkEstimate low = work_of(1.0e6, 5.0e7, 0.02, dt("fp8", 1.0));  // AI 50
+  v = judge(low, OpClass::gemm, 12.0, strix, VerdictParams{});
+  CHECK_FALSE(v.compute_axis);
   CHECK(v.roofline_pct.value() == rel(*v.hbm_util));
   CHECK(v.bound == Bound::latency);
+  CHECK(any_contains(v.notes, {"below the lowest fp8 ridge", "the memory axis decides"}));
 }
 
 TEST_CASE("judge: elementwise never uses a compute peak", "[verdict]") {

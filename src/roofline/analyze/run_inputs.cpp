@@ -142,18 +142,35 @@ ResolvedPeaks run_peaks(const AnalyzeInputs& in, const EnvReport* env, Findings&
           Diagnostic{Severity::warning, std::nullopt, Topic::peaks, "", problem});
       found.notes.push_back("peaks table problem: " + problem);
     }
-  if (in.peaks.loaded.value && in.peaks.origin == InputOrigin::file)
+  if (in.peaks.loaded.value && in.peaks.origin == InputOrigin::file) {
     for (const auto& warning : check_peaks_warnings(table))
       found.diagnostics.push_back(
           Diagnostic{Severity::warning, std::nullopt, Topic::peaks, "", warning});
-  ResolvedPeaks peaks =
-      resolve_peaks(table, env ? env->arch : "", env ? env->product_raw : "",
-                    env ? env->device_props : DeviceProps{}, env ? env->device_name : "");
+    for (const auto& warning : check_peaks_bf16_fp16(table))
+      found.diagnostics.push_back(
+          Diagnostic{Severity::warning, std::nullopt, Topic::peaks, "", warning});
+  }
+  // The CU count tells parts of one arch apart (docs/method.md §22.2): the env report's
+  // physical_cu_count where device_props has none.
+  DeviceProps props = env ? env->device_props : DeviceProps{};
+  if (env && !props.multi_processor_count && env->physical_cu_count)
+    props.multi_processor_count = env->physical_cu_count;
+  ResolvedPeaks peaks = resolve_peaks(table, env ? env->arch : "", env ? env->product_raw : "",
+                                      props, env ? env->device_name : "");
   found.notes.insert(found.notes.end(), peaks.notes.begin(), peaks.notes.end());
-  if (peaks.source != PeaksSource::table)
+  if (peaks.source != PeaksSource::table) {
+    std::string message = peaks.notes.empty() ? "peaks unknown" : peaks.notes.back();
+    // docs/method.md §5.4: say what to add, with what the trace knows filled in.
+    if (!peaks.section_to_add.empty())
+      message += fmt::format(
+          "; to judge this part, add this section to a copy of the built-in peaks.md "
+          "(/usr/share/roofline/peaks.md, data/peaks.md in the source) given as --peaks FILE, "
+          "replace each FILL with the datasheet's figure and check it with `roofline peaks "
+          "check FILE`:\n{}",
+          peaks.section_to_add);
     found.diagnostics.push_back(
-        Diagnostic{Severity::warning, Level::L1, Topic::peaks, "",
-                   peaks.notes.empty() ? "peaks unknown" : peaks.notes.back()});
+        Diagnostic{Severity::warning, Level::L1, Topic::peaks, "", std::move(message)});
+  }
   return peaks;
 }
 

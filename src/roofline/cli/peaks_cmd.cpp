@@ -52,7 +52,11 @@ int run_peaks_check(const PeaksArgs& args) {
   // docs/method.md §5.7: a measured figure above the datasheet or below 0.3 of it is a warning,
   // not a problem: the table is usable, and analyze keeps the datasheet figure for that axis.
   std::vector<std::string> warnings;
-  if (loaded.value) warnings = check_peaks_warnings(*loaded.value);
+  if (loaded.value) {
+    warnings = check_peaks_warnings(*loaded.value);
+    for (auto& w : check_peaks_bf16_fp16(*loaded.value)) warnings.push_back(std::move(w));
+    for (auto& w : check_peaks_sources(*loaded.value)) warnings.push_back(std::move(w));
+  }
   for (const auto& p : problems) std::printf("%s\n", p.c_str());
   for (const auto& w : warnings) std::printf("warning: %s\n", w.c_str());
   const std::size_t sections = loaded.value ? loaded.value->sections.size() : 0;

@@ -257,7 +257,12 @@ struct PeaksSection {
   // `device_names:` the device_name spellings (nvidia-smi) this section answers to, trimmed and
   // lower-case; matched exactly (docs/method.md §2.4).
   std::vector<std::string> device_names;
+  std::string name;    // `name:` the part as people call it ("H100 SXM", "MI325X"); display only
+  std::string source;  // `source:` where the figures come from (datasheet, vendor page)
   std::optional<double> cu;
+  // `memory_gib:` the device memory a trace reports for the part (totalGlobalMem / 2^30), what
+  // tells parts of one arch and CU count apart (docs/method.md §22.2).
+  std::optional<double> memory_gib;
   std::optional<double> hbm_bw_bytes_s;
   std::map<DtypeKey, double> flops;  // canonical dtype key -> dense FLOP/s
   std::optional<double> l2_bytes;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "roofline/base/json_number.hpp"
+#include "roofline/base/units.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/report.hpp"
@@ -169,6 +170,13 @@ std::string peaks_table_text(const PeaksTable& table) {
           s.measured->hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.measured->hbm_bw_bytes_s) : "-",
           "-", mflops.empty() ? "-" : mflops);
     }
+    // Where the figures come from (data/peaks.md: every built-in row names its source).
+    out += fmt::format("{:<9} {}{}{}\n", "", s.name.empty() ? "" : s.name + ": ",
+                       s.source.empty() ? "(no source given)" : s.source,
+                       s.memory_gib ? fmt::format(" [{} GiB]", format_g(*s.memory_gib)) : "");
+    if (s.measured)
+      out += fmt::format("{:<9} measured by: {}\n", "",
+                         s.measured->source.empty() ? "(no source given)" : s.measured->source);
   }
   out += fmt::format("({} sections from {})\n", table.sections.size(), table.source_name);
   return out;

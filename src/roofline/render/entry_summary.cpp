@@ -17,6 +17,8 @@ std::string verdict_text(const HeadEntry& e) {
            "lever: fusion";
   if (v.dispatch_bound) return "no verdict: dispatch-bound (timed by its launch); lever: fusion";
   if (v.suspect) return "no verdict: the byte/FLOP model is infeasible for the measured time";
+  if (v.headroom == Headroom::unknown && !v.no_roof_reason.empty())
+    return "no verdict: " + v.no_roof_reason;
   if (v.headroom == Headroom::unknown) return "no verdict: no roof for this part";
   return fmt::format("{}-bound, {}: +{:.2f}% e2e at {:.2f}× attainable (target_eff {:g})",
                      to_string(v.bound), to_string(v.headroom), v.expected_e2e_gain_pct,

@@ -49,6 +49,8 @@ Grade grade(EvidenceLevel stage, const WorkEstimate& work, const Verdict& v,
         fmt::format(
             "infeasible: raw roofline_pct {:.4g} outside [0.001, 1]; no verdict, stage-C candidate",
             v.roofline_pct_raw.value_or(0.0))};
+  else if (!v.no_roof_reason.empty())
+    g.problem = EntryProblem{Level::L1, v.no_roof_reason + "; no verdict"};
   return g;
 }
 

@@ -298,13 +298,46 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
   if (peak_flops > 0) v.compute_util = flops / t_s / peak_flops;
   if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
 
-  if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
-      peaks.source != PeaksSource::none)
-    v.notes.push_back(
-        fmt::format("no {} FLOP peak for this part: compute_util unknown, the memory axis decides",
-                    dtype.empty() ? "compute-dtype" : dtype.str()));
-
   choose_axis(v, work, cls, pct_gpu_time, peaks, params);
+  // A class with math and no FLOP peak for its dtype (docs/method.md §5.3): the ridge is unknown.
+  // Below the lowest ridge any part of this vendor has, the memory axis decides on every such
+  // part; above it hbm_util is only a lower bound of the roof fraction, and a headroom read from
+  // it could be wrong: no verdict. Feasibility (bytes within bandwidth × time) is judged either
+  // way.
+  if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
+      peaks.source != PeaksSource::none && !v.compute_axis && v.hbm_util) {
+    const std::string what = dtype.empty() ? "compute-dtype" : dtype.str();
+    const auto lowest = peaks.lowest_ridge.find(dtype);
+    const double ai = v.arithmetic_intensity.value_or(0.0);
+    if (lowest != peaks.lowest_ridge.end() && ai < lowest->second.flop_per_byte) {
+      v.notes.push_back(fmt::format(
+          "no {} FLOP peak for this part: compute_util unknown; AI {:.3g} FLOP/B is below the "
+          "lowest {} ridge of any part of this vendor the peaks table knows ({:.3g} FLOP/B, {}), "
+          "so the memory axis decides",
+          what, ai, what, lowest->second.flop_per_byte, lowest->second.part));
+    } else if (*v.hbm_util <= 1.0) {
+      v.notes.push_back(fmt::format(
+          "no verdict: this part has no {} FLOP peak, so its ridge is unknown; hbm_util {} at AI "
+          "{:.3g} FLOP/B is only a lower bound of the fraction of its roof it reaches{} (add the "
+          "part's {} figure to peaks.md, or measure it with roofline peaks measure-script)",
+          what, format_pct(*v.hbm_util), ai,
+          lowest == peaks.lowest_ridge.end()
+              ? std::string()
+              : fmt::format(", and parts of this vendor have {} ridges from {:.3g} FLOP/B ({})",
+                            what, lowest->second.flop_per_byte, lowest->second.part),
+          what));
+      v.no_roof_reason = fmt::format(
+          "no {} FLOP peak for this part: the ridge is unknown and AI {:.3g} FLOP/B may be past "
+          "it, so hbm_util {} does not bound the headroom",
+          what, ai, format_pct(*v.hbm_util));
+      v.roofline_pct_raw.reset();
+      return v;
+    } else {
+      v.notes.push_back(fmt::format(
+          "no {} FLOP peak for this part: compute_util unknown, feasibility on the memory axis",
+          what));
+    }
+  }
   const AxisRoof roof = axis_roof(peaks, v.compute_axis, dtype, peak_bw, peak_flops);
   v.ceiling = roof.ceiling;
   const TargetEffChoice eff = choose(v.ceiling);

@@ -47,6 +47,9 @@ struct Verdict {
   std::optional<double> hbm_util, compute_util;
   std::optional<double> link_util;  // comm: link_bytes / t / aggregate link roof
   Roof roof = Roof::none;
+  // Why no roof judged the entry though its model and the bandwidth are known (a class with math
+  // and no FLOP peak for its dtype: docs/method.md §5.3); "" otherwise.
+  std::string no_roof_reason;
   std::optional<double> arithmetic_intensity, ridge_point;
   Bound bound = Bound::unknown;
   std::optional<double> roofline_pct, roofline_pct_raw;

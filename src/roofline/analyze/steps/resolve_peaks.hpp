@@ -24,6 +24,14 @@ struct ResolvedPeaks {
   // judged on (§9, §10.6). Equal to the two above where nothing is measured.
   std::optional<double> datasheet_hbm_bw_bytes_s;
   std::map<DtypeKey, double> datasheet_flops;
+  // The lowest datasheet ridge (FLOP/s over bandwidth) of each dtype among the table's parts of
+  // the run's vendor, and the part that has it: where this part has no FLOP peak for a dtype, an
+  // entry whose AI is below it is memory-bound on any such part (docs/method.md §5.3).
+  struct LowestRidge {
+    double flop_per_byte = 0.0;
+    std::string part;
+  };
+  std::map<DtypeKey, LowestRidge> lowest_ridge;
   // The section's `measured:` block as written (the artifact records it whole), and which axes
   // divide by a measured figure.
   std::optional<MeasuredPeaks> measured;
@@ -38,6 +46,9 @@ struct ResolvedPeaks {
   bool compute_validated = false;
   bool hard_unknown = false;  // client RDNA4 without a product section: no numbers at all
   std::string section;        // "built-in peaks.md:31 (gfx950)" when from a table
+  // When no section describes the part (L1): the peaks.md section to add, pre-filled with the
+  // trace's arch, device name, CU/SM count and memory, its figures FILL (docs/method.md §5.4).
+  std::string section_to_add;
   std::vector<std::string> notes;
 };
 // Matches the run's arch (gfx or sm_NN) and product against the table (product gating, RDNA4
@@ -47,6 +58,12 @@ struct ResolvedPeaks {
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
                             const std::string& product_spelling, const DeviceProps& props,
                             const std::string& device_name = {});
+// The peaks.md section (a heading and a fenced yaml block) for a part no section describes
+// (docs/method.md §5.4), pre-filled with the trace's arch, device name, CU/SM count and memory;
+// every figure reads FILL for the user to replace with the datasheet's. Once filled it parses
+// with `roofline peaks check`, and the same run matches it.
+std::string section_to_add(const std::string& arch, const std::string& device_name,
+                           const DeviceProps& props);
 // FLOP/s for a canonical dtype key; nullopt when the table has no figure (never the maximum).
 std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key);
 // The datasheet FLOP/s of a dtype, what a compute rate's feasibility is judged on.

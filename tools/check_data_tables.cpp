@@ -2,10 +2,13 @@
 // data/kernel_classes.tsv and data/kernel_ops.tsv (pattern, class and its closed detail language),
 // data/kernel_backends.tsv (the closed editable and classification columns) and
 // data/target_eff.tsv (class, product, value, source; a prior for every modelled class; products
-// that peaks.md knows). Each is parsed with the parser the binary uses, so a broken row fails the
+// that peaks.md knows) and data/op_table.tsv (the op table, docs/method.md §23: closed roles,
+// layouts, formulas and scalar names, ascending positions, each op once, the operands each
+// formula needs). Each is parsed with the parser the binary uses, so a broken row fails the
 // build instead of being dropped at run time. In the three pattern tables no pattern may appear
 // twice (the longest match wins, ties to the earlier row: a repeated pattern could never win).
-// Usage: check_data_tables KERNEL_CLASSES KERNEL_OPS KERNEL_BACKENDS TARGET_EFF PEAKS_MD STAMP
+// Usage: check_data_tables KERNEL_CLASSES KERNEL_OPS KERNEL_BACKENDS TARGET_EFF OP_TABLE PEAKS_MD
+//        STAMP
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -17,6 +20,7 @@
 
 #include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/inputs/op_table.hpp"
 #include "roofline/inputs/peaks.hpp"
 #include "roofline/inputs/target_eff.hpp"
 
@@ -53,16 +57,16 @@ void no_repeats(std::vector<std::string>& problems, const std::optional<std::vec
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 7) {
+  if (argc != 8) {
     std::fprintf(stderr,
                  "usage: check_data_tables KERNEL_CLASSES KERNEL_OPS KERNEL_BACKENDS TARGET_EFF "
-                 "PEAKS_MD STAMP\n");
+                 "OP_TABLE PEAKS_MD STAMP\n");
     return 2;
   }
-  std::string classes, ops, backends, target_eff, peaks;
+  std::string classes, ops, backends, target_eff, op_table, peaks;
   for (auto [path, text] :
        {std::pair{argv[1], &classes}, std::pair{argv[2], &ops}, std::pair{argv[3], &backends},
-        std::pair{argv[4], &target_eff}, std::pair{argv[5], &peaks}})
+        std::pair{argv[4], &target_eff}, std::pair{argv[5], &op_table}, std::pair{argv[6], &peaks}})
     if (!read(path, *text)) {
       std::fprintf(stderr, "check_data_tables: cannot read %s\n", path);
       return 1;
@@ -81,6 +85,7 @@ int main(int argc, char** argv) {
   no_repeats(problems, backend_rows.value, "data/kernel_backends.tsv");
   const auto eff = roofline::inputs::parse_target_eff(target_eff, "data/target_eff.tsv");
   add(problems, eff.errors);
+  add(problems, roofline::inputs::parse_op_table(op_table, "data/op_table.tsv").errors);
   const auto table = roofline::inputs::parse_peaks_md(peaks, "data/peaks.md");
   if (eff.value && table.value)
     for (const std::string& p : roofline::inputs::check_target_eff(
@@ -90,8 +95,8 @@ int main(int argc, char** argv) {
     for (const auto& p : problems) std::fprintf(stderr, "check_data_tables: %s\n", p.c_str());
     return 1;
   }
-  std::ofstream stamp(argv[6], std::ios::binary);
+  std::ofstream stamp(argv[7], std::ios::binary);
   stamp << "data/kernel_classes.tsv, data/kernel_ops.tsv, data/kernel_backends.tsv, "
-           "data/target_eff.tsv: checked\n";
+           "data/target_eff.tsv, data/op_table.tsv: checked\n";
   return stamp ? 0 : 1;
 }

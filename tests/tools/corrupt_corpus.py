@@ -65,7 +65,7 @@ READ_NUMBERS = {
 }
 READ_STRINGS = {
     "topn": ["top_kernels/0/name", "top_kernels/1/name", "top_kernels/0/classification",
-             "device/name", "device/arch"],
+             "top_kernels/1/op", "device/name", "device/arch"],
     "env": ["gfx", "model_dtype", "kv_cache_dtype"],
     "config": ["text_config/torch_dtype", "torch_dtype"],
     "workload": ["kernels/0/name", "kernels/1/name", "kernels/0/cases/0/op",

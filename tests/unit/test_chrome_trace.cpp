@@ -236,6 +236,27 @@ TEST_CASE("Chrome trace: step annotations split launches into prefill and decode
   CHECK_FALSE(c.regime);  // launches in both regimes
 }
 
+TEST_CASE("Chrome trace: a step with zero tokens or no launch is not a step", "[topn][chrome]") {
+  // vLLM writes execute_context_0(0)_generation_0(0) around scheduler ticks that launch nothing
+  // (docs/method.md §22.7); an annotation holding no GPU activity is no step either.
+  const TraceProfile p = read_ok(trace({
+      annotation("execute_context_1(1024)_generation_0(0)", 1000, 100),
+      annotation("execute_context_0(0)_generation_0(0)", 2000, 100),
+      annotation("execute_context_0(0)_generation_1(1)", 3000, 50),
+      annotation("execute_context_0(0)_generation_1(1)", 4000, 50),
+      op(1, "[[64, 2048], [2048, 5120]]", R"(["c10::BFloat16", "c10::BFloat16"])"),
+      gpu(k_mm, 1, 1010, 30),  // prefill
+      gpu(k_mm, 1, 2010, 30),  // inside the zero-token annotation: in no step
+      gpu(k_mm, 1, 3010, 5),   // decode; the step at 4000 launches nothing
+  }));
+  CHECK(p.steps.n_prefill == 1);
+  CHECK(p.steps.n_decode == 1);
+  CHECK(p.steps.empty == 2);
+  const TraceKernel& mm = kernel(p, k_mm);
+  CHECK(mm.regime_calls.prefill.value() == 1);
+  CHECK(mm.regime_calls.decode.value() == 1);
+}
+
 TEST_CASE("parse_step_name: vLLM step annotations and what is not one", "[topn][chrome]") {
   auto s = detail::parse_step_name("execute_context_3(384)_generation_61(61)");
   REQUIRE(s);

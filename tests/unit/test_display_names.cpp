@@ -29,6 +29,23 @@ TEST_CASE("kernel_tag: short, distinct, never mangled", "[names]") {
   CHECK(t.size() <= 36 + 3);
 }
 
+TEST_CASE("kernel_tag: a CUTLASS launch wrapper is named by the operator it wraps", "[names]") {
+  // Only the mangled prefix was read: the operator from the mangled template argument.
+  CHECK(kernel_tag("Kernel", "cutlass::Kernel",
+                   "_ZN7cutlass6KernelINS_4gemm6kernel9MoeFCGemmINS1_11threadblock13Mma") ==
+        "MoeFCGemm");
+  // A demangled name: its first template argument, cut to 36 characters.
+  CHECK(kernel_tag("Kernel2", "",
+                   "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_"
+                   "32x3_tn_align8>(cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_"
+                   "tn_align8::Params)") == "cutlass_80_tensorop_bf16_s16816gemm…");
+  CHECK(kernel_tag("device_kernel",
+                   "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<int>>(int)",
+                   "_ZN7cutlass13device_kernelI") == "GemmUniversal");
+  // A wrapper whose argument cannot be read keeps its own name.
+  CHECK(kernel_tag("Kernel", "", "Kernel") == "Kernel");
+}
+
 TEST_CASE("kernel_role: the module's leaf layer first, then the op", "[names]") {
   CHECK(kernel_role("Qwen2MLP.MergedColumnParallelLinear", "aten::mm") == "gate_up_proj");
   CHECK(kernel_role("Qwen2MLP.RowParallelLinear", "aten::mm") == "down_proj");

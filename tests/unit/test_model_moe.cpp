@@ -40,8 +40,9 @@ struct Example : roofline::test::ModelCase {
   }
 };
 
-double experts_hit(double E, double pairs) {
-  return E * (1.0 - std::pow(1.0 - 1.0 / E, pairs));
+// docs/method.md §8.7: M tokens, each top_k distinct experts of E.
+double experts_hit(double E, double top_k, double M) {
+  return E * (1.0 - std::pow(1.0 - top_k / E, M));
 }
 
 }  // namespace
@@ -56,15 +57,15 @@ TEST_CASE("model_work MoE: the SPEC §11 fused_moe_kernel", "[model][moe]") {
   CHECK(w.t_unit_ms == rel(0.098942));
   const MoeFacts& m = *w.moe;
   CHECK(m.pairs == rel(512));
-  CHECK(m.experts_hit == rel(experts_hit(256, 512)));
-  CHECK(m.experts_hit == Approx(221.5).epsilon(0.001));
+  CHECK(m.experts_hit == rel(experts_hit(256, 8, 64)));
+  CHECK(m.experts_hit == Approx(222.44).epsilon(0.001));  // the skill's form: 221.5
   CHECK(m.stage == MoeStage::both);
   const double weight_elems = 3.0 * 512 * 2048;
   CHECK(m.weight_elems_per_expert == rel(weight_elems));
   CHECK(m.weight_bytes_per_elem == rel(1.0));
   CHECK(w.weight_bytes == rel(m.experts_hit * weight_elems));
   CHECK(w.bytes == rel(w.weight_bytes + m.activation_bytes));
-  CHECK(w.bytes == Approx(697e6).epsilon(0.001));
+  CHECK(w.bytes == Approx(699.74e6).epsilon(0.001));
   CHECK(w.flops == rel(2.0 * 512 * weight_elems));
   CHECK(w.compute_dtype.key == DtypeKey::fp8);
 
@@ -85,8 +86,21 @@ TEST_CASE("model_work MoE: experts_hit formula for a small batch", "[model][moe]
   WorkEstimate w = x.run();
   REQUIRE(w.moe);
   CHECK(w.moe->pairs == rel(32));
-  CHECK(w.moe->experts_hit == rel(128 * (1 - std::pow(127.0 / 128.0, 32))));
-  CHECK(w.moe->experts_hit == Approx(28.41).epsilon(0.001));
+  CHECK(w.moe->experts_hit == rel(128 * (1 - std::pow(120.0 / 128.0, 4))));
+  CHECK(w.moe->experts_hit == Approx(29.12).epsilon(0.001));  // the skill's form: 28.41
+}
+
+TEST_CASE("model_work MoE: one token hits exactly top_k experts", "[model][moe]") {
+  Example x;
+  x.config.experts = 64;
+  x.entry.est_shape.decode = EstShape{1, std::nullopt, std::nullopt};
+  WorkEstimate w = x.run();
+  REQUIRE(w.moe);
+  CHECK(w.moe->experts_hit == rel(8.0));
+  std::string notes;
+  for (const auto& n : w.notes) notes += n;
+  // the skill's with-replacement form would under-count: 7.58 of 8
+  CHECK_THAT(notes, Catch::Contains("would say 7.58"));
 }
 
 TEST_CASE("model_work MoE: mxfp4 weights from quantization_config are half a byte",
@@ -201,7 +215,7 @@ TEST_CASE("model_work MoE: experts_hit is reported, the all-expert figure is not
     CHECK(w.bytes == rel(w.candidates[0].bytes));
   }
   SECTION("too fast for either: none feasible") {
-    x.regime.t_ms = 0.03;  // budget 480 MB < 697 MB
+    x.regime.t_ms = 0.03;  // budget 480 MB < 700 MB
     WorkEstimate w = x.run();
     CHECK(w.modeled);
     CHECK_FALSE(w.any_feasible);
@@ -315,7 +329,7 @@ TEST_CASE("model_work MoE: a family marked streaming every expert reports the al
   CHECK(w.bytes == rel(256.0 * 3 * 512 * 2048 * 1.0 + w.moe->activation_bytes));
   // Too fast for all experts: the reported figure is infeasible → no feasible candidate (L3),
   // even though experts_hit (out of the choice) would fit.
-  x.regime.t_ms = 0.045;  // budget 720 MB: experts_hit 697 MB fits, all 806 MB does not
+  x.regime.t_ms = 0.045;  // budget 720 MB: experts_hit 700 MB fits, all 806 MB does not
   w = x.run();
   CHECK_FALSE(w.any_feasible);
   CHECK(w.candidates[1].feasible.value());
@@ -358,4 +372,35 @@ TEST_CASE("model_work MoE: a dense batched GEMM over all experts (MODELS §5, H2
     CHECK_FALSE(w.op_class.has_value());
     CHECK(w.bytes == rel(bytes));
   }
+}
+
+TEST_CASE("model_work MoE: TRT-LLM's CUTLASS MoE stages read and write expanded rows",
+          "[model][moe]") {
+  // The wild OLMoE decode (../shared/fixtures/wild): fused_moe::run_global with its activation
+  // template argument is stage 1, MoeFCGemm stage 2; expandInputRowsKernel copies each token's row
+  // once per chosen expert before them, so both GEMMs see pairs·H rows, not M·H.
+  Example x;
+  x.entry.shapes.clear();
+  x.entry.dtypes.clear();
+  x.config.experts = 64;
+  x.config.moe_intermediate = 1024;
+  x.config.quant_method.clear();
+  x.config.quant_weight_bytes.reset();
+  x.env.model_dtype = "bfloat16";
+  x.entry.est_shape.decode = EstShape{1, std::nullopt, std::nullopt};
+  x.regime.launches_per_step = 40;
+  x.entry.name =
+      "void fused_moe::run_global<fused_moe::Fused_Moe_Kernel_sm80<cutlass::bfloat16_t, "
+      "cutlass::bfloat16_t, cutlass::bfloat16_t, 32, 128, 64, 3, (fused_moe::Activation_Type)3> "
+      ">()";
+  x.cls.detail.moe.stage = MoeStage::stage1;
+  WorkEstimate w = x.run();
+  REQUIRE(w.moe);
+  CHECK(w.moe->experts_hit == rel(8.0));
+  // weights 8·2·1024·2048·2 + expanded rows 8·2048·2 + activated rows out 8·1024·2
+  CHECK(w.bytes == rel(67108864.0 + 32768.0 + 16384.0));
+  x.entry.name = "_ZN7cutlass6KernelINS_4gemm6kernel9MoeFCGemmIvEEEEvNT_6ParamsE";
+  x.cls.detail.moe.stage = MoeStage::stage2;
+  w = x.run();
+  CHECK(w.bytes == rel(33554432.0 + 16384.0 + 32768.0));
 }

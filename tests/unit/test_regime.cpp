@@ -120,3 +120,21 @@ TEST_CASE("pick_regime: calls_per_step of the chosen regime beats calls / steps"
   RegimeChoice r = pick_regime(e, serving(24, 2033));
   CHECK(r.launches_per_step.value() == rel(80));
 }
+
+TEST_CASE("pick_regime: a fractional launches-per-step figure is not used, on any vendor",
+          "[regime]") {
+  // A kernel launched in every other step of the ones counted: 1.5 a step is no whole number
+  // (TRACES §4: within 5 %), so the steps counted are not the steps it ran in.
+  TopNEntry e = moe_entry();
+  e.calls_per_step.decode = 1.5;
+  RegimeChoice r = pick_regime(e, serving(24, 2033));
+  CHECK_FALSE(r.launches_per_step.has_value());
+  bool noted = false;
+  for (const auto& n : r.notes)
+    noted = noted || n.find("is not a whole number") != std::string::npos;
+  CHECK(noted);
+  e.calls_per_step.decode = 16.2;  // within 5 % of 16: kept
+  CHECK(pick_regime(e, serving(24, 2033)).launches_per_step.value() == rel(16.2));
+  e.calls_per_step.decode = 15.876;  // 2048 launches over 129 steps, one of them empty: kept
+  CHECK(pick_regime(e, serving(24, 2033)).launches_per_step.value() == rel(15.876));
+}

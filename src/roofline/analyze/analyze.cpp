@@ -21,6 +21,7 @@
 // The passes, in the order k_method runs them: each header declares one pass and its result. The
 // per-entry ones (model_work to advise) run inside analyze_entry (run_entry.cpp), entry by entry.
 // clang-format off
+#include "roofline/analyze/steps/check_config.hpp"
 #include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/gather_evidence.hpp"
@@ -61,6 +62,21 @@ void check_inputs(Run& r) {
   r.a.run = detail::describe_run(r.in, r.topn, r.env, r.config);
 }
 
+// docs/method.md §23.6: a config the trace's GEMM shapes contradict is set aside for the whole run
+// (an L1 diagnostic naming both sides); only the trace's own shapes are modelled.
+void set_aside_contradicted_config(Run& r) {
+  if (!r.config) return;
+  const double tp = r.env && r.env->tp > 0 ? r.env->tp : r.topn.world_size.value_or(1.0);
+  const ConfigCheck check = check_config(r.topn, *r.config, tp);
+  if (!check.contradicts) return;
+  r.config = nullptr;
+  r.config_rejected = "set aside: it does not match this trace (docs/method.md §23.6)";
+  // Named "(config)" in degraded[]: the config as a whole is the problem, not one of its fields.
+  record(r.a,
+         Findings{
+             {}, {Diagnostic{Severity::warning, Level::L1, Topic::entry, "(config)", check.text}}});
+}
+
 void scope_head(Run& r) {
   Head head = scope_to_head(r.topn, r.opts.scope);
   r.a.skipped_count = head.skipped_count;
@@ -80,7 +96,7 @@ void resolve_denominators(Run& r) {
 }
 
 void note_layer_plan(Run& r) {
-  if (r.a.run.layer_plan.empty()) return;
+  if (r.a.run.layer_plan.empty() || !r.config) return;
   record(r.a, Findings{{fmt::format("layer plan: {} (mixers: {}; FFNs: {})", r.a.run.layer_plan,
                                     r.config->plan.mixer_rule, r.config->plan.ffn_rule)},
                        {}});
@@ -133,7 +149,9 @@ void load_calibration(Run& r) {
 }
 
 void analyze_entries(Run& r) {
-  const ModelContext model{r.env, r.config, detail::config_status(r.in, r.config), &r.a.peaks,
+  const std::string status =
+      r.config_rejected.empty() ? detail::config_status(r.in, r.config) : r.config_rejected;
+  const ModelContext model{r.env, r.config, status, &r.a.peaks,
                            r.topn.serving.present ? &r.topn.serving : nullptr};
   const detail::EntryContext ctx{r.topn, model, r.a.peaks, r.verdict, r.env};
   for (HeadEntry& e : r.a.entries) {
@@ -195,6 +213,9 @@ struct Pass {
 constexpr Pass k_method[] = {
     // Every input problem first: the run completes whatever is missing.
     {"inputs", check_inputs},
+    // steps/check_config: a config the trace contradicts would lend every model wrong dims: held
+    // against the trace's own GEMM shapes first (docs/method.md §23.6).
+    {"config_check", set_aside_contradicted_config},
     // steps/scope_to_head: only kernels above the bar are worth a verdict; the rest are counted,
     // not degraded.
     {"scope", scope_head},

@@ -24,11 +24,13 @@ struct Run {
   const EnvReport* env = nullptr;
   std::optional<EnvReport> stand_in;
   const ModelConfig* config = nullptr;  // null when config.json is missing/unreadable
-  VerdictParams verdict;                // the options' and the calibration (pass calibration)
-  Analysis a;                           // what the passes have built so far
-  bool peaks_resolved = false;          // pass peaks ran to its end
-  std::size_t analysed = 0;             // entries [0, analysed) went through steps 6-11
-  bool stopped = false;                 // a pass threw: only the `always` passes still run
+  // Why the config was set aside (docs/method.md §23.6: it does not match the trace); "" kept.
+  std::string config_rejected;
+  VerdictParams verdict;        // the options' and the calibration (pass calibration)
+  Analysis a;                   // what the passes have built so far
+  bool peaks_resolved = false;  // pass peaks ran to its end
+  std::size_t analysed = 0;     // entries [0, analysed) went through steps 6-11
+  bool stopped = false;         // a pass threw: only the `always` passes still run
 };
 
 // ---- run_inputs.cpp: what the inputs say -------------------------------------------------------

@@ -71,10 +71,14 @@ constexpr std::array<HelperToken, 19> k_helper_tokens{{
 // family's decode_reduce, not elementwise work.
 constexpr std::array<std::string_view, 3> k_attn_reduce_tokens{"reduce", "combine", "merge"};
 
+// The mangled name too where its demangled form lost the template arguments (read from the `_Z`
+// prefix only): a family named inside them (`cutlass::Kernel<…MoeFCGemm…>`) is still seen.
 bool any_matches(const TopNEntry& e, std::string_view pattern) {
+  const bool lost_templates = !e.demangled.empty() && e.name.rfind("_Z", 0) == 0 &&
+                              e.demangled.find('<') == std::string::npos;
   for (const std::string* field : {&detail::matched_name(e), &e.short_name})
     if (!field->empty() && pattern_matches(pattern, *field)) return true;
-  return false;
+  return lost_templates && pattern_matches(pattern, e.name);
 }
 
 Classification from_rule(const ClassRule& r, std::string_view source) {

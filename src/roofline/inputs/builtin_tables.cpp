@@ -4,6 +4,7 @@
 #include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/op_table.hpp"
 #include "roofline/inputs/target_eff.hpp"
 
 namespace roofline::inputs {
@@ -30,6 +31,14 @@ const std::vector<BackendRule>& builtin_kernel_backends_rules() {
     return loaded.value.value_or(std::vector<BackendRule>{});
   }();
   return rules;
+}
+
+const std::vector<OpRow>& builtin_op_table() {
+  static const std::vector<OpRow> rows = [] {
+    auto loaded = parse_op_table(builtin_op_table_tsv(), "op_table.tsv");
+    return loaded.value.value_or(std::vector<OpRow>{});
+  }();
+  return rows;
 }
 
 const TargetEffTable& builtin_target_eff() {

@@ -55,6 +55,11 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
         p.steps.n_prefill + p.steps.n_decode, p.steps.source, p.steps.n_prefill, p.steps.n_decode,
         p.steps.source == "gpu_user_annotation" ? "by GPU time (no CPU step span holds a launch)"
                                                 : "by the CPU step span holding their launch"));
+  if (p.steps.empty > 0)
+    out.notes.push_back(
+        fmt::format("{:.0f} step annotation(s) with zero tokens or no launch inside (e.g. vLLM's "
+                    "execute_context_0(0)_generation_0(0)): not steps",
+                    p.steps.empty));
   if (p.steps.unparsed > 0)
     out.notes.push_back(fmt::format(
         "{:.0f} annotation name(s) start like a step but do not parse, e.g. '{}': not counted as "

@@ -4,6 +4,7 @@
 #include "roofline/topn/step_index.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 #include "roofline/topn/layer.hpp"
 
@@ -112,6 +113,43 @@ const Step* StepIndex::find(std::int32_t key, double ts) const {
   return it->key == key && ts < it->end_us ? &*it : nullptr;
 }
 
+namespace {
+
+// Drops the steps that state zero tokens or hold no work: a launch on their thread (CPU spans) or
+// GPU activity on their device (GPU spans) inside their extent.
+void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
+  std::vector<char> busy(index.steps.size(), 0);
+  const auto mark = [&](std::int32_t key, double ts) {
+    const auto it =
+        std::upper_bound(index.steps.begin(), index.steps.end(), std::pair{key, ts},
+                         [](const std::pair<std::int32_t, double>& k, const Step& s) {
+                           return std::tie(k.first, k.second) < std::tie(s.key, s.begin_us);
+                         });
+    if (it == index.steps.begin()) return;
+    const auto at = std::prev(it);
+    if (at->key == key && ts < at->end_us)
+      busy[static_cast<std::size_t>(at - index.steps.begin())] = 1;
+  };
+  if (index.by_launch) {
+    for (const auto& r : ev.runtime)
+      if (is_launch(r.kind)) mark(r.thread, r.ts_us);
+  } else {
+    for (const auto& g : ev.gpu) mark(g.device, g.ts_us);
+  }
+  std::vector<Step> kept;
+  for (std::size_t i = 0; i < index.steps.size(); ++i) {
+    const Step& s = index.steps[i];
+    const bool zero_tokens = s.rows == 0.0 && s.name.step_tokens().value_or(-1.0) == 0.0;
+    if (busy[i] && !zero_tokens)
+      kept.push_back(s);
+    else
+      index.empty += 1.0;
+  }
+  index.steps = std::move(kept);
+}
+
+}  // namespace
+
 StepIndex build_step_index(const ChromeEvents& ev) {
   std::vector<const StepSpan*> cpu, gpu;
   for (const StepSpan& s : ev.steps) (s.gpu ? gpu : cpu).push_back(&s);
@@ -123,12 +161,16 @@ StepIndex build_step_index(const ChromeEvents& ev) {
     const bool holds_launch = std::any_of(ev.runtime.begin(), ev.runtime.end(), [&](const auto& r) {
       return is_launch(r.kind) && index.find(r.thread, r.ts_us);
     });
-    if (holds_launch || gpu.empty()) return index;
+    if (holds_launch || gpu.empty()) {
+      drop_empty_steps(ev, index);
+      return index;
+    }
   }
   if (gpu.empty()) return index;
   index.steps = group_spans(std::move(gpu), true);
   index.by_launch = false;
   index.source = "gpu_user_annotation";
+  drop_empty_steps(ev, index);
   return index;
 }
 
@@ -148,6 +190,7 @@ void add_step_stats(const StepIndex& index, const ChromeEvents& ev, StepStats& s
     }
   }
   if (!index.steps.empty()) join_source(index.source, stats.source);
+  stats.empty += index.empty;
   if (ev.unparsed_steps > 0 && stats.unparsed == 0.0) stats.unparsed_example = ev.unparsed_example;
   stats.unparsed += ev.unparsed_steps;
 }
@@ -156,6 +199,7 @@ void add_step_stats(const StepStats& from, StepStats& into) {
   into.n_prefill += from.n_prefill;
   into.n_decode += from.n_decode;
   into.prefill_rows_sum += from.prefill_rows_sum;
+  into.empty += from.empty;
   for (const auto& [batch, n] : from.decode_batches) into.decode_batches[batch] += n;
   join_source(from.source, into.source);
   add_sums(from.prefill_context, into.prefill_context);

@@ -26,12 +26,15 @@ struct StepIndex {
   std::vector<Step> steps;  // sorted by (key, begin_us); disjoint within one key
   bool by_launch = false;   // CPU spans: look a GPU event up by its launch's thread and time
   std::string source;       // "user_annotation", "gpu_user_annotation" or "" (no steps)
+  double empty = 0.0;       // annotations dropped as no step: zero tokens or no launch inside
   // The step of `key` whose extent holds `ts`, if any.
   const Step* find(std::int32_t key, double ts) const;
 };
 
 // Groups the spans of `ev` into steps. The CPU spans are used when any of them holds a launch
 // (a runtime launch event on its thread inside it); otherwise the GPU spans, when there are any.
+// A step that states zero tokens, or that holds no launch (CPU) or no GPU activity (GPU), is not a
+// step (docs/method.md §22.7: vLLM's `execute_context_0(0)_generation_0(0)` launches nothing).
 StepIndex build_step_index(const ChromeEvents& ev);
 
 // Adds the steps' counts, rows and Σ terms to `stats` (and the unparsed names of `ev`).

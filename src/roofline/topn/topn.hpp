@@ -106,6 +106,7 @@ struct StepStats {
   StepPartSums prefill_context, prefill_generation, decode_generation;
   double unparsed = 0.0;  // annotation names that start like a step but do not parse
   std::string unparsed_example;
+  double empty = 0.0;  // step annotations with zero tokens or no launch: not steps
   bool any() const { return n_prefill + n_decode > 0; }
 };
 

@@ -88,6 +88,12 @@ std::string describe_dims(const std::vector<std::vector<std::int64_t>>& dims) {
   return s;
 }
 
+// The op that launched a case: its signature's op where `roofline topn` recorded one
+// (docs/method.md §22.8), else the entry's launching op (the Top-N names one per kernel).
+const std::string& case_op(const TopNEntry& e, const ProbeCase& c) {
+  return c.signature && !c.signature->op.empty() ? c.signature->op : e.op;
+}
+
 }  // namespace
 
 namespace {
@@ -129,7 +135,13 @@ CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const C
     rc.t_source = source == CaseSource::workload ? "profile_workload.json baseline_latency_ms"
                                                  : "probe case gpu_us_avg";
   }
-  WorkEstimate w = model_candidates(ce, rc, cls, ctx);
+  // docs/method.md §23: the case read through the op table first, its operands by their roles;
+  // the class model where the table lacks the op or cannot read the case.
+  std::string table_note;
+  auto from_table =
+      detail::model_from_op_table(detail::case_call(case_op(e, c), c), rc, cls, ctx, table_note);
+  WorkEstimate w = from_table ? std::move(*from_table) : model_candidates(ce, rc, cls, ctx);
+  if (!table_note.empty()) w.notes.insert(w.notes.begin(), table_note);
   if (!w.modeled) {
     m.row.unmodeled_reason = w.unmodeled_reason;
     m.rejected = fmt::format("case {} {}: {}", i, describe_dims(c.dims), w.unmodeled_reason);

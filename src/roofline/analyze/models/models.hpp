@@ -5,6 +5,7 @@
 #include <string>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/op_reading.hpp"
 #include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/base/term.hpp"
@@ -77,6 +78,15 @@ std::string decode_context_how(const ModelInput& in, double S);
 
 // Dense FFN gating from the config (relu2 is non-gated).
 bool config_gated(const ModelConfig& cfg);
+
+// docs/method.md §23 (model_op_table.cpp): a case as a call of its launching op (its dims and
+// dtypes in order: the tensors the Top-N and the workload keep), and the model the op table gives
+// it — nullopt when the table lacks the op, cannot read the case or the op's class is not the
+// kernel's (`note` says which; the class model then applies).
+OpCall case_call(const std::string& op, const ProbeCase& c);
+std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const RegimeChoice& regime,
+                                                const Classification& cls, const ModelContext& ctx,
+                                                std::string& note);
 
 // Product of dims as a double (0 for an empty operand).
 double elements(const std::vector<std::int64_t>& dims);

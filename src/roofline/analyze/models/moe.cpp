@@ -2,6 +2,7 @@
 // the expert weights and experts_hit (this file); the logical unit (model_moe_unit.cpp);
 // activations, shared experts and the candidates (model_moe_bytes.cpp). Private pieces:
 // model_moe.hpp.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -114,6 +115,8 @@ bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
   s.w = in.dtypes.weight.bytes;
   s.a = in.dtypes.act.bytes;
   s.act_fused = fused_activation(in.entry.name);
+  s.rows_expanded =
+      icontains(in.entry.name, "MoeFCGemm") || icontains(in.entry.name, "fused_moe::run_global");
   s.H_act = activation_width(in.entry, s.H, s.M, s.H_act_why);
   return true;
 }
@@ -170,9 +173,16 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   moe_unit(in, s, work);
   s.gated = moe_gated(in, s.stage, s.I, s.H, s.gated_why);
   const Term weight_elems = weight_elements(s);
-  Term experts_hit = term("experts_hit", "E·(1-(1-1/E)^pairs)",
-                          s.E * (1.0 - std::pow(1.0 - 1.0 / s.E, s.pairs)), TermUnit::count);
+  // docs/method.md §8.7: M tokens each choosing top_k distinct experts of E (exactly top_k for
+  // one token); the skill's E·(1-(1-1/E)^pairs) draws with replacement and under-counts.
+  const double share = std::min(1.0, s.top_k / s.E);
+  Term experts_hit = term("experts_hit", "E·(1-(1-top_k/E)^M)",
+                          s.E * (1.0 - std::pow(1.0 - share, s.M)), TermUnit::count);
   experts_hit.display = Shown::fixed2;
+  if (s.M * s.top_k < 4.0 * s.E)
+    experts_hit.remark =
+        fmt::format("without replacement; the skill's E·(1-(1-1/E)^pairs) would say {:.2f}",
+                    s.E * (1.0 - std::pow(1.0 - 1.0 / s.E, s.pairs)));
   const Term activations = moe_activation_bytes(in, s);
   const SharedExperts shared = moe_shared_experts(in, s, work);
 

@@ -23,6 +23,10 @@ struct MoeSetup {
   // Stage 1 with the activation in the same launch (an activation token in the name): it writes
   // pairs·I, not the 2·pairs·I of gate and up.
   bool act_fused = false;
+  // TRT-LLM's CUTLASS MoE runner (fused_moe::run_global, MoeFCGemm) expands the tokens' rows to
+  // [M·top_k, H] before its expert GEMMs (expandInputRowsKernel) and reduces them after
+  // (finalizeMoeRouting): stage 1 reads and stage 2 writes pairs·H, not M·H.
+  bool rows_expanded = false;
   // The hidden size of the token activations: the config's H, or the captured rows' padded width
   // (x [8192, 3072] for hidden_size 2880), with why.
   double H_act = 0;

@@ -13,16 +13,21 @@ Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
                up = s.up();
   // Per stage (one launch): gate/up reads the rows once and writes pairs·I (the activation fused
   // or not gated), else gate and up, pairs·2I; down reads pairs·I and writes the rows.
+  // Rows expanded before the expert GEMMs (docs/method.md §22.5): the GEMMs see pairs rows of H.
+  const bool expanded = s.rows_expanded;
+  const double rows = expanded ? pairs : M;
+  const char* rows_text = expanded ? "expanded rows pairs·H" : "tokens M·H";
   if (s.stage == MoeStage::stage1) {
     const double out = s.act_fused ? 1.0 : up;
     return term(
         "activation bytes",
-        fmt::format("tokens in M·H + stage-1 out pairs·{}I{}", out == 2.0 ? "2" : "",
+        fmt::format("{} in + stage-1 out pairs·{}I{}", rows_text, out == 2.0 ? "2" : "",
                     s.act_fused && s.gated ? " (activation fused: gate·up not written)" : ""),
-        (M * H + pairs * out * I) * a);
+        (rows * H + pairs * out * I) * a);
   }
   if (s.stage == MoeStage::stage2)
-    return term("activation bytes", "pairs·I in + tokens out M·H", (pairs * I + M * H) * a);
+    return term("activation bytes", fmt::format("pairs·I in + {} out", rows_text),
+                (pairs * I + rows * H) * a);
   // Both stages: tokens in and out; the intermediates (pairs·2I written by stage 1, pairs·I read
   // by stage 2) count when they leave L2.
   const Term inter = part(s.gated ? "pairs·3I" : "pairs·2I", pairs * (up + 1.0) * I * a);

@@ -2,6 +2,7 @@
 // does (projection, module role or op), then a short kernel tag — on every surface. Pure.
 #include "roofline/analyze/steps/display_names.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <string_view>
@@ -72,6 +73,45 @@ std::string shorten(std::string s) {
   return s.substr(0, cut) + "…";
 }
 
+// A generic launch wrapper (CUTLASS's `cutlass::Kernel<Op>`, `Kernel2<Op>`, CUTLASS 3's
+// `device_kernel<Op>`): its name says nothing; the operator it wraps does.
+bool is_wrapper(std::string_view id) {
+  return id == "Kernel" || id == "Kernel2" || id == "device_kernel";
+}
+
+// The identifier of a wrapper's first template argument: from the demangled name
+// (`cutlass::Kernel2<cutlass_80_tensorop_…>` -> "cutlass_80_tensorop_…") or, where only its prefix
+// was read, from the mangled one (`_ZN7cutlass6KernelINS_4gemm6kernel9MoeFCGemmI…` -> "MoeFCGemm").
+std::string wrapped_operator(std::string_view demangled, std::string_view mangled,
+                             std::string_view wrapper) {
+  if (const auto lt = demangled.find('<'); lt != std::string_view::npos) {
+    std::string_view arg = demangled.substr(lt + 1);
+    arg = arg.substr(0, std::min({arg.find('<'), arg.find(','), arg.find('>')}));
+    if (const auto ns = arg.rfind("::"); ns != std::string_view::npos) arg.remove_prefix(ns + 2);
+    return std::string(arg);
+  }
+  const std::string coded = std::to_string(wrapper.size()) + std::string(wrapper) + "I";
+  std::size_t at = mangled.find(coded);
+  if (at == std::string_view::npos) return "";
+  at += coded.size();
+  if (at < mangled.size() && mangled[at] == 'N') ++at;
+  if (at < mangled.size() && mangled[at] == 'S') {  // a substitution (S_, S0_, …): skipped
+    const auto end = mangled.find('_', at);
+    if (end == std::string_view::npos) return "";
+    at = end + 1;
+  }
+  std::string last;
+  while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at]))) {
+    std::size_t len = 0;
+    while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at])))
+      len = len * 10 + static_cast<std::size_t>(mangled[at++] - '0');
+    if (len == 0 || at + len > mangled.size()) break;
+    last = std::string(mangled.substr(at, len));
+    at += len;
+  }
+  return last;
+}
+
 std::string strip_clone(std::string s) {
   for (std::string_view suffix : {" [clone .kd]", ".kd"})
     if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
@@ -98,6 +138,11 @@ std::string kernel_tag(const std::string& short_name, const std::string& demangl
   if (display_names_impl::contains(base, "(") || display_names_impl::contains(base, "<") ||
       display_names_impl::contains(base, "::"))
     if (std::string id = display_names_impl::identifier(base); !id.empty()) base = id;
+  if (display_names_impl::is_wrapper(base))
+    if (std::string op =
+            display_names_impl::wrapped_operator(demangled.empty() ? name : demangled, name, base);
+        !op.empty())
+      base = op;
   return display_names_impl::shorten(base);
 }
 

@@ -322,7 +322,16 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
     one.dtypes_are_set = false;
     return model_work(one, regime, cls, ctx);
   }
-  WorkEstimate work = model_candidates(e, regime, cls, ctx);
+  ProbeCase recorded;  // docs/method.md §23: the entry's one signature, read through the op table
+  recorded.dims = e.shapes;
+  recorded.dtypes = e.dtypes;
+  std::string table_note;
+  auto from_table = e.dtypes_are_set
+                        ? std::nullopt
+                        : detail::model_from_op_table(detail::case_call(e.op, recorded), regime,
+                                                      cls, ctx, table_note);
+  WorkEstimate work = from_table ? std::move(*from_table) : model_candidates(e, regime, cls, ctx);
+  if (!table_note.empty()) work.notes.insert(work.notes.begin(), table_note);
   if (work.modeled)
     choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
   else

@@ -35,7 +35,7 @@ std::vector<std::string> tokens(const std::string& name) {
 
 bool is_activation(const std::string& t) {
   return t == "swiglu" || t == "silu" || t == "gelu" || t == "act" || t == "geglu" ||
-         t == "swigluoai";
+         t == "swigluoai" || t == "activation";  // CUTLASS MoE: `Activation_Type` template arg
 }
 
 }  // namespace
@@ -51,6 +51,21 @@ namespace {
 std::string family(const TopNEntry& e) {
   const auto t = tokens(e.short_name.empty() ? e.name : e.short_name);
   return t.empty() ? std::string() : t.front();
+}
+
+// TRT-LLM's CUTLASS MoE runner, by its grammar: `fused_moe::run_global<…>` and
+// `cutlass::Kernel<…MoeFCGemm…>` (vLLM launches both under one op, or none in a graph replay).
+bool cutlass_moe_runner(const std::string& name) {
+  return name.find("fused_moe::run_global") != std::string::npos ||
+         name.find("MoeFCGemm") != std::string::npos;
+}
+
+// Two expert GEMMs of one MoE layer: the same family, or launched by the same MoE op, or both
+// kernels of the CUTLASS MoE runner where no op was recorded (graph replays without a capture).
+bool same_layer_op(const TopNEntry& a, const TopNEntry& b) {
+  if (family(a) == family(b)) return true;
+  if (!a.op.empty() || !b.op.empty()) return a.op == b.op;
+  return cutlass_moe_runner(a.name) && cutlass_moe_runner(b.name);
 }
 
 bool same_steps(const TopNEntry& a, const TopNEntry& b) {
@@ -71,7 +86,8 @@ void take_stage(Expert& self, const Expert& sibling, const TopN& topn, bool fuse
   const MoeStage stage = fused ? MoeStage::stage1 : MoeStage::stage2;
   const TopNEntry& other = topn.entries[sibling.topn_position];
   const std::string why = fmt::format(
-      "MoE stage {} from its sibling '{}' of the same family and the same launches ({} calls): "
+      "MoE stage {} from its sibling '{}' of the same family or MoE op and the same launches ({} "
+      "calls): "
       "the kernel fused with an activation (swiglu, silu, gelu, act) is gate/up, the other down",
       to_string(stage), other.short_name.empty() ? other.name : other.short_name,
       format_g(other.calls.value_or(0.0)));
@@ -103,7 +119,7 @@ void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
     std::vector<std::size_t> sib;
     for (std::size_t j = 0; j < experts.size(); ++j) {
       const TopNEntry& b = topn.entries[experts[j].topn_position];
-      if (j != i && !fused_activation(b.name) && family(a) == family(b) && same_steps(a, b) &&
+      if (j != i && !fused_activation(b.name) && same_layer_op(a, b) && same_steps(a, b) &&
           experts[j].cls.detail.moe.stage != MoeStage::stage1)
         sib.push_back(j);
     }

@@ -183,6 +183,20 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
     out.launches_per_step = *hints.inferred->launches_per_step;
     out.launches_source = hints.inferred->how + " (docs/method.md §6.4)";
   }
+  // docs/method.md §6.4: launches per step are a whole number (within 5 %); a fraction says the
+  // steps counted are not the steps these launches ran in (empty or partial steps), whatever the
+  // vendor, so the figure is not used.
+  if (out.launches_per_step && *out.launches_per_step >= 1.0) {
+    const double x = *out.launches_per_step, whole = std::round(x);
+    if (std::fabs(x - whole) > 0.05 * whole) {
+      out.notes.push_back(fmt::format(
+          "launches per step {:.6g} ({}) is not a whole number (±5 %): the steps counted are not "
+          "the steps these launches ran in, so no launches per step are used",
+          x, out.launches_source));
+      out.launches_per_step.reset();
+      out.launches_source.clear();
+    }
+  }
   out.notes.push_back(fmt::format("regime {}: {}", to_string(out.regime), out.why));
   if (out.t_ms)
     out.notes.push_back(fmt::format("t_ms {:.6g} ms per launch from {}", *out.t_ms, out.t_source));

@@ -1,0 +1,89 @@
+// docs/method.md §23: a case's launching op read through the op table, before the class models —
+// the operands by the roles the op gives them, the scalars where the op records them, the dtypes
+// as the trace recorded them. The class models run where the table lacks the op or cannot read
+// the case (with a note naming the op).
+#include <fmt/format.h>
+
+#include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/models/op_reading.hpp"
+
+namespace roofline::analyze::detail {
+namespace {
+
+std::optional<Dtype> key_dtype(const std::string& key) {
+  if (key.empty()) return std::nullopt;
+  return parse_dtype(key);
+}
+
+// Whether the op's row speaks for this kernel: the same class (a GEMM op's split-K reduction or
+// memset kernel keeps its own class and model).
+bool speaks_for(const OpRow& row, const Classification& cls) {
+  if (row.op_class == cls.op_class) return true;
+  return row.formula == OpFormula::kv_write && cls.op_class == OpClass::elementwise;
+}
+
+// The trace's weight dtype against the config's (docs/method.md §23.5): a narrower recorded weight
+// under an unquantized config is online quantization, and the trace wins for that operand.
+void weight_dtype_note(const OpReading& r, const ModelContext& ctx, WorkEstimate& work) {
+  const auto w = key_dtype(r.weight_dtype);
+  const ModelConfig* cfg = ctx.config;
+  if (!w || !cfg || cfg->dtype.empty() || cfg->quant_weight_bytes) return;
+  const auto c = parse_dtype(cfg->dtype);
+  if (!c || !(w->bytes < c->bytes)) return;
+  work.notes.push_back(fmt::format(
+      "weights recorded {} under a {} config without quantization_config: online quantization, "
+      "the trace's dtype is used for this operand and its scales are counted",
+      r.weight_dtype, cfg->dtype));
+}
+
+}  // namespace
+
+OpCall case_call(const std::string& op, const ProbeCase& c) {
+  OpCall call{op, {}, false, {}};
+  for (std::size_t i = 0; i < c.dims.size(); ++i)
+    call.args.push_back(OpArg{c.dims[i], {}, i < c.dtypes.size() ? c.dtypes[i] : "", ""});
+  return call;
+}
+
+std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const RegimeChoice& regime,
+                                                const Classification& cls, const ModelContext& ctx,
+                                                std::string& note) {
+  if (call.op.empty() || call.args.empty() || !regime.t_ms || !(*regime.t_ms > 0))
+    return std::nullopt;
+  const OpReading r = read_op_call(call);
+  // A batched GEMM may be every expert at once (docs/method.md §8.5): the class model decides.
+  if (r.read && r.row->formula == OpFormula::bmm) return std::nullopt;
+  if (!r.read || !speaks_for(*r.row, cls)) {
+    note = r.read ? fmt::format(
+                        "op table: '{}' is a {} op, the kernel a {} kernel: its class "
+                        "model applies",
+                        call.op, to_string(r.row->op_class), to_string(cls.op_class))
+                  : r.why_not;
+    return std::nullopt;
+  }
+  WorkEstimate work;
+  work.t_unit_ms = *regime.t_ms;
+  work.unit = "1 launch";
+  work.notes = r.notes;
+  if (r.attention && r.attention->regime && *r.attention->regime != regime.regime)
+    work.notes.push_back(
+        fmt::format("the signature says {}; the entry's regime is {} (bytes and "
+                    "FLOPs do not depend on it)",
+                    r.attention->regime_why, to_string(regime.regime)));
+  weight_dtype_note(r, ctx, work);
+  work.notes.push_back(render_all({r.bytes_term, r.flops_term}));
+  const Dtype act = key_dtype(r.act_dtype).value_or(dtype_of(DtypeKey::bf16));
+  const Dtype weight = key_dtype(r.weight_dtype).value_or(act);
+  work.activation_dtype = act.key;
+  work.weight_dtype = weight.key;
+  work.kv_dtype = act.key;
+  work.compute_dtype = wider_dtype(act, weight);
+  work.has_compute_peak_class = cls.op_class != OpClass::elementwise;
+  work.weight_bytes = r.weight_bytes;
+  work.kv_bytes = r.kv_bytes;
+  add_candidate(work, fmt::format("op table: {}", call.op), r.bytes_term, r.flops_term);
+  work.modeled = true;
+  return work;
+}
+
+}  // namespace roofline::analyze::detail

@@ -1,0 +1,33 @@
+#pragma once
+// The config held against the trace (docs/method.md §23.6): before any config-derived model, the
+// GEMM shapes the trace recorded are compared with the projections the config describes. Pure.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "roofline/analyze/layer.hpp"
+#include "roofline/inputs/inputs.hpp"
+
+namespace roofline::analyze {
+
+struct ConfigCheck {
+  // (K, N) of each GEMM signature the op table could read, and which of them the config explains.
+  std::vector<std::pair<double, double>> trace_gemms;
+  std::vector<bool> matched;
+  // The config's projections per rank, as (K, N) with their names: "qkv 2048×6144".
+  std::vector<std::string> config_gemms;
+  // True when the evidence contradicts the config for the whole trace: at least two distinct GEMM
+  // shapes and none of them a projection of the config.
+  bool contradicts = false;
+  std::string text;  // the run-level diagnostic, naming both sides' dims ("" when it matches)
+};
+
+// The projections of `config` at tensor parallelism `tp` — fused qkv (H_q + 2·H_kv)·d, q, k/v, o,
+// gate_up 2·I, gate or up I, down, the expert and shared-expert FFNs, router, lm_head, MLA's
+// low-rank pairs — against the GEMM shapes of the Top-N's signatures read through the op table
+// (an op it lacks is not evidence). A trace dim matches a config dim when equal or when it pads it
+// up to a multiple of 64, 128 or 256.
+ConfigCheck check_config(const TopN& topn, const ModelConfig& config, double tp);
+
+}  // namespace roofline::analyze

@@ -1,0 +1,403 @@
+// The op table (data/op_table.tsv) and its reader (docs/method.md §23), one test per row on the
+// argument list a real trace recorded for it: `Input Dims`, `Input type` and `Concrete Inputs`
+// quoted as the trace writes them. The traces: the wild vLLM OLMoE prefill and decode on an RTX PRO
+// 6000 Blackwell (../shared/fixtures/wild/, "wild prefill/decode"), the vLLM gpt-oss mixed step on
+// MI300X (tests/fixtures/serving/vllm_gptoss_mixed_step_mi300x, "gpt-oss"), and the H200 decode
+// step (tests/fixtures/torch-trace/h200_decode_step, "h200"). Rows no fixture records are tested
+// on a list written from the op's schema, and say so.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "roofline/analyze/models/op_reading.hpp"
+#include "roofline/cli/layer.hpp"
+#include "roofline/inputs/op_table.hpp"
+#include "unit/test_helpers.hpp"
+
+using namespace roofline::cli;
+using roofline::test::rel;
+
+namespace {
+
+// An OpCall from the three lists of a recorded cpu_op's args, as JSON text.
+OpCall recorded(const std::string& op, const char* dims, const char* types, const char* concrete) {
+  const auto d = nlohmann::json::parse(dims), t = nlohmann::json::parse(types),
+             c = nlohmann::json::parse(concrete);
+  OpCall call{op, {}, true, {}};
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    OpArg a;
+    for (const auto& x : d[i]) {
+      if (x.is_array())
+        a.list.push_back(x.get<std::vector<std::int64_t>>());
+      else
+        a.dims.push_back(x.get<std::int64_t>());
+    }
+    a.dtype = i < t.size() ? t[i].get<std::string>() : "";
+    a.scalar = i < c.size() ? c[i].get<std::string>() : "";
+    call.args.push_back(std::move(a));
+  }
+  return call;
+}
+
+std::string joined(const std::vector<std::string>& notes) {
+  std::string s;
+  for (const auto& n : notes) s += n + "\n";
+  return s;
+}
+
+OpReading read_ok(const OpCall& call) {
+  OpReading r = read_op_call(call);
+  INFO(call.op << ": " << r.why_not);
+  REQUIRE(r.read);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("op table: the shipped table parses and covers the ops the contract lists",
+          "[op_table]") {
+  const auto& table = builtin_op_table();
+  for (const char* op : {"aten::mm",
+                         "aten::addmm",
+                         "aten::bmm",
+                         "aten::baddbmm",
+                         "aten::matmul",
+                         "aten::linear",
+                         "aten::_scaled_mm",
+                         "_C::cutlass_scaled_mm",
+                         "_C::dynamic_scaled_fp8_quant",
+                         "_C::static_scaled_int8_quant",
+                         "aten::_flash_attention_forward",
+                         "aten::scaled_dot_product_attention",
+                         "aten::_scaled_dot_product_flash_attention",
+                         "aten::_scaled_dot_product_efficient_attention",
+                         "aten::_scaled_dot_product_cudnn_attention",
+                         "aten::_cudnn_attention_forward",
+                         "_vllm_fa2_C::varlen_fwd",
+                         "_vllm_fa3_C::fwd",
+                         "flash_attn::_flash_attn_varlen_forward",
+                         "vllm::unified_attention",
+                         "vllm::unified_attention_with_output",
+                         "flashinfer::batch_prefill_with_paged_kv_cache_run",
+                         "flashinfer::batch_decode_with_paged_kv_cache_run",
+                         "aiter::mha_fwd",
+                         "aiter::mha_batch_prefill",
+                         "_C_cache_ops::reshape_and_cache_flash",
+                         "vllm::moe_forward",
+                         "_moe_C::topk_softmax",
+                         "_C::silu_and_mul",
+                         "aten::rms_norm",
+                         "_C::fused_add_rms_norm",
+                         "_C::rotary_embedding",
+                         "aten::embedding",
+                         "aten::copy_",
+                         "aten::cat",
+                         "aten::index_select",
+                         "aten::add",
+                         "aten::mul",
+                         "aten::convolution"}) {
+    INFO(op);
+    CHECK(find_op_row(table, op) != nullptr);
+  }
+  CHECK(find_op_row(table, "aten::mmm") == nullptr);
+  CHECK(find_op_row(table, "vllm::rocm_unquantized_gemm_impl")->op ==
+        "vllm::rocm_unquantized_gemm*");
+}
+
+TEST_CASE("op table: parse errors name the line and what is wrong", "[op_table]") {
+  const auto bad = parse_op_table(
+      "aten::mm gemm gemm 0:in:MK,1:weight:KN -\n"
+      "aten::mm gemm gemm 0:in:MK,1:weight:KN -\n"
+      "x::a gemm gemm 1:in:MK,0:weight:KN -\n"
+      "x::b gemm gemm 0:in:MK,1:hat:KN -\n"
+      "x::c attn attention 0:q:THD -\n"
+      "x::d gemm nope - -\n"
+      "x::e gemm gemm 0:in:MK,1:weight:KN causal@1\n"
+      "x::f elementwise copy 0:in\n",
+      "t.tsv");
+  REQUIRE(bad.value);
+  CHECK(bad.value->size() == 1);
+  REQUIRE(bad.errors.size() == 7);
+  CHECK(bad.errors[0] == "t.tsv:2: op 'aten::mm' repeats line 1");
+  CHECK_THAT(bad.errors[1], Catch::Contains("positions must ascend"));
+  CHECK_THAT(bad.errors[2], Catch::Contains("'1:hat:KN'"));
+  CHECK_THAT(bad.errors[3], Catch::Contains("attention needs q"));
+  CHECK_THAT(bad.errors[4], Catch::Contains("unknown formula 'nope'"));
+  CHECK_THAT(bad.errors[5], Catch::Contains("sits at an operand's position"));
+  CHECK_THAT(bad.errors[6], Catch::Contains("expected 'op class formula operands scalars'"));
+}
+
+TEST_CASE("op table: aten::mm (wild prefill, the qkv projection with its out= buffer)",
+          "[op_table]") {
+  const auto r = read_ok(recorded("aten::mm", R"([[1024, 2048], [2048, 6144], [1024, 6144]])",
+                                  R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])",
+                                  R"(["", "", ""])"));
+  REQUIRE(r.gemm);
+  CHECK(r.gemm->m == 1024);
+  CHECK(r.gemm->k == 2048);
+  CHECK(r.gemm->n == 6144);
+  // 1024·2048·2 + 2048·6144·2 + 1024·6144·2 (the recorded output)
+  CHECK(r.bytes == rel(4194304.0 + 25165824.0 + 12582912.0));
+  CHECK(r.flops == rel(2.0 * 1024 * 6144 * 2048));
+  CHECK(r.weight_dtype == "bf16");
+}
+
+TEST_CASE("op table: aten::mm without its output (wild decode, lm_head)", "[op_table]") {
+  const auto r = read_ok(recorded("aten::mm", R"([[1, 2048], [2048, 50304]])",
+                                  R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])"));
+  CHECK(r.bytes == rel(1 * 2048 * 2.0 + 2048 * 50304 * 2.0 + 50304 * 2.0));
+  CHECK(r.flops == rel(2.0 * 50304 * 2048));
+}
+
+TEST_CASE("op table: aten::linear stores its weight [N, K] (wild prefill, lm_head)", "[op_table]") {
+  const auto r = read_ok(recorded("aten::linear", R"([[1, 2048], [50304, 2048], []])",
+                                  R"(["c10::BFloat16", "c10::BFloat16", ""])", R"(["", "", ""])"));
+  REQUIRE(r.gemm);
+  CHECK(r.gemm->n == 50304);
+  CHECK(r.gemm->k == 2048);
+  CHECK(r.bytes == rel(4096.0 + 206045184.0 + 100608.0));
+}
+
+TEST_CASE("op table: aten::matmul [M, K]·[K, N] (wild prefill)", "[op_table]") {
+  const auto r = read_ok(recorded("aten::matmul", R"([[1, 2048], [2048, 50304]])",
+                                  R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])"));
+  CHECK(r.gemm->n == 50304);
+  CHECK(r.flops == rel(206045184.0));
+}
+
+TEST_CASE("op table: vllm::rocm_unquantized_gemm weight [N, K] (gpt-oss lm_head)", "[op_table]") {
+  const auto r =
+      read_ok(recorded("vllm::rocm_unquantized_gemm", R"([[46, 2880], [201088, 2880], []])",
+                       R"(["c10::BFloat16", "c10::BFloat16", ""])", R"(["", "", ""])"));
+  CHECK(r.gemm->m == 46);
+  CHECK(r.gemm->n == 201088);
+  CHECK(r.flops == rel(2.0 * 46 * 201088 * 2880));
+}
+
+TEST_CASE("op table: aten::bmm (h200, the all-expert batched GEMM)", "[op_table]") {
+  const auto r = read_ok(recorded("aten::bmm", R"([[128, 8, 2048], [128, 2048, 1536]])",
+                                  R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])"));
+  REQUIRE(r.gemm);
+  CHECK(r.gemm->batch == 128);
+  CHECK(r.flops == rel(2.0 * 128 * 8 * 1536 * 2048));
+  CHECK(r.bytes == rel(2.0 * 128 * (8 * 2048 + 2048 * 1536 + 8 * 1536)));
+}
+
+TEST_CASE("op table: addmm has its bias first (schema)", "[op_table]") {
+  const auto r = read_ok(recorded("aten::addmm", R"([[5120], [8192, 2880], [2880, 5120]])",
+                                  R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])",
+                                  R"(["", "", ""])"));
+  CHECK(r.gemm->m == 8192);
+  CHECK(r.gemm->n == 5120);
+  CHECK(r.bytes == rel(2.0 * (8192 * 2880 + 2880 * 5120 + 8192 * 5120 + 5120)));
+}
+
+TEST_CASE("op table: _C::cutlass_scaled_mm has its output first (schema, online fp8)",
+          "[op_table]") {
+  const auto r = read_ok(recorded(
+      "_C::cutlass_scaled_mm", R"([[1024, 6144], [1024, 2048], [2048, 6144], [1024, 1], [1], []])",
+      R"(["c10::BFloat16", "c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", ""])",
+      R"(["", "", "", "", "", ""])"));
+  CHECK(r.gemm->m == 1024);
+  CHECK(r.gemm->k == 2048);
+  CHECK(r.gemm->n == 6144);
+  CHECK(r.weight_dtype == "fp8");
+  CHECK(r.act_dtype == "fp8");
+  CHECK(r.out_dtype == "bf16");
+  // a 1024·2048·1 + w 2048·6144·1 + out 1024·6144·2 + scales (1024 + 1)·4
+  CHECK(r.bytes == rel(2097152.0 + 12582912.0 + 12582912.0 + 4100.0));
+}
+
+TEST_CASE("op table: an unsigned char weight showing K/2 is packed 4-bit (schema)", "[op_table]") {
+  const auto r = read_ok(recorded("aten::mm", R"([[16, 2048], [1024, 6144]])",
+                                  R"(["c10::BFloat16", "unsigned char"])", R"(["", ""])"));
+  CHECK(r.weight_dtype == "fp4");
+  CHECK(r.weight_bytes == rel(2048 * 6144 * 0.5));
+  CHECK_THAT(joined(r.notes), Catch::Contains("packed 4-bit"));
+  const auto fp8 = read_ok(recorded("aten::mm", R"([[16, 2048], [2048, 6144]])",
+                                    R"(["c10::BFloat16", "unsigned char"])", R"(["", ""])"));
+  CHECK(fp8.weight_bytes == rel(2048 * 6144 * 1.0));
+  CHECK_THAT(joined(fp8.notes), Catch::Contains("1-byte values"));
+}
+
+TEST_CASE("op table: _vllm_fa2_C::varlen_fwd reads its scalars (wild prefill)", "[op_table]") {
+  const auto r = read_ok(recorded(
+      "_vllm_fa2_C::varlen_fwd",
+      R"([[1024, 16, 128], [37165, 16, 16, 128], [37165, 16, 16, 128], [1024, 16, 128], [2], [2], [1], [], [1, 256], [], [], [], [], [], [], [], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "int", "int", "int", "", "int", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", ""])",
+      R"(["", "", "", "", "", "", "", "", "", "", "1024", "1024", "0.", "0.088388347648318447", "False", "True", "-1", "-1", "0.", "False", "0", ""])"));
+  REQUIRE(r.attention);
+  CHECK(r.attention->sequences == 1);
+  CHECK(r.attention->q_len == 1024);
+  CHECK(r.attention->k_len == 1024);
+  CHECK(r.attention->causal == true);
+  CHECK(r.attention->paged);
+  CHECK(r.attention->regime == Regime::prefill);
+  // Q, K, V, O: 1024·16·128·2 each; the 37165-block pool is never counted
+  CHECK(r.bytes == rel(4.0 * 4194304.0));
+  // causal pairs 1024·1025/2 = 524800; 2·16·524800·(128 + 128)
+  CHECK(r.flops == rel(2.0 * 16 * 524800 * 256));
+}
+
+TEST_CASE(
+    "op table: varlen_fwd with several sequences bounds the context (constructed from the "
+    "wild prefill's list)",
+    "[op_table]") {
+  OpCall call = recorded(
+      "_vllm_fa2_C::varlen_fwd",
+      R"([[8, 16, 128], [37165, 16, 16, 128], [37165, 16, 16, 128], [8, 16, 128], [9], [9], [8], [], [8, 256], [], [], [], [], [], [], [], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "int", "int", "int", "", "int", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", ""])",
+      R"(["", "", "", "", "", "", "", "", "", "", "1", "900", "0.", "0.088388347648318447", "False", "True", "-1", "-1", "0.", "False", "0", ""])");
+  const OpReading r = read_op_call(call);
+  CHECK_FALSE(r.read);
+  REQUIRE(r.attention);
+  CHECK(r.attention->regime == Regime::decode);
+  CHECK_THAT(r.why_not, Catch::Contains("bound their lengths, they do not give them"));
+}
+
+TEST_CASE("op table: _cudnn_attention_forward decode (h200)", "[op_table]") {
+  const auto r = read_ok(recorded(
+      "aten::_cudnn_attention_forward",
+      R"([[64, 32, 1, 128], [64, 4, 8704, 128], [64, 4, 8704, 128], [], [], [], [], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", ""])",
+      R"(["", "", "", "", "", "", "1", "8704", "False", "0.", "False", "False", ""])"));
+  REQUIRE(r.attention);
+  CHECK(r.attention->sequences == 64);
+  CHECK(r.attention->kv_heads == 4);
+  CHECK(r.attention->regime == Regime::decode);
+  CHECK(r.flops == rel(2.0 * 32 * 64 * 8704 * 256));
+  CHECK(r.bytes == rel(2.0 * 524288 + 2.0 * 64 * 8704 * 4 * 128 * 2));
+}
+
+TEST_CASE("op table: the SDPA ops read causal at their own positions (h200)", "[op_table]") {
+  const auto sdpa = read_ok(recorded(
+      "aten::scaled_dot_product_attention",
+      R"([[64, 32, 1, 128], [64, 4, 8704, 128], [64, 4, 8704, 128], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "Scalar", "Scalar", "", "Scalar"])",
+      R"(["", "", "", "", "0.", "False", "", "True"])"));
+  CHECK(sdpa.attention->causal == false);
+  CHECK(sdpa.flops == rel(2.0 * 32 * 64 * 8704 * 256));
+  const auto cudnn = read_ok(recorded(
+      "aten::_scaled_dot_product_cudnn_attention",
+      R"([[64, 32, 1, 128], [64, 4, 8704, 128], [64, 4, 8704, 128], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "Scalar", "Scalar", "Scalar", "Scalar", ""])",
+      R"(["", "", "", "", "False", "0.", "False", "False", ""])"));
+  CHECK(cudnn.attention->causal == false);
+  CHECK(cudnn.bytes == rel(sdpa.bytes));
+}
+
+TEST_CASE("op table: vllm::unified_attention_with_output records no context (wild prefill)",
+          "[op_table]") {
+  const OpReading r = read_op_call(recorded(
+      "vllm::unified_attention_with_output",
+      R"([[1024, 16, 128], [1024, 16, 128], [1024, 16, 128], [1024, 16, 128], [], [], [], [0]])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "", "", "c10::BFloat16"])",
+      R"(["", "", "", "", "", "", "", ""])"));
+  CHECK_FALSE(r.read);
+  CHECK_THAT(r.why_not, Catch::Contains("vllm::unified_attention_with_output"));
+  CHECK_THAT(r.why_not, Catch::Contains("the step's sums or the capture must say it"));
+}
+
+TEST_CASE(
+    "op table: reshape_and_cache_flash writes the new tokens, not the pool (wild prefill, "
+    "gpt-oss)",
+    "[op_table]") {
+  const auto r = read_ok(recorded(
+      "_C_cache_ops::reshape_and_cache_flash",
+      R"([[1024, 16, 128], [1024, 16, 128], [37165, 16, 16, 128], [37165, 16, 16, 128], [1024], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "long int", "", "float", "float"])",
+      R"(["", "", "", "", "", "", "", ""])"));
+  CHECK(r.bytes == rel(2.0 * 4194304 + 2.0 * 4194304 + 8192));
+  CHECK(r.flops == 0.0);
+  const auto g = read_ok(recorded(
+      "_C_cache_ops::reshape_and_cache_flash",
+      R"([[8192, 8, 64], [8192, 8, 64], [224304, 32, 8, 64], [224304, 32, 8, 64], [8192], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "long int", "", "float", "float"])",
+      R"(["", "", "", "", "", "", "", ""])"));
+  CHECK(g.bytes == rel(16777216.0 + 16777216.0 + 65536.0));
+}
+
+TEST_CASE("op table: vllm::moe_forward leaves the experts to the MoE model (wild prefill)",
+          "[op_table]") {
+  const OpReading r = read_op_call(
+      recorded("vllm::moe_forward", R"([[1024, 2048], [1024, 64], [], [], []])",
+               R"(["c10::BFloat16", "c10::BFloat16", "", "", ""])", R"(["", "", "", "", ""])"));
+  CHECK_FALSE(r.read);
+  CHECK_THAT(r.why_not, Catch::Contains("MoE model"));
+}
+
+TEST_CASE("op table: _moe_C::topk_softmax writes its outputs first (wild prefill)", "[op_table]") {
+  const auto r = read_ok(recorded("_moe_C::topk_softmax",
+                                  R"([[1024, 8], [1024, 8], [1024, 8], [1024, 64], [], []])",
+                                  R"(["float", "int", "int", "c10::BFloat16", "Scalar", ""])",
+                                  R"(["", "", "", "", "False", ""])"));
+  CHECK(r.bytes == rel(3.0 * 1024 * 8 * 4 + 1024 * 64 * 2));
+}
+
+TEST_CASE("op table: norms, gathers, copies and elementwise ops (h200, wild prefill)",
+          "[op_table]") {
+  const auto norm = read_ok(recorded("aten::rms_norm", R"([[64, 2048], [], [2048], []])",
+                                     R"(["c10::BFloat16", "ScalarList", "c10::BFloat16", ""])",
+                                     R"(["", "[2048]", "", ""])"));
+  CHECK(norm.bytes == rel(262144.0 + 4096.0 + 262144.0));
+  const auto gather =
+      read_ok(recorded("aten::index_select", R"([[4194304], [], [1024], [1024]])",
+                       R"(["int", "Scalar", "long int", "int"])", R"(["", "0", "", ""])"));
+  CHECK(gather.bytes == rel(4096.0 + 4096.0 + 8192.0));
+  const auto copy =
+      read_ok(recorded("aten::copy_", R"([[64, 128], [64, 128], []])",
+                       R"(["float", "c10::BFloat16", "Scalar"])", R"(["", "", "False"])"));
+  CHECK(copy.bytes == rel(32768.0 + 16384.0));
+  const auto add =
+      read_ok(recorded("aten::add", R"([[64, 2048], [64, 2048], []])",
+                       R"(["c10::BFloat16", "c10::BFloat16", "Scalar"])", R"(["", "", "1"])"));
+  CHECK(add.bytes == rel(3.0 * 262144));
+  const auto mul = read_ok(recorded("aten::mul", R"([[128, 8, 768], [128, 8, 768]])",
+                                    R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])"));
+  CHECK(mul.bytes == rel(3.0 * 1572864));
+  const auto silu =
+      read_ok(recorded("aten::silu", R"([[128, 8, 768]])", R"(["c10::BFloat16"])", R"([""])"));
+  CHECK(silu.bytes == rel(2.0 * 1572864));
+}
+
+TEST_CASE("op table: silu_and_mul, fused_add_rms_norm and rotary (schema)", "[op_table]") {
+  const auto glu = read_ok(recorded("_C::silu_and_mul", R"([[8192, 1024], [8192, 2048]])",
+                                    R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])"));
+  CHECK(glu.bytes == rel(2.0 * 8192 * 3072));
+  const auto fused =
+      read_ok(recorded("_C::fused_add_rms_norm", R"([[16, 2048], [16, 2048], [2048], []])",
+                       R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar"])",
+                       R"(["", "", "", "1e-05"])"));
+  CHECK(fused.bytes == rel(4.0 * 16 * 2048 * 2 + 4096));
+  const auto rope = read_ok(recorded(
+      "_C::rotary_embedding", R"([[16], [16, 2048], [16, 2048], [], [4096, 128], []])",
+      R"(["long int", "c10::BFloat16", "c10::BFloat16", "Scalar", "c10::BFloat16", "Scalar"])",
+      R"(["", "", "", "128", "", "True"])"));
+  // positions 16·8 + q and k read and written + 16 cos/sin rows of 128 (never the 4096-row cache)
+  CHECK(rope.bytes == rel(128.0 + 4.0 * 16 * 2048 * 2 + 16 * 128 * 2.0));
+}
+
+TEST_CASE("op table: a list that dropped its empty arguments binds tensors in order",
+          "[op_table]") {
+  OpCall call{"aten::linear", {}, false, {}};
+  call.args.push_back(OpArg{{1, 2048}, {}, "c10::BFloat16", ""});
+  call.args.push_back(OpArg{{50304, 2048}, {}, "c10::BFloat16", ""});
+  const auto r = read_ok(call);
+  CHECK(r.gemm->n == 50304);
+  call.op = "triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0";
+  const auto none = read_op_call(call);
+  CHECK_FALSE(none.read);
+  CHECK(none.why_not ==
+        "the op table lacks 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0': "
+        "the rules without it apply");
+}
+
+TEST_CASE("op table: a causal window caps the keys each query sees (constructed)", "[op_table]") {
+  OpCall call = recorded(
+      "flash_attn::_flash_attn_varlen_forward",
+      R"([[100, 2, 64], [100, 1, 64], [100, 1, 64], [2], [2], [], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "int", "int", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar"])",
+      R"(["", "", "", "", "", "100", "100", "0.", "0.125", "True", "9", "0"])");
+  const auto r = read_ok(call);
+  // each query sees at most 10 keys: 1 + 2 + … + 10 for the first ten, then 90·10
+  CHECK(r.flops == rel(2.0 * 2 * (55 + 900) * 128));
+}

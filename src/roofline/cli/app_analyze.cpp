@@ -19,60 +19,65 @@
 
 namespace roofline::cli {
 
-CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
-  auto* cmd = app.add_subcommand("analyze", "Analyse one profile round and write the artifacts");
-  cmd->footer(
-      std::string(
-          "Examples:\n"
-          "  roofline analyze trace.json.gz --config config.json          # -> ./trace/\n"
-          "  roofline analyze trace.json.gz --capture capture_traces/ --config config.json "
-          "--out run1\n"
-          "  roofline analyze trace.json.gz --config config.json --counters ncu.csv --peaks "
-          "my_peaks.md\n"
-          "  roofline analyze --round 1 --dir EVAL --format text\n\n"
-          "With a TRACE: the Top-N is built as `roofline topn` builds it and written, with\n"
-          "profile_workload.json, beside the artifacts in --out (default ./<trace name>/);\n"
-          "config.json and env_report.json beside the trace are read unless --config / --env "
-          "say.\n"
-          "A file of the wrong kind (a trace given to --topn or --config, a config given as the "
-          "TRACE)\nis a usage error naming what it is: exit 2, nothing written.\n\n"
-          "Inputs (defaults): D/profile/round_R/profile_topN.json; D/env_report.json, then\n"
-          "D/profile/round_R/env_report.json; the env report's model path + /config.json, then "
-          "D/config.json;\n"
-          "the built-in peaks table; profile_workload.json beside the Top-N when present (the "
-          "profiler's\nper-case counts and latencies). A missing or broken default input is "
-          "reported in the "
-          "artifact\n"
-          "(skill_errors / degraded) and the run still writes; a file named explicitly must exist "
-          "(else exit 2).\n\n"
-          "Outputs: profile_roofline.json (the artifact), profile_roofline.md (the report) and\n"
-          "profile_roofline.svg (the roofline chart), beside the profile unless --out says "
-          "where.\n\n") +
-      fmt::format("Scope: entries with pct_gpu_time (or, with --head-key serving_weighted, "
-                  "serving_weighted_pct)\n"
-                  ">= the head threshold (default {:g}, or $HEAD_THRESHOLD_PCT),\n"
-                  "biggest first, at most --max-entries; smaller ones are skipped (counted, not "
-                  "degraded).\n\n"
-                  "Every number in the artifact is explained in the entry's notes: unit, byte "
-                  "model, assumptions.",
-                  k_default_head_threshold_pct));
-  InputPaths& p = a.paths;
-  cmd->add_option("trace", a.traces,
-                  "One command from a trace: a PyTorch profiler trace (.json, .json.gz; vLLM, "
-                  "SGLang, torch.profiler), a rocprofv3 JSON or kernel trace / stats CSV, or an "
-                  "Nsight Systems cuda_gpu_kern_sum CSV; several are summed by kernel name. The "
-                  "Top-N is built in memory as `roofline topn` builds it and written with the "
-                  "artifacts (instead of --round / --topn)")
+namespace {
+
+// The analyze command's help footer: examples, inputs and their defaults, outputs, scope.
+std::string analyze_footer() {
+  return std::string(
+             "Examples:\n"
+             "  roofline analyze trace.json.gz --config config.json          # -> ./trace/\n"
+             "  roofline analyze trace.json.gz --capture capture_traces/ --config config.json "
+             "--out run1\n"
+             "  roofline analyze trace.json.gz --config config.json --counters ncu.csv --peaks "
+             "my_peaks.md\n"
+             "  roofline analyze --round 1 --dir EVAL --format text\n\n"
+             "With a TRACE: the Top-N is built as `roofline topn` builds it and written, with\n"
+             "profile_workload.json, beside the artifacts in --out (default ./<trace name>/);\n"
+             "config.json and env_report.json beside the trace are read unless --config / --env "
+             "say.\n"
+             "A file of the wrong kind (a trace given to --topn or --config, a config given as the "
+             "TRACE)\nis a usage error naming what it is: exit 2, nothing written.\n\n"
+             "Inputs (defaults): D/profile/round_R/profile_topN.json; D/env_report.json, then\n"
+             "D/profile/round_R/env_report.json; the env report's model path + /config.json, then "
+             "D/config.json;\n"
+             "the built-in peaks table; profile_workload.json beside the Top-N when present (the "
+             "profiler's\nper-case counts and latencies). A missing or broken default input is "
+             "reported in the "
+             "artifact\n"
+             "(skill_errors / degraded) and the run still writes; a file named explicitly must "
+             "exist "
+             "(else exit 2).\n\n"
+             "Outputs: profile_roofline.json (the artifact), profile_roofline.md (the report) and\n"
+             "profile_roofline.svg (the roofline chart), beside the profile unless --out says "
+             "where.\n\n") +
+         fmt::format(
+             "Scope: entries with pct_gpu_time (or, with --head-key serving_weighted, "
+             "serving_weighted_pct)\n"
+             ">= the head threshold (default {:g}, or $HEAD_THRESHOLD_PCT),\n"
+             "biggest first, at most --max-entries; smaller ones are skipped (counted, not "
+             "degraded).\n\n"
+             "Every number in the artifact is explained in the entry's notes: unit, byte "
+             "model, assumptions.",
+             k_default_head_threshold_pct);
+}
+
+// What is analysed: a trace (with its graph captures), or a round of an evaluation folder.
+void add_analyze_sources(CLI::App& cmd, AnalyzeArgs& a) {
+  cmd.add_option("trace", a.traces,
+                 "One command from a trace: a PyTorch profiler trace (.json, .json.gz; vLLM, "
+                 "SGLang, torch.profiler), a rocprofv3 JSON or kernel trace / stats CSV, or an "
+                 "Nsight Systems cuda_gpu_kern_sum CSV; several are summed by kernel name. The "
+                 "Top-N is built in memory as `roofline topn` builds it and written with the "
+                 "artifacts (instead of --round / --topn)")
       ->check(CLI::ExistingFile);
-  cmd->add_option(
-         "--capture", a.captures,
-         "With a TRACE: graph-capture trace, or a folder of them (*.json, *.json.gz; "
-         "vLLM capture_traces/, SGLang --enable-profile-cuda-graph): graph replays get the "
-         "ops and shapes of their captured launches. Repeatable")
+  cmd.add_option("--capture", a.captures,
+                 "With a TRACE: graph-capture trace, or a folder of them (*.json, *.json.gz; "
+                 "vLLM capture_traces/, SGLang --enable-profile-cuda-graph): graph replays get the "
+                 "ops and shapes of their captured launches. Repeatable")
       ->check(CLI::ExistingPath);
-  cmd->add_option("-r,--round", p.round,
-                  "Profile round R: a name of letters, digits, '_' and '-' such as 0, config, "
-                  "tuning or 3 (reads D/profile/round_R/)")
+  cmd.add_option("-r,--round", a.paths.round,
+                 "Profile round R: a name of letters, digits, '_' and '-' such as 0, config, "
+                 "tuning or 3 (reads D/profile/round_R/)")
       ->check(CLI::Validator(
           [](std::string& r) -> std::string {
             return valid_round_name(r) ? std::string()
@@ -81,92 +86,126 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
                                              "(e.g. 0, config, tuning, 3)";
           },
           "NAME"));
-  cmd->add_option("-d,--dir", a.dir, "Evaluation folder holding profile/round_R/")
+  cmd.add_option("-d,--dir", a.dir, "Evaluation folder holding profile/round_R/")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
-  cmd->add_option("--topn", p.topn,
-                  "Explicit Top-N file (instead of D/profile/round_R/profile_topN.json)")
+}
+
+// The input files, each overriding its default, and the counters' FLOPs per fp8 instruction.
+void add_analyze_input_files(CLI::App& cmd, InputPaths& p) {
+  cmd.add_option("--topn", p.topn,
+                 "Explicit Top-N file (instead of D/profile/round_R/profile_topN.json)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--env", p.env,
-                  "Environment report (default D/env_report.json, then the round folder)")
+  cmd.add_option("--env", p.env,
+                 "Environment report (default D/env_report.json, then the round folder)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--config", p.config, "HuggingFace model config.json (optional input)")
+  cmd.add_option("--config", p.config, "HuggingFace model config.json (optional input)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--peaks", p.peaks, "Peaks table in peaks.md format (default: built-in table)")
+  cmd.add_option("--peaks", p.peaks, "Peaks table in peaks.md format (default: built-in table)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--shapes", p.shapes,
-                  "Stage B: captured-shape probe file (probe_<pid>_<target>.json or "
-                  "per_shape_probe.json) or a folder of them; repeatable. Matched entries are "
-                  "modelled on the real shapes (confidence medium)")
+  cmd.add_option("--shapes", p.shapes,
+                 "Stage B: captured-shape probe file (probe_<pid>_<target>.json or "
+                 "per_shape_probe.json) or a folder of them; repeatable. Matched entries are "
+                 "modelled on the real shapes (confidence medium)")
       ->check(CLI::ExistingPath);
-  cmd->add_option("--counters", p.counters,
-                  "Stage C: a rocprofv3 *_counter_collection.csv (ROCm 6.2-7.x), a rocprof v1 "
-                  "results.csv, or Nsight Compute `ncu --csv` output (details page or --page "
-                  "raw; any units), or a folder searched for them; repeatable. Matched entries "
-                  "use the measured bytes per dispatch (AMD (FETCH_SIZE+WRITE_SIZE)*1024, NVIDIA "
-                  "dram__bytes_read+write; confidence high)")
+  cmd.add_option("--counters", p.counters,
+                 "Stage C: a rocprofv3 *_counter_collection.csv (ROCm 6.2-7.x), a rocprof v1 "
+                 "results.csv, or Nsight Compute `ncu --csv` output (details page or --page "
+                 "raw; any units), or a folder searched for them; repeatable. Matched entries "
+                 "use the measured bytes per dispatch (AMD (FETCH_SIZE+WRITE_SIZE)*1024, NVIDIA "
+                 "dram__bytes_read+write; confidence high)")
       ->check(CLI::ExistingPath);
-  cmd->add_option("--mfma-f8-flops", p.counter_options.mfma_f8_flops_per_inst,
-                  "Stage C: FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count (fp8 has no MfmaFlops "
-                  "counter)")
+  cmd.add_option("--mfma-f8-flops", p.counter_options.mfma_f8_flops_per_inst,
+                 "Stage C: FLOPs per SQ_INSTS_VALU_MFMA_MOPS_F8 count (fp8 has no MfmaFlops "
+                 "counter)")
       ->check(finite_range(1e-9, 1e9))
       ->capture_default_str();
-  cmd->add_option("--head-threshold", a.head_threshold,
-                  fmt::format("Analyse entries at or above this % of GPU time (default: "
-                              "$HEAD_THRESHOLD_PCT, else {:g})",
-                              k_default_head_threshold_pct))
+}
+
+// Which entries are analysed and how: the head threshold and key, the entry cap, the dispatch
+// floor and forced op classes.
+void add_analyze_scope(CLI::App& cmd, AnalyzeArgs& a) {
+  cmd.add_option("--head-threshold", a.head_threshold,
+                 fmt::format("Analyse entries at or above this % of GPU time (default: "
+                             "$HEAD_THRESHOLD_PCT, else {:g})",
+                             k_default_head_threshold_pct))
       ->check(finite_range(0.0, 100.0));
-  cmd->add_option("--head-key", a.head_key,
-                  "Which share of GPU time scopes the head, weighs the expected gain and orders "
-                  "ranking_by_pct: gpu_time (the capture's pct_gpu_time) or serving_weighted (the "
-                  "Top-N's serving_weighted_pct, the capture re-weighted to the deployed "
-                  "decode/prefill mix; entries without one keep pct_gpu_time)")
+  cmd.add_option("--head-key", a.head_key,
+                 "Which share of GPU time scopes the head, weighs the expected gain and orders "
+                 "ranking_by_pct: gpu_time (the capture's pct_gpu_time) or serving_weighted (the "
+                 "Top-N's serving_weighted_pct, the capture re-weighted to the deployed "
+                 "decode/prefill mix; entries without one keep pct_gpu_time)")
       ->check(CLI::IsMember({"gpu_time", "serving_weighted"}))
       ->capture_default_str();
-  cmd->add_option("--max-entries", a.options.scope.max_entries, "At most this many head entries")
+  cmd.add_option("--max-entries", a.options.scope.max_entries, "At most this many head entries")
       ->check(whole_number(1, 100000))
       ->capture_default_str();
-  cmd->add_option("--launch-overhead-us", a.options.verdict.launch_overhead_us,
-                  "Dispatch floor unit: a unit of <= 2x this is dispatch-bound (no verdict)")
+  cmd.add_option("--launch-overhead-us", a.options.verdict.launch_overhead_us,
+                 "Dispatch floor unit: a unit of <= 2x this is dispatch-bound (no verdict)")
       ->check(non_negative())
       ->capture_default_str();
-  cmd->add_option(
+  cmd.add_option(
       "--classify", a.classify,
       "PATTERN=CLASS[:detail], repeatable: force the op class (gemm, moe, attn, linear_attn, "
       "ssm, comm, elementwise, unknown) of kernels whose name matches PATTERN (from the start "
       "of a name token to the end of one, * and ? wildcards; docs/method.md §7.2)");
-  cmd->add_option("-o,--out", a.out, "Folder for the artifacts (default: the round folder)");
-  cmd->add_option("-f,--format", a.format,
-                  "stdout: text (a summary), json (the artifact), quiet. "
-                  "Default: text on a terminal, quiet otherwise")
+}
+
+// Where the artifacts go and what stdout shows.
+void add_analyze_output(CLI::App& cmd, AnalyzeArgs& a) {
+  cmd.add_option("-o,--out", a.out, "Folder for the artifacts (default: the round folder)");
+  cmd.add_option("-f,--format", a.format,
+                 "stdout: text (a summary), json (the artifact), quiet. "
+                 "Default: text on a terminal, quiet otherwise")
       ->check(CLI::IsMember({"text", "json", "quiet"}));
-  cmd->add_option("--color", a.color,
-                  "Colour in the text summary: auto (a terminal, and NO_COLOR unset), always, "
-                  "never")
+  cmd.add_option("--color", a.color,
+                 "Colour in the text summary: auto (a terminal, and NO_COLOR unset), always, "
+                 "never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  cmd->add_option("--max-input-size", p.limits.max_bytes,
-                  "Refuse an input file larger than this (e.g. 64MiB, 1GiB; plain numbers are "
-                  "bytes); the file is reported as unreadable and the run goes on")
+}
+
+// The caps on every input file: size, nesting depth and Top-N entries.
+void add_analyze_limits(CLI::App& cmd, InputLimits& limits) {
+  cmd.add_option("--max-input-size", limits.max_bytes,
+                 "Refuse an input file larger than this (e.g. 64MiB, 1GiB; plain numbers are "
+                 "bytes); the file is reported as unreadable and the run goes on")
       ->transform(CLI::AsSizeValue(false))
       ->default_str("256MiB");
-  cmd->add_option("--max-json-depth", p.limits.max_depth,
-                  "Refuse an input nested deeper than this many levels (JSON arrays/objects, "
-                  "YAML flow collections)")
+  cmd.add_option("--max-json-depth", limits.max_depth,
+                 "Refuse an input nested deeper than this many levels (JSON arrays/objects, "
+                 "YAML flow collections)")
       ->check(whole_number(1, 100000))
       ->capture_default_str();
-  cmd->add_option("--max-topn-entries", p.limits.max_entries,
-                  "Read at most this many Top-N top_kernels (the rest are reported, not read)")
+  cmd.add_option("--max-topn-entries", limits.max_entries,
+                 "Read at most this many Top-N top_kernels (the rest are reported, not read)")
       ->check(whole_number(1, 100000000))
       ->capture_default_str();
-  cmd->add_option("--calibration", p.calibration,
-                  "target_eff from a roofline_calibration.json (roofline calibrate) for classes "
-                  "marked used (default: $ROOFLINE_CALIBRATION, else the shipped priors)")
+}
+
+// target_eff from a calibration file, and the outcomes a calibrated class needs.
+void add_analyze_calibration(CLI::App& cmd, AnalyzeArgs& a) {
+  cmd.add_option("--calibration", a.paths.calibration,
+                 "target_eff from a roofline_calibration.json (roofline calibrate) for classes "
+                 "marked used (default: $ROOFLINE_CALIBRATION, else the shipped priors)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--calibration-min-n", a.options.verdict.calibration_min_n,
-                  "Use a calibrated class only with at least this many outcomes")
+  cmd.add_option("--calibration-min-n", a.options.verdict.calibration_min_n,
+                 "Use a calibrated class only with at least this many outcomes")
       ->check(whole_number(1, 100000))
       ->capture_default_str();
+}
+
+}  // namespace
+
+CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
+  auto* cmd = app.add_subcommand("analyze", "Analyse one profile round and write the artifacts");
+  cmd->footer(analyze_footer());
+  add_analyze_sources(*cmd, a);
+  add_analyze_input_files(*cmd, a.paths);
+  add_analyze_scope(*cmd, a);
+  add_analyze_output(*cmd, a);
+  add_analyze_limits(*cmd, a.paths.limits);
+  add_analyze_calibration(*cmd, a);
   cmd->add_flag("--strict", a.strict, "Exit 1 when anything is degraded or a skill error occurred");
   cmd->add_flag("--fsync", a.fsync,
                 "Flush the artifacts to stable storage before the atomic rename (survives power "

@@ -148,6 +148,25 @@ void read_mixer_keys(ConfigView& view, ModelConfig& c) {
   c.index_n_heads = view.number({"index_n_heads"});
 }
 
+// Mixture-of-experts keys: experts, top-k, the expert FFN width and shared experts (after
+// `intermediate`, which a Mixtral-style config's expert FFN falls back to).
+void read_expert_keys(ConfigView& view, ModelConfig& c) {
+  c.experts = view.number({"num_experts", "num_local_experts", "n_routed_experts"});
+  if (c.experts && *c.experts < 1) c.experts.reset();  // dense configs sometimes say 0
+  c.top_k = view.number({"num_experts_per_tok", "experts_per_token", "moe_topk"});
+  if (c.top_k && *c.top_k < 1) c.top_k.reset();
+  c.moe_intermediate = view.number({"moe_intermediate_size"}, &c.moe_intermediate_source);
+  if (!c.moe_intermediate && c.experts && c.intermediate) {
+    c.moe_intermediate = c.intermediate;  // Mixtral-style: the expert FFN is intermediate_size
+    c.moe_intermediate_source = "intermediate_size (no moe_intermediate_size)";
+  }
+  c.shared_experts = view.number({"n_shared_experts", "num_shared_experts"});
+  if (c.shared_experts && *c.shared_experts <= 0) c.shared_experts.reset();
+  c.shared_expert_intermediate = view.number({"shared_expert_intermediate_size"});
+  if (c.shared_expert_intermediate && *c.shared_expert_intermediate <= 0)
+    c.shared_expert_intermediate.reset();
+}
+
 }  // namespace
 
 Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,
@@ -168,20 +187,7 @@ Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string&
   c.hidden = view.number({"hidden_size", "d_model", "n_embd"});
   c.intermediate = view.number({"intermediate_size", "ffn_dim"});
   c.intermediate_mlp = view.number({"intermediate_size_mlp"});
-  c.experts = view.number({"num_experts", "num_local_experts", "n_routed_experts"});
-  if (c.experts && *c.experts < 1) c.experts.reset();  // dense configs sometimes say 0
-  c.top_k = view.number({"num_experts_per_tok", "experts_per_token", "moe_topk"});
-  if (c.top_k && *c.top_k < 1) c.top_k.reset();
-  c.moe_intermediate = view.number({"moe_intermediate_size"}, &c.moe_intermediate_source);
-  if (!c.moe_intermediate && c.experts && c.intermediate) {
-    c.moe_intermediate = c.intermediate;  // Mixtral-style: the expert FFN is intermediate_size
-    c.moe_intermediate_source = "intermediate_size (no moe_intermediate_size)";
-  }
-  c.shared_experts = view.number({"n_shared_experts", "num_shared_experts"});
-  if (c.shared_experts && *c.shared_experts <= 0) c.shared_experts.reset();
-  c.shared_expert_intermediate = view.number({"shared_expert_intermediate_size"});
-  if (c.shared_expert_intermediate && *c.shared_expert_intermediate <= 0)
-    c.shared_expert_intermediate.reset();
+  read_expert_keys(view, c);
   c.hidden_act =
       lower_ascii(view.string({"mlp_hidden_act", "hidden_act", "hidden_activation"}).value_or(""));
   c.first_k_dense = view.number({"first_k_dense_replace"});

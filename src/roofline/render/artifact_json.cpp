@@ -97,6 +97,42 @@ void add_signatures(const WorkEstimate& w, const Verdict& v, ordered_json& j) {
   if (v.most_to_win) j["most_to_win"] = w.signatures[*v.most_to_win].label;
 }
 
+// The byte models the entry's estimate chose from, the chosen one marked.
+ordered_json byte_candidates_json(const WorkEstimate& w) {
+  ordered_json candidates = ordered_json::array();
+  for (std::size_t i = 0; i < w.candidates.size(); ++i) {
+    const Candidate& c = w.candidates[i];
+    ordered_json cj{{"label", c.label},
+                    {"bytes", json_number(c.bytes)},
+                    {"flops", json_number(c.flops)},
+                    {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
+                    {"chosen", i == w.chosen}};
+    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (docs/method.md §8.7)
+    candidates.push_back(std::move(cj));
+  }
+  return candidates;
+}
+
+// Fields added since docs/method.md §16, in its order, each only when it applies.
+void add_later_entry_fields(const HeadEntry& e, ordered_json& j) {
+  const WorkEstimate& w = e.work;
+  const Verdict& v = e.verdict;
+  if (w.bytes_lower_bound) j["bytes_lower_bound"] = json_number(w.bytes_lower_bound);
+  if (v.roof != Roof::none) j["roof"] = to_string(v.roof);
+  // docs/method.md §5.7: which figure the roof divided by, where the run has measured ones.
+  if (v.roof != Roof::none && v.ceiling_recorded) j["ceiling"] = to_string(v.ceiling);
+  if (w.comm) {
+    j["link_bytes"] = json_number(w.comm->link_bytes);
+    j["link_util"] = json_number(v.link_util);
+  }
+  if (w.measured_vs_model)
+    j["measured_vs_model"] = ordered_json{{"bytes", json_number(w.measured_vs_model->bytes)},
+                                          {"flops", json_number(w.measured_vs_model->flops)}};
+  if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
+  if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(e.serving_weighted_pct);
+  if (!w.signatures.empty()) add_signatures(w, v, j);
+}
+
 }  // namespace
 
 ordered_json entry_json(const HeadEntry& e) {
@@ -146,33 +182,8 @@ ordered_json entry_json(const HeadEntry& e) {
   j["byte_reduction_levers"] = e.advice.levers;
   j["notes"] = join_notes(e.notes);
   j["stage"] = to_string(e.stage);
-  ordered_json candidates = ordered_json::array();
-  for (std::size_t i = 0; i < w.candidates.size(); ++i) {
-    const Candidate& c = w.candidates[i];
-    ordered_json cj{{"label", c.label},
-                    {"bytes", json_number(c.bytes)},
-                    {"flops", json_number(c.flops)},
-                    {"feasible", c.feasible ? ordered_json(*c.feasible) : ordered_json(nullptr)},
-                    {"chosen", i == w.chosen}};
-    if (!c.in_choice) cj["in_choice"] = false;  // reported for comparison (docs/method.md §8.7)
-    candidates.push_back(std::move(cj));
-  }
-  j["byte_candidates"] = std::move(candidates);
-  // Fields added since docs/method.md §16, in its order, each only when it applies.
-  if (w.bytes_lower_bound) j["bytes_lower_bound"] = json_number(w.bytes_lower_bound);
-  if (v.roof != Roof::none) j["roof"] = to_string(v.roof);
-  // docs/method.md §5.7: which figure the roof divided by, where the run has measured ones.
-  if (v.roof != Roof::none && v.ceiling_recorded) j["ceiling"] = to_string(v.ceiling);
-  if (w.comm) {
-    j["link_bytes"] = json_number(w.comm->link_bytes);
-    j["link_util"] = json_number(v.link_util);
-  }
-  if (w.measured_vs_model)
-    j["measured_vs_model"] = ordered_json{{"bytes", json_number(w.measured_vs_model->bytes)},
-                                          {"flops", json_number(w.measured_vs_model->flops)}};
-  if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
-  if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(e.serving_weighted_pct);
-  if (!w.signatures.empty()) add_signatures(w, v, j);
+  j["byte_candidates"] = byte_candidates_json(w);
+  add_later_entry_fields(e, j);
   return j;
 }
 

@@ -47,6 +47,87 @@ std::string model_name(const Analysis& a) {
   return m;
 }
 
+// The legend's headroom colours and the infeasible marker; returns the y below them.
+double legend_headroom(svg::Writer& w, double x, double y) {
+  heading(w, x, y + 10, "Headroom (colour)");
+  y += 30;
+  static constexpr std::pair<Headroom, const char*> k_rows[] = {
+      {Headroom::underperforming, "underperforming (< 0.6 × target)"},
+      {Headroom::moderate, "moderate (0.6–0.9 × target)"},
+      {Headroom::saturated, "saturated (≥ 0.9 × target)"},
+      {Headroom::unknown, "no verdict"}};
+  for (const auto& [h, text] : k_rows) {
+    w.leaf("circle", {{"cx", num(x + 7)},
+                      {"cy", num(y - 4)},
+                      {"r", "6"},
+                      {"fill", headroom_color(h)},
+                      {"fill-opacity", "0.85"}});
+    label(w, x + 20, y, text, 11.5);
+    y += 20;
+  }
+  w.leaf("polygon", diamond(x + 7, y - 4, 6));
+  label(w, x + 20, y, "infeasible estimate,", 11.5);
+  label(w, x + 20, y + 14, "drawn at its bound", 11.5);
+  return y + 40;
+}
+
+// The legend's line samples: roofs (measured and datasheet), ceilings, ridges; returns the y
+// below them.
+double legend_lines(svg::Writer& w, const Model& m, double x, double y) {
+  heading(w, x, y, "Lines");
+  y += 20;
+  line_sample(w, x, y - 4, "", 2.5, 1.0);
+  label(w, x + 34, y, m.any_measured ? "measured roof (ceiling)" : "roof: memory, compute", 11.5);
+  y += 20;
+  if (m.any_measured) {
+    // docs/method.md §5.7: which line is which, where both are drawn.
+    line_sample(w, x, y - 4, k_datasheet_dash, 2.0, 1.0, k_datasheet);
+    label(w, x + 34, y, "datasheet roof", 11.5);
+    y += 20;
+  }
+  line_sample(w, x, y - 4, "7 5", 1.5, 0.55);
+  label(w, x + 34, y, "target_eff × roof", 11.5);
+  y += 20;
+  line_sample(w, x, y - 4, "2 4", 1.0, 0.5);
+  label(w, x + 34, y, "ridge point", 11.5);
+  return y + 30;
+}
+
+// The legend's marker sizes for three shares of GPU time; returns the y below them.
+double legend_marker_sizes(svg::Writer& w, double x, double y) {
+  heading(w, x, y, "Marker area ∝ % GPU time");
+  y += 12;
+  double cx = x + 4;
+  for (double pct : {5.0, 10.0, 25.0}) {
+    const double r = marker_radius(pct);
+    cx += r;
+    w.leaf("circle", {{"cx", num(cx)},
+                      {"cy", num(y + 14)},
+                      {"r", num(r)},
+                      {"fill", "none"},
+                      {"stroke", k_muted}});
+    put_text(w, cx, y + 44, fmt::format("{:g}%", pct),
+             with(font(k_sans, 11, k_muted), {{"text-anchor", "middle"}}));
+    cx += r + 22;
+  }
+  return y + 70;
+}
+
+// The legend's list of entries left off the chart, each with its reason (the first few).
+void legend_off_chart(svg::Writer& w, const Model& m, double x, double y) {
+  heading(w, x, y, fmt::format("Not plotted ({})", m.off_chart.size()));
+  y += 18;
+  for (std::size_t i = 0; i < m.off_chart.size() && i < k_max_off_chart; ++i) {
+    label(w, x, y, svg::clip(m.off_chart[i].name, 32), 11, k_ink, k_mono);
+    label(w, x + 8, y + 14, svg::clip(m.off_chart[i].reason, 34), 10.5, k_muted);
+    y += 32;
+  }
+  if (m.off_chart.size() > k_max_off_chart)
+    label(w, x, y,
+          fmt::format("… and {} more (see the report)", m.off_chart.size() - k_max_off_chart), 11,
+          k_muted);
+}
+
 }  // namespace
 
 void put_text(svg::Writer& w, double x, double y, std::string_view s, Attrs attrs) {
@@ -144,75 +225,10 @@ svg::Attrs diamond(double x, double y, double r) {
 
 void draw_legend(svg::Writer& w, const Model& m, double x, double y) {
   w.open("g", {{"id", "legend"}});
-  heading(w, x, y + 10, "Headroom (colour)");
-  y += 30;
-  static constexpr std::pair<Headroom, const char*> k_rows[] = {
-      {Headroom::underperforming, "underperforming (< 0.6 × target)"},
-      {Headroom::moderate, "moderate (0.6–0.9 × target)"},
-      {Headroom::saturated, "saturated (≥ 0.9 × target)"},
-      {Headroom::unknown, "no verdict"}};
-  for (const auto& [h, text] : k_rows) {
-    w.leaf("circle", {{"cx", num(x + 7)},
-                      {"cy", num(y - 4)},
-                      {"r", "6"},
-                      {"fill", headroom_color(h)},
-                      {"fill-opacity", "0.85"}});
-    label(w, x + 20, y, text, 11.5);
-    y += 20;
-  }
-  w.leaf("polygon", diamond(x + 7, y - 4, 6));
-  label(w, x + 20, y, "infeasible estimate,", 11.5);
-  label(w, x + 20, y + 14, "drawn at its bound", 11.5);
-  y += 40;
-
-  heading(w, x, y, "Lines");
-  y += 20;
-  line_sample(w, x, y - 4, "", 2.5, 1.0);
-  label(w, x + 34, y, m.any_measured ? "measured roof (ceiling)" : "roof: memory, compute", 11.5);
-  y += 20;
-  if (m.any_measured) {
-    // docs/method.md §5.7: which line is which, where both are drawn.
-    line_sample(w, x, y - 4, k_datasheet_dash, 2.0, 1.0, k_datasheet);
-    label(w, x + 34, y, "datasheet roof", 11.5);
-    y += 20;
-  }
-  line_sample(w, x, y - 4, "7 5", 1.5, 0.55);
-  label(w, x + 34, y, "target_eff × roof", 11.5);
-  y += 20;
-  line_sample(w, x, y - 4, "2 4", 1.0, 0.5);
-  label(w, x + 34, y, "ridge point", 11.5);
-  y += 30;
-
-  heading(w, x, y, "Marker area ∝ % GPU time");
-  y += 12;
-  double cx = x + 4;
-  for (double pct : {5.0, 10.0, 25.0}) {
-    const double r = marker_radius(pct);
-    cx += r;
-    w.leaf("circle", {{"cx", num(cx)},
-                      {"cy", num(y + 14)},
-                      {"r", num(r)},
-                      {"fill", "none"},
-                      {"stroke", k_muted}});
-    put_text(w, cx, y + 44, fmt::format("{:g}%", pct),
-             with(font(k_sans, 11, k_muted), {{"text-anchor", "middle"}}));
-    cx += r + 22;
-  }
-  y += 70;
-
-  if (!m.off_chart.empty()) {
-    heading(w, x, y, fmt::format("Not plotted ({})", m.off_chart.size()));
-    y += 18;
-    for (std::size_t i = 0; i < m.off_chart.size() && i < k_max_off_chart; ++i) {
-      label(w, x, y, svg::clip(m.off_chart[i].name, 32), 11, k_ink, k_mono);
-      label(w, x + 8, y + 14, svg::clip(m.off_chart[i].reason, 34), 10.5, k_muted);
-      y += 32;
-    }
-    if (m.off_chart.size() > k_max_off_chart)
-      label(w, x, y,
-            fmt::format("… and {} more (see the report)", m.off_chart.size() - k_max_off_chart), 11,
-            k_muted);
-  }
+  y = legend_headroom(w, x, y);
+  y = legend_lines(w, m, x, y);
+  y = legend_marker_sizes(w, x, y);
+  if (!m.off_chart.empty()) legend_off_chart(w, m, x, y);
   w.close();
 }
 

@@ -96,88 +96,115 @@ Rect marker_box(const LabelRequest& l, double margin) {
   return {l.x - r, l.y - r, 2 * r, 2 * r};
 }
 
+constexpr std::array<std::array<int, 2>, 8> k_dirs{
+    {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}};
+constexpr std::array<double, 5> k_slides{0.0, 0.5, -0.5, 1.0, -1.0};
+
+// What placing label `i` weighs a spot against: the plot, the other markers and what is taken.
+struct LabelContext {
+  const std::vector<LabelRequest>& labels;
+  std::size_t i;
+  const Rect& bounds;
+  const std::vector<Rect>& taken;  // fixed text and the labels already placed
+};
+
+// Adds to `cost` what a leader from the marker to `box` costs: 40 for each 3-pixel step of it
+// inside a taken box.
+void add_leader_cost(double& cost, const LabelRequest& l, const Rect& box,
+                     const std::vector<Rect>& taken) {
+  const double tx = std::clamp(l.x, box.x, box.right()), ty = std::clamp(l.y, box.y, box.bottom());
+  const double len = std::hypot(tx - l.x, ty - l.y);
+  for (double d = l.r; d < len; d += 3) {
+    const double px = l.x + (tx - l.x) * d / len, py = l.y + (ty - l.y) * d / len;
+    for (const auto& t : taken)
+      if (px >= t.x && px <= t.right() && py >= t.y && py <= t.bottom()) cost += 40;
+  }
+}
+
+// What putting the label at `box` costs (0: a free spot), with a leader line or without.
+double spot_cost(const LabelContext& ctx, const Rect& box, bool leader) {
+  const LabelRequest& l = ctx.labels[ctx.i];
+  double cost = box.inside(ctx.bounds) ? 0.0 : k_outside_cost;
+  for (const auto& t : ctx.taken) cost += k_label_overlap_cost * box.overlap_area(t);
+  // Other markers, with a margin: a label must not look like it belongs to a neighbour.
+  for (std::size_t j = 0; j < ctx.labels.size(); ++j)
+    if (j != ctx.i) {
+      const LabelRequest& o = ctx.labels[j];
+      cost += box.overlap_area(marker_box(o, k_marker_margin));
+    }
+  // Its own marker stays visible: a label far from it must not cover it.
+  cost += k_label_overlap_cost * box.overlap_area(marker_box(l, 0.0));
+  // A leader line must not run through another label.
+  if (leader) add_leader_cost(cost, l, box, ctx.taken);
+  return cost;
+}
+
+// The cheapest spot for the label's box `form` around its marker, ring by ring outwards, and
+// its cost; stops at the first ring with a free spot.
+std::pair<LabelSpot, double> ring_search(const LabelContext& ctx, const LabelRequest& form,
+                                         bool compact) {
+  LabelSpot best;
+  double best_cost = std::numeric_limits<double>::infinity();
+  for (int ring = 0; ring < k_rings && best_cost > 0; ++ring) {
+    const double d = form.r + k_gap + ring * k_ring;
+    for (const auto& [dx, dy] : k_dirs)
+      for (const double slide : k_slides) {
+        // Sliding only moves a box along a side (above, below, left, right), not a corner.
+        if (slide != 0.0 && dx != 0 && dy != 0) continue;
+        const Rect box = candidate(form, dx, dy, d, slide);
+        double cost = spot_cost(ctx, box, ring > 0);
+        // A spot further out costs a little, so a free near spot always wins.
+        if (cost > 0) cost += ring;
+        if (cost < best_cost) {
+          best_cost = cost;
+          best = {box, ring > 0, compact};
+        }
+      }
+  }
+  return std::pair{best, best_cost};
+}
+
+// The last resort: a scan of the whole plot for a spot cheaper than `best_cost`, nearer to the
+// marker counting for a little; such a spot replaces `best`, with a leader.
+void scan_plot(const LabelContext& ctx, LabelSpot& best, double& best_cost) {
+  const LabelRequest& l = ctx.labels[ctx.i];
+  const Rect& bounds = ctx.bounds;
+  const bool compact = l.compact_w > 0 && l.compact_h > 0;
+  const double w = compact ? l.compact_w : l.w, h = compact ? l.compact_h : l.h;
+  for (double y = bounds.y; y + h <= bounds.bottom(); y += k_scan_step)
+    for (double x = bounds.x; x + w <= bounds.right(); x += k_scan_step) {
+      const Rect box{x, y, w, h};
+      const double cost =
+          spot_cost(ctx, box, true) + std::hypot(x + w / 2 - l.x, y + h / 2 - l.y) / k_scan_step;
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = {box, true, compact};
+      }
+    }
+}
+
 }  // namespace
 
 std::vector<LabelSpot> place_labels(const std::vector<LabelRequest>& labels, const Rect& bounds,
                                     const std::vector<Rect>& obstacles) {
-  static constexpr std::array<std::array<int, 2>, 8> k_dirs{
-      {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}};
-  static constexpr std::array<double, 5> k_slides{0.0, 0.5, -0.5, 1.0, -1.0};
   std::vector<Rect> taken = obstacles;  // fixed text, then each label as it is placed
   std::vector<LabelSpot> spots;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const LabelRequest& l = labels[i];
-    const auto cost_of = [&](const Rect& box, bool leader) {
-      double cost = box.inside(bounds) ? 0.0 : k_outside_cost;
-      for (const auto& t : taken) cost += k_label_overlap_cost * box.overlap_area(t);
-      // Other markers, with a margin: a label must not look like it belongs to a neighbour.
-      for (std::size_t j = 0; j < labels.size(); ++j)
-        if (j != i) {
-          const LabelRequest& o = labels[j];
-          cost += box.overlap_area(marker_box(o, k_marker_margin));
-        }
-      // Its own marker stays visible: a label far from it must not cover it.
-      cost += k_label_overlap_cost * box.overlap_area(marker_box(l, 0.0));
-      if (leader) {
-        // A leader line must not run through another label.
-        const double tx = std::clamp(l.x, box.x, box.right()),
-                     ty = std::clamp(l.y, box.y, box.bottom());
-        const double len = std::hypot(tx - l.x, ty - l.y);
-        for (double d = l.r; d < len; d += 3) {
-          const double px = l.x + (tx - l.x) * d / len, py = l.y + (ty - l.y) * d / len;
-          for (const auto& t : taken)
-            if (px >= t.x && px <= t.right() && py >= t.y && py <= t.bottom()) cost += 40;
-        }
-      }
-      return cost;
-    };
-    const auto search = [&](const LabelRequest& form, bool compact) {
-      LabelSpot best;
-      double best_cost = std::numeric_limits<double>::infinity();
-      for (int ring = 0; ring < k_rings && best_cost > 0; ++ring) {
-        const double d = form.r + k_gap + ring * k_ring;
-        for (const auto& [dx, dy] : k_dirs)
-          for (const double slide : k_slides) {
-            // Sliding only moves a box along a side (above, below, left, right), not a corner.
-            if (slide != 0.0 && dx != 0 && dy != 0) continue;
-            const Rect box = candidate(form, dx, dy, d, slide);
-            double cost = cost_of(box, ring > 0);
-            // A spot further out costs a little, so a free near spot always wins.
-            if (cost > 0) cost += ring;
-            if (cost < best_cost) {
-              best_cost = cost;
-              best = {box, ring > 0, compact};
-            }
-          }
-      }
-      return std::pair{best, best_cost};
-    };
-    auto [best, best_cost] = search(l, false);
+    const LabelContext ctx{labels, i, bounds, taken};
+    auto [best, best_cost] = ring_search(ctx, l, false);
     if (best_cost >= k_label_overlap_cost && l.compact_w > 0 && l.compact_h > 0) {
       LabelRequest one_line = l;
       one_line.w = l.compact_w;
       one_line.h = l.compact_h;
-      auto [compact, compact_cost] = search(one_line, true);
+      auto [compact, compact_cost] = ring_search(ctx, one_line, true);
       if (compact_cost < best_cost) {
         best = compact;
         best_cost = compact_cost;
       }
     }
     // Crowded: the nearest free spot anywhere in the plot, joined to its marker by a leader.
-    if (best_cost >= k_label_overlap_cost) {
-      const bool compact = l.compact_w > 0 && l.compact_h > 0;
-      const double w = compact ? l.compact_w : l.w, h = compact ? l.compact_h : l.h;
-      for (double y = bounds.y; y + h <= bounds.bottom(); y += k_scan_step)
-        for (double x = bounds.x; x + w <= bounds.right(); x += k_scan_step) {
-          const Rect box{x, y, w, h};
-          const double cost =
-              cost_of(box, true) + std::hypot(x + w / 2 - l.x, y + h / 2 - l.y) / k_scan_step;
-          if (cost < best_cost) {
-            best_cost = cost;
-            best = {box, true, compact};
-          }
-        }
-    }
+    if (best_cost >= k_label_overlap_cost) scan_plot(ctx, best, best_cost);
     taken.push_back(best.box);
     spots.push_back(best);
   }

@@ -74,17 +74,17 @@ std::string join(const std::vector<std::string>& parts) {
   return s;
 }
 
-}  // namespace
-
-Model chart_model(const Analysis& a) {
-  Model m;
-  if (a.peaks.hbm_bw_bytes_s && positive(*a.peaks.hbm_bw_bytes_s))
-    m.bw_bytes_s = *a.peaks.hbm_bw_bytes_s;
-  if (m.bw_bytes_s && a.peaks.memory_ceiling == CeilingKind::measured &&
-      a.peaks.datasheet_hbm_bw_bytes_s && positive(*a.peaks.datasheet_hbm_bw_bytes_s))
-    m.datasheet_bw_bytes_s = *a.peaks.datasheet_hbm_bw_bytes_s;
+// The memory roof, and the datasheet one above it where the roof is a measured ceiling.
+void set_memory_roof(Model& m, const ResolvedPeaks& peaks) {
+  if (peaks.hbm_bw_bytes_s && positive(*peaks.hbm_bw_bytes_s)) m.bw_bytes_s = *peaks.hbm_bw_bytes_s;
+  if (m.bw_bytes_s && peaks.memory_ceiling == CeilingKind::measured &&
+      peaks.datasheet_hbm_bw_bytes_s && positive(*peaks.datasheet_hbm_bw_bytes_s))
+    m.datasheet_bw_bytes_s = *peaks.datasheet_hbm_bw_bytes_s;
   m.any_measured = m.datasheet_bw_bytes_s.has_value();
+}
 
+// Each entry as a point, or off the chart with the reason.
+void place_entries(Model& m, const Analysis& a) {
   for (const auto& e : a.entries) {
     std::string why;
     if (!m.bw_bytes_s) {
@@ -96,15 +96,17 @@ Model chart_model(const Analysis& a) {
     else
       m.off_chart.push_back({shown_name(e), why});
   }
+}
 
-  // Roofs and ceilings of the dtypes and classes in play.
+// The roofs and target_eff ceilings of the dtypes and classes in play.
+void add_roofs_and_ceilings(Model& m, const ResolvedPeaks& peaks) {
   std::map<std::string, double> roof_peaks;
   std::map<std::pair<double, std::string>, std::vector<std::string>> ceiling_classes;
   for (const auto& p : m.points) {
     const HeadEntry& e = *p.entry;
     std::string dtype;
     if (e.work.has_compute_peak_class)
-      if (auto peak = peak_flops_for(a.peaks, e.work.compute_dtype.key); peak && positive(*peak)) {
+      if (auto peak = peak_flops_for(peaks, e.work.compute_dtype.key); peak && positive(*peak)) {
         dtype = e.work.compute_dtype.key;
         roof_peaks[dtype] = *peak;
       }
@@ -117,8 +119,8 @@ Model chart_model(const Analysis& a) {
   for (const auto& [dtype, peak] : roof_peaks) {
     Roof r{dtype, peak, peak / *m.bw_bytes_s, std::nullopt};
     if (const auto key = dtype_key_from(dtype);
-        key && compute_ceiling_for(a.peaks, *key) == CeilingKind::measured)
-      if (const auto ds = datasheet_flops_for(a.peaks, *key); ds && positive(*ds)) {
+        key && compute_ceiling_for(peaks, *key) == CeilingKind::measured)
+      if (const auto ds = datasheet_flops_for(peaks, *key); ds && positive(*ds)) {
         r.datasheet_flops_s = *ds;
         m.any_measured = true;
       }
@@ -135,8 +137,10 @@ Model chart_model(const Analysis& a) {
   std::stable_sort(m.ceilings.begin(), m.ceilings.end(), [](const Ceiling& l, const Ceiling& r) {
     return l.target * l.peak_flops_s.value_or(0) > r.target * r.peak_flops_s.value_or(0);
   });
+}
 
-  // Axes: every point and ridge, with room right of the ridges for the flat roofs.
+// The axes: every point and ridge, with room right of the ridges for the flat roofs.
+void fit_axes(Model& m) {
   double x_lo = 1.0, x_hi = 1000.0, y_lo = 1e12, y_hi = 1e15;
   bool any = false;
   const auto take = [&](double x, double y) {
@@ -158,6 +162,10 @@ Model chart_model(const Analysis& a) {
     m.x = decade_span(x_lo, x_hi, k_min_decades, k_max_decades);
     m.y = decade_span(y_lo, y_hi, k_min_decades, k_max_decades);
   }
+}
+
+// Points outside the plotted decades move to the off-chart list.
+void keep_points_inside(Model& m) {
   const LogScale xs{m.x.lo_exp, m.x.hi_exp, 0, 1}, ys{m.y.lo_exp, m.y.hi_exp, 0, 1};
   std::vector<Point> inside;
   for (const auto& p : m.points) {
@@ -170,15 +178,28 @@ Model chart_model(const Analysis& a) {
                        p.flops_s)});
   }
   m.points = std::move(inside);
+}
 
+// Why no point is drawn ("" when some are).
+std::string empty_reason_for(const Model& m, const Analysis& a) {
   if (!m.bw_bytes_s)
-    m.empty_reason = a.peaks.hard_unknown
-                         ? "no peaks for this part (hard unknown): no roofline to draw"
-                         : "no memory peak for this part: no roofline to draw";
-  else if (a.entries.empty())
-    m.empty_reason = "no entry reached the head threshold";
-  else if (m.points.empty())
-    m.empty_reason = "no analysed entry has both bytes and FLOPs to place";
+    return a.peaks.hard_unknown ? "no peaks for this part (hard unknown): no roofline to draw"
+                                : "no memory peak for this part: no roofline to draw";
+  if (a.entries.empty()) return "no entry reached the head threshold";
+  if (m.points.empty()) return "no analysed entry has both bytes and FLOPs to place";
+  return "";
+}
+
+}  // namespace
+
+Model chart_model(const Analysis& a) {
+  Model m;
+  set_memory_roof(m, a.peaks);
+  place_entries(m, a);
+  add_roofs_and_ceilings(m, a.peaks);
+  fit_axes(m);
+  keep_points_inside(m);
+  m.empty_reason = empty_reason_for(m, a);
   return m;
 }
 

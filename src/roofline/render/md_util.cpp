@@ -21,6 +21,65 @@ std::string cut(std::string_view s, std::size_t max_chars) {
   return std::string(s.substr(0, end)) + "…";
 }
 
+// Appends character `i` of `text` as Markdown text: whitespace as a space, control bytes as '?',
+// and a backslash before every character that could start markup there.
+void append_md_escaped(std::string& out, std::string_view text, std::size_t i) {
+  const char c = text[i];
+  const auto alnum = [&](std::size_t j) {
+    return j < text.size() && std::isalnum(static_cast<unsigned char>(text[j]));
+  };
+  switch (c) {
+    case '\n':
+    case '\r':
+    case '\t':
+      out += ' ';
+      break;
+    case '|':
+      out += "\\|";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '`':
+      out += "\\`";
+      break;
+    case '*':
+      out += "\\*";
+      break;
+    case ']':
+      // Only a `]` followed by `(` or `:` can close a link or start a definition (the report
+      // defines no reference, so `[0][0]` stays text); escape just those.
+      if (i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == ':'))
+        out += "\\]";
+      else
+        out += ']';
+      break;
+    // CommonMark backslash escapes: literal in every renderer, and legible in the raw text
+    // (entities such as &lt; are neither).
+    case '<':
+      out += "\\<";
+      break;
+    case '>':
+      out += "\\>";
+      break;
+    case '&':
+      out += "\\&";
+      break;
+    case '_':
+      // Intraword underscores cannot start emphasis; escape only at word edges.
+      if (i > 0 && alnum(i - 1) && alnum(i + 1))
+        out += '_';
+      else
+        out += "\\_";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        out += '?';
+      else
+        out += c;
+  }
+}
+
 }  // namespace
 
 std::string md_code(std::string_view text, bool in_table, std::size_t max_chars) {
@@ -57,62 +116,7 @@ std::string md_code(std::string_view text, bool in_table, std::size_t max_chars)
 std::string md_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const auto alnum = [&](std::size_t j) {
-      return j < text.size() && std::isalnum(static_cast<unsigned char>(text[j]));
-    };
-    switch (c) {
-      case '\n':
-      case '\r':
-      case '\t':
-        out += ' ';
-        break;
-      case '|':
-        out += "\\|";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '`':
-        out += "\\`";
-        break;
-      case '*':
-        out += "\\*";
-        break;
-      case ']':
-        // Only a `]` followed by `(` or `:` can close a link or start a definition (the report
-        // defines no reference, so `[0][0]` stays text); escape just those.
-        if (i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == ':'))
-          out += "\\]";
-        else
-          out += ']';
-        break;
-      // CommonMark backslash escapes: literal in every renderer, and legible in the raw text
-      // (entities such as &lt; are neither).
-      case '<':
-        out += "\\<";
-        break;
-      case '>':
-        out += "\\>";
-        break;
-      case '&':
-        out += "\\&";
-        break;
-      case '_':
-        // Intraword underscores cannot start emphasis; escape only at word edges.
-        if (i > 0 && alnum(i - 1) && alnum(i + 1))
-          out += '_';
-        else
-          out += "\\_";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-          out += '?';
-        else
-          out += c;
-    }
-  }
+  for (std::size_t i = 0; i < text.size(); ++i) append_md_escaped(out, text, i);
   return out;
 }
 

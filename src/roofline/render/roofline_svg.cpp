@@ -1,5 +1,6 @@
 // profile_roofline.svg: the log-log roofline of one Analysis, drawn with our own SVG writer.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -36,6 +37,10 @@ constexpr double k_width = 1040, k_height = 660;
 constexpr Rect k_plot{118, 84, 670, 480};
 constexpr double k_legend_x = 808;
 constexpr std::size_t k_label_chars = 30;
+// Font sizes: a roof's label, a ceiling's or ridge's label.
+constexpr double k_roof_text = 12.5, k_note_text = 11.5;
+// A point's label: the name's and the caption's font sizes, and the padding around them.
+constexpr double k_name_size = 12, k_caption_size = 10.5, k_label_pad = 4;
 // A white outline under fixed text keeps it legible where it crosses a line.
 const Attrs k_halo{{"stroke", "#ffffff"},
                    {"stroke-width", "3"},
@@ -87,11 +92,11 @@ void datasheet_roofs(Canvas& c, double x_lo, double x_hi, double ridge_max) {
     line(pt(x_lo, ds_bw * x_lo) + " " + pt(ds_ridge_max, ds_bw * ds_ridge_max));
 }
 
-void roofs(Canvas& c) {
+// The ceilings (dashed), the datasheet roofs where measured ones are drawn, the compute roofs with
+// their ridge lines, and the memory roof, clipped to the plot.
+void draw_roof_lines(Canvas& c, double x_lo, double x_hi, double ridge_max) {
   svg::Writer& w = c.w;
   const double bw = *c.m.bw_bytes_s;
-  const double x_lo = std::pow(10.0, c.xs.lo_exp), x_hi = std::pow(10.0, c.xs.hi_exp);
-  const double ridge_max = c.m.roofs.empty() ? x_hi : c.m.roofs.front().ridge;
   const auto pt = [&](double x, double y) { return num(c.xs(x)) + "," + num(c.ys(y)); };
   w.open("g", {{"clip-path", "url(#plot-area)"}, {"fill", "none"}});
   for (const auto& ceil : c.m.ceilings) {
@@ -127,9 +132,11 @@ void roofs(Canvas& c) {
                       {"stroke-width", "2.5"},
                       {"stroke-linecap", "round"}});
   w.close();
+}
 
-  // Labels: compute roofs at their right end, ceilings below them, ridges along the dotted line.
-  const double size = 12.5, small = 11.5;
+// Each compute roof's label at its right end, above the line.
+void label_compute_roofs(Canvas& c) {
+  const double size = k_roof_text;
   for (const auto& r : c.m.roofs) {
     if (!c.xs.contains(r.ridge) || !c.ys.contains(r.peak_flops_s)) continue;
     const std::string s =
@@ -141,12 +148,18 @@ void roofs(Canvas& c) {
     const double wd = static_cast<double>(svg::code_points(s)) * k_sans_em * size;
     const double y = settle(
         c, {k_plot.right() - 6 - wd, c.ys(r.peak_flops_s) - 6 - size, wd, size + 2}, size + 2);
-    put_text(w, k_plot.right() - 6, y + size, s,
+    put_text(c.w, k_plot.right() - 6, y + size, s,
              with(font(k_sans, size, k_roof),
                   with({{"text-anchor", "end"}, {"font-weight", "bold"}}, k_halo)));
   }
+}
+
+// Each ceiling's label below its line: at the right edge below a flat ceiling, where the memory
+// roof ends for a memory-only one.
+void label_ceilings(Canvas& c, double x_hi, double ridge_max) {
+  const double bw = *c.m.bw_bytes_s;
+  const double small = k_note_text;
   for (const auto& ceil : c.m.ceilings) {
-    // At the right edge below a flat ceiling; where the memory roof ends for a memory-only one.
     const double x_end = ceil.peak_flops_s ? x_hi : std::min(ridge_max, x_hi);
     const double y_val = ceil.target * (ceil.peak_flops_s ? *ceil.peak_flops_s : bw * x_end);
     if (!c.ys.contains(y_val)) continue;
@@ -155,80 +168,122 @@ void roofs(Canvas& c) {
     const double wd = static_cast<double>(svg::code_points(s)) * k_sans_em * small;
     const double right = c.xs(x_end) - 6;
     const double y = settle(c, {right - wd, c.ys(y_val) + 3, wd, small + 2}, small + 2);
-    put_text(w, right, y + small, s,
+    put_text(c.w, right, y + small, s,
              with(font(k_sans, small, k_muted), with({{"text-anchor", "end"}}, k_halo)));
   }
+}
+
+// Each ridge's label, rotated along its dotted line.
+void label_ridges(Canvas& c) {
+  const double small = k_note_text;
   for (const auto& r : c.m.roofs) {
     if (!c.xs.contains(r.ridge)) continue;
     const std::string s = fmt::format("ridge {:.3g} FLOP/B ({})", r.ridge, r.dtype);
     const double len = static_cast<double>(svg::code_points(s)) * k_sans_em * small;
     const double x = c.xs(r.ridge) - 5, y = k_plot.bottom() - 8;
     c.fixed.push_back({x - small, y - len, small + 2, len});
-    w.text("text",
-           with(font(k_sans, small, k_muted),
-                with({{"transform", fmt::format("translate({} {}) rotate(-90)", num(x), num(y))}},
-                     k_halo)),
-           s);
+    c.w.text("text",
+             with(font(k_sans, small, k_muted),
+                  with({{"transform", fmt::format("translate({} {}) rotate(-90)", num(x), num(y))}},
+                       k_halo)),
+             s);
   }
-  // The memory roof's label rides the visible part of the diagonal, lifted off the line, at the
-  // first spot along it that no marker covers.
+}
+
+// Text of length `len` rotated by `angle` from (px, py), lifted off its line, as a chain of small
+// boxes (one box per ~size pixels of its length).
+std::vector<Rect> diagonal_text_boxes(double px, double py, double len, double angle, double size) {
+  const double ux = std::cos(angle), uy = std::sin(angle);  // along the text
+  const double nx = uy, ny = -ux;                           // "up" from the baseline
+  std::vector<Rect> out;
+  for (double d = 0; d < len; d += size) {
+    const double bx = px + ux * (d + size / 2) + nx * (6 + size / 2);
+    const double by = py + uy * (d + size / 2) + ny * (6 + size / 2);
+    out.push_back({bx - size / 2 - 1, by - size / 2 - 1, size + 2, size + 2});
+  }
+  return out;
+}
+
+// Every point's marker with a margin.
+std::vector<Rect> marker_keepouts(const Canvas& c) {
+  std::vector<Rect> markers;
+  for (const auto& p : c.m.points) {
+    const double r = marker_radius(p.entry->pct_gpu_time) + 6;
+    markers.push_back({c.xs(p.ai) - r, c.ys(p.flops_s) - r, 2 * r, 2 * r});
+  }
+  return markers;
+}
+
+// The pixel where the memory roof's label starts: of a few spots along the visible diagonal
+// [vis_lo, vis_hi] that keep it inside the plot, the first that covers no marker, else the one
+// that covers least; none when no spot fits.
+std::optional<std::array<double, 2>> memory_label_spot(const Canvas& c, double vis_lo,
+                                                       double vis_hi, double len, double angle,
+                                                       double size) {
+  const double bw = *c.m.bw_bytes_s;
+  const double ux = std::cos(angle), uy = std::sin(angle);
+  const std::vector<Rect> markers = marker_keepouts(c);
+  double best_cost = -1, best_x = 0, best_y = 0;
+  for (double f : {0.08, 0.25, 0.45, 0.65, 0.15, 0.35, 0.55}) {
+    const double x = std::pow(10.0, std::log10(vis_lo) + f * std::log10(vis_hi / vis_lo));
+    const double px = c.xs(x), py = c.ys(bw * x);
+    if (px + ux * len > k_plot.right() - 4 || py + uy * len < k_plot.y + 4) continue;
+    double cost = 0;
+    for (const auto& b : diagonal_text_boxes(px, py, len, angle, size))
+      for (const auto& mk : markers) cost += b.overlap_area(mk);
+    if (best_cost < 0 || cost < best_cost) {
+      best_cost = cost;
+      best_x = px;
+      best_y = py;
+    }
+    if (cost == 0) break;
+  }
+  if (best_cost < 0) return std::nullopt;
+  return std::array<double, 2>{best_x, best_y};
+}
+
+// The memory roof's label rides the visible part of the diagonal, lifted off the line, at the
+// first spot along it that no marker covers.
+void label_memory_roof(Canvas& c, double x_lo, double ridge_max) {
+  const double bw = *c.m.bw_bytes_s;
+  const double size = k_roof_text;
   const double vis_lo = std::max(x_lo, std::pow(10.0, c.ys.lo_exp) / bw);
   const double vis_hi = std::min(ridge_max, std::pow(10.0, c.ys.hi_exp) / bw);
-  if (vis_hi > vis_lo) {
-    const std::string s =
-        c.m.datasheet_bw_bytes_s
-            ? fmt::format("memory roof {} measured (datasheet {})", format_rate(bw, "B/s"),
-                          format_rate(*c.m.datasheet_bw_bytes_s, "B/s"))
-            : fmt::format("memory roof {}", format_rate(bw, "B/s"));
-    const double len = static_cast<double>(svg::code_points(s)) * k_sans_em * size;
-    const double angle = std::atan2(c.ys(bw * 10) - c.ys(bw), c.xs(10) - c.xs(1));
-    const double ux = std::cos(angle), uy = std::sin(angle);  // along the text
-    const double nx = uy, ny = -ux;                           // "up" from the baseline
-    // The rotated text as a chain of small boxes (one box per ~size pixels of its length).
-    const auto boxes = [&](double px, double py) {
-      std::vector<Rect> out;
-      for (double d = 0; d < len; d += size) {
-        const double bx = px + ux * (d + size / 2) + nx * (6 + size / 2);
-        const double by = py + uy * (d + size / 2) + ny * (6 + size / 2);
-        out.push_back({bx - size / 2 - 1, by - size / 2 - 1, size + 2, size + 2});
-      }
-      return out;
-    };
-    std::vector<Rect> markers;
-    for (const auto& p : c.m.points) {
-      const double r = marker_radius(p.entry->pct_gpu_time) + 6;
-      markers.push_back({c.xs(p.ai) - r, c.ys(p.flops_s) - r, 2 * r, 2 * r});
-    }
-    double best_cost = -1, best_x = 0, best_y = 0;
-    for (double f : {0.08, 0.25, 0.45, 0.65, 0.15, 0.35, 0.55}) {
-      const double x = std::pow(10.0, std::log10(vis_lo) + f * std::log10(vis_hi / vis_lo));
-      const double px = c.xs(x), py = c.ys(bw * x);
-      if (px + ux * len > k_plot.right() - 4 || py + uy * len < k_plot.y + 4) continue;
-      double cost = 0;
-      for (const auto& b : boxes(px, py))
-        for (const auto& mk : markers) cost += b.overlap_area(mk);
-      if (best_cost < 0 || cost < best_cost) {
-        best_cost = cost;
-        best_x = px;
-        best_y = py;
-      }
-      if (cost == 0) break;
-    }
-    if (best_cost >= 0) {
-      w.text("text",
-             with(font(k_sans, size, k_roof),
-                  {{"y", "-6"},
-                   {"font-weight", "bold"},
-                   {"transform", fmt::format("translate({} {}) rotate({})", num(best_x),
-                                             num(best_y), num(angle * 180 / std::numbers::pi))},
-                   {"stroke", "#ffffff"},
-                   {"stroke-width", "3"},
-                   {"stroke-linejoin", "round"},
-                   {"paint-order", "stroke"}}),
-             s);
-      for (const auto& b : boxes(best_x, best_y)) c.fixed.push_back(b);
-    }
-  }
+  if (vis_hi <= vis_lo) return;
+  const std::string s =
+      c.m.datasheet_bw_bytes_s
+          ? fmt::format("memory roof {} measured (datasheet {})", format_rate(bw, "B/s"),
+                        format_rate(*c.m.datasheet_bw_bytes_s, "B/s"))
+          : fmt::format("memory roof {}", format_rate(bw, "B/s"));
+  const double len = static_cast<double>(svg::code_points(s)) * k_sans_em * size;
+  const double angle = std::atan2(c.ys(bw * 10) - c.ys(bw), c.xs(10) - c.xs(1));
+  const auto spot = memory_label_spot(c, vis_lo, vis_hi, len, angle, size);
+  if (!spot) return;
+  const auto [best_x, best_y] = *spot;
+  c.w.text("text",
+           with(font(k_sans, size, k_roof),
+                {{"y", "-6"},
+                 {"font-weight", "bold"},
+                 {"transform", fmt::format("translate({} {}) rotate({})", num(best_x), num(best_y),
+                                           num(angle * 180 / std::numbers::pi))},
+                 {"stroke", "#ffffff"},
+                 {"stroke-width", "3"},
+                 {"stroke-linejoin", "round"},
+                 {"paint-order", "stroke"}}),
+           s);
+  for (const auto& b : diagonal_text_boxes(best_x, best_y, len, angle, size)) c.fixed.push_back(b);
+}
+
+// The roofs, ceilings and ridges, then their labels: compute roofs at their right end, ceilings
+// below them, ridges along the dotted line, the memory roof along its diagonal.
+void roofs(Canvas& c) {
+  const double x_lo = std::pow(10.0, c.xs.lo_exp), x_hi = std::pow(10.0, c.xs.hi_exp);
+  const double ridge_max = c.m.roofs.empty() ? x_hi : c.m.roofs.front().ridge;
+  draw_roof_lines(c, x_lo, x_hi, ridge_max);
+  label_compute_roofs(c);
+  label_ceilings(c, x_hi, ridge_max);
+  label_ridges(c);
+  label_memory_roof(c, x_lo, ridge_max);
 }
 
 std::string point_caption(const chart::Point& p) {
@@ -240,24 +295,26 @@ std::string point_caption(const chart::Point& p) {
   return fmt::format("{} · {} of roof", pct, format_pct(e.verdict.roofline_pct));
 }
 
-void points(Canvas& c) {
-  svg::Writer& w = c.w;
-  constexpr double name_size = 12, cap_size = 10.5, pad = 4;
+// Each point's label to place: its marker, its two-line box and its one-line (name only) box.
+std::vector<chart::LabelRequest> label_requests(const Canvas& c) {
   std::vector<chart::LabelRequest> requests;
   for (const auto& p : c.m.points) {
     const double name_w =
         static_cast<double>(svg::code_points(svg::clip(shown_name(*p.entry), k_label_chars))) *
-        k_mono_em * name_size;
+        k_mono_em * k_name_size;
     const double cap_w =
-        static_cast<double>(svg::code_points(point_caption(p))) * k_mono_em * cap_size;
+        static_cast<double>(svg::code_points(point_caption(p))) * k_mono_em * k_caption_size;
     requests.push_back({c.xs(p.ai), c.ys(p.flops_s), marker_radius(p.entry->pct_gpu_time),
-                        std::max(name_w, cap_w) + 2 * pad, name_size + cap_size + 3 * pad,
-                        name_w + 2 * pad, name_size + 2 * pad});
+                        std::max(name_w, cap_w) + 2 * k_label_pad,
+                        k_name_size + k_caption_size + 3 * k_label_pad, name_w + 2 * k_label_pad,
+                        k_name_size + 2 * k_label_pad});
   }
-  const Rect bounds{k_plot.x + 2, k_plot.y + 2, k_plot.w - 4, k_plot.h - 4};
-  const auto spots = chart::place_labels(requests, bounds, c.fixed);
+  return requests;
+}
 
-  w.open("g", {{"id", "points"}});
+// Each point's marker with its tooltip: a circle coloured by headroom, a diamond at its bound.
+void draw_markers(Canvas& c, const std::vector<chart::LabelRequest>& requests) {
+  svg::Writer& w = c.w;
   for (std::size_t i = 0; i < c.m.points.size(); ++i) {
     const auto& p = c.m.points[i];
     const auto& q = requests[i];
@@ -280,6 +337,13 @@ void points(Canvas& c) {
     }
     w.close();
   }
+}
+
+// Each point's label in its spot: the leader where it is far from its marker, the box, the name
+// and (in the two-line form) the caption.
+void draw_point_labels(Canvas& c, const std::vector<chart::LabelRequest>& requests,
+                       const std::vector<chart::LabelSpot>& spots) {
+  svg::Writer& w = c.w;
   for (std::size_t i = 0; i < c.m.points.size(); ++i) {
     const auto& b = spots[i].box;
     const auto& q = requests[i];
@@ -302,15 +366,25 @@ void points(Canvas& c) {
                     {"rx", "3"},
                     {"fill", "#ffffff"},
                     {"fill-opacity", "0.85"}});
-    put_text(w, b.x + pad, b.y + pad + name_size - 1,
-             svg::clip(shown_name(*c.m.points[i].entry), k_label_chars), font(k_mono, name_size));
+    put_text(w, b.x + k_label_pad, b.y + k_label_pad + k_name_size - 1,
+             svg::clip(shown_name(*c.m.points[i].entry), k_label_chars), font(k_mono, k_name_size));
     // The one-line form keeps the caption in the marker's tooltip only.
     if (!spots[i].compact)
-      put_text(w, b.x + pad, b.y + 2 * pad + name_size + cap_size - 1, point_caption(c.m.points[i]),
-               font(k_mono, cap_size, k_muted));
+      put_text(w, b.x + k_label_pad, b.y + 2 * k_label_pad + k_name_size + k_caption_size - 1,
+               point_caption(c.m.points[i]), font(k_mono, k_caption_size, k_muted));
     w.close();
   }
-  w.close();
+}
+
+// The points: markers first, then their labels, placed clear of each other and of fixed text.
+void points(Canvas& c) {
+  const std::vector<chart::LabelRequest> requests = label_requests(c);
+  const Rect bounds{k_plot.x + 2, k_plot.y + 2, k_plot.w - 4, k_plot.h - 4};
+  const auto spots = chart::place_labels(requests, bounds, c.fixed);
+  c.w.open("g", {{"id", "points"}});
+  draw_markers(c, requests);
+  draw_point_labels(c, requests, spots);
+  c.w.close();
 }
 
 // A boxed two-line message in the middle of the plot area.

@@ -84,6 +84,51 @@ void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, P
     out += fmt::format("      … {} more signatures (profile_roofline.json)\n", sigs.size() - shown);
 }
 
+// The run in a line (part, peaks, stage, entries in scope), then the ceilings sentence if any.
+std::string text_headline(const Analysis& a) {
+  const std::string peaks =
+      a.peaks.hbm_bw_bytes_s
+          ? fmt::format("{} memory roof from {} peaks", format_rate(*a.peaks.hbm_bw_bytes_s, "B/s"),
+                        to_string(a.peaks.source))
+          : std::string(a.peaks.hard_unknown ? "no peaks (hard unknown)" : "no peaks");
+  std::string out =
+      fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
+                  a.arch.empty() ? "unknown gfx" : a.arch, a.product.empty() ? "" : "/" + a.product,
+                  peaks, to_string(a.stage),
+                  a.stage == EvidenceLevel::A ? " (estimate: annotate, rank by GPU time)" : "",
+                  a.entries.size(), a.head_threshold_pct, a.skipped_count);
+  if (const std::string c = ceilings_sentence(a.peaks, false); !c.empty())
+    out += fmt::format("  ceilings: {}\n", c);
+  return out;
+}
+
+// One entry's row of the table (on two lines when its name is wider than the column), then its
+// signatures.
+template <typename Paint>
+void entry_row(std::string& out, const HeadEntry& e, std::size_t name_w, Paint paint) {
+  const Verdict& v = e.verdict;
+  std::string headroom = e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
+                         : v.suspect                                            ? "infeasible"
+                         : v.dispatch_bound
+                             ? (v.in_graph_replay ? "short, in graph" : "dispatch-bound")
+                             : to_string(v.headroom);
+  std::string gain =
+      v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
+  std::string speed =
+      v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
+  std::string name = clip(shown_name(e), 0);
+  if (display_width(name) > name_w) {
+    out += fmt::format("  {}\n", name);
+    name.clear();
+  }
+  out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad(name, name_w),
+                     pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true),
+                     pad(to_string(e.cls.op_class), 11), pad(format_pct(v.roofline_pct), 6, true),
+                     pad(to_string(v.bound), 8), paint(pad(headroom, 15), style_for(v.headroom)),
+                     pad(gain, 7, true), speed);
+  signature_lines(out, e, name_w, paint);
+}
+
 // Each entry in a few lines under the table: its verdict, the one formula with its numbers, and
 // the assumption that moves it most (the report's entry detail has the whole derivation).
 std::string entry_lines(const Analysis& a) {
@@ -108,18 +153,7 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   const auto paint = [&](const std::string& s, fmt::text_style st) {
     return color ? fmt::format(st, "{}", s) : s;
   };
-  const std::string peaks =
-      a.peaks.hbm_bw_bytes_s
-          ? fmt::format("{} memory roof from {} peaks", format_rate(*a.peaks.hbm_bw_bytes_s, "B/s"),
-                        to_string(a.peaks.source))
-          : std::string(a.peaks.hard_unknown ? "no peaks (hard unknown)" : "no peaks");
-  out += fmt::format("roofline: {}{}, {}; stage {}{}; {} entries ≥ {:g}% of GPU time, {} skipped\n",
-                     a.arch.empty() ? "unknown gfx" : a.arch,
-                     a.product.empty() ? "" : "/" + a.product, peaks, to_string(a.stage),
-                     a.stage == EvidenceLevel::A ? " (estimate: annotate, rank by GPU time)" : "",
-                     a.entries.size(), a.head_threshold_pct, a.skipped_count);
-  if (const std::string c = ceilings_sentence(a.peaks, false); !c.empty())
-    out += fmt::format("  ceilings: {}\n", c);
+  out += text_headline(a);
   if (!a.entries.empty()) {
     // Display names print whole (docs/method.md §16.6): one wider than its column has a line of
     // its own, its figures on the next, so that every column stays aligned.
@@ -127,29 +161,7 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
     out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),
                        pad("class", 11), pad("roof", 6, true), pad("bound", 8), pad("headroom", 15),
                        pad("gain", 7, true), "speedup");
-    for (const auto& e : a.entries) {
-      const Verdict& v = e.verdict;
-      std::string headroom = e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
-                             : v.suspect                                            ? "infeasible"
-                             : v.dispatch_bound
-                                 ? (v.in_graph_replay ? "short, in graph" : "dispatch-bound")
-                                 : to_string(v.headroom);
-      std::string gain =
-          v.headroom == Headroom::unknown ? "—" : fmt::format("+{:.2f}%", v.expected_e2e_gain_pct);
-      std::string speed =
-          v.headroom == Headroom::unknown ? "—" : fmt::format("{:.2f}×", v.attainable_speedup);
-      std::string name = clip(shown_name(e), 0);
-      if (display_width(name) > name_w) {
-        out += fmt::format("  {}\n", name);
-        name.clear();
-      }
-      out += fmt::format(
-          "  {} {} {} {} {} {} {} {}\n", pad(name, name_w),
-          pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true), pad(to_string(e.cls.op_class), 11),
-          pad(format_pct(v.roofline_pct), 6, true), pad(to_string(v.bound), 8),
-          paint(pad(headroom, 15), style_for(v.headroom)), pad(gain, 7, true), speed);
-      signature_lines(out, e, name_w, paint);
-    }
+    for (const auto& e : a.entries) entry_row(out, e, name_w, paint);
     const auto& by_pct = a.rankings.by_pct;
     const auto& by_gain = a.rankings.by_expected_gain;
     if (!by_gain.empty() && !by_pct.empty() && by_gain.front() != by_pct.front())

@@ -18,6 +18,7 @@ Usage: check_completion.py --binary build/roofline --script build/completions/ro
 """
 import argparse
 import os
+import concurrent.futures
 import subprocess
 import sys
 import tempfile
@@ -139,23 +140,28 @@ def check_zsh(args, tree, tmp):
         return
     ev = make_eval(tmp)
     script_dir = os.path.dirname(os.path.abspath(args.script))
-    run = lambda line, cwd=tmp: zsh_complete(script_dir, "roofline " + line, cwd, tmp)
+    # (what, line, cwd, want): every completion is its own interactive zsh, so they run side by
+    # side (each writes its own matches file) and are compared in this order.
+    cases = []
+    add = lambda what, line, want, cwd=tmp: cases.append((what, "roofline " + line, cwd, want))
     subs = [s.names[0] for s in tree[()].subcommands]
-    expect("zsh: roofline <TAB>", run(""), subs)
-    expect("zsh: roofline peaks <TAB>", run("peaks "),
-           [s.names[0] for s in tree[("peaks",)].subcommands])
+    add("zsh: roofline <TAB>", "", subs)
+    add("zsh: roofline peaks <TAB>", "peaks ", [s.names[0] for s in tree[("peaks",)].subcommands])
     for path, cmd in tree.items():
         if path and not cmd.subcommands:
-            expect(f"zsh: roofline {' '.join(path)} --<TAB>", run(" ".join(path) + " --"),
-                   [n for e in cmd.options for n in e.names if n.startswith("--")])
-    expect("zsh: roofline analyze --format <TAB>", run("analyze --format "),
-           ["json", "quiet", "text"])
-    expect("zsh: roofline analyze --dir D --round <TAB>", run(f"analyze --dir {ev} --round "),
-           ["0", "1", "tuning"])
-    expect("zsh: roofline compare --round 0 --round <TAB> (default .)",
-           run("compare --round 0 --round ", ev), ["0", "1", "tuning"])
-    expect("zsh: roofline compare --fail-on <TAB>", run("compare --fail-on "),
-           ["contradiction", "regression"])
+            add(f"zsh: roofline {' '.join(path)} --<TAB>", " ".join(path) + " --",
+                [n for e in cmd.options for n in e.names if n.startswith("--")])
+    add("zsh: roofline analyze --format <TAB>", "analyze --format ", ["json", "quiet", "text"])
+    add("zsh: roofline analyze --dir D --round <TAB>", f"analyze --dir {ev} --round ",
+        ["0", "1", "tuning"])
+    add("zsh: roofline compare --round 0 --round <TAB> (default .)", "compare --round 0 --round ",
+        ["0", "1", "tuning"], ev)
+    add("zsh: roofline compare --fail-on <TAB>", "compare --fail-on ",
+        ["contradiction", "regression"])
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(lambda c: zsh_complete(script_dir, c[1], c[2], tmp), cases))
+    for (what, _, _, want), matches in zip(cases, got):
+        expect(what, matches, want)
 
 
 def main():

@@ -262,9 +262,10 @@ double median_of(std::vector<float> v) {
   if (v.empty()) return 0.0;
   const std::size_t mid = v.size() / 2;
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const double hi = v[mid];
+  const double hi = static_cast<double>(v[mid]);
   if (v.size() % 2) return hi;
-  const double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  const double lo = static_cast<double>(
+      *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)));
   return (lo + hi) / 2.0;
 }
 

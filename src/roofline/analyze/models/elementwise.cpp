@@ -55,6 +55,23 @@ struct Traffic {
   double in = 0, out = 0, elems = 0;
   std::string how;
 };
+// A KV-cache write: operands 0 and 1 are the new K and V (the sources, as reshape_and_cache
+// records them); the cache operands are the destinations, huge and only partly touched.
+void elementwise_kv_write_traffic(const ModelInput& in, const std::vector<Operand>& ops,
+                                  Traffic& t) {
+  const std::size_t n = std::min<std::size_t>(2, ops.size());
+  t.in = 0;
+  double new_elems = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    t.in += ops[i].elems * ops[i].dtype.bytes;
+    new_elems += ops[i].elems;
+  }
+  t.out = new_elems * in.dtypes.kv.bytes;
+  t.elems = new_elems;
+  t.how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}",
+                      in.dtypes.kv.key);
+}
+
 Traffic shaped_traffic(const ModelInput& in, ElementwiseKind k, const std::vector<Operand>& ops) {
   using K = ElementwiseKind;
   Traffic t;
@@ -93,19 +110,7 @@ Traffic shaped_traffic(const ModelInput& in, ElementwiseKind k, const std::vecto
     for (const Operand& op : ops) t.elems += op.elems;
     t.how = "reads every operand (the tensors joined) once, writes their concatenation";
   } else if (k == K::kv_write) {
-    // Operands 0 and 1 are the new K and V (the sources, as reshape_and_cache records them); the
-    // cache operands are the destinations, huge and only partly touched.
-    const std::size_t n = std::min<std::size_t>(2, ops.size());
-    t.in = 0;
-    double new_elems = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      t.in += ops[i].elems * ops[i].dtype.bytes;
-      new_elems += ops[i].elems;
-    }
-    t.out = new_elems * in.dtypes.kv.bytes;
-    t.elems = new_elems;
-    t.how = fmt::format("reads the new K/V (operands 0-1), writes them into the cache as {}",
-                        in.dtypes.kv.key);
+    elementwise_kv_write_traffic(in, ops, t);
   } else if (k == K::reduce) {
     t.out = 0;
     t.how = "reads all operands; the reduced output is negligible";

@@ -7,32 +7,35 @@
 
 namespace roofline::analyze::detail {
 
-void model_indexer(const ModelInput& in, WorkEstimate& work) {
+namespace {
+
+// Why the indexer model cannot run (empty when it can); sets S, the keys scored per query.
+std::string indexer_unmodeled_reason(const ModelInput& in, double& S) {
   const ModelConfig* cfg = in.ctx.config;
   std::string missing;
   if (cfg) {
     require(cfg->index_head_dim, "index_head_dim", missing);
     require(cfg->index_n_heads, "index_n_heads", missing);
   }
-  if (!cfg || !missing.empty()) {
-    work.unmodeled_reason =
-        cfg ? "indexer byte model: config.json lacks " + missing
-            : "indexer byte model needs the model config.json (index_head_dim, index_n_heads): " +
-                  in.ctx.config_status;
-    return;
-  }
-  if (in.regime.regime != Regime::decode) {
-    work.unmodeled_reason =
-        "indexer byte model covers decode only (a prefill launch scores a whole prompt chunk)";
-    return;
-  }
-  if (!in.rows) {
-    work.unmodeled_reason = "indexer byte model needs rows in flight (est_shape.decode.M or conc)";
-    return;
-  }
+  if (!cfg || !missing.empty())
+    return cfg ? "indexer byte model: config.json lacks " + missing
+               : "indexer byte model needs the model config.json (index_head_dim, "
+                 "index_n_heads): " +
+                     in.ctx.config_status;
+  if (in.regime.regime != Regime::decode)
+    return "indexer byte model covers decode only (a prefill launch scores a whole prompt chunk)";
+  if (!in.rows) return "indexer byte model needs rows in flight (est_shape.decode.M or conc)";
+  if (!decode_context(in, S, missing)) return "indexer byte model needs " + missing;
+  return "";
+}
+
+}  // namespace
+
+void model_indexer(const ModelInput& in, WorkEstimate& work) {
+  const ModelConfig* cfg = in.ctx.config;
   double S = 0;
-  if (!decode_context(in, S, missing)) {
-    work.unmodeled_reason = "indexer byte model needs " + missing;
+  if (std::string why = indexer_unmodeled_reason(in, S); !why.empty()) {
+    work.unmodeled_reason = why;
     return;
   }
   const double B = *in.rows, d = *cfg->index_head_dim, h = *cfg->index_n_heads;

@@ -305,6 +305,24 @@ std::optional<Shape> state_update(const ModelInput& in, double N, WorkEstimate& 
   return r;
 }
 
+// Why a state kernel gets no decode state-update model (empty when it gets one): a prefill or
+// unnamed role, a prefill regime, or no sequences in flight.
+std::string linear_unmodeled_reason(const ModelInput& in, StateRole detail) {
+  if (detail == StateRole::prefill || detail == StateRole::conv_prefill ||
+      detail == StateRole::unnamed)
+    return detail == StateRole::unnamed
+               ? "linear-attention / state-space kernel of unknown role: no byte model"
+               : "chunked-prefill linear-attention / state-space kernel: no per-kernel "
+                 "model yet (docs/method.md §8.13); operand-bytes bound only";
+  if (in.regime.regime != Regime::decode)
+    return "decode state-update model only (one launch = one layer, one token per sequence); this "
+           "entry runs in prefill";
+  if (!in.rows)
+    return "linear-attention / state-space byte model needs sequences in flight "
+           "(est_shape.decode.M or workload.conc)";
+  return "";
+}
+
 }  // namespace
 
 void model_linear_attention(const ModelInput& in, WorkEstimate& work) {
@@ -330,25 +348,8 @@ void model_linear_attention(const ModelInput& in, WorkEstimate& work) {
           fmt::format("op class {}: a short conv of {} ({})", to_string(want), to_string(m), why));
     }
   }
-  if (detail == StateRole::prefill || detail == StateRole::conv_prefill ||
-      detail == StateRole::unnamed) {
-    work.unmodeled_reason =
-        detail == StateRole::unnamed
-            ? "linear-attention / state-space kernel of unknown role: no byte model"
-            : "chunked-prefill linear-attention / state-space kernel: no per-kernel "
-              "model yet (docs/method.md §8.13); operand-bytes bound only";
-    return;
-  }
-  if (in.regime.regime != Regime::decode) {
-    work.unmodeled_reason =
-        "decode state-update model only (one launch = one layer, one token per sequence); this "
-        "entry runs in prefill";
-    return;
-  }
-  if (!in.rows) {
-    work.unmodeled_reason =
-        "linear-attention / state-space byte model needs sequences in flight (est_shape.decode.M "
-        "or workload.conc)";
+  if (std::string reason = linear_unmodeled_reason(in, detail); !reason.empty()) {
+    work.unmodeled_reason = reason;
     return;
   }
   const double N = *in.rows;

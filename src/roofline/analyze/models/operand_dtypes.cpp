@@ -44,6 +44,28 @@ std::vector<OperandRole> operand_roles(const std::vector<std::vector<std::int64_
   return roles;
 }
 
+// Each operand's dtype by its role: weights, the fp32 recurrent state or activations. True when
+// an operand is the state.
+bool operand_assign_dtypes(OperandDtypes& out, const std::string& weight,
+                           const std::string& fp32_spelling, const std::string& act_spelling) {
+  bool state = false;
+  for (std::size_t i = 0; i < out.roles.size(); ++i) {
+    switch (out.roles[i]) {
+      case OperandRole::weights:
+        out.dtypes[i] = weight;
+        break;
+      case OperandRole::state:
+        out.dtypes[i] = fp32_spelling;  // the recurrent state
+        state = true;
+        break;
+      case OperandRole::activations:
+        out.dtypes[i] = act_spelling;
+        break;
+    }
+  }
+  return state;
+}
+
 }  // namespace
 
 OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
@@ -91,21 +113,7 @@ OperandDtypes operand_dtypes(const std::vector<std::string>& dtype_set,
   const auto fp32 = std::find_if(floats.begin(), floats.end(),
                                  [](const Seen& f) { return f.dtype.key == DtypeKey::fp32; });
   const std::string fp32_spelling = fp32 != floats.end() ? fp32->spelling : std::string();
-  bool state = false;
-  for (std::size_t i = 0; i < sig.size(); ++i) {
-    switch (out.roles[i]) {
-      case OperandRole::weights:
-        out.dtypes[i] = weight;
-        break;
-      case OperandRole::state:
-        out.dtypes[i] = fp32_spelling;  // the recurrent state
-        state = true;
-        break;
-      case OperandRole::activations:
-        out.dtypes[i] = act->spelling;
-        break;
-    }
-  }
+  const bool state = operand_assign_dtypes(out, weight, fp32_spelling, act->spelling);
   if (state)
     rule += fmt::format("; the 4-D operand is the fp32 recurrent state '{}'", fp32_spelling);
   out.rule = rule;

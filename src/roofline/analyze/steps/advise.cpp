@@ -84,11 +84,8 @@ std::vector<std::string_view> fusion_partners(OpClass cls) {
   return {};
 }
 
-std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
-                                    const ResolvedPeaks& peaks) {
-  std::vector<std::string> out;
-  const WorkEstimate& w = e.work;
-  // 1. Fuse an adjacent op that appears in the Top-N.
+// Lever 1: fuse an adjacent op that appears in the Top-N (at most two).
+void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopN& topn) {
   int fused = 0;
   for (const TopNEntry& other : topn.entries) {
     if (other.index == e.topn_index || fused >= 2) continue;
@@ -103,46 +100,58 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
       }
     }
   }
-  // 2. Stop reading unrouted experts: the all-expert figure is reported (the family streams
-  // every expert), or it is feasible, so the time would allow streaming them all
-  // (docs/method.md §8.7).
-  if (w.moe && w.candidates.size() >= 2) {
-    const Candidate* all = nullptr;
-    const Candidate* hit = nullptr;
-    for (const auto& c : w.candidates) {
-      if (c.kind == CandidateKind::all_experts) all = &c;
-      if (c.kind == CandidateKind::experts_hit) hit = &c;
-    }
-    const bool reported = all && all == &w.candidates[w.chosen];
-    if (all && hit && (reported || all->feasible.value_or(false)) && all->bytes > hit->bytes)
-      out.push_back(fmt::format(
-          "stop reading unrouted experts: {} all {:.0f} experts ({}); reading only the ~{:.1f} "
-          "experts the batch routes to moves {} ({:.0f}% fewer bytes)",
-          reported ? "this kernel streams" : "the measured time fits streaming", w.moe->experts,
-          fmt_bytes(all->bytes), w.moe->experts_hit, fmt_bytes(hit->bytes),
-          100.0 * (1.0 - hit->bytes / all->bytes)));
+}
+
+// Lever 2: stop reading unrouted experts: the all-expert figure is reported (the family streams
+// every expert), or it is feasible, so the time would allow streaming them all
+// (docs/method.md §8.7).
+void levers_unrouted_experts(std::vector<std::string>& out, const WorkEstimate& w) {
+  if (!w.moe || w.candidates.size() < 2) return;
+  const Candidate* all = nullptr;
+  const Candidate* hit = nullptr;
+  for (const auto& c : w.candidates) {
+    if (c.kind == CandidateKind::all_experts) all = &c;
+    if (c.kind == CandidateKind::experts_hit) hit = &c;
   }
-  // 3. Lower-precision weights or KV cache (lossy).
+  const bool reported = all && all == &w.candidates[w.chosen];
+  if (all && hit && (reported || all->feasible.value_or(false)) && all->bytes > hit->bytes)
+    out.push_back(fmt::format(
+        "stop reading unrouted experts: {} all {:.0f} experts ({}); reading only the ~{:.1f} "
+        "experts the batch routes to moves {} ({:.0f}% fewer bytes)",
+        reported ? "this kernel streams" : "the measured time fits streaming", w.moe->experts,
+        fmt_bytes(all->bytes), w.moe->experts_hit, fmt_bytes(hit->bytes),
+        100.0 * (1.0 - hit->bytes / all->bytes)));
+}
+
+// Lever 3a: lower-precision weights of a GEMM or MoE (lossy): fp8 from 16/32-bit, mxfp4 from
+// 8-bit where the part has an fp4 peak.
+void levers_weights(std::vector<std::string>& out, const HeadEntry& e, const ResolvedPeaks& peaks) {
+  const WorkEstimate& w = e.work;
   const bool has_fp4 = peaks.flops.count(DtypeKey::fp4) > 0;
-  if ((e.cls.op_class == OpClass::gemm || e.cls.op_class == OpClass::moe) && w.weight_bytes > 0) {
-    const double weights =
-        w.moe && w.candidates[w.chosen].kind == CandidateKind::all_experts
-            ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
-            : w.weight_bytes;
-    if (w.weight_dtype == DtypeKey::bf16 || w.weight_dtype == DtypeKey::fp16 ||
-        w.weight_dtype == DtypeKey::fp32) {
-      out.push_back(fmt::format(
-          "fp8 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
-          "lossy: must pass the accuracy gate)",
-          fmt_bytes(weights), fmt_bytes(weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)),
-          100.0 * (weights - weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)) / w.bytes));
-    } else if ((w.weight_dtype == DtypeKey::fp8 || w.weight_dtype == DtypeKey::int8) && has_fp4) {
-      out.push_back(fmt::format(
-          "mxfp4 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
-          "lossy: must pass the accuracy gate)",
-          fmt_bytes(weights), fmt_bytes(weights / 2.0), 100.0 * weights / 2.0 / w.bytes));
-    }
+  if (!((e.cls.op_class == OpClass::gemm || e.cls.op_class == OpClass::moe) && w.weight_bytes > 0))
+    return;
+  const double weights =
+      w.moe && w.candidates[w.chosen].kind == CandidateKind::all_experts
+          ? w.moe->experts * w.moe->weight_elems_per_expert * w.moe->weight_bytes_per_elem
+          : w.weight_bytes;
+  if (w.weight_dtype == DtypeKey::bf16 || w.weight_dtype == DtypeKey::fp16 ||
+      w.weight_dtype == DtypeKey::fp32) {
+    out.push_back(fmt::format(
+        "fp8 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
+        "lossy: must pass the accuracy gate)",
+        fmt_bytes(weights), fmt_bytes(weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)),
+        100.0 * (weights - weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)) / w.bytes));
+  } else if ((w.weight_dtype == DtypeKey::fp8 || w.weight_dtype == DtypeKey::int8) && has_fp4) {
+    out.push_back(fmt::format(
+        "mxfp4 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
+        "lossy: must pass the accuracy gate)",
+        fmt_bytes(weights), fmt_bytes(weights / 2.0), 100.0 * weights / 2.0 / w.bytes));
   }
+}
+
+// Lever 3b: lower-precision KV cache, recurrent state or wire bytes (lossy).
+void levers_state(std::vector<std::string>& out, const HeadEntry& e) {
+  const WorkEstimate& w = e.work;
   if (e.cls.op_class == OpClass::attn && w.kv_bytes > 0 &&
       (w.kv_dtype == DtypeKey::bf16 || w.kv_dtype == DtypeKey::fp16)) {
     out.push_back(fmt::format(
@@ -160,6 +169,18 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
         "quantized all-reduce (QuickReduce Q8/Q6/Q4 codecs: 2176, 1664 or 1152 of every 4096 "
         "bytes on the wire): {} per launch becomes as little as {} (lossy: accuracy gate)",
         fmt_bytes(w.comm->link_bytes), fmt_bytes(w.comm->link_bytes * 1152.0 / 4096.0)));
+}
+
+// The concrete byte-reduction levers of a saturated entry, in order: fusion, unrouted experts,
+// lower precision, layout.
+std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
+                                    const ResolvedPeaks& peaks) {
+  std::vector<std::string> out;
+  const WorkEstimate& w = e.work;
+  levers_fuse(out, e, topn);
+  levers_unrouted_experts(out, w);
+  levers_weights(out, e, peaks);
+  levers_state(out, e);
   // 4. Layout / L2 reuse where the model shows re-read traffic.
   if (e.cls.op_class == OpClass::moe && w.moe && w.moe->stage == MoeStage::both &&
       w.unit_launches >= 2)

@@ -140,6 +140,50 @@ MeasuredVsModel compare_to_model(double model_bytes, double model_flops, bool li
   return r;
 }
 
+namespace {
+
+// The byte and FLOP model checks: the model's figures against the counters', as ratios.
+void deepen_model_check_notes(WorkEstimate& work, const MeasuredVsModel& r,
+                              const std::string& model_label, double model_bytes,
+                              double model_flops, const Term& measured_bytes) {
+  if (r.bytes) {
+    Term ratio = term("measured/model", "", *r.bytes, TermUnit::ratio);
+    ratio.display = Shown::fixed3;
+    work.notes.push_back(fmt::format("byte model check: model '{}' {} vs measured {} per unit: {}",
+                                     model_label, shown(term("model bytes", "", model_bytes)),
+                                     shown(measured_bytes), render(ratio)));
+  }
+  if (r.flops) {
+    Term ratio = part("ratio", *r.flops, TermUnit::ratio);
+    ratio.display = Shown::fixed3;
+    work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: {}",
+                                     format_g(model_flops), format_g(*r.measured_flops),
+                                     render_part(ratio)));
+  }
+}
+
+// The measured figures become the chosen candidate, its feasibility tested with the others'.
+void deepen_choose_measured(WorkEstimate& work, const KernelMeasurement& m,
+                            const MeasuredVsModel& r, double model_flops,
+                            const ResolvedPeaks& peaks) {
+  Candidate measured{fmt::format("measured ({})", m.bytes_source),
+                     r.measured_bytes,
+                     r.measured_flops.value_or(model_flops),
+                     {},
+                     true,
+                     CandidateKind::measured};
+  work.candidates.push_back(measured);
+  work.chosen = work.candidates.size() - 1;
+  work.bytes = measured.bytes;
+  work.flops = measured.flops;
+  if (const auto budget = byte_budget(feasibility_bw(peaks), work.t_unit_ms)) {
+    for (auto& c : work.candidates) c.feasible = c.bytes <= *budget;
+    work.any_feasible = *work.candidates.back().feasible;
+  }
+}
+
+}  // namespace
+
 void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std::string& source,
                        const ResolvedPeaks& peaks) {
   const double k = work.unit_launches > 0 ? work.unit_launches : 1.0;
@@ -162,20 +206,7 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
     work.notes.push_back(fmt::format("t_unit {} ms from the counter run (profile said {} ms)",
                                      format_g(work.t_unit_ms), format_g(model_t)));
   const Term measured_bytes = term("measured bytes", "", r.measured_bytes);
-  if (r.bytes) {
-    Term ratio = term("measured/model", "", *r.bytes, TermUnit::ratio);
-    ratio.display = Shown::fixed3;
-    work.notes.push_back(fmt::format("byte model check: model '{}' {} vs measured {} per unit: {}",
-                                     model_label, shown(term("model bytes", "", model_bytes)),
-                                     shown(measured_bytes), render(ratio)));
-  }
-  if (r.flops) {
-    Term ratio = part("ratio", *r.flops, TermUnit::ratio);
-    ratio.display = Shown::fixed3;
-    work.notes.push_back(fmt::format("FLOP model check: model {} vs measured {}: {}",
-                                     format_g(model_flops), format_g(*r.measured_flops),
-                                     render_part(ratio)));
-  }
+  deepen_model_check_notes(work, r, model_label, model_bytes, model_flops, measured_bytes);
   if (link) {
     // The counters see the collective's DRAM traffic, not what crossed the link: the link model
     // stays the judged figure, timed by the counters.
@@ -186,20 +217,7 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
         m.time_us ? ", judged at the counters' time" : ""));
     return;
   }
-  Candidate measured{fmt::format("measured ({})", m.bytes_source),
-                     r.measured_bytes,
-                     r.measured_flops.value_or(model_flops),
-                     {},
-                     true,
-                     CandidateKind::measured};
-  work.candidates.push_back(measured);
-  work.chosen = work.candidates.size() - 1;
-  work.bytes = measured.bytes;
-  work.flops = measured.flops;
-  if (const auto budget = byte_budget(feasibility_bw(peaks), work.t_unit_ms)) {
-    for (auto& c : work.candidates) c.feasible = c.bytes <= *budget;
-    work.any_feasible = *work.candidates.back().feasible;
-  }
+  deepen_choose_measured(work, m, r, model_flops, peaks);
 }
 
 }  // namespace roofline::analyze

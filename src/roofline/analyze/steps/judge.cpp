@@ -258,89 +258,121 @@ void choose_axis(Verdict& v, const WorkEstimate& work, OpClass cls, double pct_g
 
 }  // namespace
 
-Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
-              const ResolvedPeaks& peaks, const VerdictParams& params) {
-  Verdict v;
-  v.ceiling = peaks.memory_ceiling;
-  v.ceiling_recorded = peaks.measured.has_value();
-  // The shipped prior, or the calibrated value when a calibration of this ceiling applies
-  // (docs/method.md §17.5): chosen once the axis, and so the ceiling, is known.
-  const auto choose = [&](CeilingKind ceiling) {
-    const TargetEffChoice eff =
-        choose_target_eff(target_eff_for(cls, peaks.product), cls, peaks.gfx, peaks.product,
-                          ceiling, params.calibration, params.calibration_min_n);
-    v.target_eff_source = eff.source;
-    return eff;
-  };
-  if (!work.modeled || !(work.t_unit_ms > 0)) {
-    choose(v.ceiling);
-    return v;
-  }
-  if (cls == OpClass::comm || work.comm) {
-    v.ceiling = CeilingKind::datasheet;
-    const TargetEffChoice eff = choose(v.ceiling);
-    v.target_eff = eff.target_eff;
-    if (!eff.note.empty()) v.notes.push_back(eff.note);
-    return judge_link(std::move(v), work, pct_gpu_time, peaks, params);
-  }
+namespace {
+
+// The shipped prior, or the calibrated value when a calibration of this ceiling applies
+// (docs/method.md §17.5): chosen once the axis, and so the ceiling, is known.
+TargetEffChoice judge_choose_eff(Verdict& v, OpClass cls, const ResolvedPeaks& peaks,
+                                 const VerdictParams& params, CeilingKind ceiling) {
+  const TargetEffChoice eff =
+      choose_target_eff(target_eff_for(cls, peaks.product), cls, peaks.gfx, peaks.product, ceiling,
+                        params.calibration, params.calibration_min_n);
+  v.target_eff_source = eff.source;
+  return eff;
+}
+
+// Achieved rates, arithmetic intensity, utilizations and ridge point of a non-link entry.
+void judge_rates(Verdict& v, const WorkEstimate& work, double peak_bw, double peak_flops) {
   const double t_s = work.t_unit_ms / 1000.0;
   const double bytes = work.bytes, flops = work.flops;
   v.achieved_bw_bytes_s = bytes / t_s;
   v.achieved_flops = flops / t_s;
   if (bytes > 0) v.arithmetic_intensity = flops / bytes;
+  if (peak_bw > 0) v.hbm_util = bytes / t_s / peak_bw;
+  if (peak_flops > 0) v.compute_util = flops / t_s / peak_flops;
+  if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
+}
 
+// A class with math and no FLOP peak for its dtype (docs/method.md §5.3): the ridge is unknown.
+// Below the lowest ridge any part of this vendor has, the memory axis decides on every such
+// part; above it hbm_util is only a lower bound of the roof fraction, and a headroom read from
+// it could be wrong: no verdict. Feasibility (bytes within bandwidth × time) is judged either
+// way. Returns true when the entry gets no verdict.
+bool judge_no_flop_peak(Verdict& v, const WorkEstimate& work, const ResolvedPeaks& peaks,
+                        double peak_flops, DtypeKey dtype) {
+  if (!(work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
+        peaks.source != PeaksSource::none && !v.compute_axis && v.hbm_util))
+    return false;
+  const std::string what = dtype.empty() ? "compute-dtype" : dtype.str();
+  const auto lowest = peaks.lowest_ridge.find(dtype);
+  const double ai = v.arithmetic_intensity.value_or(0.0);
+  if (lowest != peaks.lowest_ridge.end() && ai < lowest->second.flop_per_byte) {
+    v.notes.push_back(fmt::format(
+        "no {} FLOP peak for this part: compute_util unknown; AI {:.3g} FLOP/B is below the "
+        "lowest {} ridge of any part of this vendor the peaks table knows ({:.3g} FLOP/B, {}), "
+        "so the memory axis decides",
+        what, ai, what, lowest->second.flop_per_byte, lowest->second.part));
+  } else if (*v.hbm_util <= 1.0) {
+    v.notes.push_back(fmt::format(
+        "no verdict: this part has no {} FLOP peak, so its ridge is unknown; hbm_util {} at AI "
+        "{:.3g} FLOP/B is only a lower bound of the fraction of its roof it reaches{} (add the "
+        "part's {} figure to peaks.md, or measure it with roofline peaks measure-script)",
+        what, format_pct(*v.hbm_util), ai,
+        lowest == peaks.lowest_ridge.end()
+            ? std::string()
+            : fmt::format(", and parts of this vendor have {} ridges from {:.3g} FLOP/B ({})", what,
+                          lowest->second.flop_per_byte, lowest->second.part),
+        what));
+    v.no_roof_reason = fmt::format(
+        "no {} FLOP peak for this part: the ridge is unknown and AI {:.3g} FLOP/B may be past "
+        "it, so hbm_util {} does not bound the headroom",
+        what, ai, format_pct(*v.hbm_util));
+    v.roofline_pct_raw.reset();
+    return true;
+  } else {
+    v.notes.push_back(fmt::format(
+        "no {} FLOP peak for this part: compute_util unknown, feasibility on the memory axis",
+        what));
+  }
+  return false;
+}
+
+// The verdict's summary note: the roof fraction, the bound and the attainable gain.
+void judge_headroom_note(Verdict& v, double raw, const AxisRoof& roof, double pct_gpu_time) {
+  const double target = *v.target_eff;
+  v.notes.push_back(fmt::format(
+      "{} of the {}{} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util "
+      "{}); target_eff {:g} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) "
+      "= {:.3f}%",
+      format_pct(raw), roof.ceiling == CeilingKind::measured ? "measured " : "",
+      v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
+      v.compute_axis ? ">" : "≤",
+      v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
+      to_string(v.bound), format_pct(v.hbm_util.value_or(0.0)),
+      v.compute_util ? format_pct(*v.compute_util) : std::string("unknown"), target,
+      v.attainable_speedup, pct_gpu_time, v.expected_e2e_gain_pct));
+}
+
+}  // namespace
+
+Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+              const ResolvedPeaks& peaks, const VerdictParams& params) {
+  Verdict v;
+  v.ceiling = peaks.memory_ceiling;
+  v.ceiling_recorded = peaks.measured.has_value();
+  if (!work.modeled || !(work.t_unit_ms > 0)) {
+    judge_choose_eff(v, cls, peaks, params, v.ceiling);
+    return v;
+  }
+  if (cls == OpClass::comm || work.comm) {
+    v.ceiling = CeilingKind::datasheet;
+    const TargetEffChoice eff = judge_choose_eff(v, cls, peaks, params, v.ceiling);
+    v.target_eff = eff.target_eff;
+    if (!eff.note.empty()) v.notes.push_back(eff.note);
+    return judge_link(std::move(v), work, pct_gpu_time, peaks, params);
+  }
   // Plain doubles (0 = unknown): peaks are positive by construction.
   const double peak_bw = peaks.hbm_bw_bytes_s.value_or(0.0) > 0 ? *peaks.hbm_bw_bytes_s : 0.0;
   const DtypeKey dtype = work.compute_dtype.key;
   const double peak_flops =
       work.has_compute_peak_class ? peak_flops_for(peaks, dtype).value_or(0.0) : 0.0;
-  if (peak_bw > 0) v.hbm_util = bytes / t_s / peak_bw;
-  if (peak_flops > 0) v.compute_util = flops / t_s / peak_flops;
-  if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
+  judge_rates(v, work, peak_bw, peak_flops);
 
   choose_axis(v, work, cls, pct_gpu_time, peaks, params);
-  // A class with math and no FLOP peak for its dtype (docs/method.md §5.3): the ridge is unknown.
-  // Below the lowest ridge any part of this vendor has, the memory axis decides on every such
-  // part; above it hbm_util is only a lower bound of the roof fraction, and a headroom read from
-  // it could be wrong: no verdict. Feasibility (bytes within bandwidth × time) is judged either
-  // way.
-  if (work.has_compute_peak_class && !(peak_flops > 0) && !peaks.hard_unknown &&
-      peaks.source != PeaksSource::none && !v.compute_axis && v.hbm_util) {
-    const std::string what = dtype.empty() ? "compute-dtype" : dtype.str();
-    const auto lowest = peaks.lowest_ridge.find(dtype);
-    const double ai = v.arithmetic_intensity.value_or(0.0);
-    if (lowest != peaks.lowest_ridge.end() && ai < lowest->second.flop_per_byte) {
-      v.notes.push_back(fmt::format(
-          "no {} FLOP peak for this part: compute_util unknown; AI {:.3g} FLOP/B is below the "
-          "lowest {} ridge of any part of this vendor the peaks table knows ({:.3g} FLOP/B, {}), "
-          "so the memory axis decides",
-          what, ai, what, lowest->second.flop_per_byte, lowest->second.part));
-    } else if (*v.hbm_util <= 1.0) {
-      v.notes.push_back(fmt::format(
-          "no verdict: this part has no {} FLOP peak, so its ridge is unknown; hbm_util {} at AI "
-          "{:.3g} FLOP/B is only a lower bound of the fraction of its roof it reaches{} (add the "
-          "part's {} figure to peaks.md, or measure it with roofline peaks measure-script)",
-          what, format_pct(*v.hbm_util), ai,
-          lowest == peaks.lowest_ridge.end()
-              ? std::string()
-              : fmt::format(", and parts of this vendor have {} ridges from {:.3g} FLOP/B ({})",
-                            what, lowest->second.flop_per_byte, lowest->second.part),
-          what));
-      v.no_roof_reason = fmt::format(
-          "no {} FLOP peak for this part: the ridge is unknown and AI {:.3g} FLOP/B may be past "
-          "it, so hbm_util {} does not bound the headroom",
-          what, ai, format_pct(*v.hbm_util));
-      v.roofline_pct_raw.reset();
-      return v;
-    } else {
-      v.notes.push_back(fmt::format(
-          "no {} FLOP peak for this part: compute_util unknown, feasibility on the memory axis",
-          what));
-    }
-  }
+  if (judge_no_flop_peak(v, work, peaks, peak_flops, dtype)) return v;
   const AxisRoof roof = axis_roof(peaks, v.compute_axis, dtype, peak_bw, peak_flops);
   v.ceiling = roof.ceiling;
-  const TargetEffChoice eff = choose(v.ceiling);
+  const TargetEffChoice eff = judge_choose_eff(v, cls, peaks, params, v.ceiling);
   v.target_eff = eff.target_eff;
   if (!eff.note.empty()) v.notes.insert(v.notes.begin(), eff.note);
   if (!v.roofline_pct_raw) {
@@ -358,18 +390,7 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
                v.compute_axis ? roof.datasheet_flops : roof.datasheet_bw,
                v.compute_axis ? dtype.str() : std::string("memory bandwidth"));
   if (v.headroom == Headroom::unknown) return v;
-  const double target = *v.target_eff;
-  v.notes.push_back(fmt::format(
-      "{} of the {}{} roof (AI {:.3g} FLOP/B {} ridge {}); bound {} (hbm_util {}, compute_util "
-      "{}); target_eff {:g} → attainable {:.3f}x, expected e2e gain = pct {} × (1 − 1/attainable) "
-      "= {:.3f}%",
-      format_pct(raw), roof.ceiling == CeilingKind::measured ? "measured " : "",
-      v.compute_axis ? "compute" : "memory", v.arithmetic_intensity.value_or(0.0),
-      v.compute_axis ? ">" : "≤",
-      v.ridge_point ? fmt::format("{:.3g}", *v.ridge_point) : std::string("unknown"),
-      to_string(v.bound), format_pct(v.hbm_util.value_or(0.0)),
-      v.compute_util ? format_pct(*v.compute_util) : std::string("unknown"), target,
-      v.attainable_speedup, pct_gpu_time, v.expected_e2e_gain_pct));
+  judge_headroom_note(v, raw, roof, pct_gpu_time);
   return v;
 }
 

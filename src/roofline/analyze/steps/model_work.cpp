@@ -62,14 +62,9 @@ std::optional<std::size_t> weight_operand(const TopNEntry& e, OpClass cls) {
   return std::nullopt;
 }
 
-ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
-                              const ModelContext& ctx) {
-  ResolvedDtypes d;
-  const ModelConfig* cfg = ctx.config;
-  const EnvReport* env = ctx.env;
-  // Activations: entry dtypes[0], else config torch_dtype|dtype, else bf16.
-  std::optional<Dtype> cfg_dtype =
-      cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
+// Activations: entry dtypes[0], else config torch_dtype|dtype, else bf16.
+void dtypes_activation(ResolvedDtypes& d, const TopNEntry& e, const ModelConfig* cfg,
+                       const std::optional<Dtype>& cfg_dtype) {
   if (!e.dtypes.empty() && parse_dtype(e.dtypes[0])) {
     d.act = *parse_dtype(e.dtypes[0]);
     d.act_source = fmt::format("entry dtypes[0] '{}'", e.dtypes[0]);
@@ -80,9 +75,14 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
     d.act = k_bf16;
     d.act_source = "default bf16 (no entry or config dtype)";
   }
-  // Weights: entry dtypes at the weight operand (an integer container never overrides a 4-bit
-  // quant_method; a float type matching the config's format takes its block scales), else
-  // quantization_config, else env_report.model_dtype, else config dtype, else activations.
+}
+
+// Weights: entry dtypes at the weight operand (an integer container never overrides a 4-bit
+// quant_method; a float type matching the config's format takes its block scales), else
+// quantization_config, else env_report.model_dtype, else config dtype, else activations.
+void dtypes_weight(ResolvedDtypes& d, const TopNEntry& e, const Classification& cls,
+                   const ModelConfig* cfg, const EnvReport* env,
+                   const std::optional<Dtype>& cfg_dtype) {
   auto wi = weight_operand(e, cls.op_class);
   const bool quant = cfg && cfg->quant_weight_bytes;
   std::optional<Dtype> entry_w;
@@ -115,6 +115,18 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
     d.weight = d.act;
     d.weight_source = "same as activations (no weight dtype anywhere)";
   }
+}
+
+// The activation, weight, model and KV-cache dtypes of an entry, each with where it came from.
+ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
+                              const ModelContext& ctx) {
+  ResolvedDtypes d;
+  const ModelConfig* cfg = ctx.config;
+  const EnvReport* env = ctx.env;
+  std::optional<Dtype> cfg_dtype =
+      cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
+  dtypes_activation(d, e, cfg, cfg_dtype);
+  dtypes_weight(d, e, cls, cfg, env, cfg_dtype);
   // The model dtype modules_to_not_convert keep (docs/method.md §8.6).
   d.model = cfg_dtype ? *cfg_dtype : k_bf16;
   d.model_source = cfg_dtype ? fmt::format("config dtype '{}'", cfg->dtype)
@@ -160,6 +172,54 @@ void choose_link_candidate(WorkEstimate& work) {
   for (auto& c : work.candidates) c.feasible.reset();
   work.bytes = work.candidates[0].bytes;
   work.flops = work.candidates[0].flops;
+}
+
+// Runs the byte/FLOP model of the entry's class.
+void work_dispatch_model(const detail::ModelInput& in, OpClass cls, WorkEstimate& work) {
+  switch (cls) {
+    case OpClass::gemm:
+      detail::model_gemm(in, work);
+      break;
+    case OpClass::moe:
+      detail::model_moe(in, work);
+      break;
+    case OpClass::attn:
+      detail::model_attention(in, work);
+      break;
+    case OpClass::linear_attn:
+    case OpClass::ssm:
+      detail::model_linear_attention(in, work);
+      break;
+    case OpClass::comm:
+      detail::model_comm(in, work);
+      break;
+    case OpClass::elementwise:
+      detail::model_elementwise(in, work);
+      break;
+    case OpClass::unknown:
+      break;
+  }
+}
+
+// True when the model gave usable candidates; otherwise says why not and drops them.
+bool work_candidates_usable(WorkEstimate& work) {
+  if (!work.unmodeled_reason.empty() || work.candidates.empty()) {
+    if (work.unmodeled_reason.empty()) work.unmodeled_reason = "no byte model produced";
+    work.candidates.clear();
+    return false;
+  }
+  for (const Candidate& c : work.candidates) {
+    if (!std::isfinite(c.bytes) || !std::isfinite(c.flops) || c.bytes < 0 || c.flops < 0) {
+      work.unmodeled_reason = fmt::format(
+          "byte model '{}' gave a non-finite or negative value (bytes {}, flops {}): check the "
+          "config and "
+          "shape values",
+          c.label, c.bytes, c.flops);
+      work.candidates.clear();
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -237,45 +297,8 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
   work.weight_dtype = in.dtypes.weight.key;
   work.activation_dtype = in.dtypes.act.key;
   work.kv_dtype = in.dtypes.kv.key;
-  switch (cls.op_class) {
-    case OpClass::gemm:
-      detail::model_gemm(in, work);
-      break;
-    case OpClass::moe:
-      detail::model_moe(in, work);
-      break;
-    case OpClass::attn:
-      detail::model_attention(in, work);
-      break;
-    case OpClass::linear_attn:
-    case OpClass::ssm:
-      detail::model_linear_attention(in, work);
-      break;
-    case OpClass::comm:
-      detail::model_comm(in, work);
-      break;
-    case OpClass::elementwise:
-      detail::model_elementwise(in, work);
-      break;
-    case OpClass::unknown:
-      break;
-  }
-  if (!work.unmodeled_reason.empty() || work.candidates.empty()) {
-    if (work.unmodeled_reason.empty()) work.unmodeled_reason = "no byte model produced";
-    work.candidates.clear();
-    return work;
-  }
-  for (const Candidate& c : work.candidates) {
-    if (!std::isfinite(c.bytes) || !std::isfinite(c.flops) || c.bytes < 0 || c.flops < 0) {
-      work.unmodeled_reason = fmt::format(
-          "byte model '{}' gave a non-finite or negative value (bytes {}, flops {}): check the "
-          "config and "
-          "shape values",
-          c.label, c.bytes, c.flops);
-      work.candidates.clear();
-      return work;
-    }
-  }
+  work_dispatch_model(in, cls.op_class, work);
+  if (!work_candidates_usable(work)) return work;
   work.modeled = true;
   return work;
 }

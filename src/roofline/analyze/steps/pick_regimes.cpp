@@ -107,56 +107,53 @@ RegimeHints hints_for(const HeadEntry& e, const EnvReport* env, const ModelConfi
   return hints;
 }
 
-}  // namespace
-
-RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const RegimeHints& hints) {
-  RegimeChoice out;
-  if (auto one = single_regime(e)) {
-    out.regime = *one;
-    out.why = fmt::format("runs only in {} ({})", to_string(*one),
-                          e.served_regimes.empty() ? "phase" : "served_regimes");
-  } else {
-    // Launch weight per regime: calls_per_step x steps, else phase_calls_measured.
-    std::optional<double> wp, wd;
-    std::string basis;
-    auto steps_p = serving.n_prefill_steps, steps_d = serving.n_decode_steps;
-    if (e.calls_per_step.any() && steps_p && steps_d) {
-      wp = e.calls_per_step.prefill.value_or(0.0) * *steps_p;
-      wd = e.calls_per_step.decode.value_or(0.0) * *steps_d;
-      basis = "calls_per_step × steps";
-    } else if (e.phase_calls_measured.any()) {
-      wp = e.phase_calls_measured.prefill.value_or(0.0);
-      wd = e.phase_calls_measured.decode.value_or(0.0);
-      basis = "phase_calls_measured";
-    }
-    if (wp && wd && (*wp > 0 || *wd > 0)) {
-      out.regime = *wp > *wd ? Regime::prefill : Regime::decode;
-      out.why = fmt::format("carries the launches ({}: prefill {}, decode {})", basis, fmt_num(*wp),
-                            fmt_num(*wd));
-    } else if (steps_p && steps_d && (*steps_p > 0 || *steps_d > 0)) {
-      out.regime = *steps_p > *steps_d ? Regime::prefill : Regime::decode;
-      out.why = fmt::format(
-          "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
-          to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
-    } else if (const auto rows = shape_rows(e, hints.config);
-               hints.inferred && rows && hints.conc) {
-      // No step annotations at all (docs/method.md §6.4): decode batches are at most the
-      // concurrency.
-      out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
-      out.shape_rows = rows;
-      out.why = fmt::format(
-          "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (docs/method.md "
-          "§6.4)",
-          fmt_num(*rows), out.regime == Regime::decode ? "≤" : ">", fmt_num(*hints.conc));
-      if (hints.pass_regime && *hints.pass_regime != out.regime) {
-        out.regime = *hints.pass_regime;
-        out.why += fmt::format(", but one forward pass has one regime: {}", hints.pass_why);
-      }
-    } else {
-      out.regime = Regime::decode;
-      out.why = "no per-regime data and no step counts; assumed decode";
-    }
+// The regime of an entry that runs in both (or neither): by launch weight, else by step counts,
+// else by the rows its shapes show, else decode.
+void regime_from_data(RegimeChoice& out, const TopNEntry& e, const ServingInfo& serving,
+                      const RegimeHints& hints) {
+  // Launch weight per regime: calls_per_step x steps, else phase_calls_measured.
+  std::optional<double> wp, wd;
+  std::string basis;
+  auto steps_p = serving.n_prefill_steps, steps_d = serving.n_decode_steps;
+  if (e.calls_per_step.any() && steps_p && steps_d) {
+    wp = e.calls_per_step.prefill.value_or(0.0) * *steps_p;
+    wd = e.calls_per_step.decode.value_or(0.0) * *steps_d;
+    basis = "calls_per_step × steps";
+  } else if (e.phase_calls_measured.any()) {
+    wp = e.phase_calls_measured.prefill.value_or(0.0);
+    wd = e.phase_calls_measured.decode.value_or(0.0);
+    basis = "phase_calls_measured";
   }
+  if (wp && wd && (*wp > 0 || *wd > 0)) {
+    out.regime = *wp > *wd ? Regime::prefill : Regime::decode;
+    out.why = fmt::format("carries the launches ({}: prefill {}, decode {})", basis, fmt_num(*wp),
+                          fmt_num(*wd));
+  } else if (steps_p && steps_d && (*steps_p > 0 || *steps_d > 0)) {
+    out.regime = *steps_p > *steps_d ? Regime::prefill : Regime::decode;
+    out.why = fmt::format(
+        "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
+        to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
+  } else if (const auto rows = shape_rows(e, hints.config); hints.inferred && rows && hints.conc) {
+    // No step annotations at all (docs/method.md §6.4): decode batches are at most the
+    // concurrency.
+    out.regime = *rows <= 2.0 * *hints.conc ? Regime::decode : Regime::prefill;
+    out.shape_rows = rows;
+    out.why = fmt::format(
+        "no per-regime data; the shapes show {} rows, {} 2 × workload.conc {} (docs/method.md "
+        "§6.4)",
+        fmt_num(*rows), out.regime == Regime::decode ? "≤" : ">", fmt_num(*hints.conc));
+    if (hints.pass_regime && *hints.pass_regime != out.regime) {
+      out.regime = *hints.pass_regime;
+      out.why += fmt::format(", but one forward pass has one regime: {}", hints.pass_why);
+    }
+  } else {
+    out.regime = Regime::decode;
+    out.why = "no per-regime data and no step counts; assumed decode";
+  }
+}
+
+// The per-launch time in the chosen regime and where it came from.
+void regime_time(RegimeChoice& out, const TopNEntry& e, const RegimeHints& hints) {
   const Regime r = out.regime;
   if (auto base = e.base_latency_ms.at(r)) {
     out.t_ms = *base;
@@ -167,6 +164,12 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
                                     "and decode launches alike)"
                                   : "avg_us / 1000 (no per-regime latency)";
   }
+}
+
+// Launches per step in the chosen regime and where they came from.
+void regime_launches(RegimeChoice& out, const TopNEntry& e, const ServingInfo& serving,
+                     const RegimeHints& hints) {
+  const Regime r = out.regime;
   if (auto cps = e.calls_per_step.at(r)) {
     out.launches_per_step = *cps;
     out.launches_source = fmt::format("calls_per_step.{}", to_string(r));
@@ -183,20 +186,38 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
     out.launches_per_step = *hints.inferred->launches_per_step;
     out.launches_source = hints.inferred->how + " (docs/method.md §6.4)";
   }
-  // docs/method.md §6.4: launches per step are a whole number (within 5 %); a fraction says the
-  // steps counted are not the steps these launches ran in (empty or partial steps), whatever the
-  // vendor, so the figure is not used.
-  if (out.launches_per_step && *out.launches_per_step >= 1.0) {
-    const double x = *out.launches_per_step, whole = std::round(x);
-    if (std::fabs(x - whole) > 0.05 * whole) {
-      out.notes.push_back(fmt::format(
-          "launches per step {:.6g} ({}) is not a whole number (±5 %): the steps counted are not "
-          "the steps these launches ran in, so no launches per step are used",
-          x, out.launches_source));
-      out.launches_per_step.reset();
-      out.launches_source.clear();
-    }
+}
+
+// docs/method.md §6.4: launches per step are a whole number (within 5 %); a fraction says the
+// steps counted are not the steps these launches ran in (empty or partial steps), whatever the
+// vendor, so the figure is not used.
+void regime_drop_fractional_launches(RegimeChoice& out) {
+  if (!out.launches_per_step || *out.launches_per_step < 1.0) return;
+  const double x = *out.launches_per_step, whole = std::round(x);
+  if (std::fabs(x - whole) > 0.05 * whole) {
+    out.notes.push_back(fmt::format(
+        "launches per step {:.6g} ({}) is not a whole number (±5 %): the steps counted are not "
+        "the steps these launches ran in, so no launches per step are used",
+        x, out.launches_source));
+    out.launches_per_step.reset();
+    out.launches_source.clear();
   }
+}
+
+}  // namespace
+
+RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const RegimeHints& hints) {
+  RegimeChoice out;
+  if (auto one = single_regime(e)) {
+    out.regime = *one;
+    out.why = fmt::format("runs only in {} ({})", to_string(*one),
+                          e.served_regimes.empty() ? "phase" : "served_regimes");
+  } else {
+    regime_from_data(out, e, serving, hints);
+  }
+  regime_time(out, e, hints);
+  regime_launches(out, e, serving, hints);
+  regime_drop_fractional_launches(out);
   out.notes.push_back(fmt::format("regime {}: {}", to_string(out.regime), out.why));
   if (out.t_ms)
     out.notes.push_back(fmt::format("t_ms {:.6g} ms per launch from {}", *out.t_ms, out.t_source));

@@ -124,6 +124,56 @@ std::map<DtypeKey, ResolvedPeaks::LowestRidge> lowest_ridges(const PeaksTable& t
   return out;
 }
 
+// The peaks of the table section that matches the part (docs/method.md §5), measured ceilings
+// applied.
+void peaks_from_section(ResolvedPeaks& out, const PeaksTable& table, const PeaksSection& match) {
+  out.source = PeaksSource::table;
+  out.confidence = Confidence::high;
+  out.hbm_bw_bytes_s = match.hbm_bw_bytes_s;
+  out.flops = match.flops;
+  out.l2_bytes = match.l2_bytes;
+  out.mall_bytes = match.mall_bytes;
+  out.link = match.link;
+  out.section = fmt::format("{}:{} ({}{})", table.source_name, match.line, match.gfx,
+                            match.product.empty() ? "" : ", product " + match.product);
+  out.notes.push_back(fmt::format("peaks from {}", out.section));
+  if (!match.hbm_bw_bytes_s)
+    out.notes.push_back("the matching section has no hbm_bw_bytes_s: memory axis unknown");
+  out.compute_validated = bf16_equals_fp16(match.flops);
+  if (!out.compute_validated)
+    out.notes.push_back(match.flops.count(DtypeKey::bf16) && match.flops.count(DtypeKey::fp16)
+                            ? "bf16 != fp16 in the peaks section: compute peaks not validated, "
+                              "compute-axis entries get confidence low"
+                            : "peaks section lacks bf16 or fp16: compute peaks cannot be "
+                              "validated, compute-axis entries get confidence low");
+  out.datasheet_hbm_bw_bytes_s = out.hbm_bw_bytes_s;
+  out.datasheet_flops = out.flops;
+  for (const auto& [key, value] : out.flops) out.compute_ceiling[key] = CeilingKind::datasheet;
+  apply_measured(match, out);
+}
+
+// No section for the part: bandwidth derived from device_props when they have the memory clock
+// and bus width, else peaks unknown. `unmatched` says what failed to match.
+void peaks_derive_bw(ResolvedPeaks& out, const DeviceProps& p, const std::string& unmatched) {
+  if (p.memory_clock_rate_khz && p.memory_bus_width_bits && *p.memory_clock_rate_khz > 0 &&
+      *p.memory_bus_width_bits > 0) {
+    out.source = PeaksSource::derived;
+    out.confidence = Confidence::low;
+    out.hbm_bw_bytes_s = *p.memory_clock_rate_khz * 1e3 * *p.memory_bus_width_bits / 8.0 * 2.0;
+    out.datasheet_hbm_bw_bytes_s = out.hbm_bw_bytes_s;
+    out.notes.push_back(fmt::format(
+        "{}: bandwidth derived from device_props "
+        "(memory_clock_rate_khz {} · 1e3 · memory_bus_width_bits {} / 8 · 2 = {:.4g} B/s), "
+        "FLOP peaks unknown, confidence low",
+        unmatched, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
+    return;
+  }
+  out.notes.push_back(
+      fmt::format("{} and no device_props (memory_clock_rate_khz, memory_bus_width_bits) "
+                  "to derive bandwidth: peaks unknown, every headroom unknown",
+                  unmatched));
+}
+
 }  // namespace
 
 std::optional<double> datasheet_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
@@ -185,29 +235,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
     }
   }
   if (match) {
-    out.source = PeaksSource::table;
-    out.confidence = Confidence::high;
-    out.hbm_bw_bytes_s = match->hbm_bw_bytes_s;
-    out.flops = match->flops;
-    out.l2_bytes = match->l2_bytes;
-    out.mall_bytes = match->mall_bytes;
-    out.link = match->link;
-    out.section = fmt::format("{}:{} ({}{})", table.source_name, match->line, match->gfx,
-                              match->product.empty() ? "" : ", product " + match->product);
-    out.notes.push_back(fmt::format("peaks from {}", out.section));
-    if (!match->hbm_bw_bytes_s)
-      out.notes.push_back("the matching section has no hbm_bw_bytes_s: memory axis unknown");
-    out.compute_validated = bf16_equals_fp16(match->flops);
-    if (!out.compute_validated)
-      out.notes.push_back(match->flops.count(DtypeKey::bf16) && match->flops.count(DtypeKey::fp16)
-                              ? "bf16 != fp16 in the peaks section: compute peaks not validated, "
-                                "compute-axis entries get confidence low"
-                              : "peaks section lacks bf16 or fp16: compute peaks cannot be "
-                                "validated, compute-axis entries get confidence low");
-    out.datasheet_hbm_bw_bytes_s = out.hbm_bw_bytes_s;
-    out.datasheet_flops = out.flops;
-    for (const auto& [key, value] : out.flops) out.compute_ceiling[key] = CeilingKind::datasheet;
-    apply_measured(*match, out);
+    peaks_from_section(out, table, *match);
     return out;
   }
   // docs/method.md §5.4: the section a user adds for this part, with what the trace says filled in.
@@ -231,24 +259,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
                                 format_g(props.multi_processor_count.value_or(0.0)))
       : gfx_known ? fmt::format("{} with {} matches no section", out.gfx, product_text)
                   : fmt::format("{} not in the peaks table", out.gfx);
-  const auto& p = props;
-  if (p.memory_clock_rate_khz && p.memory_bus_width_bits && *p.memory_clock_rate_khz > 0 &&
-      *p.memory_bus_width_bits > 0) {
-    out.source = PeaksSource::derived;
-    out.confidence = Confidence::low;
-    out.hbm_bw_bytes_s = *p.memory_clock_rate_khz * 1e3 * *p.memory_bus_width_bits / 8.0 * 2.0;
-    out.datasheet_hbm_bw_bytes_s = out.hbm_bw_bytes_s;
-    out.notes.push_back(fmt::format(
-        "{}: bandwidth derived from device_props "
-        "(memory_clock_rate_khz {} · 1e3 · memory_bus_width_bits {} / 8 · 2 = {:.4g} B/s), "
-        "FLOP peaks unknown, confidence low",
-        unmatched, *p.memory_clock_rate_khz, *p.memory_bus_width_bits, *out.hbm_bw_bytes_s));
-    return out;
-  }
-  out.notes.push_back(
-      fmt::format("{} and no device_props (memory_clock_rate_khz, memory_bus_width_bits) "
-                  "to derive bandwidth: peaks unknown, every headroom unknown",
-                  unmatched));
+  peaks_derive_bw(out, props, unmatched);
   return out;
 }
 

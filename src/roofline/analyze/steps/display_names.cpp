@@ -35,7 +35,8 @@ std::string mangled_prefix(std::string_view m) {
     while (at < m.size() && std::isdigit(static_cast<unsigned char>(m[at])))
       len = len * 10 + static_cast<std::size_t>(m[at++] - '0');
     if (len == 0 || at + len > m.size()) break;
-    out += (out.empty() ? "" : " ") + std::string(m.substr(at, len));
+    if (!out.empty()) out += ' ';
+    out.append(m.substr(at, len));
     at += len;
     if (!starts_with(m, "_ZN")) break;
   }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/analyze/models/op_reading.hpp"
+#include "roofline/analyze/models/models.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/op_table.hpp"
 #include "unit/test_helpers.hpp"
@@ -400,4 +401,35 @@ TEST_CASE("op table: a causal window caps the keys each query sees (constructed)
   const auto r = read_ok(call);
   // each query sees at most 10 keys: 1 + 2 + … + 10 for the first ten, then 90·10
   CHECK(r.flops == rel(2.0 * 2 * (55 + 900) * 128));
+}
+
+TEST_CASE("op table: a Top-N signature's scalars reach the reader (wild prefill's workload case)",
+          "[op_table]") {
+  // profile_workload.json's case: the tensors alone, in order; the scalars in the signature, the
+  // causal flag as a key, the lengths as ranges over the launches.
+  ProbeCase c;
+  c.dims = {{1024, 16, 128}, {37165, 16, 16, 128}, {37165, 16, 16, 128}, {1024, 16, 128},
+            {2},             {2},                  {1},                  {1, 256}};
+  c.dtypes = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16",
+              "int",           "int",           "int",           "int"};
+  CaseSignature sig;
+  sig.op = "_vllm_fa2_C::varlen_fwd";
+  sig.scalars = {{15, "causal", "True", {}, {}, {}}, {16, "window_size_left", "-1", {}, {}, {}}};
+  sig.ranges = {{10, "max_seqlen_q", "", 1024.0, 1024.0, 1024.0},
+                {11, "max_seqlen_k", "", 1024.0, 1024.0, 1024.0}};
+  c.signature = sig;
+  SECTION("one value over every launch is the value") {
+    const auto r = read_ok(detail::case_call(sig.op, c));
+    REQUIRE(r.attention);
+    CHECK(r.attention->q_len == 1024);
+    CHECK(r.attention->causal == true);
+    CHECK(r.attention->regime == Regime::prefill);
+    CHECK(r.flops == rel(2.0 * 16 * 524800 * 256));
+  }
+  SECTION("a length that varied over the launches gives no value") {
+    c.signature->ranges[1].min = 1.0;  // max_seqlen_k: the paged pool then says nothing
+    const OpReading r = read_op_call(detail::case_call(sig.op, c));
+    CHECK_FALSE(r.read);
+    CHECK_THAT(r.why_not, Catch::Contains("the context is not recorded"));
+  }
 }

@@ -42,6 +42,13 @@ OpCall case_call(const std::string& op, const ProbeCase& c) {
   OpCall call{op, {}, false, {}};
   for (std::size_t i = 0; i < c.dims.size(); ++i)
     call.args.push_back(OpArg{c.dims[i], {}, i < c.dtypes.size() ? c.dtypes[i] : "", ""});
+  if (!c.signature) return call;
+  // The signature's recorded scalars at their positions: its keys, and a varying scalar that
+  // took one value over every launch (min = max); one that varied gives no value.
+  for (const ProbeScalar& s : c.signature->scalars)
+    if (!s.value.empty()) call.scalars.emplace_back(s.arg, s.value);
+  for (const ProbeScalar& s : c.signature->ranges)
+    if (s.min && s.max && *s.min == *s.max) call.scalars.emplace_back(s.arg, fmt::format("{}", *s.min));
   return call;
 }
 

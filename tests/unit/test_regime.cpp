@@ -5,6 +5,7 @@
 #include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
+using roofline::test::any_contains;
 using roofline::test::rel;
 
 namespace {
@@ -90,14 +91,15 @@ TEST_CASE("pick_regime: without per-regime data the larger step count decides", 
   CHECK(d.launches_per_step.value() == rel(4000.0 / 2033.0));
 }
 
-TEST_CASE("pick_regime: with nothing, decode and a note", "[regime]") {
+TEST_CASE("pick_regime: with nothing, unknown and a note: decode is never assumed", "[regime]") {
   TopNEntry e;
   e.name = "mystery";
   e.avg_us = 12.5;
   e.calls = 100;
   RegimeChoice r = pick_regime(e, ServingInfo{});
-  CHECK(r.regime == Regime::decode);
-  CHECK_FALSE(r.why.empty());
+  CHECK_FALSE(r.known);
+  CHECK(regime_label(r) == "unknown");
+  CHECK(any_contains(r.notes, {"regime unknown: ", "decode is never assumed"}));
   CHECK(r.t_ms.value() == rel(0.0125));
   CHECK_FALSE(r.launches_per_step.has_value());  // no step count: null
 }
@@ -137,4 +139,19 @@ TEST_CASE("pick_regime: a fractional launches-per-step figure is not used, on an
   CHECK(pick_regime(e, serving(24, 2033)).launches_per_step.value() == rel(16.2));
   e.calls_per_step.decode = 15.876;  // 2048 launches over 129 steps, one of them empty: kept
   CHECK(pick_regime(e, serving(24, 2033)).launches_per_step.value() == rel(15.876));
+}
+
+TEST_CASE("pick_regime: without step data, what the signature says decides", "[regime]") {
+  TopNEntry e;
+  e.name = "flash_fwd_splitkv_kernel";
+  e.avg_us = 40.0;
+  RegimeHints hints;
+  hints.signature_regime = Regime::prefill;
+  hints.signature_why = "1024 queries per sequence: prefill or mixed ('_vllm_fa2_C::varlen_fwd')";
+  const RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+  CHECK(r.known);
+  CHECK(r.regime == Regime::prefill);
+  CHECK(any_contains(r.notes, {"the signature says so: 1024 queries per sequence"}));
+  // step counts outrank the signature
+  CHECK(pick_regime(e, serving(0.0, 12.0), hints).regime == Regime::decode);
 }

@@ -172,8 +172,8 @@ TEST_CASE(
   e.signatures.clear();
   e.shapes = {{268435456}, {268435456}};  // a 1 GiB memcpy: no rows in flight
   const RegimeChoice flat = pick_regime(e, ServingInfo{}, hints);
-  CHECK(flat.regime == Regime::decode);
-  CHECK(any_contains(flat.notes, {"assumed decode"}));
+  CHECK_FALSE(flat.known);
+  CHECK(any_contains(flat.notes, {"no operand rows to weigh against workload.conc"}));
 }
 
 // compare's GPU time per step (docs/method.md §17.1) counts steps the same way when a round's Top-N

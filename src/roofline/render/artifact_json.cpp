@@ -146,7 +146,7 @@ ordered_json entry_json(const HeadEntry& e) {
   if (!e.module.empty()) j["module"] = e.module;
   j["pct_gpu_time"] = e.pct_gpu_time_raw.is_number() ? ordered_json(e.pct_gpu_time_raw)
                                                      : json_number(e.pct_gpu_time);
-  j["regime"] = to_string(e.regime.regime);
+  j["regime"] = regime_label(e.regime);
   j["op_class"] = to_string(e.cls.op_class);
   j["modeled"] = w.modeled;
   j["t_ms"] = json_number(e.regime.t_ms);

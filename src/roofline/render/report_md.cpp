@@ -392,7 +392,7 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
   const WorkEstimate& w = e.work;
   entry_summary_md(out, e, index, peaks);
   if (shown_name(e) != e.name) out += fmt::format("- **Kernel:** {}\n", md_code(e.name, false));
-  out += fmt::format("- **GPU time:** {} ({} regime{})\n", pct_text(e), to_string(e.regime.regime),
+  out += fmt::format("- **GPU time:** {} ({} regime{})\n", pct_text(e), regime_label(e.regime),
                      e.regime.launches_per_step
                          ? fmt::format(", {:g} launches/step", *e.regime.launches_per_step)
                          : "");

@@ -342,6 +342,13 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
   }
   using V = AttnVariant;
   const V variant = variant_for(in);
+  const V named = in.cls.detail.attn;
+  if (!in.regime.known && named != V::decode_reduce && named != V::indexer && named != V::prefill &&
+      named != V::mla_decode && named != V::decode) {
+    work.unmodeled_reason =
+        regime_unknown_reason(in.regime, "attention byte model (prefill or decode)");
+    return;
+  }
   if (variant == V::indexer) return model_indexer(in, work);
   std::string missing;
   require(cfg->n_heads, "num_attention_heads", missing);
@@ -353,6 +360,10 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
     require(cfg->n_kv_heads, "num_key_value_heads", missing);
   if (!missing.empty()) {
     work.unmodeled_reason = "attention byte model: config.json lacks " + missing;
+    return;
+  }
+  if (!in.rows && !in.regime.known) {
+    work.unmodeled_reason = regime_unknown_reason(in.regime, "attention byte model");
     return;
   }
   if (!in.rows) {

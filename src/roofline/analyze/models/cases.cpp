@@ -20,13 +20,13 @@ constexpr double k_min_modelled_share = 0.5;
 // The Top-N entry as the probe saw one case: real operand dims and dtypes, and the rows in flight
 // the case carries (leading dim of the first matrix operand; GEMM reads M from its own shapes).
 TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classification& cls,
-                         Regime regime, std::string& rows_note) {
+                         const RegimeChoice& regime, std::string& rows_note) {
   TopNEntry ce = e;
   ce.signatures.clear();
   ce.dtypes_are_set = false;
   ce.shapes = c.dims;
   if (!c.dtypes.empty()) ce.dtypes = c.dtypes;
-  ce.est_shape.at(regime).reset();
+  ce.est_shape.at(regime.regime).reset();
   if (cls.op_class == OpClass::gemm) return ce;
   if (cls.op_class == OpClass::linear_attn || cls.op_class == OpClass::ssm) {
     // Sequences in flight: the first operand that is not the recurrent state (the largest rank >= 3
@@ -46,7 +46,8 @@ TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classific
       for (auto v : c.dims[i]) {
         if (v == 1) continue;
         if (v > 0) {
-          ce.est_shape.at(regime) = EstShape{static_cast<double>(v), std::nullopt, std::nullopt};
+          ce.est_shape.at(regime.regime) =
+              EstShape{static_cast<double>(v), std::nullopt, std::nullopt};
           rows_note = fmt::format(
               "N = {} sequences from dims[{}] (leading 1s skipped, the state "
               "operand passed over)",
@@ -61,15 +62,14 @@ TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classific
     const auto& d = c.dims[i];
     const bool rank_ok = cls.op_class == OpClass::moe ? d.size() == 2 : d.size() >= 2;
     if (rank_ok && d[0] > 0) {
-      ce.est_shape.at(regime) = EstShape{static_cast<double>(d[0]), std::nullopt, std::nullopt};
+      ce.est_shape.at(regime.regime) =
+          EstShape{static_cast<double>(d[0]), std::nullopt, std::nullopt};
       rows_note = fmt::format(
-          "M = {} from dims[{}][0]{} (the case's rows in flight, read as "
-          "est_shape.{}.M)",
-          d[0], i,
+          "M = {} from dims[{}][0]{} (the case's rows in flight{})", d[0], i,
           i < c.arg_labels.size() && !c.arg_labels[i].empty()
               ? fmt::format(" ({})", c.arg_labels[i])
               : "",
-          to_string(regime));
+          regime.known ? fmt::format(", read as est_shape.{}.M", to_string(regime.regime)) : "");
       return ce;
     }
   }
@@ -128,8 +128,12 @@ CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const C
     return m;
   }
   std::string rows_note;
-  TopNEntry ce = entry_for_case(e, c, cls, regime.regime, rows_note);
   RegimeChoice rc = regime;
+  if (!rc.known && c.regime) {  // the profiler attributed the case to a step of one regime
+    rc.regime = *c.regime, rc.known = true;
+    rc.why = "the case's steps";
+  }
+  TopNEntry ce = entry_for_case(e, c, cls, rc, rows_note);
   if (c.gpu_us_avg) {
     rc.t_ms = *c.gpu_us_avg / 1000.0;
     rc.t_source = source == CaseSource::workload ? "profile_workload.json baseline_latency_ms"

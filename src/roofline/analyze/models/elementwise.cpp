@@ -34,9 +34,9 @@ std::vector<Operand> operands(const ModelInput& in, std::string& scaled) {
       est && est->m && *est->m > 0 && rows0 > 0 && static_cast<double>(rows0) != *est->m;
   if (rescale)
     scaled = fmt::format(
-        "recorded shapes have {} rows, est_shape.{}.M = {}: operands with that leading dim "
+        "recorded shapes have {} rows, {}.M = {}: operands with that leading dim "
         "rescaled",
-        rows0, to_string(in.regime.regime), format_g(*est->m));
+        rows0, est_label(in.regime), format_g(*est->m));
   for (std::size_t i = 0; i < e.shapes.size(); ++i) {
     if (e.shapes[i].empty()) continue;
     Operand op;
@@ -149,6 +149,11 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
       return;
     }
     const ModelConfig* cfg = in.ctx.config;
+    if (!in.rows && !in.regime.known && cfg && cfg->hidden) {
+      work.unmodeled_reason = regime_unknown_reason(
+          in.regime, "elementwise byte model without shapes (M·hidden_size, M the step's rows)");
+      return;
+    }
     if (!cfg || !cfg->hidden || !in.rows) {
       work.unmodeled_reason =
           fmt::format("elementwise byte model needs shapes, or M·hidden_size ({}{})",

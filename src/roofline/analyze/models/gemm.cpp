@@ -173,8 +173,8 @@ std::optional<GemmShape> dense_shape(const ModelInput& in, WorkEstimate& work) {
   auto est = e.est_shape.at(in.regime.regime);
   if (!shape && est && est->m && est->n && est->k && *est->m > 0 && *est->n > 0 && *est->k > 0) {
     shape = GemmShape{*est->m, *est->n, *est->k, 1,
-                      fmt::format("est_shape.{} M={}, N={}, K={}", to_string(in.regime.regime),
-                                  format_g(*est->m), format_g(*est->n), format_g(*est->k))};
+                      fmt::format("{} M={}, N={}, K={}", est_label(in.regime), format_g(*est->m),
+                                  format_g(*est->n), format_g(*est->k))};
   }
   if (!shape || shape->m <= 0 || shape->n <= 0 || shape->k <= 0) {
     work.unmodeled_reason =
@@ -185,9 +185,8 @@ std::optional<GemmShape> dense_shape(const ModelInput& in, WorkEstimate& work) {
   }
   work.notes.push_back("GEMM: " + shape->how);
   if (est && est->m && *est->m > 0 && *est->m != shape->m) {
-    work.notes.push_back(fmt::format("M = {} from est_shape.{}.M (recorded shapes say {})",
-                                     format_g(*est->m), to_string(in.regime.regime),
-                                     format_g(shape->m)));
+    work.notes.push_back(fmt::format("M = {} from {}.M (recorded shapes say {})", format_g(*est->m),
+                                     est_label(in.regime), format_g(shape->m)));
     shape->m = *est->m;
   }
   return shape;

@@ -22,6 +22,7 @@ std::string indexer_unmodeled_reason(const ModelInput& in, double& S) {
                : "indexer byte model needs the model config.json (index_head_dim, "
                  "index_n_heads): " +
                      in.ctx.config_status;
+  if (!in.regime.known) return regime_unknown_reason(in.regime, "indexer byte model (decode only)");
   if (in.regime.regime != Regime::decode)
     return "indexer byte model covers decode only (a prefill launch scores a whole prompt chunk)";
   if (!in.rows) return "indexer byte model needs rows in flight (est_shape.decode.M or conc)";

@@ -314,6 +314,8 @@ std::string linear_unmodeled_reason(const ModelInput& in, StateRole detail) {
                ? "linear-attention / state-space kernel of unknown role: no byte model"
                : "chunked-prefill linear-attention / state-space kernel: no per-kernel "
                  "model yet (docs/method.md §8.13); operand-bytes bound only";
+  if (!in.regime.known)
+    return regime_unknown_reason(in.regime, "linear-attention decode state-update model");
   if (in.regime.regime != Regime::decode)
     return "decode state-update model only (one launch = one layer, one token per sequence); this "
            "entry runs in prefill";

@@ -105,6 +105,13 @@ inline void add_candidate(WorkEstimate& work, std::string label, const Term& byt
       Candidate{std::move(label), bytes.value, flops.value, std::nullopt, in_choice, kind});
 }
 
+// The Top-N's per-regime shape field the rows came from ("est_shape.decode"), or "the case's
+// rows" when the regime is unknown (the rows are then a case's own, not a regime's).
+std::string est_label(const RegimeChoice& regime);
+// Why a model that needs the regime gives no verdict when nothing says it (docs/method.md §6.4),
+// and what would settle it. "" when the regime is known.
+std::string regime_unknown_reason(const RegimeChoice& regime, const char* model);
+
 // "missing: a, b" helper: appends `name` when `value` is absent.
 void require(const std::optional<double>& value, const char* name, std::string& missing);
 

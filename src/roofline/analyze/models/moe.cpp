@@ -95,6 +95,10 @@ bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
     work.unmodeled_reason = "MoE byte model: config.json lacks " + missing;
     return false;
   }
+  if (!in.rows && !in.regime.known) {
+    work.unmodeled_reason = regime_unknown_reason(in.regime, "MoE byte model");
+    return false;
+  }
   if (!in.rows) {
     work.unmodeled_reason = fmt::format(
         "MoE byte model needs rows in flight: no est_shape.{}.M and no workload.{} in env_report",

@@ -48,7 +48,8 @@ OpCall case_call(const std::string& op, const ProbeCase& c) {
   for (const ProbeScalar& s : c.signature->scalars)
     if (!s.value.empty()) call.scalars.emplace_back(s.arg, s.value);
   for (const ProbeScalar& s : c.signature->ranges)
-    if (s.min && s.max && *s.min == *s.max) call.scalars.emplace_back(s.arg, fmt::format("{}", *s.min));
+    if (s.min && s.max && *s.min == *s.max)
+      call.scalars.emplace_back(s.arg, fmt::format("{}", *s.min));
   return call;
 }
 
@@ -72,7 +73,7 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
   work.t_unit_ms = *regime.t_ms;
   work.unit = "1 launch";
   work.notes = r.notes;
-  if (r.attention && r.attention->regime && *r.attention->regime != regime.regime)
+  if (r.attention && r.attention->regime && regime.known && *r.attention->regime != regime.regime)
     work.notes.push_back(
         fmt::format("the signature says {}; the entry's regime is {} (bytes and "
                     "FLOPs do not depend on it)",

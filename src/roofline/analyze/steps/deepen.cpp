@@ -27,7 +27,7 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
                    const Classification& cls, const ModelContext& ctx, Deepened& d) {
   std::vector<const ProbeCase*> cases, other;
   for (const ProbeCase& c : k.cases)
-    (c.regime && *c.regime != regime.regime ? other : cases).push_back(&c);
+    (regime.known && c.regime && *c.regime != regime.regime ? other : cases).push_back(&c);
   std::string regime_note;
   if (cases.empty() && !other.empty()) {
     cases = std::move(other);

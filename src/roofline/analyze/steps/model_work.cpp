@@ -27,6 +27,18 @@ void require(const std::optional<double>& value, const char* name, std::string& 
   missing += name;
 }
 
+std::string est_label(const RegimeChoice& regime) {
+  return regime.known ? fmt::format("est_shape.{}", to_string(regime.regime)) : "the case's rows";
+}
+
+std::string regime_unknown_reason(const RegimeChoice& regime, const char* model) {
+  if (regime.known) return "";
+  return fmt::format(
+      "{} needs the regime, and nothing says it ({}): step annotations in the trace, a recorded "
+      "query length (max_seqlen_q), or operand shapes with workload.conc would settle it",
+      model, regime.why);
+}
+
 }  // namespace detail
 
 namespace {
@@ -148,10 +160,10 @@ void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelC
                     std::optional<double>& rows, std::string& source) {
   if (auto est = e.est_shape.at(regime.regime); est && est->m && *est->m > 0) {
     rows = *est->m;
-    source = fmt::format("est_shape.{}.M", to_string(regime.regime));
+    source = detail::est_label(regime) + ".M";
     return;
   }
-  if (!ctx.env) return;
+  if (!ctx.env || !regime.known) return;
   const Workload& w = ctx.env->workload;
   if (regime.regime == Regime::decode && w.conc && *w.conc > 0) {
     rows = *w.conc;
@@ -276,10 +288,11 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
   WorkEstimate work;
   if (!regime.t_ms || !(*regime.t_ms > 0)) {
     work.unmodeled_reason =
-        regime.t_ms ? fmt::format("per-launch time {} ms is not positive ({})",
-                                  format_g(*regime.t_ms), regime.t_source)
-                    : fmt::format("no per-launch time: neither base_latency_ms.{} nor avg_us",
-                                  to_string(regime.regime));
+        regime.t_ms    ? fmt::format("per-launch time {} ms is not positive ({})",
+                                     format_g(*regime.t_ms), regime.t_source)
+        : regime.known ? fmt::format("no per-launch time: neither base_latency_ms.{} nor avg_us",
+                                     to_string(regime.regime))
+                       : std::string("no per-launch time: no avg_us");
     return work;
   }
   work.t_unit_ms = *regime.t_ms;

@@ -8,6 +8,8 @@
 
 #include "roofline/analyze/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/models/op_reading.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
@@ -96,14 +98,49 @@ std::optional<double> shape_rows(const TopNEntry& e, const ModelConfig* config) 
   return best;
 }
 
-// What step 5 adds to the entry's regime choice when the Top-N has no step annotations.
-RegimeHints hints_for(const HeadEntry& e, const EnvReport* env, const ModelConfig* config) {
+// What the entry's signatures say of its regime (docs/method.md §23.3): each signature's launching
+// op read through the op table (an attention op's query length per sequence); one regime when
+// every signature that says one agrees.
+void signature_regime(const HeadEntry& he, const TopNEntry& e, RegimeHints& hints) {
+  std::optional<Regime> found;
+  std::string why;
+  bool agree = true;
+  auto consider = [&](const std::string& op, const ProbeCase& c) {
+    if (op.empty() || c.dims.empty()) return;
+    const OpReading r = read_op_call(detail::case_call(op, c));
+    if (!r.attention || !r.attention->regime) return;
+    if (found && *found != *r.attention->regime) agree = false;
+    if (!found) why = fmt::format("{} ('{}')", r.attention->regime_why, op);
+    found = r.attention->regime;
+  };
+  if (he.evidence.workload) {
+    for (const ProbeCase& c : he.evidence.workload->cases)
+      consider(c.signature && !c.signature->op.empty() ? c.signature->op : e.op, c);
+  } else {
+    for (const auto& dims :
+         e.signatures.empty() ? decltype(e.signatures){e.shapes} : e.signatures) {
+      ProbeCase c;
+      c.dims = dims;
+      consider(e.op, c);
+    }
+  }
+  if (found && agree) {
+    hints.signature_regime = found;
+    hints.signature_why = why;
+  }
+}
+
+// What step 5 adds to the entry's regime choice when the Top-N has no step annotations, and what
+// its signatures say.
+RegimeHints hints_for(const HeadEntry& e, const TopNEntry& t, const EnvReport* env,
+                      const ModelConfig* config) {
   RegimeHints hints;
   if (e.launches) {
     hints.inferred = &*e.launches;
     if (env) hints.conc = env->workload.conc;
     hints.config = config;
   }
+  signature_regime(e, t, hints);
   return hints;
 }
 
@@ -133,6 +170,9 @@ void regime_from_data(RegimeChoice& out, const TopNEntry& e, const ServingInfo& 
     out.why = fmt::format(
         "no per-regime launch data; the run has more {} steps ({} prefill vs {} decode)",
         to_string(out.regime), fmt_num(*steps_p), fmt_num(*steps_d));
+  } else if (hints.signature_regime) {
+    out.regime = *hints.signature_regime;
+    out.why = fmt::format("no per-regime data; the signature says so: {}", hints.signature_why);
   } else if (const auto rows = shape_rows(e, hints.config); hints.inferred && rows && hints.conc) {
     // No step annotations at all (docs/method.md §6.4): decode batches are at most the
     // concurrency.
@@ -147,8 +187,12 @@ void regime_from_data(RegimeChoice& out, const TopNEntry& e, const ServingInfo& 
       out.why += fmt::format(", but one forward pass has one regime: {}", hints.pass_why);
     }
   } else {
-    out.regime = Regime::decode;
-    out.why = "no per-regime data and no step counts; assumed decode";
+    out.known = false;
+    out.why = fmt::format(
+        "unknown: no step annotations or per-regime data, no signature that says it{} "
+        "(decode is never assumed)",
+        hints.conc ? ", and no operand rows to weigh against workload.conc"
+                   : ", and no workload.conc to weigh the shapes' rows against");
   }
 }
 
@@ -218,7 +262,8 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
   regime_time(out, e, hints);
   regime_launches(out, e, serving, hints);
   regime_drop_fractional_launches(out);
-  out.notes.push_back(fmt::format("regime {}: {}", to_string(out.regime), out.why));
+  out.notes.push_back(out.known ? fmt::format("regime {}: {}", to_string(out.regime), out.why)
+                                : "regime " + out.why);
   if (out.t_ms)
     out.notes.push_back(fmt::format("t_ms {:.6g} ms per launch from {}", *out.t_ms, out.t_source));
   if (out.launches_per_step)
@@ -229,10 +274,15 @@ RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const R
   return out;
 }
 
+std::string regime_label(const RegimeChoice& choice) {
+  return choice.known ? to_string(choice.regime) : "unknown";
+}
+
 void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
                   const ModelConfig* config) {
   for (HeadEntry& e : head)
-    e.regime = pick_regime(topn.entries[e.topn_position], topn.serving, hints_for(e, env, config));
+    e.regime = pick_regime(topn.entries[e.topn_position], topn.serving,
+                           hints_for(e, topn.entries[e.topn_position], env, config));
   // One forward pass, one regime: where the rows rule decided, the dense GEMMs' [M, K] rows are
   // the unambiguous ones (an [E, C, H] buffer or a [B, S, H, D] operand is not); when they all say
   // the same, every entry the rows rule decided takes it.
@@ -252,7 +302,7 @@ void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvRepor
   if (!pass || !agree) return;
   for (HeadEntry& e : head) {
     if (!e.regime.shape_rows || e.regime.regime == *pass) continue;
-    RegimeHints hints = hints_for(e, env, config);
+    RegimeHints hints = hints_for(e, topn.entries[e.topn_position], env, config);
     hints.pass_regime = pass;
     hints.pass_why = fmt::format("the dense GEMMs' rows ({}) say {}", rows, to_string(*pass));
     e.regime = pick_regime(topn.entries[e.topn_position], topn.serving, hints);

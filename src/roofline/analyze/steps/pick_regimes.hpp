@@ -15,7 +15,12 @@ namespace roofline::analyze {
 struct HeadEntry;
 
 struct RegimeChoice {
+  // The regime, when `known`. Unknown (docs/method.md §6.4: nothing in the run says it, and decode
+  // is never assumed): `regime` is then a placeholder no figure may depend on; the artifact says
+  // "unknown", and a model that needs the regime (rows from the workload, a shapeless attention)
+  // gives no verdict and says what would settle it.
   Regime regime = Regime::decode;
+  bool known = true;
   std::string why;
   std::optional<double> t_ms;  // one launch, this regime
   std::string t_source;
@@ -33,14 +38,21 @@ struct RegimeHints {
   // show, used instead of each entry's own rows; unset when they disagree or there are none.
   std::optional<Regime> pass_regime;
   std::string pass_why;
+  // The regime the entry's own signatures say (an attention op's query length per sequence,
+  // docs/method.md §23.3), with the reading; unset when they say none or disagree.
+  std::optional<Regime> signature_regime;
+  std::string signature_why;
 };
-// The entry's own per-regime fields first; else the profiler's step counts; else
-// (docs/method.md §6.4, `hints`) decode when the shapes' rows are at most 2 × conc, and the
-// inferred launches per step.
+// The entry's own per-regime fields first; else the profiler's step counts; else (docs/method.md
+// §6.4, `hints`) what its signatures say, then decode when the shapes' rows are at most 2 × conc;
+// else unknown. With the inferred launches per step.
 RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving,
                          const RegimeHints& hints = {});
 
-// pick_regime (stages.hpp) for every head entry, with step 5's launches. Writes each `regime`.
+// "prefill", "decode", or "unknown" when nothing says it: what every surface prints.
+std::string regime_label(const RegimeChoice& choice);
+
+// pick_regime for every head entry, with step 5's launches. Writes each `regime`.
 void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
                   const ModelConfig* config);
 

@@ -9,6 +9,7 @@
 #include "roofline/analyze/findings.hpp"
 #include "roofline/analyze/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
@@ -99,6 +100,14 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
     if (c.cls.op_class != OpClass::gemm) continue;
     RegimeChoice regime = he ? he->regime : pick_regime(t, topn.serving);
     if (!shapeless(t, regime.regime, he ? &he->evidence : nullptr)) continue;
+    if (!regime.known) {  // the step's rows M depend on it (docs/method.md §6.4)
+      if (he) {
+        he->projection = ProjectionAssignment{};
+        he->projection->problem =
+            detail::regime_unknown_reason(regime, "the linear plan (M is the step's rows)");
+      }
+      continue;
+    }
     out.push_back(ShapelessGemm{&t, he, std::move(regime)});
   }
   return out;

@@ -234,3 +234,42 @@ TEST_CASE("classify families: norms, activations and the KV-cache write of the s
       },
       "kernel_classes.tsv");
 }
+
+TEST_CASE("classify families: Inductor pointwise and reduction kernels stay elementwise",
+          "[classify][families]") {
+  check_cases({{"triton_per_fused_moe_forward_2", OpClass::elementwise, ""},
+               {"triton_poi_fused_all_reduce_3", OpClass::elementwise, ""},
+               {"triton_red_fused_scaled_dot_product_attention_1", OpClass::elementwise, ""},
+               {"triton_poi_fused_rms_norm_0", OpClass::elementwise, "norm"}},
+              "kernel_classes.tsv");
+  check_cases({{"triton_tem_fused_mm_0", OpClass::gemm, ""}}, "kernel_classes.tsv");
+}
+
+TEST_CASE("classify families: convolutions are GEMM math that only their op can model",
+          "[classify][families]") {
+  check_cases(
+      {{"sm86_xmma_fprop_implicit_gemm_indexed_wo_smem_f16f16_f16f32_f32_nhwckrsc_nhwc_"
+        "tilesize32x32x64_stage1_warpsize2x2x1_g1_tensor16x8x16_execute_kernel__5x_cudnn",
+        OpClass::gemm, "conv"},
+       {"implicit_convolve_sgemm", OpClass::gemm, "conv"},
+       {"void implicit_convolveNd_sgemm<float, 3, 1024, 5, 5, 3, 3, 3, 1, false, false, true>",
+        OpClass::gemm, "conv"},
+       {"void cudnn::cnn::conv2d_grouped_direct_kernel<false, true, false, false, 0, 0, int, "
+        "float, float, float, float, float>",
+        OpClass::gemm, "conv"},
+       {"void ck::kernel_grouped_conv_fwd_xdl_cshuffle<ck::tensor_operation::device::"
+        "DeviceGroupedConvFwdMultipleABD_Xdl_CShuffle<2> >",
+        OpClass::gemm, "conv"},
+       {"igemm_fwd_gtcx35_nhwc_bf16_bx0_ex1_bt256x128x32_wt32x32x8_ws2x1", OpClass::gemm, "conv"},
+       {"naive_conv_fwd_nchw_float_double_float", OpClass::gemm, "conv"},
+       {"void at::native::(anonymous namespace)::conv_depthwise2d_forward_kernel<1, float, int>",
+        OpClass::gemm, "conv"},
+       // the short causal convs of linear-attention layers keep their own rows
+       {"_causal_conv1d_fwd_kernel", OpClass::linear_attn, "conv_prefill"}},
+      "kernel_classes.tsv");
+  const ClassRules rules = shipped();
+  const Classification by_op =
+      roofline::classify::classify(entry("some_vendor_kernel", "aten::cudnn_convolution"), rules);
+  CHECK(by_op.op_class == OpClass::gemm);
+  CHECK(to_string(by_op.detail) == std::string("conv"));
+}

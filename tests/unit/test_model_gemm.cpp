@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/analyze/models/operand_dtypes.hpp"
+#include "roofline/classify/classify.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
 #include "unit/test_helpers.hpp"
 
 using namespace roofline::cli;
@@ -208,4 +210,48 @@ TEST_CASE("operand_dtypes: each operand's role decides its dtype (RUNS.md §2b)"
   CHECK(s.roles == std::vector<OperandRole>{OperandRole::activations, OperandRole::state});
   CHECK(s.dtypes[1] == "float");
   CHECK(roofline::test::contains(s.rule, "fp32 recurrent state"));
+}
+
+TEST_CASE(
+    "model_work GEMM: without recorded dtypes the kernel's template types are the trace's word",
+    "[model][gemm]") {
+  Fixture f;  // a bf16 config without quantization_config
+  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {});
+  e.name =
+      "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+      "int>, cutlass::gemm::collective::CollectiveMma<cute::tuple<cute::C<128>, cute::C<128>, "
+      "cute::C<128> >, cutlass::float_e4m3_t, cute::tuple<long, cute::C<1>, long>, "
+      "cutlass::float_e4m3_t> > >(cutlass::gemm::kernel::GemmUniversal<>::Params)";
+  ClassRules rules;
+  rules.families = builtin_kernel_classes_rules();
+  const Classification cls = roofline::classify::classify(e, rules);
+  REQUIRE(cls.op_class == OpClass::gemm);
+  CHECK(cls.operand_dtype == "fp8");
+  WorkEstimate w = model_work(e, decode_regime(0.01), cls, f.ctx());
+  REQUIRE(w.modeled);
+  CHECK(w.weight_dtype == DtypeKey::fp8);
+  CHECK(w.activation_dtype == DtypeKey::fp8);
+  CHECK(roofline::test::any_contains(w.notes,
+                                     {"the kernel's template types: fp8", "online quantization"}));
+
+  // block-scaled fp4 values for both operands, one ue4m3 scale per 16 values (nvfp4)
+  e.name =
+      "cutlass3x_sm120_bstensorop_s16864gemm_block_scaled_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_"
+      "128x128x256_1x1x1_0_tnn_align32_o_vs16_bias_bf16_relu";
+  const Classification fp4 = roofline::classify::classify(e, rules);
+  CHECK(fp4.operand_dtype == "fp4");
+  CHECK(fp4.activation_dtype.empty());
+  CHECK(fp4.weight_scale_bytes == rel(1.0 / 16));
+  w = model_work(e, decode_regime(0.01), fp4, f.ctx());
+  REQUIRE(w.modeled);
+  CHECK(w.weight_dtype == DtypeKey::fp4);
+  const double K = 2048, N = 1024;
+  CHECK(w.weight_bytes == rel(K * N * 0.5625));
+
+  // mxfp4 weights with fp8 activations
+  e.name = "cutlass3x_sm100_bstensorop_gemm_ue8m0xe2m1_ue8m0xe4m3_f32_bf16_bf16_256x128x256";
+  const Classification mixed = roofline::classify::classify(e, rules);
+  CHECK(mixed.operand_dtype == "fp4");
+  CHECK(mixed.activation_dtype == "fp8");
+  CHECK(mixed.weight_scale_bytes == rel(1.0 / 32));
 }

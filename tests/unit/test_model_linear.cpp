@@ -197,8 +197,10 @@ TEST_CASE("model_work short conv: width per layer kind, class by the plan", "[mo
     x.entry.name = "_causal_conv1d_update_kernel";
     x.entry.shapes = {{32, 5120}, {32, 5120, 3}};
     x.entry.dtypes = {k_bf16, k_bf16};
-    x.cls = Classification{
-        OpClass::linear_attn, detail_of(OpClass::linear_attn, "conv"), "table", false, {}, {}};
+    x.cls = Classification{};
+    x.cls.op_class = OpClass::linear_attn;
+    x.cls.detail = detail_of(OpClass::linear_attn, "conv");
+    x.cls.rule = "table";
     WorkEstimate w = x.run();
     CHECK(w.op_class == OpClass::ssm);
     const double Cd = 64.0 * 64 + 2.0 * 2 * 256;

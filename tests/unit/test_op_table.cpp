@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "roofline/analyze/models/op_reading.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/models/op_reading.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/op_table.hpp"
 #include "unit/test_helpers.hpp"
@@ -408,8 +408,9 @@ TEST_CASE("op table: a Top-N signature's scalars reach the reader (wild prefill'
   // profile_workload.json's case: the tensors alone, in order; the scalars in the signature, the
   // causal flag as a key, the lengths as ranges over the launches.
   ProbeCase c;
-  c.dims = {{1024, 16, 128}, {37165, 16, 16, 128}, {37165, 16, 16, 128}, {1024, 16, 128},
-            {2},             {2},                  {1},                  {1, 256}};
+  c.dims = {
+      {1024, 16, 128}, {37165, 16, 16, 128}, {37165, 16, 16, 128}, {1024, 16, 128}, {2}, {2}, {1},
+      {1, 256}};
   c.dtypes = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16",
               "int",           "int",           "int",           "int"};
   CaseSignature sig;
@@ -432,4 +433,40 @@ TEST_CASE("op table: a Top-N signature's scalars reach the reader (wild prefill'
     CHECK_FALSE(r.read);
     CHECK_THAT(r.why_not, Catch::Contains("the context is not recorded"));
   }
+}
+
+TEST_CASE("op table: _C::cutlass_scaled_fp4_mm reads packed fp4 operands (schema, NVFP4)",
+          "[op_table]") {
+  // out [M, N] bf16, a [M, K/2] and b [N, K/2] two fp4 values per byte, block scales one fp8 per
+  // 16 values (a's rows padded to 128), alpha.
+  const double bytes =
+      16 * 2048 * 0.5 + 6144 * 2048 * 0.5 + 16 * 6144 * 2.0 + 128 * 128 + 6144 * 128 + 4;
+  for (const char* packed : {"unsigned char", "c10::Float4_e2m1fn_x2"}) {
+    INFO(packed);
+    const std::string types = std::string(R"(["c10::BFloat16", ")") + packed + R"(", ")" + packed +
+                              R"(", "c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float"])";
+    const auto r = read_ok(recorded("_C::cutlass_scaled_fp4_mm",
+                                    R"([[16, 6144], [16, 1024], [6144, 1024], [128, 128], )"
+                                    R"([6144, 128], [1]])",
+                                    types.c_str(), R"(["", "", "", "", "", ""])"));
+    REQUIRE(r.gemm);
+    CHECK(r.gemm->k == 2048);
+    CHECK(r.gemm->n == 6144);
+    CHECK(r.act_dtype == "fp4");
+    CHECK(r.weight_dtype == "fp4");
+    CHECK(r.flops == rel(2.0 * 16 * 6144 * 2048));
+    CHECK(r.bytes == rel(bytes));
+    CHECK_THAT(joined(r.notes), Catch::Contains("packed 4-bit operands (activation and weight)"));
+  }
+}
+
+TEST_CASE("op table: aten::cudnn_convolution as implicit GEMM (schema)", "[op_table]") {
+  // x [8, 64, 56, 56], filter [128, 64, 3, 3], padding 1, stride 2: output 28 × 28
+  const auto r = read_ok(recorded(
+      "aten::cudnn_convolution",
+      R"([[8, 64, 56, 56], [128, 64, 3, 3], [], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "Scalar", "Scalar", "Scalar", "Scalar"])",
+      R"(["", "", "[1, 1]", "[2, 2]", "[1, 1]", "1", "False", "False", "True"])"));
+  CHECK(r.flops == rel(2.0 * 8 * 128 * 64 * 9 * 28 * 28));
+  CHECK(r.bytes == rel((8.0 * 64 * 56 * 56 + 128 * 64 * 9 + 8.0 * 128 * 28 * 28) * 2));
 }

@@ -115,6 +115,10 @@ const char* to_string(UnknownDetail d) {
   return d == UnknownDetail::sampling ? "sampling" : "";
 }
 
+const char* to_string(GemmKind k) {
+  return k == GemmKind::conv ? "conv" : "";
+}
+
 std::string to_string(const ClassDetail& d) {
   std::string out;
   auto add = [&out](std::string_view part) {
@@ -130,6 +134,7 @@ std::string to_string(const ClassDetail& d) {
   add(to_string(d.comm));
   add(to_string(d.elementwise));
   add(to_string(d.unknown));
+  add(to_string(d.gemm));
   return out;
 }
 

@@ -64,6 +64,9 @@ enum class ElementwiseKind {
 };
 // An unknown-class rule may name what the kernel is (no byte model either way).
 enum class UnknownDetail { unnamed, sampling };
+// A GEMM-class kernel that is a convolution (implicit GEMM, docs/method.md §23.2): only its
+// launching op's arguments give its work; its 4-D operands are never read as a dense GEMM.
+enum class GemmKind { unnamed, conv };
 
 // One rule's detail: only the member of the rule's class is ever set.
 struct ClassDetail {
@@ -73,6 +76,7 @@ struct ClassDetail {
   CommAlgorithm comm = CommAlgorithm::unnamed;
   ElementwiseKind elementwise = ElementwiseKind::unnamed;
   UnknownDetail unknown = UnknownDetail::unnamed;
+  GemmKind gemm = GemmKind::unnamed;
   bool empty() const { return *this == ClassDetail{}; }
   friend bool operator==(const ClassDetail&, const ClassDetail&) = default;
 };
@@ -85,6 +89,7 @@ const char* to_string(StateRole r);
 const char* to_string(CommAlgorithm a);
 const char* to_string(ElementwiseKind k);
 const char* to_string(UnknownDetail d);
+const char* to_string(GemmKind k);
 // The detail as the table writes it: "both+all+shared" (stage, then +all, then +shared), "decode",
 // "" when empty.
 std::string to_string(const ClassDetail& d);

@@ -1,6 +1,7 @@
 // Step 4, classify (docs/method.md §7): op class from override, kernel-family table, launching op,
 // name tokens, profiler hint; every pattern by the token rule of §7.2.
 #include <array>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -109,6 +110,25 @@ std::optional<Classification> family(const TopNEntry& e, const ClassRules& rules
   return from_rule(*r, "kernel_classes.tsv");
 }
 
+// Inductor's generated pointwise and reduction kernels (`triton_{poi,red,per}_*`, docs/method.md
+// §7.2) are elementwise work whatever ops their fused body names (`moe_forward`, `all_reduce`,
+// `attention`): only the elementwise rows may refine their kind.
+bool inductor_elementwise(const TopNEntry& e) {
+  for (std::string_view n : {std::string_view(e.name), std::string_view(e.short_name)})
+    for (std::string_view p : {"triton_poi_", "triton_red_", "triton_per_"})
+      if (n.substr(0, p.size()) == p) return true;
+  return false;
+}
+
+std::optional<Classification> inductor_family(const TopNEntry& e, const ClassRules& rules) {
+  const std::vector<ClassRule>& f = rules.families;
+  const ClassRule* r =
+      longest_match(f.data(), f.data() + f.size(), {detail::matched_name(e), e.short_name},
+                    [](const ClassRule& rule) { return rule.op_class == OpClass::elementwise; });
+  if (!r) return std::nullopt;
+  return from_rule(*r, "kernel_classes.tsv");
+}
+
 std::optional<Classification> collective_token(const TopNEntry& e) {
   for (std::string_view token : k_collective_tokens)
     if (any_matches(e, token)) {
@@ -208,6 +228,8 @@ Classification by_profiler(const TopNEntry& e) {
 
 Classification classify_by_rules(const TopNEntry& e, const ClassRules& rules) {
   if (auto c = first_override(e, rules)) return *c;
+  if (inductor_elementwise(e))
+    if (auto c = inductor_family(e, rules)) return *c;
   if (auto c = family(e, rules, true)) return *c;
   if (auto c = collective_token(e)) return *c;
   if (auto c = family(e, rules, false)) return *c;

@@ -20,6 +20,12 @@ struct Classification {
   // The operands' dtype as the kernel's name spells it (docs/method.md §7.5: "fp8" for a cuBLASLt
   // nvjet_*qq* kernel); "" when the name says nothing.
   std::string operand_dtype;
+  // The activation operand's dtype where the name spells it apart from the weight's ("fp8" for an
+  // mxfp4 × fp8 CUTLASS GEMM); "" when the same as operand_dtype or unsaid.
+  std::string activation_dtype;
+  // Block-scale bytes per weight value the name's block-scaled type implies (1/16 for nvfp4's one
+  // ue4m3 per 16 values, 1/32 for mx's one ue8m0 per 32); 0 when none.
+  double weight_scale_bytes = 0.0;
   std::vector<std::string> notes;  // the class and the rule that decided it, what the name says
 };
 // docs/method.md §7.1: `--classify` (first match), the family table's comm rows, collective name

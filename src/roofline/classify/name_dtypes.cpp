@@ -86,6 +86,38 @@ std::string bmm_types(std::string_view text) {
   return out;
 }
 
+// Occurrences of an fp8 value type in a name: `e4m3` not preceded by `u` (`ue4m3` is nvfp4's scale
+// type), or `e5m2`.
+bool names_fp8_values(std::string_view text) {
+  for (std::size_t at = text.find("e4m3"); at != std::string_view::npos;
+       at = text.find("e4m3", at + 1))
+    if (at == 0 || (text[at - 1] != 'u' && text[at - 1] != 'U')) return true;
+  return text.find("e5m2") != std::string_view::npos;
+}
+
+// A GEMM kernel's template element types (docs/method.md §7.5): fp4 values (`e2m1`) with the
+// scale block their scale type implies, fp8 values, or both (fp4 weights, fp8 activations).
+void template_dtypes(std::string_view text, Classification& c) {
+  const bool fp4 = text.find("e2m1") != std::string_view::npos;
+  const bool fp8 = names_fp8_values(text);
+  if (!fp4 && !fp8) return;
+  c.operand_dtype = fp4 ? "fp4" : "fp8";
+  c.activation_dtype = fp4 && fp8 ? "fp8" : "";
+  if (fp4 && text.find("ue4m3") != std::string_view::npos)
+    c.weight_scale_bytes = 1.0 / 16.0;
+  else if (fp4 && text.find("ue8m0") != std::string_view::npos)
+    c.weight_scale_bytes = 1.0 / 32.0;
+  c.notes.push_back(fmt::format(
+      "name types (kernel template): {} values{}{}", c.operand_dtype,
+      c.activation_dtype.empty() ? " for both operands"
+                                 : fmt::format(" for the weights, {} activations", "fp8"),
+      c.weight_scale_bytes > 0
+          ? fmt::format(", one {} block scale per {} values",
+                        c.weight_scale_bytes == 1.0 / 16.0 ? "ue4m3" : "ue8m0",
+                        c.weight_scale_bytes == 1.0 / 16.0 ? 16 : 32)
+          : std::string()));
+}
+
 }  // namespace
 
 void read_name_dtypes(const TopNEntry& e, Classification& c) {
@@ -101,6 +133,7 @@ void read_name_dtypes(const TopNEntry& e, Classification& c) {
       return;
     }
   }
+  if (c.op_class == OpClass::gemm) template_dtypes(matched_name(e), c);
 }
 
 }  // namespace roofline::classify::detail

@@ -109,7 +109,7 @@ std::string accepted_details(OpClass cls) {
     case OpClass::unknown:
       return spellings(UnknownDetail::sampling);
     case OpClass::gemm:
-      break;
+      return spellings(GemmKind::conv);
   }
   return "no detail";
 }
@@ -141,6 +141,7 @@ std::optional<ClassDetail> parse_class_detail(OpClass cls, std::string_view text
       if (auto u = spelled(text, UnknownDetail::sampling)) ok = true, d.unknown = *u;
       break;
     case OpClass::gemm:
+      if (auto k = spelled(text, GemmKind::conv)) ok = true, d.gemm = *k;
       break;
   }
   if (ok) return d;

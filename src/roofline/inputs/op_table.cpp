@@ -33,10 +33,12 @@ constexpr Names<ArgRole, 16> k_roles{{{ArgRole::in, "in"},
                                       {ArgRole::meta, "meta"},
                                       {ArgRole::cu_seqlens_q, "cu_seqlens_q"}}};
 
-constexpr Names<ArgLayout, 16> k_layouts{{{ArgLayout::any, "any"},
+constexpr Names<ArgLayout, 18> k_layouts{{{ArgLayout::any, "any"},
                                           {ArgLayout::MK, "MK"},
+                                          {ArgLayout::MK2, "MK2"},
                                           {ArgLayout::KN, "KN"},
                                           {ArgLayout::NK, "NK"},
+                                          {ArgLayout::NK2, "NK2"},
                                           {ArgLayout::MN, "MN"},
                                           {ArgLayout::BMK, "BMK"},
                                           {ArgLayout::BKN, "BKN"},
@@ -151,9 +153,9 @@ std::string formula_needs(const OpRow& r) {
   using L = ArgLayout;
   switch (r.formula) {
     case OpFormula::gemm:
-      return has(r, ArgRole::in, {L::MK}) && has(r, ArgRole::weight, {L::KN, L::NK})
+      return has(r, ArgRole::in, {L::MK, L::MK2}) && has(r, ArgRole::weight, {L::KN, L::NK, L::NK2})
                  ? ""
-                 : "gemm needs an in:MK and a weight:KN or weight:NK operand";
+                 : "gemm needs an in:MK (or MK2) and a weight:KN, NK (or NK2) operand";
     case OpFormula::bmm:
       return has(r, ArgRole::in, {L::BMK}) && has(r, ArgRole::weight, {L::BKN, L::BNK})
                  ? ""

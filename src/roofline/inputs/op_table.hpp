@@ -42,12 +42,15 @@ enum class ArgRole {
 // How an operand's dims are read. Matrices: MK (rows × inner, leading dims flattened into the
 // rows), KN and NK (a weight stored [K, N] or [N, K]), MN (an output), BMK/BKN/BNK/BMN (batched),
 // N (a vector). Attention: THD (tokens, heads, head dim), BSHD, BHSD, paged ([blocks, block size,
-// heads, head dim]). Convolution: NCHW (input), KCRS (filter). any: elements only.
+// heads, head dim]). Convolution: NCHW (input), KCRS (filter). any: elements only. MK2 and NK2:
+// packed 4-bit values, two per byte along K, so the dims show K/2 (an fp4 GEMM's operands).
 enum class ArgLayout {
   any,
   MK,
+  MK2,
   KN,
   NK,
+  NK2,
   MN,
   BMK,
   BKN,

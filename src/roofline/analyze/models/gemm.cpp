@@ -195,6 +195,14 @@ std::optional<GemmShape> dense_shape(const ModelInput& in, WorkEstimate& work) {
 }  // namespace
 
 void model_gemm(const ModelInput& in, WorkEstimate& work) {
+  if (in.cls.detail.gemm == GemmKind::conv) {  // docs/method.md §23.2: never a dense GEMM
+    work.unmodeled_reason = fmt::format(
+        "convolution: only its launching op's arguments (input, filter, stride, padding, groups; "
+        "data/op_table.tsv) give its work, and {}",
+        in.entry.op.empty() ? "no launching op was recorded"
+                            : fmt::format("the op table cannot read '{}'", in.entry.op));
+    return;
+  }
   const double a = in.dtypes.act.bytes;
   Dtype wdt = in.dtypes.weight;
   work.compute_dtype = wider_dtype(in.dtypes.act, wdt);

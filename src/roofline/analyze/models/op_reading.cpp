@@ -143,6 +143,8 @@ void dispatch(Reader& r) {
 }  // namespace
 
 std::optional<double> recorded_dtype_bytes(const std::string& spelling) {
+  // A packed container (`c10::Float4_e2m1fn_x2`): one recorded element is one byte of two values.
+  if (spelling.size() > 3 && spelling.compare(spelling.size() - 3, 3, "_x2") == 0) return 1.0;
   if (auto d = parse_dtype(spelling)) return d->bytes;
   for (const char* s : {"long int", "long long int", "unsigned long", "long unsigned int"})
     if (spelling == s) return 8.0;

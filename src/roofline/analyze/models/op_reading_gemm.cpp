@@ -85,15 +85,28 @@ void read_gemm(Reader& r) {
   if (!a || !w || a->arg->dims.size() < 2 || w->arg->dims.size() != 2)
     return r.fail("needs an activation of rank >= 2 and a 2-D weight");
   const auto& ad = a->arg->dims;
-  const double k = static_cast<double>(ad.back()), m = elements(ad) / k;
+  // MK2 / NK2: two 4-bit values per recorded byte along K (the op's format says so).
+  const bool a4 = a->spec->layout == ArgLayout::MK2, w4 = w->spec->layout == ArgLayout::NK2;
+  const double k_shown = static_cast<double>(ad.back()), m = elements(ad) / k_shown;
+  const double k = a4 ? 2 * k_shown : k_shown;
   const bool kn = w->spec->layout == ArgLayout::KN;
-  const double kw = static_cast<double>(w->arg->dims[kn ? 0u : 1u]);
+  const double kw_shown = static_cast<double>(w->arg->dims[kn ? 0u : 1u]);
+  const double kw = w4 ? 2 * kw_shown : kw_shown;
   const double n = static_cast<double>(w->arg->dims[kn ? 1u : 0u]);
-  const double act_b = elem_bytes(*a->arg, 2.0);
-  const auto wb = weight_elem_bytes(r, *w->arg, k, kw);
+  const double act_b = a4 ? 0.5 : elem_bytes(*a->arg, 2.0);
+  if (a4 || w4)
+    r.out.notes.push_back(fmt::format(
+        "packed 4-bit operands ({}{}): the dims show K/2 = {}, so K = {} and 0.5 B per value",
+        a4 ? "activation" : "", a4 && w4 ? " and weight" : w4 ? "weight" : "",
+        format_g(a4 ? k_shown : kw_shown), format_g(k)));
+  const auto wb = w4 ? (kw == k ? std::optional<double>(0.5) : std::nullopt)
+                     : weight_elem_bytes(r, *w->arg, k, kw);
+  if (w4 && !wb)
+    r.fail(fmt::format("inner dimensions disagree: activation K = {}, packed weight {} holds {}",
+                       format_g(k), dims_text(w->arg->dims), format_g(kw)));
   if (!wb || !(m > 0) || !(n > 0) || !(k > 0)) return r.fail("GEMM dims unusable");
   r.out.gemm = GemmReading{m, n, k, 1};
-  r.out.act_dtype = dtype_key(a->arg->dtype);
+  r.out.act_dtype = a4 ? "fp4" : dtype_key(a->arg->dtype);
   r.out.weight_dtype = *wb == 0.5 ? "fp4" : dtype_key(w->arg->dtype);
   r.out.weight_bytes = k * n * *wb;
   r.out.notes.push_back(

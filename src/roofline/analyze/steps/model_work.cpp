@@ -74,12 +74,32 @@ std::optional<std::size_t> weight_operand(const TopNEntry& e, OpClass cls) {
   return std::nullopt;
 }
 
-// Activations: entry dtypes[0], else config torch_dtype|dtype, else bf16.
-void dtypes_activation(ResolvedDtypes& d, const TopNEntry& e, const ModelConfig* cfg,
-                       const std::optional<Dtype>& cfg_dtype) {
+// What a GEMM kernel's template types say of one operand (docs/method.md §7.5): fp8 values, or fp4
+// values with the block scales the name's scale type implies; nullopt when the name says nothing.
+std::optional<Dtype> name_dtype(const Classification& cls, bool activation) {
+  if (cls.op_class != OpClass::gemm || cls.operand_dtype.empty()) return std::nullopt;
+  const std::string& spelled =
+      activation && !cls.activation_dtype.empty() ? cls.activation_dtype : cls.operand_dtype;
+  auto d = parse_dtype(spelled);
+  if (d && d->key == DtypeKey::fp4) d->bytes += cls.weight_scale_bytes;
+  return d;
+}
+
+std::string name_dtype_source(const Dtype& d) {
+  return fmt::format("the kernel's template types: {} ({} B per value{})", d.key, format_g(d.bytes),
+                     d.key == DtypeKey::fp4 && d.bytes > 0.5 ? " with its block scales" : "");
+}
+
+// Activations: entry dtypes[0], else the kernel's template types, else config torch_dtype|dtype,
+// else bf16.
+void dtypes_activation(ResolvedDtypes& d, const TopNEntry& e, const Classification& cls,
+                       const ModelConfig* cfg, const std::optional<Dtype>& cfg_dtype) {
   if (!e.dtypes.empty() && parse_dtype(e.dtypes[0])) {
     d.act = *parse_dtype(e.dtypes[0]);
     d.act_source = fmt::format("entry dtypes[0] '{}'", e.dtypes[0]);
+  } else if (const auto named = name_dtype(cls, true)) {
+    d.act = *named;
+    d.act_source = name_dtype_source(*named);
   } else if (cfg_dtype) {
     d.act = *cfg_dtype;
     d.act_source = fmt::format("config dtype '{}'", cfg->dtype);
@@ -113,6 +133,16 @@ void dtypes_weight(ResolvedDtypes& d, const TopNEntry& e, const Classification& 
   } else if (entry_w) {
     d.weight = *entry_w;
     d.weight_source = fmt::format("entry dtypes[{}] '{}'", *wi, e.dtypes[*wi]);
+  } else if (const auto named = e.dtypes.empty() ? name_dtype(cls, false) : std::nullopt) {
+    // The trace's own word (the kernel's template) before the config's (docs/method.md §23.5).
+    const bool same = quant && cfg->quant_weight_key == named->key;
+    d.weight = same ? quantized_weight_dtype(*cfg) : *named;
+    d.weight_source =
+        same ? fmt::format("{}, as {} says", name_dtype_source(*named), cfg->quant_rule)
+        : quant || !cfg_dtype || cfg_dtype->bytes <= named->bytes
+            ? name_dtype_source(*named)
+            : fmt::format("{} (under a {} config without quantization_config: online quantization)",
+                          name_dtype_source(*named), cfg->dtype);
   } else if (quant) {
     d.weight = quantized_weight_dtype(*cfg);
     d.weight_source = cfg->quant_rule;
@@ -137,7 +167,7 @@ ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
   const EnvReport* env = ctx.env;
   std::optional<Dtype> cfg_dtype =
       cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
-  dtypes_activation(d, e, cfg, cfg_dtype);
+  dtypes_activation(d, e, cls, cfg, cfg_dtype);
   dtypes_weight(d, e, cls, cfg, env, cfg_dtype);
   // The model dtype modules_to_not_convert keep (docs/method.md §8.6).
   d.model = cfg_dtype ? *cfg_dtype : k_bf16;

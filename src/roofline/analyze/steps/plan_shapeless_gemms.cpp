@@ -97,7 +97,7 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
     const TopNEntry& t = topn.entries[i];
     const TopNClass c = topn_class(head, topn, i, rules);
     HeadEntry* he = c.head;
-    if (c.cls.op_class != OpClass::gemm) continue;
+    if (c.cls.op_class != OpClass::gemm || c.cls.detail.gemm == GemmKind::conv) continue;
     RegimeChoice regime = he ? he->regime : pick_regime(t, topn.serving);
     if (!shapeless(t, regime.regime, he ? &he->evidence : nullptr)) continue;
     if (!regime.known) {  // the step's rows M depend on it (docs/method.md §6.4)

@@ -48,7 +48,7 @@ def bash_complete(script, words, cwd):
 ZSH_HARNESS = r'''
 zmodload zsh/zpty || exit 1
 zpty z zsh -f -i
-zpty -w z "PS1='> '; fpath=($DIR \$fpath); autoload -Uz compinit; compinit -u -D"
+zpty -w z "PS1='> '; fpath=($DIR \$fpath); autoload -Uz compinit; compinit -u -C -d ${(q)DUMP}"
 zpty -w z "cd ${(q)CWD}"
 zpty -w z "compadd() { local -a __m; builtin compadd -O __m \"\$@\"; print -rl -- \$__m >> ${(q)OUT}; builtin compadd \"\$@\" }"
 zpty -w z "LISTMAX=100000; zstyle ':completion:*' list-prompt ''; zstyle ':completion:*' menu no"
@@ -64,9 +64,21 @@ zpty -d z
 '''
 
 
+def zsh_dump(script_dir, tmp):
+    """compinit's dump of the completion functions with the script's folder first, made once:
+    each completion's shell then loads it (compinit -C) instead of scanning fpath again."""
+    dump = os.path.join(tmp, "zcompdump")
+    subprocess.run(["zsh", "-f", "-c", 'fpath=($DIR $fpath); autoload -Uz compinit; '
+                    'compinit -u -d "$DUMP"'], env=dict(os.environ, DIR=script_dir, DUMP=dump,
+                                                        HOME=tmp),
+                   timeout=60, capture_output=True, check=True)
+    return dump
+
+
 def zsh_complete(script_dir, line, cwd, tmp):
     out = os.path.join(tmp, f"matches{time.monotonic_ns()}")
-    env = dict(os.environ, DIR=script_dir, CWD=cwd, OUT=out, LINE=line, HOME=tmp)
+    env = dict(os.environ, DIR=script_dir, CWD=cwd, OUT=out, LINE=line, HOME=tmp,
+               DUMP=os.path.join(tmp, "zcompdump"))
     subprocess.run(["zsh", "-f", "-c", ZSH_HARNESS], env=env, timeout=30, capture_output=True)
     try:
         with open(out, encoding="utf-8") as f:
@@ -158,6 +170,7 @@ def check_zsh(args, tree, tmp):
         ["0", "1", "tuning"], ev)
     add("zsh: roofline compare --fail-on <TAB>", "compare --fail-on ",
         ["contradiction", "regression"])
+    zsh_dump(script_dir, tmp)
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         got = list(pool.map(lambda c: zsh_complete(script_dir, c[1], c[2], tmp), cases))
     for (what, _, _, want), matches in zip(cases, got):

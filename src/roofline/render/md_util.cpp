@@ -8,6 +8,7 @@
 
 #include "roofline/render/layer.hpp"
 #include "roofline/render/report.hpp"
+#include "roofline/render/svg.hpp"
 
 namespace roofline::render {
 
@@ -149,8 +150,13 @@ std::string ceilings_sentence(const ResolvedPeaks& p, bool markdown) {
                             key.str(), format_rate(used, "FLOP/s"), used / datasheet,
                             format_rate(datasheet, "FLOP/s"));
   }
-  const std::string source =
+  std::string source =
       p.measured && !p.measured->source.empty() ? p.measured->source : "(no source given)";
+  if (!markdown) {  // the terminal's line names the source; the report quotes it whole
+    const std::size_t cut = std::min({source.find(" ("), source.find(": "), source.find("; ")});
+    if (cut != std::string::npos || source.size() > 60)
+      source = svg::clip(source.substr(0, cut), 60) + " (the report quotes it in full)";
+  }
   return fmt::format(
       "measured {} — by {}{}; feasibility is still judged on the datasheet", measured,
       markdown ? md_escape(source) : source,

@@ -181,13 +181,23 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   return out;
 }
 
+// What a problem is about, as the terminal names it: an entry by its display name (the raw kernel
+// name stays in the artifact's degraded[]), else the subject degraded[] gives.
+std::string diagnostic_subject(const Analysis& a, const Diagnostic& d) {
+  if (d.topic == Topic::entry)
+    for (const HeadEntry& e : a.entries)
+      if (e.ranking_name == d.entry && !e.display_name.empty()) return clip(e.display_name, 60);
+  return subject(d);
+}
+
 std::vector<std::string> diagnostic_lines(const Analysis& a) {
   std::vector<std::string> lines;
   for (const Diagnostic& d : a.diagnostics) {
     if (d.severity == Severity::error)
       lines.push_back("error: " + skill_error_text(d));
     else if (d.level)
-      lines.push_back(fmt::format("degraded [{}] {}: {}", to_string(*d.level), subject(d), d.text));
+      lines.push_back(fmt::format("degraded [{}] {}: {}", to_string(*d.level),
+                                  diagnostic_subject(a, d), d.text));
     else
       lines.push_back("warning: " + d.text);
   }

@@ -162,8 +162,10 @@ std::vector<std::string> speedup_statuses(std::optional<double> speedup, const P
 }
 
 std::optional<double> per_launch_ms(const TopNEntry& entry, std::string_view regime) {
-  const Regime r = regime == "prefill" ? Regime::prefill : Regime::decode;
-  if (const auto& t = entry.base_latency_ms.at(r); t && *t > 0) return t;
+  if (regime == "prefill" || regime == "decode") {  // "unknown": no per-regime latency applies
+    const Regime r = regime == "prefill" ? Regime::prefill : Regime::decode;
+    if (const auto& t = entry.base_latency_ms.at(r); t && *t > 0) return t;
+  }
   if (entry.avg_us && *entry.avg_us > 0) return *entry.avg_us / 1000.0;
   return std::nullopt;
 }

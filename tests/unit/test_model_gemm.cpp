@@ -240,7 +240,7 @@ TEST_CASE(
       "128x128x256_1x1x1_0_tnn_align32_o_vs16_bias_bf16_relu";
   const Classification fp4 = roofline::classify::classify(e, rules);
   CHECK(fp4.operand_dtype == "fp4");
-  CHECK(fp4.activation_dtype.empty());
+  CHECK(fp4.activation_dtype == "fp4");
   CHECK(fp4.weight_scale_bytes == rel(1.0 / 16));
   w = model_work(e, decode_regime(0.01), fp4, f.ctx());
   REQUIRE(w.modeled);
@@ -254,4 +254,17 @@ TEST_CASE(
   CHECK(mixed.operand_dtype == "fp4");
   CHECK(mixed.activation_dtype == "fp8");
   CHECK(mixed.weight_scale_bytes == rel(1.0 / 32));
+
+  // fp4 weights named once, bf16 activations (a W4A16 kernel): the name says nothing of the
+  // activations, which keep the config's dtype
+  e.name =
+      "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cutlass::bfloat16_t, "
+      "cutlass::float_e2m1_t, cutlass::bfloat16_t> >";
+  const Classification w4a16 = roofline::classify::classify(e, rules);
+  CHECK(w4a16.operand_dtype == "fp4");
+  CHECK(w4a16.activation_dtype.empty());
+  w = model_work(e, decode_regime(0.01), w4a16, f.ctx());
+  REQUIRE(w.modeled);
+  CHECK(w.activation_dtype == DtypeKey::bf16);
+  CHECK(w.weight_dtype == DtypeKey::fp4);
 }

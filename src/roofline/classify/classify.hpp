@@ -17,11 +17,11 @@ struct Classification {
   ClassDetail detail;  // the rule's detail, typed (class_detail.hpp); empty from name tokens
   std::string rule;    // which rule decided, for notes
   bool collective = false;
-  // The operands' dtype as the kernel's name spells it (docs/method.md §7.5: "fp8" for a cuBLASLt
-  // nvjet_*qq* kernel); "" when the name says nothing.
+  // The weight operand's dtype as the kernel's name spells it (docs/method.md §7.5: "fp8" for a
+  // cuBLASLt nvjet_*qq* kernel or a CUTLASS float_e4m3_t GEMM); "" when the name says nothing.
   std::string operand_dtype;
-  // The activation operand's dtype where the name spells it apart from the weight's ("fp8" for an
-  // mxfp4 × fp8 CUTLASS GEMM); "" when the same as operand_dtype or unsaid.
+  // The activation operand's dtype where the name spells it ("fp8" for cuBLASLt qq, "fp8" for an
+  // mxfp4 × fp8 CUTLASS GEMM); "" when the name does not say.
   std::string activation_dtype;
   // Block-scale bytes per weight value the name's block-scaled type implies (1/16 for nvfp4's one
   // ue4m3 per 16 values, 1/32 for mx's one ue8m0 per 32); 0 when none.

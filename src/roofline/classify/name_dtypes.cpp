@@ -86,36 +86,48 @@ std::string bmm_types(std::string_view text) {
   return out;
 }
 
-// Occurrences of an fp8 value type in a name: `e4m3` not preceded by `u` (`ue4m3` is nvfp4's scale
-// type), or `e5m2`.
-bool names_fp8_values(std::string_view text) {
+// How many times a name spells an fp8 value type: `e4m3` not preceded by `u` (`ue4m3` is nvfp4's
+// scale type), and `e5m2`.
+int fp8_values(std::string_view text) {
+  int n = 0;
   for (std::size_t at = text.find("e4m3"); at != std::string_view::npos;
        at = text.find("e4m3", at + 1))
-    if (at == 0 || (text[at - 1] != 'u' && text[at - 1] != 'U')) return true;
-  return text.find("e5m2") != std::string_view::npos;
+    n += at == 0 || (text[at - 1] != 'u' && text[at - 1] != 'U') ? 1 : 0;
+  for (std::size_t at = text.find("e5m2"); at != std::string_view::npos;
+       at = text.find("e5m2", at + 1))
+    ++n;
+  return n;
 }
 
-// A GEMM kernel's template element types (docs/method.md §7.5): fp4 values (`e2m1`) with the
-// scale block their scale type implies, fp8 values, or both (fp4 weights, fp8 activations).
+int count_of(std::string_view text, std::string_view word) {
+  int n = 0;
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
+    ++n;
+  return n;
+}
+
+// A GEMM kernel's template element types (docs/method.md §7.5): the weight operand's, and the
+// activation's where the name spells it too — a type named twice is both operands' (A and B), fp4
+// with fp8 is fp4 weights and fp8 activations, a type named once is the weights' alone.
 void template_dtypes(std::string_view text, Classification& c) {
-  const bool fp4 = text.find("e2m1") != std::string_view::npos;
-  const bool fp8 = names_fp8_values(text);
-  if (!fp4 && !fp8) return;
-  c.operand_dtype = fp4 ? "fp4" : "fp8";
-  c.activation_dtype = fp4 && fp8 ? "fp8" : "";
-  if (fp4 && text.find("ue4m3") != std::string_view::npos)
+  const int fp4 = count_of(text, "e2m1"), fp8 = fp8_values(text);
+  if (fp4 == 0 && fp8 == 0) return;
+  c.operand_dtype = fp4 > 0 ? "fp4" : "fp8";
+  c.activation_dtype = fp4 >= 2               ? "fp4"
+                       : fp4 == 1 && fp8 > 0  ? "fp8"
+                       : fp4 == 0 && fp8 >= 2 ? "fp8"
+                                              : "";
+  if (fp4 > 0 && text.find("ue4m3") != std::string_view::npos)
     c.weight_scale_bytes = 1.0 / 16.0;
-  else if (fp4 && text.find("ue8m0") != std::string_view::npos)
+  else if (fp4 > 0 && text.find("ue8m0") != std::string_view::npos)
     c.weight_scale_bytes = 1.0 / 32.0;
   c.notes.push_back(fmt::format(
-      "name types (kernel template): {} values{}{}", c.operand_dtype,
-      c.activation_dtype.empty() ? " for both operands"
-                                 : fmt::format(" for the weights, {} activations", "fp8"),
-      c.weight_scale_bytes > 0
-          ? fmt::format(", one {} block scale per {} values",
-                        c.weight_scale_bytes == 1.0 / 16.0 ? "ue4m3" : "ue8m0",
-                        c.weight_scale_bytes == 1.0 / 16.0 ? 16 : 32)
-          : std::string()));
+      "name types (kernel template): {} weights, {}{}", c.operand_dtype,
+      c.activation_dtype.empty() ? "activations unsaid" : c.activation_dtype + " activations",
+      c.weight_scale_bytes > 0 ? fmt::format(", one {} block scale per {} values",
+                                             c.weight_scale_bytes == 1.0 / 16.0 ? "ue4m3" : "ue8m0",
+                                             c.weight_scale_bytes == 1.0 / 16.0 ? 16 : 32)
+                               : std::string()));
 }
 
 }  // namespace
@@ -123,7 +135,7 @@ void template_dtypes(std::string_view text, Classification& c) {
 void read_name_dtypes(const TopNEntry& e, Classification& c) {
   for (const std::string* field : {&matched_name(e), &e.short_name}) {
     if (const std::string_view letters = nvjet_letters(*field); letters.substr(0, 2) == "qq") {
-      c.operand_dtype = "fp8";
+      c.operand_dtype = c.activation_dtype = "fp8";
       c.notes.push_back(fmt::format(
           "name types (cuBLASLt nvjet): type letters '{}', 'qq' = fp8 A and B operands", letters));
       return;

@@ -78,8 +78,8 @@ std::optional<std::size_t> weight_operand(const TopNEntry& e, OpClass cls) {
 // values with the block scales the name's scale type implies; nullopt when the name says nothing.
 std::optional<Dtype> name_dtype(const Classification& cls, bool activation) {
   if (cls.op_class != OpClass::gemm || cls.operand_dtype.empty()) return std::nullopt;
-  const std::string& spelled =
-      activation && !cls.activation_dtype.empty() ? cls.activation_dtype : cls.operand_dtype;
+  const std::string& spelled = activation ? cls.activation_dtype : cls.operand_dtype;
+  if (spelled.empty()) return std::nullopt;
   auto d = parse_dtype(spelled);
   if (d && d->key == DtypeKey::fp4) d->bytes += cls.weight_scale_bytes;
   return d;

@@ -79,10 +79,10 @@ bool lengths(Reader& r, const QShape& q, const KShape& k, AttentionReading& a) {
   }
   if (a.q_len > 0) {
     a.regime = a.q_len == 1 ? Regime::decode : Regime::prefill;
-    a.regime_why =
-        a.q_len == 1 ? fmt::format("{} query per sequence: decode", mq ? "max_seqlen_q 1, one" : "one")
-                     : fmt::format("{} {} queries per sequence: prefill or mixed",
-                                   a.q_len_exact ? "" : "up to", format_g(a.q_len));
+    a.regime_why = a.q_len == 1 ? fmt::format("{} query per sequence: decode",
+                                              mq ? "max_seqlen_q 1, one" : "one")
+                                : fmt::format("{} {} queries per sequence: prefill or mixed",
+                                              a.q_len_exact ? "" : "up to", format_g(a.q_len));
   }
   if (a.sequences <= 0 || a.q_len <= 0) {
     r.fail(

@@ -97,7 +97,10 @@ void read_gemm(Reader& r) {
   if (a4 || w4)
     r.out.notes.push_back(fmt::format(
         "packed 4-bit operands ({}{}): the dims show K/2 = {}, so K = {} and 0.5 B per value",
-        a4 ? "activation" : "", a4 && w4 ? " and weight" : w4 ? "weight" : "",
+        a4 ? "activation" : "",
+        a4 && w4 ? " and weight"
+        : w4     ? "weight"
+                 : "",
         format_g(a4 ? k_shown : kw_shown), format_g(k)));
   const auto wb = w4 ? (kw == k ? std::optional<double>(0.5) : std::nullopt)
                      : weight_elem_bytes(r, *w->arg, k, kw);

@@ -84,3 +84,22 @@ TEST_CASE("display_names: role · tag, unique within the head", "[names]") {
   CHECK(head[1].display_name == "mul · elementwise_kernel #4");
   CHECK(head[2].display_name == "mul · elementwise_kernel #7");
 }
+
+TEST_CASE("display_names: without projection, module or op, the modelled class says the role",
+          "[names]") {
+  std::vector<HeadEntry> head(4);
+  head[0].name = head[0].short_name = "MoeFCGemm";
+  head[0].cls.op_class = OpClass::moe;
+  head[1].name = head[1].short_name = "implicit_convolve_sgemm";
+  head[1].cls.op_class = OpClass::gemm;
+  head[1].cls.detail.gemm = GemmKind::conv;
+  head[2].name = head[2].short_name = "ck_tile_rmsnorm";
+  head[2].cls.op_class = OpClass::elementwise;
+  head[2].cls.detail.elementwise = ElementwiseKind::norm;
+  head[3].name = head[3].short_name = "mystery_kernel";  // unknown class: the tag alone
+  display_names(head);
+  CHECK(head[0].display_name == "moe · MoeFCGemm");
+  CHECK(head[1].display_name == "conv · implicit_convolve_sgemm");
+  CHECK(head[2].display_name == "norm · ck_tile_rmsnorm");
+  CHECK(head[3].display_name == "mystery_kernel");
+}

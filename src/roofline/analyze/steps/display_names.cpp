@@ -201,12 +201,48 @@ std::string kernel_role(const std::string& module, const std::string& op) {
   return role.empty() ? display_names_impl::op_role(op) : role;
 }
 
+// Without a projection, module or op (a graph replay, a Top-N without ops), what the kernel does
+// by the class it was modelled under: "moe", "gemm", "conv", "attention", an elementwise kind.
+std::string class_role(const Classification& c) {
+  switch (c.op_class) {
+    case OpClass::gemm:
+      return c.detail.gemm == GemmKind::conv ? "conv" : "gemm";
+    case OpClass::moe:
+      return "moe";
+    case OpClass::attn:
+      return "attention";
+    case OpClass::linear_attn:
+    case OpClass::ssm:  // the layer it updates (gdn, kda, lightning, mamba1/2), else the class
+      switch (c.detail.state) {
+        case StateRole::gdn:
+        case StateRole::kda:
+        case StateRole::lightning:
+        case StateRole::mamba1:
+        case StateRole::mamba2:
+          return to_string(c.detail.state);
+        case StateRole::conv:
+        case StateRole::conv_prefill:
+          return "short conv";
+        default:
+          return c.op_class == OpClass::ssm ? "state space" : "linear attention";
+      }
+    case OpClass::comm:
+      return "collective";
+    case OpClass::elementwise:
+      return to_string(c.detail.elementwise);
+    case OpClass::unknown:
+      break;
+  }
+  return "";
+}
+
 void display_names(std::vector<HeadEntry>& entries) {
   std::map<std::string, int> count;
   for (auto& e : entries) {
     const std::string tag = kernel_tag(e.short_name, e.demangled, e.name);
     std::string role = display_names_impl::projection_role(e);
     if (role.empty()) role = kernel_role(e.module, e.op);
+    if (role.empty()) role = class_role(e.cls);
     e.display_name = role.empty() || role == tag ? tag : fmt::format("{} · {}", role, tag);
     ++count[e.display_name];
   }

@@ -88,16 +88,6 @@ std::string describe_dims(const std::vector<std::vector<std::int64_t>>& dims) {
   return s;
 }
 
-// The op that launched a case: its signature's op where `roofline topn` recorded one
-// (docs/method.md §22.8), else the entry's launching op (the Top-N names one per kernel).
-const std::string& case_op(const TopNEntry& e, const ProbeCase& c) {
-  return c.signature && !c.signature->op.empty() ? c.signature->op : e.op;
-}
-
-}  // namespace
-
-namespace {
-
 struct Part {
   double weight;
   WorkEstimate work;
@@ -142,8 +132,8 @@ CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const C
   // docs/method.md §23: the case read through the op table first, its operands by their roles;
   // the class model where the table lacks the op or cannot read the case.
   std::string table_note;
-  auto from_table =
-      detail::model_from_op_table(detail::case_call(case_op(e, c), c), rc, cls, ctx, table_note);
+  auto from_table = detail::model_from_op_table(detail::case_call(detail::case_op(e, c), c), rc,
+                                                cls, ctx, table_note);
   WorkEstimate w = from_table ? std::move(*from_table) : model_candidates(ce, rc, cls, ctx);
   if (!table_note.empty()) w.notes.insert(w.notes.begin(), table_note);
   if (!w.modeled) {

@@ -84,6 +84,9 @@ bool config_gated(const ModelConfig& cfg);
 // it — nullopt when the table lacks the op, cannot read the case or the op's class is not the
 // kernel's (`note` says which; the class model then applies).
 OpCall case_call(const std::string& op, const ProbeCase& c);
+// The op that launched a case: its signature's op where `roofline topn` recorded one
+// (docs/method.md §22.8), else the entry's launching op (the Top-N names one per kernel).
+const std::string& case_op(const TopNEntry& e, const ProbeCase& c);
 std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const RegimeChoice& regime,
                                                 const Classification& cls, const ModelContext& ctx,
                                                 std::string& note);

@@ -38,6 +38,10 @@ void weight_dtype_note(const OpReading& r, const ModelContext& ctx, WorkEstimate
 
 }  // namespace
 
+const std::string& case_op(const TopNEntry& e, const ProbeCase& c) {
+  return c.signature && !c.signature->op.empty() ? c.signature->op : e.op;
+}
+
 OpCall case_call(const std::string& op, const ProbeCase& c) {
   OpCall call{op, {}, false, {}};
   for (std::size_t i = 0; i < c.dims.size(); ++i)

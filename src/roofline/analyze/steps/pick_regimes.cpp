@@ -114,8 +114,7 @@ void signature_regime(const HeadEntry& he, const TopNEntry& e, RegimeHints& hint
     found = r.attention->regime;
   };
   if (he.evidence.workload) {
-    for (const ProbeCase& c : he.evidence.workload->cases)
-      consider(c.signature && !c.signature->op.empty() ? c.signature->op : e.op, c);
+    for (const ProbeCase& c : he.evidence.workload->cases) consider(detail::case_op(e, c), c);
   } else {
     for (const auto& dims :
          e.signatures.empty() ? decltype(e.signatures){e.shapes} : e.signatures) {

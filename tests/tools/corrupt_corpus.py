@@ -32,6 +32,7 @@ an event the streaming reader skips unread can go unseen.
 import argparse
 import concurrent.futures
 import importlib.util
+import itertools
 import json
 import os
 import random
@@ -147,6 +148,7 @@ def generate(cases, count, seed):
     # field; random truncations and flips are tried 6 times on the first case of each file kind
     # and twice on the others (each case still has every file broken every way).
     seen = set()
+    rotation = itertools.count()
 
     def first(*key):
         if key in seen:
@@ -199,8 +201,14 @@ def generate(cases, count, seed):
                 found, _ = get_path(doc, path)
                 if not found or shadowed(key, doc, path) or not first("number", key, path):
                     continue
-                for label, literal in (("nan", b"NaN"), ("inf", b"Infinity"), ("ninf", b"-Infinity"),
-                                       ("huge", b"1e400"), ("nhuge", b"-1e400")):
+                # Each field gets one kept non-finite literal, one out-of-range one, a negative
+                # and one wrong type; which of each kind rotates over the fields, so every kind
+                # is still tried, on a third to a half of them (the reader of a kind is shared,
+                # the reaction to it is the field's).
+                turn = next(rotation)
+                literals = (("nan", b"NaN"), ("inf", b"Infinity"), ("ninf", b"-Infinity"))
+                out_of_range = (("huge", b"1e400"), ("nhuge", b"-1e400"))
+                for label, literal in (literals[turn % 3], out_of_range[turn % 2]):
                     marker = "@@MARK@@"
                     d = json.loads(texts[key])
                     set_path(d, path, marker)
@@ -208,8 +216,8 @@ def generate(cases, count, seed):
                     literal_kept = label in ("nan", "inf", "ninf")
                     add(f"{key}.{label}:{path}", key, data, not literal_kept,
                         noted=note_path(path) if literal_kept else None)
-                for label, value in (("neg", -rng.uniform(1, 1e6)), ("str", "fast"),
-                                     ("list", [1, 2]), ("obj", {"v": 1}), ("bool", True)):
+                wrong_types = (("str", "fast"), ("list", [1, 2]), ("obj", {"v": 1}), ("bool", True))
+                for label, value in (("neg", -rng.uniform(1, 1e6)), wrong_types[turn % 4]):
                     d = json.loads(texts[key])
                     set_path(d, path, value)
                     # a negative count/time/pct is reported; a negative layer count is too
@@ -218,7 +226,9 @@ def generate(cases, count, seed):
                 found, _ = get_path(doc, path)
                 if not found or shadowed(key, doc, path) or not first("string", key, path):
                     continue
-                for label, value in (("num", 42), ("list", ["a"]), ("obj", {"s": "x"})):
+                turn = next(rotation)
+                wrong_types = (("num", 42), ("list", ["a"]), ("obj", {"s": "x"}))
+                for label, value in (wrong_types[turn % 3],):
                     d = json.loads(texts[key])
                     set_path(d, path, value)
                     add(f"{key}.{label}:{path}", key, dumps(d), True)

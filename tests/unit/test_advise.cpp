@@ -4,6 +4,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_advise {
 using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::gfx950_peaks;
@@ -171,3 +172,5 @@ TEST_CASE("advise: saturated bf16 attention gets the fp8 KV lever", "[advise]") 
   for (const auto& l : advise(attn, TopN{}, gfx950_peaks()).levers)
     CHECK_FALSE(contains(l, "fp8 KV"));
 }
+
+}  // namespace unit_advise

@@ -8,6 +8,7 @@
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
 
+namespace unit_build_topn {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -347,3 +348,5 @@ TEST_CASE("build_topn: step annotations give the per-regime fields and the servi
   CHECK_FALSE(dd.calls_per_step.prefill);
   CHECK_FALSE(entry(d, "outside").has_regimes);
 }
+
+}  // namespace unit_build_topn

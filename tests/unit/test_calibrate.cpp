@@ -10,6 +10,7 @@
 #include "roofline/outcomes/calibrate.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_calibrate {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -222,3 +223,5 @@ TEST_CASE("choose_target_eff: a datasheet calibration does not apply to a measur
   CHECK(roofline::test::contains(c.note,
                                  "its measured-ceiling class does not apply to a datasheet one"));
 }
+
+}  // namespace unit_calibrate

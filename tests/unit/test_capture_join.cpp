@@ -12,6 +12,7 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_capture_join {
 using namespace roofline::cli;
 using roofline::test::chunked;
 using roofline::test::gzip;
@@ -308,3 +309,5 @@ TEST_CASE(
     }
   CHECK(seen);
 }
+
+}  // namespace unit_capture_join

@@ -8,6 +8,7 @@
 #include "roofline/inputs/peaks.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_ceilings {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -172,3 +173,5 @@ TEST_CASE("judge: the roof axis divides by the measured compute ceiling", "[verd
   CHECK(v.headroom == Headroom::saturated);  // 0.897 ≥ 0.9 × 0.9
   CHECK(any_contains(v.notes, {"of the measured compute roof"}));
 }
+
+}  // namespace unit_ceilings

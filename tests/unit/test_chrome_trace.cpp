@@ -11,6 +11,7 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_chrome_trace {
 using namespace roofline::cli;
 using roofline::test::chunked;
 using roofline::test::gzip;
@@ -369,3 +370,5 @@ TEST_CASE("Chrome trace: a gzip checksum error is reported the same whatever the
     CHECK(r.error == first);
   }
 }
+
+}  // namespace unit_chrome_trace

@@ -7,6 +7,7 @@
 #include "roofline/inputs/kernel_classes.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_classify {
 using namespace roofline::cli;
 
 namespace {
@@ -291,3 +292,5 @@ TEST_CASE("classify: the detail language is closed and checked where it is read"
   CHECK(broken.errors[0].find("'decoed'") != std::string::npos);
   CHECK(broken.errors[1].find("t.tsv:4") != std::string::npos);
 }
+
+}  // namespace unit_classify

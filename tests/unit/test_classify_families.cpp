@@ -7,6 +7,7 @@
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 
+namespace unit_classify_families {
 using namespace roofline::cli;
 
 namespace {
@@ -273,3 +274,5 @@ TEST_CASE("classify families: convolutions are GEMM math that only their op can 
   CHECK(by_op.op_class == OpClass::gemm);
   CHECK(to_string(by_op.detail) == std::string("conv"));
 }
+
+}  // namespace unit_classify_families

@@ -8,6 +8,7 @@
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 
+namespace unit_classify_ops {
 using namespace roofline::cli;
 
 namespace {
@@ -237,3 +238,5 @@ TEST_CASE("classify fixtures: every kernel of the serving and torch-trace fixtur
     CHECK(to_string(got.detail) == std::string(c.detail));
   }
 }
+
+}  // namespace unit_classify_ops

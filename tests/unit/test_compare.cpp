@@ -10,6 +10,7 @@
 #include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_compare {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -200,3 +201,5 @@ TEST_CASE("round_step_count: the profiler's serving step counts, or the reason",
   t.serving.n_prefill_steps = 24;
   CHECK(round_step_count(t).steps.value() == 2057);
 }
+
+}  // namespace unit_compare

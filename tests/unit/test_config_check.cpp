@@ -6,6 +6,7 @@
 #include "roofline/analyze/steps/check_config.hpp"
 #include "roofline/cli/layer.hpp"
 
+namespace unit_config_check {
 using namespace roofline::cli;
 
 namespace {
@@ -91,3 +92,5 @@ TEST_CASE("config check: one GEMM shape is not enough evidence", "[config_check]
   t.entries = {mm({{8, 1000}, {1000, 3000}})};
   CHECK_FALSE(check_config(t, qwen3_8b(), 1.0).contradicts);
 }
+
+}  // namespace unit_config_check

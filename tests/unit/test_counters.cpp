@@ -14,6 +14,7 @@
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_counters {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -394,3 +395,5 @@ TEST_CASE("counters: read_counters_file streams a file; a missing one is an erro
   const auto thrown = parse_counters(broken, "pipe", {});
   CHECK(any_contains(thrown.errors, {"pipe: not read", "device went away"}));
 }
+
+}  // namespace unit_counters

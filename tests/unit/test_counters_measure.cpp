@@ -9,6 +9,7 @@
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_counters_measure {
 using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::rel;
@@ -114,3 +115,5 @@ TEST_CASE("merge_kernels: same names add up, first appearance keeps the order",
   CHECK(merged[0].duration_ns_sum == 400.0);
   CHECK(merged[0].timed_dispatches == 3);
 }
+
+}  // namespace unit_counters_measure

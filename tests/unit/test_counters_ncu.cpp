@@ -13,6 +13,7 @@
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_counters_ncu {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -221,3 +222,5 @@ TEST_CASE("ncu: raw page with a units row of auto-scaled units", "[counters][ncu
   CHECK(red.bytes.value() == rel(60e3, 1e-12));
   CHECK(red.flops.value() == 0.0);  // tensor ops 0 and no vector metrics: 0, not unknown
 }
+
+}  // namespace unit_counters_ncu

@@ -17,6 +17,7 @@
 #include "roofline/inputs/csv_stream.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_counters_ncu_units {
 using namespace roofline::cli;
 using roofline::inputs::detail::CsvField;
 using roofline::inputs::detail::ncu_unit;
@@ -221,3 +222,5 @@ TEST_CASE("csv: leading message lines are dropped whole, whatever quotes they ho
     CHECK(csv.skipped_lines() == 2);
   }
 }
+
+}  // namespace unit_counters_ncu_units

@@ -12,6 +12,7 @@
 #include "roofline/inputs/counters.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_counters_values {
 using namespace roofline::cli;
 
 namespace {
@@ -110,3 +111,5 @@ TEST_CASE("counters: a row repeating an earlier dispatch's fields goes to that d
     CHECK(k1.counters.at("WRITE_SIZE").sum == 5.0);  // k3's WRITE_SIZE did not land in k1
   }
 }
+
+}  // namespace unit_counters_values

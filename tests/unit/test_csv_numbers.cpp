@@ -14,6 +14,7 @@
 
 #include "roofline/inputs/csv_numbers.hpp"
 
+namespace unit_csv_numbers {
 using roofline::inputs::detail::CsvField;
 using roofline::inputs::detail::parse_decimal_fast;
 using roofline::inputs::detail::parse_number;
@@ -140,3 +141,5 @@ TEST_CASE("numbers: what is not a number stays not a number", "[csv][numbers]") 
     CHECK_FALSE(parse_number(CsvField{p.buf.data(), s.size(), false, false}, d));
   }
 }
+
+}  // namespace unit_csv_numbers

@@ -8,6 +8,7 @@
 #include "roofline/inputs/csv_fast.hpp"
 #include "roofline/inputs/csv_stream.hpp"
 
+namespace unit_csv_stream {
 using roofline::inputs::ChunkReader;
 using roofline::inputs::detail::CsvRow;
 using roofline::inputs::detail::CsvStream;
@@ -182,3 +183,5 @@ TEST_CASE("csv: a row repeating the previous row's prefix reads the same with re
   CHECK(rows(text, 4096, true, 1 << 20, {}, want, 4, &none) == lenient_want);
   CHECK(none == 0);
 }
+
+}  // namespace unit_csv_stream

@@ -7,6 +7,7 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_csv_traces {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::chunked;
@@ -186,3 +187,5 @@ TEST_CASE("merge_profiles: several files summed by kernel name", "[topn][csv]") 
   CHECK(m.steps.n_decode == 5);
   CHECK(m.steps.decode_batches.at(8) == 3);
 }
+
+}  // namespace unit_csv_traces

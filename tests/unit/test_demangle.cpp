@@ -7,6 +7,7 @@
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
 
+namespace unit_demangle {
 using namespace roofline::cli;
 
 namespace {
@@ -150,3 +151,5 @@ TEST_CASE("demangle: a substitution bomb is abandoned, not expanded", "[topn][de
   CHECK(longer->text == "ns::foo");
   CHECK(longer->why == "too long for the demangler");
 }
+
+}  // namespace unit_demangle

@@ -5,6 +5,7 @@
 #include "roofline/analyze/steps/display_names.hpp"
 #include "roofline/cli/layer.hpp"
 
+namespace unit_display_names {
 using namespace roofline::cli;
 
 TEST_CASE("kernel_tag: short, distinct, never mangled", "[names]") {
@@ -103,3 +104,5 @@ TEST_CASE("display_names: without projection, module or op, the modelled class s
   CHECK(head[2].display_name == "norm · ck_tile_rmsnorm");
   CHECK(head[3].display_name == "mystery_kernel");
 }
+
+}  // namespace unit_display_names

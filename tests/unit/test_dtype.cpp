@@ -5,6 +5,7 @@
 #include "roofline/inputs/dtype.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_dtype {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -118,3 +119,5 @@ TEST_CASE("DtypeKey: a closed set whose order is its spellings' order", "[dtype]
   CHECK(dtype_of(DtypeKey::fp4).bytes == rel(0.5));
   CHECK_FALSE(dtype_of(DtypeKey::int4).has_peak_key);
 }
+
+}  // namespace unit_dtype

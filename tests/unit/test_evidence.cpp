@@ -5,6 +5,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_evidence {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -350,3 +351,5 @@ TEST_CASE("parse_workload: broken kernels and cases are reported and skipped", "
   CHECK_FALSE(not_one.value);
   CHECK(any_contains(not_one.errors, {"not a workload file"}));
 }
+
+}  // namespace unit_evidence

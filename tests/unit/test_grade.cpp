@@ -5,6 +5,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_grade {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -102,3 +103,5 @@ TEST_CASE("diagnostics: subject names, skill-error text, and what --strict fails
   a.diagnostics.push_back(counters);
   CHECK(has_problems(a));
 }
+
+}  // namespace unit_grade

@@ -5,6 +5,7 @@
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_hostile_inputs {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 
@@ -104,3 +105,5 @@ TEST_CASE("fuzz regression: absurd layer counts and strides in config.json are r
   REQUIRE(normal.value->moe_layers);
   CHECK(*normal.value->moe_layers == 20.0);
 }
+
+}  // namespace unit_hostile_inputs

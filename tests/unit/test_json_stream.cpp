@@ -6,6 +6,7 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_json_stream {
 using roofline::test::chunked;
 using roofline::topn::detail::JsonStream;
 using roofline::topn::detail::JsonToken;
@@ -187,3 +188,5 @@ TEST_CASE("JsonStream: skip_value consumes a whole value", "[topn][json]") {
   CHECK(js.next() == JsonToken::end_object);
   CHECK(js.next() == JsonToken::end);
 }
+
+}  // namespace unit_json_stream

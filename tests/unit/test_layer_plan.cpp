@@ -11,6 +11,7 @@
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_layer_plan {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::rel;
@@ -274,3 +275,5 @@ TEST_CASE("layer plan: a layer list longer than any model is refused", "[config]
   CHECK(any_contains(l.errors, {"hybrid_override_pattern", "200000 entries is not a layer list"}));
   CHECK(describe_plan(l.value->plan) == "4 layers: 4 full; dense FFN on all");
 }
+
+}  // namespace unit_layer_plan

@@ -11,6 +11,7 @@
 #include "roofline/outcomes/ledger.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_ledger {
 using namespace roofline::cli;
 using roofline::test::contains;
 
@@ -114,3 +115,5 @@ TEST_CASE("ledger_line_key: records only", "[ledger]") {
   CHECK_FALSE(ledger_line_key("[1, 2", why).has_value());
   CHECK(contains(why, "not valid JSON"));
 }
+
+}  // namespace unit_ledger

@@ -6,6 +6,7 @@
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_load_config {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::rel;
@@ -215,3 +216,5 @@ TEST_CASE("parse_model_config: truncated JSON and a top-level array never throw"
   CHECK_FALSE(l.value);
   CHECK(any_contains(l.errors, {"config.json", "expected a JSON object"}));
 }
+
+}  // namespace unit_load_config

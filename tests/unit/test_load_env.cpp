@@ -5,6 +5,7 @@
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_load_env {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::rel;
@@ -208,3 +209,5 @@ TEST_CASE("normalize_arch / arch_from_compute_capability / is_nvidia_arch", "[lo
   CHECK_FALSE(is_nvidia_arch("sm_"));
   CHECK_FALSE(is_nvidia_arch("gfx950"));
 }
+
+}  // namespace unit_load_env

@@ -5,6 +5,7 @@
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_load_topn {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::rel;
@@ -265,3 +266,5 @@ TEST_CASE("parse_topn: NaN/Infinity literals (Python's json) read as absent, one
   CHECK(any_contains(loaded.notes,
                      {"top_kernels[0].base_latency_ms.decode: non-finite literal -Infinity"}));
 }
+
+}  // namespace unit_load_topn

@@ -8,6 +8,7 @@
 #include "roofline/analyze/match.hpp"
 #include "roofline/cli/layer.hpp"
 
+namespace unit_match {
 using namespace roofline::cli;
 
 namespace {
@@ -269,3 +270,5 @@ TEST_CASE("match_kernel_names: empty sides and empty names match nothing", "[mat
   CHECK(canonical_short_name("void at::elementwise_kernel<128, 4, Op>(int)") ==
         "elementwise_kernel");
 }
+
+}  // namespace unit_match

@@ -4,6 +4,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_model_attention {
 using namespace roofline::cli;
 using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
@@ -269,3 +270,5 @@ TEST_CASE("model_work attention: the DeepSeek-V3.2 indexer (MODELS §7)", "[mode
   x.config.index_head_dim.reset();
   CHECK(x.run().unmodeled_reason.find("index_head_dim") != std::string::npos);
 }
+
+}  // namespace unit_model_attention

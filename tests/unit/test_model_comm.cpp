@@ -5,6 +5,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_model_comm {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::detail_of;
@@ -140,3 +141,5 @@ TEST_CASE("comm: above the link roof is L3", "[verdict][comm]") {
   CHECK(v.bytes_upper_bound.value() == rel(7 * 76.5e9 * 1e-6));
   CHECK(v.headroom == Headroom::unknown);
 }
+
+}  // namespace unit_model_comm

@@ -5,6 +5,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_model_elementwise {
 using namespace roofline::cli;
 using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
@@ -188,3 +189,5 @@ TEST_CASE("model_work elementwise: fill writes its destination, kv_write reads t
   kv.cls.detail = detail_of(OpClass::elementwise, "kv_write");
   CHECK(kv.run().bytes == rel(2 * (2 * 64.0 * 8 * 128 * 2)));  // K and V read, then written
 }
+
+}  // namespace unit_model_elementwise

@@ -8,6 +8,7 @@
 #include "roofline/inputs/kernel_classes.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_model_gemm {
 using namespace roofline::cli;
 using roofline::test::gfx950_peaks;
 using roofline::test::rel;
@@ -268,3 +269,5 @@ TEST_CASE(
   CHECK(w.activation_dtype == DtypeKey::bf16);
   CHECK(w.weight_dtype == DtypeKey::fp4);
 }
+
+}  // namespace unit_model_gemm

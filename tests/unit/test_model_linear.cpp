@@ -6,6 +6,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_model_linear {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::detail_of;
@@ -235,3 +236,5 @@ TEST_CASE("model_work linear/ssm: prefill kernels stay L2 with the operand-bytes
   y.regime.regime = Regime::prefill;
   CHECK_FALSE(y.run().modeled);
 }
+
+}  // namespace unit_model_linear

@@ -7,6 +7,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_model_moe {
 using namespace roofline::cli;
 using roofline::test::detail_of;
 using roofline::test::gfx950_peaks;
@@ -404,3 +405,5 @@ TEST_CASE("model_work MoE: TRT-LLM's CUTLASS MoE stages read and write expanded 
   w = x.run();
   CHECK(w.bytes == rel(33554432.0 + 16384.0 + 32768.0));
 }
+
+}  // namespace unit_model_moe

@@ -14,6 +14,7 @@
 #include "roofline/inputs/op_table.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_op_table {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -470,3 +471,5 @@ TEST_CASE("op table: aten::cudnn_convolution as implicit GEMM (schema)", "[op_ta
   CHECK(r.flops == rel(2.0 * 8 * 128 * 64 * 9 * 28 * 28));
   CHECK(r.bytes == rel((8.0 * 64 * 56 * 56 + 128 * 64 * 9 + 8.0 * 128 * 28 * 28) * 2));
 }
+
+}  // namespace unit_op_table

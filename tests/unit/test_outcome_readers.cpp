@@ -10,6 +10,7 @@
 #include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_outcome_readers {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 
@@ -162,3 +163,5 @@ TEST_CASE("build_ledger_records: pairing, one record per key, unpredicted kept",
   CHECK(notes.size() == 2);
   CHECK(any_contains(notes, {"kernels/_exp/a/", "superseded by", "kernels/_exp/b/"}));
 }
+
+}  // namespace unit_outcome_readers

@@ -11,6 +11,7 @@
 #include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_outcome_verdict {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -178,3 +179,5 @@ TEST_CASE("judge_outcome: a prediction without a verdict cannot be contradicted"
   CHECK(j.verdict == "confirmed");
   CHECK(flagged(j, "no_predicted_verdict"));
 }
+
+}  // namespace unit_outcome_verdict

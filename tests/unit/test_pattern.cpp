@@ -8,6 +8,7 @@
 
 #include "roofline/inputs/pattern.hpp"
 
+namespace unit_pattern {
 using roofline::inputs::longest_match;
 using roofline::inputs::pattern_length;
 using roofline::inputs::pattern_matches;
@@ -87,3 +88,5 @@ TEST_CASE("pattern: length in tokens, the longest match wins, ties the earlier r
   CHECK(best("fused_rope_kernel") == 5);  // a tie (one token each): the earlier row
   CHECK(best("nothing_here") == 0);
 }
+
+}  // namespace unit_pattern

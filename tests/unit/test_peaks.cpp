@@ -9,6 +9,7 @@
 #include "roofline/inputs/peaks.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_peaks {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::rel;
@@ -420,3 +421,5 @@ TEST_CASE("builtin_peaks: the MI300X/MI325X and MI355X link rows", "[peaks][link
     CHECK(g->links == p->links);
   }
 }
+
+}  // namespace unit_peaks

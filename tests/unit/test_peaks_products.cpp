@@ -9,6 +9,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_peaks_products {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -244,3 +245,5 @@ TEST_CASE("an unknown part: the section to add, which parses once its figures ar
       parse_peaks_md(std::regex_replace(amd, std::regex(": FILL"), ": 1e12"), "amd.md");
   CHECK(a.errors.empty());
 }
+
+}  // namespace unit_peaks_products

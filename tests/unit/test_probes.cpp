@@ -6,6 +6,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_probes {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::ModelCase;
@@ -185,3 +186,5 @@ TEST_CASE("model_work_cases: no modelable case is not modelled, with the reason"
   CHECK(roofline::test::contains(w.unmodeled_reason, "no probe case could be modelled"));
   CHECK(roofline::test::contains(w.unmodeled_reason, "[64,2048], [7,9]"));
 }
+
+}  // namespace unit_probes

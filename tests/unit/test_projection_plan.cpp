@@ -17,6 +17,7 @@
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_projection_plan {
 using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::rel;
@@ -288,3 +289,5 @@ TEST_CASE("plan_shapeless_gemms: the SGLang decode step's GEMMs, and bad inputs 
     CHECK_FALSE(h.head[0].projection);
   }
 }
+
+}  // namespace unit_projection_plan

@@ -4,6 +4,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_rankings {
 using namespace roofline::cli;
 using roofline::test::gfx950_peaks;
 
@@ -85,3 +86,5 @@ TEST_CASE("rank_entries: hard unknown — gain ranking empty with a note", "[ran
   CHECK_FALSE(r.findings.notes.empty());
   CHECK(r.by_pct == std::vector<std::size_t>{1, 0});
 }
+
+}  // namespace unit_rankings

@@ -4,6 +4,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_regime {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::rel;
@@ -155,3 +156,5 @@ TEST_CASE("pick_regime: without step data, what the signature says decides", "[r
   // step counts outrank the signature
   CHECK(pick_regime(e, serving(0.0, 12.0), hints).regime == Regime::decode);
 }
+
+}  // namespace unit_regime

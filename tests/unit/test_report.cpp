@@ -14,6 +14,7 @@
 #include "roofline/render/report.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_report {
 using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::gfx950_peaks;
@@ -407,3 +408,5 @@ TEST_CASE("render_markdown: the layer plan in the header, collectives beside the
   CHECK(contains(md, "| Layers | 48 layers: 36 chunked(8192) + 12 full; MoE on 24 (every 2nd) |"));
   CHECK(contains(md, "collective on the link roof: 30.5% link utilisation"));
 }
+
+}  // namespace unit_report

@@ -6,6 +6,7 @@
 #include "roofline/render/report_measured.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_report_measured {
 using namespace roofline::cli;
 using roofline::render::detail::measured_vs_model_md;
 using roofline::test::contains;
@@ -66,3 +67,5 @@ TEST_CASE("measured_vs_model_md: untimed counters and collectives say which time
   CHECK(contains(c, "bytes not compared (the counters' DRAM bytes are not link bytes)"));
   CHECK(contains(c, "the verdict uses the link model at the counters' time"));
 }
+
+}  // namespace unit_report_measured

@@ -6,6 +6,7 @@
 #include "roofline/render/report.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_resolve_peaks {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -300,3 +301,5 @@ TEST_CASE("resolve_peaks: gfx942 is MI300X or MI325X by name, else by CUs and me
     CHECK(p.hbm_bw_bytes_s.value() == rel(5.3e12));
   }
 }
+
+}  // namespace unit_resolve_peaks

@@ -11,10 +11,12 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_rocprof_json {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::chunked;
 using roofline::test::gzip;
+namespace detail = roofline::topn::detail;
 
 namespace {
 
@@ -230,3 +232,5 @@ TEST_CASE("read_json_head: keys of the first bytes, up to where they end", "[top
   for (int i = 0; i < 100; ++i) many += fmt::format("\"k{}\": {}, ", i, i);
   CHECK(detail::read_json_head(many).keys.size() == 32);
 }
+
+}  // namespace unit_rocprof_json

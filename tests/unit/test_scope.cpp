@@ -4,6 +4,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_scope {
 using namespace roofline::cli;
 
 namespace {
@@ -170,3 +171,5 @@ TEST_CASE("scope_to_head: ranking names stay unique even when ranks repeat", "[s
   CHECK(n[0] != n[1]);
   CHECK(n[2] == "fused_moe_kernel#4");
 }
+
+}  // namespace unit_scope

@@ -10,6 +10,7 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_signatures {
 using namespace roofline::cli;
 using roofline::test::chunked;
 using roofline::test::dt;
@@ -246,3 +247,5 @@ TEST_CASE("signatures: a signature outside the sanity band leaves the entry with
   CHECK(v.signatures[1].suspect);
   CHECK(roofline::test::any_contains(v.notes, {"o_proj is outside the sanity band"}));
 }
+
+}  // namespace unit_signatures

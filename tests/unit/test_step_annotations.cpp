@@ -13,6 +13,7 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_step_annotations {
 using namespace roofline::cli;
 using namespace roofline::topn::detail;
 using roofline::test::chunked;
@@ -339,3 +340,5 @@ TEST_CASE(
   REQUIRE(t.value);
   CHECK(t.value->entries.size() == 2);
 }
+
+}  // namespace unit_step_annotations

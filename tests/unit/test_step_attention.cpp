@@ -6,6 +6,7 @@
 #include "roofline/inputs/layer_plan.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_step_attention {
 using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::rel;
@@ -59,3 +60,5 @@ TEST_CASE("step_attention: the short spellings carry no Σq·kv", "[step_attenti
                              AttentionDims{32, 8, 128, 128, 2, 2}, 0.0, missing));
   CHECK(contains(missing, "Σq²"));
 }
+
+}  // namespace unit_step_attention

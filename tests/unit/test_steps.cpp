@@ -6,6 +6,7 @@
 #include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_steps {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::contains;
@@ -315,3 +316,5 @@ TEST_CASE(
     CHECK(fused_activation("Kernel_SiLU"));  // case-insensitive
   }
 }
+
+}  // namespace unit_steps

@@ -10,6 +10,7 @@
 #include "roofline/render/svg.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_svg {
 using namespace roofline::cli;
 using roofline::test::contains;
 using roofline::test::gfx950_peaks;
@@ -290,3 +291,5 @@ TEST_CASE("render_roofline_svg: the title names the model, never a piece of a re
   a.run.model = "/models/Qwen/Qwen3-8B";
   CHECK(contains(render_roofline_svg(a), "Roofline — Qwen3-8B on"));
 }
+
+}  // namespace unit_svg

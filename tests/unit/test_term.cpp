@@ -5,6 +5,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_term {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -43,3 +44,5 @@ TEST_CASE("term: sums take their value from their parts", "[term]") {
   CHECK(render_all({term("a", "", 1, TermUnit::count), term("b", "", 2, TermUnit::count)}, ", ") ==
         "a = 1, b = 2");
 }
+
+}  // namespace unit_term

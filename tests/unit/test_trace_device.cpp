@@ -14,6 +14,7 @@
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 
+namespace unit_trace_device {
 using namespace roofline::cli;
 using roofline::test::chunked;
 
@@ -246,3 +247,5 @@ TEST_CASE("parse_topn: device and world_size are optional; wrong types are repor
   CHECK_FALSE(not_object.value->device);
   CHECK(roofline::test::any_contains(not_object.errors, {"device"}));
 }
+
+}  // namespace unit_trace_device

@@ -7,6 +7,7 @@
 #include "roofline/base/text.hpp"
 #include "roofline/cli/layer.hpp"
 
+namespace unit_util_text {
 using namespace roofline::cli;
 
 TEST_CASE("display_relative: inside the base is relative, outside is as given", "[util]") {
@@ -46,3 +47,5 @@ TEST_CASE("json_number: absent and non-finite numbers are null", "[util]") {
   CHECK(json_number(std::numeric_limits<double>::infinity()).is_null());
   CHECK(json_number(std::numeric_limits<double>::quiet_NaN()).is_null());
 }
+
+}  // namespace unit_util_text

@@ -11,6 +11,7 @@
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_verdict {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::dt;
@@ -336,3 +337,5 @@ TEST_CASE("judge: no denominators or no model means no verdict", "[verdict]") {
   CHECK(u.bound == Bound::unknown);
   CHECK_FALSE(u.hbm_util.has_value());
 }
+
+}  // namespace unit_verdict

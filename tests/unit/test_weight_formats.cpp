@@ -6,6 +6,7 @@
 #include "roofline/inputs/load.hpp"
 #include "unit/test_helpers.hpp"
 
+namespace unit_weight_formats {
 using namespace roofline::cli;
 using roofline::test::any_contains;
 using roofline::test::rel;
@@ -148,3 +149,5 @@ TEST_CASE("weight formats: entry dtypes vs quantization_config", "[model][quant]
     CHECK(w.compute_dtype.key == DtypeKey::bf16);
   }
 }
+
+}  // namespace unit_weight_formats

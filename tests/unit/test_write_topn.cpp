@@ -9,6 +9,7 @@
 #include "roofline/topn/topn.hpp"
 #include "test_helpers.hpp"
 
+namespace unit_write_topn {
 using namespace roofline::cli;
 using roofline::test::rel;
 
@@ -164,3 +165,5 @@ TEST_CASE("parse_topn: a two-level shapes list is still one signature", "[topn][
   CHECK(loaded.value->entries.at(0).shapes == Dims{{64, 2048}, {1024, 2048}});
   CHECK(loaded.value->entries.at(0).signatures.empty());
 }
+
+}  // namespace unit_write_topn

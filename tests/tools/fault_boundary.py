@@ -16,6 +16,7 @@ point the real binary, run on the evaluation folder (round 1):
     (the pct order their route falls back to); a fault after it keeps the entries' verdicts.
 """
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -34,11 +35,21 @@ AFTER_ENTRIES = ["coverage", "rankings", "problems", "summary", "render_md", "re
 
 
 def load_validator(path, schema_path):
-    """The repository's validator (schema, key order, strict JSON): the problems it prints."""
+    """The repository's validator (schema, key order, strict JSON), loaded once in this process:
+    the problems it finds, as lines."""
+    spec = importlib.util.spec_from_file_location("validate_artifact", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from jsonschema import Draft202012Validator
+    schema = mod.load_json(schema_path)
+    validator, walker = Draft202012Validator(schema), mod.SchemaWalker(schema)
+
     def validate(artifact):
-        v = subprocess.run([sys.executable, path, schema_path, artifact], capture_output=True,
-                           text=True, timeout=120)
-        return [] if v.returncode == 0 else (v.stdout + v.stderr).splitlines() or ["invalid"]
+        try:
+            problems = mod.validate(validator, walker, mod.load_json(artifact))
+        except ValueError as e:  # not strict JSON
+            return [f"not strict JSON: {e}"]
+        return [f"{where}: {msg}" for where, msg in problems]
     return validate
 
 

@@ -280,11 +280,7 @@ def load_validator(path, schema_path):
     spec = importlib.util.spec_from_file_location("validate_artifact", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    from jsonschema import Draft202012Validator
-    schema = mod.load_json(schema_path)
-    validator = Draft202012Validator(schema)
-    walker = mod.SchemaWalker(schema)
-    return lambda artifact: (mod.validate(validator, walker, mod.load_json(artifact)))
+    return mod.in_process(schema_path)
 
 
 def run_variant(binary, variant, index, scratch_root):

@@ -40,16 +40,13 @@ def load_validator(path, schema_path):
     spec = importlib.util.spec_from_file_location("validate_artifact", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    from jsonschema import Draft202012Validator
-    schema = mod.load_json(schema_path)
-    validator, walker = Draft202012Validator(schema), mod.SchemaWalker(schema)
+    validate_file = mod.in_process(schema_path)
 
     def validate(artifact):
         try:
-            problems = mod.validate(validator, walker, mod.load_json(artifact))
-        except ValueError as e:  # not strict JSON
+            return [f"{where}: {msg}" for where, msg in validate_file(artifact)]
+        except ValueError as e:
             return [f"not strict JSON: {e}"]
-        return [f"{where}: {msg}" for where, msg in problems]
     return validate
 
 

@@ -154,6 +154,16 @@ def validate(validator, walker, instance):
     return [(pointer(p), m) for p, m in problems]
 
 
+def in_process(schema_path):
+    """For another test script that loaded this file as a module: a function that validates one
+    artifact file, giving its problems as (pointer, message); a file that is not strict JSON
+    raises ValueError."""
+    from jsonschema import Draft202012Validator
+    schema = load_json(schema_path)
+    validator, walker = Draft202012Validator(schema), SchemaWalker(schema)
+    return lambda artifact: validate(validator, walker, load_json(artifact))
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr)

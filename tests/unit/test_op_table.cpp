@@ -385,12 +385,10 @@ TEST_CASE("op table: a list that dropped its empty arguments binds tensors in or
   call.args.push_back(OpArg{{50304, 2048}, {}, "c10::BFloat16", ""});
   const auto r = read_ok(call);
   CHECK(r.gemm->n == 50304);
-  call.op = "triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0";
+  call.op = "my_ext::fused_thing";
   const auto none = read_op_call(call);
   CHECK_FALSE(none.read);
-  CHECK(none.why_not ==
-        "the op table lacks 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0': "
-        "the rules without it apply");
+  CHECK(none.why_not == "the op table lacks 'my_ext::fused_thing': the rules without it apply");
 }
 
 TEST_CASE("op table: a causal window caps the keys each query sees (constructed)", "[op_table]") {
@@ -470,6 +468,110 @@ TEST_CASE("op table: aten::cudnn_convolution as implicit GEMM (schema)", "[op_ta
       R"(["", "", "[1, 1]", "[2, 2]", "[1, 1]", "1", "False", "False", "True"])"));
   CHECK(r.flops == rel(2.0 * 8 * 128 * 64 * 9 * 28 * 28));
   CHECK(r.bytes == rel((8.0 * 64 * 56 * 56 + 128 * 64 * 9 + 8.0 * 128 * 28 * 28) * 2));
+}
+
+// Inductor records each generated kernel under its own name with the kernel's arguments (the
+// in_ptr and out_ptr tensors, then xnumel / rnumel), as `_RecordFunctionFast` passes them.
+TEST_CASE("op table: an Inductor kernel moves each of its own arguments once (constructed)",
+          "[op_table]") {
+  // RMSNorm fused by Inductor: x [16, 4096], weight [4096], out [16, 4096], residual out; no
+  // output is added for what the op returns (the outputs are among the arguments)
+  const auto r = read_ok(recorded(
+      "triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0",
+      R"([[16, 4096], [4096], [16, 4096], [16, 4096], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])",
+      R"(["", "", "", "", "16", "4096"])"));
+  CHECK(r.bytes == rel(3.0 * 16 * 4096 * 2 + 4096 * 2));
+  CHECK(r.flops == rel(16.0 * 4096));
+  CHECK_FALSE(r.other);
+  CHECK(joined(r.notes).find("each tensor moved once") != std::string::npos);
+  // silu(gate) * up: [16, 28672] in, [16, 14336] out
+  const auto glu =
+      read_ok(recorded("triton_poi_fused_mul_silu_3", R"([[16, 28672], [16, 14336], []])",
+                       R"(["c10::BFloat16", "c10::BFloat16", "Scalar"])", R"(["", "", "229376"])"));
+  CHECK(glu.bytes == rel((16.0 * 28672 + 16 * 14336) * 2));
+  // a GEMM template is not an elementwise kernel: no row, the class rules apply
+  CHECK_FALSE(
+      read_op_call(recorded("triton_tem_fused_mm_4", R"([[16, 4096], [4096, 4096], [16, 4096]])",
+                            R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])",
+                            R"(["", "", ""])"))
+          .read);
+}
+
+TEST_CASE("op table: an integer argument leaves two readings of an Inductor kernel (constructed)",
+          "[op_table]") {
+  // rotary + cat: qkv [16, 6144], the cos/sin cache [8192, 128], positions [16] (int64), q and k
+  // out. Either the cache is moved whole, or rows of it are gathered by the positions.
+  const auto r = read_ok(recorded(
+      "triton_poi_fused_cat_clone_1",
+      R"([[16, 6144], [8192, 128], [16], [16, 32, 128], [16, 8, 128], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "long int", "c10::BFloat16", "c10::BFloat16", "Scalar"])",
+      R"(["", "", "", "", "", "65536"])"));
+  const double others = (16.0 * 6144 + 16 * 32 * 128 + 16 * 8 * 128) * 2 + 16 * 8;
+  CHECK(r.bytes == rel(others + 8192.0 * 128 * 2));
+  REQUIRE(r.other);
+  CHECK(r.other->bytes_term.value == rel(others + 16.0 * 128 * 2));
+  CHECK(r.label == "every argument moved whole");
+  CHECK(r.other->label == "[8192, 128] a table gathered by the integer argument [16]");
+}
+
+TEST_CASE(
+    "op table: two readings beyond the band give no verdict, both listed; the split-KV "
+    "reduction of an attention op is not the op's whole formula",
+    "[op_table][model]") {
+  const ModelConfig config;
+  const ResolvedPeaks peaks = roofline::test::gfx950_peaks();
+  const ModelContext ctx{nullptr, &config, "", &peaks};
+  RegimeChoice regime;
+  regime.t_ms = 0.003;
+  Classification ew;
+  ew.op_class = OpClass::elementwise;
+  std::string note;
+  const OpCall rope = recorded(
+      "triton_poi_fused_cat_clone_1",
+      R"([[16, 6144], [8192, 128], [16], [16, 32, 128], [16, 8, 128], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "long int", "c10::BFloat16", "c10::BFloat16", "Scalar"])",
+      R"(["", "", "", "", "", "65536"])");
+  const auto w = roofline::analyze::detail::model_from_op_table(rope, regime, ew, ctx, note);
+  REQUIRE(w);
+  CHECK_FALSE(w->modeled);
+  CHECK(w->withheld);
+  CHECK(w->unmodeled_reason.find("two readings of 'triton_poi_fused_cat_clone_1' differ by more "
+                                 "than the 15 % band") != std::string::npos);
+  CHECK(w->unmodeled_reason.find("every argument moved whole: 2.46 MB") != std::string::npos);
+  CHECK(w->unmodeled_reason.find("a table gathered by the integer argument [16]: 364.67 kB") !=
+        std::string::npos);
+  REQUIRE(w->bytes_lower_bound);
+  CHECK(*w->bytes_lower_bound == rel(364672.0));
+  // the index reaches every row of the largest tensor: both readings agree, the first stands and
+  // the other is named
+  const auto ok = roofline::analyze::detail::model_from_op_table(
+      recorded("triton_poi_fused_add_index_5", R"([[16, 4096], [16, 4096], [16], [64, 128]])",
+               R"(["c10::BFloat16", "c10::BFloat16", "long int", "c10::BFloat16"])",
+               R"(["", "", "", ""])"),
+      regime, ew, ctx, note);
+  REQUIRE(ok);
+  CHECK(ok->modeled);
+  CHECK_FALSE(ok->withheld);
+  CHECK(joined(ok->notes).find("agree within the 15 % band") != std::string::npos);
+
+  // flash-attention's split-KV combine kernel under the decode op: 16 query tokens, 32 heads of
+  // 128, 8 assumed splits of fp32 partials + LSE, the bf16 output
+  Classification reduce;
+  reduce.op_class = OpClass::attn;
+  reduce.detail.attn = AttnVariant::decode_reduce;
+  const OpCall fa = recorded(
+      "aten::_flash_attention_forward",
+      R"([[16, 1, 32, 128], [16, 4096, 8, 128], [16, 4096, 8, 128], [], [], [], [], [], [], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "", "", "", ""])",
+      R"(["", "", "", "", "", "1", "4096", "0.", "False", "False", "0.088", "", "", "", ""])");
+  const auto red = roofline::analyze::detail::model_from_op_table(fa, regime, reduce, ctx, note);
+  REQUIRE(red);
+  REQUIRE(red->modeled);
+  REQUIRE(red->candidates.size() == 1);
+  CHECK(red->candidates[0].bytes == rel(16.0 * 32 * 8 * 129 * 4 + 16.0 * 32 * 128 * 2));
+  CHECK(joined(red->notes).find("split-KV reduction kernel of the attention op") !=
+        std::string::npos);
 }
 
 }  // namespace unit_op_table

@@ -7,6 +7,7 @@
 
 #include "roofline/analyze/findings.hpp"
 #include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
@@ -288,6 +289,32 @@ TEST_CASE("plan_shapeless_gemms: the SGLang decode step's GEMMs, and bad inputs 
     CHECK(contains(f.notes.at(0), "not built (no config.json)"));
     CHECK_FALSE(h.head[0].projection);
   }
+}
+
+TEST_CASE(
+    "signature labels: the projections people name, together where one shape serves several, "
+    "narrowed by the parallel-linear module's class",
+    "[projection_plan][signatures]") {
+  const ModelConfig cfg = qwen3_8b();  // q and o share [4096, 4096]
+  const ModelContext ctx{nullptr, &cfg, "", nullptr};
+  ProbeCase c;
+  c.dims = {{32, 4096}, {4096, 4096}};
+  CaseSignature sig;
+  sig.op = "aten::mm";
+  c.signature = sig;
+  using roofline::analyze::detail::signature_label;
+  CHECK(signature_label(c, OpClass::gemm, ctx) == "q_proj / o_proj [32×4096]·[4096×4096]");
+  c.signature->module = "RowParallelLinear";  // SGLang's module class: the output side
+  CHECK(signature_label(c, OpClass::gemm, ctx) == "o_proj [32×4096]·[4096×4096]");
+  c.signature->module = "model.layers.0.mlp.down_proj";  // says nothing of the class: both kept
+  CHECK(signature_label(c, OpClass::gemm, ctx) == "q_proj / o_proj [32×4096]·[4096×4096]");
+  c.dims = {{32, 4096}, {4096, 151936}};
+  c.signature->module.clear();
+  CHECK(signature_label(c, OpClass::gemm, ctx) == "lm_head [32×4096]·[4096×151936]");
+  c.dims = {{32, 4096}, {4096, 24576}};  // gate_up (2·12288)
+  CHECK(signature_label(c, OpClass::gemm, ctx) == "gate_up_proj [32×4096]·[4096×24576]");
+  c.dims = {{32, 4096}, {4096, 999}};  // no projection: the op's name
+  CHECK(signature_label(c, OpClass::gemm, ctx) == "mm [32×4096]·[4096×999]");
 }
 
 }  // namespace unit_projection_plan

@@ -102,7 +102,8 @@ TEST_CASE("trace device: no entry matches — agreeing entries, differing ones",
         std::string::npos);
 }
 
-TEST_CASE("trace device: the vendor from the version keys, never from warpSize", "[topn][device]") {
+TEST_CASE("trace device: the vendor from the version keys, else the device name, never warpSize",
+          "[topn][device]") {
   // an RDNA part reports warpSize 32, like NVIDIA: the ROCm keys still make it AMD
   const TraceProfile rdna =
       read_ok(trace(R"("deviceProperties": [)" + props(0, "AMD Radeon PRO W7900", 11, 0, 48, 32) +
@@ -119,12 +120,26 @@ TEST_CASE("trace device: the vendor from the version keys, never from warpSize",
   CHECK(h200.device->arch == "sm_90");
   CHECK(h200.device->cu_count == 132);
 
-  // no version key: no vendor, so no arch, whatever the warp size
+  // no version key (a trimmed or re-exported trace): the device name says the vendor, noted
   const TraceProfile bare =
       read_ok(trace(R"("deviceProperties": [)" + props(0, "NVIDIA H200", 9, 0, 132, 32) + "]"));
   REQUIRE(bare.device);
-  CHECK(bare.device->vendor.empty());
-  CHECK(bare.device->arch.empty());
+  CHECK(bare.device->vendor == "NVIDIA");
+  CHECK(bare.device->arch == "sm_90");
+  CHECK(bare.device->note.find("vendor (NVIDIA) is read from the device name") !=
+        std::string::npos);
+  const TraceProfile mi300 = read_ok(
+      trace(R"("deviceProperties": [)" + props(0, "AMD Instinct MI300X", 9, 4, 304, 64) + "]"));
+  REQUIRE(mi300.device);
+  CHECK(mi300.device->vendor == "AMD");
+  CHECK(mi300.device->arch == "gfx942");
+  // a name that states no vendor (ROCm writes "" for some parts): no vendor, so no arch, whatever
+  // the warp size
+  const TraceProfile unnamed =
+      read_ok(trace(R"("deviceProperties": [)" + props(0, "", 9, 4, 304, 64) + "]"));
+  REQUIRE(unnamed.device);
+  CHECK(unnamed.device->vendor.empty());
+  CHECK(unnamed.device->arch.empty());
   // both vendors' keys: none, noted
   const TraceProfile both = read_ok(
       trace(k_rocm + ", " + k_cuda + R"(, "deviceProperties": [)" + props(0, "x", 9, 4) + "]"));

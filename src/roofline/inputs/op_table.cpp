@@ -52,7 +52,7 @@ constexpr Names<ArgLayout, 18> k_layouts{{{ArgLayout::any, "any"},
                                           {ArgLayout::NCHW, "NCHW"},
                                           {ArgLayout::KCRS, "KCRS"}}};
 
-constexpr Names<OpFormula, 14> k_formulas{{{OpFormula::gemm, "gemm"},
+constexpr Names<OpFormula, 15> k_formulas{{{OpFormula::gemm, "gemm"},
                                            {OpFormula::bmm, "bmm"},
                                            {OpFormula::attention, "attention"},
                                            {OpFormula::kv_write, "kv_write"},
@@ -65,7 +65,8 @@ constexpr Names<OpFormula, 14> k_formulas{{{OpFormula::gemm, "gemm"},
                                            {OpFormula::elementwise, "elementwise"},
                                            {OpFormula::quant, "quant"},
                                            {OpFormula::routing, "routing"},
-                                           {OpFormula::conv, "conv"}}};
+                                           {OpFormula::conv, "conv"},
+                                           {OpFormula::kernel_args, "kernel_args"}}};
 
 constexpr Names<ScalarName, 11> k_scalars{{{ScalarName::max_seqlen_q, "max_seqlen_q"},
                                            {ScalarName::max_seqlen_k, "max_seqlen_k"},

@@ -81,6 +81,7 @@ enum class OpFormula {
   quant,        // the input read, the quantized output and its scales written
   routing,      // the router logits read, top-k weights and ids written
   conv,         // implicit GEMM: 2·N·K·(C/g)·R·S·P·Q
+  kernel_args,  // a generated kernel's own arguments: each recorded tensor read or written once
 };
 
 // The scalars (Concrete Inputs) an op records that change its work.

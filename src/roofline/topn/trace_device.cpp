@@ -1,5 +1,6 @@
 // The device of a Chrome trace (docs/method.md §22.7): `deviceProperties[]`, the vendor from the
-// top-level version keys (never from warpSize: RDNA parts report 32), `distributedInfo.world_size`,
+// top-level version keys, else from the device name (never from warpSize: RDNA parts report 32),
+// `distributedInfo.world_size`,
 // and the choice of the one entry the Top-N records.
 #include "roofline/topn/trace_device.hpp"
 
@@ -142,6 +143,15 @@ std::int64_t kernels_device(const std::deque<GpuEventRec>& gpu) {
   return best;
 }
 
+// The vendor a device name states ("NVIDIA H100 80GB HBM3", "AMD Instinct MI300X"), for traces
+// without version keys (trimmed or re-exported); "" when it names neither or both.
+std::string vendor_of_name(std::string_view name) {
+  const auto has = [&](std::string_view w) { return name.find(w) != std::string_view::npos; };
+  const bool nvidia = has("NVIDIA") || has("Tesla") || has("GeForce") || has("Quadro");
+  const bool amd = has("AMD") || has("Instinct") || has("Radeon");
+  return nvidia == amd ? "" : nvidia ? "NVIDIA" : "AMD";
+}
+
 std::string id_list(const std::vector<DeviceProps>& devices) {
   std::string out;
   for (const DeviceProps& d : devices)
@@ -208,6 +218,14 @@ std::optional<TraceDevice> choose_trace_device(const TraceMeta& meta,
   out.vendor = meta.amd_keys == meta.nvidia_keys ? "" : meta.amd_keys ? "AMD" : "NVIDIA";
   if (meta.amd_keys && meta.nvidia_keys)
     notes.push_back("the trace carries both ROCm and CUDA version keys: no vendor");
+  if (!meta.amd_keys && !meta.nvidia_keys) {
+    out.vendor = device_json::vendor_of_name(chosen->name);
+    if (!out.vendor.empty())
+      notes.push_back(fmt::format(
+          "the trace carries no ROCm or CUDA version key: the vendor ({}) is read from the "
+          "device name",
+          out.vendor));
+  }
   out.arch = device_arch(out.vendor, chosen->compute_major, chosen->compute_minor);
   if (out.arch.empty() && out.vendor == "AMD" && chosen->compute_major && chosen->compute_minor)
     notes.push_back(fmt::format(

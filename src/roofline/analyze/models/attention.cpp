@@ -310,26 +310,30 @@ void prefill(const ModelInput& in, WorkEstimate& work) {
 
 void decode_reduce(const ModelInput& in, WorkEstimate& work, double B) {
   const ModelConfig& c = *in.ctx.config;
-  const double n_q = *c.n_heads / in.tp;
   const double hd_v = c.kv_lora_rank && *c.kv_lora_rank > 0 ? *c.kv_lora_rank : *c.head_dim;
-  const Term partials =
-      part("B·n_q·splits·(head_dim + 1)·4", B * n_q * k_assumed_kv_splits * (hd_v + 1.0) * 4.0);
-  const Term out = part("B·n_q·head_dim·a", B * n_q * hd_v * in.dtypes.act.bytes);
+  split_kv_reduce(SplitKvReduce{B, in.rows_source, *c.n_heads / in.tp, hd_v, in.dtypes.act.bytes},
+                  work);
+}
+
+}  // namespace
+
+void split_kv_reduce(const SplitKvReduce& r, WorkEstimate& work) {
+  const Term partials = part("B·n_q·splits·(head_dim + 1)·4",
+                             r.rows * r.n_q * k_assumed_kv_splits * (r.d_v + 1.0) * 4.0);
+  const Term out = part("B·n_q·head_dim·a", r.rows * r.n_q * r.d_v * r.out_bytes);
   const Term bytes = sum("bytes", {partials, out});
   const Term flops = term("flops", "B·n_q·splits·head_dim·2",
-                          B * n_q * k_assumed_kv_splits * hd_v * 2.0, TermUnit::flops);
+                          r.rows * r.n_q * k_assumed_kv_splits * r.d_v * 2.0, TermUnit::flops);
   work.compute_dtype = dtype_of(DtypeKey::fp32);
   work.has_compute_peak_class = false;
   work.notes.push_back(fmt::format(
       "split-KV reduction: reads fp32 partial outputs + log-sum-exp for an assumed {} KV splits "
       "(num_kv_splits is not in the inputs) = {}, writes the output {}; B = {} ({}), n_q {}, head "
       "dim {}",
-      format_g(k_assumed_kv_splits), shown(partials), shown(out), format_g(B), in.rows_source,
-      format_g(n_q), format_g(hd_v)));
+      format_g(k_assumed_kv_splits), shown(partials), shown(out), format_g(r.rows), r.rows_source,
+      format_g(r.n_q), format_g(r.d_v)));
   add_candidate(work, "partials + output", bytes, flops);
 }
-
-}  // namespace
 
 void model_attention(const ModelInput& in, WorkEstimate& work) {
   const ModelConfig* cfg = in.ctx.config;

@@ -99,7 +99,8 @@ struct Part {
 struct CaseModel {
   SignatureWork row;
   std::optional<WorkEstimate> work;
-  std::string rejected;  // why not modelled, for the entry's notes
+  std::string rejected;   // why not modelled, for the entry's notes
+  bool withheld = false;  // two readings beyond the band (docs/method.md §23.7)
 };
 
 CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
@@ -139,6 +140,7 @@ CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const C
   if (!w.modeled) {
     m.row.unmodeled_reason = w.unmodeled_reason;
     m.rejected = fmt::format("case {} {}: {}", i, describe_dims(c.dims), w.unmodeled_reason);
+    m.withheld = w.withheld;
     return m;
   }
   if (!rows_note.empty()) w.notes.insert(w.notes.begin(), rows_note);
@@ -257,6 +259,12 @@ std::optional<std::string> not_representative(const std::vector<SignatureWork>& 
   return std::nullopt;
 }
 
+const char* source_word(CaseSource source) {
+  return source == CaseSource::signatures ? "signature"
+         : source == CaseSource::probes   ? "probe"
+                                          : "workload";
+}
+
 }  // namespace
 
 WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
@@ -266,10 +274,12 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
   std::vector<SignatureWork> rows;
   std::vector<std::string> rejected;
   std::size_t timed = 0;
+  bool withheld = false;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     CaseModel m = model_one_case(e, regime, cls, ctx, *cases[i], i, source);
     if (cases[i]->gpu_us_avg) ++timed;
     if (!m.rejected.empty()) rejected.push_back(std::move(m.rejected));
+    withheld = withheld || m.withheld;
     if (m.work) parts.push_back(Part{cases[i]->count, std::move(*m.work), i});
     rows.push_back(std::move(m.row));
   }
@@ -278,11 +288,13 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
       parts.empty() ? std::nullopt : not_representative(rows, source, share);
   if (parts.empty() || why_not) {
     WorkEstimate none;
-    none.unmodeled_reason = why_not ? *why_not
-                                    : fmt::format("no probe case could be modelled ({})",
-                                                  rejected.empty() ? "no cases" : rejected.front());
+    none.unmodeled_reason =
+        why_not ? *why_not
+                : fmt::format("no {} case could be modelled ({})", source_word(source),
+                              rejected.empty() ? "no cases" : rejected.front());
     none.signatures = std::move(rows);
     none.modelled_share = share;
+    none.withheld = parts.empty() && withheld;
     return none;
   }
   std::size_t heaviest = 0;
@@ -291,11 +303,7 @@ WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
   std::vector<std::string> notes{cases_note(source, parts.size(), cases.size(), total,
                                             describe_dims(cases[parts[heaviest].case_index]->dims),
                                             parts[heaviest].weight, timed)};
-  for (const auto& r : rejected)
-    notes.push_back(std::string(source == CaseSource::signatures ? "signature "
-                                : source == CaseSource::probes   ? "probe "
-                                                                 : "workload ") +
-                    r);
+  for (const auto& r : rejected) notes.push_back(fmt::format("{} {}", source_word(source), r));
   for (auto& n : out.notes) notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
   out.notes = std::move(notes);
   choose_candidate(out, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});

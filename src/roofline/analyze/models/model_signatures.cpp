@@ -28,24 +28,55 @@ std::string op_or_module(const CaseSignature& s) {
   return colon == std::string::npos ? s.op : s.op.substr(colon + 2);
 }
 
-// The projection of the config's linear plan with the GEMM's N and K, when exactly one matches:
-// [M, K]·[K, N] (aten::mm) or [M, K]·[N, K] (a linear's weight).
+// A projection as people name it: `q_proj`, `down_proj`; the router and lm_head as they are.
+std::string projection_word(ProjectionKind k) {
+  const std::string w = to_string(k);
+  return k == ProjectionKind::router || k == ProjectionKind::lm_head ? w : w + "_proj";
+}
+
+// Whether a projection can be the GEMM of a vLLM / SGLang parallel-linear module class: a
+// row-parallel layer is an output projection (o, down), a QKV or merged-column layer an input one.
+// Other modules (or none) say nothing.
+bool module_allows(const std::string& module, ProjectionKind k) {
+  using K = ProjectionKind;
+  const auto dot = module.rfind('.');
+  const std::string cls = dot == std::string::npos ? module : module.substr(dot + 1);
+  if (cls == "RowParallelLinear") return k == K::o || k == K::down || k == K::shared_down;
+  if (cls == "QKVParallelLinear") return k == K::qkv || k == K::q || k == K::k || k == K::v;
+  if (cls == "MergedColumnParallelLinear")
+    return k == K::gate_up || k == K::gate || k == K::up || k == K::shared_gate_up;
+  return true;
+}
+
+// The projections of the config's linear plan with the GEMM's N and K: [M, K]·[K, N] (aten::mm)
+// or [M, K]·[N, K] (a linear's weight), narrowed by the module's class where it says which side of
+// the layer it is. Projections of one shape (q and o, gate and up) are named together,
+// "q_proj / o_proj"; more than three name none.
 std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
   if (!ctx.config || c.dims.size() < 2 || c.dims[0].size() != 2 || c.dims[1].size() != 2) return {};
   const double tp = ctx.env && ctx.env->tp > 0 ? ctx.env->tp : 1.0;
   const ProjectionPlan plan = projection_plan(*ctx.config, tp);
   const auto k = static_cast<double>(c.dims[0][1]);
   const auto& w = c.dims[1];
-  std::vector<std::string> names;
+  std::vector<ProjectionKind> kinds;  // in the plan's layer order: q before o, gate before up
   for (const PlanVariant& v : plan.variants)
     for (const Projection& p : v.projections) {
       const bool kn =
           p.k == k && ((static_cast<double>(w[0]) == k && p.n == static_cast<double>(w[1])) ||
                        (static_cast<double>(w[1]) == k && p.n == static_cast<double>(w[0])));
-      if (kn && std::find(names.begin(), names.end(), to_string(p.kind)) == names.end())
-        names.push_back(to_string(p.kind));
+      if (kn && std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end())
+        kinds.push_back(p.kind);
     }
-  return names.size() == 1 ? names.front() + "_proj" : std::string();
+  const std::string& module = c.signature ? c.signature->module : std::string();
+  std::vector<ProjectionKind> narrowed;
+  for (ProjectionKind kind : kinds)
+    if (module_allows(module, kind)) narrowed.push_back(kind);
+  if (!narrowed.empty()) kinds = std::move(narrowed);
+  if (kinds.empty() || kinds.size() > 3) return {};
+  std::sort(kinds.begin(), kinds.end());
+  std::string joined;
+  for (ProjectionKind kind : kinds) joined += (joined.empty() ? "" : " / ") + projection_word(kind);
+  return joined;
 }
 
 }  // namespace
@@ -59,8 +90,9 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
   const std::size_t shown = std::min<std::size_t>(c.dims.size(), cls == OpClass::gemm ? 2 : 3);
   for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_text(c.dims[i]);
   if (c.dims.size() > shown && cls != OpClass::gemm) shape += "·…";  // a GEMM's third is its out
-  for (const ProbeScalar& k : s.scalars)
-    if (k.value == "True" || k.value == "true") shape += " " + k.name;
+  for (const ProbeScalar& k : s.scalars)  // a named flag (`causal`), not an unnamed `argN`
+    if ((k.value == "True" || k.value == "true") && k.name.rfind("arg", 0) != 0)
+      shape += " " + k.name;
   if (c.dims.empty() && !s.grid.empty())
     shape = fmt::format("grid {} block {}", dims_text(s.grid), dims_text(s.block));
   if (name.empty()) name = s.replay ? "graph replay" : "no op";

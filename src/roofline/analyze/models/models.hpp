@@ -37,6 +37,15 @@ struct ModelInput {
 void model_gemm(const ModelInput& in, WorkEstimate& work);
 void model_moe(const ModelInput& in, WorkEstimate& work);
 void model_attention(const ModelInput& in, WorkEstimate& work);
+
+// The second stage of a split-KV attention (docs/method.md §8.11) over `rows` query rows of n_q
+// heads: fp32 partials and log-sum-exp for an assumed split count in, the output out.
+struct SplitKvReduce {
+  double rows = 0;
+  std::string rows_source;  // where `rows` came from, for the notes
+  double n_q = 0, d_v = 0, out_bytes = 2;
+};
+void split_kv_reduce(const SplitKvReduce& r, WorkEstimate& work);
 void model_elementwise(const ModelInput& in, WorkEstimate& work);
 // Linear attention and state-space layers (model_linear.cpp): GDN/KDA/lightning/mamba decode
 // updates and their short convs; chunked-prefill kernels stay L2 (the operand-bytes bound).

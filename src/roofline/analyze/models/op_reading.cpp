@@ -103,6 +103,7 @@ bool bind(const OpCall& call, const OpRow& row, std::vector<Bound>& bound, std::
   if (!call.positional)
     for (const OpArg& a : call.args)
       if (!a.dims.empty() || !a.list.empty()) tensors.push_back(&a);
+  if (row.formula == OpFormula::kernel_args) return true;  // every recorded tensor, unbound
   if (!call.positional && tensors.size() > row.args.size()) {
     why = fmt::format("{} tensors recorded, the row names {} operands", tensors.size(),
                       row.args.size());
@@ -131,6 +132,8 @@ void dispatch(Reader& r) {
       return op_detail::read_attention(r);
     case F::kv_write:
       return op_detail::read_kv_write(r);
+    case F::kernel_args:
+      return op_detail::read_kernel_args(r);
     case F::moe:
       return r.fail(
           "the MoE layer op records the hidden states and router logits only: its expert weights "

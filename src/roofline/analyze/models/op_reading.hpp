@@ -57,6 +57,14 @@ struct AttentionReading {
   std::string regime_why;             // "max_seqlen_q 1024 per sequence: prefill or mixed"
 };
 
+// A second reading the same recorded arguments allow (docs/method.md §23.7): a generated kernel's
+// integer argument may index the largest tensor (a gathered table read as far as the index
+// reaches) or not (the tensor moved whole). `label` names each reading for the notes.
+struct OtherReading {
+  std::string label;
+  Term bytes_term, flops_term;
+};
+
 struct OpReading {
   const OpRow* row = nullptr;  // null: the table lacks the op
   bool read = false;           // false: fall back to the rules without the table (why_not)
@@ -69,6 +77,8 @@ struct OpReading {
   std::string act_dtype, weight_dtype, out_dtype;  // canonical keys as read ("" = none)
   double weight_bytes = 0;                         // the part of `bytes` that is weights
   double kv_bytes = 0;                             // the part that is keys and values
+  std::string label;                  // this reading, named beside `other` ("" when none)
+  std::optional<OtherReading> other;  // what the same words also allow
 };
 
 // Reads one call through `table` (the shipped one by default). An op the table lacks, or whose

@@ -48,5 +48,6 @@ void read_conv(Reader& r);
 void read_attention(Reader& r);
 void read_kv_write(Reader& r);
 void read_memory(Reader& r);  // glu, norm, rotary, gather, copy, elementwise, quant, routing
+void read_kernel_args(Reader& r);
 
 }  // namespace roofline::analyze::op_detail

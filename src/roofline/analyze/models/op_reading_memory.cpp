@@ -3,6 +3,7 @@
 // read or written once by its role, a table read only in the rows the index gathers; FLOPs ≈ the
 // elements of the largest operand.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -78,6 +79,46 @@ void implicit_output(Reader& r, Traffic& t) {
   t.parts.push_back(part("output (returned, not recorded)", bytes));
 }
 
+bool integer_dtype(const std::string& spelling) {
+  for (const char* s : {"long int", "long long int", "int", "unsigned int", "long unsigned int",
+                        "unsigned long", "short int", "c10::Long", "c10::Int", "int64", "int32"})
+    if (spelling == s) return true;
+  return false;
+}
+
+// A generated kernel that takes an integer tensor may gather rows of its largest tensor through it
+// (a rotary cos/sin cache by positions, an embedding by token ids): then that tensor is read only
+// as far as the index reaches — index elements × one row. The names do not say which, so both
+// readings stand (docs/method.md §23.7).
+void gathered_alternative(const OpCall& call, OpReading& out) {
+  const OpArg *index = nullptr, *table = nullptr;
+  double others = 0, table_bytes = 0;
+  for (const OpArg& a : call.args) {
+    if (a.dims.empty()) continue;
+    if (integer_dtype(a.dtype)) {
+      if (!index || arg_elements(a) > arg_elements(*index)) index = &a;
+    } else if (arg_elements(a) * elem_bytes(a, 2.0) > table_bytes) {
+      table = &a;
+      table_bytes = arg_elements(a) * elem_bytes(a, 2.0);
+    }
+  }
+  if (!index || !table || table->dims.size() < 2 || table->dims[0] <= 0 ||
+      !(arg_elements(*index) > 0))
+    return;
+  for (const OpArg& a : call.args)
+    if (!a.dims.empty() && &a != table) others += arg_elements(a) * elem_bytes(a, 2.0);
+  const double row = table_bytes / static_cast<double>(table->dims[0]);
+  const double rows = std::min(arg_elements(*index), static_cast<double>(table->dims[0]));
+  out.label = "every argument moved whole";
+  out.other = OtherReading{
+      fmt::format("{} a table gathered by the integer argument {}", dims_text(table->dims),
+                  dims_text(index->dims)),
+      sum("bytes",
+          {part("the other arguments", others),
+           part(fmt::format("{} rows of {}", format_g(rows), dims_text(table->dims)), rows * row)}),
+      out.flops_term};
+}
+
 }  // namespace
 
 void read_memory(Reader& r) {
@@ -111,6 +152,34 @@ void read_memory(Reader& r) {
   r.out.flops_term = term("flops", "≈ elements", t.largest, TermUnit::flops);
   r.out.bytes = r.out.bytes_term.value;
   r.out.flops = r.out.flops_term.value;
+}
+
+// A generated kernel recorded under its own name with its arguments (Inductor's
+// `triton_{poi,red,per}_*`): its inputs and outputs are all among the recorded tensors, so each is
+// moved once and nothing is added for an output it returns. A buffer updated in place is read and
+// written but recorded once: the reading is then low by that buffer (noted).
+void read_kernel_args(Reader& r) {
+  Traffic t;
+  std::string dtype;
+  for (const OpArg& a : r.call.args) {
+    if (a.dims.empty() && a.list.empty()) continue;
+    const double n = arg_elements(a), e = elem_bytes(a, 2.0);
+    if (!(n >= 0) || !std::isfinite(n * e)) return r.fail("an argument with negative or huge dims");
+    t.largest = std::max(t.largest, n);
+    t.read += n * e;
+    t.parts.push_back(part(a.dims.empty() ? std::string("[list]") : dims_text(a.dims), n * e));
+    if (dtype.empty()) dtype = dtype_key(a.dtype);
+  }
+  if (t.read <= 0) return r.fail("no argument recorded with dims");
+  r.out.act_dtype = dtype;
+  r.out.bytes_term = sum("bytes", std::move(t.parts));
+  r.out.flops_term = term("flops", "≈ elements", t.largest, TermUnit::flops);
+  r.out.bytes = r.out.bytes_term.value;
+  r.out.flops = r.out.flops_term.value;
+  gathered_alternative(r.call, r.out);
+  r.out.notes.push_back(
+      "the kernel's own arguments, each tensor moved once (its outputs are among them; a buffer "
+      "updated in place is counted once, so the bytes are a lower bound there)");
 }
 
 }  // namespace roofline::analyze::op_detail

@@ -2,6 +2,8 @@
 // the operands by the roles the op gives them, the scalars where the op records them, the dtypes
 // as the trace recorded them. The class models run where the table lacks the op or cannot read
 // the case (with a note naming the op).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "roofline/analyze/models/models.hpp"
@@ -15,9 +17,15 @@ std::optional<Dtype> key_dtype(const std::string& key) {
   return parse_dtype(key);
 }
 
+bool split_kv_reduction(const Classification& cls) {
+  return cls.op_class == OpClass::attn && cls.detail.attn == AttnVariant::decode_reduce;
+}
+
 // Whether the op's row speaks for this kernel: the same class (a GEMM op's split-K reduction or
-// memset kernel keeps its own class and model).
+// memset kernel keeps its own class and model; an attention op's split-KV reduction kernel does
+// not carry the whole op's formula).
 bool speaks_for(const OpRow& row, const Classification& cls) {
+  if (split_kv_reduction(cls)) return false;
   if (row.op_class == cls.op_class) return true;
   return row.formula == OpFormula::kv_write && cls.op_class == OpClass::elementwise;
 }
@@ -34,6 +42,55 @@ void weight_dtype_note(const OpReading& r, const ModelContext& ctx, WorkEstimate
       "weights recorded {} under a {} config without quantization_config: online quantization, "
       "the trace's dtype is used for this operand and its scales are counted",
       r.weight_dtype, cfg->dtype));
+}
+
+// The split-KV reduction kernel of an attention op (docs/method.md §8.11), sized from the op's
+// own query tokens, heads and output dtype rather than the config's.
+std::optional<WorkEstimate> reduction_from_op(const OpCall& call, const OpReading& r,
+                                              WorkEstimate& work) {
+  const AttentionReading& a = *r.attention;
+  const double d_v = a.d_v > 0 ? a.d_v : a.d_qk;
+  if (!(a.tokens > 0) || !(a.q_heads > 0) || !(d_v > 0)) return std::nullopt;
+  const Dtype out =
+      key_dtype(r.out_dtype).value_or(key_dtype(r.act_dtype).value_or(dtype_of(DtypeKey::bf16)));
+  work.notes.push_back(fmt::format(
+      "the split-KV reduction kernel of the attention op '{}': not the op's whole formula, the "
+      "reduction over its {} query tokens and {} query heads",
+      call.op, format_g(a.tokens), format_g(a.q_heads)));
+  split_kv_reduce(SplitKvReduce{a.tokens, fmt::format("the query tokens '{}' records", call.op),
+                                a.q_heads, d_v, out.bytes},
+                  work);
+  work.activation_dtype = out.key;
+  work.kv_dtype = out.key;
+  work.modeled = true;
+  return work;
+}
+
+bool beyond_band(double a, double b) {
+  const double lo = std::min(a, b), hi = std::max(a, b);
+  return hi > 0 && (lo <= 0 || hi / lo > 1.15);
+}
+
+// docs/method.md §23.7: the recorded words allow a second reading. Within the 15 % band the first
+// stands (the other named); beyond it there is no verdict, both listed, and the smaller is the
+// evidence that stays (the operand-bytes bound). False: `work` is left unmodelled.
+bool one_reading(const OpCall& call, const OpReading& r, WorkEstimate& work) {
+  const OtherReading& o = *r.other;
+  const std::string both =
+      fmt::format("{}: {}, {}; {}: {}, {}", r.label, shown(r.bytes_term), shown(r.flops_term),
+                  o.label, shown(o.bytes_term), shown(o.flops_term));
+  if (!beyond_band(r.bytes, o.bytes_term.value) && !beyond_band(r.flops, o.flops_term.value)) {
+    work.notes.push_back(fmt::format(
+        "two readings of '{}' agree within the 15 % band ({}): the first is used", call.op, both));
+    return true;
+  }
+  work.unmodeled_reason = fmt::format(
+      "two readings of '{}' differ by more than the 15 % band and nothing in the trace says which "
+      "holds ({}): no verdict (docs/method.md §23.7)",
+      call.op, both);
+  work.bytes_lower_bound = std::min(r.bytes, o.bytes_term.value);
+  work.withheld = true;
+  return false;
 }
 
 }  // namespace
@@ -65,6 +122,10 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
   const OpReading r = read_op_call(call);
   // A batched GEMM may be every expert at once (docs/method.md §8.5): the class model decides.
   if (r.read && r.row->formula == OpFormula::bmm) return std::nullopt;
+  WorkEstimate work;
+  work.t_unit_ms = *regime.t_ms;
+  work.unit = "1 launch";
+  if (r.read && r.attention && split_kv_reduction(cls)) return reduction_from_op(call, r, work);
   if (!r.read || !speaks_for(*r.row, cls)) {
     note = r.read ? fmt::format(
                         "op table: '{}' is a {} op, the kernel a {} kernel: its class "
@@ -73,10 +134,8 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
                   : r.why_not;
     return std::nullopt;
   }
-  WorkEstimate work;
-  work.t_unit_ms = *regime.t_ms;
-  work.unit = "1 launch";
   work.notes = r.notes;
+  if (r.other && !one_reading(call, r, work)) return work;
   if (r.attention && r.attention->regime && regime.known && *r.attention->regime != regime.regime)
     work.notes.push_back(
         fmt::format("the signature says {}; the entry's regime is {} (bytes and "

@@ -53,6 +53,11 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
     d.work.modelled_share = w.modelled_share;
     return;
   }
+  if (!w.modeled && w.withheld) {  // the cases' own words left two readings: no stage-A stand-in
+    d.notes.push_back(fmt::format("{}: {}", k.source, w.unmodeled_reason));
+    d.work = std::move(w);
+    return;
+  }
   if (!w.modeled) {
     d.notes.push_back(
         fmt::format("{}: the {} case(s) could not be modelled ({}); the Top-N's "

@@ -400,7 +400,7 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
   if (!table_note.empty()) work.notes.insert(work.notes.begin(), table_note);
   if (work.modeled)
     choose_candidate(work, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
-  else
+  else if (!work.bytes_lower_bound)  // an op-table reading that left two may have set it
     detail::operand_bytes_bound(e, regime, cls, ctx, work);
   return work;
 }

@@ -107,6 +107,9 @@ struct WorkEstimate {
   // The entry is judged from its signatures' roof times (false: the rows are shown only — the
   // entry was modelled as a whole, or measured by counters).
   bool signatures_judged = false;
+  // docs/method.md §23.7: the trace's own words left two readings beyond the band. No verdict,
+  // and no weaker evidence (the Top-N's shapes, the config) may stand in for the reading.
+  bool withheld = false;
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Writes the two constructed PyTorch-profiler traces of the golden cases `inductor_decode_h200`
+and `hf_prefill_h100` (their READMEs work out the truth from the shapes written here).
+
+Both follow what the profiler records with `record_shapes=True`: a `cpu_op` per op with `Input
+Dims`, `Input type` and `Concrete Inputs`; a `cuda_runtime` launch and a `kernel` joined by
+`correlation` and the launching op's `External id`; `deviceProperties` at the top. The kernel
+times are set from the roofline of each shape at a fixed efficiency, so a reader can check the
+verdicts by hand.
+
+    inductor: a torch.compile (Inductor) decode of a Llama-3.1-8B-shaped model on H200, 16
+              sequences at 4096 tokens of context, 4 profiler steps of 32 layers. Inductor's
+              generated kernels run under ops of their own names with the kernel's arguments (as
+              `_RecordFunctionFast` records them), its GEMMs as `aten::mm(a, b, out=)` with cuBLAS
+              kernels or a `triton_tem_*` template, SDPA decode through flash-attention's split-KV
+              kernel and its combine kernel.
+    hf:       a Hugging Face eager prefill of 2048 tokens through the same shapes on an H100 SXM,
+              one step; the trace carries no CUDA version keys (re-exported), so the vendor comes
+              from the device name.
+
+Usage: synthetic_traces.py inductor|hf OUT.json.gz
+"""
+import gzip
+import json
+import sys
+
+BF = "c10::BFloat16"
+H, NQ, NKV, D, I, V, LAYERS = 4096, 32, 8, 128, 14336, 128256, 32
+
+
+class Trace:
+    def __init__(self):
+        self.events, self.t, self.ext, self.corr = [], 1000.0, 0, 0
+
+    def op(self, name, dims, types, concrete=None, children=()):
+        self.ext += 1
+        me, start = self.ext, self.t
+        self.t += 2
+        event = {"ph": "X", "cat": "cpu_op", "name": name, "pid": 1, "tid": 1, "ts": start,
+                 "dur": 0, "args": {"External id": me, "Input Dims": dims, "Input type": types,
+                                    "Concrete Inputs": concrete or [""] * len(dims)}}
+        self.events.append(event)
+        for child in children:
+            child(self, me)
+        self.t += 2
+        event["dur"] = round(self.t - start, 3)
+
+    def step(self, name, body):
+        start = self.t
+        body()
+        self.events.append({"ph": "X", "cat": "user_annotation", "name": name, "pid": 1,
+                            "tid": 1, "ts": start - 0.5, "dur": round(self.t - start + 1, 3),
+                            "args": {}})
+
+    def write(self, path, device, version_keys):
+        doc = {"schemaVersion": 1, "deviceProperties": [device]}
+        if version_keys:
+            doc.update({"cuda_runtime_version": 12080, "cuda_driver_version": 12080})
+        doc["traceEvents"] = self.events
+        with open(path, "wb") as f, gzip.GzipFile(fileobj=f, mode="wb", mtime=0) as z:
+            z.write(json.dumps(doc, separators=(",", ":")).encode())
+
+
+def kern(name, dur_us, grid, block):
+    def launch(tr, parent):
+        tr.corr += 1
+        tr.events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+                          "tid": 1, "ts": round(tr.t, 3), "dur": 3,
+                          "args": {"External id": parent, "correlation": tr.corr}})
+        tr.events.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7,
+                          "ts": round(tr.t + 5, 3), "dur": round(dur_us, 3),
+                          "args": {"External id": parent, "correlation": tr.corr, "device": 0,
+                                   "stream": 7, "grid": grid, "block": block}})
+        tr.t += dur_us + 6
+    return launch
+
+
+def op_child(name, dims, types, concrete=None, children=()):
+    return lambda tr, parent: tr.op(name, dims, types, concrete, children)
+
+
+# --- torch.compile decode on H200 ------------------------------------------------------------------
+H200_BW = 4.8e12
+NVJET = "nvjet_hsh_64x8_64x16_4x1_v_bz_splitK_TNT"
+SPLITKV = ("void pytorch_flash::flash_fwd_splitkv_kernel<pytorch_flash::Flash_fwd_kernel_traits<"
+           "128, 64, 128, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits"
+           "<128, 64, 128, 4, cutlass::bfloat16_t> >, false, false, false, false, true, false, "
+           "true, false>(pytorch_flash::Flash_fwd_params)")
+COMBINE = ("void pytorch_flash::flash_fwd_splitkv_combine_kernel<pytorch_flash::Flash_fwd_kernel_"
+           "traits<128, 64, 128, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel"
+           "_traits<128, 64, 128, 4, cutlass::bfloat16_t> >, 4, 1, true>(pytorch_flash::Flash_fwd_"
+           "params)")
+
+
+def at_bw(nbytes, eff):
+    return nbytes / (H200_BW * eff) * 1e6
+
+
+def inductor_layer(tr, bt, ctx):
+    def triton(name, dims, types, concrete, dur, grid):
+        tr.op(name, dims, types, concrete, [kern(name, dur, grid, [256, 1, 1])])
+
+    def mm(m, k, n, eff):
+        nbytes = (m * k + k * n + m * n) * 2
+        tr.op("aten::mm", [[m, k], [k, n], [m, n]], [BF, BF, BF], None,
+              [kern(NVJET, at_bw(nbytes, eff), [n // 64, 1, 1], [128, 1, 1])])
+
+    qkv = (NQ + 2 * NKV) * D
+    norm = [[bt, H], [H], [bt, H], [bt, H], [], []]
+    norm_types = [BF, BF, BF, BF, "Scalar", "Scalar"]
+    triton("triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0", norm, norm_types,
+           ["", "", "", "", str(bt), str(H)], 4.0, [bt, 1, 1])
+    mm(bt, H, qkv, 0.80)
+    triton("triton_poi_fused_cat_clone_1",
+           [[bt, qkv], [2 * ctx, D], [bt], [bt, NQ, D], [bt, NKV, D], []],
+           [BF, BF, "long int", BF, BF, "Scalar"], ["", "", "", "", "", str(bt * NQ * D)], 3.0,
+           [64, 1, 1])
+    kv_bytes = bt * ctx * NKV * D * 2 * 2
+    fa_dims = [[bt, 1, NQ, D], [bt, ctx, NKV, D], [bt, ctx, NKV, D]] + [[]] * 12
+    fa_types = [BF, BF, BF, "", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar",
+                "", "", "", ""]
+    fa_conc = ["", "", "", "", "", "1", str(ctx), "0.", "False", "False", "0.08838834764831845",
+               "", "", "", ""]
+    tr.op("aten::_scaled_dot_product_flash_attention",
+          [[bt, NQ, 1, D], [bt, NKV, ctx, D], [bt, NKV, ctx, D], [], [], [], []],
+          [BF, BF, BF, "Scalar", "Scalar", "Scalar", "Scalar"],
+          ["", "", "", "0.", "False", "False", ""],
+          [op_child("aten::_flash_attention_forward", fa_dims, fa_types, fa_conc,
+                    [kern(SPLITKV, at_bw(kv_bytes, 0.62), [4, bt, NQ], [128, 1, 1]),
+                     kern(COMBINE, 2.5, [bt * NQ // 4, 1, 1], [128, 1, 1])])])
+    o_bytes = (bt * NQ * D + NQ * D * H + bt * H) * 2
+    triton("triton_tem_fused_mm_4", [[bt, NQ * D], [NQ * D, H], [bt, H]], [BF, BF, BF],
+           ["", "", ""], at_bw(o_bytes, 0.55), [H // 64, 1, 1])
+    triton("triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_2", norm, norm_types,
+           ["", "", "", "", str(bt), str(H)], 4.5, [bt, 1, 1])
+    mm(bt, H, 2 * I, 0.82)
+    triton("triton_poi_fused_mul_silu_3", [[bt, 2 * I], [bt, I], []], [BF, BF, "Scalar"],
+           ["", "", str(bt * I)], 2.5, [bt * I // 1024, 1, 1])
+    mm(bt, I, H, 0.78)
+
+
+def inductor(path):
+    tr = Trace()
+    region = lambda body: tr.op("Torch-Compiled Region: 0/0", [], [], [],
+                                [lambda t, p: body()])
+    for s in range(4):
+        tr.step(f"ProfilerStep#{s}",
+                lambda: region(lambda: [inductor_layer(tr, 16, 4096) for _ in range(LAYERS)]))
+    tr.write(path, {"id": 0, "name": "NVIDIA H200", "totalGlobalMem": 150109880320,
+                    "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, True)
+
+
+# --- Hugging Face eager prefill on H100 --------------------------------------------------------
+H100_FLOPS = 989e12
+XMMA = ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x256x64_warpgroupsize2x1x1_execute_"
+        "segment_k_off_kernel__5x_cublas")
+NVJET_TST = "nvjet_tst_256x128_64x4_2x1_v_bz_coopA_TNT"
+FLASH = ("void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<128, 128, "
+         "64, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 128, "
+         "64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>("
+         "pytorch_flash::Flash_fwd_params)")
+EW = ("void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<c10::BFloat16, "
+      "c10::BFloat16, c10::BFloat16, at::native::binary_internal::{f}<float> >, std::array<char*, "
+      "3ul> >(int, at::native::BinaryFunctor<c10::BFloat16, c10::BFloat16, c10::BFloat16, "
+      "at::native::binary_internal::{f}<float> >, std::array<char*, 3ul>)")
+
+
+def hf_linear(tr, s, k, n, kernel, eff):
+    dur = 2.0 * s * k * n / (H100_FLOPS * eff) * 1e6
+    tr.op("aten::linear", [[1, s, k], [n, k], []], [BF, BF, ""], None,
+          [op_child("aten::matmul", [[1, s, k], [k, n]], [BF, BF], None,
+                    [op_child("aten::mm", [[s, k], [k, n]], [BF, BF], None,
+                              [kern(kernel, dur, [n // 128, s // 128, 1], [384, 1, 1])])])])
+
+
+def hf_binary(tr, name, functor, a, b, n_bytes):
+    tr.op(name, [a, b], [BF, BF], None,
+          [kern(EW.format(f=functor), n_bytes / 2.6e12 * 1e6, [64, 1, 1], [128, 1, 1])])
+
+
+def hf_layer(tr, s):
+    hf_linear(tr, s, H, NQ * D, XMMA, 0.62)
+    hf_linear(tr, s, H, NKV * D, XMMA, 0.45)
+    hf_linear(tr, s, H, NKV * D, XMMA, 0.45)
+    flops = 4 * NQ * s * s * D / 2  # causal: half the pairs
+    fa_dims = [[1, s, NQ, D]] * 3 + [[]] * 12
+    fa_types = [BF, BF, BF, "", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "",
+                "", "", ""]
+    fa_conc = ["", "", "", "", "", str(s), str(s), "0.", "True", "False", "0.08838834764831845",
+               "", "", "", ""]
+    tr.op("aten::_scaled_dot_product_flash_attention",
+          [[1, NQ, s, D]] * 3 + [[], [], [], []], [BF, BF, BF, "Scalar", "Scalar", "Scalar",
+                                                   "Scalar"],
+          ["", "", "", "0.", "True", "False", ""],
+          [op_child("aten::_flash_attention_forward", fa_dims, fa_types, fa_conc,
+                    [kern(FLASH, flops / (H100_FLOPS * 0.55) * 1e6, [s // 128, 1, NQ],
+                          [128, 1, 1])])])
+    hf_linear(tr, s, NQ * D, H, XMMA, 0.62)
+    hf_binary(tr, "aten::add", "AddFunctor", [1, s, H], [1, s, H], 3 * s * H * 2)
+    hf_linear(tr, s, H, I, NVJET_TST, 0.70)
+    hf_linear(tr, s, H, I, NVJET_TST, 0.70)
+    hf_binary(tr, "aten::mul", "MulFunctor", [1, s, I], [1, s, I], 3 * s * I * 2)
+    hf_linear(tr, s, I, H, NVJET_TST, 0.70)
+    hf_binary(tr, "aten::add", "AddFunctor", [1, s, H], [1, s, H], 3 * s * H * 2)
+
+
+def hf(path):
+    tr = Trace()
+    s = 2048
+    tr.step("ProfilerStep#1", lambda: [hf_layer(tr, s) for _ in range(LAYERS)] +
+            [hf_linear(tr, s, H, V, NVJET_TST, 0.72)])
+    tr.write(path, {"id": 0, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85045493760,
+                    "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, False)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("inductor", "hf"):
+        sys.exit(__doc__)
+    {"inductor": inductor, "hf": hf}[sys.argv[1]](sys.argv[2])

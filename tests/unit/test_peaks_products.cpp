@@ -95,13 +95,16 @@ TEST_CASE("NVIDIA parts by device name", "[peaks][products][nvidia]") {
   CHECK(h800.flops.at(DtypeKey::bf16) == rel(989.4e12));
   CHECK(h800.flops.at(DtypeKey::fp64) == rel(1e12));
   CHECK(h800.link->bytes_s == rel(200e9));
-  // The Server Edition's data sheet gives no dense tensor figure: no bf16 roof, never the
-  // Workstation's.
+  // The Server Edition's data sheet gives no dense tensor figure: derived from its own fp32 figure
+  // by the same SMs' ratio (4 x), never the Workstation's figures.
   const ResolvedPeaks server = by_name("sm_120", "NVIDIA RTX PRO 6000 Blackwell Server Edition");
-  CHECK(server.flops.count(DtypeKey::bf16) == 0);
-  CHECK_FALSE(peak_flops_for(server, DtypeKey::bf16));
   CHECK(server.flops.at(DtypeKey::fp32) == rel(120e12));
-  CHECK_FALSE(server.compute_validated);
+  CHECK(server.flops.at(DtypeKey::bf16) == rel(480e12));
+  CHECK(server.flops.at(DtypeKey::fp8) == rel(960e12));
+  CHECK(server.compute_validated);
+  const ResolvedPeaks ws = by_name("sm_120", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition");
+  CHECK(ws.flops.at(DtypeKey::bf16) == rel(503.8e12));
+  CHECK(ws.flops.at(DtypeKey::fp8) == rel(1007.6e12));
 }
 
 TEST_CASE("NVIDIA parts without a device name: SM count and memory", "[peaks][products][nvidia]") {

@@ -105,6 +105,11 @@ TEST_CASE("NVIDIA parts by device name", "[peaks][products][nvidia]") {
   const ResolvedPeaks ws = by_name("sm_120", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition");
   CHECK(ws.flops.at(DtypeKey::bf16) == rel(503.8e12));
   CHECK(ws.flops.at(DtypeKey::fp8) == rel(1007.6e12));
+  // GB10: only the fp4 rate is published; fp8 and bf16 by the Blackwell ratio (fp4 / 2, / 4).
+  const ResolvedPeaks gb10 = by_name("sm_121", "NVIDIA GB10");
+  CHECK(gb10.flops.at(DtypeKey::fp4) == rel(500e12));
+  CHECK(gb10.flops.at(DtypeKey::fp8) == rel(250e12));
+  CHECK(gb10.flops.at(DtypeKey::bf16) == rel(125e12));
 }
 
 TEST_CASE("NVIDIA parts without a device name: SM count and memory", "[peaks][products][nvidia]") {

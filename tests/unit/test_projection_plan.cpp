@@ -292,6 +292,70 @@ TEST_CASE("plan_shapeless_gemms: the SGLang decode step's GEMMs, and bad inputs 
 }
 
 TEST_CASE(
+    "plan_shapeless_gemms: one kernel serving two projections, told apart by its graph-replay "
+    "grids, gets one projection per signature",
+    "[linear_plan][signatures]") {
+  PlanHead h;
+  // gemm_c and gemm_d become one kernel launched 72 times a step at two grids (36 each)
+  h.topn.entries.erase(h.topn.entries.begin() + 3);
+  h.head.erase(h.head.begin() + 3);
+  TopNEntry& c = h.topn.entries[2];
+  c.calls = 72;
+  c.calls_per_step.decode = 72;
+  c.base_latency_ms.decode = (25.098 + 16.732) / 2 / 1000.0;
+  for (std::size_t i = 0; i < h.topn.entries.size(); ++i)
+    h.topn.entries[i].index = h.head[i].topn_position = h.head[i].topn_index = i;
+  ProbeKernel workload;
+  workload.target = c.name;
+  for (auto [grid, us] : {std::pair{256, 25.098}, std::pair{16, 16.732}}) {
+    ProbeCase k;
+    k.count = 36;
+    k.gpu_us_avg = us;
+    CaseSignature sig;
+    sig.grid = {grid, 1, 1};
+    sig.block = {128, 1, 1};
+    sig.replay = true;
+    k.signature = sig;
+    workload.cases.push_back(k);
+  }
+  h.head[2].evidence.workload = &workload;
+  const Findings f = h.run(qwen3_8b());
+  REQUIRE(h.head[2].projection);
+  REQUIRE(h.head[2].projection->projection);
+  REQUIRE(h.head[2].planned_workload);
+  const ProbeKernel& planned = *h.head[2].planned_workload;
+  CHECK(h.head[2].evidence.workload == &planned);
+  REQUIRE(planned.cases.size() == 2);
+  // by per-launch time against bytes: the slower grid is qkv (N 6144), the faster o (N 4096)
+  CHECK(planned.cases[0].planned == "qkv_proj");
+  CHECK(planned.cases[0].dims == std::vector<std::vector<std::int64_t>>{{32, 4096}, {4096, 6144}});
+  CHECK(planned.cases[1].planned == "o_proj");
+  CHECK(planned.cases[1].dims == std::vector<std::vector<std::int64_t>>{{32, 4096}, {4096, 4096}});
+  CHECK(workload.cases[0].dims.empty());  // the run's own evidence is never edited
+  CHECK(contains(f.notes.at(0), "→ qkv + o"));
+  CHECK(roofline::test::any_contains(h.head[2].plan_notes, {"one projection per graph-replay"}));
+  // the other kernels keep theirs
+  CHECK(h.head[0].projection->projection->kind == ProjectionKind::gate_up);
+  CHECK(h.head[1].projection->projection->kind == ProjectionKind::down);
+
+  SECTION("a share that is no whole number of launches a step: one kernel, not split") {
+    PlanHead g;
+    g.topn.entries.erase(g.topn.entries.begin() + 3);
+    g.head.erase(g.head.begin() + 3);
+    for (std::size_t i = 0; i < g.topn.entries.size(); ++i)
+      g.topn.entries[i].index = g.head[i].topn_position = g.head[i].topn_index = i;
+    g.topn.entries[2].calls_per_step.decode = 72;
+    workload.cases[0].count = 36;  // 72 launches a step as 36 : 37 = 35.5 and 36.5 a step
+    workload.cases[1].count = 37;
+    g.head[2].evidence.workload = &workload;
+    g.run(qwen3_8b());
+    CHECK_FALSE(g.head[2].planned_workload);
+    REQUIRE(g.head[2].projection);
+    CHECK_FALSE(g.head[2].projection->projection);  // as one kernel at 72 a step: no projection
+  }
+}
+
+TEST_CASE(
     "signature labels: the projections people name, together where one shape serves several, "
     "narrowed by the parallel-linear module's class",
     "[projection_plan][signatures]") {

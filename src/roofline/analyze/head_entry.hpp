@@ -3,6 +3,7 @@
 // pass of the method. Each pass writes its own fields of the entry and reads only the fields of
 // earlier passes; no pass rewrites another's.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,10 @@ struct HeadEntry {
   // plan assigns it (a projection, or the L2 problem with the candidates); its notes.
   std::optional<ProjectionAssignment> projection;
   std::vector<std::string> plan_notes;
+  // A shapeless kernel whose graph-replay signatures (told apart by grid and block) the plan
+  // assigned one projection each: its workload cases with the plan's dims, which
+  // `evidence.workload` then points at (owned here, so moving the entry keeps it valid).
+  std::shared_ptr<const ProbeKernel> planned_workload;
   // Steps 7-11, per entry (the driver's analyze_entry).
   Classification cls;  // 7 the class the byte model ran under: `classified`,
                        //   or the class the shapes showed (WorkEstimate::op_class)

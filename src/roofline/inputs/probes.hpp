@@ -52,6 +52,9 @@ struct ProbeCase {
   std::optional<double> timed_count;       // calls behind gpu_us_avg
   std::optional<Regime> regime;            // workload cases: the regime the profiler attributed
   std::optional<CaseSignature> signature;  // workload cases written by `roofline topn`
+  // Set by the analysis, never read from a file: the projection the config's linear plan assigned
+  // this shapeless signature ("o_proj"), whose dims then stand in `dims` (docs/method.md §22.4).
+  std::string planned;
 };
 
 struct ProbeKernel {

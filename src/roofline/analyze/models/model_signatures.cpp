@@ -28,12 +28,6 @@ std::string op_or_module(const CaseSignature& s) {
   return colon == std::string::npos ? s.op : s.op.substr(colon + 2);
 }
 
-// A projection as people name it: `q_proj`, `down_proj`; the router and lm_head as they are.
-std::string projection_word(ProjectionKind k) {
-  const std::string w = to_string(k);
-  return k == ProjectionKind::router || k == ProjectionKind::lm_head ? w : w + "_proj";
-}
-
 // Whether a projection can be the GEMM of a vLLM / SGLang parallel-linear module class: a
 // row-parallel layer is an output projection (o, down), a QKV or merged-column layer an input one.
 // Other modules (or none) say nothing.
@@ -75,7 +69,8 @@ std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
   if (kinds.empty() || kinds.size() > 3) return {};
   std::sort(kinds.begin(), kinds.end());
   std::string joined;
-  for (ProjectionKind kind : kinds) joined += (joined.empty() ? "" : " / ") + projection_word(kind);
+  for (ProjectionKind kind : kinds)
+    joined += (joined.empty() ? "" : " / ") + projection_label(kind);
   return joined;
 }
 
@@ -84,7 +79,9 @@ std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
 std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext& ctx) {
   const CaseSignature none;
   const CaseSignature& s = c.signature ? *c.signature : none;
-  std::string name = cls == OpClass::gemm ? projection_name(c, ctx) : std::string();
+  std::string name = !c.planned.empty()     ? c.planned + " (linear plan)"
+                     : cls == OpClass::gemm ? projection_name(c, ctx)
+                                            : std::string();
   if (name.empty()) name = op_or_module(s);
   std::string shape;
   const std::size_t shown = std::min<std::size_t>(c.dims.size(), cls == OpClass::gemm ? 2 : 3);
@@ -93,8 +90,9 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
   for (const ProbeScalar& k : s.scalars)  // a named flag (`causal`), not an unnamed `argN`
     if ((k.value == "True" || k.value == "true") && k.name.rfind("arg", 0) != 0)
       shape += " " + k.name;
-  if (c.dims.empty() && !s.grid.empty())
-    shape = fmt::format("grid {} block {}", dims_text(s.grid), dims_text(s.block));
+  if ((c.dims.empty() || !c.planned.empty()) && !s.grid.empty())
+    shape = fmt::format("{}grid {} block {}", c.planned.empty() ? "" : shape + " ",
+                        dims_text(s.grid), dims_text(s.block));
   if (name.empty()) name = s.replay ? "graph replay" : "no op";
   return shape.empty() ? name : name + " " + shape;
 }

@@ -123,6 +123,11 @@ std::string describe(const PlanVariant& v) {
 
 }  // namespace
 
+std::string projection_label(ProjectionKind k) {
+  const std::string w = to_string(k);
+  return k == ProjectionKind::router || k == ProjectionKind::lm_head ? w : w + "_proj";
+}
+
 const char* to_string(ProjectionKind k) {
   switch (k) {
     case ProjectionKind::qkv:

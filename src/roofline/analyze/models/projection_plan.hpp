@@ -36,6 +36,8 @@ enum class ProjectionKind {
   lm_head,      // logits (once per step; its rows are the step's requests)
 };
 const char* to_string(ProjectionKind k);
+// A projection as people name it: `q_proj`, `down_proj`; the router and lm_head as they are.
+std::string projection_label(ProjectionKind k);
 
 // One projection of the plan: y[M, N] = x[M, K] · W[K, N] on one rank.
 struct Projection {

@@ -189,9 +189,14 @@ std::string op_role(std::string_view op) {
 
 std::string projection_role(const HeadEntry& e) {
   if (!e.projection || !e.projection->projection) return "";
-  const ProjectionKind k = e.projection->projection->kind;
-  if (k == ProjectionKind::router || k == ProjectionKind::lm_head) return to_string(k);
-  return fmt::format("{}_proj", to_string(k));
+  if (e.planned_workload) {  // one projection per signature: each named, in the cases' order
+    std::string roles;
+    for (const ProbeCase& c : e.planned_workload->cases)
+      if (!c.planned.empty() && roles.find(c.planned) == std::string::npos)
+        roles += (roles.empty() ? "" : " / ") + c.planned;
+    if (!roles.empty()) return roles;
+  }
+  return projection_label(e.projection->projection->kind);
 }
 
 }  // namespace display_names_impl

@@ -3,6 +3,8 @@
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -113,6 +115,151 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
   return out;
 }
 
+std::string grid_text(const std::vector<std::int64_t>& g) {
+  std::string s;
+  for (std::int64_t v : g) s += fmt::format("{}{}", s.empty() ? "" : "×", v);
+  return "[" + s + "]";
+}
+
+// docs/method.md §22.4: a shapeless kernel whose graph-replay signatures are told apart by grid
+// and block (one gemv for o_proj at grid 256 and the router at grid 16) is one plan kernel per
+// signature, when each signature's share of the launches per step is a whole number. Empty: the
+// kernel stays one plan kernel. `cases` gets the workload case of each.
+std::vector<PlanKernel> signature_kernels(const ShapelessGemm& c, const std::string& name,
+                                          std::vector<std::size_t>& cases) {
+  const ProbeKernel* w = c.head ? c.head->evidence.workload : nullptr;
+  if (!w || w->cases.size() < 2 || !c.regime.launches_per_step) return {};
+  double total = 0;
+  for (const ProbeCase& k : w->cases) {
+    if (!k.dims.empty() || !k.signature || k.signature->grid.empty() || !(k.count > 0)) return {};
+    total += k.count;
+  }
+  std::vector<PlanKernel> out;
+  for (std::size_t i = 0; i < w->cases.size(); ++i) {
+    const ProbeCase& k = w->cases[i];
+    const double lps = *c.regime.launches_per_step * k.count / total, whole = std::round(lps);
+    if (whole < 1 || std::abs(lps - whole) > 0.05) return {};  // within 5 % of one launch
+    out.push_back(PlanKernel{fmt::format("{} grid {}", name, grid_text(k.signature->grid)), whole,
+                             k.gpu_us_avg ? *k.gpu_us_avg / 1000.0 : c.regime.t_ms.value_or(0.0),
+                             c.top->module});
+  }
+  for (std::size_t i = 0; i < w->cases.size(); ++i) cases.push_back(i);
+  return out;
+}
+
+// The plan kernels of one regime's group: one per kernel, or one per signature (above). `owner`
+// and `case_of` say which group member and workload case each came from (npos: the whole kernel).
+std::vector<PlanKernel> plan_kernels(const std::vector<ShapelessGemm*>& group,
+                                     std::vector<std::size_t>& owner,
+                                     std::vector<std::size_t>& case_of) {
+  std::vector<PlanKernel> kernels;
+  for (std::size_t g = 0; g < group.size(); ++g) {
+    const ShapelessGemm& c = *group[g];
+    const std::string name = c.top->short_name.empty() ? c.top->name : c.top->short_name;
+    std::vector<std::size_t> cases;
+    std::vector<PlanKernel> split = signature_kernels(c, name, cases);
+    if (split.empty()) {
+      split.push_back(
+          PlanKernel{name, c.regime.launches_per_step, c.regime.t_ms.value_or(0.0), c.top->module});
+      cases.push_back(std::string::npos);
+    }
+    for (std::size_t i = 0; i < split.size(); ++i) {
+      kernels.push_back(std::move(split[i]));
+      owner.push_back(g);
+      case_of.push_back(cases[i]);
+    }
+  }
+  return kernels;
+}
+
+// A kernel whose signatures the plan assigned one projection each: its workload cases carry the
+// projections' dims (modelled each on its own, docs/method.md §22.8), and the entry's stage-A
+// projection is the one that carries the most time.
+ProjectionAssignment planned_signatures(HeadEntry& e, const std::vector<std::size_t>& cases,
+                                        const std::vector<ProjectionAssignment>& by_case) {
+  auto planned = std::make_shared<ProbeKernel>(*e.evidence.workload);
+  std::size_t heaviest = 0;
+  double most = -1;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ProbeCase& c = planned->cases[cases[i]];
+    const Projection& p = *by_case[i].projection;
+    c.dims = {{static_cast<std::int64_t>(by_case[i].m), static_cast<std::int64_t>(p.k)},
+              {static_cast<std::int64_t>(p.k), static_cast<std::int64_t>(p.n)}};
+    c.planned = projection_label(p.kind);
+    const double weight = c.count * c.gpu_us_avg.value_or(0.0);
+    if (weight > most) most = weight, heaviest = i;
+  }
+  e.planned_workload = planned;
+  e.evidence.workload = planned.get();
+  return by_case[heaviest];
+}
+
+// The assignment of one kernel of the group (several when it was split by signature) into its
+// head entry, and its part of the run's summary.
+void record_assignment(ShapelessGemm& c, const std::vector<std::size_t>& cases,
+                       const std::vector<ProjectionAssignment>& parts, const std::string& plan_note,
+                       std::string& summary) {
+  const bool split = !(cases.size() == 1 && cases[0] == std::string::npos);
+  const bool all = std::all_of(parts.begin(), parts.end(),
+                               [](const ProjectionAssignment& a) { return a.projection; });
+  std::string names;
+  for (const ProjectionAssignment& a : parts)
+    names += fmt::format("{}{}", names.empty() ? "" : " + ",
+                         a.projection ? to_string(a.projection->kind) : "unassigned");
+  const std::string name = c.top->short_name.empty() ? c.top->name : c.top->short_name;
+  summary += fmt::format("{}{} → {}", summary.empty() ? "" : "; ", name, names);
+  if (!c.head) return;
+  HeadEntry& e = *c.head;
+  e.plan_notes.push_back(plan_note);
+  if (split && all) {
+    e.projection = planned_signatures(e, cases, parts);
+    e.plan_notes.push_back(fmt::format(
+        "linear plan, one projection per graph-replay signature (told apart by grid and block, "
+        "each launched a whole number of times a step): {}; {}",
+        names, parts.front().how));
+    return;
+  }
+  e.projection = parts.front();
+  if (split) {
+    e.projection->projection.reset();
+    for (const ProjectionAssignment& a : parts)
+      if (!a.problem.empty()) e.projection->problem = a.problem;
+  }
+  if (e.projection->projection)
+    e.plan_notes.push_back(
+        fmt::format("linear plan: {} [M={}, K={}]×[K, N={}] ({}), {}",
+                    to_string(e.projection->projection->kind), format_g(e.projection->m),
+                    format_g(e.projection->projection->k), format_g(e.projection->projection->n),
+                    e.projection->projection->sharding, e.projection->how));
+}
+
+std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel>& kernels,
+                                                    const ProjectionPlan& plan,
+                                                    const PlanStep& step, Regime regime) {
+  std::vector<ProjectionAssignment> assigned;
+  if (!(step.rows > 0)) {
+    assigned.resize(kernels.size());
+    for (ProjectionAssignment& a : assigned)
+      a.problem = fmt::format(
+          "no rows for the {} step: the Top-N measured none and the env report gives no workload",
+          to_string(regime));
+    return assigned;
+  }
+  assigned = assign_projections(kernels, plan, step);
+  // An incomplete plan cannot vouch for a joint pairing: the missing projections may be the
+  // kernels' (a variant with as many projections can then fit by chance).
+  if (!plan.missing.empty())
+    for (ProjectionAssignment& a : assigned)
+      if (a.projection && a.how.rfind("jointly", 0) == 0) {
+        a.projection.reset();
+        a.problem = fmt::format(
+            "the config lacks{}, so the plan is incomplete and kernels are not paired with its "
+            "projections jointly",
+            plan.missing);
+      }
+  return assigned;
+}
+
 // The assignment of one regime's kernels, written into their head entries.
 void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& topn,
                    const ModelConfig& cfg, const ProjectionPlan& plan, const EnvReport* env,
@@ -124,48 +271,19 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& t
     return;
   std::string why;
   const PlanStep step = plan_step(regime, topn, cfg, env, peaks, why);
-  std::vector<PlanKernel> kernels;
-  for (const ShapelessGemm* c : group)
-    kernels.push_back(PlanKernel{c->top->short_name.empty() ? c->top->name : c->top->short_name,
-                                 c->regime.launches_per_step, c->regime.t_ms.value_or(0.0),
-                                 c->top->module});
-  std::vector<ProjectionAssignment> assigned;
-  if (step.rows > 0) {
-    assigned = assign_projections(kernels, plan, step);
-    // An incomplete plan cannot vouch for a joint pairing: the missing projections may be the
-    // kernels' (a variant with as many projections can then fit by chance).
-    if (!plan.missing.empty())
-      for (ProjectionAssignment& a : assigned)
-        if (a.projection && a.how.rfind("jointly", 0) == 0) {
-          a.projection.reset();
-          a.problem = fmt::format(
-              "the config lacks{}, so the plan is incomplete and kernels are not paired with its "
-              "projections jointly",
-              plan.missing);
-        }
-  } else {
-    assigned.resize(kernels.size());
-    for (ProjectionAssignment& a : assigned)
-      a.problem = fmt::format(
-          "no rows for the {} step: the Top-N measured none and the env report gives no workload",
-          to_string(regime));
-  }
+  std::vector<std::size_t> owner, case_of;
+  const std::vector<PlanKernel> kernels = plan_kernels(group, owner, case_of);
+  const std::vector<ProjectionAssignment> assigned = assign_or_say_why(kernels, plan, step, regime);
+  const std::string plan_note = fmt::format(
+      "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,
+      plan.missing.empty() ? "" : "; the config lacks" + plan.missing, why);
   std::string summary;
-  for (std::size_t i = 0; i < group.size(); ++i) {
-    const ProjectionAssignment& a = assigned[i];
-    summary += fmt::format("{}{} → {}", summary.empty() ? "" : "; ", kernels[i].name,
-                           a.projection ? to_string(a.projection->kind) : "unassigned");
-    if (!group[i]->head) continue;
-    HeadEntry& e = *group[i]->head;
-    e.projection = a;
-    e.plan_notes.push_back(fmt::format(
-        "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,
-        plan.missing.empty() ? "" : "; the config lacks" + plan.missing, why));
-    if (a.projection)
-      e.plan_notes.push_back(fmt::format("linear plan: {} [M={}, K={}]×[K, N={}] ({}), {}",
-                                         to_string(a.projection->kind), format_g(a.m),
-                                         format_g(a.projection->k), format_g(a.projection->n),
-                                         a.projection->sharding, a.how));
+  for (std::size_t g = 0; g < group.size(); ++g) {
+    std::vector<std::size_t> cases;
+    std::vector<ProjectionAssignment> parts;
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+      if (owner[i] == g) cases.push_back(case_of[i]), parts.push_back(assigned[i]);
+    record_assignment(*group[g], cases, parts, plan_note, summary);
   }
   found.notes.push_back(fmt::format("linear plan ({} kernels of the {} step without shapes): {}",
                                     group.size(), to_string(regime), summary));

@@ -108,6 +108,20 @@ TEST_CASE("Chrome trace: GPU time summed per exact name, memcpy and memset inclu
   CHECK(p.steps.n_prefill + p.steps.n_decode == 0);
 }
 
+TEST_CASE("Chrome trace: a user annotation that records its arguments launches like an op",
+          "[topn][chrome]") {
+  // Inductor wraps each generated kernel's launch in a record function of the kernel's name with
+  // the kernel's buffers as its arguments; builds that file it as a user annotation still give
+  // the kernel its shapes. A step annotation (no arguments) stays a step marker only.
+  std::string rf = op(5, "[[4, 4], [4, 4], [4, 4], []]", R"(["float", "float", "float", "Scalar"])",
+                      "triton_poi_fused_add_cos_sin_0");
+  rf.replace(rf.find("\"cpu_op\""), 8, "\"user_annotation\"");
+  const TraceProfile p = read_ok(trace({rf, gpu("triton_poi_fused_add_cos_sin_0", 5, 20.0, 2.0)}));
+  const TraceKernel& k = kernel(p, "triton_poi_fused_add_cos_sin_0");
+  REQUIRE(k.cases.size() == 1);
+  CHECK(k.cases[0].dims == std::vector<std::vector<std::int64_t>>{{4, 4}, {4, 4}, {4, 4}});
+}
+
 TEST_CASE("Chrome trace: each launch joined to its op's non-empty operand dims and types",
           "[topn][chrome]") {
   const TraceProfile p = read_ok(basic_trace());

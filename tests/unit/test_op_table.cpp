@@ -490,6 +490,13 @@ TEST_CASE("op table: an Inductor kernel moves each of its own arguments once (co
       read_ok(recorded("triton_poi_fused_mul_silu_3", R"([[16, 28672], [16, 14336], []])",
                        R"(["c10::BFloat16", "c10::BFloat16", "Scalar"])", R"(["", "", "229376"])"));
   CHECK(glu.bytes == rel((16.0 * 28672 + 16 * 14336) * 2));
+  // a foreach kernel: every list's tensors recorded one by one (x1..x3, y1..y3, out1..out3)
+  const auto foreach = read_ok(recorded(
+      "triton_for_fused_0",
+      R"([[4, 4], [4, 4], [4, 4], [4, 4], [4, 4], [4, 4], [4, 4], [4, 4], [4, 4]])",
+      R"(["float", "float", "float", "float", "float", "float", "float", "float", "float"])",
+      R"(["", "", "", "", "", "", "", "", ""])"));
+  CHECK(foreach.bytes == rel(9.0 * 16 * 4));
   // a GEMM template is not an elementwise kernel: no row, the class rules apply
   CHECK_FALSE(
       read_op_call(recorded("triton_tem_fused_mm_4", R"([[16, 4096], [4096, 4096], [16, 4096]])",

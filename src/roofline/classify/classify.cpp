@@ -115,7 +115,7 @@ std::optional<Classification> family(const TopNEntry& e, const ClassRules& rules
 // `attention`): only the elementwise rows may refine their kind.
 bool inductor_elementwise(const TopNEntry& e) {
   for (std::string_view n : {std::string_view(e.name), std::string_view(e.short_name)})
-    for (std::string_view p : {"triton_poi_", "triton_red_", "triton_per_"})
+    for (std::string_view p : {"triton_poi_", "triton_red_", "triton_per_", "triton_for_"})
       if (n.substr(0, p.size()) == p) return true;
   return false;
 }

@@ -303,6 +303,9 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
       if (s.has_ts && s.has_dur) record_step(s, out, true, device);
       return;
     case Category::annotation:
+      // A record function that carries its arguments (Inductor's generated kernels, in builds that
+      // record them as user annotations) can launch kernels like an op.
+      if (s.has_dims) record_op(s, out, out.thread_of(s.pid, s.tid));
       if (s.has_ts && s.has_dur) record_annotation(s, out, out.thread_of(s.pid, s.tid));
       return;
     case Category::python: {

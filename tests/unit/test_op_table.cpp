@@ -497,12 +497,24 @@ TEST_CASE("op table: an Inductor kernel moves each of its own arguments once (co
       R"(["float", "float", "float", "float", "float", "float", "float", "float", "float"])",
       R"(["", "", "", "", "", "", "", "", ""])"));
   CHECK(foreach.bytes == rel(9.0 * 16 * 4));
-  // a GEMM template is not an elementwise kernel: no row, the class rules apply
-  CHECK_FALSE(
-      read_op_call(recorded("triton_tem_fused_mm_4", R"([[16, 4096], [4096, 4096], [16, 4096]])",
-                            R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])",
-                            R"(["", "", ""])"))
-          .read);
+  // Inductor's GEMM templates: A, B, then the output (mm); the bias first (addmm), expanded to
+  // the output's shape
+  const auto tem = read_ok(
+      recorded("triton_tem_fused_mm_4", R"([[16, 4096], [4096, 4096], [16, 4096]])",
+               R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])", R"(["", "", ""])"));
+  REQUIRE(tem.gemm);
+  CHECK(tem.gemm->m == 16);
+  CHECK(tem.gemm->n == 4096);
+  CHECK(tem.bytes == rel((16.0 * 4096 + 4096.0 * 4096 + 16 * 4096) * 2));
+  const auto addmm = read_ok(
+      recorded("triton_tem_fused_addmm_0", R"([[16, 6144], [16, 4096], [4096, 6144], [16, 6144]])",
+               R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])",
+               R"(["", "", "", ""])"));
+  REQUIRE(addmm.gemm);
+  CHECK(addmm.gemm->m == 16);
+  CHECK(addmm.gemm->k == 4096);
+  CHECK(addmm.gemm->n == 6144);
+  CHECK(addmm.flops == rel(2.0 * 16 * 6144 * 4096));
 }
 
 TEST_CASE("op table: an integer argument leaves two readings of an Inductor kernel (constructed)",

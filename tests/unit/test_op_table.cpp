@@ -593,4 +593,22 @@ TEST_CASE(
         std::string::npos);
 }
 
+TEST_CASE("op table: PyTorch's memory-efficient attention, a causal prefill (schema)",
+          "[op_table]") {
+  // _efficient_attention_forward(q, k, v, bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+  // max_seqlen_k, dropout_p, custom_mask_type, compute_log_sumexp, scale, ...): q [B, S, H, D]
+  const auto r = read_ok(recorded(
+      "aten::_efficient_attention_forward",
+      R"([[2, 1024, 32, 128], [2, 1024, 8, 128], [2, 1024, 8, 128], [], [], [], [], [], [], [], [], [], [], []])",
+      R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "", "", "", "", "Scalar", "Scalar", "Scalar", "Scalar", "", ""])",
+      R"(["", "", "", "", "", "", "", "", "0.", "1", "True", "0.088", "", ""])"));
+  REQUIRE(r.attention);
+  CHECK(r.attention->q_len == 1024);
+  CHECK(r.attention->causal == std::optional<bool>(true));
+  CHECK(r.attention->regime == std::optional<Regime>(Regime::prefill));
+  // Q and O [2, 1024, 32, 128], K and V [2, 1024, 8, 128], bf16; causal pairs 1024·1025/2 each
+  CHECK(r.bytes == rel((2.0 * 2 * 1024 * 32 * 128 + 2.0 * 2 * 1024 * 8 * 128) * 2));
+  CHECK(r.flops == rel(2.0 * 32 * (2 * 1024.0 * 1025 / 2) * 256));
+}
+
 }  // namespace unit_op_table

@@ -20,6 +20,11 @@ struct ResolvedDtypes {
   Dtype model;                     // the model dtype unquantized modules keep
   std::string model_source;
 };
+// The dtypes an entry is modelled with, each with its source (resolve_dtypes.cpp): activations
+// from the entry, the kernel's template or the config; weights from the entry, the template,
+// quantization_config, the env report or the config; the KV cache from the env report.
+ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
+                              const ModelContext& ctx);
 
 struct ModelInput {
   const TopNEntry& entry;

@@ -43,149 +43,6 @@ std::string regime_unknown_reason(const RegimeChoice& regime, const char* model)
 
 namespace {
 
-using detail::ResolvedDtypes;
-
-const Dtype k_bf16 = dtype_of(DtypeKey::bf16);
-
-// The weight dtype a quantization_config implies (bytes per element with its scales).
-Dtype quantized_weight_dtype(const ModelConfig& cfg) {
-  const double bytes = *cfg.quant_weight_bytes;
-  DtypeKey key = cfg.quant_weight_key;
-  if (key.empty()) {  // hand-built configs: guess the element type from the width
-    const bool fp = cfg.quant_method.find("fp") != std::string::npos;
-    key = bytes <= 0.5   ? (fp ? DtypeKey::fp4 : DtypeKey::int4)
-          : bytes <= 1.0 ? (fp ? DtypeKey::fp8 : DtypeKey::int8)
-                         : DtypeKey::bf16;
-  }
-  return Dtype{key, bytes, key != DtypeKey::int4};
-}
-
-// Index of the operand that holds the weights for this class, when the entry's dtypes can say.
-std::optional<std::size_t> weight_operand(const TopNEntry& e, OpClass cls) {
-  if (cls == OpClass::moe) {
-    // The expert stack is the 3-D operand; without one the operands are the hidden states and
-    // the router logits (a captured moe_forward), which carry no weight dtype.
-    for (std::size_t i = 0; i < e.shapes.size(); ++i)
-      if (e.shapes[i].size() == 3) return i;
-    if (!e.shapes.empty()) return std::nullopt;
-    return std::size_t{1};
-  }
-  if (cls == OpClass::gemm) return std::size_t{1};
-  return std::nullopt;
-}
-
-// What a GEMM kernel's template types say of one operand (docs/method.md §7.5): fp8 values, or fp4
-// values with the block scales the name's scale type implies; nullopt when the name says nothing.
-std::optional<Dtype> name_dtype(const Classification& cls, bool activation) {
-  if (cls.op_class != OpClass::gemm || cls.operand_dtype.empty()) return std::nullopt;
-  const std::string& spelled = activation ? cls.activation_dtype : cls.operand_dtype;
-  if (spelled.empty()) return std::nullopt;
-  auto d = parse_dtype(spelled);
-  if (d && d->key == DtypeKey::fp4) d->bytes += cls.weight_scale_bytes;
-  return d;
-}
-
-std::string name_dtype_source(const Dtype& d) {
-  return fmt::format("the kernel's template types: {} ({} B per value{})", d.key, format_g(d.bytes),
-                     d.key == DtypeKey::fp4 && d.bytes > 0.5 ? " with its block scales" : "");
-}
-
-// Activations: entry dtypes[0], else the kernel's template types, else config torch_dtype|dtype,
-// else bf16.
-void dtypes_activation(ResolvedDtypes& d, const TopNEntry& e, const Classification& cls,
-                       const ModelConfig* cfg, const std::optional<Dtype>& cfg_dtype) {
-  if (!e.dtypes.empty() && parse_dtype(e.dtypes[0])) {
-    d.act = *parse_dtype(e.dtypes[0]);
-    d.act_source = fmt::format("entry dtypes[0] '{}'", e.dtypes[0]);
-  } else if (const auto named = name_dtype(cls, true)) {
-    d.act = *named;
-    d.act_source = name_dtype_source(*named);
-  } else if (cfg_dtype) {
-    d.act = *cfg_dtype;
-    d.act_source = fmt::format("config dtype '{}'", cfg->dtype);
-  } else {
-    d.act = k_bf16;
-    d.act_source = "default bf16 (no entry or config dtype)";
-  }
-}
-
-// Weights: entry dtypes at the weight operand (an integer container never overrides a 4-bit
-// quant_method; a float type matching the config's format takes its block scales), else
-// quantization_config, else env_report.model_dtype, else config dtype, else activations.
-void dtypes_weight(ResolvedDtypes& d, const TopNEntry& e, const Classification& cls,
-                   const ModelConfig* cfg, const EnvReport* env,
-                   const std::optional<Dtype>& cfg_dtype) {
-  auto wi = weight_operand(e, cls.op_class);
-  const bool quant = cfg && cfg->quant_weight_bytes;
-  std::optional<Dtype> entry_w;
-  if (wi && *wi < e.dtypes.size() && e.dtypes.size() >= 2) entry_w = parse_dtype(e.dtypes[*wi]);
-  if (entry_w && entry_w->key == DtypeKey::int8 && quant && cfg->quant_bits == 4.0) {
-    d.weight = quantized_weight_dtype(*cfg);
-    d.weight_source =
-        fmt::format("{} (entry dtypes[{}] '{}' is the integer container of packed 4-bit data)",
-                    cfg->quant_rule, *wi, e.dtypes[*wi]);
-    d.weight_from_quant = true;
-  } else if (entry_w && quant && !cfg->quant_weight_key.empty() &&
-             entry_w->key == cfg->quant_weight_key && *cfg->quant_weight_bytes != entry_w->bytes) {
-    d.weight = quantized_weight_dtype(*cfg);
-    d.weight_source = fmt::format("entry dtypes[{}] '{}' with the scales of {}", *wi, e.dtypes[*wi],
-                                  cfg->quant_rule);
-  } else if (entry_w) {
-    d.weight = *entry_w;
-    d.weight_source = fmt::format("entry dtypes[{}] '{}'", *wi, e.dtypes[*wi]);
-  } else if (const auto named = e.dtypes.empty() ? name_dtype(cls, false) : std::nullopt) {
-    // The trace's own word (the kernel's template) before the config's (docs/method.md §23.5).
-    const bool same = quant && cfg->quant_weight_key == named->key;
-    d.weight = same ? quantized_weight_dtype(*cfg) : *named;
-    d.weight_source =
-        same ? fmt::format("{}, as {} says", name_dtype_source(*named), cfg->quant_rule)
-        : quant || !cfg_dtype || cfg_dtype->bytes <= named->bytes
-            ? name_dtype_source(*named)
-            : fmt::format("{} (under a {} config without quantization_config: online quantization)",
-                          name_dtype_source(*named), cfg->dtype);
-  } else if (quant) {
-    d.weight = quantized_weight_dtype(*cfg);
-    d.weight_source = cfg->quant_rule;
-    d.weight_from_quant = true;
-  } else if (env && parse_dtype(env->model_dtype)) {
-    d.weight = *parse_dtype(env->model_dtype);
-    d.weight_source = fmt::format("env_report model_dtype '{}'", env->model_dtype);
-  } else if (cfg_dtype) {
-    d.weight = *cfg_dtype;
-    d.weight_source = fmt::format("config dtype '{}'", cfg->dtype);
-  } else {
-    d.weight = d.act;
-    d.weight_source = "same as activations (no weight dtype anywhere)";
-  }
-}
-
-// The activation, weight, model and KV-cache dtypes of an entry, each with where it came from.
-ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
-                              const ModelContext& ctx) {
-  ResolvedDtypes d;
-  const ModelConfig* cfg = ctx.config;
-  const EnvReport* env = ctx.env;
-  std::optional<Dtype> cfg_dtype =
-      cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
-  dtypes_activation(d, e, cls, cfg, cfg_dtype);
-  dtypes_weight(d, e, cls, cfg, env, cfg_dtype);
-  // The model dtype modules_to_not_convert keep (docs/method.md §8.6).
-  d.model = cfg_dtype ? *cfg_dtype : k_bf16;
-  d.model_source = cfg_dtype ? fmt::format("config dtype '{}'", cfg->dtype)
-                             : std::string("bf16 (no config dtype)");
-  // KV cache: env kv_cache_dtype (unless "auto"), else the activation dtype.
-  if (env && !env->kv_cache_dtype.empty() && parse_dtype(env->kv_cache_dtype)) {
-    d.kv = *parse_dtype(env->kv_cache_dtype);
-    d.kv_source = fmt::format("env_report kv_cache_dtype '{}'", env->kv_cache_dtype);
-  } else {
-    d.kv = d.act;
-    d.kv_source = env && !env->kv_cache_dtype.empty()
-                      ? fmt::format("activation dtype (kv_cache_dtype '{}')", env->kv_cache_dtype)
-                      : "activation dtype (no kv_cache_dtype)";
-  }
-  return d;
-}
-
 void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelContext& ctx,
                     std::optional<double>& rows, std::string& source) {
   if (auto est = e.est_shape.at(regime.regime); est && est->m && *est->m > 0) {
@@ -334,7 +191,8 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
             : "op class unknown: no byte model (use --classify PATTERN=CLASS)";
     return work;
   }
-  detail::ModelInput in{e, regime, cls, ctx, resolve_dtypes(e, cls, ctx), 1.0, std::nullopt, {}};
+  detail::ModelInput in{e,   regime,       cls, ctx, detail::resolve_dtypes(e, cls, ctx),
+                        1.0, std::nullopt, {}};
   if (ctx.env) in.tp = ctx.env->tp;
   rows_in_flight(e, regime, ctx, in.rows, in.rows_source);
   work.weight_dtype = in.dtypes.weight.key;

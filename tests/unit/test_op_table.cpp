@@ -611,4 +611,24 @@ TEST_CASE("op table: PyTorch's memory-efficient attention, a causal prefill (sch
   CHECK(r.flops == rel(2.0 * 32 * (2 * 1024.0 * 1025 / 2) * 256));
 }
 
+TEST_CASE(
+    "op table: vLLM's Inductor qk-norm + rotary kernel (wild prefill): two readings within "
+    "the band",
+    "[op_table]") {
+  // qkv [1024, 6144], rsqrt [1024, 1] f32, q-norm weight [2048], positions [1024] int64, the
+  // cos/sin cache [4096, 128], …, four [1024, 16, 64] outputs, then xnumel
+  const auto r = read_ok(recorded(
+      "triton_poi_fused_add_index_select_mul_rms_norm_split_split_with_sizes_sub_unsqueeze_view_3",
+      R"([[1024, 6144], [1024, 1], [2048], [1024], [4096, 128], [1024, 1], [2048], [1024, 16, 64], [1024, 16, 64], [1024, 16, 64], [1024, 16, 64], []])",
+      R"(["c10::BFloat16", "float", "c10::BFloat16", "long int", "c10::BFloat16", "float", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar"])",
+      R"(["", "", "", "", "", "", "", "", "", "", "", "1048576"])"));
+  const double whole = 1024.0 * 6144 * 2 + 2 * 1024 * 4 + 2 * 2048 * 2 + 1024 * 8 +
+                       4096.0 * 128 * 2 + 4 * 1024.0 * 16 * 64 * 2;
+  CHECK(r.bytes == rel(whole));
+  // the table is the tensor with more rows than the index has elements (the cache, not qkv)
+  REQUIRE(r.other);
+  CHECK(r.other->label == "[4096, 128] a table gathered by the integer argument [1024]");
+  CHECK(r.other->bytes_term.value == rel(whole - 4096.0 * 128 * 2 + 1024.0 * 128 * 2));
+}
+
 }  // namespace unit_op_table

@@ -86,25 +86,28 @@ bool integer_dtype(const std::string& spelling) {
   return false;
 }
 
-// A generated kernel that takes an integer tensor may gather rows of its largest tensor through it
-// (a rotary cos/sin cache by positions, an embedding by token ids): then that tensor is read only
-// as far as the index reaches — index elements × one row. The names do not say which, so both
+// A generated kernel that takes an integer tensor may gather rows of a table through it (a rotary
+// cos/sin cache by positions, an embedding by token ids): then that tensor is read only as far as
+// the index reaches — index elements × one row. A table has more rows than the index has
+// elements; of those, the largest is taken. The names do not say whether it is gathered, so both
 // readings stand (docs/method.md §23.7).
 void gathered_alternative(const OpCall& call, OpReading& out) {
   const OpArg *index = nullptr, *table = nullptr;
   double others = 0, table_bytes = 0;
+  for (const OpArg& a : call.args)
+    if (!a.dims.empty() && integer_dtype(a.dtype) &&
+        (!index || arg_elements(a) > arg_elements(*index)))
+      index = &a;
+  if (!index || !(arg_elements(*index) > 0)) return;
   for (const OpArg& a : call.args) {
-    if (a.dims.empty()) continue;
-    if (integer_dtype(a.dtype)) {
-      if (!index || arg_elements(a) > arg_elements(*index)) index = &a;
-    } else if (arg_elements(a) * elem_bytes(a, 2.0) > table_bytes) {
+    const double bytes = arg_elements(a) * elem_bytes(a, 2.0);
+    if (a.dims.size() >= 2 && !integer_dtype(a.dtype) &&
+        static_cast<double>(a.dims[0]) > arg_elements(*index) && bytes > table_bytes) {
       table = &a;
-      table_bytes = arg_elements(a) * elem_bytes(a, 2.0);
+      table_bytes = bytes;
     }
   }
-  if (!index || !table || table->dims.size() < 2 || table->dims[0] <= 0 ||
-      !(arg_elements(*index) > 0))
-    return;
+  if (!table) return;
   for (const OpArg& a : call.args)
     if (!a.dims.empty() && &a != table) others += arg_elements(a) * elem_bytes(a, 2.0);
   const double row = table_bytes / static_cast<double>(table->dims[0]);

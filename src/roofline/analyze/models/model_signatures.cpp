@@ -86,7 +86,8 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
   std::string shape;
   const std::size_t shown = std::min<std::size_t>(c.dims.size(), cls == OpClass::gemm ? 2 : 3);
   for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_text(c.dims[i]);
-  if (c.dims.size() > shown && cls != OpClass::gemm) shape += "·…";  // a GEMM's third is its out
+  if (c.dims.size() > shown && cls != OpClass::gemm)  // a GEMM's third is its out
+    shape += fmt::format("·… (+{})", c.dims.size() - shown);
   for (const ProbeScalar& k : s.scalars)  // a named flag (`causal`), not an unnamed `argN`
     if ((k.value == "True" || k.value == "true") && k.name.rfind("arg", 0) != 0)
       shape += " " + k.name;

@@ -241,9 +241,31 @@ TEST_CASE("classify families: Inductor pointwise and reduction kernels stay elem
   check_cases({{"triton_per_fused_moe_forward_2", OpClass::elementwise, ""},
                {"triton_poi_fused_all_reduce_3", OpClass::elementwise, ""},
                {"triton_red_fused_scaled_dot_product_attention_1", OpClass::elementwise, ""},
-               {"triton_poi_fused_rms_norm_0", OpClass::elementwise, "norm"}},
+               {"triton_poi_fused_rms_norm_0", OpClass::elementwise, "norm"},
+               {"triton_for_fused_0", OpClass::elementwise, ""}},
               "kernel_classes.tsv");
   check_cases({{"triton_tem_fused_mm_0", OpClass::gemm, ""}}, "kernel_classes.tsv");
+}
+
+TEST_CASE("classify families: split-KV combines and NVFP4 quantization by their libraries' names",
+          "[classify][families]") {
+  check_cases(
+      {{"void pytorch_flash::flash_fwd_splitkv_combine_kernel<pytorch_flash::Flash_fwd_kernel_"
+        "traits<128, 64, 128, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_"
+        "traits<128, 64, 128, 4, cutlass::bfloat16_t> >, 4, 1, true>(pytorch_flash::Flash_fwd_"
+        "params)",
+        OpClass::attn, "decode_reduce"},
+       {"void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, "
+        "false, cutlass::bfloat16_t, Flash_kernel_traits<128, 64, 128, 4, cutlass::bfloat16_t> "
+        ">, false, false, false, false, true, false, true, false>(Flash_fwd_params)",
+        OpClass::attn, "auto"},
+       {"void flashinfer::MergeStatesKernel<8u, 16u, 8u, 4u, __nv_bfloat16, __nv_bfloat16>("
+        "__nv_bfloat16*, float*, __nv_bfloat16*, float*, unsigned int, unsigned int)",
+        OpClass::attn, "decode_reduce"},
+       {"void vllm::cvt_fp16_to_fp4<__nv_bfloat16, false>(int, int, __nv_bfloat16 const*, float "
+        "const*, unsigned int*, unsigned int*)",
+        OpClass::elementwise, "quant"}},
+      "kernel_classes.tsv");
 }
 
 TEST_CASE("classify families: convolutions are GEMM math that only their op can model",

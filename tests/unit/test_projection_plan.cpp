@@ -353,6 +353,28 @@ TEST_CASE(
     REQUIRE(g.head[2].projection);
     CHECK_FALSE(g.head[2].projection->projection);  // as one kernel at 72 a step: no projection
   }
+  SECTION(
+      "one projection at two grids (two batch sizes): the split fits nothing, so the kernel "
+      "is planned whole") {
+    PlanHead g;  // gemm_c (qkv, 36 a step) at grids 256 and 128, 18 launches a step each
+    ProbeKernel two;
+    for (int grid : {256, 128}) {
+      ProbeCase k;
+      k.count = 18;
+      k.gpu_us_avg = 25.098;
+      CaseSignature sig;
+      sig.grid = {grid, 1, 1};
+      sig.block = {128, 1, 1};
+      k.signature = sig;
+      two.cases.push_back(k);
+    }
+    g.head[2].evidence.workload = &two;
+    g.run(qwen3_8b());
+    CHECK_FALSE(g.head[2].planned_workload);
+    REQUIRE(g.head[2].projection);
+    REQUIRE(g.head[2].projection->projection);
+    CHECK(g.head[2].projection->projection->kind == ProjectionKind::qkv);
+  }
 }
 
 TEST_CASE(

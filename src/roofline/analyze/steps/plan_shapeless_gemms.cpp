@@ -147,9 +147,11 @@ std::vector<PlanKernel> signature_kernels(const ShapelessGemm& c, const std::str
   return out;
 }
 
-// The plan kernels of one regime's group: one per kernel, or one per signature (above). `owner`
-// and `case_of` say which group member and workload case each came from (npos: the whole kernel).
+// The plan kernels of one regime's group: one per kernel, or one per signature (above) unless
+// `whole` says the member stays one. `owner` and `case_of` say which group member and workload
+// case each came from (npos: the whole kernel).
 std::vector<PlanKernel> plan_kernels(const std::vector<ShapelessGemm*>& group,
+                                     const std::vector<bool>& whole,
                                      std::vector<std::size_t>& owner,
                                      std::vector<std::size_t>& case_of) {
   std::vector<PlanKernel> kernels;
@@ -157,7 +159,8 @@ std::vector<PlanKernel> plan_kernels(const std::vector<ShapelessGemm*>& group,
     const ShapelessGemm& c = *group[g];
     const std::string name = c.top->short_name.empty() ? c.top->name : c.top->short_name;
     std::vector<std::size_t> cases;
-    std::vector<PlanKernel> split = signature_kernels(c, name, cases);
+    std::vector<PlanKernel> split =
+        whole[g] ? std::vector<PlanKernel>{} : signature_kernels(c, name, cases);
     if (split.empty()) {
       split.push_back(
           PlanKernel{name, c.regime.launches_per_step, c.regime.t_ms.value_or(0.0), c.top->module});
@@ -271,9 +274,20 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& t
     return;
   std::string why;
   const PlanStep step = plan_step(regime, topn, cfg, env, peaks, why);
+  std::vector<bool> whole(group.size(), false);
   std::vector<std::size_t> owner, case_of;
-  const std::vector<PlanKernel> kernels = plan_kernels(group, owner, case_of);
-  const std::vector<ProjectionAssignment> assigned = assign_or_say_why(kernels, plan, step, regime);
+  std::vector<PlanKernel> kernels = plan_kernels(group, whole, owner, case_of);
+  std::vector<ProjectionAssignment> assigned = assign_or_say_why(kernels, plan, step, regime);
+  // A split that leaves one of its signatures without a projection is undone: that kernel is
+  // planned whole (one cuBLAS kernel at two grids may be one projection at two batch sizes).
+  bool undo = false;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (case_of[i] != std::string::npos && !assigned[i].projection) undo = whole[owner[i]] = true;
+  if (undo) {
+    owner.clear(), case_of.clear();
+    kernels = plan_kernels(group, whole, owner, case_of);
+    assigned = assign_or_say_why(kernels, plan, step, regime);
+  }
   const std::string plan_note = fmt::format(
       "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,
       plan.missing.empty() ? "" : "; the config lacks" + plan.missing, why);

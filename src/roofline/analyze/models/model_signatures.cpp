@@ -11,12 +11,6 @@
 namespace roofline::analyze::detail {
 namespace {
 
-std::string dims_text(const std::vector<std::int64_t>& d) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < d.size(); ++i) s += fmt::format("{}{}", i ? "×" : "", d[i]);
-  return s + "]";
-}
-
 // The op's own name without its namespace ("aten::mm" -> "mm", "_vllm_fa2_C::varlen_fwd" ->
 // "varlen_fwd"); the module path's innermost module when there is one.
 std::string op_or_module(const CaseSignature& s) {
@@ -85,7 +79,7 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
   if (name.empty()) name = op_or_module(s);
   std::string shape;
   const std::size_t shown = std::min<std::size_t>(c.dims.size(), cls == OpClass::gemm ? 2 : 3);
-  for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_text(c.dims[i]);
+  for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_label(c.dims[i]);
   if (c.dims.size() > shown && cls != OpClass::gemm)  // a GEMM's third is its out
     shape += fmt::format("·… (+{})", c.dims.size() - shown);
   for (const ProbeScalar& k : s.scalars)  // a named flag (`causal`), not an unnamed `argN`
@@ -93,9 +87,20 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
       shape += " " + k.name;
   if ((c.dims.empty() || !c.planned.empty()) && !s.grid.empty())
     shape = fmt::format("{}grid {} block {}", c.planned.empty() ? "" : shape + " ",
-                        dims_text(s.grid), dims_text(s.block));
+                        dims_label(s.grid), dims_label(s.block));
   if (name.empty()) name = s.replay ? "graph replay" : "no op";
   return shape.empty() ? name : name + " " + shape;
+}
+
+bool beyond_band(double a, double b) {
+  const double lo = std::min(a, b), hi = std::max(a, b);
+  return hi > 0 && (lo <= 0 || hi / lo > 1.15);
+}
+
+std::string dims_label(const std::vector<std::int64_t>& d) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < d.size(); ++i) s += fmt::format("{}{}", i ? "×" : "", d[i]);
+  return s + "]";
 }
 
 std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>& sigs) {
@@ -110,8 +115,7 @@ std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>&
     hi_f = first ? f : std::max(hi_f, f);
     first = false;
   }
-  const auto apart = [](double lo, double hi) { return hi > 0 && (lo <= 0 || hi / lo > 1.15); };
-  if (first || (!apart(lo_b, hi_b) && !apart(lo_f, hi_f))) return std::nullopt;
+  if (first || (!beyond_band(lo_b, hi_b) && !beyond_band(lo_f, hi_f))) return std::nullopt;
   return fmt::format(
       "the Top-N's call signatures carry no counts or times, and their models differ by more than "
       "the 15 % band ({:.4g} to {:.4g} B, {:.4g} to {:.4g} FLOPs a launch): no equal-weight mean "

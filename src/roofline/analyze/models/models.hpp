@@ -139,6 +139,10 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
 // Signatures without counts or times (the Top-N's shapes alone) whose per-launch bytes or FLOPs
 // differ by more than the 15 % band: the reason no equal-weight mean stands for the entry.
 std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>& sigs);
+// Two figures more than the 15 % band apart (a zero or negative one against a positive one is).
+bool beyond_band(double a, double b);
+// Dims as a label writes them: "[1×2048]".
+std::string dims_label(const std::vector<std::int64_t>& d);
 // The share of the signatures' time (count · per-launch time) that the modelled, unrefuted ones
 // carry.
 double modelled_share(const std::vector<SignatureWork>& sigs);

@@ -66,11 +66,6 @@ std::optional<WorkEstimate> reduction_from_op(const OpCall& call, const OpReadin
   return work;
 }
 
-bool beyond_band(double a, double b) {
-  const double lo = std::min(a, b), hi = std::max(a, b);
-  return hi > 0 && (lo <= 0 || hi / lo > 1.15);
-}
-
 // docs/method.md §23.7: the recorded words allow a second reading. Within the 15 % band the first
 // stands (the other named); beyond it there is no verdict, both listed, and the smaller is the
 // evidence that stays (the operand-bytes bound). False: `work` is left unmodelled.

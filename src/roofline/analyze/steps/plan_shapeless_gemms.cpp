@@ -115,12 +115,6 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
   return out;
 }
 
-std::string grid_text(const std::vector<std::int64_t>& g) {
-  std::string s;
-  for (std::int64_t v : g) s += fmt::format("{}{}", s.empty() ? "" : "×", v);
-  return "[" + s + "]";
-}
-
 // docs/method.md §22.4: a shapeless kernel whose graph-replay signatures are told apart by grid
 // and block (one gemv for o_proj at grid 256 and the router at grid 16) is one plan kernel per
 // signature, when each signature's share of the launches per step is a whole number. Empty: the
@@ -139,9 +133,9 @@ std::vector<PlanKernel> signature_kernels(const ShapelessGemm& c, const std::str
     const ProbeCase& k = w->cases[i];
     const double lps = *c.regime.launches_per_step * k.count / total, whole = std::round(lps);
     if (whole < 1 || std::abs(lps - whole) > 0.05) return {};  // within 5 % of one launch
-    out.push_back(PlanKernel{fmt::format("{} grid {}", name, grid_text(k.signature->grid)), whole,
-                             k.gpu_us_avg ? *k.gpu_us_avg / 1000.0 : c.regime.t_ms.value_or(0.0),
-                             c.top->module});
+    out.push_back(PlanKernel{
+        fmt::format("{} grid {}", name, detail::dims_label(k.signature->grid)), whole,
+        k.gpu_us_avg ? *k.gpu_us_avg / 1000.0 : c.regime.t_ms.value_or(0.0), c.top->module});
   }
   for (std::size_t i = 0; i < w->cases.size(); ++i) cases.push_back(i);
   return out;

@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace roofline::render;
   const auto parts = split(std::string_view(reinterpret_cast<const char*>(data), size));
   AnalyzeInputs in;
-  in.topn = in_memory<TopN>(parts[0], "profile_topN.json", parse_topn);
+  in.topn = in_memory<TopnDocument>(parts[0], "profile_topN.json", parse_topn);
   if (parts.size() > 1)
     in.env = in_memory<EnvReport>(parts[1], "env_report.json", parse_env_report);
   else

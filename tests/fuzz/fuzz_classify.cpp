@@ -36,8 +36,8 @@ std::vector<std::string_view> split_parts(std::string_view text) {
   return parts;
 }
 
-roofline::classify::TopNEntry entry_of(std::string_view line) {
-  roofline::classify::TopNEntry e;
+roofline::classify::TopnEntry entry_of(std::string_view line) {
+  roofline::classify::TopnEntry e;
   const std::size_t tab = line.find('\t');
   e.name = std::string(line.substr(0, std::min(tab, k_max_name_bytes)));
   if (tab != std::string_view::npos) e.op = std::string(line.substr(tab + 1, k_max_name_bytes));
@@ -56,7 +56,7 @@ void check_self_match(const roofline::classify::ClassRule& rule) {
   if (p.find_first_of("*?") != std::string::npos) return;
   roofline::classify::ClassRules rules;
   rules.overrides = {rule};
-  roofline::classify::TopNEntry e;
+  roofline::classify::TopnEntry e;
   e.name = p;
   if (roofline::classify::classify(e, rules).rule.rfind("--classify", 0) != 0) __builtin_trap();
   rules.overrides.front().pattern = "*" + p + "*";
@@ -89,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t count = 0;
   for (std::size_t at = 0; at <= names.size() && count < k_max_names; ++count) {
     const std::size_t end = std::min(names.find('\n', at), names.size());
-    const roofline::classify::TopNEntry e = entry_of(names.substr(at, end - at));
+    const roofline::classify::TopnEntry e = entry_of(names.substr(at, end - at));
     at = end + 1;
     check(roofline::classify::classify(e, parsed));
     check(roofline::classify::classify(e, shipped));

@@ -12,12 +12,12 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::vector<roofline::topn::TopnEntry> entries;
+  std::vector<roofline::inputs::TopnEntry> entries;
   for (std::size_t at = 0; at <= text.size() && entries.size() < 64;) {
     const std::size_t end = std::min(text.find('\n', at), text.size());
     const std::string_view name = text.substr(at, end - at);
     at = end + 1;
-    roofline::topn::TopnEntry e;
+    roofline::inputs::TopnEntry e;
     e.name = std::string(name);
     if (auto d = roofline::topn::demangle_kernel_name(name)) {
       if (d->text.empty() || d->text.size() > 256 * 1024) __builtin_trap();

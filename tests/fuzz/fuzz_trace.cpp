@@ -40,13 +40,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (chunked.profile->kernels.size() != whole.profile->kernels.size()) __builtin_trap();
   roofline::topn::TopnOptions options;
   options.top = 5;
-  const roofline::topn::TopnDocument doc = roofline::topn::build_topn(
+  const roofline::topn::TopnBuild build = roofline::topn::build_topn(
       *whole.profile, options, roofline::topn::builtin_kernel_classes_rules(),
       roofline::topn::builtin_kernel_backends_rules());
+  const roofline::inputs::TopnDocument& doc = build.topn;
   const std::string topn = roofline::topn::render_topn_json(doc);
-  (void)roofline::topn::render_workload_json(doc);
+  (void)roofline::topn::render_workload_json(build);
   // What topn writes, analyze must read.
   auto loaded = roofline::topn::parse_topn(topn, "profile_topN.json");
   if (!loaded.value || loaded.value->entries.size() != doc.entries.size()) __builtin_trap();
+  // One vocabulary on both sides: what was read back renders to the same bytes.
+  if (roofline::topn::render_topn_json(*loaded.value) != topn) __builtin_trap();
   return 0;
 }

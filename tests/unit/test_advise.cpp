@@ -29,10 +29,10 @@ HeadEntry judged(Headroom h, Bound b, OpClass cls = OpClass::gemm) {
 }
 
 // The MoE of docs/method.md §20 plus its neighbours in the Top-N.
-TopN example_topn() {
-  TopN t;
+TopnDocument example_topn() {
+  TopnDocument t;
   auto add = [&](const char* name, const char* short_name, double pct) {
-    TopNEntry e;
+    TopnEntry e;
     e.index = t.entries.size();
     e.name = name;
     e.short_name = short_name;
@@ -71,7 +71,7 @@ HeadEntry saturated_moe(bool all_experts_chosen) {
 }  // namespace
 
 TEST_CASE("advise: SPEC §8 route table", "[advise]") {
-  const TopN topn;
+  const TopnDocument topn;
   const ResolvedPeaks peaks = gfx950_peaks();
   CHECK(advise(judged(Headroom::underperforming, Bound::memory), topn, peaks).route ==
         "kernel tuning, top priority");
@@ -91,7 +91,7 @@ TEST_CASE("advise: SPEC §8 route table", "[advise]") {
 }
 
 TEST_CASE("advise: unknown headroom or low confidence falls back to pct order", "[advise]") {
-  const TopN topn;
+  const TopnDocument topn;
   const ResolvedPeaks peaks = gfx950_peaks();
   HeadEntry unknown = judged(Headroom::unknown, Bound::unknown);
   CHECK(advise(unknown, topn, peaks).route.rfind("fall back to pct_gpu_time order", 0) == 0);
@@ -105,7 +105,7 @@ TEST_CASE("advise: unknown headroom or low confidence falls back to pct order", 
 }
 
 TEST_CASE("advise: editable:false allows host-side levers only", "[advise]") {
-  const TopN topn;
+  const TopnDocument topn;
   const ResolvedPeaks peaks = gfx950_peaks();
   HeadEntry locked = judged(Headroom::underperforming, Bound::memory);
   locked.name = "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x256";
@@ -123,7 +123,7 @@ TEST_CASE("advise: editable:false allows host-side levers only", "[advise]") {
 }
 
 TEST_CASE("advise: byte-reduction levers only when saturated", "[advise]") {
-  const TopN topn = example_topn();
+  const TopnDocument topn = example_topn();
   const ResolvedPeaks peaks = gfx950_peaks();
   Advice sat = advise(saturated_moe(false), topn, peaks);
   REQUIRE_FALSE(sat.levers.empty());
@@ -150,7 +150,7 @@ TEST_CASE("advise: byte-reduction levers only when saturated", "[advise]") {
 }
 
 TEST_CASE("advise: the all-expert gap is a lever when the all-expert model fits", "[advise]") {
-  const TopN topn = example_topn();
+  const TopnDocument topn = example_topn();
   Advice a = advise(saturated_moe(true), topn, gfx950_peaks());
   bool unrouted = false;
   for (const auto& l : a.levers) unrouted |= contains(l, "unrouted experts") && contains(l, "256");
@@ -164,12 +164,12 @@ TEST_CASE("advise: saturated bf16 attention gets the fp8 KV lever", "[advise]") 
   attn.name = attn.short_name = "kernel_paged_attention_2d";
   attn.work.kv_bytes = 2.01e8;
   attn.work.kv_dtype = DtypeKey::bf16;
-  Advice a = advise(attn, TopN{}, gfx950_peaks());
+  Advice a = advise(attn, TopnDocument{}, gfx950_peaks());
   bool kv = false;
   for (const auto& l : a.levers) kv |= contains(l, "fp8 KV");
   CHECK(kv);
   attn.work.kv_dtype = DtypeKey::fp8;
-  for (const auto& l : advise(attn, TopN{}, gfx950_peaks()).levers)
+  for (const auto& l : advise(attn, TopnDocument{}, gfx950_peaks()).levers)
     CHECK_FALSE(contains(l, "fp8 KV"));
 }
 

@@ -37,10 +37,14 @@ TraceKernel kernel(const std::string& name, double calls, double us,
   return k;
 }
 
-TopnDocument build(const TraceProfile& p, std::size_t top = 25) {
+TopnBuild build_both(const TraceProfile& p, std::size_t top = 25) {
   TopnOptions o;
   o.top = top;
   return build_topn(p, o, builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
+}
+
+TopnDocument build(const TraceProfile& p, std::size_t top = 25) {
+  return build_both(p, top).topn;
 }
 
 const TopnEntry& entry(const TopnDocument& d, const std::string& name) {
@@ -190,19 +194,21 @@ TEST_CASE("build_topn: ranked by GPU time (ties by name), rounded, cut at --top"
   CHECK(d.num_kernel_launches == 1011);
   CHECK(d.num_distinct_kernels == 4);
   CHECK(d.total_gpu_time_ms == 8851.7958);
+  CHECK(d.num_kernel_launches.value() == 1011);
   REQUIRE(d.entries.size() == 3);
   CHECK(d.entries[0].name == "big");
   CHECK(d.entries[1].name == "a_tie");  // same time: by name
   CHECK(d.entries[2].name == "b_tie");
   CHECK(d.entries[0].rank == 1);
   CHECK(d.entries[2].rank == 3);
+  CHECK(d.entries[2].index == 2);
   CHECK(d.entries[0].total_ms == 8851.5955);
   CHECK(d.entries[0].avg_us == 8851.595);
   CHECK(d.entries[0].pct_gpu_time == 100.0);
   CHECK(d.entries[1].pct_gpu_time == 0.0);  // 100 µs of 8.85 s
   CHECK(d.entries[1].avg_us == 14.286);
   CHECK(d.entries[1].total_ms == 0.1);
-  CHECK_FALSE(d.serving);
+  CHECK_FALSE(d.serving.present);
 }
 
 TEST_CASE("build_topn: up to five call signatures, the most called, listed by JSON text",
@@ -223,19 +229,23 @@ TEST_CASE("build_topn: up to five call signatures, the most called, listed by JS
   k.dtypes = {"c10::BFloat16", "float"};
   TraceProfile p;
   p.kernels = {k};
-  const TopnDocument d = build(p);
-  const TopnEntry& e = d.entries.at(0);
+  const TopnBuild b = build_both(p);
+  const TopnEntry& e = b.topn.entries.at(0);
   // Signatures by calls: M=10 (1+5), 70, 60, 50, 40 kept; 30 and 20 dropped.
-  REQUIRE(e.shapes.size() == 5);
+  REQUIRE(e.signatures.size() == 5);
+  CHECK(e.shapes == e.signatures.front());
+  CHECK(e.dtypes_are_set);
   std::vector<std::int64_t> ms;
-  for (const auto& s : e.shapes) ms.push_back(s[0][0]);
+  for (const auto& s : e.signatures) ms.push_back(s[0][0]);
   CHECK(ms == std::vector<std::int64_t>{10, 40, 50, 60, 70});  // "[[10, ..." < "[[40, ..." ...
   CHECK(e.dtypes == std::vector<std::string>{"c10::BFloat16", "float"});
   // The workload keeps every case, most calls first.
-  REQUIRE(e.cases.size() == 8);
-  CHECK(e.cases[0].count == 7);
-  CHECK(e.cases[0].baseline_latency_ms == rel(0.002));
-  CHECK(e.calls_without_shapes == 0);
+  REQUIRE(b.workload.size() == 1);
+  const WorkloadKernel& w = b.workload[0];
+  REQUIRE(w.cases.size() == 8);
+  CHECK(w.cases[0].count == 7);
+  CHECK(w.cases[0].baseline_latency_ms == rel(0.002));
+  CHECK(w.calls_without_shapes == 0);
 }
 
 TEST_CASE("build_topn: classification, backend, editable and hint from the family tables",
@@ -326,14 +336,14 @@ TEST_CASE("build_topn: step annotations give the per-regime fields and the servi
   p.steps.prefill_rows_sum = 2731;
   p.steps.decode_batches = {{64, 3}, {32, 1}};
   const TopnDocument d = build(p);
-  REQUIRE(d.serving);
-  CHECK(d.serving->n_prefill_steps == 1);
-  CHECK(d.serving->n_decode_steps == 4);
-  CHECK(d.serving->decode_batch_captured.value() == 64);
-  CHECK(d.serving->decode_batch_steady.value() == 64);
-  CHECK(d.serving->steady.value() == false);  // 3 of 4 decode steps < 90%
+  REQUIRE(d.serving.present);
+  CHECK(d.serving.n_prefill_steps == 1);
+  CHECK(d.serving.n_decode_steps == 4);
+  CHECK(d.serving.decode_batch_captured.value() == 64);
+  CHECK(d.serving.decode_batch_steady.value() == 64);
+  CHECK(d.serving.steady.value() == false);  // 3 of 4 decode steps < 90%
   const TopnEntry& m = entry(d, "fused_moe_kernel");
-  REQUIRE(m.has_regimes);
+  REQUIRE_FALSE(m.phase.empty());
   CHECK(m.phase == "both");
   CHECK(m.served_regimes == std::vector<std::string>{"prefill", "decode"});
   CHECK(m.phase_calls_measured.prefill.value() == 80);
@@ -341,12 +351,13 @@ TEST_CASE("build_topn: step annotations give the per-regime fields and the servi
   CHECK(m.calls_per_step.decode.value() == 20);
   CHECK(m.base_latency_ms.prefill.value() == 0.4196);
   CHECK(m.base_latency_ms.decode.value() == 0.049471);
-  CHECK(m.est_rows.prefill.value() == 2731);
-  CHECK(m.est_rows.decode.value() == 56);  // (3 * 64 + 32) / 4
+  CHECK(m.est_shape.prefill.value().m == 2731);
+  CHECK(m.est_shape.decode.value().m == 56);  // (3 * 64 + 32) / 4
+  CHECK_FALSE(m.est_shape.decode.value().n);
   const TopnEntry& dd = entry(d, "decode_only");
   CHECK(dd.phase == "decode");
   CHECK_FALSE(dd.calls_per_step.prefill);
-  CHECK_FALSE(entry(d, "outside").has_regimes);
+  CHECK(entry(d, "outside").phase.empty());
 }
 
 }  // namespace unit_build_topn

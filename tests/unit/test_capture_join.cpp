@@ -287,9 +287,10 @@ TEST_CASE(
                   launch(6, "aten::mm", 550, "graph_kernel", 5050),  // GraphModule and the model
                   launch(7, "aten::mm", 1120, "head_kernel", 5060)})),
       nullptr);
-  const TopnDocument d = build_topn(p, TopnOptions{}, {}, {});
+  const TopnDocument d = build_topn(p, TopnOptions{}, {}, {}).topn;
   std::map<std::string, std::pair<std::string, std::string>> got;
-  for (const TopnEntry& e : d.entries) got[e.name] = {e.op.value_or("-"), e.module.value_or("-")};
+  for (const TopnEntry& e : d.entries)
+    got[e.name] = {e.op.empty() ? "-" : e.op, e.module.empty() ? "-" : e.module};
   CHECK(got["o_kernel"] ==
         std::pair<std::string, std::string>{"aten::mm", "Qwen3Attention.RowParallelLinear"});
   CHECK(got["down_kernel"] ==
@@ -298,10 +299,10 @@ TEST_CASE(
   CHECK(got["graph_kernel"] == std::pair<std::string, std::string>{"aten::mm", "-"});
   CHECK(got["head_kernel"] == std::pair<std::string, std::string>{"aten::mm", "LogitsProcessor"});
   // written and read back
-  const Loaded<TopN> t = parse_topn(render_topn_json(d), "profile_topN.json");
+  const Loaded<TopnDocument> t = parse_topn(render_topn_json(d), "profile_topN.json");
   REQUIRE(t.value);
   bool seen = false;
-  for (const TopNEntry& e : t.value->entries)
+  for (const TopnEntry& e : t.value->entries)
     if (e.name == "down_kernel") {
       seen = true;
       CHECK(e.op == "aten::mm");

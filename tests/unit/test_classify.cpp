@@ -12,8 +12,8 @@ using namespace roofline::cli;
 
 namespace {
 
-TopNEntry entry(std::string name, std::string classification = "", std::string short_name = "") {
-  TopNEntry e;
+TopnEntry entry(std::string name, std::string classification = "", std::string short_name = "") {
+  TopnEntry e;
   e.name = std::move(name);
   e.short_name = short_name.empty() ? e.name : std::move(short_name);
   e.classification = std::move(classification);

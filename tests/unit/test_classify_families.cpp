@@ -12,8 +12,8 @@ using namespace roofline::cli;
 
 namespace {
 
-TopNEntry entry(std::string name, std::string op = "", std::string demangled = "") {
-  TopNEntry e;
+TopnEntry entry(std::string name, std::string op = "", std::string demangled = "") {
+  TopnEntry e;
   e.name = std::move(name);
   e.short_name = e.name;
   e.op = std::move(op);

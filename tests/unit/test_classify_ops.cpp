@@ -13,8 +13,8 @@ using namespace roofline::cli;
 
 namespace {
 
-TopNEntry launched(std::string name, std::string op) {
-  TopNEntry e;
+TopnEntry launched(std::string name, std::string op) {
+  TopnEntry e;
   e.name = std::move(name);
   e.short_name = e.name;
   e.op = std::move(op);
@@ -132,7 +132,7 @@ TEST_CASE("classify ops: the shipped op table parses, and its rows are token-anc
 TEST_CASE("classify ops: the demangled name is matched, the raw one only without it",
           "[classify][ops]") {
   const ClassRules rules = shipped();
-  TopNEntry e = launched("_ZN5aiter24add_rmsnorm_quant_kernelIfEEvPT_", "");
+  TopnEntry e = launched("_ZN5aiter24add_rmsnorm_quant_kernelIfEEvPT_", "");
   e.short_name = "kernel";
   CHECK(roofline::classify::classify(e, rules).detail.elementwise ==
         ElementwiseKind::add_norm);  // raw, no demangled

@@ -32,9 +32,9 @@ Prediction predicted(const std::string& name, double attainable, const char* hea
   return p;
 }
 
-TopNEntry measured(const std::string& name, double pct, double decode_ms,
+TopnEntry measured(const std::string& name, double pct, double decode_ms,
                    const std::string& short_name = "") {
-  TopNEntry e;
+  TopnEntry e;
   e.name = name;
   e.short_name = short_name.empty() ? name : short_name;
   e.pct_gpu_time = pct;
@@ -116,7 +116,7 @@ TEST_CASE("compare_rounds: rows in A's unit, realized gain and fraction, vanishe
       predicted("fused_moe_kernel", 1.022, "saturated", 0.049471, "2 launches = one MoE layer"));
   a.entries.push_back(predicted("kernel_paged_attention_2d", 2.8, "underperforming", 0.141112));
   a.entries.push_back(predicted("per_token_group_quant_fp8", 1.2, "moderate", 0.0024));
-  TopN b;
+  TopnDocument b;
   b.entries.push_back(measured("fused_moe_kernel", 25.0, 0.04417));
   b.entries.push_back(measured("kernel_paged_attention_2d", 6.0, 0.141112 / 1.56));
   b.entries.push_back(measured("moe_align_block_size_kernel", 5.5, 0.0035));
@@ -157,7 +157,7 @@ TEST_CASE("compare_rounds: rows in A's unit, realized gain and fraction, vanishe
 TEST_CASE("compare_rounds: GPU time per step against the 0.5 % e2e band", "[compare]") {
   RoundPredictions a;
   a.entries.push_back(predicted("k", 1.5, "moderate"));
-  TopN ta, tb;
+  TopnDocument ta, tb;
   ta.total_gpu_time_ms = 33467.3;
   ta.serving.n_prefill_steps = 24;
   ta.serving.n_decode_steps = 2033;
@@ -173,7 +173,7 @@ TEST_CASE("compare_rounds: GPU time per step against the 0.5 % e2e band", "[comp
   tb.total_gpu_time_ms = 33467.3 * 0.99;
   c = compare_rounds(in);
   CHECK(c.step_time->status == "improved");
-  tb.serving = ServingInfo{};  // no step counts in B: no e2e figure, and the reason
+  tb.serving = TopnServing{};  // no step counts in B: no e2e figure, and the reason
   c = compare_rounds(in);
   CHECK_FALSE(c.step_time.has_value());
   REQUIRE(c.notes.size() == 1);
@@ -192,7 +192,7 @@ TEST_CASE("round names are names, in workflow order", "[compare][rounds]") {
 }
 
 TEST_CASE("round_step_count: the profiler's serving step counts, or the reason", "[rounds]") {
-  TopN t;
+  TopnDocument t;
   CHECK_FALSE(round_step_count(t).steps.has_value());
   CHECK_FALSE(round_step_count(t).reason.empty());
   t.serving.present = true;

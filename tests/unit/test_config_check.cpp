@@ -11,8 +11,8 @@ using namespace roofline::cli;
 
 namespace {
 
-TopNEntry mm(std::vector<std::vector<std::int64_t>> dims) {
-  TopNEntry e;
+TopnEntry mm(std::vector<std::vector<std::int64_t>> dims) {
+  TopnEntry e;
   e.op = "aten::mm";
   e.signatures = {dims};
   e.shapes = dims;
@@ -22,12 +22,12 @@ TopNEntry mm(std::vector<std::vector<std::int64_t>> dims) {
 }
 
 // The five GEMM signatures the Top-N of the SGLang Qwen3-8B decode step records (batch 32).
-TopN qwen3_8b_trace() {
-  TopN t;
+TopnDocument qwen3_8b_trace() {
+  TopnDocument t;
   t.entries = {mm({{32, 4096}, {4096, 24576}}), mm({{32, 12288}, {12288, 4096}}),
                mm({{32, 4096}, {4096, 6144}}), mm({{32, 4096}, {4096, 4096}}),
                mm({{32, 4096}, {4096, 151936}})};
-  TopNEntry attn;  // an op the table lacks is no evidence
+  TopnEntry attn;  // an op the table lacks is no evidence
   attn.op = "sglang_profiler::attention_paged_attention_ragged_100";
   attn.shapes = {{32, 32, 128}};
   t.entries.push_back(attn);
@@ -79,7 +79,7 @@ TEST_CASE("config check: the Qwen3-8B trace under its own config matches", "[con
 }
 
 TEST_CASE("config check: padding and tensor parallelism count as matches", "[config_check]") {
-  TopN t;
+  TopnDocument t;
   // gpt-oss at TP 2: qkv (64 + 16)·64 / 2 = 2560 with the hidden padded 2880 -> 3072
   t.entries = {mm({{8, 3072}, {3072, 2560}}), mm({{8, 2048}, {2048, 2880}})};
   const ConfigCheck c = check_config(t, gpt_oss_20b(), 2.0);
@@ -88,7 +88,7 @@ TEST_CASE("config check: padding and tensor parallelism count as matches", "[con
 }
 
 TEST_CASE("config check: one GEMM shape is not enough evidence", "[config_check]") {
-  TopN t;
+  TopnDocument t;
   t.entries = {mm({{8, 1000}, {1000, 3000}})};
   CHECK_FALSE(check_config(t, qwen3_8b(), 1.0).contradicts);
 }

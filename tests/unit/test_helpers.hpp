@@ -113,7 +113,7 @@ struct ModelCase {
   EnvReport env;
   ModelConfig config;
   ResolvedPeaks peaks = gfx950_peaks();
-  TopNEntry entry;
+  TopnEntry entry;
   RegimeChoice regime;
   Classification cls;
   ModelCase() {

@@ -48,7 +48,7 @@ TEST_CASE("parse_topn: a well-formed GEAK Top-N reads every field", "[load][topn
   auto loaded = parse_topn(k_topn, k_file);
   REQUIRE(loaded.value.has_value());
   CHECK(loaded.errors.empty());
-  const TopN& t = *loaded.value;
+  const TopnDocument& t = *loaded.value;
   CHECK(t.source.rfind("torch.profiler", 0) == 0);
   CHECK(t.total_gpu_time_ms.value() == rel(33467.3));
   CHECK(t.serving.present);
@@ -56,7 +56,7 @@ TEST_CASE("parse_topn: a well-formed GEAK Top-N reads every field", "[load][topn
   CHECK(t.serving.n_decode_steps.value() == rel(2033));
   REQUIRE(t.entries.size() == 2);
 
-  const TopNEntry& moe = t.entries[0];
+  const TopnEntry& moe = t.entries[0];
   CHECK(moe.index == 0);
   CHECK(moe.rank.value() == 1);
   CHECK(moe.calls.value() == rel(164560));
@@ -79,7 +79,7 @@ TEST_CASE("parse_topn: a well-formed GEAK Top-N reads every field", "[load][topn
   CHECK_FALSE(moe.est_shape.prefill->n.has_value());
   CHECK(moe.serving_weighted_pct.value() == rel(27.1));
 
-  const TopNEntry& norm = t.entries[1];
+  const TopnEntry& norm = t.entries[1];
   CHECK(norm.name.find("<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*") != std::string::npos);
   CHECK(norm.short_name == "fused_add_rms_norm_kernel");
   CHECK(norm.editable.value() == false);
@@ -134,7 +134,7 @@ TEST_CASE("parse_topn: wrong types on optional fields are reported, the entry ke
   auto loaded = parse_topn(text, k_file);
   REQUIRE(loaded.value);
   REQUIRE(loaded.value->entries.size() == 1);
-  const TopNEntry& e = loaded.value->entries[0];
+  const TopnEntry& e = loaded.value->entries[0];
   CHECK_FALSE(e.calls.has_value());
   CHECK_FALSE(e.avg_us.has_value());
   CHECK_FALSE(e.editable.has_value());
@@ -158,7 +158,7 @@ TEST_CASE("parse_topn: wrong types on optional fields are reported, the entry ke
 TEST_CASE("parse_topn: truncated JSON is one clear error, never an exception", "[load][topn]") {
   std::string full = k_topn;
   std::string truncated = full.substr(0, full.size() / 2);
-  Loaded<TopN> loaded;
+  Loaded<TopnDocument> loaded;
   REQUIRE_NOTHROW(loaded = parse_topn(truncated, k_file));
   CHECK_FALSE(loaded.value.has_value());
   REQUIRE(loaded.errors.size() == 1);
@@ -239,7 +239,7 @@ TEST_CASE("parse_topn: short_name stands in for a missing name", "[load][topn]")
 TEST_CASE("parse_topn: hostile nesting is refused before parsing", "[load][topn]") {
   const std::string deep =
       "{\"top_kernels\": " + std::string(300, '[') + std::string(300, ']') + "}";
-  Loaded<TopN> loaded;
+  Loaded<TopnDocument> loaded;
   REQUIRE_NOTHROW(loaded = parse_topn(deep, k_file));
   CHECK_FALSE(loaded.value.has_value());
   CHECK(any_contains(loaded.errors, {k_file, "nested deeper"}));
@@ -254,7 +254,7 @@ TEST_CASE("parse_topn: NaN/Infinity literals (Python's json) read as absent, one
   REQUIRE(loaded.value);
   CHECK(loaded.errors.empty());
   REQUIRE(loaded.value->entries.size() == 1);
-  const TopNEntry& e = loaded.value->entries[0];
+  const TopnEntry& e = loaded.value->entries[0];
   CHECK_FALSE(e.avg_us);
   CHECK_FALSE(e.base_latency_ms.decode);
   CHECK(e.calls.value() == 80);

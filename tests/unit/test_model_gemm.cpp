@@ -43,9 +43,9 @@ Classification gemm_class() {
   return c;
 }
 
-TopNEntry gemm_entry(std::vector<std::vector<std::int64_t>> shapes,
+TopnEntry gemm_entry(std::vector<std::vector<std::int64_t>> shapes,
                      std::vector<std::string> dtypes) {
-  TopNEntry e;
+  TopnEntry e;
   e.name = "_w8a8_block_fp8_matmul";
   e.pct_gpu_time = 6.62;
   e.shapes = std::move(shapes);
@@ -59,7 +59,7 @@ TEST_CASE("model_work GEMM: B stored [N,K] is matched on K", "[model][gemm]") {
   Fixture f;
   // QKV projection of the worked example: [64, 2048] x [12288, 2048]^T, fp8 weights and
   // activations.
-  TopNEntry e =
+  TopnEntry e =
       gemm_entry({{64, 2048}, {12288, 2048}}, {"torch.float8_e4m3fn", "torch.float8_e4m3fn"});
   WorkEstimate w = model_work(e, decode_regime(0.0129), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
@@ -75,8 +75,8 @@ TEST_CASE("model_work GEMM: B stored [N,K] is matched on K", "[model][gemm]") {
 
 TEST_CASE("model_work GEMM: [K,N] and [N,K] storage give the same work", "[model][gemm]") {
   Fixture f;
-  TopNEntry kn = gemm_entry({{64, 4096}, {4096, 1024}}, {"torch.bfloat16", "torch.bfloat16"});
-  TopNEntry nk = gemm_entry({{64, 4096}, {1024, 4096}}, {"torch.bfloat16", "torch.bfloat16"});
+  TopnEntry kn = gemm_entry({{64, 4096}, {4096, 1024}}, {"torch.bfloat16", "torch.bfloat16"});
+  TopnEntry nk = gemm_entry({{64, 4096}, {1024, 4096}}, {"torch.bfloat16", "torch.bfloat16"});
   WorkEstimate a = model_work(kn, decode_regime(0.02), gemm_class(), f.ctx());
   WorkEstimate b = model_work(nk, decode_regime(0.02), gemm_class(), f.ctx());
   REQUIRE(a.modeled);
@@ -90,7 +90,7 @@ TEST_CASE("model_work GEMM: [K,N] and [N,K] storage give the same work", "[model
 
 TEST_CASE("model_work GEMM: bf16 activations with fp8 weights", "[model][gemm]") {
   Fixture f;
-  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"c10::BFloat16", "float8_e4m3fnuz"});
+  TopnEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"c10::BFloat16", "float8_e4m3fnuz"});
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
@@ -105,7 +105,7 @@ TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry
   Fixture f;
   f.config.quant_method = "fp8";
   f.config.quant_weight_bytes = 1.0;
-  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
+  TopnEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
@@ -116,7 +116,7 @@ TEST_CASE("model_work GEMM: weight dtype from quantization_config when the entry
 TEST_CASE("model_work GEMM: env model_dtype beats the config dtype for weights", "[model][gemm]") {
   Fixture f;
   f.env.model_dtype = "fp8";
-  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
+  TopnEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.bfloat16"});
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   CHECK(w.weight_dtype == DtypeKey::fp8);
@@ -125,7 +125,7 @@ TEST_CASE("model_work GEMM: env model_dtype beats the config dtype for weights",
 
 TEST_CASE("model_work GEMM: a8w4 computes in fp8 and reads half-byte weights", "[model][gemm]") {
   Fixture f;
-  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.float8_e4m3fn", "mxfp4"});
+  TopnEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"torch.float8_e4m3fn", "mxfp4"});
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
   const double M = 64, K = 2048, N = 1024;
@@ -135,7 +135,7 @@ TEST_CASE("model_work GEMM: a8w4 computes in fp8 and reads half-byte weights", "
 
 TEST_CASE("model_work GEMM: est_shape M is the rows in flight", "[model][gemm]") {
   Fixture f;
-  TopNEntry e = gemm_entry({{256, 2048}, {1024, 2048}}, {"torch.bfloat16", "torch.bfloat16"});
+  TopnEntry e = gemm_entry({{256, 2048}, {1024, 2048}}, {"torch.bfloat16", "torch.bfloat16"});
   e.est_shape.decode = EstShape{64, std::nullopt, std::nullopt};
   WorkEstimate w = model_work(e, decode_regime(0.01), gemm_class(), f.ctx());
   REQUIRE(w.modeled);
@@ -174,7 +174,7 @@ TEST_CASE("model_work GEMM: unusable shapes are not modelled, with a reason", "[
 TEST_CASE("model_work: the unknown class is not modelled; a collective at tp 1 has no peers",
           "[model]") {
   Fixture f;
-  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"});
+  TopnEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {"bf16", "bf16"});
   Classification unknown;
   WorkEstimate w = model_work(e, decode_regime(0.05), unknown, f.ctx());
   CHECK_FALSE(w.modeled);
@@ -217,7 +217,7 @@ TEST_CASE(
     "model_work GEMM: without recorded dtypes the kernel's template types are the trace's word",
     "[model][gemm]") {
   Fixture f;  // a bf16 config without quantization_config
-  TopNEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {});
+  TopnEntry e = gemm_entry({{64, 2048}, {1024, 2048}}, {});
   e.name =
       "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
       "int>, cutlass::gemm::collective::CollectiveMma<cute::tuple<cute::C<128>, cute::C<128>, "

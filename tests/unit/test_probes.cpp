@@ -141,7 +141,7 @@ TEST_CASE("model_work_cases: count-weighted MoE over two captured batch sizes", 
   CHECK(w.t_unit_ms == rel((3000 * 0.098 + 1000 * 0.100) / 4000));
   // Each case alone, as stage A would model it at its M, then the count-weighted mean.
   auto alone = [&](double rows) {
-    TopNEntry e = m.entry;
+    TopnEntry e = m.entry;
     e.est_shape.decode = EstShape{rows, {}, {}};
     if (rows == 64) e.dtypes = set.kernels[0].cases[0].dtypes;  // case 1 names no dtypes
     return model_work(e, m.regime, m.cls, ModelContext{&m.env, &m.config, "", &m.peaks});

@@ -211,7 +211,7 @@ TEST_CASE("assign_projections: the vLLM gpt-oss prefill step by FLOPs", "[linear
 namespace {
 
 struct PlanHead {
-  TopN topn;
+  TopnDocument topn;
   std::vector<HeadEntry> head;
   ResolvedPeaks peaks;
   PlanHead() {
@@ -224,7 +224,7 @@ struct PlanHead {
                                    {"gemm_c", 36.0, 25.098},
                                    {"gemm_d", 36.0, 16.732},
                                    {"gemm_head", 1.0, 396.832}}) {
-      TopNEntry e;
+      TopnEntry e;
       e.index = topn.entries.size();
       e.name = e.short_name = name;
       e.calls = calls;
@@ -299,7 +299,7 @@ TEST_CASE(
   // gemm_c and gemm_d become one kernel launched 72 times a step at two grids (36 each)
   h.topn.entries.erase(h.topn.entries.begin() + 3);
   h.head.erase(h.head.begin() + 3);
-  TopNEntry& c = h.topn.entries[2];
+  TopnEntry& c = h.topn.entries[2];
   c.calls = 72;
   c.calls_per_step.decode = 72;
   c.base_latency_ms.decode = (25.098 + 16.732) / 2 / 1000.0;

@@ -11,8 +11,8 @@ using roofline::test::rel;
 
 namespace {
 
-ServingInfo serving(std::optional<double> prefill, std::optional<double> decode) {
-  ServingInfo s;
+TopnServing serving(std::optional<double> prefill, std::optional<double> decode) {
+  TopnServing s;
   s.present = true;
   s.n_prefill_steps = prefill;
   s.n_decode_steps = decode;
@@ -20,8 +20,8 @@ ServingInfo serving(std::optional<double> prefill, std::optional<double> decode)
 }
 
 // fused_moe_kernel of the worked example: both regimes, per-regime fields.
-TopNEntry moe_entry() {
-  TopNEntry e;
+TopnEntry moe_entry() {
+  TopnEntry e;
   e.name = "fused_moe_kernel";
   e.calls = 164560;
   e.avg_us = 53.789;
@@ -47,7 +47,7 @@ TEST_CASE("pick_regime: the worked example is decode, from calls_per_step x step
 
 TEST_CASE("pick_regime: the regime carrying the launches wins, not the one with more steps",
           "[regime]") {
-  TopNEntry e = moe_entry();
+  TopnEntry e = moe_entry();
   e.calls_per_step.prefill = 4000;  // 4000 x 24 = 96000 > 80 x 1000
   e.calls_per_step.decode = 80;
   RegimeChoice r = pick_regime(e, serving(24, 1000));
@@ -57,13 +57,13 @@ TEST_CASE("pick_regime: the regime carrying the launches wins, not the one with 
 }
 
 TEST_CASE("pick_regime: a single served regime is that regime", "[regime]") {
-  TopNEntry e = moe_entry();
+  TopnEntry e = moe_entry();
   e.served_regimes = {"prefill"};
   RegimeChoice r = pick_regime(e, serving(24, 2033));
   CHECK(r.regime == Regime::prefill);
   CHECK(r.t_ms.value() == rel(0.4196));
 
-  TopNEntry phase_only;
+  TopnEntry phase_only;
   phase_only.name = "context_attention_fwd";
   phase_only.phase = "prefill";
   phase_only.avg_us = 812.0;
@@ -71,7 +71,7 @@ TEST_CASE("pick_regime: a single served regime is that regime", "[regime]") {
 }
 
 TEST_CASE("pick_regime: phase_calls_measured when calls_per_step cannot be weighted", "[regime]") {
-  TopNEntry e = moe_entry();
+  TopnEntry e = moe_entry();
   e.calls_per_step = {};
   e.phase_calls_measured.prefill = 90000;
   e.phase_calls_measured.decode = 1000;
@@ -80,7 +80,7 @@ TEST_CASE("pick_regime: phase_calls_measured when calls_per_step cannot be weigh
 }
 
 TEST_CASE("pick_regime: without per-regime data the larger step count decides", "[regime]") {
-  TopNEntry e;
+  TopnEntry e;
   e.name = "rms_norm_kernel";
   e.avg_us = 3.2;
   e.calls = 4000;
@@ -93,11 +93,11 @@ TEST_CASE("pick_regime: without per-regime data the larger step count decides", 
 }
 
 TEST_CASE("pick_regime: with nothing, unknown and a note: decode is never assumed", "[regime]") {
-  TopNEntry e;
+  TopnEntry e;
   e.name = "mystery";
   e.avg_us = 12.5;
   e.calls = 100;
-  RegimeChoice r = pick_regime(e, ServingInfo{});
+  RegimeChoice r = pick_regime(e, TopnServing{});
   CHECK_FALSE(r.known);
   CHECK(regime_label(r) == "unknown");
   CHECK(any_contains(r.notes, {"regime unknown: ", "decode is never assumed"}));
@@ -106,7 +106,7 @@ TEST_CASE("pick_regime: with nothing, unknown and a note: decode is never assume
 }
 
 TEST_CASE("pick_regime: base_latency_ms of the other regime is not used", "[regime]") {
-  TopNEntry e;
+  TopnEntry e;
   e.name = "kernel_paged_attention_2d";
   e.avg_us = 141.0;
   e.served_regimes = {"decode"};
@@ -118,7 +118,7 @@ TEST_CASE("pick_regime: base_latency_ms of the other regime is not used", "[regi
 }
 
 TEST_CASE("pick_regime: calls_per_step of the chosen regime beats calls / steps", "[regime]") {
-  TopNEntry e = moe_entry();
+  TopnEntry e = moe_entry();
   e.calls = 999999;  // would give a different launches_per_step
   RegimeChoice r = pick_regime(e, serving(24, 2033));
   CHECK(r.launches_per_step.value() == rel(80));
@@ -128,7 +128,7 @@ TEST_CASE("pick_regime: a fractional launches-per-step figure is not used, on an
           "[regime]") {
   // A kernel launched in every other step of the ones counted: 1.5 a step is no whole number
   // (TRACES §4: within 5 %), so the steps counted are not the steps it ran in.
-  TopNEntry e = moe_entry();
+  TopnEntry e = moe_entry();
   e.calls_per_step.decode = 1.5;
   RegimeChoice r = pick_regime(e, serving(24, 2033));
   CHECK_FALSE(r.launches_per_step.has_value());
@@ -143,13 +143,13 @@ TEST_CASE("pick_regime: a fractional launches-per-step figure is not used, on an
 }
 
 TEST_CASE("pick_regime: without step data, what the signature says decides", "[regime]") {
-  TopNEntry e;
+  TopnEntry e;
   e.name = "flash_fwd_splitkv_kernel";
   e.avg_us = 40.0;
   RegimeHints hints;
   hints.signature_regime = Regime::prefill;
   hints.signature_why = "1024 queries per sequence: prefill or mixed ('_vllm_fa2_C::varlen_fwd')";
-  const RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+  const RegimeChoice r = pick_regime(e, TopnServing{}, hints);
   CHECK(r.known);
   CHECK(r.regime == Regime::prefill);
   CHECK(any_contains(r.notes, {"the signature says so: 1024 queries per sequence"}));

@@ -9,11 +9,11 @@ using namespace roofline::cli;
 
 namespace {
 
-TopN topn_with(std::initializer_list<double> pcts) {
-  TopN t;
+TopnDocument topn_with(std::initializer_list<double> pcts) {
+  TopnDocument t;
   std::size_t i = 0;
   for (double p : pcts) {
-    TopNEntry e;
+    TopnEntry e;
     e.index = i;
     e.rank = static_cast<long>(i + 1);
     e.name = "kernel_" + std::to_string(i);
@@ -24,7 +24,7 @@ TopN topn_with(std::initializer_list<double> pcts) {
   return t;
 }
 
-// Where each head entry sits in TopN::entries, in head order.
+// Where each head entry sits in TopnDocument::entries, in head order.
 std::vector<std::size_t> positions(const Head& h) {
   std::vector<std::size_t> out;
   for (const auto& e : h.entries) out.push_back(e.topn_position);
@@ -42,21 +42,21 @@ std::vector<std::string> ranking_names(const Head& h) {
 
 TEST_CASE("scope_to_head: threshold is inclusive and the order is biggest first", "[scope]") {
   // File order is not pct order: 4.99 is below the bar, 5.0 exactly is kept.
-  TopN t = topn_with({8.86, 4.99, 26.45, 5.0, 12.82});
+  TopnDocument t = topn_with({8.86, 4.99, 26.45, 5.0, 12.82});
   Head s = scope_to_head(t, ScopeOptions{5.0, 8});
   CHECK(positions(s) == std::vector<std::size_t>{2, 4, 0, 3});
   CHECK(s.skipped_count == 1);
 }
 
 TEST_CASE("scope_to_head: the cap keeps the biggest max_entries", "[scope]") {
-  TopN t = topn_with({6, 9, 7, 30, 8, 10});
+  TopnDocument t = topn_with({6, 9, 7, 30, 8, 10});
   Head s = scope_to_head(t, ScopeOptions{5.0, 3});
   CHECK(positions(s) == std::vector<std::size_t>{3, 5, 1});
   CHECK(s.skipped_count == 3);
 }
 
 TEST_CASE("scope_to_head: a custom threshold and an empty head", "[scope]") {
-  TopN t = topn_with({1.5, 0.9, 2.0});
+  TopnDocument t = topn_with({1.5, 0.9, 2.0});
   Head low = scope_to_head(t, ScopeOptions{1.0, 8});
   CHECK(positions(low) == std::vector<std::size_t>{2, 0});
   CHECK(low.skipped_count == 1);
@@ -66,7 +66,7 @@ TEST_CASE("scope_to_head: a custom threshold and an empty head", "[scope]") {
 }
 
 TEST_CASE("scope_to_head: ties keep the profiler's rank", "[scope]") {
-  TopN t = topn_with({7.0, 7.0, 7.0});
+  TopnDocument t = topn_with({7.0, 7.0, 7.0});
   t.entries[0].rank = 3;
   t.entries[1].rank = 1;
   t.entries[2].rank = 2;
@@ -77,7 +77,7 @@ TEST_CASE("scope_to_head: ties keep the profiler's rank", "[scope]") {
 TEST_CASE("scope_to_head: --head-key serving_weighted scopes and orders on serving_weighted_pct",
           "[scope]") {
   // A prefill-heavy capture: the decode kernel is small in the window, large in deployment.
-  TopN t = topn_with({30.0, 4.0, 8.0});
+  TopnDocument t = topn_with({30.0, 4.0, 8.0});
   t.entries[1].serving_weighted_pct = 27.1;
   t.entries[0].serving_weighted_pct = 12.0;
   t.entries[2].serving_weighted_pct = 3.0;
@@ -101,7 +101,7 @@ TEST_CASE("scope_to_head: --head-key serving_weighted scopes and orders on servi
 
 TEST_CASE("scope_to_head: serving_weighted falls back to pct_gpu_time where an entry has none",
           "[scope]") {
-  TopN t = topn_with({30.0, 6.0});
+  TopnDocument t = topn_with({30.0, 6.0});
   t.entries[1].serving_weighted_pct = 40.0;
   Head s = scope_to_head(t, ScopeOptions{5.0, 8, HeadKey::serving_weighted});
   CHECK(positions(s) == std::vector<std::size_t>{1, 0});
@@ -113,7 +113,7 @@ TEST_CASE("scope_to_head: serving_weighted falls back to pct_gpu_time where an e
   REQUIRE(s.findings.notes.size() == 1);
   CHECK(s.findings.notes[0].find("1 of 2 Top-N entries carry none") != std::string::npos);
 
-  TopN none = topn_with({30.0, 6.0});
+  TopnDocument none = topn_with({30.0, 6.0});
   Head n = scope_to_head(none, ScopeOptions{5.0, 8, HeadKey::serving_weighted});
   CHECK(positions(n) == std::vector<std::size_t>{0, 1});
   REQUIRE(n.findings.notes.size() == 1);
@@ -123,7 +123,7 @@ TEST_CASE("scope_to_head: serving_weighted falls back to pct_gpu_time where an e
 
 TEST_CASE("scope_to_head: each head entry keeps its Top-N record's place and identity", "[scope]") {
   // A broken record the loader skipped leaves index (the file's place) and position apart.
-  TopN t = topn_with({3.0, 9.0});
+  TopnDocument t = topn_with({3.0, 9.0});
   t.entries[1].index = 5;
   t.entries[1].short_name = "k1";
   t.entries[1].editable = false;
@@ -140,7 +140,7 @@ TEST_CASE("scope_to_head: each head entry keeps its Top-N record's place and ide
 TEST_CASE("scope_to_head: duplicate names get a #rank suffix", "[scope]") {
   const std::string wv =
       "void wvSplitK_hf_<__hip_bfloat16, 64, 2>(int, int, const __hip_bfloat16*)";
-  TopN t = topn_with({9.0, 6.0, 5.5, 5.2, 5.1});
+  TopnDocument t = topn_with({9.0, 6.0, 5.5, 5.2, 5.1});
   const std::vector<std::string> kernel = {wv, wv, "rms_norm_kernel", "triton_poi_fused_0",
                                            "triton_poi_fused_0"};
   const std::vector<std::optional<long>> rank = {2, 5, std::nullopt, std::nullopt, std::nullopt};
@@ -159,7 +159,7 @@ TEST_CASE("scope_to_head: duplicate names get a #rank suffix", "[scope]") {
 }
 
 TEST_CASE("scope_to_head: ranking names stay unique even when ranks repeat", "[scope]") {
-  TopN t = topn_with({20.0, 10.0, 8.0});
+  TopnDocument t = topn_with({20.0, 10.0, 8.0});
   for (auto& e : t.entries) e.name = "fused_moe_kernel";
   t.entries[0].rank = 3;
   t.entries[1].rank = 3;

@@ -88,9 +88,9 @@ TEST_CASE("signatures: one kernel's launches split by dims and grid, with time s
   CHECK(k.cases[1].count == 1.0);
   CHECK(k.cases[1].grid == std::vector<std::int64_t>{64, 2, 1});
 
-  const TopnDocument doc = build_topn(p, TopnOptions{}, {}, {});
-  REQUIRE(doc.entries.size() == 1);
-  const WorkloadCase& w = doc.entries[0].cases[0];
+  const TopnBuild doc = build_topn(p, TopnOptions{}, {}, {});
+  REQUIRE(doc.workload.size() == 1);
+  const WorkloadCase& w = doc.workload[0].cases[0];
   CHECK(w.mean_us == rel(14.0));
   CHECK(w.median_us == rel(12.0));
   CHECK(w.min_us == rel(10.0));

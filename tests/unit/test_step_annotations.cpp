@@ -305,13 +305,13 @@ TEST_CASE("serving block: the measured figures are written and read back by anal
           7, 7, 0, 50)},
       launched("k", 1, 10, 100, 5),
   }));
-  const TopnDocument doc = build_topn(p, TopnOptions{}, {}, {});
-  REQUIRE(doc.serving);
-  CHECK(doc.serving->decode_from == "mixed steps' generation parts");
-  const Loaded<TopN> t = parse_topn(render_topn_json(doc), "profile_topN.json");
+  const TopnDocument doc = build_topn(p, TopnOptions{}, {}, {}).topn;
+  REQUIRE(doc.serving.present);
+  CHECK(doc.serving.decode_from == "mixed steps' generation parts");
+  const Loaded<TopnDocument> t = parse_topn(render_topn_json(doc), "profile_topN.json");
   REQUIRE(t.value);
   CHECK(t.errors.empty());
-  const ServingInfo& s = t.value->serving;
+  const TopnServing& s = t.value->serving;
   CHECK(s.step_source == "user_annotation");
   CHECK(s.decode_batch.value() == 37);
   CHECK(s.decode_context.value() == rel(932.135));  // 34489 / 37, rounded to 3 decimals
@@ -335,8 +335,8 @@ TEST_CASE(
   REQUIRE(p.kernels.size() == 2);
   CHECK(p.kernels[0].name == "(unnamed kernel)");
   CHECK(p.kernels[1].name == "(unnamed memcpy)");
-  const TopnDocument doc = build_topn(p, TopnOptions{}, {}, {});
-  const Loaded<TopN> t = parse_topn(render_topn_json(doc), "profile_topN.json");
+  const TopnDocument doc = build_topn(p, TopnOptions{}, {}, {}).topn;
+  const Loaded<TopnDocument> t = parse_topn(render_topn_json(doc), "profile_topN.json");
   REQUIRE(t.value);
   CHECK(t.value->entries.size() == 2);
 }

@@ -34,10 +34,10 @@ ModelConfig hybrid_config() {
 }
 
 struct TestHead {
-  TopN topn;
+  TopnDocument topn;
   std::vector<HeadEntry> head;
   void add(const char* name, double calls, OpClass cls) {
-    TopNEntry e;
+    TopnEntry e;
     e.index = topn.entries.size();
     e.name = e.short_name = name;
     e.calls = calls;
@@ -148,7 +148,7 @@ TEST_CASE(
     "pick_regime: without step annotations, rows ≤ 2·conc is decode; a flat operand has no "
     "rows",
     "[steps][regime]") {
-  TopNEntry e;
+  TopnEntry e;
   e.name = "k";
   e.calls = 100;
   e.avg_us = 50.0;
@@ -159,7 +159,7 @@ TEST_CASE(
   hints.inferred = &inferred;
   hints.conc = 64.0;
   e.shapes = {{1, 128, 2048}, {2048, 2048}};  // leading 1 skipped: 128 rows ≤ 128
-  RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+  RegimeChoice r = pick_regime(e, TopnServing{}, hints);
   CHECK(r.regime == Regime::decode);
   CHECK(r.launches_per_step == 4.0);
   CHECK(any_contains(r.notes, {"128 rows, ≤ 2 × workload.conc 64"}));
@@ -168,11 +168,11 @@ TEST_CASE(
 
   e.signatures = {{{64, 2048}}, {{4096, 2048}}};  // the signature with the most rows decides
   e.shapes = e.signatures[0];
-  CHECK(pick_regime(e, ServingInfo{}, hints).regime == Regime::prefill);
+  CHECK(pick_regime(e, TopnServing{}, hints).regime == Regime::prefill);
 
   e.signatures.clear();
   e.shapes = {{268435456}, {268435456}};  // a 1 GiB memcpy: no rows in flight
-  const RegimeChoice flat = pick_regime(e, ServingInfo{}, hints);
+  const RegimeChoice flat = pick_regime(e, TopnServing{}, hints);
   CHECK_FALSE(flat.known);
   CHECK(any_contains(flat.notes, {"no operand rows to weigh against workload.conc"}));
 }
@@ -182,9 +182,9 @@ TEST_CASE(
 TEST_CASE("round_step_count: serving counts first, else steps inferred from the layer plan",
           "[steps][compare]") {
   const ModelConfig config = hybrid_config();
-  TopN t;
+  TopnDocument t;
   auto add = [&](const char* name, double calls, double pct) {
-    TopNEntry e;
+    TopnEntry e;
     e.index = t.entries.size();
     e.name = e.short_name = name;
     e.calls = calls;
@@ -255,10 +255,10 @@ TEST_CASE("pick_regime: an operand's rows are its dims but the last, attention's
   hints.conc = 16.0;
   hints.config = &*c.value;
   auto rows = [&](std::vector<std::vector<std::int64_t>> shapes) {
-    TopNEntry e;
+    TopnEntry e;
     e.name = "k";
     e.shapes = std::move(shapes);
-    RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+    RegimeChoice r = pick_regime(e, TopnServing{}, hints);
     REQUIRE(r.shape_rows);
     return std::make_pair(*r.shape_rows, r.regime);
   };
@@ -273,10 +273,10 @@ TEST_CASE("pick_regime: an operand's rows are its dims but the last, attention's
   SECTION("one forward pass, one regime: the dense GEMMs' rows decide") {
     hints.pass_regime = Regime::decode;
     hints.pass_why = "the dense GEMMs' rows (g 16) say decode";
-    TopNEntry e;
+    TopnEntry e;
     e.name = "copy";
     e.shapes = {{128, 8, 2048}};
-    RegimeChoice r = pick_regime(e, ServingInfo{}, hints);
+    RegimeChoice r = pick_regime(e, TopnServing{}, hints);
     CHECK(r.regime == Regime::decode);
     CHECK(contains(r.why, "but one forward pass has one regime"));
   }

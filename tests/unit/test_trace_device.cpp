@@ -210,7 +210,7 @@ TEST_CASE("trace device: written into the Top-N and read back", "[topn][device]"
                     9));
   TopnOptions o;
   const TopnDocument doc =
-      build_topn(p, o, builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
+      build_topn(p, o, builtin_kernel_classes_rules(), builtin_kernel_backends_rules()).topn;
   const std::string text = render_topn_json(doc);
   CHECK(text.find(R"("device": {
     "name": "AMD Instinct MI300X",
@@ -225,7 +225,7 @@ TEST_CASE("trace device: written into the Top-N and read back", "[topn][device]"
   REQUIRE(loaded.value);
   CHECK(loaded.errors.empty());
   REQUIRE(loaded.value->device);
-  const TopNDevice& d = *loaded.value->device;
+  const TopnDevice& d = *loaded.value->device;
   CHECK(d.name == "AMD Instinct MI300X");
   CHECK(d.vendor == "AMD");
   CHECK(d.arch == "gfx942");

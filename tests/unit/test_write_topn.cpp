@@ -1,5 +1,9 @@
 // render_topn_json / render_workload_json: the text loads back through parse_topn (the loader
-// `analyze` uses) with every field intact; workload-v1 carries each case; same input, same bytes.
+// `analyze` uses) with every field intact, and renders again to the same bytes (one vocabulary,
+// TopnDocument, on both sides); workload-v1 carries each case; same input, same bytes.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -29,13 +33,15 @@ WorkloadCase workload_case(std::vector<std::vector<std::int64_t>> dims,
 
 using Dims = std::vector<std::vector<std::int64_t>>;
 
-TopnDocument sample() {
-  TopnDocument d;
+TopnBuild sample_build() {
+  TopnBuild b;
+  TopnDocument& d = b.topn;
   d.source = "torch-trace";
   d.total_gpu_time_ms = 22.6844;
   d.num_kernel_launches = 480;
   d.num_distinct_kernels = 21;
-  ServingSummary s;
+  TopnServing s;
+  s.present = true;
   s.n_prefill_steps = 2;
   s.n_decode_steps = 18;
   s.decode_batch_captured = 64;
@@ -43,6 +49,7 @@ TopnDocument sample() {
   s.steady = true;
   d.serving = s;
   TopnEntry e;
+  e.index = 0;
   e.rank = 1;
   e.name = "nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT";
   e.short_name = e.name;
@@ -50,13 +57,14 @@ TopnDocument sample() {
   e.total_ms = 3.8486;
   e.avg_us = 192.429;
   e.pct_gpu_time = 16.97;
-  e.shapes = {Dims{{128, 8, 2048}, {128, 2048, 1536}}, Dims{{64, 8, 2048}, {64, 2048, 1536}}};
+  e.signatures = {Dims{{128, 8, 2048}, {128, 2048, 1536}}, Dims{{64, 8, 2048}, {64, 2048, 1536}}};
+  e.shapes = e.signatures.front();
+  e.dtypes_are_set = true;
   e.dtypes = {"c10::BFloat16"};
   e.classification = "library_gemm";
   e.backend_guess = "cublaslt";
   e.editable = false;
   e.opt_hint = "cuBLASLt GEMM \"nvjet\"";
-  e.has_regimes = true;
   e.phase = "both";
   e.served_regimes = {"prefill", "decode"};
   e.phase_calls_measured.prefill = 2;
@@ -65,11 +73,13 @@ TopnDocument sample() {
   e.calls_per_step.decode = 1;
   e.base_latency_ms.prefill = 0.25;
   e.base_latency_ms.decode = 0.18;
-  e.est_rows.prefill = 4096;
-  e.est_rows.decode = 64;
-  e.cases = {workload_case(Dims{{128, 8, 2048}, {128, 2048, 1536}}, Regime::decode, 18, 0.18),
-             workload_case(Dims{{64, 8, 2048}, {64, 2048, 1536}}, std::nullopt, 2, 0.25)};
+  e.est_shape.prefill = EstShape{4096, std::nullopt, std::nullopt};
+  e.est_shape.decode = EstShape{64, std::nullopt, std::nullopt};
+  WorkloadKernel ew;
+  ew.cases = {workload_case(Dims{{128, 8, 2048}, {128, 2048, 1536}}, Regime::decode, 18, 0.18),
+              workload_case(Dims{{64, 8, 2048}, {64, 2048, 1536}}, std::nullopt, 2, 0.25)};
   TopnEntry f;
+  f.index = 1;
   f.rank = 2;
   f.name = "Memcpy DtoD (Device -> Device)";
   f.short_name = "Memcpy DtoD";
@@ -79,9 +89,22 @@ TopnDocument sample() {
   f.pct_gpu_time = 44.17;
   f.classification = "memory";
   f.backend_guess = "unknown";
-  f.calls_without_shapes = 20;
+  WorkloadKernel fw;
+  fw.calls_without_shapes = 20;
   d.entries = {e, f};
-  return d;
+  b.workload = {ew, fw};
+  return b;
+}
+
+TopnDocument sample() {
+  return sample_build().topn;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace
@@ -93,7 +116,7 @@ TEST_CASE("render_topn_json: parse_topn reads back every field, shapes three lev
   INFO(text);
   CHECK(loaded.errors.empty());
   REQUIRE(loaded.value);
-  const TopN& t = *loaded.value;
+  const TopnDocument& t = *loaded.value;
   CHECK(t.source == "torch-trace");
   CHECK(t.total_gpu_time_ms.value() == 22.6844);
   CHECK(t.num_kernel_launches.value() == 480);
@@ -102,7 +125,7 @@ TEST_CASE("render_topn_json: parse_topn reads back every field, shapes three lev
   CHECK(t.serving.n_decode_steps.value() == 18);
   CHECK(t.serving.decode_batch_steady.value() == 64);
   REQUIRE(t.entries.size() == 2);
-  const TopNEntry& e = t.entries[0];
+  const TopnEntry& e = t.entries[0];
   CHECK(e.rank.value() == 1);
   CHECK(e.pct_gpu_time == 16.97);
   CHECK(e.pct_gpu_time_raw.dump() == "16.97");
@@ -124,7 +147,7 @@ TEST_CASE("render_topn_json: parse_topn reads back every field, shapes three lev
   CHECK(e.base_latency_ms.decode.value() == 0.18);
   CHECK(e.est_shape.prefill->m.value() == 4096);
   CHECK(e.est_shape.decode->m.value() == 64);
-  const TopNEntry& f = t.entries[1];
+  const TopnEntry& f = t.entries[1];
   CHECK(f.shapes.empty());
   CHECK_FALSE(f.editable);  // written as null: unknown
   CHECK(f.phase.empty());
@@ -136,7 +159,7 @@ TEST_CASE("render_topn_json: parse_topn reads back every field, shapes three lev
 }
 
 TEST_CASE("render_workload_json: workload-v1, one case per signature and dtypes", "[topn][write]") {
-  const std::string text = render_workload_json(sample());
+  const std::string text = render_workload_json(sample_build());
   const auto j = nlohmann::json::parse(text);
   CHECK(j["schema"] == "workload-v1");
   CHECK(j["source"] == "torch-trace");
@@ -164,6 +187,74 @@ TEST_CASE("parse_topn: a two-level shapes list is still one signature", "[topn][
   CHECK(loaded.errors.empty());
   CHECK(loaded.value->entries.at(0).shapes == Dims{{64, 2048}, {1024, 2048}});
   CHECK(loaded.value->entries.at(0).signatures.empty());
+}
+
+TEST_CASE("render_topn_json: every block reads back and renders to the same bytes",
+          "[topn][write][load]") {
+  TopnDocument d = sample();
+  d.device = TopnDevice{"NVIDIA H200",    "NVIDIA", "sm_90", 132, 150e9, "trace deviceProperties",
+                        "2 entries agree"};
+  d.world_size = 2;
+  d.serving.step_source = "user_annotation";
+  d.serving.decode_batch = 63.5;
+  d.serving.decode_from = "decode steps";
+  d.serving.decode_generation = TopnPartSums{18, 1143, std::nullopt, 2.5e6, std::nullopt, 7};
+  d.serving.unparsed_step_annotations = 1;
+  d.serving.unparsed_step_example = "execute_model_";
+  TopnGraphReplay g;
+  g.replays = 18;
+  g.launches = 900;
+  g.with_shapes = 850;
+  g.capture_given = true;
+  g.capture_windows = 4;
+  g.paired = 880;
+  g.unpaired_reasons = {{"no capture window of this size", 1, 20}};
+  g.unpaired_replays = {{4242, 20, 96, "no capture window of this size"}};
+  d.graph_replay = g;
+  d.entries[0].demangled = "void gemm<bf16>(Params)";
+  d.entries[0].demangle_note = "read from the _ZN prefix";
+  d.entries[0].op = "aten::mm";
+  d.entries[0].module = "Qwen2MLP.RowParallelLinear";
+  d.entries[0].est_shape.decode = EstShape{64, 1536, 2048};
+  d.entries[1].est_calls = 40;
+  d.entries[1].serving_weighted_pct = 12.5;
+  const std::string text = render_topn_json(d);
+  const auto loaded = parse_topn(text, "profile_topN.json");
+  INFO(text);
+  CHECK(loaded.errors.empty());
+  REQUIRE(loaded.value);
+  const TopnDocument& t = *loaded.value;
+  REQUIRE(t.device);
+  CHECK(t.device->note == "2 entries agree");
+  REQUIRE(t.graph_replay);
+  CHECK(t.graph_replay->unpaired_replays.at(0).step_size == 96);
+  CHECK(t.serving.decode_generation.sum_kv == 2.5e6);
+  CHECK_FALSE(t.serving.decode_generation.sum_q);
+  CHECK(t.entries.at(0).demangle_note == "read from the _ZN prefix");
+  CHECK(t.entries.at(0).est_shape.decode->n == 1536);
+  CHECK(render_topn_json(t) == text);
+}
+
+TEST_CASE(
+    "parse_topn then render_topn_json: every Top-N `roofline topn` wrote in the goldens, byte "
+    "for byte",
+    "[topn][write][load]") {
+  namespace fs = std::filesystem;
+  std::size_t checked = 0;
+  for (const auto& f :
+       fs::recursive_directory_iterator(fs::path(ROOFLINE_SOURCE_DIR) / "tests" / "golden")) {
+    if (f.path().filename() != "profile_topN.json" ||
+        f.path().string().find("expected") == std::string::npos)
+      continue;  // inputs are hand-written or a profiler's; `expected/` holds what topn wrote
+    const std::string text = slurp(f.path());
+    const auto loaded = parse_topn(text, f.path().string());
+    INFO(f.path().string());
+    CHECK(loaded.errors.empty());
+    REQUIRE(loaded.value);
+    CHECK(render_topn_json(*loaded.value) == text);
+    ++checked;
+  }
+  CHECK(checked >= 5);
 }
 
 }  // namespace unit_write_topn

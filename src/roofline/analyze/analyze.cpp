@@ -142,9 +142,10 @@ void load_calibration(Run& r) {
   r.verdict.calibration = detail::calibration_for(r.in, f);
   // Most launches inside graph replays: the run's short kernels have no CPU launch to blame.
   const auto& t = r.topn;
-  r.verdict.graph_replayed = t.graph_replay_launches && t.num_kernel_launches &&
-                             *t.num_kernel_launches > 0 &&
-                             *t.graph_replay_launches >= 0.9 * *t.num_kernel_launches;
+  const std::optional<double> replayed =
+      t.graph_replay ? t.graph_replay->launches : std::optional<double>();
+  r.verdict.graph_replayed = replayed && t.num_kernel_launches && *t.num_kernel_launches > 0 &&
+                             *replayed >= 0.9 * *t.num_kernel_launches;
   record(r.a, std::move(f));
 }
 

@@ -57,7 +57,7 @@ CalcResult calc(const CalcInput& in, const PeaksTable& table) {
     e.notes.push_back("no --pct: expected_e2e_gain_pct is computed for 0% of GPU time");
   for (const auto& n : e.verdict.notes) e.notes.push_back(n);
   if (!w.modeled) e.notes.push_back(w.unmodeled_reason);
-  e.advice = advise(e, TopN{}, r.peaks);
+  e.advice = advise(e, TopnDocument{}, r.peaks);
   e.ranking_name = e.name;
   return r;
 }

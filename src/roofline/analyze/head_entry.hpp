@@ -34,7 +34,7 @@ struct HeadShare {
 // One head entry, as each step leaves it. The renderers read it; `calc` builds one by hand.
 struct HeadEntry {
   // Step 1, scope_to_head: the Top-N record (copied), its share and its unique name.
-  std::size_t topn_position = 0;  // into TopN::entries
+  std::size_t topn_position = 0;  // into TopnDocument::entries
   std::size_t topn_index = 0;     // the record's place in the file's top_kernels[]
   std::optional<long> rank;
   std::string name, short_name;

@@ -18,7 +18,7 @@ struct Run {
   Run(const AnalyzeInputs& inputs, const AnalyzeOptions& options);
   const AnalyzeInputs& in;
   const AnalyzeOptions& opts;
-  const TopN topn;  // the Top-N read, or an empty one
+  const TopnDocument topn;  // the Top-N read, or an empty one
   // env_report.json, or what the Top-N measured standing in for it (stand_in, pass inputs);
   // null when neither says anything.
   const EnvReport* env = nullptr;
@@ -44,13 +44,13 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in);
 // the Top-N measured (the trace's device, the step annotations' decode batch and context, the
 // world size as TP when a GEMM shape shows it). nullopt when neither says anything. Notes say
 // where each figure came from; a disagreement is a warning naming both (the env report wins).
-std::optional<EnvReport> effective_env(const EnvReport* env, const TopN& topn,
+std::optional<EnvReport> effective_env(const EnvReport* env, const TopnDocument& topn,
                                        const ModelConfig* config, Findings& found);
 // True when the Top-N can stand in for a missing env report: a device with an arch and a serving
 // block measured from step annotations.
-bool topn_stands_in(const TopN& topn);
+bool topn_stands_in(const TopnDocument& topn);
 // What the report header says about the run.
-RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env,
+RunInfo describe_run(const AnalyzeInputs& in, const TopnDocument& topn, const EnvReport* env,
                      const ModelConfig* config);
 // The denominators (resolve_peaks over the table read, else the built-in one), what a
 // user-supplied table got wrong (it still serves what it can) and the L1 diagnostic.
@@ -65,7 +65,7 @@ std::string config_status(const AnalyzeInputs& in, const ModelConfig* config);
 // ---------------------------------- Everything one entry's analysis shares with the others (the
 // Top-N, config and denominators).
 struct EntryContext {
-  const TopN& topn;
+  const TopnDocument& topn;
   const ModelContext& model;
   const ResolvedPeaks& peaks;
   const VerdictParams& verdict;

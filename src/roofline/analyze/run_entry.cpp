@@ -10,7 +10,7 @@ namespace {
 
 // The Top-N record a shapeless GEMM is modelled as: its est_shape for the regime is the
 // projection the linear plan assigned it (docs/method.md §22.4).
-TopNEntry as_projection(TopNEntry top, Regime regime, const ProjectionAssignment& a) {
+TopnEntry as_projection(TopnEntry top, Regime regime, const ProjectionAssignment& a) {
   EstShape est;
   est.m = a.m;
   est.n = a.projection->n;
@@ -21,7 +21,7 @@ TopNEntry as_projection(TopNEntry top, Regime regime, const ProjectionAssignment
 
 // Stage A: the linear plan's projection for a shapeless GEMM (its L2 problem when none fits),
 // else the model of the entry's own Top-N record.
-WorkEstimate stage_a_work(const HeadEntry& e, const TopNEntry& top, const EntryContext& ctx) {
+WorkEstimate stage_a_work(const HeadEntry& e, const TopnEntry& top, const EntryContext& ctx) {
   if (e.projection && !e.projection->projection) {
     WorkEstimate w;
     w.unmodeled_reason = "GEMM without shapes, and the linear plan assigns it no projection: " +
@@ -84,7 +84,7 @@ std::vector<std::string> entry_notes(const HeadEntry& e) {
 
 HeadEntry analyze_entry(HeadEntry e, const EntryContext& ctx) {
   test_fault_point("entry");
-  const TopNEntry& top = ctx.topn.entries[e.topn_position];
+  const TopnEntry& top = ctx.topn.entries[e.topn_position];
   // Stage A: bytes and FLOPs of one logical unit from the Top-N (its call signatures, as cases,
   // when it has them; a shapeless GEMM's projection) and the config; the shapes may overrule the
   // name.

@@ -24,7 +24,7 @@ void disagree(Findings& found, std::string text) {
       Diagnostic{Severity::warning, std::nullopt, Topic::input, "", std::move(text)});
 }
 
-std::string device_text(const TopNDevice& d) {
+std::string device_text(const TopnDevice& d) {
   std::string out = d.name.empty() ? std::string("(unnamed)") : d.name;
   if (!d.arch.empty()) out += ", " + d.arch;
   if (d.cu_count) out += fmt::format(", {} CUs", format_g(*d.cu_count));
@@ -34,7 +34,7 @@ std::string device_text(const TopNDevice& d) {
 
 // The device: the env report's fields where it gives them, the trace's otherwise; a note names
 // what was taken from the trace.
-void take_device(EnvReport& e, const TopNDevice& d, Findings& found) {
+void take_device(EnvReport& e, const TopnDevice& d, Findings& found) {
   const std::string arch = normalize_arch(d.arch);
   std::vector<std::string> taken;
   if (e.arch.empty() && !arch.empty()) {
@@ -72,7 +72,7 @@ void take_device(EnvReport& e, const TopNDevice& d, Findings& found) {
 
 // The workload: the env report's decode batch where it gives one, the measured one otherwise;
 // the measured decode context always (the env report only allows the isl + osl/2 guess).
-void take_workload(Workload& w, const ServingInfo& s, Findings& found) {
+void take_workload(Workload& w, const TopnServing& s, Findings& found) {
   if (s.decode_batch && *s.decode_batch > 0) {
     if (!w.conc) {
       w.conc = s.decode_batch;
@@ -87,7 +87,7 @@ void take_workload(Workload& w, const ServingInfo& s, Findings& found) {
   // Σkv / requests from the sums themselves where they are written (the block's decode_context
   // is rounded to three decimals): the decode steps' generation parts, else the mixed steps'.
   std::optional<double> context = s.decode_context;
-  for (const ServingPartSums* part : {&s.decode_generation, &s.prefill_generation})
+  for (const TopnPartSums* part : {&s.decode_generation, &s.prefill_generation})
     if (part->sum_kv && part->requests && *part->requests > 0) {
       context = *part->sum_kv / *part->requests;
       break;
@@ -105,7 +105,7 @@ void take_workload(Workload& w, const ServingInfo& s, Findings& found) {
 }
 
 // A per-rank size of the config divided by `ws` that a GEMM operand of the Top-N shows.
-bool shapes_show_world_size(const TopN& topn, const ModelConfig& c, double ws) {
+bool shapes_show_world_size(const TopnDocument& topn, const ModelConfig& c, double ws) {
   std::vector<double> sizes;
   auto add = [&](const std::optional<double>& v, double k = 1.0) {
     if (v && *v > 0) sizes.push_back(k * *v / ws);
@@ -119,7 +119,7 @@ bool shapes_show_world_size(const TopN& topn, const ModelConfig& c, double ws) {
     sizes.push_back(*c.n_heads * *c.head_dim / ws);
     if (c.n_kv_heads) sizes.push_back((*c.n_heads + 2.0 * *c.n_kv_heads) * *c.head_dim / ws);
   }
-  for (const TopNEntry& e : topn.entries)
+  for (const TopnEntry& e : topn.entries)
     for (const auto& op : e.shapes)
       if (op.size() >= 2)
         for (const std::int64_t d : op)
@@ -128,7 +128,8 @@ bool shapes_show_world_size(const TopN& topn, const ModelConfig& c, double ws) {
   return false;
 }
 
-void take_world_size(EnvReport& e, const TopN& topn, const ModelConfig* config, Findings& found) {
+void take_world_size(EnvReport& e, const TopnDocument& topn, const ModelConfig* config,
+                     Findings& found) {
   if (e.tp_given || !topn.world_size || *topn.world_size <= 1) return;
   const double ws = *topn.world_size;
   if (config && shapes_show_world_size(topn, *config, ws)) {
@@ -147,13 +148,13 @@ void take_world_size(EnvReport& e, const TopN& topn, const ModelConfig* config, 
 
 }  // namespace
 
-bool topn_stands_in(const TopN& topn) {
-  const ServingInfo& s = topn.serving;
+bool topn_stands_in(const TopnDocument& topn) {
+  const TopnServing& s = topn.serving;
   return topn.device && !topn.device->arch.empty() && s.present && !s.step_source.empty() &&
          (s.decode_batch || s.prefill_tokens_per_step);
 }
 
-std::optional<EnvReport> effective_env(const EnvReport* env, const TopN& topn,
+std::optional<EnvReport> effective_env(const EnvReport* env, const TopnDocument& topn,
                                        const ModelConfig* config, Findings& found) {
   const bool measured = topn.serving.present && !topn.serving.step_source.empty();
   if (!env && !topn.device && !measured) return std::nullopt;

@@ -13,7 +13,7 @@ namespace roofline::analyze::detail {
 Run::Run(const AnalyzeInputs& inputs, const AnalyzeOptions& options)
     : in(inputs),
       opts(options),
-      topn(inputs.topn.loaded.value.value_or(TopN{})),
+      topn(inputs.topn.loaded.value.value_or(TopnDocument{})),
       env(inputs.env.loaded.value ? &*inputs.env.loaded.value : nullptr),
       config(inputs.config.loaded.value ? &*inputs.config.loaded.value : nullptr),
       verdict(options.verdict) {
@@ -37,7 +37,7 @@ Findings input_findings(const AnalyzeInputs& in) {
   // A Top-N that names its device and measured its steps needs no env report (a note, not L5).
   // One that names only its device is an optional input too: what it lacks degrades the models
   // that need it, each saying so.
-  const TopN* topn = in.topn.loaded.value ? &*in.topn.loaded.value : nullptr;
+  const TopnDocument* topn = in.topn.loaded.value ? &*in.topn.loaded.value : nullptr;
   const bool stands_in = topn && topn_stands_in(*topn);
   const bool device_only = topn && !stands_in && topn->device && !topn->device->arch.empty();
   if (stands_in && !in.env.found)
@@ -83,16 +83,16 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in) {
 namespace {
 
 // The report's Inputs row: exactly the files read, each with what the run took from it.
-std::string inputs_read(const AnalyzeInputs& in, const TopN& topn) {
+std::string inputs_read(const AnalyzeInputs& in, const TopnDocument& topn) {
   std::vector<std::string> parts;
   std::string from_topn = "kernels and times";
   if (topn.device) from_topn += ", the GPU";
   if (topn.serving.present && !topn.serving.step_source.empty()) from_topn += ", the steps";
-  if (topn.graph_capture_given && topn.graph_replay_launches)
+  if (const auto& g = topn.graph_replay; g && g->capture_given && g->launches)
     from_topn += fmt::format(
         ", the shapes of {:g} of its {:g} graph-replayed launches from the "
         "graph-capture trace (--capture)",
-        topn.graph_replay_paired.value_or(0.0), *topn.graph_replay_launches);
+        g->paired.value_or(0.0), *g->launches);
   parts.push_back(fmt::format("{}: {}", in.topn.display, from_topn));
   if (in.workload.found && in.workload.display != in.topn.display)
     parts.push_back(fmt::format("{}: per-case counts and latencies", in.workload.display));
@@ -114,7 +114,7 @@ std::string inputs_read(const AnalyzeInputs& in, const TopN& topn) {
 
 }  // namespace
 
-RunInfo describe_run(const AnalyzeInputs& in, const TopN& topn, const EnvReport* env,
+RunInfo describe_run(const AnalyzeInputs& in, const TopnDocument& topn, const EnvReport* env,
                      const ModelConfig* config) {
   RunInfo run;
   if (env) {

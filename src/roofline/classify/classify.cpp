@@ -74,7 +74,7 @@ constexpr std::array<std::string_view, 3> k_attn_reduce_tokens{"reduce", "combin
 
 // The mangled name too where its demangled form lost the template arguments (read from the `_Z`
 // prefix only): a family named inside them (`cutlass::Kernel<…MoeFCGemm…>`) is still seen.
-bool any_matches(const TopNEntry& e, std::string_view pattern) {
+bool any_matches(const TopnEntry& e, std::string_view pattern) {
   const bool lost_templates = !e.demangled.empty() && e.name.rfind("_Z", 0) == 0 &&
                               e.demangled.find('<') == std::string::npos;
   for (const std::string* field : {&detail::matched_name(e), &e.short_name})
@@ -94,14 +94,14 @@ Classification from_rule(const ClassRule& r, std::string_view source) {
 }
 
 // The user's overrides, in the order given: the first that matches wins.
-std::optional<Classification> first_override(const TopNEntry& e, const ClassRules& rules) {
+std::optional<Classification> first_override(const TopnEntry& e, const ClassRules& rules) {
   for (const ClassRule& r : rules.overrides)
     if (any_matches(e, r.pattern)) return from_rule(r, "--classify");
   return std::nullopt;
 }
 
 // The family table's comm rows (`comm`) or its other rows: the longest matching pattern wins.
-std::optional<Classification> family(const TopNEntry& e, const ClassRules& rules, bool comm) {
+std::optional<Classification> family(const TopnEntry& e, const ClassRules& rules, bool comm) {
   const std::vector<ClassRule>& f = rules.families;
   const ClassRule* r = longest_match(
       f.data(), f.data() + f.size(), {detail::matched_name(e), e.short_name},
@@ -113,14 +113,14 @@ std::optional<Classification> family(const TopNEntry& e, const ClassRules& rules
 // Inductor's generated pointwise and reduction kernels (`triton_{poi,red,per}_*`, docs/method.md
 // §7.2) are elementwise work whatever ops their fused body names (`moe_forward`, `all_reduce`,
 // `attention`): only the elementwise rows may refine their kind.
-bool inductor_elementwise(const TopNEntry& e) {
+bool inductor_elementwise(const TopnEntry& e) {
   for (std::string_view n : {std::string_view(e.name), std::string_view(e.short_name)})
     for (std::string_view p : {"triton_poi_", "triton_red_", "triton_per_", "triton_for_"})
       if (n.substr(0, p.size()) == p) return true;
   return false;
 }
 
-std::optional<Classification> inductor_family(const TopNEntry& e, const ClassRules& rules) {
+std::optional<Classification> inductor_family(const TopnEntry& e, const ClassRules& rules) {
   const std::vector<ClassRule>& f = rules.families;
   const ClassRule* r =
       longest_match(f.data(), f.data() + f.size(), {detail::matched_name(e), e.short_name},
@@ -129,7 +129,7 @@ std::optional<Classification> inductor_family(const TopNEntry& e, const ClassRul
   return from_rule(*r, "kernel_classes.tsv");
 }
 
-std::optional<Classification> collective_token(const TopNEntry& e) {
+std::optional<Classification> collective_token(const TopnEntry& e) {
   for (std::string_view token : k_collective_tokens)
     if (any_matches(e, token)) {
       Classification c;
@@ -142,7 +142,7 @@ std::optional<Classification> collective_token(const TopNEntry& e) {
 }
 
 // A MoE, attention or GEMM name token: the kernel does its op's own work.
-bool names_main_work(const TopNEntry& e) {
+bool names_main_work(const TopnEntry& e) {
   for (std::size_t g = 0; g + 1 < k_token_groups.size(); ++g)
     for (std::string_view token : k_token_groups[g].tokens)
       if (!token.empty() && any_matches(e, token)) return true;
@@ -151,7 +151,7 @@ bool names_main_work(const TopNEntry& e) {
 
 // A helper kernel of its launching op (docs/method.md §7.1): the class it keeps, or nullopt when
 // the kernel does the op's own work. `where` names the op's table row.
-std::optional<Classification> helper_of_op(const TopNEntry& e, const ClassRule& op,
+std::optional<Classification> helper_of_op(const TopnEntry& e, const ClassRule& op,
                                            const std::string& where) {
   Classification c;
   if (op.op_class == OpClass::attn)
@@ -181,7 +181,7 @@ std::optional<Classification> helper_of_op(const TopNEntry& e, const ClassRule& 
 }
 
 // docs/method.md §7.1 rule 5: the op that launched the kernel, by data/kernel_ops.tsv.
-std::optional<Classification> launching_op(const TopNEntry& e, const ClassRules& rules) {
+std::optional<Classification> launching_op(const TopnEntry& e, const ClassRules& rules) {
   if (e.op.empty()) return std::nullopt;
   const std::vector<ClassRule>& ops = rules.ops ? *rules.ops : builtin_kernel_ops_rules();
   const ClassRule* r = longest_match(ops.data(), ops.data() + ops.size(), {e.op},
@@ -195,7 +195,7 @@ std::optional<Classification> launching_op(const TopNEntry& e, const ClassRules&
   return c;
 }
 
-std::optional<Classification> name_token(const TopNEntry& e) {
+std::optional<Classification> name_token(const TopnEntry& e) {
   for (const TokenGroup& group : k_token_groups)
     for (std::string_view token : group.tokens) {
       if (token.empty() || !any_matches(e, token)) continue;
@@ -207,7 +207,7 @@ std::optional<Classification> name_token(const TopNEntry& e) {
   return std::nullopt;
 }
 
-Classification by_profiler(const TopNEntry& e) {
+Classification by_profiler(const TopnEntry& e) {
   const std::string& p = e.classification;
   Classification c;
   if (p == "library_gemm")
@@ -226,7 +226,7 @@ Classification by_profiler(const TopNEntry& e) {
   return c;
 }
 
-Classification classify_by_rules(const TopNEntry& e, const ClassRules& rules) {
+Classification classify_by_rules(const TopnEntry& e, const ClassRules& rules) {
   if (auto c = first_override(e, rules)) return *c;
   if (inductor_elementwise(e))
     if (auto c = inductor_family(e, rules)) return *c;
@@ -240,7 +240,7 @@ Classification classify_by_rules(const TopNEntry& e, const ClassRules& rules) {
 
 }  // namespace
 
-Classification classify(const TopNEntry& e, const ClassRules& rules) {
+Classification classify(const TopnEntry& e, const ClassRules& rules) {
   Classification c = classify_by_rules(e, rules);
   c.notes.push_back(fmt::format("op class {} by {}{}", to_string(c.op_class), c.rule,
                                 c.detail.empty() ? "" : fmt::format(" [{}]", to_string(c.detail))));

@@ -33,6 +33,6 @@ struct Classification {
 // keeps its own class), name tokens, the profiler's classification. Patterns are matched against
 // the entry's demangled name (else its raw name, the join key) and short name by the token rule
 // (§7.2).
-Classification classify(const TopNEntry& entry, const ClassRules& rules);
+Classification classify(const TopnEntry& entry, const ClassRules& rules);
 
 }  // namespace roofline::classify

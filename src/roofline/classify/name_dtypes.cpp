@@ -132,7 +132,7 @@ void template_dtypes(std::string_view text, Classification& c) {
 
 }  // namespace
 
-void read_name_dtypes(const TopNEntry& e, Classification& c) {
+void read_name_dtypes(const TopnEntry& e, Classification& c) {
   for (const std::string* field : {&matched_name(e), &e.short_name}) {
     if (const std::string_view letters = nvjet_letters(*field); letters.substr(0, 2) == "qq") {
       c.operand_dtype = c.activation_dtype = "fp8";

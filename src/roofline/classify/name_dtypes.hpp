@@ -11,7 +11,7 @@ namespace roofline::classify::detail {
 
 // The name the classification patterns read (docs/method.md §7.1): the demangled one when `topn`
 // wrote one, else the raw name (which stays the join key either way).
-inline const std::string& matched_name(const TopNEntry& e) {
+inline const std::string& matched_name(const TopnEntry& e) {
   return e.demangled.empty() ? e.name : e.demangled;
 }
 
@@ -22,6 +22,6 @@ inline const std::string& matched_name(const TopNEntry& e) {
 // types (`float_e4m3_t`, `Float8_e4m3fn`, `float_e2m1_t`, cutlass3x `ue4m3xe2m1`: fp8 or
 // block-scaled fp4 operands, with the scale block the scale type implies). Other names leave `c`
 // as it is.
-void read_name_dtypes(const TopNEntry& e, Classification& c);
+void read_name_dtypes(const TopnEntry& e, Classification& c);
 
 }  // namespace roofline::classify::detail

@@ -67,7 +67,7 @@ void default_paths(AnalyzeArgs& a) {
 }
 
 // Writes the Top-N and its workload into `dir`, as `roofline topn -o DIR` would.
-bool write_topn_files(const AnalyzeArgs& a, const TopnDocument& doc, const fs::path& dir,
+bool write_topn_files(const AnalyzeArgs& a, const TopnBuild& build, const fs::path& dir,
                       std::vector<std::string>& written) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -76,8 +76,9 @@ bool write_topn_files(const AnalyzeArgs& a, const TopnDocument& doc, const fs::p
                          ec.message()));
     return false;
   }
-  for (const auto& [name, text] : {std::pair{"profile_topN.json", render_topn_json(doc)},
-                                   std::pair{"profile_workload.json", render_workload_json(doc)}}) {
+  for (const auto& [name, text] :
+       {std::pair{"profile_topN.json", render_topn_json(build.topn)},
+        std::pair{"profile_workload.json", render_workload_json(build)}}) {
     if (const auto error = write_atomic(dir / name, text, a.fsync)) {
       err_line("nothing written: " + *error);
       return false;
@@ -93,19 +94,19 @@ int run_analyze_trace(AnalyzeArgs a) {
   analyze_trace_impl::refuse_folder_options(a);
   analyze_trace_impl::default_paths(a);
   prepare_options(a);
-  const std::optional<TopnDocument> doc =
+  const std::optional<TopnBuild> build =
       topn_from_traces(a.traces, a.captures, analyze_trace_impl::k_topn_kernels);
-  if (!doc) {
+  if (!build) {
     err_line("nothing written: fix or leave out the trace(s) above");
     return analyze_trace_impl::k_exit_bad_trace;
   }
   a.paths.built_topn = BuiltTopN{
       fmt::format("{} (Top-N built in memory)", analyze_trace_impl::traces_display(a.traces)),
-      render_topn_json(*doc), render_workload_json(*doc)};
+      render_topn_json(build->topn), render_workload_json(*build)};
   const AnalyzeInputs inputs = load_analyze_inputs(a);
   const std::filesystem::path dir = analyze_trace_impl::trace_out_dir(a);
   std::vector<std::string> written;
-  if (!analyze_trace_impl::write_topn_files(a, *doc, dir, written)) return k_exit_write;
+  if (!analyze_trace_impl::write_topn_files(a, *build, dir, written)) return k_exit_write;
   return analyze_and_write(a, inputs, dir, std::move(written));
 }
 

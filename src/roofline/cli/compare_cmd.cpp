@@ -35,14 +35,14 @@ void check_rounds(const CompareArgs& args, const fs::path& dir) {
 }
 
 // Round B's Top-N (its measurements); a usage error when it is missing or unusable.
-TopN load_measurements(const fs::path& dir, const std::string& b) {
+TopnDocument load_measurements(const fs::path& dir, const std::string& b) {
   const fs::path topn_b_path = round_dir(dir, b) / "profile_topN.json";
   const std::string topn_b_name = fmt::format("profile/round_{}/profile_topN.json", b);
   FileText text_b = read_text_file(topn_b_path, k_max_json_bytes);
   if (!text_b.found)
     throw UsageError(
         fmt::format("compare --round {}: {} not found (round B's measurements)", b, topn_b_name));
-  Loaded<TopN> topn_b = parse_topn(text_b.text, topn_b_name);
+  Loaded<TopnDocument> topn_b = parse_topn(text_b.text, topn_b_name);
   for (const auto& e : topn_b.errors) err_line("warning: " + e);
   if (!text_b.error.empty() || !topn_b.value)
     throw UsageError(fmt::format("compare --round {}: {} is unusable{}", b, topn_b_name,
@@ -61,7 +61,7 @@ RoundPredictions load_predictions(const fs::path& dir, const std::string& a) {
 }
 
 // Round A's Top-N, when it is there and readable (for its GPU time per step).
-std::optional<TopN> load_baseline_topn(const fs::path& dir, const std::string& a) {
+std::optional<TopnDocument> load_baseline_topn(const fs::path& dir, const std::string& a) {
   if (FileText t = read_text_file(round_dir(dir, a) / "profile_topN.json", k_max_json_bytes);
       t.found && t.error.empty())
     return parse_topn(t.text, fmt::format("profile/round_{}/profile_topN.json", a)).value;
@@ -130,9 +130,9 @@ int run_compare(const CompareArgs& args) {
   check_rounds(args, dir);
   const std::string& a = args.rounds[0];
   const std::string& b = args.rounds[1];
-  const TopN topn_b = load_measurements(dir, b);
+  const TopnDocument topn_b = load_measurements(dir, b);
   const RoundPredictions preds = load_predictions(dir, a);
-  const std::optional<TopN> topn_a = load_baseline_topn(dir, a);
+  const std::optional<TopnDocument> topn_a = load_baseline_topn(dir, a);
   const InputFile<ModelConfig> config = load_config(dir, b);
 
   CompareInput in;

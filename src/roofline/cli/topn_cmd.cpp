@@ -27,12 +27,12 @@ constexpr int k_exit_bad_input = 1;
 }  // namespace
 
 int run_topn(const TopnArgs& args) {
-  const std::optional<TopnDocument> built = topn_from_traces(args.traces, args.captures, args.top);
+  const std::optional<TopnBuild> built = topn_from_traces(args.traces, args.captures, args.top);
   if (!built) {
     err_line("nothing written: fix or leave out the file(s) above");
     return k_exit_bad_input;
   }
-  const TopnDocument& doc = *built;
+  const TopnDocument& doc = built->topn;
   std::error_code ec;
   fs::path out = args.out;
   if (fs::is_directory(out, ec)) out /= "profile_topN.json";
@@ -47,18 +47,19 @@ int run_topn(const TopnArgs& args) {
   }
   const fs::path workload = (dir.empty() ? fs::path(".") : dir) / "profile_workload.json";
   for (const auto& [path, text] :
-       {std::pair{out, render_topn_json(doc)}, std::pair{workload, render_workload_json(doc)}}) {
+       {std::pair{out, render_topn_json(doc)}, std::pair{workload, render_workload_json(*built)}}) {
     if (const auto error = write_atomic(path, text, args.fsync)) {
       err_line("not written: " + *error);
       return k_exit_write;
     }
   }
   fmt::print("roofline topn: {} of {} kernels, {} launches, {} ms of GPU time ({}{})\n",
-             doc.entries.size(), doc.num_distinct_kernels, doc.num_kernel_launches,
-             doc.total_gpu_time_ms, doc.source,
-             doc.serving ? fmt::format(", {} prefill + {} decode steps",
-                                       doc.serving->n_prefill_steps, doc.serving->n_decode_steps)
-                         : std::string());
+             doc.entries.size(), doc.num_distinct_kernels.value_or(0.0),
+             doc.num_kernel_launches.value_or(0.0), doc.total_gpu_time_ms.value_or(0.0), doc.source,
+             doc.serving.present ? fmt::format(", {} prefill + {} decode steps",
+                                               doc.serving.n_prefill_steps.value_or(0.0),
+                                               doc.serving.n_decode_steps.value_or(0.0))
+                                 : std::string());
   fmt::print("  wrote {}\n  wrote {}\n", out.string(), workload.string());
   return k_exit_ok;
 }

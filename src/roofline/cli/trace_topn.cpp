@@ -9,9 +9,9 @@
 
 namespace roofline::cli {
 
-std::optional<TopnDocument> topn_from_traces(const std::vector<std::string>& traces,
-                                             const std::vector<std::string>& captures,
-                                             std::size_t top) {
+std::optional<TopnBuild> topn_from_traces(const std::vector<std::string>& traces,
+                                          const std::vector<std::string>& captures,
+                                          std::size_t top) {
   std::optional<CaptureRead> capture;
   if (!captures.empty()) {
     capture = read_capture_traces({captures.begin(), captures.end()});
@@ -34,10 +34,10 @@ std::optional<TopnDocument> topn_from_traces(const std::vector<std::string>& tra
   if (failed) return std::nullopt;
   TopnOptions options;
   options.top = top;
-  TopnDocument doc = build_topn(merge_profiles(std::move(profiles)), options,
-                                builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
-  for (const auto& w : doc.warnings) err_line("warning: " + w);
-  return doc;
+  TopnBuild build = build_topn(merge_profiles(std::move(profiles)), options,
+                               builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
+  for (const auto& w : build.warnings) err_line("warning: " + w);
+  return build;
 }
 
 }  // namespace roofline::cli

@@ -14,8 +14,8 @@ namespace roofline::cli {
 // Reads the capture traces, then every trace (notes and warnings to stderr, each naming its
 // file), merges them by kernel name and builds the Top-N of the `top` kernels with the most GPU
 // time. nullopt when a trace could not be read (the reason already on stderr).
-std::optional<TopnDocument> topn_from_traces(const std::vector<std::string>& traces,
-                                             const std::vector<std::string>& captures,
-                                             std::size_t top);
+std::optional<TopnBuild> topn_from_traces(const std::vector<std::string>& traces,
+                                          const std::vector<std::string>& captures,
+                                          std::size_t top);
 
 }  // namespace roofline::cli

@@ -88,7 +88,7 @@ struct CountersInput {
 
 struct AnalyzeInputs {
   std::optional<std::string> round;  // the round named on the command line, if any
-  InputFile<TopN> topn;
+  InputFile<TopnDocument> topn;
   InputFile<EnvReport> env;
   InputFile<ModelConfig> config;
   InputFile<PeaksTable> peaks;  // origin builtin: the table compiled from data/peaks.md

@@ -50,8 +50,8 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
 
 // The JSON loaders. Text nested deeper than `limits.max_depth` is refused before parsing; a Top-N
 // with more than `limits.max_entries` kernels keeps the first ones and says so.
-Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
-                        const InputLimits& limits = {});
+Loaded<TopnDocument> parse_topn(std::string_view text, const std::string& display_name,
+                                const InputLimits& limits = {});
 Loaded<EnvReport> parse_env_report(std::string_view text, const std::string& display_name,
                                    const InputLimits& limits = {});
 Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string& display_name,

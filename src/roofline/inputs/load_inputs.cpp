@@ -240,12 +240,12 @@ AnalyzeInputs load_inputs(const InputPaths& paths) {
   const fs::path topn_path =
       paths.topn ? *paths.topn : round_dir(dir, paths.round.value_or("0")) / "profile_topN.json";
   if (paths.built_topn) {
-    in.topn = built_file<TopN>(paths.built_topn->topn_json, paths.built_topn->display, paths.limits,
-                               parse_topn);
+    in.topn = built_file<TopnDocument>(paths.built_topn->topn_json, paths.built_topn->display,
+                                       paths.limits, parse_topn);
     in.workload = built_file<ProbeSet>(paths.built_topn->workload_json, paths.built_topn->display,
                                        paths.limits, parse_workload);
   } else {
-    in.topn = load_file<TopN>(topn_path, dir, paths.limits, parse_topn);
+    in.topn = load_file<TopnDocument>(topn_path, dir, paths.limits, parse_topn);
     in.workload = load_file<ProbeSet>(topn_path.parent_path() / "profile_workload.json", dir,
                                       paths.limits, parse_workload);
   }

@@ -1,4 +1,5 @@
-// profile_topN.json -> TopN (docs/method.md §2.3). One unreadable entry never loses the others.
+// profile_topN.json -> TopnDocument (docs/method.md §2.3). One unreadable entry never loses the
+// others.
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -51,7 +52,7 @@ void read_est_shape(FieldReader& f, const json& entry, const std::string& path,
   }
 }
 
-void read_served_regimes(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+void read_served_regimes(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
   const json* v = f.find(entry, "served_regimes");
   if (!v || v->is_null()) return;
   if (v->is_string()) {  // tolerate "decode" or "prefill,decode"
@@ -78,7 +79,7 @@ bool holds_signatures(const json& entry) {
   return first.is_array() && !first.empty() && first.front().is_array();
 }
 
-void read_signatures(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+void read_signatures(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
   const json& list = entry["shapes"];
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json one{{"shapes", list[i]}};
@@ -91,7 +92,7 @@ void read_signatures(FieldReader& f, const json& entry, const std::string& path,
 
 // The entry's name (short_name when name is empty) and rank; false (with an error) without a
 // name.
-bool read_identity(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+bool read_identity(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
   auto name = f.string(entry, "name", path + ".name");
   auto short_name = f.string(entry, "short_name", path + ".short_name");
   if ((!name || name->empty()) && short_name && !short_name->empty()) name = short_name;
@@ -112,7 +113,7 @@ bool read_identity(FieldReader& f, const json& entry, const std::string& path, T
 
 // pct_gpu_time, kept verbatim (outside [0, 100] with an error); false (with an error) when it is
 // missing or not a finite number.
-bool read_pct_gpu_time(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+bool read_pct_gpu_time(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
   const json* pct = f.find(entry, "pct_gpu_time");
   if (!pct || pct->is_null()) {
     f.error(path + ".pct_gpu_time", fmt::format("missing; entry '{}' skipped", e.name));
@@ -132,7 +133,7 @@ bool read_pct_gpu_time(FieldReader& f, const json& entry, const std::string& pat
 }
 
 // The operands: `shapes` (one signature, or a list of them) and `dtypes`.
-void read_operands(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+void read_operands(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
   if (holds_signatures(entry)) {
     read_signatures(f, entry, path, e);
     e.dtypes_are_set = true;
@@ -142,7 +143,7 @@ void read_operands(FieldReader& f, const json& entry, const std::string& path, T
 }
 
 // What the profiler's tooling says about the kernel: its class, backend, op, module, phase.
-void read_labels(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+void read_labels(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
   e.classification =
       lower_ascii(f.string(entry, "classification", path + ".classification").value_or(""));
   e.backend_guess = f.string(entry, "backend_guess", path + ".backend_guess").value_or("");
@@ -150,13 +151,14 @@ void read_labels(FieldReader& f, const json& entry, const std::string& path, Top
   e.opt_hint = f.string(entry, "opt_hint", path + ".opt_hint").value_or("");
   e.op = f.string(entry, "op", path + ".op").value_or("");
   e.demangled = f.string(entry, "demangled", path + ".demangled").value_or("");
+  e.demangle_note = f.string(entry, "demangle_note", path + ".demangle_note").value_or("");
   e.module = f.string(entry, "module", path + ".module").value_or("");
   e.phase = lower_ascii(f.string(entry, "phase", path + ".phase").value_or(""));
 }
 
 // The serving fields: the regimes served, the per-regime calls and latencies, the estimated
 // shapes and calls, the serving-weighted share.
-void read_serving(FieldReader& f, const json& entry, const std::string& path, TopNEntry& e) {
+void read_serving(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
   read_served_regimes(f, entry, path, e);
   read_per_regime(f, entry, "phase_calls_measured", path, e.phase_calls_measured);
   read_per_regime(f, entry, "calls_per_step", path, e.calls_per_step);
@@ -167,13 +169,13 @@ void read_serving(FieldReader& f, const json& entry, const std::string& path, To
 }
 
 // Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
-std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
+std::optional<TopnEntry> read_entry(FieldReader& f, const json& entry, std::size_t index) {
   const std::string path = fmt::format("top_kernels[{}]", index);
   if (!entry.is_object()) {
     f.error(path, "expected an object, got " + describe_type(entry));
     return std::nullopt;
   }
-  TopNEntry e;
+  TopnEntry e;
   e.index = index;
   if (!read_identity(f, entry, path, e)) return std::nullopt;
   if (!read_pct_gpu_time(f, entry, path, e)) return std::nullopt;
@@ -187,10 +189,10 @@ std::optional<TopNEntry> read_entry(FieldReader& f, const json& entry, std::size
 }
 
 // `device` (docs/method.md §22.7), every field optional; a wrong type is reported on its field.
-std::optional<TopNDevice> read_device(FieldReader& f, const json& doc) {
+std::optional<TopnDevice> read_device(FieldReader& f, const json& doc) {
   const json* obj = f.object(doc, "device", "device");
   if (!obj) return std::nullopt;
-  TopNDevice d;
+  TopnDevice d;
   d.name = f.string(*obj, "name", "device.name").value_or("");
   d.vendor = f.string(*obj, "vendor", "device.vendor").value_or("");
   d.arch = lower_ascii(trim(f.string(*obj, "arch", "device.arch").value_or("")));
@@ -202,7 +204,7 @@ std::optional<TopNDevice> read_device(FieldReader& f, const json& doc) {
 }
 
 void read_part_sums(FieldReader& f, const json& parts, std::string_view key,
-                    const std::string& path, ServingPartSums& out) {
+                    const std::string& path, TopnPartSums& out) {
   const std::string p = path + "." + std::string(key);
   const json* obj = f.object(parts, key, p);
   if (!obj) return;
@@ -215,7 +217,7 @@ void read_part_sums(FieldReader& f, const json& parts, std::string_view key,
 }
 
 // docs/method.md §22.7's measured figures in the serving block (all optional).
-void read_measured_serving(FieldReader& f, const json& serving, ServingInfo& s) {
+void read_measured_serving(FieldReader& f, const json& serving, TopnServing& s) {
   s.step_source = f.string(serving, "step_source", "serving.step_source").value_or("");
   s.decode_batch = non_negative(f, serving, "decode_batch", "serving.decode_batch");
   s.decode_context = non_negative(f, serving, "decode_context", "serving.decode_context");
@@ -224,6 +226,8 @@ void read_measured_serving(FieldReader& f, const json& serving, ServingInfo& s) 
       non_negative(f, serving, "prefill_tokens_per_step", "serving.prefill_tokens_per_step");
   s.unparsed_step_annotations =
       non_negative(f, serving, "unparsed_step_annotations", "serving.unparsed_step_annotations");
+  s.unparsed_step_example =
+      f.string(serving, "unparsed_step_example", "serving.unparsed_step_example").value_or("");
   const json* sums = f.object(serving, "sums", "serving.sums");
   if (!sums) return;
   if (const json* prefill = f.object(*sums, "prefill", "serving.sums.prefill")) {
@@ -232,6 +236,75 @@ void read_measured_serving(FieldReader& f, const json& serving, ServingInfo& s) 
   }
   if (const json* decode = f.object(*sums, "decode", "serving.sums.decode"))
     read_part_sums(f, *decode, "generation", "serving.sums.decode", s.decode_generation);
+}
+
+// `serving` (docs/method.md §22.7): the step counts and batches, then the measured figures.
+void read_serving_block(FieldReader& f, const json& doc, TopnServing& s) {
+  const json* serving = f.object(doc, "serving", "serving");
+  if (!serving) return;
+  s.present = true;
+  s.n_prefill_steps = f.number(*serving, "n_prefill_steps", "serving.n_prefill_steps");
+  s.n_decode_steps = f.number(*serving, "n_decode_steps", "serving.n_decode_steps");
+  s.decode_batch_captured =
+      f.number(*serving, "decode_batch_captured", "serving.decode_batch_captured");
+  s.decode_batch_steady = f.number(*serving, "decode_batch_steady", "serving.decode_batch_steady");
+  s.steady = f.boolean(*serving, "steady", "serving.steady");
+  read_measured_serving(f, *serving, s);
+  for (auto* steps : {&s.n_prefill_steps, &s.n_decode_steps})
+    if (*steps && **steps < 0) {
+      f.error("serving", fmt::format("negative step count {}; ignored", **steps));
+      steps->reset();
+    }
+}
+
+// `graph_replay.unpaired_reasons[]` and `.unpaired_replays[]`; an element that is not an object
+// is reported and skipped.
+void read_unpaired(FieldReader& f, const json& graph, TopnGraphReplay& g) {
+  if (const json* reasons = f.array(graph, "unpaired_reasons", "graph_replay.unpaired_reasons"))
+    for (std::size_t i = 0; i < reasons->size(); ++i) {
+      const std::string p = fmt::format("graph_replay.unpaired_reasons[{}]", i);
+      const json& r = (*reasons)[i];
+      if (!r.is_object()) {
+        f.error(p, "expected an object, got " + describe_type(r));
+        continue;
+      }
+      g.unpaired_reasons.push_back({f.string(r, "reason", p + ".reason").value_or(""),
+                                    non_negative(f, r, "replays", p + ".replays").value_or(0.0),
+                                    non_negative(f, r, "launches", p + ".launches").value_or(0.0)});
+    }
+  if (const json* replays = f.array(graph, "unpaired_replays", "graph_replay.unpaired_replays"))
+    for (std::size_t i = 0; i < replays->size(); ++i) {
+      const std::string p = fmt::format("graph_replay.unpaired_replays[{}]", i);
+      const json& r = (*replays)[i];
+      if (!r.is_object()) {
+        f.error(p, "expected an object, got " + describe_type(r));
+        continue;
+      }
+      TopnGraphReplay::Unpaired u;
+      const std::optional<double> correlation = f.number(r, "correlation", p + ".correlation");
+      if (correlation && std::fabs(*correlation) < 9.0e15)
+        u.correlation = static_cast<std::int64_t>(*correlation);
+      u.launches = non_negative(f, r, "launches", p + ".launches").value_or(0.0);
+      u.step_size = non_negative(f, r, "step_size", p + ".step_size");
+      u.reason = f.string(r, "reason", p + ".reason").value_or("");
+      g.unpaired_replays.push_back(std::move(u));
+    }
+}
+
+// `graph_replay` (docs/method.md §22.7), every figure optional.
+std::optional<TopnGraphReplay> read_graph_replay(FieldReader& f, const json& doc) {
+  const json* graph = f.object(doc, "graph_replay", "graph_replay");
+  if (!graph) return std::nullopt;
+  TopnGraphReplay g;
+  g.replays = non_negative(f, *graph, "replays", "graph_replay.replays");
+  g.launches = non_negative(f, *graph, "launches", "graph_replay.launches");
+  g.with_shapes = non_negative(f, *graph, "with_shapes", "graph_replay.with_shapes");
+  g.capture_given =
+      f.boolean(*graph, "capture_given", "graph_replay.capture_given").value_or(false);
+  g.capture_windows = non_negative(f, *graph, "capture_windows", "graph_replay.capture_windows");
+  g.paired = non_negative(f, *graph, "paired", "graph_replay.paired");
+  read_unpaired(f, *graph, g);
+  return g;
 }
 
 }  // namespace
@@ -277,40 +350,21 @@ FileText read_text_file(const std::filesystem::path& path, std::size_t max_bytes
   return out;
 }
 
-Loaded<TopN> parse_topn(std::string_view text, const std::string& display_name,
-                        const InputLimits& limits) {
-  Loaded<TopN> out;
+Loaded<TopnDocument> parse_topn(std::string_view text, const std::string& display_name,
+                                const InputLimits& limits) {
+  Loaded<TopnDocument> out;
   auto doc = parse_json_object(text, display_name, limits.max_depth, out.errors, out.notes);
   if (!doc) return out;
   FieldReader f(display_name, out.errors);
-  TopN topn;
+  TopnDocument topn;
   topn.source = f.string(*doc, "source", "source").value_or("");
   topn.total_gpu_time_ms = f.number(*doc, "total_gpu_time_ms", "total_gpu_time_ms");
   topn.num_kernel_launches = f.number(*doc, "num_kernel_launches", "num_kernel_launches");
   topn.num_distinct_kernels = f.number(*doc, "num_distinct_kernels", "num_distinct_kernels");
   topn.device = read_device(f, *doc);
   topn.world_size = non_negative(f, *doc, "world_size", "world_size");
-  if (const json* graph = f.object(*doc, "graph_replay", "graph_replay")) {
-    topn.graph_replay_launches = non_negative(f, *graph, "launches", "graph_replay.launches");
-    topn.graph_replay_paired = non_negative(f, *graph, "paired", "graph_replay.paired");
-    topn.graph_capture_given =
-        f.boolean(*graph, "capture_given", "graph_replay.capture_given").value_or(false);
-  }
-  if (const json* serving = f.object(*doc, "serving", "serving")) {
-    topn.serving.present = true;
-    topn.serving.n_prefill_steps = f.number(*serving, "n_prefill_steps", "serving.n_prefill_steps");
-    topn.serving.n_decode_steps = f.number(*serving, "n_decode_steps", "serving.n_decode_steps");
-    topn.serving.decode_batch_captured =
-        f.number(*serving, "decode_batch_captured", "serving.decode_batch_captured");
-    topn.serving.decode_batch_steady =
-        f.number(*serving, "decode_batch_steady", "serving.decode_batch_steady");
-    read_measured_serving(f, *serving, topn.serving);
-    for (auto* steps : {&topn.serving.n_prefill_steps, &topn.serving.n_decode_steps})
-      if (*steps && **steps < 0) {
-        f.error("serving", fmt::format("negative step count {}; ignored", **steps));
-        steps->reset();
-      }
-  }
+  topn.graph_replay = read_graph_replay(f, *doc);
+  read_serving_block(f, *doc, topn.serving);
   const json* kernels = f.array(*doc, "top_kernels", "top_kernels");
   if (!kernels) {
     if (!f.find(*doc, "top_kernels"))

@@ -56,7 +56,7 @@ std::optional<StepTime> step_time(const CompareInput& in, std::vector<std::strin
 }
 
 // For each prediction of round A, the entry of round B's Top-N it is, if any.
-std::vector<KernelPair> match_rounds(const RoundPredictions& a, const TopN& b) {
+std::vector<KernelPair> match_rounds(const RoundPredictions& a, const TopnDocument& b) {
   std::vector<KernelRef> refs_a, refs_b;
   for (const auto& p : a.entries) refs_a.push_back({p.name, p.short_name});
   for (const auto& e : b.entries) refs_b.push_back({e.name, e.short_name});
@@ -89,7 +89,7 @@ void mark_vanished(CompareRow& r, const std::string& round) {
 
 // Round B's measurement `e` of the row's kernel: its time, the speedup and its statuses, the gain
 // realized, and a note on how the names matched (unless exactly) and on a missing time.
-void measure_row(CompareRow& r, const Prediction& p, const TopNEntry& e, const CompareInput& in) {
+void measure_row(CompareRow& r, const Prediction& p, const TopnEntry& e, const CompareInput& in) {
   r.name_b = e.name;
   r.pct_b = e.pct_gpu_time;
   const std::string regime = p.regime.empty() ? "decode" : p.regime;
@@ -111,7 +111,7 @@ void measure_row(CompareRow& r, const Prediction& p, const TopNEntry& e, const C
 }
 
 // The entries of round B's head (pct ≥ bar) that are no row of A, biggest first, then by name.
-std::vector<std::size_t> unmatched_head(const TopN& b, const std::vector<bool>& in_rows,
+std::vector<std::size_t> unmatched_head(const TopnDocument& b, const std::vector<bool>& in_rows,
                                         double bar) {
   std::vector<std::size_t> fresh;
   for (std::size_t j = 0; j < b.entries.size(); ++j)
@@ -125,7 +125,8 @@ std::vector<std::size_t> unmatched_head(const TopN& b, const std::vector<bool>& 
 }
 
 // The row of a kernel new in round B's head (or renamed beyond recognition).
-CompareRow new_kernel_row(const TopNEntry& e, const TopN& b, double bar, const CompareInput& in) {
+CompareRow new_kernel_row(const TopnEntry& e, const TopnDocument& b, double bar,
+                          const CompareInput& in) {
   CompareRow r;
   r.name = e.name;
   r.short_name = e.short_name;
@@ -161,7 +162,7 @@ std::vector<std::string> speedup_statuses(std::optional<double> speedup, const P
   return out;
 }
 
-std::optional<double> per_launch_ms(const TopNEntry& entry, std::string_view regime) {
+std::optional<double> per_launch_ms(const TopnEntry& entry, std::string_view regime) {
   if (regime == "prefill" || regime == "decode") {  // "unknown": no per-regime latency applies
     const Regime r = regime == "prefill" ? Regime::prefill : Regime::decode;
     if (const auto& t = entry.base_latency_ms.at(r); t && *t > 0) return t;
@@ -177,7 +178,7 @@ Comparison compare_rounds(const CompareInput& in) {
   c.predictions_from = in.a->from;
   c.noise_isolated = in.noise_isolated;
   const RoundPredictions& a = *in.a;
-  const TopN& b = *in.topn_b;
+  const TopnDocument& b = *in.topn_b;
 
   const std::vector<KernelPair> matches = match_rounds(a, b);
   std::vector<bool> in_rows(b.entries.size(), false);

@@ -56,9 +56,9 @@ struct Comparison {
 
 struct CompareInput {
   std::string baseline_round, round;
-  const RoundPredictions* a = nullptr;  // required
-  const TopN* topn_a = nullptr;         // round A's Top-N, for GPU time per step (may be null)
-  const TopN* topn_b = nullptr;         // required
+  const RoundPredictions* a = nullptr;   // required
+  const TopnDocument* topn_a = nullptr;  // round A's Top-N, for GPU time per step (may be null)
+  const TopnDocument* topn_b = nullptr;  // required
   double noise_isolated = k_noise_isolated;
   const ModelConfig* config = nullptr;  // the layer plan, for steps without annotations (or null)
 };
@@ -71,7 +71,7 @@ std::vector<std::string> speedup_statuses(std::optional<double> speedup, const P
 
 // Per-launch time of a Top-N entry in a regime ("prefill" | "decode"): that regime's
 // base_latency_ms, else avg_us / 1000; nullopt when neither is given.
-std::optional<double> per_launch_ms(const TopNEntry& entry, std::string_view regime);
+std::optional<double> per_launch_ms(const TopnEntry& entry, std::string_view regime);
 
 // The comparison (pure): one row per entry of A's head in A's order, then round B's head
 // kernels (pct ≥ A's head threshold, else 5) that match no row, as `new`, biggest first; the GPU

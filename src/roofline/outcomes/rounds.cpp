@@ -24,7 +24,7 @@ namespace {
 
 // docs/method.md §6.4 over the head analyze would take by default, with the built-in kernel
 // classes.
-StepInference inferred_steps(const TopN& topn, const ModelConfig* config) {
+StepInference inferred_steps(const TopnDocument& topn, const ModelConfig* config) {
   Head head = scope_to_head(topn, ScopeOptions{});
   classify_head(head.entries, topn, ClassRules{{}, builtin_kernel_classes_rules()});
   return infer_steps(topn, head.entries, config);
@@ -32,9 +32,9 @@ StepInference inferred_steps(const TopN& topn, const ModelConfig* config) {
 
 }  // namespace
 
-StepCount round_step_count(const TopN& topn, const ModelConfig* config) {
+StepCount round_step_count(const TopnDocument& topn, const ModelConfig* config) {
   StepCount s;
-  const ServingInfo& sv = topn.serving;
+  const TopnServing& sv = topn.serving;
   if (!sv.n_prefill_steps && !sv.n_decode_steps) {
     s.reason = sv.present ? "the Top-N's serving block has no step counts"
                           : "the Top-N has no serving step counts (no step annotations)";

@@ -30,6 +30,6 @@ struct StepCount {
 // else, when the Top-N has no step annotations, the steps infer_steps derives from the layer plan
 // and the call counts of the default head (docs/method.md §6.4), as analyze does. `config` may be
 // null.
-StepCount round_step_count(const TopN& topn, const ModelConfig* config = nullptr);
+StepCount round_step_count(const TopnDocument& topn, const ModelConfig* config = nullptr);
 
 }  // namespace roofline::outcomes

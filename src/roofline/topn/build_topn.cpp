@@ -1,4 +1,4 @@
-// TraceProfile -> TopnDocument (docs/method.md §18): ranking, rounding, short names, call
+// TraceProfile -> TopnBuild (docs/method.md §18): ranking, rounding, short names, call
 // signatures, classification and kernel-family fields, per-regime fields. Pure: no I/O, no clock.
 #include <algorithm>
 #include <cmath>
@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/pattern.hpp"
+#include "roofline/topn/document_blocks.hpp"
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/topn.hpp"
 
@@ -16,7 +17,6 @@ namespace roofline::topn {
 namespace {
 
 constexpr std::size_t k_max_signatures = 5;
-constexpr double k_steady_share = 0.9;
 
 // Python's json.dumps text of a call signature: "[[64, 2048], [2048, 5120]]".
 std::string signature_json(const std::vector<std::vector<std::int64_t>>& dims) {
@@ -106,7 +106,6 @@ std::vector<std::vector<std::vector<std::int64_t>>> signatures(const TraceKernel
 
 void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
   if (!steps.any() || !(k.regime_calls.prefill || k.regime_calls.decode)) return;
-  e.has_regimes = true;
   double decode_batch_sum = 0.0;
   for (const auto& [batch, n] : steps.decode_batches)
     decode_batch_sum += static_cast<double>(batch) * n;
@@ -118,44 +117,12 @@ void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
     e.phase_calls_measured.at(r) = calls;
     e.calls_per_step.at(r) = round_to(calls / n_steps, 3);
     e.base_latency_ms.at(r) = round_to(k.regime_us.at(r).value_or(0.0) / calls / 1000.0, 6);
-    e.est_rows.at(r) =
-        round_to((r == Regime::prefill ? steps.prefill_rows_sum : decode_batch_sum) / n_steps, 0);
+    e.est_shape.at(r) = EstShape{
+        round_to((r == Regime::prefill ? steps.prefill_rows_sum : decode_batch_sum) / n_steps, 0),
+        std::nullopt, std::nullopt};
   }
-  e.phase = e.served_regimes.size() == 2 ? "both" : e.served_regimes.front();
-}
-
-// Mean generation requests and context of `part`, when every step with it wrote them.
-bool decode_figures(const StepPartSums& part, ServingSummary& out) {
-  if (!(part.steps > 0) || part.requests_steps != part.steps || !(part.requests > 0)) return false;
-  out.decode_batch = round_to(part.requests / part.steps, 3);
-  if (part.kv_steps == part.steps) out.decode_context = round_to(part.sum_kv / part.requests, 3);
-  return true;
-}
-
-ServingSummary serving_of(const StepStats& s) {
-  ServingSummary out;
-  out.n_prefill_steps = s.n_prefill;
-  out.n_decode_steps = s.n_decode;
-  if (!s.decode_batches.empty()) {
-    out.decode_batch_captured = static_cast<double>(s.decode_batches.rbegin()->first);
-    auto mode = s.decode_batches.begin();
-    for (auto it = s.decode_batches.begin(); it != s.decode_batches.end(); ++it)
-      if (it->second >= mode->second) mode = it;  // ties: the larger batch
-    out.decode_batch_steady = static_cast<double>(mode->first);
-    out.steady = mode->second >= k_steady_share * s.n_decode;
-  }
-  out.step_source = s.source;
-  if (decode_figures(s.decode_generation, out))
-    out.decode_from = "decode steps";
-  else if (decode_figures(s.prefill_generation, out))
-    out.decode_from = "mixed steps' generation parts";
-  if (s.n_prefill > 0) out.prefill_tokens_per_step = round_to(s.prefill_rows_sum / s.n_prefill, 3);
-  out.prefill_context = s.prefill_context;
-  out.prefill_generation = s.prefill_generation;
-  out.decode_generation = s.decode_generation;
-  out.unparsed_steps = s.unparsed;
-  out.unparsed_example = s.unparsed_example;
-  return out;
+  if (!e.served_regimes.empty())
+    e.phase = e.served_regimes.size() == 2 ? "both" : e.served_regimes.front();
 }
 
 // The op that launched most calls (ties: by name) and, among its launches, the most common
@@ -174,13 +141,13 @@ void fill_launcher(const TraceKernel& k, TopnEntry& e) {
   e.op = most(by_op)->first;
   std::map<std::string, double> modules;
   for (const auto& [who, n] : k.launchers)
-    if (who.first == *e.op && !who.second.empty()) modules[who.second] += n;
+    if (who.first == e.op && !who.second.empty()) modules[who.second] += n;
   if (!modules.empty()) e.module = most(modules)->first;
 }
 
 // One warning when head kernels are graph replays without shapes (docs/method.md §22.7).
 void replay_warning(const std::vector<const TraceKernel*>& head, const GraphReplayStats& g,
-                    TopnDocument& doc) {
+                    std::vector<std::string>& warnings) {
   double shapeless = 0.0, calls = 0.0, entries = 0.0;
   for (const TraceKernel* k : head) {
     calls += k->calls;
@@ -195,10 +162,10 @@ void replay_warning(const std::vector<const TraceKernel*>& head, const GraphRepl
       "without op or shapes",
       shapeless, calls, head.size(), entries);
   if (!g.capture_given) {
-    doc.warnings.push_back(what +
-                           ": give the graph-capture trace(s) with --capture FILE|DIR (vLLM "
-                           "--profiler-config.capture_torch_profiler, SGLang "
-                           "--enable-profile-cuda-graph)");
+    warnings.push_back(what +
+                       ": give the graph-capture trace(s) with --capture FILE|DIR (vLLM "
+                       "--profiler-config.capture_torch_profiler, SGLang "
+                       "--enable-profile-cuda-graph)");
     return;
   }
   std::string reason;
@@ -208,10 +175,10 @@ void replay_warning(const std::vector<const TraceKernel*>& head, const GraphRepl
       most = n.second;
       reason = r;
     }
-  doc.warnings.push_back(what + (reason.empty()
-                                     ? std::string(": their captured ops had no shapes")
-                                     : ": unpaired with --capture: " + reason +
-                                           " (every reason: graph_replay.unpaired_reasons)"));
+  warnings.push_back(what + (reason.empty()
+                                 ? std::string(": their captured ops had no shapes")
+                                 : ": unpaired with --capture: " + reason +
+                                       " (every reason: graph_replay.unpaired_reasons)"));
 }
 
 // The `top` kernels of most GPU time (ties: by name).
@@ -244,12 +211,7 @@ void fill_names(const TraceKernel& k, TopnEntry& e) {
 // The op class of the entry and its kernel family's fields (backend, editable, hint).
 void fill_family(const TraceKernel& k, const ClassRules& rules,
                  const std::vector<BackendRule>& backends, TopnEntry& e) {
-  TopNEntry probe;
-  probe.name = e.name;
-  probe.demangled = e.demangled;
-  probe.short_name = e.short_name;
-  probe.op = e.op.value_or("");
-  const Classification cls = classify::classify(probe, rules);
+  const Classification cls = classify::classify(e, rules);
   const BackendRule* family = match_backend(e, backends);
   e.classification = classification_of(k, e, family, cls);
   e.backend_guess = family ? family->backend : "unknown";
@@ -295,7 +257,8 @@ WorkloadCase workload_case(const TraceCase& c) {
 }
 
 // The kernel's signatures (docs/method.md §22.8), most launches first.
-void fill_cases(const TraceKernel& k, TopnEntry& e) {
+WorkloadKernel workload_kernel(const TraceKernel& k) {
+  WorkloadKernel e;
   double with_shapes = 0.0;
   for (const TraceCase& c : k.cases) {
     if (!c.dims.empty()) with_shapes += c.count;
@@ -314,24 +277,27 @@ void fill_cases(const TraceKernel& k, TopnEntry& e) {
                      if (a.dtypes != b.dtypes) return a.dtypes < b.dtypes;
                      return a.key_scalars < b.key_scalars;
                    });
+  return e;
 }
 // The entry of rank `rank` for kernel `k`, of `total_us` GPU time in all.
 TopnEntry topn_entry(const TraceKernel& k, std::size_t rank, double total_us,
                      const StepStats& steps, const ClassRules& rules,
                      const std::vector<BackendRule>& backends) {
   TopnEntry e;
-  e.rank = rank;
+  e.index = rank - 1;
+  e.rank = static_cast<long>(rank);
   fill_names(k, e);
   e.calls = k.calls;
   e.total_ms = round_to(k.total_us / 1000.0, 4);
   e.avg_us = k.calls > 0 ? round_to(k.total_us / k.calls, 3) : 0.0;
   e.pct_gpu_time = total_us > 0 ? round_to(100.0 * k.total_us / total_us, 2) : 0.0;
-  e.shapes = signatures(k);
+  e.signatures = signatures(k);
+  if (!e.signatures.empty()) e.shapes = e.signatures.front();
   e.dtypes = k.dtypes;
+  e.dtypes_are_set = true;
   fill_launcher(k, e);
   fill_family(k, rules, backends, e);
   fill_regimes(k, steps, e);
-  fill_cases(k, e);
   return e;
 }
 
@@ -345,10 +311,11 @@ double round_to(double x, int digits) {
   return std::strtod(buf, nullptr);
 }
 
-TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
-                        const std::vector<ClassRule>& class_families,
-                        const std::vector<BackendRule>& backends) {
-  TopnDocument doc;
+TopnBuild build_topn(const TraceProfile& profile, const TopnOptions& options,
+                     const std::vector<ClassRule>& class_families,
+                     const std::vector<BackendRule>& backends) {
+  TopnBuild build;
+  TopnDocument& doc = build.topn;
   doc.source = profile.source;
   double total_us = 0.0, launches = 0.0;
   for (const TraceKernel& k : profile.kernels) {
@@ -358,22 +325,24 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
   doc.total_gpu_time_ms = round_to(total_us / 1000.0, 4);
   doc.num_kernel_launches = launches;
   doc.num_distinct_kernels = static_cast<double>(profile.kernels.size());
-  doc.device = profile.device;
+  if (profile.device) doc.device = detail::device_of(*profile.device);
   doc.world_size = profile.world_size;
-  if (profile.steps.any()) doc.serving = serving_of(profile.steps);
+  if (profile.steps.any()) doc.serving = detail::serving_of(profile.steps);
 
   const std::vector<const TraceKernel*> order = head_kernels(profile.kernels, options.top);
   if (profile.graph.any()) {
-    doc.graph_replay = profile.graph;
-    replay_warning(order, profile.graph, doc);
+    doc.graph_replay = detail::graph_of(profile.graph);
+    replay_warning(order, profile.graph, build.warnings);
   }
   ClassRules rules;
   rules.families = class_families;
-  for (const TraceKernel* k : order)
+  for (const TraceKernel* k : order) {
     doc.entries.push_back(
         topn_entry(*k, doc.entries.size() + 1, total_us, profile.steps, rules, backends));
+    build.workload.push_back(workload_kernel(*k));
+  }
   make_short_names_unique(doc.entries);
-  return doc;
+  return build;
 }
 
 }  // namespace roofline::topn

@@ -6,9 +6,10 @@
 //            kernel_trace / kernel_stats CSV; Nsight Systems cuda_gpu_kern_sum CSV) streamed
 //            into a TraceProfile: per kernel name, calls and GPU time, and per distinct call
 //            case (operand dims, dtypes, regime) its count and time. Only I/O step.
-//   build  — TraceProfile -> TopnDocument: ranking, rounding, short names, shapes/dtypes,
-//            classification and the kernel-family fields, per-regime fields. Pure.
-//   render — TopnDocument -> the text of profile_topN.json and profile_workload.json. Pure.
+//   build  — TraceProfile -> TopnBuild (the TopnDocument and its signatures): ranking,
+//            rounding, short names, shapes/dtypes, classification and the kernel-family fields,
+//            per-regime fields. Pure.
+//   render — TopnBuild -> the text of profile_topN.json and profile_workload.json. Pure.
 
 #include <cstddef>
 #include <cstdint>
@@ -236,58 +237,19 @@ struct WorkloadCase {
   bool replay = false;
 };
 
-struct TopnEntry {
-  std::size_t rank = 0;
-  std::string name, short_name;
-  std::string demangled;      // the demangled `_Z…` name ("" when the name is not mangled)
-  std::string demangle_note;  // how `demangled` was read when no demangler read it
-  double calls = 0.0;
-  double total_ms = 0.0, avg_us = 0.0, pct_gpu_time = 0.0;     // rounded to 4, 3, 2 decimals
-  std::vector<std::vector<std::vector<std::int64_t>>> shapes;  // up to 5 call signatures
-  std::vector<std::string> dtypes;
-  std::string classification, backend_guess, opt_hint;
-  std::optional<bool> editable;
-  // docs/method.md §22.7: the CPU op that launched most of the calls and its module path (the
-  // innermost two nn.Modules, "Qwen2MLP.MergedColumnParallelLinear"); nullopt when no launch had
-  // one.
-  std::optional<std::string> op, module;
-  // Per-regime fields, only when the trace had step annotations and this kernel ran in a step.
-  bool has_regimes = false;
-  std::string phase;  // prefill | decode | both
-  std::vector<std::string> served_regimes;
-  PerRegime<double> phase_calls_measured, calls_per_step, base_latency_ms, est_rows;
-  // profile_workload.json
+// One Top-N entry's signatures, as profile_workload.json writes them (docs/method.md §22.8).
+struct WorkloadKernel {
   std::vector<WorkloadCase> cases;  // most calls first
   double calls_without_shapes = 0.0;
 };
 
-struct ServingSummary {
-  double n_prefill_steps = 0.0, n_decode_steps = 0.0;
-  std::optional<double> decode_batch_captured;  // largest generation batch of a decode step
-  std::optional<double> decode_batch_steady;    // most common one (ties: the larger)
-  std::optional<bool> steady;                   // that batch covers >= 90% of decode steps
-  // The measured figures (docs/method.md §22.7).
-  std::string step_source;               // StepStats::source
-  std::optional<double> decode_batch;    // mean generation requests per step
-  std::optional<double> decode_context;  // Σkv / requests of the generation parts
-  std::string decode_from;               // "decode steps" | "mixed steps' generation parts"
-  std::optional<double> prefill_tokens_per_step;
-  StepPartSums prefill_context, prefill_generation, decode_generation;
-  double unparsed_steps = 0.0;
-  std::string unparsed_example;
-};
-
-struct TopnDocument {
-  std::string source;
-  double total_gpu_time_ms = 0.0;  // rounded to 4 decimals
-  double num_kernel_launches = 0.0;
-  double num_distinct_kernels = 0.0;
-  std::optional<TraceDevice> device;
-  std::optional<double> world_size;
-  std::optional<ServingSummary> serving;
-  std::optional<GraphReplayStats> graph_replay;  // when the trace had graph replays
-  std::vector<TopnEntry> entries;
-  std::vector<std::string> warnings;  // one line each, for stderr (e.g. replays without shapes)
+// What `roofline topn` makes of a profile: profile_topN.json's document (the vocabulary load_topn
+// reads it back into, roofline/inputs/topn_document.hpp) and, entry by entry, the signatures of
+// profile_workload.json.
+struct TopnBuild {
+  TopnDocument topn;
+  std::vector<WorkloadKernel> workload;  // aligned with topn.entries
+  std::vector<std::string> warnings;     // one line each, for stderr (e.g. replays without shapes)
 };
 
 // Suffixes `#2`, `#3`, … to the later entries (in order) of every short name that several share,
@@ -296,9 +258,9 @@ void make_short_names_unique(std::vector<TopnEntry>& entries);
 
 // Ranks the profile's kernels by total GPU time (ties by name), keeps the first `options.top`
 // and fills every Top-N field. Pure: the same profile always gives the same document.
-TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
-                        const std::vector<ClassRule>& class_families,
-                        const std::vector<BackendRule>& backends);
+TopnBuild build_topn(const TraceProfile& profile, const TopnOptions& options,
+                     const std::vector<ClassRule>& class_families,
+                     const std::vector<BackendRule>& backends);
 
 // ---- render ----------------------------------------------------------------------------------
 
@@ -306,6 +268,6 @@ TopnDocument build_topn(const TraceProfile& profile, const TopnOptions& options,
 // docs/method.md §2.3).
 std::string render_topn_json(const TopnDocument& doc);
 // profile_workload.json text (`schema: "workload-v1"`, docs/method.md §2.3).
-std::string render_workload_json(const TopnDocument& doc);
+std::string render_workload_json(const TopnBuild& build);
 
 }  // namespace roofline::topn

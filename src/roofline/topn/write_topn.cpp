@@ -1,4 +1,4 @@
-// TopnDocument -> the text of profile_topN.json and profile_workload.json. Objects one key per
+// TopnBuild -> the text of profile_topN.json and profile_workload.json. Objects one key per
 // line, arrays of numbers and of number lists on one line (shapes stay readable), keys in the
 // order docs/method.md §2.3 lists them. Same document, same bytes.
 #include <cmath>
@@ -91,22 +91,18 @@ ordered_json per_regime(const PerRegime<double>& v, bool counts) {
 }
 
 // One part's sums: the steps with it, and each figure every one of them wrote.
-ordered_json part_json(const StepPartSums& p) {
+ordered_json part_json(const TopnPartSums& p) {
   ordered_json j;
-  j["steps"] = count_json(p.steps);
-  const std::pair<const char*, std::pair<double, double>> figures[] = {
-      {"requests", {p.requests, p.requests_steps}},
-      {"sum_q", {p.sum_q, p.q_steps}},
-      {"sum_kv", {p.sum_kv, p.kv_steps}},
-      {"sum_q2", {p.sum_q2, p.q2_steps}},
-      {"sum_qkv", {p.sum_qkv, p.qkv_steps}}};
+  const std::pair<const char*, const std::optional<double>*> figures[] = {
+      {"steps", &p.steps},   {"requests", &p.requests}, {"sum_q", &p.sum_q},
+      {"sum_kv", &p.sum_kv}, {"sum_q2", &p.sum_q2},     {"sum_qkv", &p.sum_qkv}};
   for (const auto& [key, v] : figures)
-    if (v.second == p.steps) j[key] = count_json(v.first);
+    if (*v) j[key] = count_json(**v);
   return j;
 }
 
 // docs/method.md §22.7's measured figures, after the step counts.
-void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
+void add_measured_serving(const TopnServing& s, ordered_json& serving) {
   if (!s.step_source.empty()) serving["step_source"] = s.step_source;
   if (s.decode_batch) serving["decode_batch"] = count_json(*s.decode_batch);
   if (s.decode_context) serving["decode_context"] = count_json(*s.decode_context);
@@ -115,35 +111,41 @@ void add_measured_serving(const ServingSummary& s, ordered_json& serving) {
     serving["prefill_tokens_per_step"] = count_json(*s.prefill_tokens_per_step);
   ordered_json sums = ordered_json::object();
   ordered_json prefill = ordered_json::object();
-  if (s.prefill_context.steps > 0) prefill["context"] = part_json(s.prefill_context);
-  if (s.prefill_generation.steps > 0) prefill["generation"] = part_json(s.prefill_generation);
+  if (s.prefill_context.any()) prefill["context"] = part_json(s.prefill_context);
+  if (s.prefill_generation.any()) prefill["generation"] = part_json(s.prefill_generation);
   if (!prefill.empty()) sums["prefill"] = std::move(prefill);
-  if (s.decode_generation.steps > 0)
+  if (s.decode_generation.any())
     sums["decode"] = ordered_json{{"generation", part_json(s.decode_generation)}};
   if (!sums.empty()) serving["sums"] = std::move(sums);
-  if (s.unparsed_steps > 0) {
-    serving["unparsed_step_annotations"] = count_json(s.unparsed_steps);
-    serving["unparsed_step_example"] = s.unparsed_example;
+  if (s.unparsed_step_annotations) {
+    serving["unparsed_step_annotations"] = count_json(*s.unparsed_step_annotations);
+    serving["unparsed_step_example"] = s.unparsed_step_example;
   }
 }
 
+// A figure the document has, as a count; null when it has none.
+ordered_json count_or_null(const std::optional<double>& v) {
+  return v ? count_json(*v) : ordered_json();
+}
+
 // docs/method.md §22.7: the trace's graph replays and how many of their launches were joined.
-ordered_json graph_json(const GraphReplayStats& g) {
+ordered_json graph_json(const TopnGraphReplay& g) {
   ordered_json j;
-  j["replays"] = count_json(g.replays);
-  j["launches"] = count_json(g.launches);
-  j["with_shapes"] = count_json(g.with_shapes);
+  j["replays"] = count_or_null(g.replays);
+  j["launches"] = count_or_null(g.launches);
+  j["with_shapes"] = count_or_null(g.with_shapes);
   j["capture_given"] = g.capture_given;
-  if (g.capture_given) j["capture_windows"] = count_json(g.capture_windows);
-  j["paired"] = count_json(g.paired);
-  j["unpaired"] = count_json(g.launches - g.paired);
+  if (g.capture_windows) j["capture_windows"] = count_json(*g.capture_windows);
+  j["paired"] = count_or_null(g.paired);
+  j["unpaired"] = g.launches && g.paired ? count_json(*g.launches - *g.paired) : ordered_json();
   ordered_json reasons = ordered_json::array();
-  for (const auto& [reason, n] : g.unpaired_reasons)
-    reasons.push_back(ordered_json{
-        {"reason", reason}, {"replays", count_json(n.first)}, {"launches", count_json(n.second)}});
+  for (const TopnGraphReplay::Reason& r : g.unpaired_reasons)
+    reasons.push_back(ordered_json{{"reason", r.reason},
+                                   {"replays", count_json(r.replays)},
+                                   {"launches", count_json(r.launches)}});
   j["unpaired_reasons"] = std::move(reasons);
   ordered_json examples = ordered_json::array();
-  for (const UnpairedReplay& u : g.unpaired_examples) {
+  for (const TopnGraphReplay::Unpaired& u : g.unpaired_replays) {
     ordered_json e;
     e["correlation"] = u.correlation;
     e["launches"] = count_json(u.launches);
@@ -155,64 +157,82 @@ ordered_json graph_json(const GraphReplayStats& g) {
   return j;
 }
 
+// A figure the document has; null when it has none.
+ordered_json number_or_null(const std::optional<double>& v) {
+  return v ? json_number(*v) : ordered_json();
+}
+
+// A name the document has; null when it is "".
+ordered_json text_or_null(const std::string& s) {
+  return s.empty() ? ordered_json() : ordered_json(s);
+}
+
+// The per-regime fields (docs/method.md §22.7), when the kernel ran in a step.
+void add_regimes(const TopnEntry& e, ordered_json& j) {
+  if (e.phase.empty()) return;
+  j["phase"] = e.phase;
+  j["served_regimes"] = e.served_regimes;
+  j["phase_calls_measured"] = per_regime(e.phase_calls_measured, true);
+  j["calls_per_step"] = per_regime(e.calls_per_step, true);
+  j["base_latency_ms"] = per_regime(e.base_latency_ms, false);
+  ordered_json shape = ordered_json::object();
+  for (Regime r : {Regime::prefill, Regime::decode}) {
+    if (!e.est_shape.at(r)) continue;
+    ordered_json dims = ordered_json::object();
+    for (const auto& [key, v] :
+         {std::pair{"M", e.est_shape.at(r)->m}, std::pair{"N", e.est_shape.at(r)->n},
+          std::pair{"K", e.est_shape.at(r)->k}})
+      if (v) dims[key] = count_json(*v);
+    shape[to_string(r)] = std::move(dims);
+  }
+  j["est_shape"] = std::move(shape);
+}
+
 ordered_json entry_json(const TopnEntry& e) {
   ordered_json j;
-  j["rank"] = e.rank;
+  j["rank"] = e.rank ? ordered_json(*e.rank) : ordered_json();
   j["name"] = e.name;
   j["short_name"] = e.short_name;
   if (!e.demangled.empty()) j["demangled"] = e.demangled;
   if (!e.demangle_note.empty()) j["demangle_note"] = e.demangle_note;
-  j["calls"] = count_json(e.calls);
-  j["total_ms"] = json_number(e.total_ms);
-  j["avg_us"] = json_number(e.avg_us);
+  j["calls"] = count_or_null(e.calls);
+  j["total_ms"] = number_or_null(e.total_ms);
+  j["avg_us"] = number_or_null(e.avg_us);
   j["pct_gpu_time"] = json_number(e.pct_gpu_time);
-  j["shapes"] = e.shapes;
+  // Three levels deep (the call signatures), or the one signature a two-level file gave.
+  j["shapes"] = e.signatures.empty() && !e.shapes.empty() ? ordered_json(e.shapes)
+                                                          : ordered_json(e.signatures);
   j["dtypes"] = e.dtypes;
-  j["op"] = e.op ? ordered_json(*e.op) : ordered_json(nullptr);
-  j["module"] = e.module ? ordered_json(*e.module) : ordered_json(nullptr);
+  j["op"] = text_or_null(e.op);
+  j["module"] = text_or_null(e.module);
   j["classification"] = e.classification;
   j["backend_guess"] = e.backend_guess;
   j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
   j["opt_hint"] = e.opt_hint;
-  if (e.has_regimes) {
-    j["phase"] = e.phase;
-    j["served_regimes"] = e.served_regimes;
-    j["phase_calls_measured"] = per_regime(e.phase_calls_measured, true);
-    j["calls_per_step"] = per_regime(e.calls_per_step, true);
-    j["base_latency_ms"] = per_regime(e.base_latency_ms, false);
-    ordered_json shape = ordered_json::object();
-    for (Regime r : {Regime::prefill, Regime::decode})
-      if (e.est_rows.at(r))
-        shape[to_string(r)] = ordered_json{{"M", count_json(*e.est_rows.at(r))}};
-    j["est_shape"] = std::move(shape);
-  }
+  add_regimes(e, j);
+  if (e.est_calls) j["est_calls"] = count_json(*e.est_calls);
+  if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(*e.serving_weighted_pct);
   return j;
 }
 
 // docs/method.md §22.7: `device: {name, vendor, arch, cu_count, memory_bytes, source[, note]}`;
 // what the trace does not give is null.
-ordered_json device_json(const TraceDevice& d) {
-  const auto text = [](const std::string& s) {
-    return s.empty() ? ordered_json() : ordered_json(s);
-  };
+ordered_json device_json(const TopnDevice& d) {
   ordered_json j;
-  j["name"] = text(d.name);
-  j["vendor"] = text(d.vendor);
-  j["arch"] = text(d.arch);
-  j["cu_count"] = d.cu_count ? count_json(*d.cu_count) : ordered_json();
-  j["memory_bytes"] = d.memory_bytes ? count_json(*d.memory_bytes) : ordered_json();
-  j["source"] = "trace deviceProperties";
+  j["name"] = text_or_null(d.name);
+  j["vendor"] = text_or_null(d.vendor);
+  j["arch"] = text_or_null(d.arch);
+  j["cu_count"] = count_or_null(d.cu_count);
+  j["memory_bytes"] = count_or_null(d.memory_bytes);
+  j["source"] = text_or_null(d.source);
   if (!d.note.empty()) j["note"] = d.note;
   return j;
 }
 
 // A workload case's signature fields (docs/method.md §22.8): additions to workload-v1.
 void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
-  const auto text = [](const std::string& t) {
-    return t.empty() ? ordered_json() : ordered_json(t);
-  };
-  cj["op"] = text(c.op);
-  cj["module"] = text(c.module);
+  cj["op"] = text_or_null(c.op);
+  cj["module"] = text_or_null(c.module);
   ordered_json scalars = ordered_json::array();
   for (const auto& [arg, value] : c.key_scalars)
     scalars.push_back({{"arg", arg}, {"name", op_scalar_name(c.op, arg)}, {"value", value}});
@@ -244,16 +264,16 @@ void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
 std::string render_topn_json(const TopnDocument& doc) {
   ordered_json j;
   j["source"] = doc.source;
-  j["total_gpu_time_ms"] = json_number(doc.total_gpu_time_ms);
-  j["num_kernel_launches"] = count_json(doc.num_kernel_launches);
-  j["num_distinct_kernels"] = count_json(doc.num_distinct_kernels);
+  j["total_gpu_time_ms"] = number_or_null(doc.total_gpu_time_ms);
+  j["num_kernel_launches"] = count_or_null(doc.num_kernel_launches);
+  j["num_distinct_kernels"] = count_or_null(doc.num_distinct_kernels);
   if (doc.device) j["device"] = device_json(*doc.device);
   if (doc.world_size) j["world_size"] = count_json(*doc.world_size);
-  if (doc.serving) {
-    const ServingSummary& s = *doc.serving;
+  if (doc.serving.present) {
+    const TopnServing& s = doc.serving;
     ordered_json serving;
-    serving["n_prefill_steps"] = count_json(s.n_prefill_steps);
-    serving["n_decode_steps"] = count_json(s.n_decode_steps);
+    serving["n_prefill_steps"] = count_or_null(s.n_prefill_steps);
+    serving["n_decode_steps"] = count_or_null(s.n_decode_steps);
     if (s.decode_batch_captured)
       serving["decode_batch_captured"] = count_json(*s.decode_batch_captured);
     if (s.decode_batch_steady) serving["decode_batch_steady"] = count_json(*s.decode_batch_steady);
@@ -268,20 +288,21 @@ std::string render_topn_json(const TopnDocument& doc) {
   return text_of(j);
 }
 
-std::string render_workload_json(const TopnDocument& doc) {
+std::string render_workload_json(const TopnBuild& build) {
   ordered_json j;
   j["schema"] = "workload-v1";
-  j["source"] = doc.source;
+  j["source"] = build.topn.source;
   ordered_json kernels = ordered_json::array();
-  for (const TopnEntry& e : doc.entries) {
+  for (std::size_t i = 0; i < build.topn.entries.size() && i < build.workload.size(); ++i) {
+    const TopnEntry& e = build.topn.entries[i];
     ordered_json k;
-    k["rank"] = e.rank;
+    k["rank"] = e.rank ? ordered_json(*e.rank) : ordered_json();
     k["name"] = e.name;
     k["short_name"] = e.short_name;
-    k["calls"] = count_json(e.calls);
-    k["calls_without_shapes"] = count_json(e.calls_without_shapes);
+    k["calls"] = count_or_null(e.calls);
+    k["calls_without_shapes"] = count_json(build.workload[i].calls_without_shapes);
     ordered_json cases = ordered_json::array();
-    for (const WorkloadCase& c : e.cases) {
+    for (const WorkloadCase& c : build.workload[i].cases) {
       ordered_json cj;
       cj["dims"] = c.dims;
       cj["dtypes"] = c.dtypes;

@@ -182,13 +182,13 @@ void decode_mla(const ModelInput& in, WorkEstimate& work, double B, double S) {
 
 // One prefill step's measured Σ terms, both parts (new prompts and the decode requests batched
 // with them) summed and divided by the prefill steps; nullopt when the Top-N measured none.
-std::optional<StepSums> prefill_step_sums(const ServingInfo* s, std::string& how) {
+std::optional<StepSums> prefill_step_sums(const TopnServing* s, std::string& how) {
   if (!s || (!s->prefill_context.sum_q && !s->prefill_generation.sum_q)) return std::nullopt;
   StepSums out;
   out.sum_q2 = 0.0;
   out.sum_qkv = 0.0;
   double steps = 0;
-  for (const ServingPartSums* p : {&s->prefill_context, &s->prefill_generation}) {
+  for (const TopnPartSums* p : {&s->prefill_context, &s->prefill_generation}) {
     if (!p->sum_q) continue;
     steps = std::max(steps, p->steps.value_or(0.0));
     out.requests += p->requests.value_or(0.0);

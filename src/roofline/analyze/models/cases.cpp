@@ -19,9 +19,9 @@ constexpr double k_min_modelled_share = 0.5;
 
 // The Top-N entry as the probe saw one case: real operand dims and dtypes, and the rows in flight
 // the case carries (leading dim of the first matrix operand; GEMM reads M from its own shapes).
-TopNEntry entry_for_case(const TopNEntry& e, const ProbeCase& c, const Classification& cls,
+TopnEntry entry_for_case(const TopnEntry& e, const ProbeCase& c, const Classification& cls,
                          const RegimeChoice& regime, std::string& rows_note) {
-  TopNEntry ce = e;
+  TopnEntry ce = e;
   ce.signatures.clear();
   ce.dtypes_are_set = false;
   ce.shapes = c.dims;
@@ -103,7 +103,7 @@ struct CaseModel {
   bool withheld = false;  // two readings beyond the band (docs/method.md §23.7)
 };
 
-CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+CaseModel model_one_case(const TopnEntry& e, const RegimeChoice& regime, const Classification& cls,
                          const ModelContext& ctx, const ProbeCase& c, std::size_t i,
                          CaseSource source) {
   CaseModel m;
@@ -124,7 +124,7 @@ CaseModel model_one_case(const TopNEntry& e, const RegimeChoice& regime, const C
     rc.regime = *c.regime, rc.known = true;
     rc.why = "the case's steps";
   }
-  TopNEntry ce = entry_for_case(e, c, cls, rc, rows_note);
+  TopnEntry ce = entry_for_case(e, c, cls, rc, rows_note);
   if (c.gpu_us_avg) {
     rc.t_ms = *c.gpu_us_avg / 1000.0;
     rc.t_source = source == CaseSource::workload ? "profile_workload.json baseline_latency_ms"
@@ -267,7 +267,7 @@ const char* source_word(CaseSource source) {
 
 }  // namespace
 
-WorkEstimate model_work_cases(const TopNEntry& e, const RegimeChoice& regime,
+WorkEstimate model_work_cases(const TopnEntry& e, const RegimeChoice& regime,
                               const Classification& cls, const ModelContext& ctx,
                               const std::vector<const ProbeCase*>& cases, CaseSource source) {
   std::vector<Part> parts;

@@ -9,13 +9,13 @@
 namespace roofline::analyze::detail {
 namespace {
 
-bool name_has(const TopNEntry& e, std::initializer_list<std::string_view> tokens) {
+bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens) {
   for (std::string_view t : tokens)
     if (icontains(e.name, t) || icontains(e.short_name, t)) return true;
   return false;
 }
 
-std::string collective_op(const TopNEntry& e) {
+std::string collective_op(const TopnEntry& e) {
   if (name_has(e, {"all_gather", "allgather"})) return "all_gather";
   if (name_has(e, {"reduce_scatter", "reducescatter"})) return "reduce_scatter";
   if (name_has(e, {"alltoall", "all_to_all", "all2all", "sendrecv"})) return "all_to_all";
@@ -25,7 +25,7 @@ std::string collective_op(const TopNEntry& e) {
 }
 
 // QuickReduce codecs scale the wire bytes (docs/method.md §8.14), read from the template arguments.
-double quickreduce_codec(const TopNEntry& e, std::string& what) {
+double quickreduce_codec(const TopnEntry& e, std::string& what) {
   const bool quick = name_has(e, {"quickreduce", "allreduce_prototype"});
   if (!quick) return 1.0;
   struct Codec {
@@ -49,7 +49,7 @@ double quickreduce_codec(const TopNEntry& e, std::string& what) {
 // The link bytes per GPU for the collective's algorithm: wire = factor · m, times the
 // QuickReduce codec; sets the algorithm and the codec of `f`.
 Term link_bytes(const ModelInput& in, const Term& message, CommFacts& f) {
-  const TopNEntry& e = in.entry;
+  const TopnEntry& e = in.entry;
   const std::string& op = f.op;
   const double n = f.group;
   // The wire bytes per message byte for the algorithm: wire = factor · m.
@@ -89,7 +89,7 @@ Term link_bytes(const ModelInput& in, const Term& message, CommFacts& f) {
 }  // namespace
 
 void model_comm(const ModelInput& in, WorkEstimate& work) {
-  const TopNEntry& e = in.entry;
+  const TopnEntry& e = in.entry;
   work.has_compute_peak_class = false;
   work.compute_dtype = in.dtypes.act;
   const std::string op = collective_op(e);

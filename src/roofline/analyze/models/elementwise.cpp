@@ -22,7 +22,7 @@ struct Operand {
 // rescaled to the regime's rows (`scaled` says so).
 std::vector<Operand> operands(const ModelInput& in, std::string& scaled) {
   std::vector<Operand> ops;
-  const TopNEntry& e = in.entry;
+  const TopnEntry& e = in.entry;
   const auto est = e.est_shape.at(in.regime.regime);
   std::int64_t rows0 = 0;
   for (const auto& dims : e.shapes)

@@ -17,7 +17,7 @@ struct GemmShape {
 
 // A = the first operand of rank >= 2; B = a later operand whose last two dims contain K (or K/2
 // when `packed4`: two 4-bit weights per byte).
-std::optional<GemmShape> shape_from_operands(const TopNEntry& e, bool packed4) {
+std::optional<GemmShape> shape_from_operands(const TopnEntry& e, bool packed4) {
   for (std::size_t ai = 0; ai < e.shapes.size(); ++ai) {
     const auto& a = e.shapes[ai];
     if (a.size() < 2) continue;
@@ -74,7 +74,7 @@ const char* gemm_role_name(GemmRole r) {
 
 // Which unquantized role a GEMM plays (docs/method.md §8.6): by name, then by shape.
 GemmRole gemm_role(const ModelInput& in, const GemmShape& s) {
-  const TopNEntry& e = in.entry;
+  const TopnEntry& e = in.entry;
   for (const std::string* f : {&e.name, &e.short_name}) {
     if (icontains(*f, "lm_head")) return GemmRole::lm_head;
     if (icontains(*f, "router")) return GemmRole::router;
@@ -115,7 +115,7 @@ std::string unquantized_module(const ModelConfig& c, GemmRole role) {
 
 }  // namespace
 
-std::optional<BatchedShape> batched_shape(const TopNEntry& e) {
+std::optional<BatchedShape> batched_shape(const TopnEntry& e) {
   if (e.shapes.size() < 2) return std::nullopt;
   const auto& a = e.shapes[0];
   const auto& b = e.shapes[1];
@@ -168,7 +168,7 @@ void batched_gemm(const ModelInput& in, const BatchedShape& bs, WorkEstimate& wo
 // The GEMM's shape from its operands (packed 4-bit weights too), else est_shape; M from est_shape
 // when it differs from the recorded rows. nullopt with `work.unmodeled_reason` when unusable.
 std::optional<GemmShape> dense_shape(const ModelInput& in, WorkEstimate& work) {
-  const TopNEntry& e = in.entry;
+  const TopnEntry& e = in.entry;
   auto shape = shape_from_operands(e, in.dtypes.weight.bytes < 1.0);
   auto est = e.est_shape.at(in.regime.regime);
   if (!shape && est && est->m && est->n && est->k && *est->m > 0 && *est->n > 0 && *est->k > 0) {

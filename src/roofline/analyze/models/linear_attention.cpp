@@ -29,7 +29,7 @@ Shape shape_of(Mixer m, const Term& bytes, const Term& flops, double state,
 // when the entry names a float type for it, else `fallback` (with why).
 Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string& fallback_why,
                   std::string& why, std::optional<std::size_t>* index = nullptr) {
-  const TopNEntry& e = in.entry;
+  const TopnEntry& e = in.entry;
   double largest = 0;
   std::optional<std::size_t> pick;
   for (std::size_t i = 0; i < e.shapes.size(); ++i) {
@@ -53,7 +53,7 @@ Dtype state_dtype(const ModelInput& in, const Dtype& fallback, const std::string
 // The activation dtype: the entry's first float operand that is not the state (state update
 // kernels take the state first), else the resolved activation dtype.
 Dtype activation_dtype(const ModelInput& in, std::optional<std::size_t> state, std::string& why) {
-  const TopNEntry& e = in.entry;
+  const TopnEntry& e = in.entry;
   if (state && *state == 0)
     for (std::size_t i = 1; i < e.dtypes.size(); ++i)
       if (auto dt = parse_dtype(e.dtypes[i]); dt && dt->has_peak_key && dt->key != DtypeKey::fp32) {
@@ -64,7 +64,7 @@ Dtype activation_dtype(const ModelInput& in, std::optional<std::size_t> state, s
   return in.dtypes.act;
 }
 
-bool any_dim(const TopNEntry& e, double v) {
+bool any_dim(const TopnEntry& e, double v) {
   for (const auto& s : e.shapes)
     for (auto d : s)
       if (static_cast<double>(d) == v) return true;

@@ -23,11 +23,11 @@ struct ResolvedDtypes {
 // The dtypes an entry is modelled with, each with its source (resolve_dtypes.cpp): activations
 // from the entry, the kernel's template or the config; weights from the entry, the template,
 // quantization_config, the env report or the config; the KV cache from the env report.
-ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
+ResolvedDtypes resolve_dtypes(const TopnEntry& e, const Classification& cls,
                               const ModelContext& ctx);
 
 struct ModelInput {
-  const TopNEntry& entry;
+  const TopnEntry& entry;
   const RegimeChoice& regime;
   const Classification& cls;
   const ModelContext& ctx;
@@ -64,7 +64,7 @@ void model_indexer(const ModelInput& in, WorkEstimate& work);
 // the operand-bytes lower bound and the hbm_util it implies (notes). Evidence, not a verdict.
 // MoE and attention entries get none: their operands are expert stacks and paged KV pools that a
 // launch reads only in part.
-void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+void operand_bytes_bound(const TopnEntry& e, const RegimeChoice& regime, const Classification& cls,
                          const ModelContext& ctx, WorkEstimate& work);
 
 // A batched GEMM [Bt, M, K] × [Bt, K, N] (or [Bt, N, K]) from the entry's shapes
@@ -73,7 +73,7 @@ struct BatchedShape {
   double batch = 0, m = 0, n = 0, k = 0;
   std::string how;
 };
-std::optional<BatchedShape> batched_shape(const TopNEntry& e);
+std::optional<BatchedShape> batched_shape(const TopnEntry& e);
 
 // The layer plan's windows seen by a softmax-attention kernel at context S (docs/method.md §8.8):
 // the mean tokens read over the layers it serves, and the split for notes.
@@ -100,7 +100,7 @@ bool config_gated(const ModelConfig& cfg);
 OpCall case_call(const std::string& op, const ProbeCase& c);
 // The op that launched a case: its signature's op where `roofline topn` recorded one
 // (docs/method.md §22.8), else the entry's launching op (the Top-N names one per kernel).
-const std::string& case_op(const TopNEntry& e, const ProbeCase& c);
+const std::string& case_op(const TopnEntry& e, const ProbeCase& c);
 std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const RegimeChoice& regime,
                                                 const Classification& cls, const ModelContext& ctx,
                                                 std::string& note);

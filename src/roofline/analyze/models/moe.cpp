@@ -16,7 +16,7 @@ namespace roofline::analyze::detail {
 namespace {
 
 // Stage named by the kernel: stage1 | stage2 | unnamed.
-MoeStage stage_from_name(const TopNEntry& e) {
+MoeStage stage_from_name(const TopnEntry& e) {
   for (const std::string* s : {&e.name, &e.short_name}) {
     for (std::string_view t : {"stage1", "moe1", "gate_up", "w13", "gemm1", "gateup"})
       if (icontains(*s, t)) return MoeStage::stage1;
@@ -60,7 +60,7 @@ bool moe_gated(const ModelInput& in, MoeStage stage, double I, double H, std::st
 
 // The width of the token activations: a captured 2-D operand [M, Hp] with M the rows and
 // H < Hp <= 1.25·H is the hidden states padded for the kernel's tiles (docs/method.md §22.5).
-double activation_width(const TopNEntry& e, double H, double M, std::string& why) {
+double activation_width(const TopnEntry& e, double H, double M, std::string& why) {
   for (std::size_t i = 0; i < e.shapes.size(); ++i) {
     const auto& d = e.shapes[i];
     if (d.size() != 2 || static_cast<double>(d[0]) != M) continue;

@@ -90,7 +90,7 @@ bool one_reading(const OpCall& call, const OpReading& r, WorkEstimate& work) {
 
 }  // namespace
 
-const std::string& case_op(const TopNEntry& e, const ProbeCase& c) {
+const std::string& case_op(const TopnEntry& e, const ProbeCase& c) {
   return c.signature && !c.signature->op.empty() ? c.signature->op : e.op;
 }
 

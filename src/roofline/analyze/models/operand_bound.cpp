@@ -10,7 +10,7 @@
 
 namespace roofline::analyze::detail {
 
-void operand_bytes_bound(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+void operand_bytes_bound(const TopnEntry& e, const RegimeChoice& regime, const Classification& cls,
                          const ModelContext& ctx, WorkEstimate& work) {
   if (e.shapes.empty() || e.dtypes.empty()) return;
   // MoE and attention operands include the whole expert stack or paged KV pool, which a launch

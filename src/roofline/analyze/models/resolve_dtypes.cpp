@@ -24,7 +24,7 @@ Dtype quantized_weight_dtype(const ModelConfig& cfg) {
 }
 
 // Index of the operand that holds the weights for this class, when the entry's dtypes can say.
-std::optional<std::size_t> weight_operand(const TopNEntry& e, OpClass cls) {
+std::optional<std::size_t> weight_operand(const TopnEntry& e, OpClass cls) {
   if (cls == OpClass::moe) {
     // The expert stack is the 3-D operand; without one the operands are the hidden states and
     // the router logits (a captured moe_forward), which carry no weight dtype.
@@ -55,7 +55,7 @@ std::string name_dtype_source(const Dtype& d) {
 
 // Activations: entry dtypes[0], else the kernel's template types, else config torch_dtype|dtype,
 // else bf16.
-void dtypes_activation(ResolvedDtypes& d, const TopNEntry& e, const Classification& cls,
+void dtypes_activation(ResolvedDtypes& d, const TopnEntry& e, const Classification& cls,
                        const ModelConfig* cfg, const std::optional<Dtype>& cfg_dtype) {
   if (!e.dtypes.empty() && parse_dtype(e.dtypes[0])) {
     d.act = *parse_dtype(e.dtypes[0]);
@@ -75,7 +75,7 @@ void dtypes_activation(ResolvedDtypes& d, const TopNEntry& e, const Classificati
 // Weights: entry dtypes at the weight operand (an integer container never overrides a 4-bit
 // quant_method; a float type matching the config's format takes its block scales), else
 // quantization_config, else env_report.model_dtype, else config dtype, else activations.
-void dtypes_weight(ResolvedDtypes& d, const TopNEntry& e, const Classification& cls,
+void dtypes_weight(ResolvedDtypes& d, const TopnEntry& e, const Classification& cls,
                    const ModelConfig* cfg, const EnvReport* env,
                    const std::optional<Dtype>& cfg_dtype) {
   auto wi = weight_operand(e, cls.op_class);
@@ -125,7 +125,7 @@ void dtypes_weight(ResolvedDtypes& d, const TopNEntry& e, const Classification& 
 }  // namespace
 
 // The activation, weight, model and KV-cache dtypes of an entry, each with where it came from.
-ResolvedDtypes resolve_dtypes(const TopNEntry& e, const Classification& cls,
+ResolvedDtypes resolve_dtypes(const TopnEntry& e, const Classification& cls,
                               const ModelContext& ctx) {
   ResolvedDtypes d;
   const ModelConfig* cfg = ctx.config;

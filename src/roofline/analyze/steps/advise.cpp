@@ -85,9 +85,9 @@ std::vector<std::string_view> fusion_partners(OpClass cls) {
 }
 
 // Lever 1: fuse an adjacent op that appears in the Top-N (at most two).
-void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopN& topn) {
+void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopnDocument& topn) {
   int fused = 0;
-  for (const TopNEntry& other : topn.entries) {
+  for (const TopnEntry& other : topn.entries) {
     if (other.index == e.topn_index || fused >= 2) continue;
     for (std::string_view token : fusion_partners(e.cls.op_class)) {
       if (icontains(other.name, token) || icontains(other.short_name, token)) {
@@ -173,7 +173,7 @@ void levers_state(std::vector<std::string>& out, const HeadEntry& e) {
 
 // The concrete byte-reduction levers of a saturated entry, in order: fusion, unrouted experts,
 // lower precision, layout.
-std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
+std::vector<std::string> levers_for(const HeadEntry& e, const TopnDocument& topn,
                                     const ResolvedPeaks& peaks) {
   std::vector<std::string> out;
   const WorkEstimate& w = e.work;
@@ -192,7 +192,7 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopN& topn,
 
 }  // namespace
 
-Advice advise(const HeadEntry& e, const TopN& topn, const ResolvedPeaks& peaks) {
+Advice advise(const HeadEntry& e, const TopnDocument& topn, const ResolvedPeaks& peaks) {
   Advice a;
   std::string base = table_route(e);
   const bool unknown = e.verdict.headroom == Headroom::unknown;

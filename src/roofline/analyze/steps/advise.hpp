@@ -18,6 +18,6 @@ struct Advice {
 // Route (docs/method.md §10.4 table + shippability gate) and concrete byte-reduction levers
 // (saturated only), from the entry's class, work, verdict and grade (steps 7-10; HeadEntry:
 // roofline/analyze/head_entry.hpp).
-Advice advise(const HeadEntry& entry, const TopN& topn, const ResolvedPeaks& peaks);
+Advice advise(const HeadEntry& entry, const TopnDocument& topn, const ResolvedPeaks& peaks);
 
 }  // namespace roofline::analyze

@@ -80,9 +80,9 @@ bool explained(const std::vector<ConfigGemm>& ps, double k, double n) {
 }
 
 // (K, N) of every GEMM signature of the Top-N the op table reads.
-std::set<std::pair<double, double>> trace_gemms(const TopN& topn) {
+std::set<std::pair<double, double>> trace_gemms(const TopnDocument& topn) {
   std::set<std::pair<double, double>> out;
-  for (const TopNEntry& e : topn.entries) {
+  for (const TopnEntry& e : topn.entries) {
     if (e.op.empty()) continue;
     const OpRow* row = find_op_row(builtin_op_table(), e.op);
     if (!row || row->formula != OpFormula::gemm) continue;
@@ -100,7 +100,7 @@ std::set<std::pair<double, double>> trace_gemms(const TopN& topn) {
 
 }  // namespace
 
-ConfigCheck check_config(const TopN& topn, const ModelConfig& config, double tp) {
+ConfigCheck check_config(const TopnDocument& topn, const ModelConfig& config, double tp) {
   ConfigCheck out;
   const auto ps = projections(config, tp > 0 ? tp : 1.0);
   for (const ConfigGemm& p : ps) {

@@ -28,6 +28,6 @@ struct ConfigCheck {
 // low-rank pairs — against the GEMM shapes of the Top-N's signatures read through the op table
 // (an op it lacks is not evidence). A trace dim matches a config dim when equal or when it pads it
 // up to a multiple of 64, 128 or 256.
-ConfigCheck check_config(const TopN& topn, const ModelConfig& config, double tp);
+ConfigCheck check_config(const TopnDocument& topn, const ModelConfig& config, double tp);
 
 }  // namespace roofline::analyze

@@ -23,7 +23,7 @@ Term per_unit(const char* what, double per_dispatch, double launches, TermUnit u
 // docs/method.md §8.2: the profiler's cases (count-weighted, each with its latency) replace the
 // stage-A estimate from the Top-N's signatures; the stage stays A (the same trace, not a new
 // capture). Cases of the other regime are left out when the chosen regime has cases of its own.
-void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice& regime,
+void fold_workload(const ProbeKernel& k, const TopnEntry& e, const RegimeChoice& regime,
                    const Classification& cls, const ModelContext& ctx, Deepened& d) {
   std::vector<const ProbeCase*> cases, other;
   for (const ProbeCase& c : k.cases)
@@ -77,7 +77,7 @@ void fold_workload(const ProbeKernel& k, const TopNEntry& e, const RegimeChoice&
 
 }  // namespace
 
-Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopNEntry& e,
+Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopnEntry& e,
                 const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx) {
   Deepened d{std::move(stage_a), EvidenceLevel::A, {}};
   if (ev.workload) fold_workload(*ev.workload, e, regime, cls, ctx, d);

@@ -34,7 +34,7 @@ struct Deepened {
   EvidenceLevel stage = EvidenceLevel::A;
   std::vector<std::string> notes;
 };
-Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopNEntry& entry,
+Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopnEntry& entry,
                 const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx);
 
 }  // namespace roofline::analyze

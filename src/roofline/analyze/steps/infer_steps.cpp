@@ -20,7 +20,7 @@ namespace {
 
 constexpr double k_tolerance = 0.05;  // |calls/steps − k·layers| ≤ 5 % of k·layers
 
-bool has_regime_fields(const TopNEntry& e) {
+bool has_regime_fields(const TopnEntry& e) {
   return e.calls_per_step.any() || e.base_latency_ms.any() || e.phase_calls_measured.any() ||
          e.est_shape.any() || !e.phase.empty() || !e.served_regimes.empty();
 }
@@ -59,9 +59,9 @@ struct Proposed {
   std::string declined;
   const char* short_why = "";
 };
-Proposed propose_steps(const TopN& topn, const std::vector<HeadEntry>& head,
+Proposed propose_steps(const TopnDocument& topn, const std::vector<HeadEntry>& head,
                        const LayerPlan& plan) {
-  auto top = [&](std::size_t i) -> const TopNEntry& { return topn.entries[head[i].topn_position]; };
+  auto top = [&](std::size_t i) -> const TopnEntry& { return topn.entries[head[i].topn_position]; };
   auto cls = [&](std::size_t i) { return head[i].classified.op_class; };
   // Every softmax-attention, linear-attention or mamba kernel runs once per layer it serves.
   struct Proposal {
@@ -70,7 +70,7 @@ Proposed propose_steps(const TopN& topn, const std::vector<HeadEntry>& head,
   };
   std::vector<Proposal> proposals;
   for (std::size_t i = 0; i < head.size(); ++i) {
-    const TopNEntry& e = top(i);
+    const TopnEntry& e = top(i);
     const double layers = layers_for(cls(i), plan);
     if (layers > 0 && e.calls && *e.calls > 0) proposals.push_back({i, *e.calls, layers});
   }
@@ -115,7 +115,7 @@ Proposed propose_steps(const TopN& topn, const std::vector<HeadEntry>& head,
 
 // One entry's launches per step under the inferred steps, into `l`; for a per-layer entry the
 // check of its calls against its layers, for the run note ("" for the others).
-std::string check_launches(const TopNEntry& e, OpClass cls, double steps, const LayerPlan& plan,
+std::string check_launches(const TopnEntry& e, OpClass cls, double steps, const LayerPlan& plan,
                            InferredLaunches& l) {
   if (!e.calls || !(*e.calls > 0)) return "";
   const double per_step = *e.calls / steps;
@@ -146,7 +146,7 @@ std::string check_launches(const TopNEntry& e, OpClass cls, double steps, const 
 
 }  // namespace
 
-StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
+StepInference infer_steps(const TopnDocument& topn, std::vector<HeadEntry>& head,
                           const ModelConfig* config) {
   StepInference out;
   // Only when nothing better exists: per-regime fields or the profiler's step counts win.

@@ -31,7 +31,7 @@ struct StepInference {
 // a consistent one gets launches_per_step = calls / steps, an inconsistent one stays at one launch
 // per unit; other entries take calls / steps unchecked. Reads each entry's `classified`; writes
 // each entry's `launches` when attempted, nothing otherwise.
-StepInference infer_steps(const TopN& topn, std::vector<HeadEntry>& head,
+StepInference infer_steps(const TopnDocument& topn, std::vector<HeadEntry>& head,
                           const ModelConfig* config);
 
 }  // namespace roofline::analyze

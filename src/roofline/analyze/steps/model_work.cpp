@@ -43,7 +43,7 @@ std::string regime_unknown_reason(const RegimeChoice& regime, const char* model)
 
 namespace {
 
-void rows_in_flight(const TopNEntry& e, const RegimeChoice& regime, const ModelContext& ctx,
+void rows_in_flight(const TopnEntry& e, const RegimeChoice& regime, const ModelContext& ctx,
                     std::optional<double>& rows, std::string& source) {
   if (auto est = e.est_shape.at(regime.regime); est && est->m && *est->m > 0) {
     rows = *est->m;
@@ -170,7 +170,7 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
   work.flops = work.candidates[work.chosen].flops;
 }
 
-WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
+WorkEstimate model_candidates(const TopnEntry& e, const RegimeChoice& regime,
                               const Classification& cls, const ModelContext& ctx) {
   WorkEstimate work;
   if (!regime.t_ms || !(*regime.t_ms > 0)) {
@@ -204,7 +204,7 @@ WorkEstimate model_candidates(const TopNEntry& e, const RegimeChoice& regime,
   return work;
 }
 
-SignatureCases signature_cases(const TopNEntry& e, OpClass cls, const ModelConfig* config) {
+SignatureCases signature_cases(const TopnEntry& e, OpClass cls, const ModelConfig* config) {
   SignatureCases out;
   if (!e.dtypes_are_set || e.signatures.empty()) return out;
   // The profiler's format (docs/method.md §8.2): each call signature a case, dtypes by role.
@@ -224,7 +224,7 @@ SignatureCases signature_cases(const TopNEntry& e, OpClass cls, const ModelConfi
 // Step 7 gets the Top-N's call signatures from the driver as cases (signature_cases) and runs the
 // case model over them; it never reaches into step 8, which runs the same case model on the
 // evidence (the workload's and the probes' cases) afterwards.
-WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Classification& cls,
+WorkEstimate model_work(const TopnEntry& e, const RegimeChoice& regime, const Classification& cls,
                         const ModelContext& ctx, const SignatureCases& signatures) {
   if (!signatures.cases.empty()) {
     std::vector<const ProbeCase*> refs;
@@ -239,7 +239,7 @@ WorkEstimate model_work(const TopNEntry& e, const RegimeChoice& regime, const Cl
                     [](const SignatureWork& s) { return s.modeled; }))
       return work;
     // No model: the first signature, every operand at the activation type (for the bound).
-    TopNEntry one = e;
+    TopnEntry one = e;
     one.shapes = e.signatures.front();
     one.dtypes = signatures.bound_dtypes;
     one.signatures.clear();

@@ -24,7 +24,7 @@ struct ModelContext {
   const ResolvedPeaks* peaks = nullptr;
   // The Top-N's measured serving block (step sums for attention in prefill and mixed steps,
   // docs/method.md §22.6); null when the run has none.
-  const ServingInfo* serving = nullptr;
+  const TopnServing* serving = nullptr;
 };
 struct Candidate {
   std::string label;  // display text; `kind` says which figure it is
@@ -113,7 +113,7 @@ struct WorkEstimate {
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).
-WorkEstimate model_candidates(const TopNEntry& entry, const RegimeChoice& regime,
+WorkEstimate model_candidates(const TopnEntry& entry, const RegimeChoice& regime,
                               const Classification& cls, const ModelContext& ctx);
 // docs/method.md §9 feasibility rule: marks each candidate feasible or not against the byte budget
 // peak_bw · t_unit, chooses the largest feasible one (the measurement refutes the rest), sets
@@ -131,7 +131,7 @@ void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks);
 // A, count-weighted with per-case latencies) or the Top-N's own call signatures (stage A, equal
 // weights).
 enum class CaseSource { probes, workload, signatures };
-WorkEstimate model_work_cases(const TopNEntry& entry, const RegimeChoice& regime,
+WorkEstimate model_work_cases(const TopnEntry& entry, const RegimeChoice& regime,
                               const Classification& cls, const ModelContext& ctx,
                               const std::vector<const ProbeCase*>& cases,
                               CaseSource source = CaseSource::probes);
@@ -146,14 +146,14 @@ struct SignatureCases {
   // bound reads when no signature can be modelled.
   std::vector<std::string> bound_dtypes;
 };
-SignatureCases signature_cases(const TopNEntry& entry, OpClass cls, const ModelConfig* config);
+SignatureCases signature_cases(const TopnEntry& entry, OpClass cls, const ModelConfig* config);
 
 // Step 7 at confidence stage A. With call signatures (`signatures`, from signature_cases; an entry
 // whose `dtypes_are_set` needs them): the case model over them, and when no signature can be
 // modelled, the first signature alone at the activation type. Otherwise model_candidates, then
 // choose_candidate, over the entry's shapes. An entry left unmodelled with shapes and dtypes gets
 // the operand-bytes lower bound (docs/method.md §8.16).
-WorkEstimate model_work(const TopNEntry& entry, const RegimeChoice& regime,
+WorkEstimate model_work(const TopnEntry& entry, const RegimeChoice& regime,
                         const Classification& cls, const ModelContext& ctx,
                         const SignatureCases& signatures = {});
 

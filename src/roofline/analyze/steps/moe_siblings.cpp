@@ -48,7 +48,7 @@ bool fused_activation(const std::string& name) {
 namespace {
 
 // The family a kernel's name belongs to: its first token ("matmul", "bmm", "fused", "ck").
-std::string family(const TopNEntry& e) {
+std::string family(const TopnEntry& e) {
   const auto t = tokens(e.short_name.empty() ? e.name : e.short_name);
   return t.empty() ? std::string() : t.front();
 }
@@ -62,13 +62,13 @@ bool cutlass_moe_runner(const std::string& name) {
 
 // Two expert GEMMs of one MoE layer: the same family, or launched by the same MoE op, or both
 // kernels of the CUTLASS MoE runner where no op was recorded (graph replays without a capture).
-bool same_layer_op(const TopNEntry& a, const TopNEntry& b) {
+bool same_layer_op(const TopnEntry& a, const TopnEntry& b) {
   if (family(a) == family(b)) return true;
   if (!a.op.empty() || !b.op.empty()) return a.op == b.op;
   return cutlass_moe_runner(a.name) && cutlass_moe_runner(b.name);
 }
 
-bool same_steps(const TopNEntry& a, const TopNEntry& b) {
+bool same_steps(const TopnEntry& a, const TopnEntry& b) {
   if (a.served_regimes != b.served_regimes) return false;
   return a.calls && b.calls && *a.calls == *b.calls;
 }
@@ -80,11 +80,11 @@ struct Expert {
 };
 
 // A head entry's stage, taken from its one sibling (the other kernel of the pair).
-void take_stage(Expert& self, const Expert& sibling, const TopN& topn, bool fused) {
+void take_stage(Expert& self, const Expert& sibling, const TopnDocument& topn, bool fused) {
   if (!self.head) return;
   MoeDetail& moe = self.head->classified.detail.moe;
   const MoeStage stage = fused ? MoeStage::stage1 : MoeStage::stage2;
-  const TopNEntry& other = topn.entries[sibling.topn_position];
+  const TopnEntry& other = topn.entries[sibling.topn_position];
   const std::string why = fmt::format(
       "MoE stage {} from its sibling '{}' of the same family or MoE op and the same launches ({} "
       "calls): "
@@ -102,7 +102,7 @@ void take_stage(Expert& self, const Expert& sibling, const TopN& topn, bool fuse
 
 }  // namespace
 
-void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
+void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopnDocument& topn,
                               const ClassRules& rules) {
   std::vector<Expert> experts;
   for (std::size_t i = 0; i < topn.entries.size(); ++i) {
@@ -113,12 +113,12 @@ void moe_stages_from_siblings(std::vector<HeadEntry>& head, const TopN& topn,
     experts.push_back(Expert{i, std::move(t.cls), t.head});
   }
   for (std::size_t i = 0; i < experts.size(); ++i) {
-    const TopNEntry& a = topn.entries[experts[i].topn_position];
+    const TopnEntry& a = topn.entries[experts[i].topn_position];
     if (!fused_activation(a.name)) continue;
     // Its siblings: unfused kernels of the same family in the same steps; exactly one.
     std::vector<std::size_t> sib;
     for (std::size_t j = 0; j < experts.size(); ++j) {
-      const TopNEntry& b = topn.entries[experts[j].topn_position];
+      const TopnEntry& b = topn.entries[experts[j].topn_position];
       if (j != i && !fused_activation(b.name) && same_layer_op(a, b) && same_steps(a, b) &&
           experts[j].cls.detail.moe.stage != MoeStage::stage1)
         sib.push_back(j);

@@ -19,7 +19,7 @@
 namespace roofline::analyze {
 namespace {
 
-std::optional<Regime> single_regime(const TopNEntry& e) {
+std::optional<Regime> single_regime(const TopnEntry& e) {
   bool p = false, d = false;
   for (const std::string& r : e.served_regimes) {
     if (r == "prefill")
@@ -81,7 +81,7 @@ std::optional<double> operand_rows(const std::vector<std::int64_t>& op, const Mo
 // Rows in flight the entry's shapes show (docs/method.md §6.4): the first operand of two or more
 // dimensions (a flat operand's one dimension is an element count: a 1 GiB memcpy is not 268 M rows
 // in flight) — a batched GEMM's M — over the signature with the most rows.
-std::optional<double> shape_rows(const TopNEntry& e, const ModelConfig* config) {
+std::optional<double> shape_rows(const TopnEntry& e, const ModelConfig* config) {
   auto rows_of = [&](const std::vector<std::vector<std::int64_t>>& sig) -> std::optional<double> {
     // A batched GEMM [Bt, M, K] × [Bt, K, N]: the batch is experts or heads, its rows are M.
     if (sig.size() >= 2 && sig[0].size() == 3 && sig[1].size() == 3 && sig[0][0] == sig[1][0] &&
@@ -101,7 +101,7 @@ std::optional<double> shape_rows(const TopNEntry& e, const ModelConfig* config) 
 // What the entry's signatures say of its regime (docs/method.md §23.3): each signature's launching
 // op read through the op table (an attention op's query length per sequence); one regime when
 // every signature that says one agrees.
-void signature_regime(const HeadEntry& he, const TopNEntry& e, RegimeHints& hints) {
+void signature_regime(const HeadEntry& he, const TopnEntry& e, RegimeHints& hints) {
   std::optional<Regime> found;
   std::string why;
   bool agree = true;
@@ -131,7 +131,7 @@ void signature_regime(const HeadEntry& he, const TopNEntry& e, RegimeHints& hint
 
 // What step 5 adds to the entry's regime choice when the Top-N has no step annotations, and what
 // its signatures say.
-RegimeHints hints_for(const HeadEntry& e, const TopNEntry& t, const EnvReport* env,
+RegimeHints hints_for(const HeadEntry& e, const TopnEntry& t, const EnvReport* env,
                       const ModelConfig* config) {
   RegimeHints hints;
   if (e.launches) {
@@ -145,7 +145,7 @@ RegimeHints hints_for(const HeadEntry& e, const TopNEntry& t, const EnvReport* e
 
 // The regime of an entry that runs in both (or neither): by launch weight, else by step counts,
 // else by the rows its shapes show, else decode.
-void regime_from_data(RegimeChoice& out, const TopNEntry& e, const ServingInfo& serving,
+void regime_from_data(RegimeChoice& out, const TopnEntry& e, const TopnServing& serving,
                       const RegimeHints& hints) {
   // Launch weight per regime: calls_per_step x steps, else phase_calls_measured.
   std::optional<double> wp, wd;
@@ -196,7 +196,7 @@ void regime_from_data(RegimeChoice& out, const TopNEntry& e, const ServingInfo& 
 }
 
 // The per-launch time in the chosen regime and where it came from.
-void regime_time(RegimeChoice& out, const TopNEntry& e, const RegimeHints& hints) {
+void regime_time(RegimeChoice& out, const TopnEntry& e, const RegimeHints& hints) {
   const Regime r = out.regime;
   if (auto base = e.base_latency_ms.at(r)) {
     out.t_ms = *base;
@@ -210,7 +210,7 @@ void regime_time(RegimeChoice& out, const TopNEntry& e, const RegimeHints& hints
 }
 
 // Launches per step in the chosen regime and where they came from.
-void regime_launches(RegimeChoice& out, const TopNEntry& e, const ServingInfo& serving,
+void regime_launches(RegimeChoice& out, const TopnEntry& e, const TopnServing& serving,
                      const RegimeHints& hints) {
   const Regime r = out.regime;
   if (auto cps = e.calls_per_step.at(r)) {
@@ -249,7 +249,7 @@ void regime_drop_fractional_launches(RegimeChoice& out) {
 
 }  // namespace
 
-RegimeChoice pick_regime(const TopNEntry& e, const ServingInfo& serving, const RegimeHints& hints) {
+RegimeChoice pick_regime(const TopnEntry& e, const TopnServing& serving, const RegimeHints& hints) {
   RegimeChoice out;
   if (auto one = single_regime(e)) {
     out.regime = *one;
@@ -277,7 +277,7 @@ std::string regime_label(const RegimeChoice& choice) {
   return choice.known ? to_string(choice.regime) : "unknown";
 }
 
-void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
+void pick_regimes(std::vector<HeadEntry>& head, const TopnDocument& topn, const EnvReport* env,
                   const ModelConfig* config) {
   for (HeadEntry& e : head)
     e.regime = pick_regime(topn.entries[e.topn_position], topn.serving,
@@ -289,7 +289,7 @@ void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvRepor
   std::string rows;
   bool agree = true;
   for (const HeadEntry& e : head) {
-    const TopNEntry& t = topn.entries[e.topn_position];
+    const TopnEntry& t = topn.entries[e.topn_position];
     if (!e.regime.shape_rows || e.classified.op_class != OpClass::gemm || t.shapes.empty() ||
         t.shapes.front().size() != 2)
       continue;

@@ -46,14 +46,14 @@ struct RegimeHints {
 // The entry's own per-regime fields first; else the profiler's step counts; else (docs/method.md
 // §6.4, `hints`) what its signatures say, then decode when the shapes' rows are at most 2 × conc;
 // else unknown. With the inferred launches per step.
-RegimeChoice pick_regime(const TopNEntry& entry, const ServingInfo& serving,
+RegimeChoice pick_regime(const TopnEntry& entry, const TopnServing& serving,
                          const RegimeHints& hints = {});
 
 // "prefill", "decode", or "unknown" when nothing says it: what every surface prints.
 std::string regime_label(const RegimeChoice& choice);
 
 // pick_regime for every head entry, with step 5's launches. Writes each `regime`.
-void pick_regimes(std::vector<HeadEntry>& head, const TopN& topn, const EnvReport* env,
+void pick_regimes(std::vector<HeadEntry>& head, const TopnDocument& topn, const EnvReport* env,
                   const ModelConfig* config);
 
 }  // namespace roofline::analyze

@@ -29,7 +29,7 @@ bool any_dims(const std::vector<ProbeCase>& cases) {
 }
 
 // True when nothing the run holds gives this entry an operand shape.
-bool shapeless(const TopNEntry& t, Regime regime, const EntryEvidence* ev) {
+bool shapeless(const TopnEntry& t, Regime regime, const EntryEvidence* ev) {
   if (!t.shapes.empty() || !t.signatures.empty()) return false;
   if (const auto& est = t.est_shape.at(regime); est && est->n && est->k) return false;
   if (!ev) return true;
@@ -39,11 +39,11 @@ bool shapeless(const TopNEntry& t, Regime regime, const EntryEvidence* ev) {
 }
 
 // The step the kernels ran in, as the assignment needs it; `why` says where each figure came from.
-PlanStep plan_step(Regime regime, const TopN& topn, const ModelConfig& cfg, const EnvReport* env,
-                   const ResolvedPeaks& peaks, std::string& why) {
+PlanStep plan_step(Regime regime, const TopnDocument& topn, const ModelConfig& cfg,
+                   const EnvReport* env, const ResolvedPeaks& peaks, std::string& why) {
   PlanStep step;
   step.prefill = regime == Regime::prefill;
-  const ServingInfo& s = topn.serving;
+  const TopnServing& s = topn.serving;
   const Workload* w = env ? &env->workload : nullptr;
   if (step.prefill) {
     if (s.prefill_tokens_per_step) {
@@ -87,16 +87,16 @@ PlanStep plan_step(Regime regime, const TopN& topn, const ModelConfig& cfg, cons
 
 // One GEMM of the Top-N without shapes, in a regime; `head` its head entry, when it has one.
 struct ShapelessGemm {
-  const TopNEntry* top = nullptr;
+  const TopnEntry* top = nullptr;
   HeadEntry* head = nullptr;
   RegimeChoice regime;
 };
 
-std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
+std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& topn,
                                            const ClassRules& rules) {
   std::vector<ShapelessGemm> out;
   for (std::size_t i = 0; i < topn.entries.size(); ++i) {
-    const TopNEntry& t = topn.entries[i];
+    const TopnEntry& t = topn.entries[i];
     const TopNClass c = topn_class(head, topn, i, rules);
     HeadEntry* he = c.head;
     if (c.cls.op_class != OpClass::gemm || c.cls.detail.gemm == GemmKind::conv) continue;
@@ -258,7 +258,7 @@ std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel
 }
 
 // The assignment of one regime's kernels, written into their head entries.
-void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& topn,
+void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDocument& topn,
                    const ModelConfig& cfg, const ProjectionPlan& plan, const EnvReport* env,
                    const ResolvedPeaks& peaks, Findings& found) {
   std::vector<ShapelessGemm*> group;
@@ -299,7 +299,7 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopN& t
 
 }  // namespace
 
-Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
+Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& topn,
                               const ModelConfig* config, const EnvReport* env,
                               const ResolvedPeaks& peaks, const ClassRules& rules) {
   Findings found;

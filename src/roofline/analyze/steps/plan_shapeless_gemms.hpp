@@ -19,7 +19,7 @@ struct HeadEntry;
 // measured batch, else workload.conc; prefill: the step's tokens, else workload.isl; lm_head the
 // step's requests). Writes each such entry's `projection` and `plan_notes`; run notes say the
 // plan and the assignment. Reads `classified` and `regime`.
-Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopN& topn,
+Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& topn,
                               const ModelConfig* config, const EnvReport* env,
                               const ResolvedPeaks& peaks, const ClassRules& rules);
 

@@ -17,7 +17,7 @@
 
 namespace roofline::analyze {
 
-double head_key_pct(const TopNEntry& e, HeadKey key) {
+double head_key_pct(const TopnEntry& e, HeadKey key) {
   return key == HeadKey::serving_weighted && e.serving_weighted_pct ? *e.serving_weighted_pct
                                                                     : e.pct_gpu_time;
 }
@@ -26,7 +26,7 @@ namespace {
 
 // A head entry as step 1 leaves it: the fields it copies verbatim from its Top-N record, and the
 // share the head key gave it.
-HeadEntry head_entry(const TopNEntry& e, std::size_t position, const HeadShare& share) {
+HeadEntry head_entry(const TopnEntry& e, std::size_t position, const HeadShare& share) {
   HeadEntry h;
   h.topn_position = position;
   h.topn_index = e.index;
@@ -66,7 +66,7 @@ void name_entries(std::vector<HeadEntry>& entries) {
 
 }  // namespace
 
-Head scope_to_head(const TopN& topn, const ScopeOptions& options) {
+Head scope_to_head(const TopnDocument& topn, const ScopeOptions& options) {
   std::vector<std::size_t> order(topn.entries.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   auto rank_of = [&](std::size_t i) {
@@ -84,7 +84,7 @@ Head scope_to_head(const TopN& topn, const ScopeOptions& options) {
   const bool serving = options.key == HeadKey::serving_weighted;
   std::size_t without = 0;
   for (std::size_t i : order) {
-    const TopNEntry& e = topn.entries[i];
+    const TopnEntry& e = topn.entries[i];
     if (serving && !e.serving_weighted_pct) ++without;
     if (head_key_pct(e, options.key) >= options.head_threshold_pct &&
         head.entries.size() < options.max_entries)

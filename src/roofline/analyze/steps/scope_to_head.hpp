@@ -26,7 +26,7 @@ struct ScopeOptions {
 };
 // The share of GPU time `key` gives an entry: serving_weighted_pct when asked for and present,
 // else pct_gpu_time.
-double head_key_pct(const TopNEntry& entry, HeadKey key);
+double head_key_pct(const TopnEntry& entry, HeadKey key);
 
 struct Head {
   std::vector<HeadEntry> entries;  // biggest key pct first: identity, share and ranking name set
@@ -37,6 +37,6 @@ struct Head {
 // order), at most max_entries. Each entry is named once here: its kernel name, suffixed with the
 // profiler's rank (else its 1-based Top-N position) when the name repeats in the head, and ".k"
 // when the ranks repeat too.
-Head scope_to_head(const TopN& topn, const ScopeOptions& options);
+Head scope_to_head(const TopnDocument& topn, const ScopeOptions& options);
 
 }  // namespace roofline::analyze

@@ -60,6 +60,7 @@ CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} on the ar
 """
 import argparse
 import difflib
+import importlib.util
 import json
 import math
 import os
@@ -405,6 +406,24 @@ def check_chart(produced, expected_dir, update):
     return errors
 
 
+def schema_problems(validator_path, schema_path, artifact):
+    """The artifact's problems under tools/validate_artifact.py (schema, key order, strict JSON),
+    run in this process: no second interpreter and no re-check of the schema itself per case (the
+    test docs.schema checks it once, with every committed artifact)."""
+    spec = importlib.util.spec_from_file_location("validate_artifact", validator_path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as tmp:
+        tmp.write(artifact)
+    try:
+        found = mod.in_process(schema_path)(tmp.name)
+    except ValueError as e:  # duplicate keys, NaN/Infinity: not strict JSON
+        found = [("/", f"not valid JSON: {e}")]
+    finally:
+        os.unlink(tmp.name)
+    return ["artifact fails the JSON Schema:\n" + "\n".join(f"{w}: {m}" for w, m in found)] if found else []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
@@ -502,14 +521,7 @@ def main():
         doc = load_ordered(produced["profile_roofline.json"].decode())
         errors += run_checks(doc, [c for c in checks if "file" not in c])
         if opts.schema and opts.validator:
-            with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as tmp:
-                tmp.write(produced["profile_roofline.json"])
-            try:
-                v = subprocess.run([sys.executable, opts.validator, opts.schema, tmp.name], capture_output=True, text=True)
-            finally:
-                os.unlink(tmp.name)
-            if v.returncode != 0:
-                errors.append(f"artifact fails the JSON Schema:\n{v.stdout}{v.stderr}")
+            errors += schema_problems(opts.validator, opts.schema, produced["profile_roofline.json"])
 
     if "--format json" in cmd_text(case) and "profile_roofline.json" in produced:
         if proc.stdout != produced["profile_roofline.json"]:

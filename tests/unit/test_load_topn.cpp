@@ -199,6 +199,33 @@ TEST_CASE("parse_topn: negative numbers are reported", "[load][topn]") {
   CHECK(any_contains(loaded.errors, {k_file, "top_kernels[0].pct_gpu_time", "outside [0, 100]"}));
 }
 
+TEST_CASE("parse_topn: a damaged graph_replay block keeps what it can, each problem on its field",
+          "[load][topn]") {
+  const char* text = R"({"num_kernel_launches": 1000,
+    "graph_replay": {"replays": 4, "launches": 900, "with_shapes": "many", "capture_given": true,
+                     "paired": -1, "unpaired_reasons": [7, {"reason": "no window", "launches": 20}],
+                     "unpaired_replays": {"correlation": 1}},
+    "top_kernels": [{"name": "k", "pct_gpu_time": 5}]})";
+  auto loaded = parse_topn(text, k_file);
+  REQUIRE(loaded.value);
+  REQUIRE(loaded.value->graph_replay);
+  const TopnGraphReplay& g = *loaded.value->graph_replay;
+  CHECK(g.launches.value() == 900);
+  CHECK(g.capture_given);
+  CHECK_FALSE(g.with_shapes);
+  CHECK_FALSE(g.paired);
+  REQUIRE(g.unpaired_reasons.size() == 1);
+  CHECK(g.unpaired_reasons[0].reason == "no window");
+  CHECK(g.unpaired_reasons[0].launches == 20);
+  CHECK(g.unpaired_replays.empty());
+  CHECK(any_contains(loaded.errors, {k_file, "graph_replay.with_shapes"}));
+  CHECK(any_contains(loaded.errors, {k_file, "graph_replay.paired", "negative"}));
+  CHECK(any_contains(loaded.errors,
+                     {k_file, "graph_replay.unpaired_reasons[0]", "expected an object"}));
+  CHECK(any_contains(loaded.errors, {k_file, "graph_replay.unpaired_replays"}));
+  CHECK(loaded.value->entries.size() == 1);
+}
+
 TEST_CASE("parse_topn: a negative per-launch time is reported on its field",
           "[load][topn][spec-bug]") {
   // docs/method.md §2.1: every problem is one clear line naming the file and what is wrong; §2:

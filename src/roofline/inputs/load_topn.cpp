@@ -257,38 +257,42 @@ void read_serving_block(FieldReader& f, const json& doc, TopnServing& s) {
     }
 }
 
-// `graph_replay.unpaired_reasons[]` and `.unpaired_replays[]`; an element that is not an object
-// is reported and skipped.
+// Each object of the list `key` of `obj`, with its path; an element that is not an object is
+// reported and skipped.
+template <class Read>
+void each_object(FieldReader& f, const json& obj, std::string_view key, const std::string& path,
+                 Read read) {
+  const json* list = f.array(obj, key, path);
+  if (!list) return;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string p = fmt::format("{}[{}]", path, i);
+    if ((*list)[i].is_object())
+      read((*list)[i], p);
+    else
+      f.error(p, "expected an object, got " + describe_type((*list)[i]));
+  }
+}
+
+// `graph_replay.unpaired_reasons[]` and `.unpaired_replays[]`.
 void read_unpaired(FieldReader& f, const json& graph, TopnGraphReplay& g) {
-  if (const json* reasons = f.array(graph, "unpaired_reasons", "graph_replay.unpaired_reasons"))
-    for (std::size_t i = 0; i < reasons->size(); ++i) {
-      const std::string p = fmt::format("graph_replay.unpaired_reasons[{}]", i);
-      const json& r = (*reasons)[i];
-      if (!r.is_object()) {
-        f.error(p, "expected an object, got " + describe_type(r));
-        continue;
-      }
-      g.unpaired_reasons.push_back({f.string(r, "reason", p + ".reason").value_or(""),
-                                    non_negative(f, r, "replays", p + ".replays").value_or(0.0),
-                                    non_negative(f, r, "launches", p + ".launches").value_or(0.0)});
-    }
-  if (const json* replays = f.array(graph, "unpaired_replays", "graph_replay.unpaired_replays"))
-    for (std::size_t i = 0; i < replays->size(); ++i) {
-      const std::string p = fmt::format("graph_replay.unpaired_replays[{}]", i);
-      const json& r = (*replays)[i];
-      if (!r.is_object()) {
-        f.error(p, "expected an object, got " + describe_type(r));
-        continue;
-      }
-      TopnGraphReplay::Unpaired u;
-      const std::optional<double> correlation = f.number(r, "correlation", p + ".correlation");
-      if (correlation && std::fabs(*correlation) < 9.0e15)
-        u.correlation = static_cast<std::int64_t>(*correlation);
-      u.launches = non_negative(f, r, "launches", p + ".launches").value_or(0.0);
-      u.step_size = non_negative(f, r, "step_size", p + ".step_size");
-      u.reason = f.string(r, "reason", p + ".reason").value_or("");
-      g.unpaired_replays.push_back(std::move(u));
-    }
+  each_object(f, graph, "unpaired_reasons", "graph_replay.unpaired_reasons",
+              [&](const json& r, const std::string& p) {
+                g.unpaired_reasons.push_back(
+                    {f.string(r, "reason", p + ".reason").value_or(""),
+                     non_negative(f, r, "replays", p + ".replays").value_or(0.0),
+                     non_negative(f, r, "launches", p + ".launches").value_or(0.0)});
+              });
+  each_object(f, graph, "unpaired_replays", "graph_replay.unpaired_replays",
+              [&](const json& r, const std::string& p) {
+                TopnGraphReplay::Unpaired u;
+                const auto correlation = f.number(r, "correlation", p + ".correlation");
+                if (correlation && std::fabs(*correlation) < 9.0e15)
+                  u.correlation = static_cast<std::int64_t>(*correlation);
+                u.launches = non_negative(f, r, "launches", p + ".launches").value_or(0.0);
+                u.step_size = non_negative(f, r, "step_size", p + ".step_size");
+                u.reason = f.string(r, "reason", p + ".reason").value_or("");
+                g.unpaired_replays.push_back(std::move(u));
+              });
 }
 
 // `graph_replay` (docs/method.md §22.7), every figure optional.

@@ -167,10 +167,11 @@ TEST_CASE("merge_profiles: several files summed by kernel name", "[topn][csv]") 
   TraceProfile a, b;
   a.source = "torch-trace";
   b.source = "nsys";
-  a.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 2, 10, {"float"}, {}, {}, {}, 0, 0, {}},
-               TraceKernel{"k2", GpuEventKind::kernel, 1, 5, {}, {}, {}, {}, 0, 0, {}}};
+  a.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 2, 10, {"float"}, {}, {}, {}, 0, 0, {}, {}},
+               TraceKernel{"k2", GpuEventKind::kernel, 1, 5, {}, {}, {}, {}, 0, 0, {}, {}}};
   a.kernels[0].cases = {decode_case(2, 10)};
-  b.kernels = {TraceKernel{"k1", GpuEventKind::kernel, 3, 6, {"c10::Half"}, {}, {}, {}, 0, 0, {}}};
+  b.kernels = {
+      TraceKernel{"k1", GpuEventKind::kernel, 3, 6, {"c10::Half"}, {}, {}, {}, 0, 0, {}, {}}};
   b.kernels[0].cases = {decode_case(3, 6)};
   a.steps.n_decode = 2;
   b.steps.n_decode = 3;

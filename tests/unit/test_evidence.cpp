@@ -220,7 +220,8 @@ TEST_CASE("apply_measurement: a collective keeps its link bytes and takes the co
   CHECK(any_contains(w.notes, {"are not link bytes", "judged at the counters' time"}));
 }
 
-TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage A", "[evidence]") {
+TEST_CASE("deepen: stage C over a model, and over no model (the measurement stands)",
+          "[evidence]") {
   ModelCase mc;
   mc.entry.name = "rms_norm_kernel";
   mc.entry.shapes = {{64, 2048}, {2048}};
@@ -239,12 +240,28 @@ TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage 
   CHECK(d.stage == EvidenceLevel::C);
   CHECK(d.work.bytes == rel(600000.0));
 
+  // docs/method.md §11.4: no model of the op, yet the counters measured it: judged on them.
   Classification unknown;
   const Deepened u =
       deepen(model_work(mc.entry, mc.regime, unknown, ctx), ev, mc.entry, mc.regime, unknown, ctx);
-  CHECK(u.stage == EvidenceLevel::A);
-  CHECK_FALSE(u.work.modeled);
-  CHECK(any_contains(u.notes, {"measured but not modelled", "600000 B per dispatch"}));
+  CHECK(u.stage == EvidenceLevel::C);
+  CHECK(u.work.modeled);
+  CHECK(u.work.bytes == rel(600000.0));
+  CHECK(u.work.t_unit_ms == rel(0.004));  // not timed: the profile's time
+  CHECK(u.work.unit_launches == 1.0);
+  REQUIRE_FALSE(u.work.candidates.empty());
+  CHECK(u.work.candidates[u.work.chosen].kind == CandidateKind::measured);
+  CHECK(any_contains(u.work.notes, {"judged on the measurement alone", "op class unknown",
+                                    "600.00 kB per dispatch"}));
+
+  // A collective is judged on link bytes the DRAM counters do not see: still no verdict.
+  Classification comm;
+  comm.op_class = OpClass::comm;
+  const Deepened c =
+      deepen(model_work(mc.entry, mc.regime, unknown, ctx), ev, mc.entry, mc.regime, comm, ctx);
+  CHECK(c.stage == EvidenceLevel::A);
+  CHECK_FALSE(c.work.modeled);
+  CHECK(any_contains(c.notes, {"measured but not modelled", "600000 B per dispatch"}));
 
   EntryEvidence no_bytes;
   no_bytes.measured = KernelMeasurement{};
@@ -254,6 +271,52 @@ TEST_CASE("deepen: stage C over a model; measured but unmodelled stays at stage 
                             mc.regime, mc.cls, ctx);
   CHECK(n.stage == EvidenceLevel::A);
   CHECK(any_contains(n.notes, {"stage C not reached", "no WRITE_SIZE counter"}));
+}
+
+// The regression of issue 35: a GEMM kernel serving two projections, its Top-N signatures without
+// counts (no mean stands for the entry), measured by Nsight Compute: the counters judge it, at the
+// operand type of the tensor path they counted.
+TEST_CASE("deepen: stage C over an ambiguous model", "[evidence]") {
+  ModelCase mc;
+  mc.entry.name = "nvjet_sm90_qqtst_128x64_64x4_1x2_h_bz_coopA_TNT";
+  mc.entry.op = "aten::mm";
+  mc.entry.signatures = {{{64, 2048}, {2048, 5120}}, {{64, 2048}, {2048, 128}}};
+  mc.entry.shapes = mc.entry.signatures.front();
+  mc.entry.dtypes = {"c10::BFloat16"};
+  mc.entry.dtypes_are_set = true;
+  mc.entry.avg_us = 9.0;
+  mc.cls.op_class = OpClass::gemm;
+  mc.regime.t_ms = 0.009;
+  mc.regime.known = true;
+  const ModelContext ctx{&mc.env, &mc.config, "", &mc.peaks};
+  const WorkEstimate model = model_work(mc.entry, mc.regime, mc.cls, ctx,
+                                        signature_cases(mc.entry, mc.cls.op_class, &mc.config));
+  REQUIRE_FALSE(model.modeled);
+  CHECK_THAT(model.unmodeled_reason, Catch::Contains("carry no counts"));
+  EntryEvidence ev;
+  KernelMeasurement m;
+  m.bytes = 1.2e7;
+  m.flops = 8.0e8;
+  m.flops_dtype = "fp8";
+  m.time_us = 7.5;
+  m.dispatches = 4;
+  m.bytes_source = "dram__bytes_read.sum + dram__bytes_write.sum";
+  m.flops_source = "sm__ops_path_tensor_src_fp8_dst_fp32.sum (tensor ops)";
+  m.time_source = "gpu__time_duration.sum";
+  ev.measured = m;
+  ev.measured_source = "ncu.csv";
+  const Deepened d = deepen(model, ev, mc.entry, mc.regime, mc.cls, ctx);
+  CHECK(d.stage == EvidenceLevel::C);
+  REQUIRE(d.work.modeled);
+  CHECK(d.work.bytes == rel(1.2e7));
+  CHECK(d.work.flops == rel(8.0e8));
+  CHECK(d.work.t_unit_ms == rel(0.0075));  // the counters timed it
+  CHECK(d.work.compute_dtype.key == DtypeKey::fp8);
+  CHECK(d.work.signatures.size() == 2);  // still shown
+  CHECK(any_contains(d.work.notes, {"judged on the measurement alone", "carry no counts",
+                                    "compute at fp8 (the tensor path the counters name)"}));
+  const Verdict v = judge(d.work, OpClass::gemm, 10.0, mc.peaks, VerdictParams{});
+  CHECK(v.roofline_pct);
 }
 
 TEST_CASE("deepen: a matched probe without cases keeps stage A and says why", "[evidence]") {

@@ -26,6 +26,7 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/gather_evidence.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/weight_evidence.hpp"
 #include "roofline/analyze/steps/infer_steps.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
@@ -124,6 +125,12 @@ void classify_entries(Run& r) {
   classify_head(r.a.entries, r.topn, class_rules(r));
 }
 
+void gather_weight_evidence(Run& r) {
+  WeightEvidence w = weight_evidence(r.topn, class_rules(r), r.config, r.env ? r.env->tp : 1.0);
+  r.weights = std::move(w.weights);
+  record(r.a, Findings{std::move(w.notes), {}});
+}
+
 void infer_run_steps(Run& r) {
   record(r.a, infer_steps(r.topn, r.a.entries, r.config).findings);
 }
@@ -152,8 +159,9 @@ void load_calibration(Run& r) {
 void analyze_entries(Run& r) {
   const std::string status =
       r.config_rejected.empty() ? detail::config_status(r.in, r.config) : r.config_rejected;
-  const ModelContext model{r.env, r.config, status, &r.a.peaks,
-                           r.topn.serving.present ? &r.topn.serving : nullptr};
+  const ModelContext model{
+      r.env,     r.config, status, &r.a.peaks, r.topn.serving.present ? &r.topn.serving : nullptr,
+      &r.weights};
   const detail::EntryContext ctx{r.topn, model, r.a.peaks, r.verdict, r.env};
   for (HeadEntry& e : r.a.entries) {
     try {
@@ -231,6 +239,10 @@ constexpr Pass k_method[] = {
     // steps/classify_head: the op class picks the byte model; the classes also tell which kernels
     // run once per layer.
     {"classify", classify_entries},
+    // steps/weight_evidence: a kernel whose op passes no weights (an MoE kernel under online
+    // quantization) takes their format from the run's own linears before the config's
+    // (docs/method.md §23.5).
+    {"weights", gather_weight_evidence},
     // steps/infer_steps: without step annotations, the layer plan and the call counts give the
     // steps (docs/method.md §6.4).
     {"steps", infer_run_steps},

@@ -10,6 +10,7 @@
 
 #include "roofline/analyze/analyze.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/steps/weight_evidence.hpp"
 
 namespace roofline::analyze::detail {
 
@@ -27,6 +28,7 @@ struct Run {
   // Why the config was set aside (docs/method.md §23.6: it does not match the trace); "" kept.
   std::string config_rejected;
   VerdictParams verdict;        // the options' and the calibration (pass calibration)
+  RunWeights weights;           // the run's linears' weight formats (pass weights)
   Analysis a;                   // what the passes have built so far
   bool peaks_resolved = false;  // pass peaks ran to its end
   std::size_t analysed = 0;     // entries [0, analysed) went through steps 6-11

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -106,12 +107,38 @@ int count_of(std::string_view text, std::string_view word) {
   return n;
 }
 
+// The one 16-bit float element type a name spells (`cutlass::bfloat16_t`, `__nv_bfloat16`,
+// `c10::BFloat16`, a `bf16` word; `half_t`, `__half`, `c10::Half`, `fp16`, `f16`): "bf16" or
+// "fp16"; "" when it spells neither or both.
+std::string sixteen_bit_type(std::string_view text) {
+  bool bf16 = false, fp16 = false;
+  std::string word;
+  const auto close = [&] {
+    // A mangled name's length prefixes run into the identifier (`10bfloat16_t`).
+    word.erase(0, std::min(word.find_first_not_of("0123456789"), word.size()));
+    if (word == "bfloat16" || word == "bf16") bf16 = true;
+    if (word == "half" || word == "fp16" || word == "f16") fp16 = true;
+    word.clear();
+  };
+  for (char ch : text) {
+    if (std::isalnum(static_cast<unsigned char>(ch)))
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    else
+      close();
+  }
+  close();
+  return bf16 == fp16 ? "" : bf16 ? "bf16" : "fp16";
+}
+
 // A GEMM kernel's template element types (docs/method.md §7.5): the weight operand's, and the
 // activation's where the name spells it too — a type named twice is both operands' (A and B), fp4
 // with fp8 is fp4 weights and fp8 activations, a type named once is the weights' alone.
 void template_dtypes(std::string_view text, Classification& c) {
   const int fp4 = count_of(text, "e2m1"), fp8 = fp8_values(text);
-  if (fp4 == 0 && fp8 == 0) return;
+  if (fp4 == 0 && fp8 == 0) {
+    c.template_16bit = sixteen_bit_type(text);
+    return;
+  }
   c.operand_dtype = fp4 > 0 ? "fp4" : "fp8";
   c.activation_dtype = fp4 >= 2               ? "fp4"
                        : fp4 == 1 && fp8 > 0  ? "fp8"
@@ -145,7 +172,13 @@ void read_name_dtypes(const TopnEntry& e, Classification& c) {
       return;
     }
   }
-  if (c.op_class == OpClass::gemm) template_dtypes(matched_name(e), c);
+  // An expert GEMM's template spells its element types as a dense one's does (`MoeFCGemm<…
+  // float_e4m3_t…>`).
+  if (c.op_class != OpClass::gemm && c.op_class != OpClass::moe) return;
+  // A mangled name only its prefix could be read from keeps its types in the raw spelling.
+  const std::string& read = matched_name(e);
+  const bool prefix_only = read.find('<') == std::string::npos && e.name.rfind("_Z", 0) == 0;
+  template_dtypes(prefix_only ? e.name : read, c);
 }
 
 }  // namespace roofline::classify::detail

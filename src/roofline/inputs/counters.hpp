@@ -95,8 +95,12 @@ struct KernelMeasurement {
   std::optional<double> time_us;
   std::uint64_t dispatches = 0;
   std::string bytes_source, flops_source, time_source;  // which counters, for notes
-  std::vector<std::string> counters_used;               // every counter the numbers came from
-  std::string unusable_reason;                          // set when bytes cannot be formed
+  // The operand type the FLOPs ran at where the counters name it (the tensor path
+  // `sm__ops_path_tensor_src_<type>_…` with the most operations; MfmaFlopsBF16/F16/F32/F64;
+  // the fp8 MFMA instructions): "bf16", "fp8", …; "" when they do not say.
+  std::string flops_dtype;
+  std::vector<std::string> counters_used;  // every counter the numbers came from
+  std::string unusable_reason;             // set when bytes cannot be formed
 };
 // The measurement of one kernel: NVIDIA metrics when it has no AMD byte counters and any metric
 // measure() reads from Nsight Compute, else the AMD counters. Each counter is averaged over the

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "roofline/inputs/counters.hpp"
+#include "roofline/inputs/dtype.hpp"
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs {
@@ -33,6 +34,18 @@ bool is_tensor_ops(std::string_view name) {
   const std::string_view suffix = ".sum";
   return name.rfind("sm__ops_path_tensor_", 0) == 0 && name.size() > suffix.size() &&
          name.substr(name.size() - suffix.size()) == suffix;
+}
+
+// The operand type a tensor-path metric names: `sm__ops_path_tensor_src_fp8_dst_fp32.sum` ->
+// "fp8" (`src_fp8_e4m3…` too); "" when the name has no `src_<type>`.
+std::string tensor_src_type(std::string_view name) {
+  const std::string_view key = "_src_";
+  const std::size_t at = name.find(key);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = name.substr(at + key.size());
+  rest = rest.substr(0, std::min(rest.find("_dst"), rest.find('.')));
+  const auto d = parse_dtype(rest);
+  return d ? d->key.str() : std::string();
 }
 
 // docs/method.md §11.4: bytes (FETCH_SIZE + WRITE_SIZE) x 1024, FLOPs from MfmaFlops*, or fp8 MFMA
@@ -61,11 +74,18 @@ KernelMeasurement measure_amd(const KernelCounters& k, const CounterOptions& opt
     m.flops_source = "MfmaFlops";
     flops_from = {"MfmaFlops"};
   } else {
-    for (const char* c : {"MfmaFlopsBF16", "MfmaFlopsF16", "MfmaFlopsF32", "MfmaFlopsF64"}) {
+    double most = 0.0;
+    for (const auto& [c, type] :
+         {std::pair{"MfmaFlopsBF16", "bf16"}, std::pair{"MfmaFlopsF16", "fp16"},
+          std::pair{"MfmaFlopsF32", "fp32"}, std::pair{"MfmaFlopsF64", "fp64"}}) {
       if (auto v = mean(k, c)) {
         m.flops = m.flops.value_or(0.0) + *v;
         m.flops_source += (m.flops_source.empty() ? "" : " + ") + std::string(c);
         flops_from.emplace_back(c);
+        if (*v > most) {
+          most = *v;
+          m.flops_dtype = type;
+        }
       }
     }
   }
@@ -79,6 +99,7 @@ KernelMeasurement measure_amd(const KernelCounters& k, const CounterOptions& opt
                                  options.mfma_f8_flops_per_inst,
                                  replaced ? " (the MfmaFlops counters read 0)" : "");
     flops_from = {"SQ_INSTS_VALU_MFMA_MOPS_F8"};
+    m.flops_dtype = "fp8";
   }
   m.counters_used.insert(m.counters_used.end(), flops_from.begin(), flops_from.end());
   return m;
@@ -105,18 +126,25 @@ KernelMeasurement measure_nvidia(const KernelCounters& k) {
                         : k_dram_write,
         k_dram_read, k_dram_write);
   }
-  double tensor = 0.0;
+  double tensor = 0.0, most = 0.0;
+  std::string most_type;
   std::vector<std::string> tensor_from;
   for (const auto& [name, c] : k.counters) {
     if (!is_tensor_ops(name) || c.dispatches == 0) continue;
-    tensor += c.sum / static_cast<double>(c.dispatches);
+    const double ops = c.sum / static_cast<double>(c.dispatches);
+    tensor += ops;
     tensor_from.push_back(name);
+    if (ops > most) {
+      most = ops;
+      most_type = tensor_src_type(name);
+    }
   }
   const auto ffma = mean(k, k_ffma), fadd = mean(k, k_fadd), fmul = mean(k, k_fmul);
   std::string joined;
   for (const auto& n : tensor_from) joined += (joined.empty() ? "" : " + ") + n;
   if (!tensor_from.empty() && (tensor > 0.0 || (!ffma && !fadd && !fmul))) {
     m.flops = tensor;
+    m.flops_dtype = most_type;
     m.flops_source = fmt::format("{} (tensor ops), mean per launch", joined);
     m.counters_used.insert(m.counters_used.end(), tensor_from.begin(), tensor_from.end());
   } else if (ffma || fadd || fmul) {

@@ -90,6 +90,22 @@ void read_signatures(FieldReader& f, const json& entry, const std::string& path,
   if (!e.signatures.empty()) e.shapes = e.signatures.front();
 }
 
+// Each object of the list `key` of `obj`, with its path; an element that is not an object is
+// reported and skipped.
+template <class Read>
+void each_object(FieldReader& f, const json& obj, std::string_view key, const std::string& path,
+                 Read read) {
+  const json* list = f.array(obj, key, path);
+  if (!list) return;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string p = fmt::format("{}[{}]", path, i);
+    if ((*list)[i].is_object())
+      read((*list)[i], p);
+    else
+      f.error(p, "expected an object, got " + describe_type((*list)[i]));
+  }
+}
+
 // The entry's name (short_name when name is empty) and rank; false (with an error) without a
 // name.
 bool read_identity(FieldReader& f, const json& entry, const std::string& path, TopnEntry& e) {
@@ -166,6 +182,15 @@ void read_serving(FieldReader& f, const json& entry, const std::string& path, To
   read_est_shape(f, entry, path, e.est_shape);
   e.est_calls = non_negative(f, entry, "est_calls", path + ".est_calls");
   e.serving_weighted_pct = f.number(entry, "serving_weighted_pct", path + ".serving_weighted_pct");
+  each_object(f, entry, "input_quant", path + ".input_quant",
+              [&](const json& q, const std::string& p) {
+                TopnInputQuant in;
+                in.dtype = f.string(q, "dtype", p + ".dtype").value_or("");
+                in.by = f.string(q, "by", p + ".by").value_or("");
+                in.evidence = f.string(q, "evidence", p + ".evidence").value_or("");
+                in.launches = non_negative(f, q, "launches", p + ".launches").value_or(0.0);
+                if (!in.dtype.empty()) e.input_quant.push_back(std::move(in));
+              });
 }
 
 // Returns nullopt (with an error) when the entry has no usable name or pct_gpu_time.
@@ -255,22 +280,6 @@ void read_serving_block(FieldReader& f, const json& doc, TopnServing& s) {
       f.error("serving", fmt::format("negative step count {}; ignored", **steps));
       steps->reset();
     }
-}
-
-// Each object of the list `key` of `obj`, with its path; an element that is not an object is
-// reported and skipped.
-template <class Read>
-void each_object(FieldReader& f, const json& obj, std::string_view key, const std::string& path,
-                 Read read) {
-  const json* list = f.array(obj, key, path);
-  if (!list) return;
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const std::string p = fmt::format("{}[{}]", path, i);
-    if ((*list)[i].is_object())
-      read((*list)[i], p);
-    else
-      f.error(p, "expected an object, got " + describe_type((*list)[i]));
-  }
 }
 
 // `graph_replay.unpaired_reasons[]` and `.unpaired_replays[]`.

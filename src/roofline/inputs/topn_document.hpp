@@ -33,6 +33,16 @@ struct EstShape {
   std::optional<double> k;
 };
 
+// docs/method.md §23.5: a quantization the kernel's input went through just before it ran — the
+// nearest quantization kernel before its launch on the same stream with no other matrix kernel
+// between (`input_quant[]`).
+struct TopnInputQuant {
+  std::string dtype;      // the format it wrote, as spelled ("fp8", "fp4", "int8")
+  std::string by;         // the op that quantized (eager), else the quantization kernel's name
+  std::string evidence;   // "inside its own op" | "before it on its stream"
+  double launches = 0.0;  // the kernel's launches that read it
+};
+
 // One `top_kernels[]` element.
 struct TopnEntry {
   std::size_t index = 0;     // position in top_kernels[]
@@ -77,6 +87,7 @@ struct TopnEntry {
   PerRegime<EstShape> est_shape;
   std::optional<double> est_calls;
   std::optional<double> serving_weighted_pct;
+  std::vector<TopnInputQuant> input_quant;  // most launches first; empty when none ran
 };
 
 // The sums over one part (context or generation) of one regime's steps, in `serving.sums`

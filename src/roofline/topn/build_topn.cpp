@@ -194,20 +194,6 @@ std::vector<const TraceKernel*> head_kernels(const std::vector<TraceKernel>& ker
   return order;
 }
 
-// The kernel's names: as recorded, demangled (with a note when only its _ZN prefix could be
-// read), and short.
-void fill_names(const TraceKernel& k, TopnEntry& e) {
-  e.name = k.name;
-  if (auto d = demangle_kernel_name(k.name)) {
-    e.demangled = d->text;
-    if (d->from_prefix)
-      e.demangle_note = "no demangler read this name (" + d->why +
-                        "): the qualified name is read from its _ZN prefix, template and "
-                        "argument lists dropped";
-  }
-  e.short_name = kernel_short_name(e.demangled.empty() ? k.name : e.demangled, k.kind);
-}
-
 // The op class of the entry and its kernel family's fields (backend, editable, hint).
 void fill_family(const TraceKernel& k, const ClassRules& rules,
                  const std::vector<BackendRule>& backends, TopnEntry& e) {
@@ -279,6 +265,17 @@ WorkloadKernel workload_kernel(const TraceKernel& k) {
                    });
   return e;
 }
+
+// docs/method.md §23.5: the quantizations the kernel's inputs went through, most launches first
+// (ties: by dtype, then by what quantized).
+void fill_input_quant(const TraceKernel& k, TopnEntry& e) {
+  for (const auto& [how, n] : k.input_quant)
+    e.input_quant.push_back({std::get<0>(how), std::get<1>(how), std::get<2>(how), n});
+  std::stable_sort(
+      e.input_quant.begin(), e.input_quant.end(),
+      [](const TopnInputQuant& a, const TopnInputQuant& b) { return a.launches > b.launches; });
+}
+
 // The entry of rank `rank` for kernel `k`, of `total_us` GPU time in all.
 TopnEntry topn_entry(const TraceKernel& k, std::size_t rank, double total_us,
                      const StepStats& steps, const ClassRules& rules,
@@ -286,7 +283,7 @@ TopnEntry topn_entry(const TraceKernel& k, std::size_t rank, double total_us,
   TopnEntry e;
   e.index = rank - 1;
   e.rank = static_cast<long>(rank);
-  fill_names(k, e);
+  fill_entry_names(k.name, k.kind, e);
   e.calls = k.calls;
   e.total_ms = round_to(k.total_us / 1000.0, 4);
   e.avg_us = k.calls > 0 ? round_to(k.total_us / k.calls, 3) : 0.0;
@@ -298,6 +295,7 @@ TopnEntry topn_entry(const TraceKernel& k, std::size_t rank, double total_us,
   fill_launcher(k, e);
   fill_family(k, rules, backends, e);
   fill_regimes(k, steps, e);
+  fill_input_quant(k, e);
   return e;
 }
 
@@ -309,6 +307,19 @@ double round_to(double x, int digits) {
   const int n = std::snprintf(buf, sizeof buf, "%.*f", digits, x);
   if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf) return x;
   return std::strtod(buf, nullptr);
+}
+
+void fill_entry_names(std::string_view name, GpuEventKind kind, TopnEntry& e) {
+  e.name = std::string(name);
+  if (auto d = demangle_kernel_name(name)) {
+    e.demangled = d->text;
+    if (d->from_prefix)
+      e.demangle_note = "no demangler read this name (" + d->why +
+                        "): the qualified name is read from its _ZN prefix, template and "
+                        "argument lists dropped";
+  }
+  e.short_name =
+      kernel_short_name(e.demangled.empty() ? name : std::string_view(e.demangled), kind);
 }
 
 TopnBuild build_topn(const TraceProfile& profile, const TopnOptions& options,

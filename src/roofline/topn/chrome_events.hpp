@@ -33,7 +33,7 @@ class Interner {
   std::unordered_map<std::string_view, std::uint32_t> ids_;
 };
 
-// A GPU activity: kernel, memcpy or memset (48 bytes: a trace holds millions).
+// A GPU activity: kernel, memcpy or memset (56 bytes: a trace holds millions).
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
@@ -41,6 +41,7 @@ struct GpuEventRec {
   std::int64_t correlation = -1;         // the runtime launch's correlation id; -1: none
   std::uint32_t name = 0;                // Interner id
   std::int32_t device = -1;              // the event's pid (the GPU), -1 when not a number
+  std::int32_t stream = -1;              // the event's tid (the stream), -1 when not a number
   std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
   GpuEventKind kind = GpuEventKind::kernel;
 };

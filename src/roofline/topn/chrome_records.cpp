@@ -288,6 +288,8 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
                                 : s.category == Category::memcpy ? "(unnamed memcpy)"
                                                                  : "(unnamed memset)");
       g.device = device;
+      g.stream =
+          s.tid >= 0 && s.tid < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(s.tid) : -1;
       g.kind = kind;
       if (s.has_grid && s.has_block) g.geometry = out.geometries.intern(geometry_text(s));
       out.gpu.push_back(g);

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "roofline/classify/classify.hpp"
@@ -71,6 +72,10 @@ struct TraceCase {
   bool replay = false;     // graph replays (no capture joined, or one without shapes)
 };
 
+// The quantizations a kernel's inputs went through (docs/method.md §23.5): (output dtype as
+// spelled, the op or kernel that quantized, how it was found) -> launches.
+using InputQuantSums = std::map<std::tuple<std::string, std::string, std::string>, double>;
+
 // All launches of one kernel name.
 struct TraceKernel {
   std::string name;
@@ -85,6 +90,7 @@ struct TraceKernel {
   double replay_with_shapes = 0.0;  // of those, paired with a captured launch that had shapes
   // (launching op, module path) -> launches (docs/method.md §22.7; "" when a launch had none)
   std::map<std::pair<std::string, std::string>, double> launchers;
+  InputQuantSums input_quant;
 };
 
 // Sums over the steps of one part (context or generation) of one regime's steps. A Σ term is
@@ -201,6 +207,10 @@ std::string demangle_prefix(std::string_view mangled);
 // ck_tile `kentry<…>` gives its kernel class. Memcpy/memset activity names keep their words.
 // Never cut.
 std::string kernel_short_name(std::string_view name, GpuEventKind kind = GpuEventKind::kernel);
+
+// An entry's names from a kernel's recorded name: as recorded, demangled (with a note when only
+// its _ZN prefix could be read) and short.
+void fill_entry_names(std::string_view name, GpuEventKind kind, TopnEntry& e);
 
 // An op's recorded scalars (`Concrete Inputs`, docs/method.md §22.8). A scalar is a key of the
 // launch's signature when it changes the work: a flag or mode (any text that is not a number) or a

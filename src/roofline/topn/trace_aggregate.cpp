@@ -10,6 +10,7 @@
 #include "roofline/topn/capture_join.hpp"
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
+#include "roofline/topn/input_quant.hpp"
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/op_attribution.hpp"
 #include "roofline/topn/signature_sums.hpp"
@@ -168,12 +169,16 @@ void add_event(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const
   add_signature(ev, k, g, origin, step, replay ? nullptr : op, replay);
 }
 
-// The kernels that occur (`seen`), by name.
+// The kernels that occur (`seen`), by name, with the quantizations their inputs went through.
 std::vector<TraceKernel> kernels_by_name(const ChromeEvents& ev, std::vector<KernelSum>& sums,
-                                         const std::vector<bool>& seen) {
+                                         const std::vector<bool>& seen,
+                                         std::vector<InputQuantSums>& quant) {
   std::vector<TraceKernel> kernels;
   for (std::uint32_t id = 0; id < sums.size(); ++id)
-    if (seen[id]) kernels.push_back(kernel_of(ev, id, sums[id]));
+    if (seen[id]) {
+      kernels.push_back(kernel_of(ev, id, sums[id]));
+      kernels.back().input_quant = std::move(quant[id]);
+    }
   std::sort(kernels.begin(), kernels.end(),
             [](const TraceKernel& a, const TraceKernel& b) { return a.name < b.name; });
   return kernels;
@@ -209,7 +214,8 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
   p.source = "torch-trace";
   p.device = choose_trace_device(ev.meta, ev.gpu);
   p.world_size = ev.meta.world_size;
-  p.kernels = kernels_by_name(ev, sums, seen);
+  std::vector<InputQuantSums> quant = input_quant_by_name(ev, lookup, join);
+  p.kernels = kernels_by_name(ev, sums, seen, quant);
   add_step_stats(steps, ev, p.steps);
   p.graph = std::move(join.stats);
   return p;
@@ -305,6 +311,7 @@ TraceProfile merge_profiles(std::vector<TraceProfile> profiles) {
       into.replay_calls += k.replay_calls;
       into.replay_with_shapes += k.replay_with_shapes;
       for (const auto& [who, n] : k.launchers) into.launchers[who] += n;
+      for (const auto& [how, n] : k.input_quant) into.input_quant[how] += n;
       into.dtypes.insert(into.dtypes.end(), k.dtypes.begin(), k.dtypes.end());
       std::sort(into.dtypes.begin(), into.dtypes.end());
       into.dtypes.erase(std::unique(into.dtypes.begin(), into.dtypes.end()), into.dtypes.end());

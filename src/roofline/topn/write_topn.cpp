@@ -212,6 +212,15 @@ ordered_json entry_json(const TopnEntry& e) {
   add_regimes(e, j);
   if (e.est_calls) j["est_calls"] = count_json(*e.est_calls);
   if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(*e.serving_weighted_pct);
+  if (!e.input_quant.empty()) {
+    ordered_json list = ordered_json::array();
+    for (const TopnInputQuant& q : e.input_quant)
+      list.push_back(ordered_json{{"dtype", q.dtype},
+                                  {"by", q.by},
+                                  {"evidence", q.evidence},
+                                  {"launches", count_json(q.launches)}});
+    j["input_quant"] = std::move(list);
+  }
   return j;
 }
 

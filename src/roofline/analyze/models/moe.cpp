@@ -118,6 +118,7 @@ bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
   if (!s.stage_named) s.stage = MoeStage::both;
   s.w = in.dtypes.weight.bytes;
   s.a = in.dtypes.act.bytes;
+  s.a_in = in.dtypes.act_in ? in.dtypes.act_in->bytes : s.a;
   s.act_fused = fused_activation(in.entry.name);
   s.rows_expanded =
       icontains(in.entry.name, "MoeFCGemm") || icontains(in.entry.name, "fused_moe::run_global");
@@ -160,6 +161,9 @@ void moe_notes(const ModelInput& in, const MoeSetup& s, const Term& weight_elems
   work.notes.push_back(fmt::format("dtypes: weights {} ({} B, {}), activations {} ({} B, {})",
                                    in.dtypes.weight.key, s.w, in.dtypes.weight_source,
                                    in.dtypes.act.key, s.a, in.dtypes.act_source));
+  if (in.dtypes.act_in)
+    work.notes.push_back(fmt::format("inputs read at {} ({} B): {}", in.dtypes.act_in->key, s.a_in,
+                                     in.dtypes.act_in_source));
   if (!s.H_act_why.empty()) work.notes.push_back(s.H_act_why);
   work.notes.push_back(
       fmt::format("activation bytes {} ({})", shown(activations), activations.formula));

@@ -32,6 +32,9 @@ struct MoeSetup {
   double H_act = 0;
   std::string H_act_why;
   double w = 0, a = 0;  // bytes per weight / activation element
+  // Bytes per element of the input each launch reads: `a`, or the format it was quantized to
+  // just before the kernel (docs/method.md §23.5: fp8 under W8A8).
+  double a_in = 0;
   // Stage-1 outputs per intermediate unit: 2 gated (gate and up), 1 not.
   double up() const { return gated ? 2.0 : 1.0; }
 };

@@ -11,6 +11,10 @@ namespace roofline::analyze::detail {
 Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
   const double M = s.M, H = s.H_act > 0 ? s.H_act : s.H, I = s.I, a = s.a, pairs = s.pairs,
                up = s.up();
+  const double a_in = s.a_in > 0 ? s.a_in : a;
+  // The input a launch reads at a_in (quantized just before it, docs/method.md §23.5), said once.
+  const std::string in_at =
+      a_in != a ? fmt::format(" (read at {} B: quantized before it)", format_g(a_in)) : "";
   // Per stage (one launch): gate/up reads the rows once and writes pairs·I (the activation fused
   // or not gated), else gate and up, pairs·2I; down reads pairs·I and writes the rows.
   // Rows expanded before the expert GEMMs (docs/method.md §22.5): the GEMMs see pairs rows of H.
@@ -21,30 +25,30 @@ Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
     const double out = s.act_fused ? 1.0 : up;
     return term(
         "activation bytes",
-        fmt::format("{} in + stage-1 out pairs·{}I{}", rows_text, out == 2.0 ? "2" : "",
+        fmt::format("{} in{} + stage-1 out pairs·{}I{}", rows_text, in_at, out == 2.0 ? "2" : "",
                     s.act_fused && s.gated ? " (activation fused: gate·up not written)" : ""),
-        (rows * H + pairs * out * I) * a);
+        rows * H * a_in + pairs * out * I * a);
   }
   if (s.stage == MoeStage::stage2)
-    return term("activation bytes", fmt::format("pairs·I in + {} out", rows_text),
-                (pairs * I + rows * H) * a);
+    return term("activation bytes", fmt::format("pairs·I in{} + {} out", in_at, rows_text),
+                pairs * I * a_in + rows * H * a);
   // Both stages: tokens in and out; the intermediates (pairs·2I written by stage 1, pairs·I read
   // by stage 2) count when they leave L2.
-  const Term inter = part(s.gated ? "pairs·3I" : "pairs·2I", pairs * (up + 1.0) * I * a);
+  const Term inter = part(s.gated ? "pairs·3I" : "pairs·2I", pairs * (up * a + a_in) * I);
   // L2 size, or -1 when unknown (a plain double: GCC's -Wmaybe-uninitialized misreads
   // std::optional here).
   const double l2 = in.ctx.peaks && in.ctx.peaks->l2_bytes ? in.ctx.peaks->l2_bytes.value() : -1.0;
-  Term act = term("activation bytes", "", 2.0 * M * H * a);
+  Term act = term("activation bytes", "", M * H * (a_in + a));
   if (l2 >= 0 && inter.value <= l2) {
     act.formula = fmt::format(
-        "tokens in + out 2·M·H; inter-stage intermediates {} = {} fit in L2 ({}) and are not "
+        "tokens in + out 2·M·H{}; inter-stage intermediates {} = {} fit in L2 ({}) and are not "
         "counted",
-        inter.formula, shown(inter), fmt_bytes(l2));
+        in_at, inter.formula, shown(inter), fmt_bytes(l2));
   } else {
     act.value += inter.value;
-    act.formula =
-        fmt::format("tokens in + out 2·M·H + inter-stage intermediates {} = {}{}", inter.formula,
-                    shown(inter), l2 >= 0 ? " (larger than L2)" : " (L2 size unknown)");
+    act.formula = fmt::format("tokens in + out 2·M·H{} + inter-stage intermediates {} = {}{}",
+                              in_at, inter.formula, shown(inter),
+                              l2 >= 0 ? " (larger than L2)" : " (L2 size unknown)");
   }
   return act;
 }

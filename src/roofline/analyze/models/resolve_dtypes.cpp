@@ -40,7 +40,8 @@ std::optional<std::size_t> weight_operand(const TopnEntry& e, OpClass cls) {
 // What a GEMM kernel's template types say of one operand (docs/method.md §7.5): fp8 values, or fp4
 // values with the block scales the name's scale type implies; nullopt when the name says nothing.
 std::optional<Dtype> name_dtype(const Classification& cls, bool activation) {
-  if (cls.op_class != OpClass::gemm || cls.operand_dtype.empty()) return std::nullopt;
+  if ((cls.op_class != OpClass::gemm && cls.op_class != OpClass::moe) || cls.operand_dtype.empty())
+    return std::nullopt;
   const std::string& spelled = activation ? cls.activation_dtype : cls.operand_dtype;
   if (spelled.empty()) return std::nullopt;
   auto d = parse_dtype(spelled);
@@ -72,12 +73,118 @@ void dtypes_activation(ResolvedDtypes& d, const TopnEntry& e, const Classificati
   }
 }
 
+// docs/method.md §23.5: the quantization before the kernel that its launches read, when one format
+// covers at least `share` of them (nullptr: none, two formats, or too few launches).
+const TopnInputQuant* input_quant(const TopnEntry& e, double share, double& launches) {
+  if (e.input_quant.empty()) return nullptr;
+  const TopnInputQuant& first = e.input_quant.front();  // most launches first
+  const DtypeKey key = canonical_dtype_key(first.dtype);
+  launches = 0.0;
+  for (const TopnInputQuant& q : e.input_quant) {
+    if (canonical_dtype_key(q.dtype) != key) return nullptr;  // two formats: neither settles it
+    launches += q.launches;
+  }
+  if (key.empty() || (e.calls && *e.calls > 0 && launches < share * *e.calls)) return nullptr;
+  return &first;
+}
+
+std::string input_quant_text(const TopnEntry& e, const TopnInputQuant& q, double launches) {
+  return fmt::format("the input is quantized to {} by '{}' {} ({} of {} launches)", q.dtype, q.by,
+                     q.evidence, format_g(launches), e.calls ? format_g(*e.calls) : "?");
+}
+
+// The input a matrix kernel reads when nearly every launch reads a quantized one.
+void dtypes_input(ResolvedDtypes& d, const TopnEntry& e) {
+  double launches = 0.0;
+  const TopnInputQuant* q = input_quant(e, 0.9, launches);
+  if (!q) return;
+  d.act_in = parse_dtype(q->dtype);
+  if (d.act_in) d.act_in_source = input_quant_text(e, *q, launches);
+}
+
+// The activation rule (docs/method.md §23.5): an fp8 input quantized right before an MoE or GEMM
+// kernel means W8A8 fp8 — only where the config is unquantized or fp8 (W4A8 exists).
+bool activation_rule(ResolvedDtypes& d, const TopnEntry& e, const Classification& cls,
+                     const ModelConfig* cfg, const RunWeights* run) {
+  const bool quant = cfg && cfg->quant_weight_bytes;
+  if (cls.op_class != OpClass::moe && cls.op_class != OpClass::gemm) return false;
+  if (quant && quantized_weight_dtype(*cfg).key != DtypeKey::fp8) return false;
+  double launches = 0.0;
+  const TopnInputQuant* q = input_quant(e, 0.5, launches);
+  const auto qd = q ? parse_dtype(q->dtype) : std::nullopt;
+  if (!qd || qd->key != DtypeKey::fp8) return false;
+  d.weight = quant ? quantized_weight_dtype(*cfg) : *qd;
+  d.weight_source =
+      fmt::format("W8A8: {}, so the weights are {} too{}", input_quant_text(e, *q, launches),
+                  d.weight.key, quant ? fmt::format(" ({})", cfg->quant_rule) : "");
+  if (run && !run->narrow && run->wide) {  // the run's linears say otherwise: both readings
+    d.weight_other = *run->wide;
+    d.weight_other_source = "the run's other linears: " + run->wide_source;
+  }
+  return true;
+}
+
+// Weights the entry does not record: the kernel's template, the activation rule, the run's other
+// linears (online quantization), quantization_config, env_report.model_dtype, the config dtype,
+// else the activations' — the last two are no evidence of the trace's (weight_sound false).
+void dtypes_unrecorded_weight(ResolvedDtypes& d, const TopnEntry& e, const Classification& cls,
+                              const ModelContext& ctx, const std::optional<Dtype>& cfg_dtype) {
+  const ModelConfig* cfg = ctx.config;
+  const EnvReport* env = ctx.env;
+  const RunWeights* run = ctx.weights;
+  const bool quant = cfg && cfg->quant_weight_bytes;
+  const bool matrix = cls.op_class == OpClass::moe || cls.op_class == OpClass::gemm;
+  if (const auto named = e.dtypes.empty() || cls.op_class == OpClass::moe ? name_dtype(cls, false)
+                                                                          : std::nullopt) {
+    // The trace's own word (the kernel's template) before the config's (docs/method.md §23.5).
+    const bool same = quant && cfg->quant_weight_key == named->key;
+    d.weight = same ? quantized_weight_dtype(*cfg) : *named;
+    d.weight_source =
+        same ? fmt::format("{}, as {} says", name_dtype_source(*named), cfg->quant_rule)
+        : quant || !cfg_dtype || cfg_dtype->bytes <= named->bytes
+            ? name_dtype_source(*named)
+            : fmt::format("{} (under a {} config without quantization_config: online quantization)",
+                          name_dtype_source(*named), cfg->dtype);
+  } else if (activation_rule(d, e, cls, cfg, run)) {
+  } else if (matrix && !quant && run && run->narrow && !run->narrow_conflict) {
+    d.weight = *run->narrow;
+    d.weight_source =
+        "the run's other linears (online quantization quantizes every linear and "
+        "expert alike): " +
+        run->narrow_source;
+  } else if (quant) {
+    d.weight = quantized_weight_dtype(*cfg);
+    d.weight_source = cfg->quant_rule;
+    d.weight_from_quant = true;
+  } else if (env && parse_dtype(env->model_dtype)) {
+    d.weight = *parse_dtype(env->model_dtype);
+    d.weight_source = fmt::format("env_report model_dtype '{}'", env->model_dtype);
+  } else {
+    d.weight = cfg_dtype ? *cfg_dtype : d.act;
+    d.weight_source = cfg_dtype ? fmt::format("config dtype '{}'", cfg->dtype)
+                                : "same as activations (no weight dtype anywhere)";
+    // The trace shows nothing of these weights unless the kernel's template names the same
+    // 16-bit type or the run's other linears carry it.
+    if (!cls.template_16bit.empty() && cls.template_16bit == d.weight.key.str()) {
+      d.weight_source += fmt::format("; the kernel's template names {} too", cls.template_16bit);
+    } else if (matrix && run && run->wide && !run->narrow && run->wide->key == d.weight.key) {
+      d.weight_source += "; the run's other linears carry the same: " + run->wide_source;
+    } else {
+      d.weight_sound = false;
+    }
+    if (matrix && run && run->narrow && run->narrow_conflict) {
+      d.weight_other = *run->narrow;
+      d.weight_other_source = "the run's other linears: " + run->narrow_source;
+    }
+  }
+}
+
 // Weights: entry dtypes at the weight operand (an integer container never overrides a 4-bit
-// quant_method; a float type matching the config's format takes its block scales), else
-// quantization_config, else env_report.model_dtype, else config dtype, else activations.
+// quant_method; a float type matching the config's format takes its block scales), else the
+// evidence for weights the trace does not record (dtypes_unrecorded_weight).
 void dtypes_weight(ResolvedDtypes& d, const TopnEntry& e, const Classification& cls,
-                   const ModelConfig* cfg, const EnvReport* env,
-                   const std::optional<Dtype>& cfg_dtype) {
+                   const ModelContext& ctx, const std::optional<Dtype>& cfg_dtype) {
+  const ModelConfig* cfg = ctx.config;
   auto wi = weight_operand(e, cls.op_class);
   const bool quant = cfg && cfg->quant_weight_bytes;
   std::optional<Dtype> entry_w;
@@ -96,29 +203,8 @@ void dtypes_weight(ResolvedDtypes& d, const TopnEntry& e, const Classification& 
   } else if (entry_w) {
     d.weight = *entry_w;
     d.weight_source = fmt::format("entry dtypes[{}] '{}'", *wi, e.dtypes[*wi]);
-  } else if (const auto named = e.dtypes.empty() ? name_dtype(cls, false) : std::nullopt) {
-    // The trace's own word (the kernel's template) before the config's (docs/method.md §23.5).
-    const bool same = quant && cfg->quant_weight_key == named->key;
-    d.weight = same ? quantized_weight_dtype(*cfg) : *named;
-    d.weight_source =
-        same ? fmt::format("{}, as {} says", name_dtype_source(*named), cfg->quant_rule)
-        : quant || !cfg_dtype || cfg_dtype->bytes <= named->bytes
-            ? name_dtype_source(*named)
-            : fmt::format("{} (under a {} config without quantization_config: online quantization)",
-                          name_dtype_source(*named), cfg->dtype);
-  } else if (quant) {
-    d.weight = quantized_weight_dtype(*cfg);
-    d.weight_source = cfg->quant_rule;
-    d.weight_from_quant = true;
-  } else if (env && parse_dtype(env->model_dtype)) {
-    d.weight = *parse_dtype(env->model_dtype);
-    d.weight_source = fmt::format("env_report model_dtype '{}'", env->model_dtype);
-  } else if (cfg_dtype) {
-    d.weight = *cfg_dtype;
-    d.weight_source = fmt::format("config dtype '{}'", cfg->dtype);
   } else {
-    d.weight = d.act;
-    d.weight_source = "same as activations (no weight dtype anywhere)";
+    dtypes_unrecorded_weight(d, e, cls, ctx, cfg_dtype);
   }
 }
 
@@ -133,7 +219,8 @@ ResolvedDtypes resolve_dtypes(const TopnEntry& e, const Classification& cls,
   std::optional<Dtype> cfg_dtype =
       cfg && !cfg->dtype.empty() ? parse_dtype(cfg->dtype) : std::nullopt;
   dtypes_activation(d, e, cls, cfg, cfg_dtype);
-  dtypes_weight(d, e, cls, cfg, env, cfg_dtype);
+  dtypes_weight(d, e, cls, ctx, cfg_dtype);
+  dtypes_input(d, e);
   // The model dtype modules_to_not_convert keep (docs/method.md §8.6).
   d.model = cfg_dtype ? *cfg_dtype : k_bf16;
   d.model_source = cfg_dtype ? fmt::format("config dtype '{}'", cfg->dtype)

@@ -136,11 +136,20 @@ void levers_weights(std::vector<std::string>& out, const HeadEntry& e, const Res
           : w.weight_bytes;
   if (w.weight_dtype == DtypeKey::bf16 || w.weight_dtype == DtypeKey::fp16 ||
       w.weight_dtype == DtypeKey::fp32) {
+    // docs/method.md §23.8: a saving claimed on weights the trace does not show is conditional.
+    const std::string doubt =
+        w.dtype_doubt.empty()
+            ? std::string()
+            : fmt::format(
+                  " — only if the weights are the {} assumed ({}): already fp8 weights "
+                  "would save nothing",
+                  w.weight_dtype, w.dtype_doubt);
     out.push_back(fmt::format(
         "fp8 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "
-        "lossy: must pass the accuracy gate)",
+        "lossy: must pass the accuracy gate){}",
         fmt_bytes(weights), fmt_bytes(weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)),
-        100.0 * (weights - weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)) / w.bytes));
+        100.0 * (weights - weights / (w.weight_dtype == DtypeKey::fp32 ? 4.0 : 2.0)) / w.bytes,
+        doubt));
   } else if ((w.weight_dtype == DtypeKey::fp8 || w.weight_dtype == DtypeKey::int8) && has_fp4) {
     out.push_back(fmt::format(
         "mxfp4 weights: {} of weights per unit become {} ({:.0f}% of this kernel's bytes saved; "

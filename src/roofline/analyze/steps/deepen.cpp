@@ -75,6 +75,53 @@ void fold_workload(const ProbeKernel& k, const TopnEntry& e, const RegimeChoice&
   d.work = std::move(w);
 }
 
+// docs/method.md §11.4: a measurement is never thrown away for want of a model. The counters'
+// bytes and FLOPs per dispatch are the entry's figures, timed by the counters (else the profile),
+// at the FLOPs' own operand type where the counters name it; what the model could not do stays in
+// the notes, and its signatures stay shown.
+WorkEstimate measured_only(WorkEstimate model, const KernelMeasurement& m,
+                           const std::string& source, const TopnEntry& e,
+                           const RegimeChoice& regime, const Classification& cls,
+                           const ModelContext& ctx) {
+  WorkEstimate w;
+  w.unit = "1 launch";
+  w.unit_launches = 1.0;
+  w.t_unit_ms = m.time_us && *m.time_us > 0 ? *m.time_us / 1000.0
+                : regime.t_ms               ? *regime.t_ms
+                : e.avg_us                  ? *e.avg_us / 1000.0
+                                            : 0.0;
+  const detail::ResolvedDtypes dt = detail::resolve_dtypes(e, cls, ctx);
+  const auto counted = parse_dtype(m.flops_dtype);
+  w.compute_dtype = counted ? *counted : wider_dtype(dt.act, dt.weight);
+  w.has_compute_peak_class = cls.op_class != OpClass::elementwise || counted.has_value();
+  w.weight_dtype = dt.weight.key;
+  w.activation_dtype = dt.act.key;
+  w.kv_dtype = dt.kv.key;
+  w.candidates.push_back(Candidate{fmt::format("measured ({})", m.bytes_source), *m.bytes,
+                                   m.flops.value_or(0.0), std::nullopt, true,
+                                   CandidateKind::measured});
+  w.bytes = *m.bytes;
+  w.flops = m.flops.value_or(0.0);
+  w.modeled = w.t_unit_ms > 0;
+  if (!w.modeled)
+    w.unmodeled_reason = "measured, but neither the counters nor the profile timed it";
+  w.measured_vs_model = compare_to_model(0.0, 0.0, false, m, 1.0);
+  w.signatures = std::move(model.signatures);
+  w.modelled_share = model.modelled_share;
+  w.notes.push_back(fmt::format(
+      "stage C, judged on the measurement alone (no model stood: {}): {} over {} dispatch{}: {} "
+      "per dispatch, {}, {}; compute at {} ({})",
+      model.unmodeled_reason, source, m.dispatches, m.dispatches == 1 ? "" : "es",
+      fmt_bytes(*m.bytes),
+      m.flops ? fmt::format("{} FLOPs ({})", format_g(*m.flops), m.flops_source)
+              : std::string("no FLOP counters"),
+      m.time_us ? fmt::format("{} µs ({})", format_g(*m.time_us), m.time_source)
+                : fmt::format("not timed: the profile's {} ms", format_g(w.t_unit_ms)),
+      w.compute_dtype.key,
+      counted ? "the tensor path the counters name" : "the operand dtypes: " + dt.weight_source));
+  return w;
+}
+
 }  // namespace
 
 Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopnEntry& e,
@@ -112,12 +159,15 @@ Deepened deepen(WorkEstimate stage_a, const EntryEvidence& ev, const TopnEntry& 
       d.notes.push_back(
           fmt::format("stage C not reached: {}: {}", ev.measured_source,
                       m.unusable_reason.empty() ? "no byte counters" : m.unusable_reason));
-    } else if (!d.work.modeled) {
+    } else if (!d.work.modeled && cls.op_class == OpClass::comm) {
       d.notes.push_back(fmt::format(
-          "measured but not modelled: {} gives {:.6g} B per dispatch{}; no verdict without a model "
-          "of the op",
+          "measured but not modelled: {} gives {:.6g} B per dispatch{}; a collective is judged on "
+          "its link bytes, which DRAM counters do not see: no verdict without a model of the op",
           ev.measured_source, *m.bytes,
           m.time_us ? fmt::format(" in {:.6g} µs", *m.time_us) : std::string()));
+    } else if (!d.work.modeled) {
+      d.work = measured_only(std::move(d.work), m, ev.measured_source, e, regime, cls, ctx);
+      d.stage = EvidenceLevel::C;
     } else {
       apply_measurement(d.work, m, ev.measured_source, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
       d.stage = EvidenceLevel::C;

@@ -61,11 +61,23 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
   v.stage_c_candidate = true;
   v.bytes_upper_bound = byte_budget(roof.datasheet_bw, work.t_unit_ms);
   if (roof.datasheet_flops > 0) v.flops_upper_bound = roof.datasheet_flops * t_s;
+  std::string no_routing_claim;
   if (work.moe && v.bytes_upper_bound && work.moe->weight_elems_per_expert > 0 &&
       work.moe->weight_bytes_per_elem > 0) {
-    const double per_expert = work.moe->weight_elems_per_expert * work.moe->weight_bytes_per_elem;
-    v.implied_max_experts_hit =
-        std::max(0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) / per_expert));
+    const auto experts_at = [&](double w) {
+      return std::max(0.0, std::floor((*v.bytes_upper_bound - work.moe->activation_bytes) /
+                                      (work.moe->weight_elems_per_expert * w)));
+    };
+    const double w = work.moe->weight_bytes_per_elem;
+    if (work.dtype_doubt.empty())
+      v.implied_max_experts_hit = experts_at(w);
+    else  // docs/method.md §23.8: no claim on a model whose dtypes are in doubt
+      no_routing_claim = fmt::format(
+          "no routing claim: {}. At {} B a weight the measurement allows at most {:.0f} of {:.0f} "
+          "experts{}: which holds depends on the weights' format, not on the routing",
+          work.dtype_doubt, format_g(w), experts_at(w), work.moe->experts,
+          w > 1.0 ? fmt::format(", at 1 B (fp8 weights) at most {:.0f}", experts_at(1.0))
+                  : std::string());
   }
   const std::string of_roof =
       measured ? fmt::format("of the datasheet {} roof ({} of the measured ceiling)", roof.axis,
@@ -96,6 +108,7 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
                     "(weight_elems·w)) = {:.0f} of {:.0f} "
                     "experts: routing evidence (e.g. group-limited routing or expert parallelism)",
                     *v.implied_max_experts_hit, work.moe->experts));
+  if (!no_routing_claim.empty()) v.notes.push_back(no_routing_claim);
   if (v.compute_axis && !peaks.compute_validated && raw_ds > k_sane_high)
     v.notes.push_back(
         "a compute-axis ratio above 100% is most often an unvalidated compute peak (bf16 != "

@@ -121,6 +121,58 @@ bool work_candidates_usable(WorkEstimate& work) {
   return true;
 }
 
+// The first candidate the choice may take.
+const Candidate& first_in_choice(const WorkEstimate& work) {
+  for (const Candidate& c : work.candidates)
+    if (c.in_choice) return c;
+  return work.candidates.front();
+}
+
+std::string reading_text(const Dtype& d, const std::string& source, const Candidate& c) {
+  return fmt::format("weights {} ({}): {} a unit, {} FLOPs", d.key, source,
+                     format_bytes(c.bytes, Digits::exact), format_g(c.flops));
+}
+
+// docs/method.md §23.7: the evidence left the weights two formats. Within the band the first
+// reading stands; beyond it, a reading the measured time refutes (more bytes than the datasheet
+// can move in t_unit) falls, and with both standing there is no verdict.
+void weigh_weight_readings(detail::ModelInput in, OpClass cls, const ModelContext& ctx,
+                           WorkEstimate& work) {
+  WorkEstimate other;
+  other.t_unit_ms = work.t_unit_ms;
+  other.unit = work.unit;
+  const Dtype first = in.dtypes.weight;
+  in.dtypes.weight = *in.dtypes.weight_other;
+  work_dispatch_model(in, cls, other);
+  if (!work_candidates_usable(other)) return;
+  const Candidate &a = first_in_choice(work), &b = first_in_choice(other);
+  const std::string ta = reading_text(first, in.dtypes.weight_source, a);
+  const std::string tb = reading_text(in.dtypes.weight, in.dtypes.weight_other_source, b);
+  if (!detail::beyond_band(a.bytes, b.bytes) && !detail::beyond_band(a.flops, b.flops)) {
+    work.notes.push_back(fmt::format("two readings within the 15 % band: {} stands; {}", ta, tb));
+    return;
+  }
+  const auto budget =
+      ctx.peaks ? byte_budget(feasibility_bw(*ctx.peaks), work.t_unit_ms) : std::nullopt;
+  if (budget && (a.bytes <= *budget) != (b.bytes <= *budget)) {
+    const bool keep_first = a.bytes <= *budget;
+    const std::string note = fmt::format(
+        "two readings of the weights: {}; {}; the measured time refutes {} (at most {} can move "
+        "in t_unit)",
+        ta, tb, keep_first ? "the second" : "the first", format_bytes(*budget, Digits::exact));
+    if (!keep_first) work = std::move(other);
+    work.notes.push_back(note);
+    return;
+  }
+  work.unmodeled_reason = fmt::format(
+      "two readings of the weights differ by more than the 15 % band and the measured time "
+      "refutes neither: {}; {} — no verdict (docs/method.md §23.7)",
+      ta, tb);
+  work.withheld = true;
+  work.bytes_lower_bound = std::min(a.bytes, b.bytes);
+  work.candidates.clear();
+}
+
 }  // namespace
 
 void choose_candidate(WorkEstimate& work, const ResolvedPeaks& peaks) {
@@ -198,8 +250,17 @@ WorkEstimate model_candidates(const TopnEntry& e, const RegimeChoice& regime,
   work.weight_dtype = in.dtypes.weight.key;
   work.activation_dtype = in.dtypes.act.key;
   work.kv_dtype = in.dtypes.kv.key;
+  if (!in.dtypes.weight_sound && (cls.op_class == OpClass::moe || cls.op_class == OpClass::gemm))
+    work.dtype_doubt = fmt::format(
+        "the weights' format rests on {} alone; the trace shows nothing "
+        "of them",
+        in.dtypes.weight_source);
   work_dispatch_model(in, cls.op_class, work);
   if (!work_candidates_usable(work)) return work;
+  if (in.dtypes.weight_other) {
+    weigh_weight_readings(in, cls.op_class, ctx, work);
+    if (work.withheld) return work;
+  }
   work.modeled = true;
   return work;
 }

@@ -9,6 +9,7 @@
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/steps/weight_evidence.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/dtype.hpp"
@@ -25,6 +26,9 @@ struct ModelContext {
   // The Top-N's measured serving block (step sums for attention in prefill and mixed steps,
   // docs/method.md §22.6); null when the run has none.
   const TopnServing* serving = nullptr;
+  // What the run's own linears say of weights the trace does not show (docs/method.md §23.5);
+  // null when not gathered.
+  const RunWeights* weights = nullptr;
 };
 struct Candidate {
   std::string label;  // display text; `kind` says which figure it is
@@ -110,6 +114,9 @@ struct WorkEstimate {
   // docs/method.md §23.7: the trace's own words left two readings beyond the band. No verdict,
   // and no weaker evidence (the Top-N's shapes, the config) may stand in for the reading.
   bool withheld = false;
+  // docs/method.md §23.8: why an operand dtype of the model is in doubt ("" = none): the weights'
+  // format rests on an unquantized config alone. No claim is derived from such a model.
+  std::string dtype_doubt;
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).

@@ -1,0 +1,33 @@
+#pragma once
+// Private to src/topn: the quantization each matrix kernel's input went through (docs/method.md
+// §23.5). A matrix kernel (GEMM, expert GEMM, attention, linear attention or state-space) whose
+// op passes no weights can still show its operand format by what ran just before it: the nearest
+// quantization kernel before it on the same device and stream, with no other matrix kernel
+// between (the quantized tensor's first reader). Eager launches say whether that quantization ran
+// inside the kernel's own launching op (`_C::dynamic_scaled_fp8_quant` inside
+// `vllm::moe_forward`); graph replays, which carry no ops, have only the stream order and the
+// quantization kernel's template (`scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>`).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/topn/capture_join.hpp"
+#include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/event_lookup.hpp"
+#include "roofline/topn/layer.hpp"
+
+namespace roofline::topn::detail {
+
+// The output format a quantization kernel's name spells: a template type (`c10::Float8_e4m3fn`,
+// `__nv_fp8_e4m3`, `float_e2m1_t`), else a word of its own identifier
+// (`_per_token_group_quant_fp8`, `cvt_fp16_to_fp4`: `fp8`, `fp4`, `int8`). "" when it names none or
+// more than one format, or when it dequantizes.
+std::string quant_output_dtype(std::string_view kernel_name);
+
+// Per kernel name id (ev.names), the quantizations its launches' inputs went through.
+std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const EventLookup& lookup,
+                                                const ReplayJoin& join);
+
+}  // namespace roofline::topn::detail

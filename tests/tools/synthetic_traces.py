@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the two constructed PyTorch-profiler traces of the golden cases `inductor_decode_h200`
-and `hf_prefill_h100` (their READMEs work out the truth from the shapes written here).
+"""Writes the constructed PyTorch-profiler traces of the golden cases `inductor_decode_h200`,
+`hf_prefill_h100`, `vllm_fp8_moe_eager_h200` and `vllm_fp8_moe_graph_h200` (their READMEs work out
+the truth from the shapes written here).
 
 Both follow what the profiler records with `record_shapes=True`: a `cpu_op` per op with `Input
 Dims`, `Input type` and `Concrete Inputs`; a `cuda_runtime` launch and a `kernel` joined by
@@ -17,8 +18,16 @@ verdicts by hand.
     hf:       a Hugging Face eager prefill of 2048 tokens through the same shapes on an H100 SXM,
               one step; the trace carries no CUDA version keys (re-exported), so the vendor comes
               from the device name.
+    fp8-eager, fp8-graph:
+              vLLM serving Qwen3-30B-A3B (a bf16 config) with `--quantization fp8` on an H200,
+              4 decode steps of 16 sequences: every linear but the router and lm_head runs
+              `_C::cutlass_scaled_mm` on fp8 operands after `_C::dynamic_scaled_fp8_quant`, and
+              each MoE layer (`vllm::moe_forward`) quantizes its input, then the intermediate,
+              before each launch of the Triton `fused_moe_kernel` (fp8 expert weights the op does
+              not pass). `fp8-eager` records every op with its shapes; `fp8-graph` replays each
+              step as one CUDA graph (no op, no shape, no capture trace), lm_head eager.
 
-Usage: synthetic_traces.py inductor|hf OUT.json.gz
+Usage: synthetic_traces.py inductor|hf|fp8-eager|fp8-graph OUT.json.gz
 """
 import gzip
 import json
@@ -213,7 +222,180 @@ def hf(path):
                     "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, False)
 
 
+# --- vLLM online fp8 (--quantization fp8), Qwen3-30B-A3B, decode on H200 -------------------------
+F8 = "c10::Float8_e4m3fn"
+Q_H, Q_NQ, Q_NKV, Q_D, Q_I, Q_E, Q_K, Q_V, Q_LAYERS = 2048, 32, 4, 128, 768, 128, 8, 151936, 48
+Q_T, Q_CTX = 16, 4096
+NORM_K = "void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, " \
+         "c10::BFloat16 const*, float, int, int)"
+MAXRED_K = ("void vllm::segmented_max_reduction<c10::BFloat16, c10::Float8_e4m3fn>(float*, "
+            "c10::BFloat16 const*, long)")
+QUANT_K = ("void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>("
+           "c10::Float8_e4m3fn*, c10::BFloat16 const*, float const*, long)")
+SCALED_MM_K = ("void cutlass::device_kernel<vllm::enable_sm90_or_later<cutlass::gemm::kernel::"
+               "GemmUniversal<cute::tuple<int, int, int, int>, cutlass::gemm::collective::"
+               "CollectiveMma<cutlass::gemm::MainloopSm90TmaGmmaWarpSpecializedPingpongFP8FastAccum"
+               "<4, cute::tuple<cute::C<1>, cute::C<2>, cute::C<1> >, cute::tuple<cute::C<64>, "
+               "cute::C<64>, cute::C<256> > >, cutlass::float_e4m3_t, cutlass::float_e4m3_t, "
+               "cutlass::bfloat16_t> > > >(vllm::enable_sm90_or_later<…>::Params)")
+FA2_K = ("void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, "
+         "false, cutlass::bfloat16_t, Flash_kernel_traits<128, 64, 128, 4, cutlass::bfloat16_t> >, "
+         "true, false, false, false, true, true, false, false>(flash::Flash_fwd_params)")
+GEMV_K = ("std::enable_if<!(false), void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, "
+          "__nv_bfloat16, __nv_bfloat16, float, false, true, true, false, 7, false, "
+          "cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+          "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+          "cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, "
+          "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched"
+          "<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)")
+TOPK_K = "void vllm::moe::topkGatingSoftmax<8, 128, 4, 16, 32, int, c10::BFloat16>(…)"
+ALIGN_K = "void vllm::moe::moe_align_block_size_kernel<int>(int const*, int*, int*, int*, int, int, int, int, unsigned long, int*)"
+MOE_K = "fused_moe_kernel"
+SILU_K = ("void vllm::act_and_mul_kernel<c10::BFloat16, &(c10::BFloat16 vllm::silu_kernel<"
+          "c10::BFloat16>(c10::BFloat16 const&)), true>(c10::BFloat16*, c10::BFloat16 const*, int)")
+SUM_K = "void vllm::moe::moe_sum_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16 const*, int)"
+LM_HEAD_K = "nvjet_sm90_tst_128x8_64x12_2x1_v_bz_TNT"
+
+
+def experts_hit(m):
+    return Q_E * (1.0 - (1.0 - Q_K / Q_E) ** m)
+
+
+def fp8_step(tr, replay):
+    """One decode step of 48 layers (kernel, op call) in launch order; the times are each launch's
+    true bytes at a fixed share of 4.8 TB/s (fp8 weights, 1 B)."""
+    t, h, i = Q_T, Q_H, Q_I
+    pairs = t * Q_K
+    hit = experts_hit(t)
+    seq = []
+
+    def add(kernel, dur, grid, op=None):
+        seq.append((kernel, dur, grid, op))
+
+    def quant(rows, cols):
+        op = ("_C::dynamic_scaled_fp8_quant", [[rows, cols], [rows, cols], [1]], [F8, BF, "float"])
+        add(MAXRED_K, 1.6, [132, 1, 1], op)
+        add(QUANT_K, 1.8, [rows, 1, 1], op)
+
+    def scaled_mm(k, n, eff=0.20):
+        quant(t, k)
+        nbytes = t * k + k * n + t * n * 2
+        add(SCALED_MM_K, at_bw(nbytes, eff), [n // 64, 1, 1],
+            ("_C::cutlass_scaled_mm", [[t, n], [t, k], [k, n], [1], [1], []],
+             [BF, F8, F8, "float", "float", ""]))
+
+    norm = ("_C::fused_add_rms_norm", [[t, h], [t, h], [h], []], [BF, BF, BF, "Scalar"])
+    for _ in range(Q_LAYERS):
+        add(NORM_K, 2.2, [t, 1, 1], norm)
+        scaled_mm(h, (Q_NQ + 2 * Q_NKV) * Q_D)
+        kv = t * Q_CTX * Q_NKV * Q_D * 2 * 2
+        # q, k and v pools, out, cu_seqlens_q, cu_seqlens_k, seqused_k, leftpad_k, block_table,
+        # alibi, then max_seqlen_q @10, max_seqlen_k @11, p_dropout, scale @13, zero_tensors,
+        # causal @15, window @16-17, softcap, return_softmax, gen.
+        add(FA2_K, at_bw(kv, 0.65), [1, t, Q_NKV * 2],
+            ("_vllm_fa2_C::varlen_fwd", [[t, Q_NQ, Q_D], [4096, 16, Q_NKV, Q_D],
+                                        [4096, 16, Q_NKV, Q_D], [t, Q_NQ, Q_D], [t + 1], [], [t],
+                                        [], [t, 256], []] + [[]] * 11,
+             [BF, BF, BF, BF, "int", "", "int", "", "int", ""] + ["Scalar"] * 11,
+             [""] * 10 + ["1", str(Q_CTX), "0.", "0.08838834764831845", "False", "True", "-1",
+                          "-1", "0.", "False", ""]))
+        scaled_mm(Q_NQ * Q_D, h)
+        add(NORM_K, 2.2, [t, 1, 1], norm)
+        add(GEMV_K, 1.9, [Q_E // 8, 1, 1],
+            ("aten::mm", [[t, h], [h, Q_E]], [BF, BF]))
+        moe = ("vllm::moe_forward", [[t, h], [t, Q_E]], [BF, BF])
+        add(TOPK_K, 2.0, [1, 1, 1], moe)
+        add(ALIGN_K, 3.0, [1, 1, 1], moe)
+        quant(t, h)
+        w1 = hit * 2 * i * h + t * h + pairs * 2 * i * 2
+        add(MOE_K, at_bw(w1, 0.60), [128 * (2 * i // 64), 1, 1], moe)
+        add(SILU_K, 1.8, [pairs, 1, 1], moe)
+        quant(pairs, i)
+        w2 = hit * i * h + pairs * i + pairs * h * 2
+        add(MOE_K, at_bw(w2, 0.60), [128 * (h // 64), 1, 1], moe)
+        add(SUM_K, 1.9, [t, 1, 1], moe)
+    return seq
+
+
+def fp8_emit(tr, seq, replay):
+    """Launches `seq` eagerly (each kernel under its op, ops of one MoE layer nested in
+    vllm::moe_forward) or as one graph replay (kernels carry only the replay's correlation)."""
+    if replay:
+        tr.corr += 1
+        corr = tr.corr
+        tr.events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 1,
+                          "tid": 1, "ts": round(tr.t, 3), "dur": 5,
+                          "args": {"correlation": corr}})
+        for kernel, dur, grid, _ in seq:
+            tr.events.append({"ph": "X", "cat": "kernel", "name": kernel, "pid": 0, "tid": 7,
+                              "ts": round(tr.t + 8, 3), "dur": round(dur, 3),
+                              "args": {"correlation": corr, "device": 0, "stream": 7,
+                                       "grid": grid, "block": [128, 1, 1]}})
+            tr.t += dur + 1
+        return
+    i = 0
+    while i < len(seq):
+        kernel, dur, grid, op = seq[i]
+        if op and op[0] == "vllm::moe_forward":  # the MoE layer: its children under one op
+            j = i
+            while j < len(seq) and seq[j][3] and seq[j][3][0] in (
+                    "vllm::moe_forward", "_C::dynamic_scaled_fp8_quant") and (
+                    j == i or seq[j][0] != NORM_K):
+                j += 1
+            layer = seq[i:j]
+            tr.op(op[0], op[1], op[2], None, [moe_child(layer)])
+            i = j
+            continue
+        if op and op[0] == "_C::dynamic_scaled_fp8_quant":  # two kernels, one op
+            tr.op(op[0], op[1], op[2], None, [kern(kernel, dur, grid, [256, 1, 1]),
+                                              kern(seq[i + 1][0], seq[i + 1][1], seq[i + 1][2],
+                                                   [256, 1, 1])])
+            i += 2
+            continue
+        tr.op(op[0], op[1], op[2], op[3] if len(op) > 3 else None,
+              [kern(kernel, dur, grid, [128, 1, 1])])
+        i += 1
+
+
+def moe_child(layer):
+    """The kernels of one vllm::moe_forward: its own launches (routing, the Triton expert GEMMs)
+    and its quantization and activation ops, each with its kernels."""
+    def body(tr, parent):
+        i = 0
+        while i < len(layer):
+            kernel, dur, grid, op = layer[i]
+            if op[0] == "_C::dynamic_scaled_fp8_quant":
+                tr.op(op[0], op[1], op[2], None,
+                      [kern(kernel, dur, grid, [256, 1, 1]),
+                       kern(layer[i + 1][0], layer[i + 1][1], layer[i + 1][2], [256, 1, 1])])
+                i += 2
+                continue
+            if kernel == SILU_K:
+                tr.op("_C::silu_and_mul", [[Q_T * Q_K, Q_I], [Q_T * Q_K, 2 * Q_I]], [BF, BF],
+                      None, [kern(kernel, dur, grid, [256, 1, 1])])
+            else:
+                kern(kernel, dur, grid, [128, 1, 1])(tr, parent)
+            i += 1
+    return body
+
+
+def fp8(path, replay):
+    tr = Trace()
+    lm = (Q_T * Q_H + Q_H * Q_V + Q_T * Q_V) * 2
+    for s in range(4):
+        def body():
+            fp8_emit(tr, fp8_step(tr, replay), replay)
+            tr.op("aten::mm", [[Q_T, Q_H], [Q_H, Q_V]], [BF, BF], None,
+                  [kern(LM_HEAD_K, at_bw(lm, 0.85), [Q_V // 64, 1, 1], [128, 1, 1])])
+        tr.step(f"execute_context_0(0)_generation_{Q_T}({Q_T})", body)
+        tr.t += 10  # the steps' spans do not touch
+    tr.write(path, {"id": 0, "name": "NVIDIA H200", "totalGlobalMem": 150109880320,
+                    "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, True)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("inductor", "hf"):
+    modes = {"inductor": inductor, "hf": hf, "fp8-eager": lambda p: fp8(p, False),
+             "fp8-graph": lambda p: fp8(p, True)}
+    if len(sys.argv) != 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    {"inductor": inductor, "hf": hf}[sys.argv[1]](sys.argv[2])
+    modes[sys.argv[1]](sys.argv[2])

@@ -125,6 +125,7 @@ CaseSignature read_signature(FieldReader& f, const json& c, const std::string& p
   }
   s.inherited = count_or_time(f, c, "inherited", path + ".inherited").value_or(0.0);
   s.replay = f.boolean(c, "graph_replay", path + ".graph_replay").value_or(false);
+  s.order = count_or_time(f, c, "order", path + ".order");
   return s;
 }
 

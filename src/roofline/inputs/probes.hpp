@@ -41,6 +41,8 @@ struct CaseSignature {
   double prefill = 0.0, decode = 0.0, mixed = 0.0;  // launches by step kind
   double inherited = 0.0;
   bool replay = false;
+  // The rank of its first launch among the kernel's signatures (0 = first), when written.
+  std::optional<double> order;
 };
 
 struct ProbeCase {

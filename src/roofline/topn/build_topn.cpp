@@ -239,6 +239,7 @@ WorkloadCase workload_case(const TraceCase& c) {
   w.steps = c.steps;
   w.inherited = c.inherited;
   w.replay = c.replay;
+  w.order = c.order;
   return w;
 }
 
@@ -251,6 +252,8 @@ WorkloadKernel workload_kernel(const TraceKernel& k) {
     e.cases.push_back(workload_case(c));
   }
   e.calls_without_shapes = std::max(0.0, k.calls - with_shapes);
+  if (e.cases.size() < 2)  // the first-launch rank says something only beside another signature
+    for (WorkloadCase& c : e.cases) c.order.reset();
   std::stable_sort(e.cases.begin(), e.cases.end(),
                    [](const WorkloadCase& a, const WorkloadCase& b) {
                      if (a.count != b.count) return a.count > b.count;

@@ -65,6 +65,7 @@ TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
   c.total_us = s.us;
   c.min_us = s.min_us;
   c.max_us = s.max_us;
+  c.first_us = s.first_us;
   c.durations_us = s.durations;
   c.steps = s.steps;
   c.regime = regime_of(s.steps);
@@ -80,6 +81,7 @@ TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
 }  // namespace
 
 void SigSum::add(const SigLaunch& l, const ChromeEvents& ev) {
+  first_us = count > 0 ? std::min(first_us, l.ts_us) : l.ts_us;
   min_us = count > 0 ? std::min(min_us, l.us) : l.us;
   max_us = count > 0 ? std::max(max_us, l.us) : l.us;
   count += 1.0;
@@ -105,6 +107,7 @@ void SigSum::add(const SigLaunch& l, const ChromeEvents& ev) {
 
 void SigSum::merge(const SigSum& o) {
   if (!(o.count > 0)) return;
+  first_us = count > 0 ? std::min(first_us, o.first_us) : o.first_us;
   min_us = count > 0 ? std::min(min_us, o.min_us) : o.min_us;
   max_us = count > 0 ? std::max(max_us, o.max_us) : o.max_us;
   count += o.count;
@@ -160,6 +163,13 @@ std::vector<TraceCase> KernelSignatures::finish(const ChromeEvents& ev) {
   for (const auto& [key, s] : apart) sigs[key].merge(s);
   std::vector<TraceCase> out;
   for (const auto& [key, s] : sigs) out.push_back(case_of(key, s, ev));
+  // The order the signatures first ran in (docs/method.md §22.8): a kernel launched twice a
+  // layer, once per stage, shows its stages so.
+  std::vector<std::size_t> by_start(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) by_start[i] = i;
+  std::stable_sort(by_start.begin(), by_start.end(),
+                   [&](std::size_t a, std::size_t b) { return out[a].first_us < out[b].first_us; });
+  for (std::size_t rank = 0; rank < by_start.size(); ++rank) out[by_start[rank]].order = rank;
   std::stable_sort(out.begin(), out.end(),
                    [](const TraceCase& a, const TraceCase& b) { return a.count > b.count; });
   return out;

@@ -18,6 +18,7 @@ enum class StepKind : std::uint8_t { none, prefill, decode, mixed };
 // What one launch brings to its signature.
 struct SigLaunch {
   double us = 0.0;
+  double ts_us = 0.0;  // when it started
   StepKind step = StepKind::none;
   std::optional<double> rows;      // the step's rows
   std::uint32_t module = k_no_id;  // labels id
@@ -30,6 +31,7 @@ struct ScalarSum {
 
 struct SigSum {
   double count = 0.0, us = 0.0, min_us = 0.0, max_us = 0.0;
+  double first_us = 0.0;  // the start of its first launch
   std::vector<float> durations;
   StepKindCounts steps;
   std::optional<double> rows;

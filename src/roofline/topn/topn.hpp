@@ -70,6 +70,8 @@ struct TraceCase {
   StepKindCounts steps;
   double inherited = 0.0;  // launches without a launching op that took this signature
   bool replay = false;     // graph replays (no capture joined, or one without shapes)
+  double first_us = 0.0;   // the start of its first launch (not rendered)
+  std::size_t order = 0;   // the rank of that start among the kernel's signatures (0 = first)
 };
 
 // The quantizations a kernel's inputs went through (docs/method.md §23.5): (output dtype as
@@ -245,6 +247,7 @@ struct WorkloadCase {
   StepKindCounts steps;
   double inherited = 0.0;
   bool replay = false;
+  std::optional<std::size_t> order;  // first-launch rank, written when the kernel has several
 };
 
 // One Top-N entry's signatures, as profile_workload.json writes them (docs/method.md §22.8).

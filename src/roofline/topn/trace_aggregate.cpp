@@ -142,6 +142,7 @@ void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, c
   if (origin.shape != k_no_id) k.shapes.insert(origin.shape);
   SigLaunch l;
   l.us = g.dur_us;
+  l.ts_us = g.ts_us;
   l.step = step_kind(step);
   if (step) l.rows = step->rows;
   l.module = origin.module;

@@ -266,6 +266,7 @@ void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
                  {"mixed", count_json(c.steps.mixed)}};
   if (c.inherited > 0) cj["inherited"] = count_json(c.inherited);
   if (c.replay) cj["graph_replay"] = true;
+  if (c.order) cj["order"] = *c.order;
 }
 
 }  // namespace

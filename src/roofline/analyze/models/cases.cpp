@@ -259,6 +259,32 @@ std::optional<std::string> not_representative(const std::vector<SignatureWork>& 
   return std::nullopt;
 }
 
+// docs/method.md §3: one MoE kernel launched twice a layer, once per stage, whose two signatures
+// differ by grid alone (the same op and dims, as many launches each): each signature is one stage,
+// the one that ran first stage 1. Otherwise every case keeps the entry's classification.
+std::vector<Classification> stages_by_order(const std::vector<const ProbeCase*>& cases,
+                                            const Classification& cls, std::string& note) {
+  std::vector<Classification> out(cases.size(), cls);
+  if (cls.op_class != OpClass::moe || cls.detail.moe.stage != MoeStage::unnamed ||
+      cases.size() != 2)
+    return out;
+  const ProbeCase &a = *cases[0], &b = *cases[1];
+  if (!a.signature || !b.signature || !a.signature->order || !b.signature->order ||
+      a.count != b.count || a.dims != b.dims || a.dims.empty() ||
+      a.signature->grid == b.signature->grid || a.signature->op != b.signature->op)
+    return out;
+  const bool a_first = *a.signature->order < *b.signature->order;
+  for (std::size_t i = 0; i < 2; ++i)
+    out[i].detail.moe.stage = (i == 0) == a_first ? MoeStage::stage1 : MoeStage::stage2;
+  note = fmt::format(
+      "MoE stages from the signatures' order: one kernel launched twice a layer, its two "
+      "signatures differ by grid alone ({} launches each): grid {} ran first (stage 1: gate and "
+      "up), grid {} second (stage 2: down) (docs/method.md §3)",
+      format_g(a.count), detail::dims_label(a_first ? a.signature->grid : b.signature->grid),
+      detail::dims_label(a_first ? b.signature->grid : a.signature->grid));
+  return out;
+}
+
 const char* source_word(CaseSource source) {
   return source == CaseSource::signatures ? "signature"
          : source == CaseSource::probes   ? "probe"
@@ -275,8 +301,10 @@ WorkEstimate model_work_cases(const TopnEntry& e, const RegimeChoice& regime,
   std::vector<std::string> rejected;
   std::size_t timed = 0;
   bool withheld = false;
+  std::string stages_note;
+  const std::vector<Classification> classes = stages_by_order(cases, cls, stages_note);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    CaseModel m = model_one_case(e, regime, cls, ctx, *cases[i], i, source);
+    CaseModel m = model_one_case(e, regime, classes[i], ctx, *cases[i], i, source);
     if (cases[i]->gpu_us_avg) ++timed;
     if (!m.rejected.empty()) rejected.push_back(std::move(m.rejected));
     withheld = withheld || m.withheld;
@@ -303,6 +331,7 @@ WorkEstimate model_work_cases(const TopnEntry& e, const RegimeChoice& regime,
   std::vector<std::string> notes{cases_note(source, parts.size(), cases.size(), total,
                                             describe_dims(cases[parts[heaviest].case_index]->dims),
                                             parts[heaviest].weight, timed)};
+  if (!stages_note.empty()) notes.push_back(stages_note);
   for (const auto& r : rejected) notes.push_back(fmt::format("{} {}", source_word(source), r));
   for (auto& n : out.notes) notes.push_back(parts.size() > 1 ? "heaviest case: " + n : n);
   out.notes = std::move(notes);

@@ -70,6 +70,21 @@ std::string projection_name(const ProbeCase& c, const ModelContext& ctx) {
 
 }  // namespace
 
+// A GEMM's operands as its op's roles give them: the input, then the weight
+// (`_C::cutlass_scaled_mm` records its output first); the first two recorded otherwise.
+std::vector<std::size_t> gemm_operands(const ProbeCase& c, const std::string& op) {
+  std::vector<std::size_t> out;
+  if (const OpRow* row = op.empty() ? nullptr : find_op_row(builtin_op_table(), op)) {
+    for (ArgRole role : {ArgRole::in, ArgRole::weight})
+      for (const OpArgSpec& a : row->args)
+        if (a.role == role && a.position < c.dims.size()) out.push_back(a.position);
+    if (out.size() == 2) return out;
+    out.clear();
+  }
+  for (std::size_t i = 0; i < std::min<std::size_t>(c.dims.size(), 2); ++i) out.push_back(i);
+  return out;
+}
+
 std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext& ctx) {
   const CaseSignature none;
   const CaseSignature& s = c.signature ? *c.signature : none;
@@ -79,7 +94,12 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
   if (name.empty()) name = op_or_module(s);
   std::string shape;
   const std::size_t shown = std::min<std::size_t>(c.dims.size(), cls == OpClass::gemm ? 2 : 3);
-  for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_label(c.dims[i]);
+  if (cls == OpClass::gemm) {
+    const std::vector<std::size_t> at = gemm_operands(c, s.op);
+    for (std::size_t i = 0; i < at.size(); ++i) shape += (i ? "·" : "") + dims_label(c.dims[at[i]]);
+  } else {
+    for (std::size_t i = 0; i < shown; ++i) shape += (i ? "·" : "") + dims_label(c.dims[i]);
+  }
   if (c.dims.size() > shown && cls != OpClass::gemm)  // a GEMM's third is its out
     shape += fmt::format("·… (+{})", c.dims.size() - shown);
   for (const ProbeScalar& k : s.scalars)  // a named flag (`causal`), not an unnamed `argN`

@@ -122,6 +122,7 @@ bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
   s.act_fused = fused_activation(in.entry.name);
   s.rows_expanded =
       icontains(in.entry.name, "MoeFCGemm") || icontains(in.entry.name, "fused_moe::run_global");
+  s.out_unreduced = icontains(in.entry.name, "fused_moe_kernel");
   s.H_act = activation_width(in.entry, s.H, s.M, s.H_act_why);
   return true;
 }

@@ -27,6 +27,9 @@ struct MoeSetup {
   // [M·top_k, H] before its expert GEMMs (expandInputRowsKernel) and reduces them after
   // (finalizeMoeRouting): stage 1 reads and stage 2 writes pairs·H, not M·H.
   bool rows_expanded = false;
+  // The Triton fused_moe_kernel's down launch writes each (token, expert) row, [M·top_k, H], for
+  // moe_sum to reduce after it: stage 2 writes pairs·H.
+  bool out_unreduced = false;
   // The hidden size of the token activations: the config's H, or the captured rows' padded width
   // (x [8192, 3072] for hidden_size 2880), with why.
   double H_act = 0;

@@ -29,9 +29,15 @@ Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
                     s.act_fused && s.gated ? " (activation fused: gate·up not written)" : ""),
         rows * H * a_in + pairs * out * I * a);
   }
-  if (s.stage == MoeStage::stage2)
-    return term("activation bytes", fmt::format("pairs·I in{} + {} out", in_at, rows_text),
-                pairs * I * a_in + rows * H * a);
+  if (s.stage == MoeStage::stage2) {
+    const bool pairs_out = expanded || s.out_unreduced;
+    return term("activation bytes",
+                fmt::format("pairs·I in{} + {} out", in_at,
+                            expanded    ? rows_text
+                            : pairs_out ? "pairs·H (each routed row, reduced after it)"
+                                        : rows_text),
+                pairs * I * a_in + (pairs_out ? pairs : M) * H * a);
+  }
   // Both stages: tokens in and out; the intermediates (pairs·2I written by stage 1, pairs·I read
   // by stage 2) count when they leave L2.
   const Term inter = part(s.gated ? "pairs·3I" : "pairs·2I", pairs * (up * a + a_in) * I);

@@ -263,12 +263,13 @@ def run_once(binary, case, scratch):
         args = [subst(a) for a in shlex.split(line)]
         procs.append(subprocess.run([os.path.abspath(binary)] + args, cwd=run_dir, env=env, capture_output=True, timeout=60))
     produced, outputs = {}, {}
-    # The shared real traces' folder differs between checkouts: outputs name it {wild}.
+    # The shared real traces' folder and the repository differ between checkouts: outputs name
+    # them {wild} and {repo}.
     wild = wild_dir(repo).encode()
     for rel, data in snapshot(scratch).items():
         path = os.path.join(scratch, rel)
         name = os.path.basename(rel)
-        data = data.replace(wild, b"{wild}")
+        data = data.replace(wild, b"{wild}").replace(repo.encode(), b"{repo}")
         if ".tmp." in name:
             fail([f"temp file left behind: {path}"])
         if before.get(rel) == data:

@@ -148,7 +148,7 @@ TEST_CASE("ncu: a unit not understood, or of the wrong kind, leaves the metric o
   CHECK(measure(raw.kernels.at(0), {}).time_us.value() == rel(3.0, 1e-12));
 }
 
-TEST_CASE("ncu: a raw page without a units row; a text value in a read metric is a bad row",
+TEST_CASE("ncu: a raw page without a units row; a text value in a read metric is no value",
           "[counters][ncu]") {
   const auto f = parse(
       "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\"\n"
@@ -158,9 +158,27 @@ TEST_CASE("ncu: a raw page without a units row; a text value in a read metric is
   CHECK(any_contains(f.notes, {"no gpu__time_duration.sum metric"}));
   // Raw pages read every column like rocprof v1: a column holding text is no counter.
   CHECK(f.kernels.at(0).counters.count("dram__bytes_read.sum") == 0);
+  // The details page's "n/a" (a metric the part does not have) leaves the value out; the
+  // measurement then says which byte counter it lacks.
   const auto d = parse(
       details({{"dram__bytes_read.sum", "byte", "n/a"}, {"dram__bytes_write.sum", "byte", "1"}}));
-  CHECK(d.bad_row_lines == std::vector<std::uint64_t>{2});
+  CHECK(d.bad_row_lines.empty());
+  const auto m = measure(d.kernels.at(0), {});
+  CHECK_FALSE(m.bytes);
+  CHECK(contains(m.unusable_reason, "dram__bytes_read.sum"));
+  // A rule row (no metric name) of the details page is not a broken row either.
+  const auto r = parse(details({{"", "", ""}, {"dram__bytes_write.sum", "byte", "1"}}));
+  CHECK(r.bad_row_lines.empty());
+  // Nsight Compute 2025 leaves the empty Rule columns off a metric row: the row ends at its value.
+  const auto short_rows = parse(
+      "\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\","
+      "\"Rule Name\",\"Rule Type\"\n"
+      "\"0\",\"1\",\"k\",\"dram__bytes_read.sum\",\"Mbyte\",\"2.33\",\n"
+      "\"0\",\"1\",\"k\",\"dram__bytes_write.sum\",\"byte\",\"0\",\n"
+      "\"0\",\"1\",\"k\",\"\",\"\",\"\",\"SOLBottleneck\",\"OPT\"\n"
+      "\"0\",\"1\",\"k\",\"dram__bytes_read.sum\"\n");
+  CHECK(short_rows.bad_row_lines == std::vector<std::uint64_t>{5});  // stops before its value
+  CHECK(measure(short_rows.kernels.at(0), {}).bytes.value() == rel(2.33e6, 1e-12));
 }
 
 TEST_CASE("ncu: CSVs that are not counter files are clear errors", "[counters][ncu]") {

@@ -193,7 +193,9 @@ RowUse Ingest::long_row(const CsvRow& f) {
   const bool chained = chain_ && f.prefix_reused;
   chain_ = false;
   const CsvField& name = f[lay_.counter_name];
-  if (name.size == 0 || trimmed(name).empty()) return RowUse::bad;
+  // Nsight Compute's details page interleaves its rule findings (Rule Name, Description) with
+  // the metrics: a row without a metric name is one of them, not a broken row.
+  if (name.size == 0 || trimmed(name).empty()) return lay_.ncu ? RowUse::left_out : RowUse::bad;
   const std::size_t counter = table_.counter_id(name);
   double value = 0.0;
   if (summed(counter)) {
@@ -271,11 +273,15 @@ CounterFile Ingest::run(const ChunkReader& read) {
   }
   text_column_.assign(table_.counter_count(), false);
   const bool long_rows = lay_.counter_name != k_none;
+  // A row has every column of the header; a long row may stop after the last one it is read for
+  // (Nsight Compute 2025 leaves the empty Rule columns off the details page).
+  std::size_t fewest = lay_.columns;
   if (long_rows) {  // the CSV reader then locates only these fields of each row
     std::vector<std::size_t> cols{lay_.kernel, lay_.dispatch, lay_.counter_name,
                                   lay_.counter_value};
     for (auto c : {lay_.pid, lay_.start, lay_.end, lay_.counter_unit})
       if (c != k_none) cols.push_back(c);
+    fewest = *std::max_element(cols.begin(), cols.end()) + 1;
     csv.want(std::move(cols));
     // The rows of a dispatch repeat every field before the counter's name and value.
     csv.reuse_prefix(std::min({lay_.counter_name, lay_.counter_value, lay_.counter_unit}));
@@ -289,7 +295,8 @@ CounterFile Ingest::run(const ChunkReader& read) {
     }
     data_rows_begun_ = true;
     ++file_.lines;
-    const RowUse use = row.oversized || row.unterminated || row.field_count != lay_.columns
+    const RowUse use = row.oversized || row.unterminated || row.field_count > lay_.columns ||
+                               row.field_count < fewest
                            ? RowUse::bad
                        : long_rows ? long_row(row)
                                    : wide_row(row);

@@ -142,7 +142,9 @@ KernelMeasurement measure_nvidia(const KernelCounters& k) {
   const auto ffma = mean(k, k_ffma), fadd = mean(k, k_fadd), fmul = mean(k, k_fmul);
   std::string joined;
   for (const auto& n : tensor_from) joined += (joined.empty() ? "" : " + ") + n;
-  if (!tensor_from.empty() && (tensor > 0.0 || (!ffma && !fadd && !fmul))) {
+  // Tensor pipes that ran nothing say the work ran elsewhere (a gemv on the FMA pipes): without
+  // the FMA counters its FLOPs are not measured, not zero.
+  if (!tensor_from.empty() && tensor > 0.0) {
     m.flops = tensor;
     m.flops_dtype = most_type;
     m.flops_source = fmt::format("{} (tensor ops), mean per launch", joined);
@@ -155,6 +157,12 @@ KernelMeasurement measure_nvidia(const KernelCounters& k) {
         tensor_from.empty() ? "" : "; no tensor ops ran");
     for (const char* c : {k_ffma, k_fadd, k_fmul})
       if (k.counters.count(c) > 0) m.counters_used.emplace_back(c);
+  } else if (!tensor_from.empty()) {
+    m.flops_source = fmt::format(
+        "not measured: {} counted no tensor ops and no FMA counter "
+        "(smsp__sass_thread_inst_executed_op_ffma_pred_on.sum) was "
+        "collected",
+        joined);
   }
   return m;
 }

@@ -230,6 +230,9 @@ void Ingest::ncu_units_row(const CsvRow& row) {
 RowUse Ingest::ncu_value(const CsvRow& row, std::size_t counter, double& value) {
   const std::string& name = table_.counter_name(counter);
   if (!parse_ncu_number(row[lay_.counter_value], value)) {
+    // "n/a": the metric does not exist for this kernel or part (a tensor path it has no pipe
+    // for); the measurement goes without it.
+    if (iequal(trimmed(row[lay_.counter_value]), "n/a")) return RowUse::left_out;
     if (counter_used_by_measure(name)) return RowUse::bad;
     if (text_column_.size() <= counter) text_column_.resize(counter + 1, false);
     text_column_[counter] = true;

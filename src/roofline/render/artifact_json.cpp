@@ -154,7 +154,7 @@ ordered_json entry_json(const HeadEntry& e) {
   j["unit"] = w.modeled ? w.unit : (w.unit.empty() ? "1 launch" : w.unit);
   j["t_unit_ms"] = w.t_unit_ms > 0 ? json_number(w.t_unit_ms) : json_number(e.regime.t_ms);
   j["bytes_est"] = w.modeled ? json_number(w.bytes) : nullptr;
-  j["flops_est"] = w.modeled ? json_number(w.flops) : nullptr;
+  j["flops_est"] = w.modeled && !w.flops_unknown ? json_number(w.flops) : nullptr;
   j["achieved_bw_bytes_s"] = json_number(v.achieved_bw_bytes_s);
   j["achieved_flops"] = json_number(v.achieved_flops);
   j["hbm_util"] = json_number(v.hbm_util);

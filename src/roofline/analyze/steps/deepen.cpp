@@ -75,6 +75,20 @@ void fold_workload(const ProbeKernel& k, const TopnEntry& e, const RegimeChoice&
   d.work = std::move(w);
 }
 
+// docs/method.md §11.4: counters that timed their dispatches far from the profile's mean launch
+// measured launches that may not stand for the entry's (one shape of a kernel serving several):
+// said, with both times; "" when they agree within 25 %.
+std::string unrepresentative(const KernelMeasurement& m, double profile_us) {
+  if (!m.time_us || !(*m.time_us > 0) || !(profile_us > 0) ||
+      std::max(*m.time_us, profile_us) / std::min(*m.time_us, profile_us) <= 1.25)
+    return {};
+  return fmt::format(
+      "the counters timed {} dispatch{} at {} µs where the profile's launches average {} µs: the "
+      "measured launches may not stand for all of them (a kernel serving several shapes); the "
+      "verdict is theirs",
+      m.dispatches, m.dispatches == 1 ? "" : "es", format_g(*m.time_us), format_g(profile_us));
+}
+
 // docs/method.md §11.4: a measurement is never thrown away for want of a model. The counters'
 // bytes and FLOPs per dispatch are the entry's figures, timed by the counters (else the profile),
 // at the FLOPs' own operand type where the counters name it; what the model could not do stays in
@@ -102,10 +116,14 @@ WorkEstimate measured_only(WorkEstimate model, const KernelMeasurement& m,
                                    CandidateKind::measured});
   w.bytes = *m.bytes;
   w.flops = m.flops.value_or(0.0);
+  w.flops_unknown = !m.flops.has_value();
   w.modeled = w.t_unit_ms > 0;
   if (!w.modeled)
     w.unmodeled_reason = "measured, but neither the counters nor the profile timed it";
   w.measured_vs_model = compare_to_model(0.0, 0.0, false, m, 1.0);
+  const double profile_us = regime.t_ms ? *regime.t_ms * 1000.0 : e.avg_us ? *e.avg_us : 0.0;
+  if (std::string caveat = unrepresentative(m, profile_us); !caveat.empty())
+    w.notes.push_back(std::move(caveat));
   w.signatures = std::move(model.signatures);
   w.modelled_share = model.modelled_share;
   w.notes.push_back(fmt::format(
@@ -260,6 +278,8 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& m, const std
   if (m.time_us && model_t > 0)
     work.notes.push_back(fmt::format("t_unit {} ms from the counter run (profile said {} ms)",
                                      format_g(work.t_unit_ms), format_g(model_t)));
+  if (std::string caveat = unrepresentative(m, model_t * 1000.0 / k); !caveat.empty())
+    work.notes.push_back(std::move(caveat));
   const Term measured_bytes = term("measured bytes", "", r.measured_bytes);
   deepen_model_check_notes(work, r, model_label, model_bytes, model_flops, measured_bytes);
   if (link) {

@@ -289,11 +289,12 @@ void judge_rates(Verdict& v, const WorkEstimate& work, double peak_bw, double pe
   const double t_s = work.t_unit_ms / 1000.0;
   const double bytes = work.bytes, flops = work.flops;
   v.achieved_bw_bytes_s = bytes / t_s;
+  if (peak_bw > 0) v.hbm_util = bytes / t_s / peak_bw;
+  if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
+  if (work.flops_unknown) return;  // no FLOP figure: the memory axis alone
   v.achieved_flops = flops / t_s;
   if (bytes > 0) v.arithmetic_intensity = flops / bytes;
-  if (peak_bw > 0) v.hbm_util = bytes / t_s / peak_bw;
   if (peak_flops > 0) v.compute_util = flops / t_s / peak_flops;
-  if (peak_bw > 0 && peak_flops > 0) v.ridge_point = peak_flops / peak_bw;
 }
 
 // A class with math and no FLOP peak for its dtype (docs/method.md §5.3): the ridge is unknown.

@@ -117,6 +117,9 @@ struct WorkEstimate {
   // docs/method.md §23.8: why an operand dtype of the model is in doubt ("" = none): the weights'
   // format rests on an unquantized config alone. No claim is derived from such a model.
   std::string dtype_doubt;
+  // docs/method.md §11.4: judged on a measurement that counted no FLOPs (no model, no FLOP
+  // counter): flops_est is null and the memory axis judges it.
+  bool flops_unknown = false;
 };
 // The class model's byte/FLOP candidates for one logical unit, before the feasibility rule: the
 // unit (k launches for a MoE layer), candidates, dtypes and notes, or `unmodeled_reason` (L2).

@@ -142,6 +142,52 @@ TEST_CASE("input quant: graph replays by stream order; a GEMM or attention betwe
   CHECK(kernel_named(p, k_attn).input_quant.size() == 1);
 }
 
+TEST_CASE("input quant: a rocprofv3 kernel trace by queue order", "[topn][quant]") {
+  const std::string header =
+      "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Name\",\"Start_Timestamp\","
+      "\"End_Timestamp\"\n";
+  const auto row = [](int queue, const std::string& name, long start) {
+    return fmt::format("\"KERNEL_DISPATCH\",2,{},\"{}\",{},{}\n", queue, name, start, start + 500);
+  };
+  const std::string quant =
+      "void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, "
+      "c10::Float8_e4m3fnuz>(c10::Float8_e4m3fnuz*, float*, c10::BFloat16 const*)";
+  // Rows need not be in time order: the sweep sorts each queue by start.
+  const std::string text = header + row(1, "fused_moe_kernel", 3000) + row(1, quant, 1000) +
+                           row(1, "moe_align_block_size_kernel", 2000) + row(2, quant, 3500) +
+                           row(1, "fused_moe_kernel", 4000);
+  TraceRead r = read_trace_stream(chunked(text, 61), "run_kernel_trace.csv");
+  INFO(r.error);
+  REQUIRE(r.profile);
+  const TraceKernel& moe = kernel_named(*r.profile, "fused_moe_kernel");
+  REQUIRE(moe.input_quant.size() == 1);
+  const auto& [how, n] = *moe.input_quant.begin();
+  CHECK(std::get<0>(how) == "fp8");
+  CHECK(std::get<1>(how) == "dynamic_per_token_scaled_fp8_quant_kernel");
+  CHECK(std::get<2>(how) == "before it on its queue");
+  CHECK(n == 1.0);  // the queue-2 quantization is not queue 1's
+}
+
+TEST_CASE("input quant: a rocprofv3 JSON by queue order", "[topn][quant]") {
+  const auto dispatch = [](int kernel, int queue, long start) {
+    return fmt::format(
+        R"({{"start_timestamp": {}, "end_timestamp": {}, "dispatch_info": {{"agent_id": )"
+        R"({{"handle": 2}}, "queue_id": {{"handle": {}}}, "kernel_id": {}}}}})",
+        start, start + 400, queue, kernel);
+  };
+  const std::string text =
+      R"({"rocprofiler-sdk-tool": [{"kernel_symbols": [{"kernel_id": 1, "kernel_name": )"
+      R"("scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fnuz>"}, {"kernel_id": 2, )"
+      R"("kernel_name": "fused_moe_kernel"}], "buffer_records": {"kernel_dispatch": [)" +
+      dispatch(2, 3, 2000) + ", " + dispatch(1, 3, 1000) + ", " + dispatch(2, 3, 3000) + "]}}]}";
+  TraceRead r = read_trace_stream(chunked(text, 53), "run_results.json");
+  INFO(r.error);
+  REQUIRE(r.profile);
+  const TraceKernel& moe = kernel_named(*r.profile, "fused_moe_kernel");
+  REQUIRE(moe.input_quant.size() == 1);
+  CHECK(moe.input_quant.begin()->second == 1.0);  // the first launch read it, the second did not
+}
+
 TEST_CASE("input quant: the Top-N carries it and reads it back", "[topn][quant]") {
   Events ev;
   ev.graph_launch(50, 10);

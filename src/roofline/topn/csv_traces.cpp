@@ -11,6 +11,7 @@
 
 #include "roofline/inputs/csv_stream.hpp"
 #include "roofline/topn/csv_traces.hpp"
+#include "roofline/topn/input_quant.hpp"
 #include "roofline/topn/layer.hpp"
 
 namespace roofline::topn::detail {
@@ -28,6 +29,8 @@ struct Columns {
   CsvKind kind = CsvKind::rocprof_trace;
   std::size_t name = 0, a = 0, b = 0;  // trace: start, end; stats/nsys: calls, total
   double us_per_unit = 1e-3;           // the total/timestamp column's unit in µs
+  // trace: the dispatch's queue (Agent_Id and Queue_Id; the stream where no queue is written)
+  std::optional<std::size_t> agent, queue;
 };
 
 std::optional<std::size_t> column(const std::vector<std::string>& header, std::string_view name) {
@@ -68,6 +71,9 @@ std::optional<Columns> recognise(const std::vector<std::string>& h, std::string&
       n && s && e) {
     c.kind = CsvKind::rocprof_trace;
     c.name = *n, c.a = *s, c.b = *e;
+    c.agent = column(h, "Agent_Id");
+    c.queue = column(h, "Queue_Id");
+    if (!c.queue) c.queue = column(h, "Stream_Id");
     return c;
   }
   if (auto n = column(h, "Name"), k = column(h, "Calls"), t = column(h, "TotalDurationNs");
@@ -141,9 +147,18 @@ std::string read_header(CsvStream& csv, CsvRow& row, std::optional<Columns>& col
 
 using KernelSums = std::map<std::string, std::pair<double, double>, std::less<>>;  // calls, µs
 
-// The calls and time of a data row added to its kernel's sums; false when its numbers are
-// missing or negative, or its name is empty.
-bool add_row(const CsvRow& row, const Columns& cols, KernelSums& sums) {
+// The queue of a trace row: Agent_Id and Queue_Id (or Stream_Id), 0 where not written.
+std::int64_t queue_of(const CsvRow& row, const Columns& cols) {
+  const auto id = [&](const std::optional<std::size_t>& c) {
+    double v = 0.0;
+    return c && *c < row.stored && number(row[*c], v) ? static_cast<std::int64_t>(v) : 0;
+  };
+  return (id(cols.agent) << 32) | (id(cols.queue) & 0xFFFFFFFF);
+}
+
+// The calls and time of a data row added to its kernel's sums (a trace's dispatch to
+// `dispatches`); false when its numbers are missing or negative, or its name is empty.
+bool add_row(const CsvRow& row, const Columns& cols, KernelSums& sums, DispatchLog& dispatches) {
   const std::size_t need = std::max({cols.name, cols.a, cols.b}) + 1;
   double a = 0.0, b = 0.0;
   bool ok =
@@ -159,6 +174,7 @@ bool add_row(const CsvRow& row, const Columns& cols, KernelSums& sums) {
   }
   std::string name = ok ? field_text(row[cols.name]) : std::string();
   if (!ok || name.empty()) return false;
+  if (cols.kind == CsvKind::rocprof_trace) dispatches.add(queue_of(row, cols), a, name);
   auto& s = sums[name];
   s.first += calls;
   s.second += us;
@@ -174,9 +190,10 @@ std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
   std::optional<Columns> cols;
   if (std::string problem = read_header(csv, row, cols); !problem.empty()) return problem;
   KernelSums sums;
+  DispatchLog dispatches;
   std::uint64_t bad = 0, first_bad = 0;
   while (csv.next(row)) {
-    if (add_row(row, *cols, sums)) continue;
+    if (add_row(row, *cols, sums, dispatches)) continue;
     if (bad++ == 0) first_bad = row.line;
   }
   if (bad)
@@ -190,6 +207,7 @@ std::string parse_kernel_csv(const ByteReader& read, TraceProfile& out,
     k.total_us = s.second;
     out.kernels.push_back(std::move(k));
   }
+  dispatches.attach(out.kernels);
   if (out.kernels.empty()) return "the CSV has a header but no kernel rows";
   return {};
 }

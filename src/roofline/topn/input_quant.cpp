@@ -84,22 +84,56 @@ bool inside(const OpRec* quant, const OpRec* op, const RuntimeRec* launch) {
          quant->ts_us >= op->ts_us && quant->ts_us <= launch->ts_us;
 }
 
-// The quantization a launch performs, from its op's name (eager), else its kernel's name.
-std::optional<Pending> quantization(const ChromeEvents& ev, const GpuEventRec& g, const OpRec* op) {
+// The quantization a kernel performs by its name alone (a dispatch without an op).
+std::optional<Pending> quantization_by_name(const std::string& name) {
+  TopnEntry e;
+  fill_entry_names(name, GpuEventKind::kernel, e);
   Pending p;
-  p.op = op;
-  if (op && op->name != k_no_id) {
-    p.dtype = quant_output_dtype(ev.labels.at(op->name));
-    p.by = ev.labels.at(op->name);
-  }
-  if (p.dtype.empty()) {
-    TopnEntry e;
-    fill_entry_names(ev.names.at(g.name), GpuEventKind::kernel, e);
-    p.dtype = quant_output_dtype(e.demangled.empty() ? e.name : e.demangled);
-    if (p.by.empty()) p.by = e.short_name;
-  }
+  p.dtype = quant_output_dtype(e.demangled.empty() ? e.name : e.demangled);
+  p.by = e.short_name;
   if (p.dtype.empty()) return std::nullopt;
   return p;
+}
+
+// The quantization a launch performs, from its op's name (eager), else its kernel's name.
+std::optional<Pending> quantization(const ChromeEvents& ev, const GpuEventRec& g, const OpRec* op) {
+  if (op && op->name != k_no_id) {
+    const std::string& op_name = ev.labels.at(op->name);
+    if (std::string dtype = quant_output_dtype(op_name); !dtype.empty())
+      return Pending{std::move(dtype), op_name, op};
+  }
+  std::optional<Pending> p = quantization_by_name(ev.names.at(g.name));
+  if (p) p->op = op;
+  return p;
+}
+
+// One launch in the sweep: its stream (device and stream), start and the caller's index.
+struct SweepLaunch {
+  std::int64_t stream = 0;
+  double ts = 0.0;
+  std::uint32_t index = 0;
+};
+
+// Per stream in time order: a quantization waits for the next matrix launch, which reads it
+// (`reads(index, pending)`); any matrix launch ends the wait. `role(index)` and `quant(index)` say
+// what a launch is and what it writes.
+template <class RoleOf, class QuantOf, class Reads>
+void sweep(std::vector<SweepLaunch>& launches, RoleOf role, QuantOf quant, Reads reads) {
+  std::sort(launches.begin(), launches.end(), [](const SweepLaunch& a, const SweepLaunch& b) {
+    return std::tie(a.stream, a.ts, a.index) < std::tie(b.stream, b.ts, b.index);
+  });
+  std::optional<Pending> pending;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    if (i == 0 || launches[i].stream != launches[i - 1].stream) pending.reset();
+    const std::uint32_t at = launches[i].index;
+    const Role r = role(at);
+    if (r == Role::quant) {
+      pending = quant(at);
+    } else if (r == Role::matrix) {
+      if (pending) reads(at, *pending);
+      pending.reset();  // the quantized tensor's reader: a later matrix kernel reads something else
+    }
+  }
 }
 
 }  // namespace
@@ -130,39 +164,75 @@ std::string quant_output_dtype(std::string_view name) {
 std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const EventLookup& lookup,
                                                 const ReplayJoin& join) {
   std::vector<InputQuantSums> out(ev.names.size());
-  std::vector<std::uint32_t> order;
-  for (std::uint32_t i = 0; i < ev.gpu.size(); ++i)
-    if (ev.gpu[i].kind == GpuEventKind::kernel) order.push_back(i);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const GpuEventRec &x = ev.gpu[a], &y = ev.gpu[b];
-    return std::tie(x.device, x.stream, x.ts_us, a) < std::tie(y.device, y.stream, y.ts_us, b);
-  });
-  Roles roles(ev);
-  std::optional<Pending> pending;
-  const GpuEventRec* prev = nullptr;
-  for (std::uint32_t i : order) {
+  std::vector<SweepLaunch> launches;
+  for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
-    if (!prev || prev->device != g.device || prev->stream != g.stream) pending.reset();
-    prev = &g;
-    const bool replay = join.replayed(i);
-    const RuntimeRec* launch = lookup.runtime(g.correlation);
-    const OpRec* op = replay ? nullptr
-                             : lookup.op(g.external_id >= 0 ? g.external_id
-                                         : launch           ? launch->external_id
-                                                            : -1);
-    const Role role = roles.of(g.name, op ? op->name : k_no_id);
-    if (role == Role::quant) {
-      pending = quantization(ev, g, op);
-    } else if (role == Role::matrix) {
-      if (pending)
-        out[g.name]
-           [{pending->dtype, pending->by,
-             inside(pending->op, op, launch) ? "inside its own op" : "before it on its stream"}] +=
-            1.0;
-      pending.reset();  // the quantized tensor's reader: a later matrix kernel reads something else
-    }
+    if (g.kind == GpuEventKind::kernel)
+      launches.push_back({(std::int64_t{g.device} << 32) | std::uint32_t(g.stream), g.ts_us, i});
   }
+  Roles roles(ev);
+  // A launch's op and runtime event: none for a graph replay.
+  const auto origin = [&](std::uint32_t i) {
+    const GpuEventRec& g = ev.gpu[i];
+    const RuntimeRec* launch = lookup.runtime(g.correlation);
+    const OpRec* op = join.replayed(i) ? nullptr
+                                       : lookup.op(g.external_id >= 0 ? g.external_id
+                                                   : launch           ? launch->external_id
+                                                                      : -1);
+    return std::pair{op, launch};
+  };
+  sweep(
+      launches,
+      [&](std::uint32_t i) {
+        const OpRec* op = origin(i).first;
+        return roles.of(ev.gpu[i].name, op ? op->name : k_no_id);
+      },
+      [&](std::uint32_t i) { return quantization(ev, ev.gpu[i], origin(i).first); },
+      [&](std::uint32_t i, const Pending& p) {
+        const auto [op, launch] = origin(i);
+        out[ev.gpu[i].name]
+           [{p.dtype, p.by,
+             inside(p.op, op, launch) ? "inside its own op" : "before it on its stream"}] += 1.0;
+      });
   return out;
+}
+
+std::vector<InputQuantSums> input_quant_of_dispatches(std::vector<QueuedDispatch>& dispatches,
+                                                      const std::vector<std::string>& names) {
+  std::vector<InputQuantSums> out(names.size());
+  std::vector<Role> roles(names.size(), Role::other);
+  std::vector<std::optional<Pending>> writes(names.size());
+  ClassRules rules;
+  rules.families = builtin_kernel_classes_rules();
+  for (std::size_t n = 0; n < names.size(); ++n) {
+    TopnEntry e;
+    fill_entry_names(names[n], GpuEventKind::kernel, e);
+    roles[n] = role_of(classify::classify(e, rules));
+    if (roles[n] == Role::quant) writes[n] = quantization_by_name(names[n]);
+  }
+  std::vector<SweepLaunch> launches;
+  launches.reserve(dispatches.size());
+  for (std::uint32_t i = 0; i < dispatches.size(); ++i)
+    launches.push_back({dispatches[i].queue, dispatches[i].start, i});
+  sweep(
+      launches, [&](std::uint32_t i) { return roles[dispatches[i].name]; },
+      [&](std::uint32_t i) { return writes[dispatches[i].name]; },
+      [&](std::uint32_t i, const Pending& p) {
+        out[dispatches[i].name][{p.dtype, p.by, "before it on its queue"}] += 1.0;
+      });
+  return out;
+}
+
+void DispatchLog::add(std::int64_t queue, double start, const std::string& name) {
+  auto [it, fresh] = ids_.try_emplace(name, static_cast<std::uint32_t>(names_.size()));
+  if (fresh) names_.push_back(name);
+  list_.push_back({queue, start, it->second});
+}
+
+void DispatchLog::attach(std::vector<TraceKernel>& kernels) {
+  std::vector<InputQuantSums> quant = input_quant_of_dispatches(list_, names_);
+  for (TraceKernel& k : kernels)
+    if (auto id = ids_.find(k.name); id != ids_.end()) k.input_quant = std::move(quant[id->second]);
 }
 
 }  // namespace roofline::topn::detail

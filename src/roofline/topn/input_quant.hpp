@@ -9,6 +9,7 @@
 // quantization kernel's template (`scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>`).
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,5 +30,31 @@ std::string quant_output_dtype(std::string_view kernel_name);
 // Per kernel name id (ev.names), the quantizations its launches' inputs went through.
 std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const EventLookup& lookup,
                                                 const ReplayJoin& join);
+
+// One dispatch of a kernel trace without ops (rocprofv3): its queue (agent and queue, or stream),
+// its start, and its kernel's index in the caller's name list.
+struct QueuedDispatch {
+  std::int64_t queue = 0;
+  double start = 0.0;
+  std::uint32_t name = 0;
+};
+// The same sweep by stream order alone: per index of `names`, the quantizations its dispatches'
+// inputs went through. Sorts `dispatches`.
+std::vector<InputQuantSums> input_quant_of_dispatches(std::vector<QueuedDispatch>& dispatches,
+                                                      const std::vector<std::string>& names);
+
+// A kernel trace's dispatches as they are read (rocprofv3 CSV or JSON), then swept once and the
+// result given to the trace's kernels by name.
+class DispatchLog {
+ public:
+  void add(std::int64_t queue, double start, const std::string& name);
+  // Each kernel of `kernels` gets the quantizations its dispatches' inputs went through.
+  void attach(std::vector<TraceKernel>& kernels);
+
+ private:
+  std::vector<std::string> names_;
+  std::map<std::string, std::uint32_t, std::less<>> ids_;
+  std::vector<QueuedDispatch> list_;
+};
 
 }  // namespace roofline::topn::detail

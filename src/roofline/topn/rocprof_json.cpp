@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/topn/input_quant.hpp"
 #include "roofline/topn/json_stream.hpp"
 #include "roofline/topn/layer.hpp"
 
@@ -64,9 +65,15 @@ struct Sum {
   double calls = 0.0, ns = 0.0;
 };
 
+// One dispatch in its queue's order (docs/method.md §23.5): its queue, start and kernel id.
+struct Queued {
+  std::int64_t queue = 0, start = 0, kernel = 0;
+};
+
 struct Process {
   std::unordered_map<std::int64_t, std::string> names;
   std::unordered_map<std::int64_t, Sum> sums;
+  std::vector<Queued> order;
 };
 
 struct Counts {
@@ -138,21 +145,44 @@ bool symbols(JsonStream& js, Process& p) {
   }
 }
 
-// `dispatch_info`: its kernel_id.
-bool dispatch_info(JsonStream& js, std::optional<std::int64_t>& id) {
+// A handle (`{"handle": 3}`) or a bare integer into `out`.
+bool handle(JsonStream& js, std::optional<std::int64_t>& out) {
+  JsonToken t = js.next();
+  std::int64_t v = 0;
+  if (t == JsonToken::number) {
+    if (js.as_int(v)) out = v;
+    return true;
+  }
+  if (t != JsonToken::begin_object) return skip_rest(js, t);
+  for (;;) {
+    t = js.next();
+    if (t == JsonToken::end_object) return true;
+    if (t != JsonToken::key) return false;
+    if (!(key_text(js) == "handle" ? integer(js, out) : !failed(js.skip_value()))) return false;
+  }
+}
+
+// `dispatch_info`: its kernel_id, and the agent and queue it ran on.
+bool dispatch_info(JsonStream& js, std::optional<std::int64_t>& id,
+                   std::optional<std::int64_t>& agent, std::optional<std::int64_t>& queue) {
   JsonToken t = js.next();
   if (t != JsonToken::begin_object) return skip_rest(js, t);
   for (;;) {
     t = js.next();
     if (t == JsonToken::end_object) return true;
     if (t != JsonToken::key) return false;
-    if (!(key_text(js) == "kernel_id" ? integer(js, id) : !failed(js.skip_value()))) return false;
+    const std::string key = key_text(js);
+    const bool ok = key == "kernel_id"  ? integer(js, id)
+                    : key == "agent_id" ? handle(js, agent)
+                    : key == "queue_id" ? handle(js, queue)
+                                        : !failed(js.skip_value());
+    if (!ok) return false;
   }
 }
 
 // One kernel_dispatch record, its '{' read.
 bool dispatch(JsonStream& js, Process& p, Counts& c) {
-  std::optional<std::int64_t> start, end, id;
+  std::optional<std::int64_t> start, end, id, agent, queue;
   for (;;) {
     const JsonToken t = js.next();
     if (t == JsonToken::end_object) break;
@@ -164,7 +194,7 @@ bool dispatch(JsonStream& js, Process& p, Counts& c) {
     else if (key == "end_timestamp")
       ok = integer(js, end);
     else if (key == "dispatch_info")
-      ok = dispatch_info(js, id);
+      ok = dispatch_info(js, id, agent, queue);
     else if (key == "kernel_id")  // a flat record
       ok = integer(js, id);
     else
@@ -183,6 +213,7 @@ bool dispatch(JsonStream& js, Process& p, Counts& c) {
   Sum& s = p.sums[*id];
   s.calls += 1.0;
   s.ns += static_cast<double>(*end - *start);
+  p.order.push_back({(agent.value_or(0) << 32) ^ queue.value_or(0), *start, *id});
   return true;
 }
 
@@ -233,8 +264,16 @@ bool buffer_records(JsonStream& js, Process& p, Counts& c) {
   }
 }
 
-// One process's object, its '{' read; its sums are added by name into `by_name`.
-bool process(JsonStream& js, Counts& c, std::map<std::string, Sum>& by_name) {
+// The name a process gives a kernel id.
+std::string kernel_name(const Process& p, std::int64_t id) {
+  auto name = p.names.find(id);
+  return name != p.names.end() ? name->second
+                               : fmt::format("kernel_id {} (no kernel_symbols entry)", id);
+}
+
+// One process's object, its '{' read; its sums are added by name into `by_name`, its dispatches
+// (queues told apart by process) to `log`.
+bool process(JsonStream& js, Counts& c, std::map<std::string, Sum>& by_name, DispatchLog& log) {
   Process p;
   for (;;) {
     const JsonToken t = js.next();
@@ -252,14 +291,14 @@ bool process(JsonStream& js, Counts& c, std::map<std::string, Sum>& by_name) {
   }
   ++c.processes;
   for (const auto& [id, sum] : p.sums) {
-    auto name = p.names.find(id);
-    if (name == p.names.end()) c.unnamed += sum.calls;
-    Sum& into =
-        by_name[name != p.names.end() ? name->second
-                                      : fmt::format("kernel_id {} (no kernel_symbols entry)", id)];
+    if (p.names.count(id) == 0) c.unnamed += sum.calls;
+    Sum& into = by_name[kernel_name(p, id)];
     into.calls += sum.calls;
     into.ns += sum.ns;
   }
+  const auto process_bits = static_cast<std::int64_t>(c.processes) << 48;
+  for (const Queued& q : p.order)
+    log.add(process_bits ^ q.queue, static_cast<double>(q.start), kernel_name(p, q.kernel));
   return true;
 }
 
@@ -292,6 +331,7 @@ std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
   JsonStream js(read);
   rocprof::Counts c;
   std::map<std::string, rocprof::Sum> by_name;
+  DispatchLog log;
   bool saw_tool = false, ok = true;
   JsonToken t = js.next();
   if (t != JsonToken::begin_object) ok = false;
@@ -315,7 +355,7 @@ std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
       break;
     }
     saw_tool = true;
-    ok = rocprof::objects_after_open(js, [&] { return rocprof::process(js, c, by_name); });
+    ok = rocprof::objects_after_open(js, [&] { return rocprof::process(js, c, by_name, log); });
   }
   if (ok) ok = js.next() == JsonToken::end;  // only whitespace may follow
   if (!ok || !js.error().empty())
@@ -336,6 +376,7 @@ std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
     k.total_us = sum.ns / 1000.0;
     out.kernels.push_back(std::move(k));
   }
+  log.attach(out.kernels);
   rocprof::summary_notes(c, by_name.size(), notes);
   return {};
 }

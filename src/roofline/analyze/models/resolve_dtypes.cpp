@@ -124,6 +124,20 @@ bool activation_rule(ResolvedDtypes& d, const TopnEntry& e, const Classification
   return true;
 }
 
+// A GEMM whose N is the vocabulary (lm_head, whole or per rank) or the expert count (the router):
+// engines keep it unquantized under online quantization (docs/method.md §23.5).
+bool kept_unquantized(const TopnEntry& e, const ModelConfig* cfg, double tp) {
+  if (!cfg) return false;
+  std::optional<double> n;
+  for (Regime r : {Regime::decode, Regime::prefill})
+    if (const auto& est = e.est_shape.at(r); est && est->n) n = est->n;
+  if (!n && e.shapes.size() >= 2 && e.shapes[1].size() == 2)
+    n = static_cast<double>(e.shapes[1][1]);  // [K, N] as the op table's KN layouts record it
+  if (!n) return false;
+  return (cfg->vocab && (*n == *cfg->vocab || *n == *cfg->vocab / tp)) ||
+         (cfg->experts && *n == *cfg->experts);
+}
+
 // Weights the entry does not record: the kernel's template, the activation rule, the run's other
 // linears (online quantization), quantization_config, env_report.model_dtype, the config dtype,
 // else the activations' — the last two are no evidence of the trace's (weight_sound false).
@@ -146,7 +160,8 @@ void dtypes_unrecorded_weight(ResolvedDtypes& d, const TopnEntry& e, const Class
             : fmt::format("{} (under a {} config without quantization_config: online quantization)",
                           name_dtype_source(*named), cfg->dtype);
   } else if (activation_rule(d, e, cls, cfg, run)) {
-  } else if (matrix && !quant && run && run->narrow && !run->narrow_conflict) {
+  } else if (matrix && !quant && run && run->narrow && !run->narrow_conflict &&
+             !kept_unquantized(e, cfg, ctx.env ? ctx.env->tp : 1.0)) {
     d.weight = *run->narrow;
     d.weight_source =
         "the run's other linears (online quantization quantizes every linear and "

@@ -242,8 +242,10 @@ TEST_CASE("deepen: stage C over a model, and over no model (the measurement stan
 
   // docs/method.md §11.4: no model of the op, yet the counters measured it: judged on them.
   Classification unknown;
-  const Deepened u =
-      deepen(model_work(mc.entry, mc.regime, unknown, ctx), ev, mc.entry, mc.regime, unknown, ctx);
+  EntryEvidence with_flops = ev;
+  with_flops.measured->flops = 1.2e6;
+  const Deepened u = deepen(model_work(mc.entry, mc.regime, unknown, ctx), with_flops, mc.entry,
+                            mc.regime, unknown, ctx);
   CHECK(u.stage == EvidenceLevel::C);
   CHECK(u.work.modeled);
   CHECK(u.work.bytes == rel(600000.0));
@@ -253,6 +255,21 @@ TEST_CASE("deepen: stage C over a model, and over no model (the measurement stan
   CHECK(u.work.candidates[u.work.chosen].kind == CandidateKind::measured);
   CHECK(any_contains(u.work.notes, {"judged on the measurement alone", "op class unknown",
                                     "600.00 kB per dispatch"}));
+  // Without FLOPs a kernel whose roof may be its math gets no verdict; a gemv or an elementwise
+  // one is memory-bound by construction and is judged.
+  const Deepened no_flops =
+      deepen(model_work(mc.entry, mc.regime, unknown, ctx), ev, mc.entry, mc.regime, unknown, ctx);
+  CHECK(no_flops.stage == EvidenceLevel::C);
+  CHECK_FALSE(no_flops.work.modeled);
+  CHECK_THAT(no_flops.work.unmodeled_reason, Catch::Contains("no FLOPs"));
+  TopnEntry gemv = mc.entry;
+  gemv.name = "internal::gemvx::kernel<int, int, __nv_bfloat16>";
+  Classification gemm;
+  gemm.op_class = OpClass::gemm;
+  const Deepened g =
+      deepen(model_work(gemv, mc.regime, unknown, ctx), ev, gemv, mc.regime, gemm, ctx);
+  CHECK(g.work.modeled);
+  CHECK(g.work.flops_unknown);
 
   // A collective is judged on link bytes the DRAM counters do not see: still no verdict.
   Classification comm;

@@ -9,6 +9,7 @@
 
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze {
 
@@ -89,6 +90,24 @@ std::string unrepresentative(const KernelMeasurement& m, double profile_us) {
       m.dispatches, m.dispatches == 1 ? "" : "es", format_g(*m.time_us), format_g(profile_us));
 }
 
+// Without FLOPs only the memory axis judges: sound where the work is memory-bound by construction
+// (elementwise and copies; a matrix-vector product, ≤ 1 FLOP a weight byte at 16 bits), not for
+// a kernel whose roof may be its math, which then gets no verdict.
+void withhold_without_flops(WorkEstimate& w, double bytes, const TopnEntry& e,
+                            const Classification& cls) {
+  const bool has_math = cls.op_class == OpClass::gemm || cls.op_class == OpClass::moe ||
+                        cls.op_class == OpClass::attn || cls.op_class == OpClass::linear_attn ||
+                        cls.op_class == OpClass::ssm || cls.op_class == OpClass::unknown;
+  if (!w.modeled || !w.flops_unknown || !has_math || icontains(e.name, "gemv")) return;
+  w.modeled = false;
+  w.unmodeled_reason = fmt::format(
+      "the counters measured {} a launch but no FLOPs (no tensor op ran, no FMA counter was "
+      "collected) and no model gives them: a {} kernel's roof may be its math, so the memory axis "
+      "alone cannot judge it (collect sm__ops_path_tensor_*.sum and "
+      "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum)",
+      fmt_bytes(bytes), to_string(cls.op_class));
+}
+
 // docs/method.md §11.4: a measurement is never thrown away for want of a model. The counters'
 // bytes and FLOPs per dispatch are the entry's figures, timed by the counters (else the profile),
 // at the FLOPs' own operand type where the counters name it; what the model could not do stays in
@@ -120,6 +139,7 @@ WorkEstimate measured_only(WorkEstimate model, const KernelMeasurement& m,
   w.modeled = w.t_unit_ms > 0;
   if (!w.modeled)
     w.unmodeled_reason = "measured, but neither the counters nor the profile timed it";
+  withhold_without_flops(w, *m.bytes, e, cls);
   w.measured_vs_model = compare_to_model(0.0, 0.0, false, m, 1.0);
   const double profile_us = regime.t_ms ? *regime.t_ms * 1000.0 : e.avg_us ? *e.avg_us : 0.0;
   if (std::string caveat = unrepresentative(m, profile_us); !caveat.empty())

@@ -108,8 +108,13 @@ struct ModelConfig {
   // State-space layers (docs/method.md §8.13).
   std::optional<double> mamba_heads, mamba_head_dim, ssm_state_size, mamba_groups;
   std::optional<double> mamba_conv_kernel, mamba_expand;
-  std::string state_dtype;   // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
-  DtypeKey state_dtype_key;  // state_dtype read as a key (none when absent or not a dtype)
+  std::optional<double> mamba_dt_rank;  // mamba1's dt_rank (Jamba's mamba_dt_rank)
+  // Gated attention (Qwen3-Next, Qwen3.5): q_proj also writes the output gate, 2·heads·head_dim.
+  bool attn_output_gate = false;
+  std::string attn_output_gate_rule;  // which key or architecture said it
+  bool tie_word_embeddings = true;    // lm_head shares the embedding (HF's default)
+  std::string state_dtype;            // mamba_ssm_dtype | mamba_ssm_cache_dtype | kda_state_dtype
+  DtypeKey state_dtype_key;           // state_dtype read as a key (none when absent or not a dtype)
   std::optional<double> vocab;
   std::string dtype;  // torch_dtype | dtype, as spelled
   std::string quant_method;

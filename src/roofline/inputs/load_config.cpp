@@ -146,6 +146,22 @@ void read_mixer_keys(ConfigView& view, ModelConfig& c) {
   }
   c.index_head_dim = view.number({"index_head_dim"});
   c.index_n_heads = view.number({"index_n_heads"});
+  c.mamba_dt_rank = view.number({"mamba_dt_rank", "time_step_rank"});
+}
+
+// What changes a projection's shape beyond the sizes: the attention output gate, tied
+// embeddings.
+void read_projection_keys(ConfigView& view, ModelConfig& c) {
+  if (const auto gate = view.boolean("attn_output_gate")) {
+    c.attn_output_gate = *gate;
+    c.attn_output_gate_rule = view.path_of("attn_output_gate");
+  } else if (c.model_type.rfind("qwen3_next", 0) == 0) {
+    c.attn_output_gate = true;
+    c.attn_output_gate_rule = fmt::format(
+        "model_type {}: its attention gates the output (q_proj writes 2·heads·head_dim)",
+        c.model_type);
+  }
+  if (const auto tie = view.boolean("tie_word_embeddings")) c.tie_word_embeddings = *tie;
 }
 
 // Mixture-of-experts keys: experts, top-k, the expert FFN width and shared experts (after
@@ -165,6 +181,11 @@ void read_expert_keys(ConfigView& view, ModelConfig& c) {
   c.shared_expert_intermediate = view.number({"shared_expert_intermediate_size"});
   if (c.shared_expert_intermediate && *c.shared_expert_intermediate <= 0)
     c.shared_expert_intermediate.reset();
+  // Llama 4: every MoE layer runs one shared expert as wide as a routed one (intermediate_size;
+  // its dense layers use intermediate_size_mlp).
+  if (!c.shared_expert_intermediate && !c.shared_experts && c.experts && c.intermediate &&
+      c.model_type.rfind("llama4", 0) == 0)
+    c.shared_expert_intermediate = c.intermediate;
 }
 
 }  // namespace
@@ -208,6 +229,7 @@ Loaded<ModelConfig> parse_model_config(std::string_view text, const std::string&
   c.index_topk = view.number({"index_topk"});
   c.vocab = view.number({"vocab_size"});
   read_mixer_keys(view, c);
+  read_projection_keys(view, c);
   c.dtype = view.string({"torch_dtype", "dtype"}).value_or("");
   if (!c.dtype.empty() && !parse_dtype(c.dtype))
     f.error(c.from_text_config ? "text_config.torch_dtype" : "torch_dtype",

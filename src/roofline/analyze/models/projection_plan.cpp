@@ -3,10 +3,12 @@
 #include "roofline/analyze/models/projection_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/models.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/layer_plan.hpp"
 
@@ -64,17 +66,22 @@ std::vector<std::vector<Projection>> attention_forms(const ModelConfig& c, doubl
   const double hd = *c.head_dim, nq = *c.n_heads / tp;
   const double kv_full = c.n_kv_heads.value_or(*c.n_heads);
   const double nkv = std::max(1.0, kv_full / tp);
+  // A gated attention's q_proj writes the output gate beside the queries.
+  const double gate = c.attn_output_gate ? 2.0 : 1.0;
+  const std::string gated = c.attn_output_gate ? " (q and its output gate)" : "";
   const Projection o = proj(ProjectionKind::o, H, nq * hd, L, row(*c.n_heads * hd, tp));
   const std::string kv_shard = fmt::format("column-parallel: {} KV heads = max(1, {} / tp {})",
                                            format_g(nkv), format_g(kv_full), format_g(tp));
   std::vector<Projection> fused{
-      proj(ProjectionKind::qkv, (nq + 2.0 * nkv) * hd, H, L,
-           fmt::format("column-parallel: ({} q + 2·{} kv heads)·{} per rank", format_g(nq),
-                       format_g(nkv), format_g(hd))),
+      proj(ProjectionKind::qkv, (gate * nq + 2.0 * nkv) * hd, H, L,
+           fmt::format("column-parallel: ({}{} q + 2·{} kv heads)·{} per rank{}",
+                       c.attn_output_gate ? "2·" : "", format_g(nq), format_g(nkv), format_g(hd),
+                       gated)),
       o};
-  std::vector<Projection> split{proj(ProjectionKind::q, nq * hd, H, L, col(*c.n_heads * hd, tp)),
-                                proj(ProjectionKind::k, nkv * hd, H, L, kv_shard),
-                                proj(ProjectionKind::v, nkv * hd, H, L, kv_shard), o};
+  std::vector<Projection> split{
+      proj(ProjectionKind::q, gate * nq * hd, H, L, col(gate * *c.n_heads * hd, tp) + gated),
+      proj(ProjectionKind::k, nkv * hd, H, L, kv_shard),
+      proj(ProjectionKind::v, nkv * hd, H, L, kv_shard), o};
   return {fused, split};
 }
 
@@ -93,6 +100,62 @@ std::vector<std::vector<Projection>> ffn_forms(const ModelConfig& c, double tp, 
   return {{proj(ProjectionKind::gate_up, 2.0 * I, H, L, col(2.0 * *inter, tp)), down},
           {proj(ProjectionKind::gate, I, H, L, col(*inter, tp)),
            proj(ProjectionKind::up, I, H, L, col(*inter, tp)), down}};
+}
+
+// The projections of one Gated DeltaNet layer (Qwen3-Next, Qwen3.5): in_proj_qkvz (q and k of
+// the key heads, v and the gate z of the value heads), in_proj_ba (beta and alpha per value head)
+// and out_proj, column- and row-parallel over the heads.
+std::vector<Projection> gdn_projections(const ModelConfig& c, double tp, double L,
+                                        std::string& missing) {
+  if (!c.linear_key_heads || !c.linear_value_heads || !c.linear_key_head_dim ||
+      !c.linear_value_head_dim) {
+    missing +=
+        " linear_num_key_heads/linear_num_value_heads/linear_key_head_dim/"
+        "linear_value_head_dim";
+    return {};
+  }
+  const double H = *c.hidden, keys = *c.linear_key_heads * *c.linear_key_head_dim;
+  const double values = *c.linear_value_heads * *c.linear_value_head_dim;
+  const double qkvz = 2.0 * keys + 2.0 * values, ba = 2.0 * *c.linear_value_heads;
+  return {proj(ProjectionKind::la_qkvz, qkvz / tp, H, L, col(qkvz, tp)),
+          proj(ProjectionKind::la_ba, ba / tp, H, L, col(ba, tp)),
+          proj(ProjectionKind::la_out, H, values / tp, L, row(values, tp))};
+}
+
+// The inner width of a Mamba mixer: heads · head_dim, else expand · hidden.
+std::optional<double> mamba_inner(const ModelConfig& c) {
+  if (c.mamba_heads && c.mamba_head_dim) return *c.mamba_heads * *c.mamba_head_dim;
+  if (c.mamba_expand && c.hidden) return *c.mamba_expand * *c.hidden;
+  return std::nullopt;
+}
+
+// The projections of Mamba mixers: mamba2 (and the hybrid mixers) an in_proj of x, z, B, C and dt
+// (2·d_inner + 2·groups·d_state + heads) and out_proj; mamba1 an in_proj of x and z, x_proj
+// (dt_rank + 2·d_state), dt_proj and out_proj.
+std::vector<Projection> mamba_projections(const ModelConfig& c, double tp, double L2, double L1,
+                                          std::string& missing) {
+  const std::optional<double> inner = mamba_inner(c);
+  if (!inner || !c.ssm_state_size) {
+    missing += " mamba heads·head_dim (or expand)/ssm_state_size";
+    return {};
+  }
+  const double H = *c.hidden, N = *c.ssm_state_size;
+  std::vector<Projection> out;
+  if (L2 > 0) {
+    const double heads = c.mamba_heads.value_or(*inner / c.mamba_head_dim.value_or(64.0));
+    const double in = 2.0 * *inner + 2.0 * c.mamba_groups.value_or(1.0) * N + heads;
+    out.push_back(proj(ProjectionKind::ssm_in, in / tp, H, L2, col(in, tp)));
+    out.push_back(proj(ProjectionKind::ssm_out, H, *inner / tp, L2, row(*inner, tp)));
+  }
+  if (L1 > 0) {
+    const double rank = c.mamba_dt_rank.value_or(std::ceil(H / 16.0));
+    out.push_back(proj(ProjectionKind::ssm_in, 2.0 * *inner / tp, H, L1, col(2.0 * *inner, tp)));
+    out.push_back(proj(ProjectionKind::ssm_x, rank + 2.0 * N, *inner / tp, L1,
+                       row(*inner, tp) + " (dt_rank + 2·d_state out)"));
+    out.push_back(proj(ProjectionKind::ssm_dt, *inner / tp, rank, L1, col(*inner, tp)));
+    out.push_back(proj(ProjectionKind::ssm_out, H, *inner / tp, L1, row(*inner, tp)));
+  }
+  return out;
 }
 
 // Router and shared experts of one MoE layer.
@@ -124,8 +187,26 @@ std::string describe(const PlanVariant& v) {
 }  // namespace
 
 std::string projection_label(ProjectionKind k) {
-  const std::string w = to_string(k);
-  return k == ProjectionKind::router || k == ProjectionKind::lm_head ? w : w + "_proj";
+  switch (k) {
+    case ProjectionKind::router:
+    case ProjectionKind::lm_head:
+      return to_string(k);
+    case ProjectionKind::la_qkvz:
+      return "in_proj_qkvz";
+    case ProjectionKind::la_ba:
+      return "in_proj_ba";
+    case ProjectionKind::la_out:
+    case ProjectionKind::ssm_out:
+      return "out_proj";
+    case ProjectionKind::ssm_in:
+      return "in_proj";
+    case ProjectionKind::ssm_x:
+      return "x_proj";
+    case ProjectionKind::ssm_dt:
+      return "dt_proj";
+    default:
+      return std::string(to_string(k)) + "_proj";
+  }
 }
 
 const char* to_string(ProjectionKind k) {
@@ -164,6 +245,20 @@ const char* to_string(ProjectionKind k) {
       return "router";
     case ProjectionKind::lm_head:
       return "lm_head";
+    case ProjectionKind::la_qkvz:
+      return "la_qkvz";
+    case ProjectionKind::la_ba:
+      return "la_ba";
+    case ProjectionKind::la_out:
+      return "la_out";
+    case ProjectionKind::ssm_in:
+      return "ssm_in";
+    case ProjectionKind::ssm_x:
+      return "ssm_x";
+    case ProjectionKind::ssm_dt:
+      return "ssm_dt";
+    case ProjectionKind::ssm_out:
+      return "ssm_out";
   }
   return "qkv";
 }
@@ -193,8 +288,16 @@ ProjectionPlan projection_plan(const ModelConfig& c, double tp) {
   if (dense > 0) ffn = ffn_forms(c, tp, dense, missing);
   if (attn_forms.empty()) attn_forms = {{}};
   if (ffn.empty()) ffn = {{}};
-  const std::vector<Projection> experts =
+  // The MoE layers' router and shared experts, and the mixers that are not softmax attention:
+  // in every variant alike.
+  std::vector<Projection> common =
       moe > 0 ? moe_projections(c, tp, moe) : std::vector<Projection>{};
+  if (!c.plan.empty() && counts.gdn > 0)
+    for (Projection& p : gdn_projections(c, tp, counts.gdn, missing)) common.push_back(p);
+  if (!c.plan.empty() && counts.mamba2 + counts.hybrid + counts.mamba1 > 0)
+    for (Projection& p :
+         mamba_projections(c, tp, counts.mamba2 + counts.hybrid, counts.mamba1, missing))
+      common.push_back(p);
   std::optional<Projection> head;
   if (c.vocab)
     head = proj(ProjectionKind::lm_head, *c.vocab / tp, *c.hidden, 1.0, col(*c.vocab, tp));
@@ -207,12 +310,68 @@ ProjectionPlan projection_plan(const ModelConfig& c, double tp) {
                            fi == 0 ? "fused" : "split");
       v.projections = attn_forms[ai];
       v.projections.insert(v.projections.end(), ffn[fi].begin(), ffn[fi].end());
-      v.projections.insert(v.projections.end(), experts.begin(), experts.end());
+      v.projections.insert(v.projections.end(), common.begin(), common.end());
       if (head) v.projections.push_back(*head);
       if (!v.projections.empty()) out.variants.push_back(std::move(v));
     }
   out.missing = trim(missing);
   if (!out.variants.empty()) out.description = describe(out.variants.front());
+  return out;
+}
+
+namespace {
+
+// The short convolutions and per-head parameters (A, D, dt bias) of the linear-attention and
+// state-space layers.
+double mixer_extras(const ModelConfig& c, const PlanCounts& n) {
+  double out = 0;
+  if (n.gdn > 0 && c.linear_key_heads && c.linear_value_heads && c.linear_key_head_dim &&
+      c.linear_value_head_dim) {
+    const double conv = 2.0 * *c.linear_key_heads * *c.linear_key_head_dim +
+                        *c.linear_value_heads * *c.linear_value_head_dim;
+    out += n.gdn * (conv * c.linear_conv_kernel.value_or(4.0) + 2.0 * *c.linear_value_heads +
+                    *c.linear_value_head_dim);
+  }
+  const std::optional<double> inner = mamba_inner(c);
+  if (inner && c.ssm_state_size) {
+    const double k = c.mamba_conv_kernel.value_or(4.0), N = *c.ssm_state_size;
+    const double heads = c.mamba_heads.value_or(*inner / c.mamba_head_dim.value_or(64.0));
+    const double conv2 = *inner + 2.0 * c.mamba_groups.value_or(1.0) * N;
+    out += (n.mamba2 + n.hybrid) * (conv2 * (k + 1.0) + 3.0 * heads + *inner);
+    out += n.mamba1 * (*inner * (k + 1.0) + *inner * N + 2.0 * *inner);  // conv, A, D, dt bias
+  }
+  return out;
+}
+
+}  // namespace
+
+ParameterCount parameter_count(const ModelConfig& c) {
+  ParameterCount out;
+  const ProjectionPlan plan = projection_plan(c, 1.0);
+  out.missing = plan.missing;
+  if (!c.hidden || plan.variants.empty()) return out;
+  const double H = *c.hidden;
+  const PlanCounts n = plan_counts(c.plan);
+  const auto add = [&](std::string what, double v) {
+    if (v <= 0) return;
+    out.parts.emplace_back(std::move(what), v);
+    out.total += v;
+  };
+  double linears = 0;
+  for (const Projection& p : plan.variants.front().projections)
+    if (p.kind != ProjectionKind::lm_head) linears += p.n * p.k * p.per_step;
+  add("projections (the linear plan at tp 1)", linears);
+  const double moe = c.plan.empty() ? (c.experts ? c.layers.value_or(0.0) : 0.0) : n.moe;
+  if (moe > 0 && c.experts && c.moe_intermediate)
+    add("routed experts: MoE layers · E · (3 gated | 2)·I·H",
+        moe * *c.experts * (detail::config_gated(c) ? 3.0 : 2.0) * *c.moe_intermediate * H);
+  if (c.vocab) {
+    add("embeddings: vocab · H", *c.vocab * H);
+    if (!c.tie_word_embeddings) add("lm_head (untied): vocab · H", *c.vocab * H);
+  }
+  const double layers = c.plan.empty() ? c.layers.value_or(0.0) : n.layers;
+  add("norms: 2·H per layer + H", (2.0 * layers + 1.0) * H);
+  add("short convolutions and per-head parameters", mixer_extras(c, n));
   return out;
 }
 

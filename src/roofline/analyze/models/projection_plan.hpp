@@ -34,9 +34,17 @@ enum class ProjectionKind {
   shared_down,  // shared experts (per MoE layer)
   router,       // MoE router (per MoE layer)
   lm_head,      // logits (once per step; its rows are the step's requests)
+  la_qkvz,      // Gated DeltaNet in_proj_qkvz: q, k, v and the output gate z
+  la_ba,        // Gated DeltaNet in_proj_ba: the per-head beta and alpha
+  la_out,       // Gated DeltaNet out_proj (per linear-attention layer)
+  ssm_in,       // Mamba in_proj: x and z (mamba2 also B, C and dt)
+  ssm_x,        // Mamba-1 x_proj: dt_rank + 2·d_state
+  ssm_dt,       // Mamba-1 dt_proj
+  ssm_out,      // Mamba out_proj (per state-space layer)
 };
 const char* to_string(ProjectionKind k);
-// A projection as people name it: `q_proj`, `down_proj`; the router and lm_head as they are.
+// A projection as people name it: `q_proj`, `down_proj`; the router, lm_head and the linear-
+// attention and state-space modules as their models name them (`in_proj_qkvz`, `x_proj`).
 std::string projection_label(ProjectionKind k);
 
 // One projection of the plan: y[M, N] = x[M, K] · W[K, N] on one rank.
@@ -61,9 +69,21 @@ struct ProjectionPlan {
 };
 
 // The plan variants of `cfg` at tensor parallelism `tp`: every projection the config fixes, with
-// the layer plan's layer counts as launches per step. A projection whose size the config lacks is
-// left out and named in `missing`.
+// the layer plan's layer counts as launches per step — per softmax-attention layer (a gated
+// attention's q twice as wide), per Gated DeltaNet layer, per Mamba layer (mamba2 and the hybrid
+// mixers; mamba1), per dense FFN, per MoE layer (router and shared experts), and lm_head. A
+// projection whose size the config lacks is left out and named in `missing`.
 ProjectionPlan projection_plan(const ModelConfig& cfg, double tp);
+
+// The model's parameters as the config implies them (tp 1): the plan's projections, the routed
+// experts, the embeddings (and an untied lm_head), the norms, and the linear-attention and
+// state-space layers' short convolutions and per-head parameters; each part named for the notes.
+struct ParameterCount {
+  double total = 0;
+  std::vector<std::pair<std::string, double>> parts;
+  std::string missing;  // sizes the config lacks ("" = none)
+};
+ParameterCount parameter_count(const ModelConfig& cfg);
 
 // A GEMM kernel without shapes, as the assignment sees it.
 struct PlanKernel {

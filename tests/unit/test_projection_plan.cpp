@@ -125,6 +125,93 @@ TEST_CASE("assign_projections: the SGLang decode's four GEMMs jointly", "[linear
   CHECK(contains(a[4].how, "by launches per step"));
 }
 
+TEST_CASE("launch geometry: the tile a kernel name states", "[linear_plan][geometry]") {
+  const auto tile = [](const char* name) { return gemm_tile(name); };
+  // CUTLASS 3: the cluster shape comes first in the same form and is not the tile.
+  const auto c3 = tile(
+      "cutlass::device_kernel<vllm::enable_sm120_only<cutlass::gemm::kernel::GemmUniversal<"
+      "cute::tuple<int, int, int, int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
+      "MainloopSm90TmaGmmaWarpSpecialized<4, cute::tuple<cute::C<1>, cute::C<2>, cute::C<1> > >, "
+      "cute::tuple<cute::C<64>, cute::C<64>, cute::C<128> >, cutlass::float_e4m3_t> > > >");
+  REQUIRE(c3);
+  CHECK((c3->m == 64 && c3->n == 64 && c3->k == 128));
+  const auto nvfp4 = tile("GemmUniversal<…, cute::Shape<cute::_128, cute::_128, cute::_256>, …>");
+  REQUIRE(nvfp4);
+  CHECK((nvfp4->m == 128 && nvfp4->n == 128 && nvfp4->k == 256));
+  const auto c2 = tile("cutlass::Kernel<MoeFCGemm<MmaMultistage<GemmShape<32, 128, 64>, …>>>");
+  REQUIRE(c2);
+  CHECK((c2->m == 32 && c2->n == 128));
+  const auto mangled = tile(
+      "_ZN7cutlass6KernelINS_4gemm6kernel9MoeFCGemmINS1_11threadblock13Mma"
+      "MultistageINS1_9GemmShapeILi32ELi128ELi64EEE");
+  REQUIRE(mangled);
+  CHECK((mangled->m == 32 && mangled->n == 128 && mangled->k == 64));
+  const auto cublas = tile(
+      "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x2_tn_"
+      "align8>(T1::Params)");
+  REQUIRE(cublas);
+  CHECK((cublas->m == 16 && cublas->n == 16 && cublas->k == 128));
+  CHECK_FALSE(tile("nvjet_sm90_tst_128x8_64x12_2x1_v_bz_TNT"));
+  CHECK_FALSE(tile("Cijk_Alik_Bljk_BBS_BH_MT64x16x64_MI16x16x16x1"));
+}
+
+TEST_CASE("launch geometry: a projection held against the grid", "[linear_plan][geometry]") {
+  GemmTile t64;
+  t64.m = t64.n = 64;
+  t64.k = 128;
+  std::string why;
+  // The RTX PRO 6000 fp8 decode: grids [1,96,1] and [1,32,1] over a 64 tile are qkv and o_proj.
+  CHECK(grid_fits(t64, {1, 96, 1}, 6144, 16, 188, why) == std::optional<bool>(true));
+  CHECK(contains(why, "ceil(N 6144 / 64)"));
+  CHECK(grid_fits(t64, {1, 96, 1}, 2048, 16, 188, why) == std::optional<bool>(false));
+  CHECK(grid_fits(t64, {1, 32, 1}, 2048, 16, 188, why) == std::optional<bool>(true));
+  // A swizzled 2-D grid: 8·48 = 384 tiles of 16 columns (the OLMoE qkv, N 6144, one row).
+  GemmTile t16;
+  t16.m = t16.n = 16;
+  t16.k = 128;
+  CHECK(grid_fits(t16, {8, 48, 1}, 6144, 1, 188, why) == std::optional<bool>(true));
+  CHECK(grid_fits(t16, {8, 48, 1}, 2048, 1, 188, why) == std::optional<bool>(false));
+  // A one-row grid is exact: 272 tiles of 128 are N in (34688, 34816], not 271 tiles.
+  GemmTile t128;
+  t128.m = t128.n = 128;
+  t128.k = 256;
+  CHECK(grid_fits(t128, {1, 272, 1}, 34816, 1, 48, why) == std::optional<bool>(true));
+  CHECK(grid_fits(t128, {1, 272, 1}, 34688, 1, 48, why) == std::optional<bool>(false));
+  // A persistent grid (the GB10's 48 SMs, twice) says nothing.
+  CHECK_FALSE(grid_fits(t128, {48, 1, 2}, 34816, 1, 48, why));
+  CHECK(contains(why, "persistent"));
+  CHECK_FALSE(grid_fits(t128, {}, 34816, 1, 48, why));
+}
+
+TEST_CASE("assign_projections: the launch geometry first, and a grid that contradicts a pairing",
+          "[linear_plan][geometry]") {
+  // qkv and o, both launched 36 times a step, at times the joint rule would pair the other way.
+  const std::vector<PlanKernel> kernels{kernel("scaled_mm grid 96", 36, 10.0),
+                                        kernel("scaled_mm grid 64", 36, 20.0)};
+  GemmTile t64;
+  t64.m = t64.n = 64;
+  t64.k = 128;
+  const std::vector<KernelGeometry> geometry{{{1, 96, 1}, t64}, {{1, 64, 1}, t64}};
+  const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
+  const auto a = assign_projections(kernels, plan, decode_32(), geometry);
+  REQUIRE(a[0].projection);
+  CHECK(a[0].projection->kind == ProjectionKind::qkv);
+  CHECK(contains(a[0].how, "by launch geometry"));
+  // o_proj and down_proj both write 4096 columns: the grid cannot tell them apart, and the
+  // other rules have one kernel for three projections.
+  CHECK_FALSE(a[1].projection);
+  CHECK(contains(a[1].problem, "candidates"));
+  // A grid that refutes what the times pair: no assignment at all.
+  const auto r = assign_projections(
+      {kernel("a", 36, 10.0), kernel("b", 36, 20.0), kernel("c", 36, 30.0), kernel("d", 36, 40.0)},
+      plan, decode_32(), {{{1, 7, 1}, t64}});
+  for (const ProjectionAssignment& x : r) {
+    INFO(x.problem);
+    CHECK_FALSE(x.projection);
+    CHECK(contains(x.problem, "contradicted by the launch geometry"));
+  }
+}
+
 TEST_CASE("assign_projections: ties, infeasible pairs and missing counts stay L2",
           "[linear_plan]") {
   const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);

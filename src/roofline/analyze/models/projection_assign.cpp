@@ -44,11 +44,12 @@ std::string list(const std::vector<Projection>& ps, const PlanStep& step) {
   return out;
 }
 
-// The projections of `v` launched `per_step` times a step.
-std::vector<Projection> at_count(const PlanVariant& v, double per_step) {
+// The projections of `v` launched `per_step` times a step, but those already `taken`.
+std::vector<Projection> at_count(const PlanVariant& v, double per_step,
+                                 const std::set<ProjectionKind>& taken = {}) {
   std::vector<Projection> out;
   for (const Projection& p : v.projections)
-    if (count_matches(per_step, p.per_step)) out.push_back(p);
+    if (count_matches(per_step, p.per_step) && taken.count(p.kind) == 0) out.push_back(p);
   return out;
 }
 
@@ -74,6 +75,7 @@ std::optional<ProjectionKind> kind_from_module(const std::string& module) {
 struct Group {
   double per_step = 0;
   std::vector<std::size_t> kernels;  // indices into the kernel list
+  std::set<ProjectionKind> taken;    // projections the launch geometry already gave
 };
 
 // By module path: every kernel of the group names a distinct projection of one variant.
@@ -81,7 +83,7 @@ bool assign_by_module(const Group& g, const std::vector<PlanKernel>& kernels,
                       const ProjectionPlan& plan, const PlanStep& step,
                       std::vector<ProjectionAssignment>& out) {
   for (const PlanVariant& v : plan.variants) {
-    const std::vector<Projection> ps = at_count(v, g.per_step);
+    const std::vector<Projection> ps = at_count(v, g.per_step, g.taken);
     std::vector<const Projection*> chosen;
     std::set<ProjectionKind> used;
     for (std::size_t i : g.kernels) {
@@ -148,7 +150,7 @@ void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels,
   std::vector<std::string> failures;
   std::set<std::string> seen;  // variants with the same projections at this count are one
   for (const PlanVariant& v : plan.variants) {
-    const std::vector<Projection> ps = at_count(v, g.per_step);
+    const std::vector<Projection> ps = at_count(v, g.per_step, g.taken);
     if (ps.size() != g.kernels.size()) continue;
     std::string key;
     for (const Projection& p : ps) key += std::string(to_string(p.kind)) + ",";
@@ -181,12 +183,69 @@ void assign_jointly(const Group& g, const std::vector<PlanKernel>& kernels,
   for (std::size_t i : g.kernels) out[i].problem = why;
 }
 
-}  // namespace
+// What kernel `i`'s grid says of projection `p` (nullopt: nothing), with the arithmetic.
+std::optional<bool> fits(const std::vector<KernelGeometry>& geometry, std::size_t i,
+                         const Projection& p, const PlanStep& step, std::string& why) {
+  if (i >= geometry.size() || !geometry[i].tile) return std::nullopt;
+  return grid_fits(*geometry[i].tile, geometry[i].grid, p.n, rows_of(p, step), step.sm_count, why);
+}
 
-std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
-                                                     const ProjectionPlan& plan,
-                                                     const PlanStep& step) {
-  std::vector<ProjectionAssignment> out(kernels.size());
+// docs/method.md §22.4: the launch geometry first — a kernel whose grid fits exactly one of its
+// candidates over its tile is that projection; the group keeps the rest for the other rules.
+void assign_by_geometry(Group& g, const std::vector<KernelGeometry>& geometry, const PlanStep& step,
+                        std::vector<ProjectionAssignment>& out) {
+  std::vector<std::size_t> rest;
+  for (std::size_t i : g.kernels) {
+    ProjectionAssignment& a = out[i];
+    std::vector<const Projection*> fitting;
+    std::string why, fit_why;
+    bool spoke = false;
+    for (const Projection& p : a.candidates) {
+      const std::optional<bool> f = fits(geometry, i, p, step, why);
+      spoke = spoke || f.has_value();
+      if (f && *f && g.taken.count(p.kind) == 0) {
+        fitting.push_back(&p);
+        fit_why = why;
+      }
+    }
+    if (!spoke || fitting.size() != 1) {
+      rest.push_back(i);
+      continue;
+    }
+    a.projection = *fitting.front();
+    a.m = rows_of(*a.projection, step);
+    a.how = fmt::format(
+        "by launch geometry: {}; of the candidates launched {} times a step only "
+        "{} fits",
+        fit_why, format_g(g.per_step), to_string(a.projection->kind));
+    g.taken.insert(a.projection->kind);
+  }
+  g.kernels = std::move(rest);
+}
+
+// A pairing the grids contradict is no assignment: its kernels say why.
+void check_geometry(const Group& g, const std::vector<KernelGeometry>& geometry,
+                    const PlanStep& step, std::vector<ProjectionAssignment>& out) {
+  for (std::size_t i : g.kernels) {
+    std::string why;
+    if (!out[i].projection || fits(geometry, i, *out[i].projection, step, why).value_or(true))
+      continue;
+    const std::string problem = fmt::format(
+        "the assignment ({}) is contradicted by the launch "
+        "geometry of {}: {}",
+        out[i].how, to_string(out[i].projection->kind), why);
+    for (std::size_t j : g.kernels) {
+      out[j].projection.reset();
+      out[j].problem = problem;
+    }
+    return;
+  }
+}
+
+// Each kernel's candidates (the projections launched as often as it is) and the groups of
+// kernels that share a launch count; a kernel with none says why.
+std::vector<Group> form_groups(const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan,
+                               std::vector<ProjectionAssignment>& out) {
   std::vector<Group> groups;
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     ProjectionAssignment& a = out[i];
@@ -216,25 +275,41 @@ std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKerne
     }
     auto g = std::find_if(groups.begin(), groups.end(),
                           [&](const Group& x) { return x.per_step == per_step; });
-    if (g == groups.end()) g = groups.insert(groups.end(), Group{per_step, {}});
+    if (g == groups.end()) g = groups.insert(groups.end(), Group{per_step, {}, {}});
     g->kernels.push_back(i);
   }
-  for (const Group& g : groups) {
+  return groups;
+}
+
+}  // namespace
+
+std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
+                                                     const ProjectionPlan& plan,
+                                                     const PlanStep& step,
+                                                     const std::vector<KernelGeometry>& geometry) {
+  std::vector<ProjectionAssignment> out(kernels.size());
+  std::vector<Group> groups = form_groups(kernels, plan, out);
+  for (Group& g : groups) {
+    assign_by_geometry(g, geometry, step, out);
+    if (g.kernels.empty()) continue;
     const bool modules = std::all_of(g.kernels.begin(), g.kernels.end(),
                                      [&](std::size_t i) { return !kernels[i].module.empty(); });
-    if (g.kernels.size() == 1 && out[g.kernels[0]].candidates.size() == 1) {
+    std::vector<Projection> left;
+    for (const Projection& p : out[g.kernels[0]].candidates)
+      if (g.taken.count(p.kind) == 0) left.push_back(p);
+    if (g.kernels.size() == 1 && left.size() == 1) {
       ProjectionAssignment& a = out[g.kernels[0]];
       std::vector<std::pair<std::size_t, Projection>> pairs;
-      a.problem = pair_jointly(g, kernels, a.candidates, step, pairs);
+      a.problem = pair_jointly(g, kernels, left, step, pairs);
       if (!a.problem.empty()) continue;
-      a.projection = a.candidates.front();
+      a.projection = left.front();
       a.m = rows_of(*a.projection, step);
-      a.how = fmt::format("by launches per step: the only projection launched {} times a step",
-                          format_g(g.per_step));
-      continue;
+      a.how = fmt::format("by launches per step: the only projection launched {} times a step{}",
+                          format_g(g.per_step), g.taken.empty() ? "" : " the grids left");
+    } else if (!(modules && assign_by_module(g, kernels, plan, step, out))) {
+      assign_jointly(g, kernels, plan, step, out);
     }
-    if (modules && assign_by_module(g, kernels, plan, step, out)) continue;
-    assign_jointly(g, kernels, plan, step, out);
+    check_geometry(g, geometry, step, out);
   }
   for (ProjectionAssignment& a : out)
     if (!a.problem.empty() && !a.candidates.empty())

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/launch_geometry.hpp"
 #include "roofline/inputs/inputs.hpp"
 
 namespace roofline::analyze {
@@ -101,6 +102,14 @@ struct PlanStep {
   double act_bytes = 2.0;     // bytes per activation element
   double weight_bytes = 2.0;  // bytes per weight element
   std::optional<double> peak_bw_bytes_s;  // the feasibility rule's roof
+  std::optional<double> sm_count;  // a grid of this many blocks (or a multiple) is persistent
+};
+
+// What a kernel's launches say of its output (launch_geometry.hpp): its grid and the tile its
+// name states; empty when either is unknown.
+struct KernelGeometry {
+  std::vector<std::int64_t> grid;
+  std::optional<GemmTile> tile;
 };
 
 // What the assignment decided for one kernel.
@@ -123,8 +132,11 @@ double projection_flops(const Projection& p, double m);
 // projections by bytes (decode) or FLOPs (prefill), each pair checked by the feasibility rule.
 // A time tie within 5 %, several fitting variants, or an infeasible pair leaves the kernels
 // unassigned with every candidate listed. Parallel to `kernels`.
-std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKernel>& kernels,
-                                                     const ProjectionPlan& plan,
-                                                     const PlanStep& step);
+// `geometry` (parallel to `kernels`, or empty) goes first: a kernel whose grid fits exactly one of
+// its candidates over its tile is that projection, the others of its group share what is left;
+// a pairing the joint rule makes that a grid contradicts is no assignment.
+std::vector<ProjectionAssignment> assign_projections(
+    const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan, const PlanStep& step,
+    const std::vector<KernelGeometry>& geometry = {});
 
 }  // namespace roofline::analyze

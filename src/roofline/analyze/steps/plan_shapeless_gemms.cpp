@@ -82,6 +82,7 @@ PlanStep plan_step(Regime regime, const TopnDocument& topn, const ModelConfig& c
       : model                                                   ? "config dtype '" + cfg.dtype + "'"
               : std::string("bf16: no config dtype"));
   step.peak_bw_bytes_s = peaks.hbm_bw_bytes_s;
+  if (topn.device && topn.device->cu_count) step.sm_count = topn.device->cu_count;
   return step;
 }
 
@@ -169,6 +170,35 @@ std::vector<PlanKernel> plan_kernels(const std::vector<ShapelessGemm*>& group,
   return kernels;
 }
 
+// What each plan kernel's launches say of its output (docs/method.md §22.4): the tile its name
+// states and its grid — a signature's, or the kernel's when every signature shares one.
+std::vector<KernelGeometry> plan_geometry(const std::vector<ShapelessGemm*>& group,
+                                          const std::vector<std::size_t>& owner,
+                                          const std::vector<std::size_t>& case_of) {
+  std::vector<KernelGeometry> out(owner.size());
+  for (std::size_t i = 0; i < owner.size(); ++i) {
+    const ShapelessGemm& c = *group[owner[i]];
+    const ProbeKernel* w = c.head ? c.head->evidence.workload : nullptr;
+    if (!w || w->cases.empty()) continue;
+    KernelGeometry& g = out[i];
+    const TopnEntry& t = *c.top;
+    const bool prefix_only =
+        t.demangled.find('<') == std::string::npos && t.name.rfind("_Z", 0) == 0;
+    g.tile = gemm_tile(t.demangled.empty() || prefix_only ? t.name : t.demangled);
+    const auto grid_of = [](const ProbeCase& k) {
+      return k.signature ? k.signature->grid : std::vector<std::int64_t>{};
+    };
+    if (case_of[i] != std::string::npos) {
+      g.grid = grid_of(w->cases[case_of[i]]);
+    } else if (std::all_of(w->cases.begin(), w->cases.end(), [&](const ProbeCase& k) {
+                 return grid_of(k) == grid_of(w->cases.front());
+               })) {
+      g.grid = grid_of(w->cases.front());
+    }
+  }
+  return out;
+}
+
 // A kernel whose signatures the plan assigned one projection each: its workload cases carry the
 // projections' dims (modelled each on its own, docs/method.md §22.8), and the entry's stage-A
 // projection is the one that carries the most time.
@@ -231,6 +261,7 @@ void record_assignment(ShapelessGemm& c, const std::vector<std::size_t>& cases,
 }
 
 std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel>& kernels,
+                                                    const std::vector<KernelGeometry>& geometry,
                                                     const ProjectionPlan& plan,
                                                     const PlanStep& step, Regime regime) {
   std::vector<ProjectionAssignment> assigned;
@@ -242,7 +273,7 @@ std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel
           to_string(regime));
     return assigned;
   }
-  assigned = assign_projections(kernels, plan, step);
+  assigned = assign_projections(kernels, plan, step, geometry);
   // An incomplete plan cannot vouch for a joint pairing: the missing projections may be the
   // kernels' (a variant with as many projections can then fit by chance).
   if (!plan.missing.empty())
@@ -271,7 +302,8 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   std::vector<bool> whole(group.size(), false);
   std::vector<std::size_t> owner, case_of;
   std::vector<PlanKernel> kernels = plan_kernels(group, whole, owner, case_of);
-  std::vector<ProjectionAssignment> assigned = assign_or_say_why(kernels, plan, step, regime);
+  std::vector<ProjectionAssignment> assigned =
+      assign_or_say_why(kernels, plan_geometry(group, owner, case_of), plan, step, regime);
   // A split that leaves one of its signatures without a projection is undone: that kernel is
   // planned whole (one cuBLAS kernel at two grids may be one projection at two batch sizes).
   bool undo = false;
@@ -280,7 +312,7 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   if (undo) {
     owner.clear(), case_of.clear();
     kernels = plan_kernels(group, whole, owner, case_of);
-    assigned = assign_or_say_why(kernels, plan, step, regime);
+    assigned = assign_or_say_why(kernels, plan_geometry(group, owner, case_of), plan, step, regime);
   }
   const std::string plan_note = fmt::format(
       "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,

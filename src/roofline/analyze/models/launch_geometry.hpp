@@ -1,0 +1,36 @@
+#pragma once
+// Launch geometry (docs/method.md §22.4): the output tile a GEMM kernel's name states, and whether
+// a projection's output fits the grid it launched with. A grid covers the output in tiles —
+// ceil(M / tile_m) · ceil(N / tile_n) blocks, laid out over x and y in whatever order and
+// swizzle the library chose (the z axis splits K or runs a batch) — so the block count, not one
+// axis, is what the grid says; a persistent kernel launches the SM count and says nothing.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/analyze/layer.hpp"
+
+namespace roofline::analyze {
+
+// The threadblock (CTA) tile a kernel name states: CUTLASS 3 `cute::tuple<cute::C<64>,
+// cute::C<64>, cute::C<256>>` or `Shape<_128, _128, _256>`, CUTLASS 2 `GemmShape<128, 128, 32>`
+// (the first, the threadblock's; mangled `GemmShapeILi32ELi128ELi64E` too), cuBLAS's CUTLASS
+// kernels `…gemm_bf16_128x128_32x4_tn…` (M×N, K×stages).
+struct GemmTile {
+  double m = 0, n = 0, k = 0;
+  std::string spelled;  // as the name writes it, for notes
+};
+std::optional<GemmTile> gemm_tile(std::string_view kernel_name);
+
+// Whether a projection of `n` columns at `rows` rows fits `grid` over `tile`: the grid's x·y
+// blocks are the output's tiles (either orientation of the tile: a library may swap A and B),
+// up to one row or column of padding a swizzle adds. nullopt when the grid says nothing (no tile,
+// no grid, or a persistent grid: x·y·z a multiple of `sm_count`); else whether it fits, with the
+// arithmetic in `why`.
+std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64_t>& grid, double n,
+                              double rows, std::optional<double> sm_count, std::string& why);
+
+}  // namespace roofline::analyze

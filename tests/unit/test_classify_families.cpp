@@ -264,7 +264,13 @@ TEST_CASE("classify families: split-KV combines and NVFP4 quantization by their 
         OpClass::attn, "decode_reduce"},
        {"void vllm::cvt_fp16_to_fp4<__nv_bfloat16, false>(int, int, __nv_bfloat16 const*, float "
         "const*, unsigned int*, unsigned int*)",
-        OpClass::elementwise, "quant"}},
+        OpClass::elementwise, "quant"},
+       // SGLang's MLA KV-cache write (a real DeepSeek-R1 trace): a write, not an attention, so
+       // it never reads a quantization meant for the GEMM after it (docs/method.md §23.5).
+       {"set_mla_kv_buffer_kernel", OpClass::elementwise, "kv_write"},
+       {"void vllm::segmented_max_reduction<c10::BFloat16, c10::Float8_e4m3fn>(float*, "
+        "c10::BFloat16 const*, long)",
+        OpClass::elementwise, "reduce"}},
       "kernel_classes.tsv");
 }
 

@@ -181,4 +181,20 @@ OpReading read_op_call(const OpCall& call, const std::vector<OpRow>& table) {
   return out;
 }
 
+std::vector<GemmReading> recorded_gemms(const TopnEntry& e) {
+  std::vector<GemmReading> out;
+  if (e.op.empty()) return out;
+  const OpRow* row = find_op_row(builtin_op_table(), e.op);
+  if (!row || row->formula != OpFormula::gemm) return out;
+  std::vector<std::vector<std::vector<std::int64_t>>> sigs = e.signatures;
+  if (sigs.empty() && !e.shapes.empty()) sigs.push_back(e.shapes);
+  for (const auto& sig : sigs) {
+    OpCall call{e.op, {}, false, {}};
+    for (const auto& dims : sig) call.args.push_back(OpArg{dims, {}, "c10::BFloat16", ""});
+    const OpReading r = read_op_call(call);
+    if (r.read && r.gemm) out.push_back(*r.gemm);
+  }
+  return out;
+}
+
 }  // namespace roofline::analyze

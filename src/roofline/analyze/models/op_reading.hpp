@@ -13,6 +13,7 @@
 #include "roofline/base/term.hpp"
 #include "roofline/base/vocabulary.hpp"
 #include "roofline/inputs/op_table.hpp"
+#include "roofline/inputs/topn_document.hpp"
 
 namespace roofline::analyze {
 
@@ -85,6 +86,10 @@ struct OpReading {
 // recorded arguments do not fit its row (a missing operand, dims of the wrong rank, inner
 // dimensions that disagree), is not read: `why_not` says so, naming the op.
 OpReading read_op_call(const OpCall& call, const std::vector<OpRow>& table = builtin_op_table());
+
+// The GEMM shape of each recorded signature of `e` (its `signatures`, else its `shapes`) that the
+// op table reads with the gemm formula; empty when the entry's op is none or not a GEMM.
+std::vector<GemmReading> recorded_gemms(const TopnEntry& e);
 
 // Bytes per element of a recorded dtype spelling ("c10::BFloat16" 2, "long int" 8, "unsigned
 // char" 1); nullopt when unknown.

@@ -82,19 +82,8 @@ bool explained(const std::vector<ConfigGemm>& ps, double k, double n) {
 // (K, N) of every GEMM signature of the Top-N the op table reads.
 std::set<std::pair<double, double>> trace_gemms(const TopnDocument& topn) {
   std::set<std::pair<double, double>> out;
-  for (const TopnEntry& e : topn.entries) {
-    if (e.op.empty()) continue;
-    const OpRow* row = find_op_row(builtin_op_table(), e.op);
-    if (!row || row->formula != OpFormula::gemm) continue;
-    std::vector<std::vector<std::vector<std::int64_t>>> sigs = e.signatures;
-    if (sigs.empty() && !e.shapes.empty()) sigs.push_back(e.shapes);
-    for (const auto& sig : sigs) {
-      OpCall call{e.op, {}, false, {}};
-      for (const auto& dims : sig) call.args.push_back(OpArg{dims, {}, "c10::BFloat16", ""});
-      const OpReading r = read_op_call(call);
-      if (r.read && r.gemm) out.emplace(r.gemm->k, r.gemm->n);
-    }
-  }
+  for (const TopnEntry& e : topn.entries)
+    for (const GemmReading& g : recorded_gemms(e)) out.emplace(g.k, g.n);
   return out;
 }
 

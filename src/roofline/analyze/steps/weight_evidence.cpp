@@ -16,32 +16,17 @@ bool quantized(DtypeKey k) {
   return k == DtypeKey::fp8 || k == DtypeKey::fp4 || k == DtypeKey::int8;
 }
 
-// The N of every signature of a GEMM entry the op table reads (empty when none is read).
-std::vector<double> gemm_ns(const TopnEntry& e) {
-  std::vector<double> out;
-  if (e.op.empty()) return out;
-  std::vector<std::vector<std::vector<std::int64_t>>> sigs = e.signatures;
-  if (sigs.empty() && !e.shapes.empty()) sigs.push_back(e.shapes);
-  for (const auto& sig : sigs) {
-    OpCall call{e.op, {}, false, {}};
-    for (const auto& dims : sig) call.args.push_back(OpArg{dims, {}, "c10::BFloat16", ""});
-    const OpReading r = read_op_call(call);
-    if (r.read && r.gemm) out.push_back(r.gemm->n);
-  }
-  return out;
-}
-
 // lm_head (N = vocab, whole or per rank) and the router (N = num_experts): engines keep them
 // unquantized, so their bf16 weights say nothing of the others.
 bool kept_unquantized(const TopnEntry& e, const ModelConfig* cfg, double tp) {
   if (e.module.find("LMHead") != std::string::npos || e.module.find("lm_head") != std::string::npos)
     return true;
   if (!cfg) return false;
-  const std::vector<double> ns = gemm_ns(e);
-  if (ns.empty()) return false;
-  return std::all_of(ns.begin(), ns.end(), [&](double n) {
-    return (cfg->vocab && (n == *cfg->vocab || n == *cfg->vocab / tp)) ||
-           (cfg->experts && n == *cfg->experts);
+  const std::vector<GemmReading> gemms = recorded_gemms(e);
+  if (gemms.empty()) return false;
+  return std::all_of(gemms.begin(), gemms.end(), [&](const GemmReading& g) {
+    return (cfg->vocab && (g.n == *cfg->vocab || g.n == *cfg->vocab / tp)) ||
+           (cfg->experts && g.n == *cfg->experts);
   });
 }
 

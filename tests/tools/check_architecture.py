@@ -2,7 +2,9 @@
 """docs/ARCHITECTURE.md stays a true map of the tree.
 
 - Every folder the map names in bold (`**`path/`**`) exists, and every folder of src/roofline/
-  (at any depth) and every top-level folder of the repository is named.
+  (at any depth) and every top-level folder of the repository is named (in a git checkout, the
+  folders that hold a tracked file: an untracked one is output, such as the folder the README's
+  main command writes).
 - The passes the map lists under analyze/steps/ are exactly the headers of that folder, and the
   driver (analyze.cpp) includes each of them.
 - The map stays short (at most 150 lines).
@@ -13,9 +15,20 @@ Usage: check_architecture.py REPO_ROOT
 """
 import pathlib
 import re
+import subprocess
 import sys
 
 MAX_LINES = 150
+
+
+def tracked_top_folders(root):
+    """The top-level folders holding a file git tracks; None outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True,
+                             check=True, timeout=60).stdout.decode("utf-8", "replace")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {f.split("/", 1)[0] for f in out.split("\0") if "/" in f}
 
 
 def main():
@@ -30,6 +43,11 @@ def main():
     present = {str(p.relative_to(root)) for p in (root / "src/roofline").rglob("*") if p.is_dir()}
     present |= {p.name for p in root.iterdir()
                 if p.is_dir() and not p.name.startswith((".", "build"))}
+    # Only what the repository holds is its map's business: an untracked folder is output (the
+    # README's main command writes its artifacts into a folder named after the trace, here).
+    tracked = tracked_top_folders(root)
+    if tracked is not None:
+        present = {f for f in present if f.split("/", 1)[0] in tracked or f.startswith("src/")}
     for folder in sorted(present - named):
         problems.append(f"{folder}/ exists but ARCHITECTURE.md does not name it")
     steps_dir = root / "src/roofline/analyze/steps"

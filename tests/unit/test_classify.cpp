@@ -58,10 +58,10 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
        OpClass::gemm, ""},
       {"void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, "
        "true>(c10::BFloat16*)",
-       OpClass::elementwise, "act_and_mul"},
+       OpClass::elementwise, "act_and_mul+rows"},
       {"void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, "
        "float, int)",
-       OpClass::elementwise, "add_norm"},
+       OpClass::elementwise, "add_norm+rows"},
       {"moe_align_block_size_kernel", OpClass::elementwise, "index"},
       {"fused_recurrent_gated_delta_rule_fwd_kernel", OpClass::linear_attn, "gdn"},
       {"fused_sigmoid_gating_delta_rule_update_kernel", OpClass::linear_attn, "gdn"},

@@ -133,6 +133,7 @@ std::string to_string(const ClassDetail& d) {
   add(to_string(d.state));
   add(to_string(d.comm));
   add(to_string(d.elementwise));
+  if (d.row_blocks) add("rows");
   add(to_string(d.unknown));
   add(to_string(d.gemm));
   return out;

@@ -77,6 +77,9 @@ struct ClassDetail {
   ElementwiseKind elementwise = ElementwiseKind::unnamed;
   UnknownDetail unknown = UnknownDetail::unnamed;
   GemmKind gemm = GemmKind::unnamed;
+  // +rows (elementwise): the family launches one block per row of its [rows, width] operand, so
+  // its grid's x extent is the rows (docs/method.md §22.4: a GEMM's rows from its neighbours).
+  bool row_blocks = false;
   bool empty() const { return *this == ClassDetail{}; }
   friend bool operator==(const ClassDetail&, const ClassDetail&) = default;
 };
@@ -91,7 +94,7 @@ const char* to_string(ElementwiseKind k);
 const char* to_string(UnknownDetail d);
 const char* to_string(GemmKind k);
 // The detail as the table writes it: "both+all+shared" (stage, then +all, then +shared), "decode",
-// "" when empty.
+// "add_norm+rows", "" when empty.
 std::string to_string(const ClassDetail& d);
 
 }  // namespace roofline::base

@@ -105,7 +105,8 @@ std::string accepted_details(OpClass cls) {
     case OpClass::comm:
       return spellings(CommAlgorithm::twoshot);
     case OpClass::elementwise:
-      return spellings(ElementwiseKind::index);
+      return spellings(ElementwiseKind::index) +
+             ", optionally +rows (one block per row: grid.x is the rows)";
     case OpClass::unknown:
       return spellings(UnknownDetail::sampling);
     case OpClass::gemm:
@@ -134,9 +135,13 @@ std::optional<ClassDetail> parse_class_detail(OpClass cls, std::string_view text
     case OpClass::comm:
       if (auto a = spelled(text, CommAlgorithm::twoshot)) ok = true, d.comm = *a;
       break;
-    case OpClass::elementwise:
-      if (auto k = spelled(text, ElementwiseKind::index)) ok = true, d.elementwise = *k;
+    case OpClass::elementwise: {
+      const std::size_t plus = text.find('+');
+      const bool rows = plus != std::string_view::npos && text.substr(plus) == "+rows";
+      if (auto k = spelled(text.substr(0, rows ? plus : text.size()), ElementwiseKind::index))
+        ok = true, d.elementwise = *k, d.row_blocks = rows;
       break;
+    }
     case OpClass::unknown:
       if (auto u = spelled(text, UnknownDetail::sampling)) ok = true, d.unknown = *u;
       break;

@@ -96,6 +96,22 @@ std::optional<double> count_or_time(FieldReader& f, const json& obj, const char*
   return v;
 }
 
+// A signature's neighbour (docs/method.md §22.4); nullopt when absent or not an object.
+std::optional<CaseNeighbour> read_neighbour(FieldReader& f, const json& c, const char* key,
+                                            const std::string& path) {
+  const json* o = f.object(c, key, path);
+  if (!o) return std::nullopt;
+  CaseNeighbour n;
+  n.kernel = f.string(*o, "kernel", path + ".kernel").value_or("");
+  n.cls = f.string(*o, "class", path + ".class").value_or("");
+  n.grid = read_dim3(f, *o, "grid", path + ".grid");
+  n.block = read_dim3(f, *o, "block", path + ".block");
+  n.launches = count_or_time(f, *o, "launches", path + ".launches").value_or(0.0);
+  n.rows = count_or_time(f, *o, "rows", path + ".rows");
+  if (n.rows && !(*n.rows >= 1)) n.rows.reset();
+  return n;
+}
+
 // The signature fields `roofline topn` adds to a workload case (docs/method.md §22.8).
 CaseSignature read_signature(FieldReader& f, const json& c, const std::string& path) {
   CaseSignature s;
@@ -126,6 +142,8 @@ CaseSignature read_signature(FieldReader& f, const json& c, const std::string& p
   s.inherited = count_or_time(f, c, "inherited", path + ".inherited").value_or(0.0);
   s.replay = f.boolean(c, "graph_replay", path + ".graph_replay").value_or(false);
   s.order = count_or_time(f, c, "order", path + ".order");
+  s.before = read_neighbour(f, c, "before", path + ".before");
+  s.after = read_neighbour(f, c, "after", path + ".after");
   return s;
 }
 

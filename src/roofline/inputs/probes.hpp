@@ -30,6 +30,16 @@ struct ProbeScalar {
   std::optional<double> min, mean, max;
 };
 
+// The kernel launched just before or just after a signature on its stream, most often (docs/
+// method.md §22.4): where in a layer the signature ran, and the rows a neighbour covers.
+struct CaseNeighbour {
+  std::string kernel;  // its short name
+  std::string cls;     // its class as the shipped tables name it ("elementwise:add_norm+rows")
+  std::vector<std::int64_t> grid, block;
+  double launches = 0.0;       // of the signature's launches, those it stood beside
+  std::optional<double> rows;  // its rows, where its family says (+rows: grid.x)
+};
+
 // What profile_workload.json says of a case beyond its dims (docs/method.md §22.8): the
 // signature's op and geometry, its time statistics and the steps its launches fell in.
 struct CaseSignature {
@@ -43,6 +53,7 @@ struct CaseSignature {
   bool replay = false;
   // The rank of its first launch among the kernel's signatures (0 = first), when written.
   std::optional<double> order;
+  std::optional<CaseNeighbour> before, after;
 };
 
 struct ProbeCase {

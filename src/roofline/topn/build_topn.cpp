@@ -217,7 +217,30 @@ double median_of(std::vector<float> v) {
   return (lo + hi) / 2.0;
 }
 
-WorkloadCase workload_case(const TraceCase& c) {
+// docs/method.md §22.4: the neighbour most of a signature's launches stood beside, with its class
+// by `rules` and, for a family that launches one block per row, its rows (grid.x).
+std::optional<CaseNeighbour> case_neighbour(const NeighbourCounts& counts, const ClassRules& rules) {
+  const NeighbourCounts::value_type* best = nullptr;
+  for (const auto& kv : counts)
+    if (!best || kv.second > best->second) best = &kv;
+  if (!best) return std::nullopt;
+  CaseNeighbour n;
+  TopnEntry e;
+  fill_entry_names(best->first.kernel, GpuEventKind::kernel, e);
+  n.kernel = e.short_name;
+  const Classification c = classify::classify(e, rules);
+  n.cls = to_string(c.op_class);
+  if (const std::string detail = to_string(c.detail); !detail.empty()) n.cls += ":" + detail;
+  n.grid = best->first.grid;
+  n.block = best->first.block;
+  n.launches = best->second;
+  if (c.detail.row_blocks && n.grid.size() == 3 && n.grid[0] > 0 && n.grid[1] == 1 &&
+      n.grid[2] == 1)
+    n.rows = static_cast<double>(n.grid[0]);
+  return n;
+}
+
+WorkloadCase workload_case(const TraceCase& c, const ClassRules& rules) {
   WorkloadCase w;
   w.dims = c.dims;
   w.dtypes = c.dtypes;
@@ -231,6 +254,8 @@ WorkloadCase workload_case(const TraceCase& c) {
   w.scalar_ranges = c.scalar_ranges;
   w.grid = c.grid;
   w.block = c.block;
+  w.before = case_neighbour(c.before, rules);
+  w.after = case_neighbour(c.after, rules);
   w.total_ms = round_to(c.total_us / 1000.0, 6);
   w.mean_us = c.count > 0 ? round_to(c.total_us / c.count, 3) : 0.0;
   w.median_us = round_to(median_of(c.durations_us), 3);
@@ -244,12 +269,12 @@ WorkloadCase workload_case(const TraceCase& c) {
 }
 
 // The kernel's signatures (docs/method.md §22.8), most launches first.
-WorkloadKernel workload_kernel(const TraceKernel& k) {
+WorkloadKernel workload_kernel(const TraceKernel& k, const ClassRules& rules) {
   WorkloadKernel e;
   double with_shapes = 0.0;
   for (const TraceCase& c : k.cases) {
     if (!c.dims.empty()) with_shapes += c.count;
-    e.cases.push_back(workload_case(c));
+    e.cases.push_back(workload_case(c, rules));
   }
   e.calls_without_shapes = std::max(0.0, k.calls - with_shapes);
   if (e.cases.size() < 2)  // the first-launch rank says something only beside another signature
@@ -353,7 +378,7 @@ TopnBuild build_topn(const TraceProfile& profile, const TopnOptions& options,
   for (const TraceKernel* k : order) {
     doc.entries.push_back(
         topn_entry(*k, doc.entries.size() + 1, total_us, profile.steps, rules, backends));
-    build.workload.push_back(workload_kernel(*k));
+    build.workload.push_back(workload_kernel(*k, rules));
   }
   make_short_names_unique(doc.entries);
   return build;

@@ -25,24 +25,6 @@ std::optional<Regime> regime_of(const StepKindCounts& c) {
   return std::nullopt;
 }
 
-// "3,1,1;128,1,1" -> grid {3,1,1}, block {128,1,1}.
-void read_geometry(const std::string& text, TraceCase& c) {
-  std::vector<std::int64_t> v;
-  std::int64_t cur = 0;
-  for (char ch : text) {
-    if (ch >= '0' && ch <= '9') {
-      cur = cur * 10 + (ch - '0');
-    } else {
-      v.push_back(cur);
-      cur = 0;
-    }
-  }
-  v.push_back(cur);
-  if (v.size() != 6) return;
-  c.grid.assign(v.begin(), v.begin() + 3);
-  c.block.assign(v.begin() + 3, v.end());
-}
-
 std::string most_common(const std::map<std::uint32_t, double>& m, const ChromeEvents& ev) {
   const std::pair<const std::uint32_t, double>* best = nullptr;
   for (const auto& kv : m)
@@ -59,7 +41,7 @@ TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
     c.key_scalars = ev.shapes[shape].key_scalars;
   }
   if (op != k_no_id) c.op = ev.labels.at(op);
-  if (geometry != k_no_id) read_geometry(ev.geometries.at(geometry), c);
+  if (geometry != k_no_id) read_geometry(ev.geometries.at(geometry), c.grid, c.block);
   c.module = most_common(s.modules, ev);
   c.count = s.count;
   c.total_us = s.us;
@@ -173,6 +155,24 @@ std::vector<TraceCase> KernelSignatures::finish(const ChromeEvents& ev) {
   std::stable_sort(out.begin(), out.end(),
                    [](const TraceCase& a, const TraceCase& b) { return a.count > b.count; });
   return out;
+}
+
+void read_geometry(const std::string& text, std::vector<std::int64_t>& grid,
+                   std::vector<std::int64_t>& block) {
+  std::vector<std::int64_t> v;
+  std::int64_t cur = 0;
+  for (char ch : text) {
+    if (ch >= '0' && ch <= '9') {
+      cur = cur * 10 + (ch - '0');
+    } else {
+      v.push_back(cur);
+      cur = 0;
+    }
+  }
+  v.push_back(cur);
+  if (v.size() != 6) return;
+  grid.assign(v.begin(), v.begin() + 3);
+  block.assign(v.begin() + 3, v.end());
 }
 
 }  // namespace roofline::topn::detail

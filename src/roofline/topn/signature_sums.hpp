@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -43,6 +44,11 @@ struct SigSum {
   void add(const SigLaunch& l, const ChromeEvents& ev);
   void merge(const SigSum& other);
 };
+
+// A launch geometry as ChromeEvents::geometries spells it ("3,1,1;128,1,1") -> grid {3,1,1} and
+// block {128,1,1}; left as they are when the text is not six numbers.
+void read_geometry(const std::string& text, std::vector<std::int64_t>& grid,
+                   std::vector<std::int64_t>& block);
 
 // (op label, OpShape, geometry); k_no_id where the launch has none.
 using SigKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;

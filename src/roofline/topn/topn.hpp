@@ -25,6 +25,7 @@
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/kernel_backends.hpp"
+#include "roofline/inputs/probes.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/topn/layer.hpp"
 
@@ -49,6 +50,17 @@ struct StepKindCounts {
   double prefill = 0.0, decode = 0.0, mixed = 0.0;
 };
 
+// A kernel launched beside a signature's launches on their stream (docs/method.md §22.4): its name
+// and launch geometry; quantizations and collectives between are looked through.
+struct NeighbourKey {
+  std::string kernel;
+  std::vector<std::int64_t> grid, block;
+  friend bool operator<(const NeighbourKey& a, const NeighbourKey& b) {
+    return std::tie(a.kernel, a.grid, a.block) < std::tie(b.kernel, b.grid, b.block);
+  }
+};
+using NeighbourCounts = std::map<NeighbourKey, double>;  // neighbour -> launches
+
 // One signature of a kernel (docs/method.md §22.8): what one launch did, keyed on its launching op,
 // the op's non-empty operand dims and their input types (aligned with dims), the scalars that
 // change the work and the launch geometry. `dims` is empty for launches whose op recorded none (a
@@ -72,6 +84,9 @@ struct TraceCase {
   bool replay = false;     // graph replays (no capture joined, or one without shapes)
   double first_us = 0.0;   // the start of its first launch (not rendered)
   std::size_t order = 0;   // the rank of that start among the kernel's signatures (0 = first)
+  // The kernels launched just before and just after its launches on their stream (counted per
+  // grid and block: the signatures of one geometry share them).
+  NeighbourCounts before, after;
 };
 
 // The quantizations a kernel's inputs went through (docs/method.md §23.5): (output dtype as
@@ -243,6 +258,7 @@ struct WorkloadCase {
   std::vector<std::pair<std::size_t, std::string>> key_scalars;
   std::vector<ScalarRange> scalar_ranges;
   std::vector<std::int64_t> grid, block;
+  std::optional<CaseNeighbour> before, after;  // the most common neighbour on its stream
   double total_ms = 0.0, mean_us = 0.0, median_us = 0.0, min_us = 0.0, max_us = 0.0;
   StepKindCounts steps;
   double inherited = 0.0;

@@ -11,6 +11,7 @@
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
 #include "roofline/topn/input_quant.hpp"
+#include "roofline/topn/stream_neighbours.hpp"
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/op_attribution.hpp"
 #include "roofline/topn/signature_sums.hpp"
@@ -170,15 +171,22 @@ void add_event(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const
   add_signature(ev, k, g, origin, step, replay ? nullptr : op, replay);
 }
 
-// The kernels that occur (`seen`), by name, with the quantizations their inputs went through.
+// The kernels that occur (`seen`), by name, with the quantizations their inputs went through and
+// each signature's neighbours on its stream (by its grid and block).
 std::vector<TraceKernel> kernels_by_name(const ChromeEvents& ev, std::vector<KernelSum>& sums,
                                          const std::vector<bool>& seen,
-                                         std::vector<InputQuantSums>& quant) {
+                                         std::vector<InputQuantSums>& quant,
+                                         std::vector<NeighboursByGeometry>& neighbours) {
   std::vector<TraceKernel> kernels;
   for (std::uint32_t id = 0; id < sums.size(); ++id)
     if (seen[id]) {
       kernels.push_back(kernel_of(ev, id, sums[id]));
       kernels.back().input_quant = std::move(quant[id]);
+      for (TraceCase& c : kernels.back().cases)
+        if (auto n = neighbours[id].find({c.grid, c.block}); n != neighbours[id].end()) {
+          c.before = n->second.before;
+          c.after = n->second.after;
+        }
     }
   std::sort(kernels.begin(), kernels.end(),
             [](const TraceKernel& a, const TraceKernel& b) { return a.name < b.name; });
@@ -216,7 +224,8 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
   p.device = choose_trace_device(ev.meta, ev.gpu);
   p.world_size = ev.meta.world_size;
   std::vector<InputQuantSums> quant = input_quant_by_name(ev, lookup, join);
-  p.kernels = kernels_by_name(ev, sums, seen, quant);
+  std::vector<NeighboursByGeometry> neighbours = stream_neighbours(ev);
+  p.kernels = kernels_by_name(ev, sums, seen, quant, neighbours);
   add_step_stats(steps, ev, p.steps);
   p.graph = std::move(join.stats);
   return p;
@@ -272,6 +281,8 @@ void merge_case(TraceCase c, std::vector<TraceCase>& into) {
   if (s.rows != c.rows) s.rows.reset();
   s.inherited += c.inherited;
   s.replay = s.replay || c.replay;
+  for (const auto& [k, n] : c.before) s.before[k] += n;
+  for (const auto& [k, n] : c.after) s.after[k] += n;
   for (const ScalarRange& r : c.scalar_ranges) {
     auto it = std::find_if(s.scalar_ranges.begin(), s.scalar_ranges.end(),
                            [&](const ScalarRange& x) { return x.arg == r.arg; });

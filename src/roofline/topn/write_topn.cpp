@@ -238,6 +238,18 @@ ordered_json device_json(const TopnDevice& d) {
   return j;
 }
 
+// docs/method.md §22.4: `{kernel, class, grid, block, launches[, rows]}`.
+ordered_json neighbour_json(const CaseNeighbour& n) {
+  ordered_json j;
+  j["kernel"] = n.kernel;
+  j["class"] = n.cls;
+  j["grid"] = n.grid.empty() ? ordered_json() : ordered_json(n.grid);
+  j["block"] = n.block.empty() ? ordered_json() : ordered_json(n.block);
+  j["launches"] = count_json(n.launches);
+  if (n.rows) j["rows"] = count_json(*n.rows);
+  return j;
+}
+
 // A workload case's signature fields (docs/method.md §22.8): additions to workload-v1.
 void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
   cj["op"] = text_or_null(c.op);
@@ -267,6 +279,8 @@ void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
   if (c.inherited > 0) cj["inherited"] = count_json(c.inherited);
   if (c.replay) cj["graph_replay"] = true;
   if (c.order) cj["order"] = *c.order;
+  if (c.before) cj["before"] = neighbour_json(*c.before);
+  if (c.after) cj["after"] = neighbour_json(*c.after);
 }
 
 }  // namespace

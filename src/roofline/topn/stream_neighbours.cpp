@@ -1,0 +1,110 @@
+// The kernels beside each signature on its stream (docs/method.md §22.4): one sweep per device
+// and stream in time order.
+#include "roofline/topn/stream_neighbours.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
+#include "roofline/classify/classify.hpp"
+#include "roofline/inputs/kernel_classes.hpp"
+#include "roofline/topn/input_quant.hpp"
+#include "roofline/topn/signature_sums.hpp"
+#include "roofline/topn/topn.hpp"
+
+namespace roofline::topn::detail {
+namespace {
+
+// A launch as the sweep keys it: (name id, geometry id).
+std::uint64_t launch_key(const GpuEventRec& g) {
+  return (std::uint64_t{g.name} << 32) | g.geometry;
+}
+
+// Per launch key, its neighbours' launch keys with their counts: a short list (a signature has a
+// handful of distinct neighbours), scanned rather than hashed.
+struct Tally {
+  std::vector<std::pair<std::uint64_t, double>> before, after;
+  static void add(std::vector<std::pair<std::uint64_t, double>>& list, std::uint64_t key) {
+    for (auto& [k, n] : list)
+      if (k == key) {
+        n += 1.0;
+        return;
+      }
+    list.emplace_back(key, 1.0);
+  }
+};
+
+NeighbourCounts named(const std::vector<std::pair<std::uint64_t, double>>& list,
+                      const ChromeEvents& ev) {
+  NeighbourCounts out;
+  for (const auto& [key, n] : list) {
+    NeighbourKey k;
+    k.kernel = ev.names.at(static_cast<std::uint32_t>(key >> 32));
+    const auto geometry = static_cast<std::uint32_t>(key & 0xFFFFFFFFu);
+    if (geometry != k_no_id) read_geometry(ev.geometries.at(geometry), k.grid, k.block);
+    out[k] += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool passes_through(const std::string& kernel_name) {
+  TopnEntry e;
+  fill_entry_names(kernel_name, GpuEventKind::kernel, e);
+  static const ClassRules rules = [] {
+    ClassRules r;
+    r.families = builtin_kernel_classes_rules();
+    return r;
+  }();
+  const Classification c = classify::classify(e, rules);
+  if (c.op_class == OpClass::comm) return true;
+  if (c.op_class != OpClass::elementwise) return false;
+  return c.detail.elementwise == ElementwiseKind::quant ||
+         !quant_output_dtype(e.demangled.empty() ? e.name : e.demangled).empty();
+}
+
+std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
+  std::vector<std::uint32_t> order;
+  order.reserve(ev.gpu.size());
+  for (std::uint32_t i = 0; i < ev.gpu.size(); ++i)
+    if (ev.gpu[i].kind == GpuEventKind::kernel) order.push_back(i);
+  const auto stream = [&](std::uint32_t i) {
+    return (std::int64_t{ev.gpu[i].device} << 32) | std::uint32_t(ev.gpu[i].stream);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const std::int64_t sa = stream(a), sb = stream(b);
+    return sa != sb ? sa < sb : ev.gpu[a].ts_us < ev.gpu[b].ts_us;
+  });
+  std::vector<signed char> through(ev.names.size(), -1);  // per name id: 1 passes through
+  const auto marks = [&](std::uint32_t i) {
+    signed char& t = through[ev.gpu[i].name];
+    if (t < 0) t = passes_through(ev.names.at(ev.gpu[i].name)) ? 1 : 0;
+    return t == 0;
+  };
+  std::unordered_map<std::uint64_t, Tally> tally;
+  std::optional<std::uint32_t> last;  // the last launch that marks a place on this stream
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    const std::uint32_t i = order[j];
+    if (j > 0 && stream(i) != stream(order[j - 1])) last.reset();
+    if (!marks(i)) continue;
+    if (last) {
+      Tally::add(tally[launch_key(ev.gpu[i])].before, launch_key(ev.gpu[*last]));
+      Tally::add(tally[launch_key(ev.gpu[*last])].after, launch_key(ev.gpu[i]));
+    }
+    last = i;
+  }
+  std::vector<NeighboursByGeometry> out(ev.names.size());
+  for (const auto& [key, t] : tally) {
+    const auto name = static_cast<std::uint32_t>(key >> 32);
+    const auto geometry = static_cast<std::uint32_t>(key & 0xFFFFFFFFu);
+    std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> at;
+    if (geometry != k_no_id) read_geometry(ev.geometries.at(geometry), at.first, at.second);
+    GeometryNeighbours& g = out[name][at];
+    for (const auto& [k, n] : named(t.before, ev)) g.before[k] += n;
+    for (const auto& [k, n] : named(t.after, ev)) g.after[k] += n;
+  }
+  return out;
+}
+
+}  // namespace roofline::topn::detail

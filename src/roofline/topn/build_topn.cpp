@@ -219,7 +219,8 @@ double median_of(std::vector<float> v) {
 
 // docs/method.md §22.4: the neighbour most of a signature's launches stood beside, with its class
 // by `rules` and, for a family that launches one block per row, its rows (grid.x).
-std::optional<CaseNeighbour> case_neighbour(const NeighbourCounts& counts, const ClassRules& rules) {
+std::optional<CaseNeighbour> case_neighbour(const NeighbourCounts& counts,
+                                            const ClassRules& rules) {
   const NeighbourCounts::value_type* best = nullptr;
   for (const auto& kv : counts)
     if (!best || kv.second > best->second) best = &kv;

@@ -25,8 +25,8 @@
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
 #include "roofline/inputs/kernel_backends.hpp"
-#include "roofline/inputs/probes.hpp"
 #include "roofline/inputs/load.hpp"
+#include "roofline/inputs/probes.hpp"
 #include "roofline/topn/layer.hpp"
 
 namespace roofline::topn {

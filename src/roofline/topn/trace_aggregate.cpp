@@ -11,11 +11,11 @@
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
 #include "roofline/topn/input_quant.hpp"
-#include "roofline/topn/stream_neighbours.hpp"
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/op_attribution.hpp"
 #include "roofline/topn/signature_sums.hpp"
 #include "roofline/topn/step_index.hpp"
+#include "roofline/topn/stream_neighbours.hpp"
 
 namespace roofline::topn {
 namespace detail {

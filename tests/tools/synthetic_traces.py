@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the constructed PyTorch-profiler traces of the golden cases `inductor_decode_h200`,
-`hf_prefill_h100`, `vllm_fp8_moe_eager_h200` and `vllm_fp8_moe_graph_h200` (their READMEs work out
+`hf_prefill_h100`, `vllm_fp8_moe_eager_h200`, `vllm_fp8_moe_graph_h200` and `vllm_dense_graph_place_h200`
+(their READMEs work out
 the truth from the shapes written here).
 
 Both follow what the profiler records with `record_shapes=True`: a `cpu_op` per op with `Input
@@ -27,7 +28,15 @@ verdicts by hand.
               not pass). `fp8-eager` records every op with its shapes; `fp8-graph` replays each
               step as one CUDA graph (no op, no shape, no capture trace), lm_head eager.
 
-Usage: synthetic_traces.py inductor|hf|fp8-eager|fp8-graph OUT.json.gz
+    dense-graph:
+              vLLM serving Llama-3.1-8B (bf16) on an H200 under full CUDA graphs captured at batch
+              8, 4 decode steps of 5 requests (the graph pads them to 8 rows), no capture trace:
+              each GEMM is a cuBLAS nvjet kernel of its own launched persistently (grid = the 132
+              SMs, so its grid says nothing), the o projection at a third of qkv's bandwidth (the
+              two take the same time); vLLM's norm and activation kernels launch one block per
+              row. lm_head runs eagerly after each replay (`aten::mm`, 5 rows).
+
+Usage: synthetic_traces.py inductor|hf|fp8-eager|fp8-graph|dense-graph OUT.json.gz
 """
 import gzip
 import json
@@ -393,9 +402,50 @@ def fp8(path, replay):
                     "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, True)
 
 
+# --- vLLM dense decode under CUDA graphs, persistent GEMMs ------------------------------------------
+D_PAD, D_REQ, D_CTX = 8, 5, 2048
+D_GEMM = {kind: f"nvjet_sm90_tst_{tile}_v_bz_TNT" for kind, tile in (
+    ("qkv", "128x64_64x6_1x2_h"), ("o", "64x64_64x8_2x1_h"), ("gate_up", "256x64_64x4_1x2_h"),
+    ("down", "128x128_64x4_2x1_h"))}
+
+
+def dense_step():
+    """One decode step of 32 Llama-3.1-8B layers at the graph's 8 rows: (kernel, time, grid)."""
+    m, seq = D_PAD, []
+    norm_grid, gemm_grid = [m, 1, 1], [132, 1, 1]
+
+    def gemm(kind, k, n, eff):
+        seq.append((D_GEMM[kind], at_bw((m * k + k * n + m * n) * 2, eff), gemm_grid))
+
+    for _ in range(LAYERS):
+        seq.append((NORM_K, 2.0, norm_grid))
+        gemm("qkv", H, (NQ + 2 * NKV) * D, 0.60)
+        seq.append((FA2_K, at_bw(D_REQ * D_CTX * NKV * D * 2 * 2, 0.65), [1, m, NKV * 2]))
+        gemm("o", NQ * D, H, 0.40)
+        seq.append((NORM_K, 2.0, norm_grid))
+        gemm("gate_up", H, 2 * I, 0.80)
+        seq.append((SILU_K, 1.8, norm_grid))
+        gemm("down", I, H, 0.80)
+    return seq
+
+
+def dense_graph(path):
+    tr = Trace()
+    lm = (D_REQ * H + H * V + D_REQ * V) * 2
+    for _ in range(4):
+        def body():
+            fp8_emit(tr, [(k, d, g, None) for k, d, g in dense_step()], True)
+            tr.op("aten::mm", [[D_REQ, H], [H, V]], [BF, BF], None,
+                  [kern(LM_HEAD_K, at_bw(lm, 0.85), [V // 64, 1, 1], [128, 1, 1])])
+        tr.step(f"execute_context_0(0)_generation_{D_REQ}({D_REQ})", body)
+        tr.t += 10
+    tr.write(path, {"id": 0, "name": "NVIDIA H200", "totalGlobalMem": 150109880320,
+                    "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, True)
+
+
 if __name__ == "__main__":
     modes = {"inductor": inductor, "hf": hf, "fp8-eager": lambda p: fp8(p, False),
-             "fp8-graph": lambda p: fp8(p, True)}
+             "fp8-graph": lambda p: fp8(p, True), "dense-graph": dense_graph}
     if len(sys.argv) != 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     modes[sys.argv[1]](sys.argv[2])

@@ -7,6 +7,7 @@
 
 #include "roofline/analyze/findings.hpp"
 #include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/models/layer_place.hpp"
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
@@ -183,6 +184,107 @@ TEST_CASE("launch geometry: a projection held against the grid", "[linear_plan][
   CHECK_FALSE(grid_fits(t128, {}, 34816, 1, 48, why));
 }
 
+KernelGeometry geo(std::vector<std::int64_t> grid, std::optional<GemmTile> tile,
+                   std::optional<std::set<ProjectionKind>> place = std::nullopt) {
+  KernelGeometry g;
+  g.grid = std::move(grid);
+  g.tile = std::move(tile);
+  g.place = std::move(place);
+  if (g.place) g.place_why = "recorded neighbours";
+  return g;
+}
+
+// A neighbour as profile_workload.json records it.
+CaseNeighbour neighbour(std::string kernel, std::string cls, std::optional<double> rows = {}) {
+  CaseNeighbour n;
+  n.kernel = std::move(kernel);
+  n.cls = std::move(cls);
+  n.rows = rows;
+  return n;
+}
+
+TEST_CASE("layer_place: the kernels beside a GEMM say where in the layer it ran",
+          "[linear_plan][place]") {
+  using K = ProjectionKind;
+  // A decode layer of vLLM under CUDA graphs (the fp8 fixture's stream order): fused_add_rms_norm
+  // → qkv → flash attention → o_proj → fused_add_rms_norm → gate_up → act_and_mul → down.
+  const CaseNeighbour norm =
+      neighbour("fused_add_rms_norm_kernel", "elementwise:add_norm+rows", 16);
+  const CaseNeighbour attn = neighbour("flash_fwd_splitkv_kernel", "attn:auto");
+  const CaseNeighbour act = neighbour("act_and_mul_kernel", "elementwise:act_and_mul+rows", 16);
+  auto qkv = layer_place(&norm, &attn);
+  REQUIRE(qkv);
+  CHECK(qkv->allowed.count(K::qkv));
+  CHECK_FALSE(qkv->allowed.count(K::gate_up));
+  CHECK_FALSE(qkv->allowed.count(K::o));
+  CHECK(contains(qkv->why, "after fused_add_rms_norm_kernel"));
+  auto o = layer_place(&attn, &norm);
+  REQUIRE(o);
+  CHECK(o->allowed == std::set<K>{K::o});
+  auto gate_up = layer_place(&norm, &act);
+  REQUIRE(gate_up);
+  CHECK(gate_up->allowed.count(K::gate_up));
+  CHECK_FALSE(gate_up->allowed.count(K::qkv));
+  auto down = layer_place(&act, &norm);
+  REQUIRE(down);
+  CHECK(down->allowed == std::set<K>{K::down, K::shared_down});
+  // Another GEMM or a kernel of no known role marks no place.
+  const CaseNeighbour gemm = neighbour("nvjet_tst_64x8", "gemm");
+  CHECK_FALSE(layer_place(&gemm, &gemm));
+  CHECK_FALSE(layer_place(nullptr, nullptr));
+  // Rows: a norm before it that launches one block per row, or an activation after it.
+  std::string why;
+  CHECK(neighbour_rows(&norm, &attn, why) == std::optional<double>(16));
+  CHECK(contains(why, "grid.x of fused_add_rms_norm_kernel before it"));
+  const CaseNeighbour inductor = neighbour("triton_red_fused_add_rms_norm_0", "elementwise:norm");
+  CHECK_FALSE(neighbour_rows(&inductor, &gemm, why));  // no +rows: its grid says nothing
+  CHECK(neighbour_rows(&inductor, &act, why) == std::optional<double>(16));
+}
+
+TEST_CASE("assign_projections: the place in the layer decides where grids are persistent",
+          "[linear_plan][place]") {
+  using K = ProjectionKind;
+  // Four kernels of 36 launches a step, persistent grids (132 SMs), times tied within 5 %: only
+  // their places tell them apart.
+  const std::vector<PlanKernel> kernels{kernel("a", 36, 20.0), kernel("b", 36, 20.5),
+                                        kernel("c", 36, 20.2), kernel("d", 36, 20.3)};
+  GemmTile t128;
+  t128.m = t128.n = 128;
+  t128.k = 64;
+  const std::set<K> after_norm_before_attn{K::qkv, K::q, K::k, K::v};
+  const std::vector<KernelGeometry> geometry{
+      geo({132, 1, 1}, t128, after_norm_before_attn), geo({132, 1, 1}, t128, std::set<K>{K::o}),
+      geo({132, 1, 1}, t128, std::set<K>{K::gate_up, K::gate, K::up}),
+      geo({132, 1, 1}, t128, std::set<K>{K::down, K::shared_down})};
+  PlanStep step = decode_32();
+  step.sm_count = 132;
+  const auto a = assign_projections(kernels, projection_plan(qwen3_8b(), 1.0), step, geometry);
+  const K want[] = {K::qkv, K::o, K::gate_up, K::down};
+  for (std::size_t i = 0; i < 4; ++i) {
+    INFO(a[i].problem);
+    REQUIRE(a[i].projection);
+    CHECK(a[i].projection->kind == want[i]);
+    CHECK(contains(a[i].how, "its place in the layer"));
+    CHECK(contains(a[i].how, "persistent") == false);
+  }
+  // A place that refutes what the times pair: the joint rule pairs the slowest kernel with
+  // gate_up (the most bytes), but it runs where only down or qkv can: no assignment at all.
+  const std::vector<PlanKernel> timed{kernel("a", 36, 10.0), kernel("b", 36, 20.0),
+                                      kernel("c", 36, 30.0), kernel("d", 36, 67.0)};
+  const std::vector<KernelGeometry> two{geo({}, std::nullopt), geo({}, std::nullopt),
+                                        geo({}, std::nullopt),
+                                        geo({}, std::nullopt, std::set<K>{K::down, K::qkv})};
+  const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
+  const auto joint = assign_projections(timed, plan, decode_32());
+  REQUIRE(joint[3].projection);
+  CHECK(joint[3].projection->kind == K::gate_up);
+  for (const ProjectionAssignment& x : assign_projections(timed, plan, decode_32(), two)) {
+    INFO(x.problem);
+    CHECK_FALSE(x.projection);
+    CHECK(contains(x.problem, "contradicted by its place in the layer"));
+  }
+}
+
 TEST_CASE("assign_projections: the launch geometry first, and a grid that contradicts a pairing",
           "[linear_plan][geometry]") {
   // qkv and o, both launched 36 times a step, at times the joint rule would pair the other way.
@@ -191,12 +293,12 @@ TEST_CASE("assign_projections: the launch geometry first, and a grid that contra
   GemmTile t64;
   t64.m = t64.n = 64;
   t64.k = 128;
-  const std::vector<KernelGeometry> geometry{{{1, 96, 1}, t64}, {{1, 64, 1}, t64}};
+  const std::vector<KernelGeometry> geometry{geo({1, 96, 1}, t64), geo({1, 64, 1}, t64)};
   const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
   const auto a = assign_projections(kernels, plan, decode_32(), geometry);
   REQUIRE(a[0].projection);
   CHECK(a[0].projection->kind == ProjectionKind::qkv);
-  CHECK(contains(a[0].how, "by launch geometry"));
+  CHECK(contains(a[0].how, "by its launches: grid 1×96"));
   // o_proj and down_proj both write 4096 columns: the grid cannot tell them apart, and the
   // other rules have one kernel for three projections.
   CHECK_FALSE(a[1].projection);
@@ -204,7 +306,7 @@ TEST_CASE("assign_projections: the launch geometry first, and a grid that contra
   // A grid that refutes what the times pair: no assignment at all.
   const auto r = assign_projections(
       {kernel("a", 36, 10.0), kernel("b", 36, 20.0), kernel("c", 36, 30.0), kernel("d", 36, 40.0)},
-      plan, decode_32(), {{{1, 7, 1}, t64}});
+      plan, decode_32(), {geo({1, 7, 1}, t64)});
   for (const ProjectionAssignment& x : r) {
     INFO(x.problem);
     CHECK_FALSE(x.projection);

@@ -190,50 +190,90 @@ std::optional<bool> fits(const std::vector<KernelGeometry>& geometry, std::size_
   return grid_fits(*geometry[i].tile, geometry[i].grid, p.n, rows_of(p, step), step.sm_count, why);
 }
 
-// docs/method.md §22.4: the launch geometry first — a kernel whose grid fits exactly one of its
-// candidates over its tile is that projection; the group keeps the rest for the other rules.
+// The candidates of kernel `i` its grid and place leave (docs/method.md §22.4), and whether either
+// said anything; `why` the arithmetic and the neighbours.
+std::vector<const Projection*> left_by_launch(const Group& g, const ProjectionAssignment& a,
+                                              const std::vector<KernelGeometry>& geometry,
+                                              std::size_t i, const PlanStep& step,
+                                              const ProjectionPlan* plan, std::size_t group_size,
+                                              bool& spoke, std::string& why) {
+  const KernelGeometry* kg = i < geometry.size() ? &geometry[i] : nullptr;
+  const bool placed = kg && kg->place;
+  std::vector<const Projection*> out;
+  bool grid_spoke = false;
+  std::string grid_why;
+  for (const Projection& p : a.candidates) {
+    if (g.taken.count(p.kind) || (placed && kg->place->count(p.kind) == 0)) continue;
+    std::string w;
+    const std::optional<bool> f = fits(geometry, i, p, step, w);
+    grid_spoke = grid_spoke || f.has_value();
+    if (f && !*f) continue;
+    if (f) grid_why = w;
+    out.push_back(&p);
+  }
+  spoke = grid_spoke || placed;
+  if (placed) why = "its place in the layer: " + kg->place_why;
+  // Where several are left, only a variant with one projection per kernel of the group can hold
+  // them all (the joint rule's premise): its projections stand, when that leaves any.
+  if (out.size() > 1 && plan) {
+    std::set<ProjectionKind> whole;
+    for (const PlanVariant& v : plan->variants)
+      if (const auto ps = at_count(v, g.per_step); ps.size() == group_size)
+        for (const Projection& p : ps) whole.insert(p.kind);
+    std::vector<const Projection*> kept;
+    for (const Projection* p : out)
+      if (whole.count(p->kind)) kept.push_back(p);
+    if (!kept.empty() && kept.size() < out.size()) {
+      out = std::move(kept);
+      why += fmt::format("{}of the plan variants with {} projections launched {} times a step",
+                         why.empty() ? "" : "; ", group_size, format_g(g.per_step));
+    }
+  }
+  if (!grid_why.empty()) why = grid_why + (why.empty() ? "" : "; " + why);
+  return out;
+}
+
+// docs/method.md §22.4: the launch first — a kernel whose grid (over its tile) and place in the
+// layer leave exactly one of its candidates is that projection; the group keeps the rest for the
+// other rules.
 void assign_by_geometry(Group& g, const std::vector<KernelGeometry>& geometry, const PlanStep& step,
-                        std::vector<ProjectionAssignment>& out) {
+                        const ProjectionPlan& plan, std::vector<ProjectionAssignment>& out) {
+  const std::size_t group_size = g.kernels.size();
   std::vector<std::size_t> rest;
   for (std::size_t i : g.kernels) {
     ProjectionAssignment& a = out[i];
-    std::vector<const Projection*> fitting;
-    std::string why, fit_why;
     bool spoke = false;
-    for (const Projection& p : a.candidates) {
-      const std::optional<bool> f = fits(geometry, i, p, step, why);
-      spoke = spoke || f.has_value();
-      if (f && *f && g.taken.count(p.kind) == 0) {
-        fitting.push_back(&p);
-        fit_why = why;
-      }
-    }
-    if (!spoke || fitting.size() != 1) {
+    std::string why;
+    const std::vector<const Projection*> left =
+        left_by_launch(g, a, geometry, i, step, &plan, group_size, spoke, why);
+    if (!spoke || left.size() != 1) {
       rest.push_back(i);
       continue;
     }
-    a.projection = *fitting.front();
+    a.projection = *left.front();
     a.m = rows_of(*a.projection, step);
-    a.how = fmt::format(
-        "by launch geometry: {}; of the candidates launched {} times a step only "
-        "{} fits",
-        fit_why, format_g(g.per_step), to_string(a.projection->kind));
+    a.how =
+        fmt::format("by its launches: {}; of the candidates launched {} times a step only {} fits",
+                    why, format_g(g.per_step), to_string(a.projection->kind));
     g.taken.insert(a.projection->kind);
   }
   g.kernels = std::move(rest);
 }
 
-// A pairing the grids contradict is no assignment: its kernels say why.
+// A pairing the grids or the places contradict is no assignment: its kernels say why.
 void check_geometry(const Group& g, const std::vector<KernelGeometry>& geometry,
                     const PlanStep& step, std::vector<ProjectionAssignment>& out) {
   for (std::size_t i : g.kernels) {
+    if (!out[i].projection) continue;
     std::string why;
-    if (!out[i].projection || fits(geometry, i, *out[i].projection, step, why).value_or(true))
-      continue;
-    const std::string problem = fmt::format(
-        "the assignment ({}) is contradicted by the launch "
-        "geometry of {}: {}",
-        out[i].how, to_string(out[i].projection->kind), why);
+    const ProjectionKind kind = out[i].projection->kind;
+    if (i < geometry.size() && geometry[i].place && geometry[i].place->count(kind) == 0)
+      why = "its place in the layer: " + geometry[i].place_why;
+    else if (std::string w; !fits(geometry, i, *out[i].projection, step, w).value_or(true))
+      why = "the launch geometry: " + w;
+    if (why.empty()) continue;
+    const std::string problem = fmt::format("the assignment ({}) is contradicted by {} of {}",
+                                            out[i].how, why, to_string(kind));
     for (std::size_t j : g.kernels) {
       out[j].projection.reset();
       out[j].problem = problem;
@@ -290,7 +330,7 @@ std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKerne
   std::vector<ProjectionAssignment> out(kernels.size());
   std::vector<Group> groups = form_groups(kernels, plan, out);
   for (Group& g : groups) {
-    assign_by_geometry(g, geometry, step, out);
+    assign_by_geometry(g, geometry, step, plan, out);
     if (g.kernels.empty()) continue;
     const bool modules = std::all_of(g.kernels.begin(), g.kernels.end(),
                                      [&](std::size_t i) { return !kernels[i].module.empty(); });

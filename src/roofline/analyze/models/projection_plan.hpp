@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,10 @@ struct PlanStep {
 struct KernelGeometry {
   std::vector<std::int64_t> grid;
   std::optional<GemmTile> tile;
+  // The projections its place in the layer allows (layer_place.hpp), and which neighbours said so;
+  // nullopt when its neighbours mark no place.
+  std::optional<std::set<ProjectionKind>> place;
+  std::string place_why;
 };
 
 // What the assignment decided for one kernel.
@@ -132,9 +137,11 @@ double projection_flops(const Projection& p, double m);
 // projections by bytes (decode) or FLOPs (prefill), each pair checked by the feasibility rule.
 // A time tie within 5 %, several fitting variants, or an infeasible pair leaves the kernels
 // unassigned with every candidate listed. Parallel to `kernels`.
-// `geometry` (parallel to `kernels`, or empty) goes first: a kernel whose grid fits exactly one of
-// its candidates over its tile is that projection, the others of its group share what is left;
-// a pairing the joint rule makes that a grid contradicts is no assignment.
+// `geometry` (parallel to `kernels`, or empty) goes first: a kernel whose grid and place in the
+// layer leave exactly one of its candidates — the grid over its tile where it speaks, the place
+// where its neighbours mark one, at least one of them — is that projection, the others of its
+// group share what is left; a pairing the joint rule makes that a grid or a place contradicts is
+// no assignment.
 std::vector<ProjectionAssignment> assign_projections(
     const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan, const PlanStep& step,
     const std::vector<KernelGeometry>& geometry = {});

@@ -11,6 +11,7 @@
 #include "roofline/analyze/findings.hpp"
 #include "roofline/analyze/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/layer_place.hpp"
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
@@ -170,11 +171,27 @@ std::vector<PlanKernel> plan_kernels(const std::vector<ShapelessGemm*>& group,
   return kernels;
 }
 
+// The neighbour every case of `cases` shares (the same kernel and class), else none.
+const CaseNeighbour* shared_neighbour(const std::vector<const ProbeCase*>& cases, bool before) {
+  const CaseNeighbour* first = nullptr;
+  for (const ProbeCase* k : cases) {
+    if (!k->signature) return nullptr;
+    const std::optional<CaseNeighbour>& n = before ? k->signature->before : k->signature->after;
+    if (!n) return nullptr;
+    if (!first) first = &*n;
+    if (n->kernel != first->kernel || n->cls != first->cls || n->rows != first->rows)
+      return nullptr;
+  }
+  return first;
+}
+
 // What each plan kernel's launches say of its output (docs/method.md §22.4): the tile its name
-// states and its grid — a signature's, or the kernel's when every signature shares one.
+// states and its grid — a signature's, or the kernel's when every signature shares one — and its
+// place in the layer from the kernels beside it; `rows` gets the rows a neighbour covers.
 std::vector<KernelGeometry> plan_geometry(const std::vector<ShapelessGemm*>& group,
                                           const std::vector<std::size_t>& owner,
-                                          const std::vector<std::size_t>& case_of) {
+                                          const std::vector<std::size_t>& case_of,
+                                          std::vector<std::pair<double, std::string>>* rows) {
   std::vector<KernelGeometry> out(owner.size());
   for (std::size_t i = 0; i < owner.size(); ++i) {
     const ShapelessGemm& c = *group[owner[i]];
@@ -185,18 +202,52 @@ std::vector<KernelGeometry> plan_geometry(const std::vector<ShapelessGemm*>& gro
     const bool prefix_only =
         t.demangled.find('<') == std::string::npos && t.name.rfind("_Z", 0) == 0;
     g.tile = gemm_tile(t.demangled.empty() || prefix_only ? t.name : t.demangled);
-    const auto grid_of = [](const ProbeCase& k) {
-      return k.signature ? k.signature->grid : std::vector<std::int64_t>{};
-    };
+    std::vector<const ProbeCase*> cases;
     if (case_of[i] != std::string::npos) {
-      g.grid = grid_of(w->cases[case_of[i]]);
-    } else if (std::all_of(w->cases.begin(), w->cases.end(), [&](const ProbeCase& k) {
-                 return grid_of(k) == grid_of(w->cases.front());
-               })) {
-      g.grid = grid_of(w->cases.front());
+      cases.push_back(&w->cases[case_of[i]]);
+    } else {
+      for (const ProbeCase& k : w->cases) cases.push_back(&k);
     }
+    const auto grid_of = [](const ProbeCase* k) {
+      return k->signature ? k->signature->grid : std::vector<std::int64_t>{};
+    };
+    if (std::all_of(cases.begin(), cases.end(),
+                    [&](const ProbeCase* k) { return grid_of(k) == grid_of(cases.front()); }))
+      g.grid = grid_of(cases.front());
+    const CaseNeighbour* before = shared_neighbour(cases, true);
+    const CaseNeighbour* after = shared_neighbour(cases, false);
+    if (auto place = layer_place(before, after)) {
+      g.place = std::move(place->allowed);
+      g.place_why = std::move(place->why);
+    }
+    std::string why;
+    if (auto r = neighbour_rows(before, after, why); r && rows) rows->emplace_back(*r, why);
   }
   return out;
+}
+
+// docs/method.md §22.4, rows from the trace: where the kernels' neighbours count the rows and all
+// agree, they are the step's M — before any regime's figure (a graph replay runs at its captured
+// batch, which the requests in flight do not show). `why` gets what was used.
+void rows_from_trace(const std::vector<std::pair<double, std::string>>& rows, PlanStep& step,
+                     std::string& why) {
+  if (rows.empty()) return;
+  const bool agree = std::all_of(rows.begin(), rows.end(),
+                                 [&](const auto& r) { return r.first == rows.front().first; });
+  if (!agree) {
+    why += fmt::format("; the kernels beside the GEMMs count different rows ({} and {}): not used",
+                       format_g(rows.front().first), format_g(rows.back().first));
+    return;
+  }
+  const double m = rows.front().first;
+  if (step.rows == m) {
+    why += fmt::format("; the trace agrees: {} rows ({})", format_g(m), rows.front().second);
+    return;
+  }
+  why = fmt::format("M = {} rows from the trace ({}){}", format_g(m), rows.front().second,
+                    why.empty() ? "" : ", in place of the step's figure: " + why);
+  if (!step.prefill) step.requests = m;
+  step.rows = m;
 }
 
 // A kernel whose signatures the plan assigned one projection each: its workload cases carry the
@@ -298,12 +349,15 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   if (std::none_of(group.begin(), group.end(), [](const ShapelessGemm* c) { return c->head; }))
     return;
   std::string why;
-  const PlanStep step = plan_step(regime, topn, cfg, env, peaks, why);
+  PlanStep step = plan_step(regime, topn, cfg, env, peaks, why);
   std::vector<bool> whole(group.size(), false);
   std::vector<std::size_t> owner, case_of;
   std::vector<PlanKernel> kernels = plan_kernels(group, whole, owner, case_of);
+  std::vector<std::pair<double, std::string>> trace_rows;
+  const std::vector<KernelGeometry> geometry = plan_geometry(group, owner, case_of, &trace_rows);
+  rows_from_trace(trace_rows, step, why);
   std::vector<ProjectionAssignment> assigned =
-      assign_or_say_why(kernels, plan_geometry(group, owner, case_of), plan, step, regime);
+      assign_or_say_why(kernels, geometry, plan, step, regime);
   // A split that leaves one of its signatures without a projection is undone: that kernel is
   // planned whole (one cuBLAS kernel at two grids may be one projection at two batch sizes).
   bool undo = false;
@@ -312,7 +366,8 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   if (undo) {
     owner.clear(), case_of.clear();
     kernels = plan_kernels(group, whole, owner, case_of);
-    assigned = assign_or_say_why(kernels, plan_geometry(group, owner, case_of), plan, step, regime);
+    assigned = assign_or_say_why(kernels, plan_geometry(group, owner, case_of, nullptr), plan, step,
+                                 regime);
   }
   const std::string plan_note = fmt::format(
       "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,

@@ -320,7 +320,10 @@ std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel
     assigned.resize(kernels.size());
     for (ProjectionAssignment& a : assigned)
       a.problem = fmt::format(
-          "no rows for the {} step: the Top-N measured none and the env report gives no workload",
+          "no rows for the {} step: the Top-N measured none, no kernel beside these GEMMs counts "
+          "them and the env report gives no workload (M is never assumed; step annotations with "
+          "the batch, a norm or activation beside the GEMM that launches one block per row, or "
+          "workload.conc / workload.isl in env_report would settle it)",
           to_string(regime));
     return assigned;
   }

@@ -23,6 +23,18 @@ std::string join_notes(const std::vector<std::string>& notes) {
 
 }  // namespace
 
+// docs/method.md §10.4: the fusion lever's partners, as the trace launched them.
+ordered_json partners_json(const std::vector<FusionPartner>& partners) {
+  ordered_json out = ordered_json::array();
+  for (const FusionPartner& p : partners)
+    out.push_back(
+        {{"partner_kernel", p.kernel},
+         {"side", p.side},
+         {"launches_beside", json_number(p.launches)},
+         {"pct_gpu_time", p.pct_gpu_time ? json_number(*p.pct_gpu_time) : ordered_json()}});
+  return out;
+}
+
 ordered_json link_json(const LinkPeak& link) {
   // `links` counts a mesh's links per GPU; a switch row gives none (read as 0): null.
   return ordered_json{{"topology", link.topology},
@@ -180,6 +192,7 @@ ordered_json entry_json(const HeadEntry& e) {
   j["editable"] = e.editable ? ordered_json(*e.editable) : ordered_json(nullptr);
   j["route"] = e.advice.route;
   j["byte_reduction_levers"] = e.advice.levers;
+  if (!e.advice.partners.empty()) j["fusion_partners"] = partners_json(e.advice.partners);
   j["notes"] = join_notes(e.notes);
   j["stage"] = to_string(e.stage);
   j["byte_candidates"] = byte_candidates_json(w);

@@ -84,15 +84,89 @@ std::vector<std::string_view> fusion_partners(OpClass cls) {
   return {};
 }
 
-// Lever 1: fuse an adjacent op that appears in the Top-N (at most two).
-void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopnDocument& topn) {
+// Whether a neighbour of class `cls` (as the Top-N spells it, "elementwise:add_norm+rows") is one a
+// kernel of class `self` fuses with: an elementwise op beside a matrix kernel, the norm after a
+// collective, attention's rotary, cache write and split-KV reduction.
+bool fusable(OpClass self, std::string_view cls) {
+  const bool elementwise = cls.substr(0, 11) == "elementwise";
+  switch (self) {
+    case OpClass::gemm:
+    case OpClass::moe:
+    case OpClass::linear_attn:
+    case OpClass::ssm:
+    case OpClass::elementwise:
+      return elementwise;
+    case OpClass::attn:
+      return cls.substr(0, 16) == "elementwise:rope" ||
+             cls.substr(0, 20) == "elementwise:kv_write" || cls == "attn:decode_reduce";
+    case OpClass::comm:
+      return cls.substr(0, 16) == "elementwise:norm" || cls.substr(0, 20) == "elementwise:add_norm";
+    case OpClass::unknown:
+      return false;
+  }
+  return false;
+}
+
+// docs/method.md §10.4: the fusion partners are the kernels the trace launched right beside this
+// one on its stream (per signature, `topn`'s neighbours), the two beside most of its launches.
+// nullopt when the trace recorded no neighbours for it (a Top-N without signatures).
+std::optional<std::vector<FusionPartner>> trace_partners(const HeadEntry& e,
+                                                         const TopnDocument& topn) {
+  const ProbeKernel* w = e.evidence.workload;
+  std::vector<FusionPartner> all;
+  bool recorded = false;
+  for (const ProbeCase& c : w ? w->cases : std::vector<ProbeCase>{}) {
+    if (!c.signature) continue;
+    for (const auto& [n, side] :
+         {std::pair{&c.signature->before, "before"}, std::pair{&c.signature->after, "after"}}) {
+      if (!*n) continue;
+      recorded = true;
+      if (!fusable(e.cls.op_class, (*n)->cls)) continue;
+      auto it = std::find_if(all.begin(), all.end(), [&](const FusionPartner& p) {
+        return p.kernel == (*n)->kernel && p.side == side;
+      });
+      if (it == all.end()) it = all.insert(all.end(), FusionPartner{(*n)->kernel, side, 0.0, {}});
+      it->launches += (*n)->launches;
+    }
+  }
+  if (!recorded) return std::nullopt;
+  std::stable_sort(all.begin(), all.end(), [](const FusionPartner& a, const FusionPartner& b) {
+    return a.launches > b.launches;
+  });
+  if (all.size() > 2) all.resize(2);
+  for (FusionPartner& p : all) {
+    const TopnEntry* named = nullptr;
+    std::size_t seen = 0;
+    for (const TopnEntry& t : topn.entries)
+      if (t.short_name == p.kernel || t.short_name.rfind(p.kernel + " #", 0) == 0)
+        named = &t, ++seen;
+    if (seen == 1) p.pct_gpu_time = named->pct_gpu_time;
+  }
+  return all;
+}
+
+// Lever 1: fuse the kernels beside it in the trace; where the trace recorded no order, an op of a
+// fusable kind that appears in the Top-N (at most two), said to be unchecked.
+void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopnDocument& topn,
+                 std::vector<FusionPartner>& partners) {
+  if (auto traced = trace_partners(e, topn)) {
+    partners = std::move(*traced);
+    for (const FusionPartner& p : partners)
+      out.push_back(fmt::format(
+          "fuse '{}' (launched right {} it on its stream, beside {} of its launches{}) into this "
+          "kernel: the intermediate's HBM round trip disappears",
+          p.kernel, p.side, format_g(p.launches),
+          p.pct_gpu_time ? fmt::format("; {}% of GPU time", *p.pct_gpu_time) : ""));
+    return;
+  }
   int fused = 0;
   for (const TopnEntry& other : topn.entries) {
     if (other.index == e.topn_index || fused >= 2) continue;
     for (std::string_view token : fusion_partners(e.cls.op_class)) {
       if (icontains(other.name, token) || icontains(other.short_name, token)) {
         out.push_back(
-            fmt::format("fuse '{}' ({}% of GPU time) into this kernel: its HBM round trip of the "
+            fmt::format("fuse '{}' ({}% of GPU time) into this kernel if it runs beside it (the "
+                        "Top-N records no launch order to check): its HBM round trip of the "
                         "activations disappears",
                         other.short_name, other.pct_gpu_time));
         ++fused;
@@ -183,10 +257,11 @@ void levers_state(std::vector<std::string>& out, const HeadEntry& e) {
 // The concrete byte-reduction levers of a saturated entry, in order: fusion, unrouted experts,
 // lower precision, layout.
 std::vector<std::string> levers_for(const HeadEntry& e, const TopnDocument& topn,
-                                    const ResolvedPeaks& peaks) {
+                                    const ResolvedPeaks& peaks,
+                                    std::vector<FusionPartner>& partners) {
   std::vector<std::string> out;
   const WorkEstimate& w = e.work;
-  levers_fuse(out, e, topn);
+  levers_fuse(out, e, topn, partners);
   levers_unrouted_experts(out, w);
   levers_weights(out, e, peaks);
   levers_state(out, e);
@@ -218,7 +293,7 @@ Advice advise(const HeadEntry& e, const TopnDocument& topn, const ResolvedPeaks&
     a.route +=
         "; not editable (precompiled library or hand assembly): host-side levers only — dispatch "
         "choice, tuning DB, backend swap";
-  if (e.verdict.headroom == Headroom::saturated) a.levers = levers_for(e, topn, peaks);
+  if (e.verdict.headroom == Headroom::saturated) a.levers = levers_for(e, topn, peaks, a.partners);
   return a;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Pass advise (docs/method.md §14): the route and the byte-reduction levers of one entry.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,9 +12,20 @@ namespace roofline::analyze {
 
 struct HeadEntry;
 
+// A kernel the trace launched right beside the entry's on its stream, that a fusion would merge
+// with it (docs/method.md §10.4): its short name, its side, the entry's launches it stood beside,
+// and its share of GPU time where the Top-N names it once.
+struct FusionPartner {
+  std::string kernel;
+  std::string side;  // "before" | "after"
+  double launches = 0.0;
+  std::optional<double> pct_gpu_time;
+};
+
 struct Advice {
   std::string route;
   std::vector<std::string> levers;
+  std::vector<FusionPartner> partners;  // the fusion lever's partners, from the trace's order
 };
 // Route (docs/method.md §10.4 table + shippability gate) and concrete byte-reduction levers
 // (saturated only), from the entry's class, work, verdict and grade (steps 7-10; HeadEntry:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include "roofline/classify/classify.hpp"
@@ -65,16 +66,20 @@ bool passes_through(const std::string& kernel_name) {
 }
 
 std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
-  std::vector<std::uint32_t> order;
-  order.reserve(ev.gpu.size());
-  for (std::uint32_t i = 0; i < ev.gpu.size(); ++i)
-    if (ev.gpu[i].kind == GpuEventKind::kernel) order.push_back(i);
-  const auto stream = [&](std::uint32_t i) {
-    return (std::int64_t{ev.gpu[i].device} << 32) | std::uint32_t(ev.gpu[i].stream);
+  struct Launch {
+    std::int64_t stream;
+    double ts;
+    std::uint32_t index;
   };
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const std::int64_t sa = stream(a), sb = stream(b);
-    return sa != sb ? sa < sb : ev.gpu[a].ts_us < ev.gpu[b].ts_us;
+  std::vector<Launch> order;
+  order.reserve(ev.gpu.size());
+  for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
+    const GpuEventRec& g = ev.gpu[i];
+    if (g.kind == GpuEventKind::kernel)
+      order.push_back({(std::int64_t{g.device} << 32) | std::uint32_t(g.stream), g.ts_us, i});
+  }
+  std::sort(order.begin(), order.end(), [](const Launch& a, const Launch& b) {
+    return std::tie(a.stream, a.ts, a.index) < std::tie(b.stream, b.ts, b.index);
   });
   std::vector<signed char> through(ev.names.size(), -1);  // per name id: 1 passes through
   const auto marks = [&](std::uint32_t i) {
@@ -82,17 +87,21 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
     if (t < 0) t = passes_through(ev.names.at(ev.gpu[i].name)) ? 1 : 0;
     return t == 0;
   };
-  std::unordered_map<std::uint64_t, Tally> tally;
-  std::optional<std::uint32_t> last;  // the last launch that marks a place on this stream
+  std::unordered_map<std::uint64_t, Tally> tally;  // element addresses survive a rehash
+  Tally* last = nullptr;  // the last launch that marks a place on this stream, and its key
+  std::uint64_t last_key = 0;
   for (std::size_t j = 0; j < order.size(); ++j) {
-    const std::uint32_t i = order[j];
-    if (j > 0 && stream(i) != stream(order[j - 1])) last.reset();
+    const std::uint32_t i = order[j].index;
+    if (j > 0 && order[j].stream != order[j - 1].stream) last = nullptr;
     if (!marks(i)) continue;
+    const std::uint64_t key = launch_key(ev.gpu[i]);
+    Tally& t = tally[key];
     if (last) {
-      Tally::add(tally[launch_key(ev.gpu[i])].before, launch_key(ev.gpu[*last]));
-      Tally::add(tally[launch_key(ev.gpu[*last])].after, launch_key(ev.gpu[i]));
+      Tally::add(t.before, last_key);
+      Tally::add(last->after, key);
     }
-    last = i;
+    last = &t;
+    last_key = key;
   }
   std::vector<NeighboursByGeometry> out(ev.names.size());
   for (const auto& [key, t] : tally) {

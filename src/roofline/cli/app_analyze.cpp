@@ -231,7 +231,8 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
                   "traces get the ops and shapes of their captured launches. Repeatable")
       ->check(CLI::ExistingPath);
   cmd->add_option("-o,--out", args.out,
-                  "Top-N file to write (an existing folder: profile_topN.json inside it); "
+                  "Top-N file to write; a folder (one that exists, or a path not ending in "
+                  ".json, created when missing) gets profile_topN.json inside it; "
                   "profile_workload.json is written beside it")
       ->capture_default_str();
   cmd->add_option("--top", args.top, "Keep the N kernels with the most GPU time")

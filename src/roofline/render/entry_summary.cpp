@@ -68,4 +68,13 @@ EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks) {
           entry_summary_impl::assumption_text(e)};
 }
 
+std::string roof_pct_shown(const Verdict& v) {
+  if (!v.suspect) return format_pct(v.roofline_pct);
+  return v.roofline_pct_raw ? format_pct(v.roofline_pct_raw) + "!" : std::string("—");
+}
+
+std::string roof_pct_shown(const SignatureVerdict& v) {
+  return v.suspect ? std::string("—") : format_pct(v.roofline_pct);
+}
+
 }  // namespace roofline::render

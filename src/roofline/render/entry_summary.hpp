@@ -20,4 +20,10 @@ struct EntrySummary {
 
 EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks);
 
+// The roof column as a person reads it: an infeasible (suspect) entry is never a position on the
+// roof — its unclamped figure marked "!" ("167.8%!"), or "—" without one; the JSON keeps the
+// schema's clamped roofline_pct with suspect and roofline_pct_raw.
+std::string roof_pct_shown(const Verdict& v);
+std::string roof_pct_shown(const SignatureVerdict& v);
+
 }  // namespace roofline::render

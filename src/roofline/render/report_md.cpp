@@ -112,7 +112,7 @@ void signature_rows(std::string& out, const HeadEntry& e) {
         format_pct(all_ms > 0 ? s.count * s.t_launch_ms / all_ms : 0.0), format_g(s.count),
         v && v->roof != Roof::none ? to_string(v->roof) : "—", format_time_ms(s.t_launch_ms),
         s.modeled ? format_bytes(s.bytes / s.unit_launches, Digits::brief) : std::string("—"),
-        judged ? format_pct(v->roofline_pct) : std::string("—"), judged ? to_string(v->bound) : "—",
+        judged ? roof_pct_shown(*v) : std::string("—"), judged ? to_string(v->bound) : "—",
         md_escape(verdict));
   }
   if (sigs.size() > shown)
@@ -139,7 +139,7 @@ void summary(std::string& out, const Analysis& a) {
                        : e.work.bytes_lower_bound
                            ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
                            : std::string("—"),
-                       format_pct(e.verdict.roofline_pct), to_string(e.verdict.bound),
+                       roof_pct_shown(e.verdict), to_string(e.verdict.bound),
                        headroom_text(e), speedup_text(e), gain_text(e));
     signature_rows(out, e);
   }

@@ -77,7 +77,7 @@ void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, P
         "  {} {} {} {} {} {}\n", pad(name, name_w),
         pad(format_pct(all_ms > 0 ? s.count * s.t_launch_ms / all_ms : 0.0), 6, true),
         pad(v && v->roof != Roof::none ? to_string(v->roof) : "", 11),
-        pad(judged ? format_pct(v->roofline_pct) : "—", 6, true),
+        pad(judged ? roof_pct_shown(*v) : "—", 6, true),
         pad(judged ? to_string(v->bound) : "", 8), paint(pad(headroom, 15), style_for(h)));
   }
   if (sigs.size() > shown)
@@ -123,7 +123,7 @@ void entry_row(std::string& out, const HeadEntry& e, std::size_t name_w, Paint p
   }
   out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad(name, name_w),
                      pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true),
-                     pad(to_string(e.cls.op_class), 11), pad(format_pct(v.roofline_pct), 6, true),
+                     pad(to_string(e.cls.op_class), 11), pad(roof_pct_shown(v), 6, true),
                      pad(to_string(v.bound), 8), paint(pad(headroom, 15), style_for(v.headroom)),
                      pad(gain, 7, true), speed);
   signature_lines(out, e, name_w, paint);

@@ -115,18 +115,21 @@ std::optional<std::vector<FusionPartner>> trace_partners(const HeadEntry& e,
   const ProbeKernel* w = e.evidence.workload;
   std::vector<FusionPartner> all;
   bool recorded = false;
-  for (const ProbeCase& c : w ? w->cases : std::vector<ProbeCase>{}) {
+  if (!w) return std::nullopt;
+  for (const ProbeCase& c : w->cases) {
     if (!c.signature) continue;
-    for (const auto& [n, side] :
+    for (const std::pair<const std::optional<CaseNeighbour>*, const char*>& at :
          {std::pair{&c.signature->before, "before"}, std::pair{&c.signature->after, "after"}}) {
-      if (!*n) continue;
+      const std::optional<CaseNeighbour>& n = *at.first;
+      const std::string side = at.second;
+      if (!n) continue;
       recorded = true;
-      if (!fusable(e.cls.op_class, (*n)->cls)) continue;
+      if (!fusable(e.cls.op_class, n->cls)) continue;
       auto it = std::find_if(all.begin(), all.end(), [&](const FusionPartner& p) {
-        return p.kernel == (*n)->kernel && p.side == side;
+        return p.kernel == n->kernel && p.side == side;
       });
-      if (it == all.end()) it = all.insert(all.end(), FusionPartner{(*n)->kernel, side, 0.0, {}});
-      it->launches += (*n)->launches;
+      if (it == all.end()) it = all.insert(all.end(), FusionPartner{n->kernel, side, 0.0, {}});
+      it->launches += n->launches;
     }
   }
   if (!recorded) return std::nullopt;

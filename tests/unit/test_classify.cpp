@@ -63,6 +63,12 @@ TEST_CASE("classify: shipped families for real kernel names", "[classify]") {
        "float, int)",
        OpClass::elementwise, "add_norm+rows"},
       {"moe_align_block_size_kernel", OpClass::elementwise, "index"},
+      // Inductor names a kernel after the ops it fused: RMSNorm (pow, mean, the epsilon add,
+      // rsqrt, mul) and SiLU-and-mul; a reduction of other ops stays generic.
+      {"triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_1", OpClass::elementwise, "norm"},
+      {"triton_per_fused__to_copy_add_mean_mul_pow_rsqrt_0", OpClass::elementwise, "norm"},
+      {"triton_poi_fused_mul_silu_3", OpClass::elementwise, "act_and_mul"},
+      {"triton_red_fused_2", OpClass::elementwise, ""},
       {"fused_recurrent_gated_delta_rule_fwd_kernel", OpClass::linear_attn, "gdn"},
       {"fused_sigmoid_gating_delta_rule_update_kernel", OpClass::linear_attn, "gdn"},
       {"fused_recurrent_kda_fwd_kernel", OpClass::linear_attn, "kda"},

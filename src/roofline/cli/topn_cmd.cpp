@@ -38,8 +38,8 @@ int run_topn(const TopnArgs& args) {
   // A folder: one that exists, a path written with a trailing separator, or one whose name is not
   // a .json file (`-o run/profile/round_1/` creates it).
   const std::string spelled = out.string();
-  const bool folder = fs::is_directory(out, ec) || (!spelled.empty() && (spelled.back() == '/' ||
-                                                                         spelled.back() == '\\')) ||
+  const bool folder = fs::is_directory(out, ec) ||
+                      (!spelled.empty() && (spelled.back() == '/' || spelled.back() == '\\')) ||
                       (!spelled.empty() && out.extension() != ".json");
   if (folder) out /= "profile_topN.json";
   const fs::path dir = out.parent_path();

@@ -139,8 +139,8 @@ void summary(std::string& out, const Analysis& a) {
                        : e.work.bytes_lower_bound
                            ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
                            : std::string("—"),
-                       roof_pct_shown(e.verdict), to_string(e.verdict.bound),
-                       headroom_text(e), speedup_text(e), gain_text(e));
+                       roof_pct_shown(e.verdict), to_string(e.verdict.bound), headroom_text(e),
+                       speedup_text(e), gain_text(e));
     signature_rows(out, e);
   }
   out += "\n";

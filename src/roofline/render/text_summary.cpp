@@ -77,8 +77,8 @@ void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, P
         "  {} {} {} {} {} {}\n", pad(name, name_w),
         pad(format_pct(all_ms > 0 ? s.count * s.t_launch_ms / all_ms : 0.0), 6, true),
         pad(v && v->roof != Roof::none ? to_string(v->roof) : "", 11),
-        pad(judged ? roof_pct_shown(*v) : "—", 6, true),
-        pad(judged ? to_string(v->bound) : "", 8), paint(pad(headroom, 15), style_for(h)));
+        pad(judged ? roof_pct_shown(*v) : "—", 6, true), pad(judged ? to_string(v->bound) : "", 8),
+        paint(pad(headroom, 15), style_for(h)));
   }
   if (sigs.size() > shown)
     out += fmt::format("      … {} more signatures (profile_roofline.json)\n", sigs.size() - shown);

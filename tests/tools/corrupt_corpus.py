@@ -315,6 +315,12 @@ def check(variant, work, out, strict, proc, validate):
     artifact = os.path.join(out, "profile_roofline.json")
     if variant.data is None and variant.file_key == "peaks" and proc.returncode == 2:
         return errors  # an explicitly named file that is missing is a usage error (docs/method.md §2.1)
+    if variant.data == b"" and variant.file_key == "peaks":
+        # ... and so is one that is empty: exit 2, the file named, nothing written.
+        base = os.path.basename(FILES["peaks"])
+        if proc.returncode != 2 or base not in stderr or "empty" not in stderr:
+            return [f"explicitly named empty {base}: exit {proc.returncode}\n{stderr[-2000:]}"]
+        return errors
     if proc.returncode not in (0, 1) or (proc.returncode == 1 and not strict):
         return [f"exit {proc.returncode}{' (--strict)' if strict else ''}\n{stderr[-2000:]}"]
     if not os.path.exists(artifact) or not os.path.exists(os.path.join(out, "profile_roofline.md")):

@@ -21,7 +21,8 @@ std::vector<DocItem> exit_status_docs() {
        "written); counters: a file is empty, unrecognised or has no usable row."},
       {"2",
        "Usage error: a bad option or option value, a round that does not exist (the message "
-       "lists those that do), or a file named on the command line that is missing."},
+       "lists those that do), or a file named on the command line that is missing, empty or of "
+       "another kind than its option reads (a config given as a trace, a Top-N as a config)."},
       {"3", "The artifacts, or another output file, could not be written."},
   };
 }

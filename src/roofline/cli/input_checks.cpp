@@ -46,6 +46,15 @@ bool is_file(const fs::path& p) {
   return fs::is_regular_file(p, ec);
 }
 
+// An input named on the command line that is empty is a usage error: there is nothing to read,
+// and a run on it would go on without what was asked for.
+void check_not_empty(const std::string& option, const fs::path& p) {
+  std::error_code ec;
+  if (is_file(p) && fs::file_size(p, ec) == 0 && !ec)
+    throw UsageError(
+        fmt::format("{}{}: the file is empty; nothing written", option, p.generic_string()));
+}
+
 bool ends_with_csv(const fs::path& p) {
   const std::string f = p.filename().string();
   for (std::string_view ext : {".csv", ".csv.gz"})
@@ -81,6 +90,7 @@ bool wrong_kind(const InputKindInfo& info, InputKind expected, const fs::path& p
 void check_one(const std::string& option, const fs::path& p, InputKind expected,
                const char* expected_text) {
   if (!is_file(p)) return;  // a folder (--counters, --capture), or missing: checked elsewhere
+  check_not_empty(option, p);
   const InputKindInfo info = sniff_input_kind(p);
   if (wrong_kind(info, expected, p)) refuse(option, p, info, expected_text);
 }
@@ -89,6 +99,7 @@ void check_one(const std::string& option, const fs::path& p, InputKind expected,
 // "not a trace" only after reading it).
 void check_trace(const std::string& option, const fs::path& p) {
   if (!is_file(p)) return;
+  check_not_empty(option, p);
   const InputKindInfo info = sniff_input_kind(p);
   if (is_trace_kind(info.kind) || info.kind == InputKind::unreadable ||
       info.kind == InputKind::other)
@@ -98,6 +109,15 @@ void check_trace(const std::string& option, const fs::path& p) {
 }
 
 }  // namespace input_checks_impl
+
+bool misnamed_trace(const std::string& path) {
+  const fs::path p(path);
+  if (!input_checks_impl::is_file(p)) return false;
+  std::error_code ec;
+  if (fs::file_size(p, ec) == 0 && !ec) return true;
+  const InputKind kind = sniff_input_kind(p).kind;
+  return !(is_trace_kind(kind) || kind == InputKind::unreadable || kind == InputKind::other);
+}
 
 void check_input_kinds(const AnalyzeArgs& a) {
   for (const auto& t : a.traces) input_checks_impl::check_trace("", t);

@@ -2,6 +2,7 @@
 // so `roofline analyze` works without the agent workflow's profiler.
 #include "roofline/cli/topn_cmd.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/input_checks.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/cli/trace_topn.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
@@ -30,7 +32,9 @@ int run_topn(const TopnArgs& args) {
   const std::optional<TopnBuild> built = topn_from_traces(args.traces, args.captures, args.top);
   if (!built) {
     err_line("nothing written: fix or leave out the file(s) above");
-    return k_exit_bad_input;
+    // An empty file or a document of another kind named as a trace is a usage error.
+    const bool usage = std::any_of(args.traces.begin(), args.traces.end(), misnamed_trace);
+    return usage ? k_exit_usage : k_exit_bad_input;
   }
   const TopnDocument& doc = built->topn;
   std::error_code ec;

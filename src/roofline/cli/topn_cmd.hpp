@@ -25,7 +25,8 @@ struct TopnArgs {
 CLI::App* add_topn_command(CLI::App& app, TopnArgs& args);
 // Reads every trace, merges them by kernel name and writes the Top-N and, beside it,
 // profile_workload.json. Exit 0 written; 1 a trace was unreadable, truncated or of an unknown
-// format (nothing written; the reason on stderr, one line naming the file); 3 a write failed.
+// format (nothing written; the reason on stderr, one line naming the file); 2 a file named as a
+// trace is empty or a document of another kind; 3 a write failed.
 int run_topn(const TopnArgs& args);
 
 }  // namespace roofline::cli

@@ -77,4 +77,11 @@ std::string roof_pct_shown(const SignatureVerdict& v) {
   return v.suspect ? std::string("—") : format_pct(v.roofline_pct);
 }
 
+VerdictCover verdict_cover(const std::vector<HeadEntry>& entries) {
+  VerdictCover c;
+  for (const HeadEntry& e : entries)
+    (e.verdict.headroom == Headroom::unknown ? c.without : c.with) += e.pct_gpu_time;
+  return c;
+}
+
 }  // namespace roofline::render

@@ -26,4 +26,11 @@ EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks);
 std::string roof_pct_shown(const Verdict& v);
 std::string roof_pct_shown(const SignatureVerdict& v);
 
+// The share of GPU time (pct_gpu_time, summed) the head entries with a verdict cover, and the
+// share the others hold: "most to win" is only ever among the former.
+struct VerdictCover {
+  double with = 0.0, without = 0.0;
+};
+VerdictCover verdict_cover(const std::vector<HeadEntry>& entries);
+
 }  // namespace roofline::render

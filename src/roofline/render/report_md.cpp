@@ -209,11 +209,16 @@ void rankings(std::string& out, const Analysis& a) {
         "most to win.\n\n",
         md_code(shown_name(*top_pct), false));
   } else if (top_gain->verdict.headroom != Headroom::unknown) {
+    const VerdictCover cover = verdict_cover(a.entries);
     out += fmt::format(
         "**The rankings disagree:** {} takes the most GPU time ({}), but {} has the most to win "
-        "({} e2e against {}).{}\n\n",
+        "({} e2e{}) among the entries with a verdict ({:.2f}% of GPU time{}).{}\n\n",
         md_code(shown_name(*top_pct), false), pct_text(*top_pct),
-        md_code(shown_name(*top_gain), false), gain_text(*top_gain), gain_text(*top_pct),
+        md_code(shown_name(*top_gain), false), gain_text(*top_gain),
+        top_pct->verdict.headroom == Headroom::unknown ? "; the largest consumer has no verdict"
+                                                       : " against " + gain_text(*top_pct),
+        cover.with,
+        cover.without > 0 ? fmt::format("; {:.2f}% has none", cover.without) : std::string(),
         top_pct->verdict.headroom == Headroom::saturated
             ? " The largest consumer is already near its roof: its lever is moving fewer bytes, "
               "not tuning."

@@ -164,10 +164,16 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
     for (const auto& e : a.entries) entry_row(out, e, name_w, paint);
     const auto& by_pct = a.rankings.by_pct;
     const auto& by_gain = a.rankings.by_expected_gain;
-    if (!by_gain.empty() && !by_pct.empty() && by_gain.front() != by_pct.front())
-      out += fmt::format("  rankings disagree: most GPU time {}, most to win {}\n",
-                         clip(shown_name(a.entries[by_pct.front()]), 48),
-                         clip(shown_name(a.entries[by_gain.front()]), 48));
+    if (!by_gain.empty() && !by_pct.empty() && by_gain.front() != by_pct.front() &&
+        a.entries[by_gain.front()].verdict.headroom != Headroom::unknown) {
+      const VerdictCover cover = verdict_cover(a.entries);
+      out += fmt::format(
+          "  rankings disagree: most GPU time {}, most to win {} (among verdicts: {:.2f}% of GPU "
+          "time{})\n",
+          clip(shown_name(a.entries[by_pct.front()]), 48),
+          clip(shown_name(a.entries[by_gain.front()]), 48), cover.with,
+          cover.without > 0 ? fmt::format("; {:.2f}% has none", cover.without) : std::string());
+    }
     out += entry_lines(a);
   }
   const auto degraded = std::count_if(a.diagnostics.begin(), a.diagnostics.end(),

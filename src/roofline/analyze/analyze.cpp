@@ -70,6 +70,10 @@ void set_aside_contradicted_config(Run& r) {
   const double tp = r.env && r.env->tp > 0 ? r.env->tp : r.topn.world_size.value_or(1.0);
   const ConfigCheck check = check_config(r.topn, *r.config, tp);
   if (!check.contradicts) return;
+  // What the run says it is no longer comes from the set-aside config: no title, no layer plan.
+  if (r.a.run.model == r.config->architecture || r.a.run.model == r.config->model_type)
+    r.a.run.model.clear();  // the L1 diagnostic says why
+  r.a.run.layer_plan.clear();
   r.config = nullptr;
   r.config_rejected = "set aside: it does not match this trace (docs/method.md §23.6)";
   // Named "(config)" in degraded[]: the config as a whole is the problem, not one of its fields.

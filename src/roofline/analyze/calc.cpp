@@ -11,6 +11,13 @@ namespace roofline::analyze {
 CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   CalcResult r;
   r.peaks = resolve_peaks(table, in.gfx, in.product, DeviceProps{});
+  // An arch the table does not have (no product given) leaves nothing to divide by: a usage
+  // error, as the help says, not a run of unknowns.
+  if (r.peaks.source == PeaksSource::none && !r.peaks.hard_unknown && in.product.empty())
+    r.errors.push_back(fmt::format(
+        "--gfx '{}': not in the peaks table, so there is no roof to judge against (`roofline "
+        "peaks list` names the parts it has; --peaks FILE adds one)",
+        in.gfx));
   HeadEntry& e = r.entry;
   e.name = "calc";
   e.short_name = "calc";

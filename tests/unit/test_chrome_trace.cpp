@@ -385,4 +385,22 @@ TEST_CASE("Chrome trace: a gzip checksum error is reported the same whatever the
   }
 }
 
+// A fuzz finding (tests/fuzz/regressions/capture/nan_kernel_duration.bin): a kernel whose `dur`
+// is NaN made the Top-N's total GPU time NaN, rendered as null, and the Top-N no longer read back
+// to the same bytes. A non-finite time is no time: that launch is not GPU time, the rest sum.
+TEST_CASE("Chrome trace: a non-finite kernel duration is not GPU time", "[topn][chrome][hostile]") {
+  std::string text = trace({gpu(k_mm, 1, 100, 10.0), gpu(k_mm, 2, 120, 5.0)});
+  const std::string five = R"("dur": 5,)";
+  const auto at = text.find(five);
+  REQUIRE(at != std::string::npos);
+  for (const char* bad : {R"("dur": NaN,)", R"("dur": Infinity,)", R"("dur": -Infinity,)"}) {
+    std::string t = text;
+    t.replace(at, five.size(), bad);
+    const TraceProfile p = read_ok(t);
+    const TraceKernel& mm = kernel(p, k_mm);
+    CHECK(mm.calls == 1);
+    CHECK(mm.total_us == rel(10.0));
+  }
+}
+
 }  // namespace unit_chrome_trace

@@ -228,6 +228,11 @@ TEST_CASE("layer_place: the kernels beside a GEMM say where in the layer it ran"
   auto down = layer_place(&act, &norm);
   REQUIRE(down);
   CHECK(down->allowed == std::set<K>{K::down, K::shared_down});
+  // A softmax after it: the router's top-k, or the sampler's after lm_head.
+  const CaseNeighbour softmax = neighbour("softmax_warp_forward", "elementwise:softmax");
+  auto head = layer_place(&norm, &softmax);
+  REQUIRE(head);
+  CHECK(head->allowed == std::set<K>{K::router, K::lm_head});
   // Another GEMM or a kernel of no known role marks no place.
   const CaseNeighbour gemm = neighbour("nvjet_tst_64x8", "gemm");
   CHECK_FALSE(layer_place(&gemm, &gemm));

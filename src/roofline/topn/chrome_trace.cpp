@@ -1,6 +1,7 @@
 // PyTorch profiler Chrome trace -> ChromeEvents, in one streaming pass (chrome_events.hpp).
 // Each event object is read field by field into reused scratch buffers and reduced to a
 // fixed-size record as soon as it closes; the document itself is never held.
+#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -42,7 +43,9 @@ bool read_string_value(JsonStream& js, std::string& out) {
 bool read_number(JsonStream& js, double& out, bool& has) {
   const JsonToken t = js.next();
   if (t == JsonToken::number) {
-    has = js.as_double(out);
+    // A non-finite time (`NaN`, `Infinity`: not JSON, but some writers emit it) is no time: the
+    // event is read as if it had none (a GPU event without a duration is not GPU time).
+    has = js.as_double(out) && std::isfinite(out);
     return true;
   }
   if (t == JsonToken::begin_object || t == JsonToken::begin_array)

@@ -50,8 +50,8 @@ std::optional<std::pair<std::set<K>, const char*>> after_role(Role r) {
                        "reads a normalized hidden state"};
     case Role::attention:  // its output projection (MLA: the value up-projection first)
       return std::pair{kinds({K::o, K::kv_b}), "reads attention's output"};
-    case Role::mixer:
-      return std::pair{kinds({K::la_out, K::ssm_out}), "reads the mixer's output"};
+    case Role::mixer:  // Mamba-1's x_proj reads its convolution's output
+      return std::pair{kinds({K::la_out, K::ssm_out, K::ssm_x}), "reads the mixer's output"};
     case Role::act_and_mul:
       return std::pair{kinds({K::down, K::shared_down}), "reads the activation's output"};
     default:
@@ -65,8 +65,9 @@ std::optional<std::pair<std::set<K>, const char*>> before_role(Role r) {
     case Role::act_and_mul:
       return std::pair{kinds({K::gate_up, K::gate, K::up, K::shared_gate_up}),
                        "feeds an activation-and-multiply"};
-    case Role::router_softmax:
-      return std::pair{kinds({K::router}), "feeds the router's top-k"};
+    case Role::router_softmax:  // the router's top-k, or the sampler's softmax after lm_head
+      return std::pair{kinds({K::router, K::lm_head}),
+                       "feeds a softmax (the router's or the sampler's)"};
     case Role::add_norm:  // written into the residual stream
       return std::pair{kinds({K::o, K::down, K::shared_down, K::la_out, K::ssm_out}),
                        "is added into the residual stream"};

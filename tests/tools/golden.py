@@ -56,6 +56,8 @@ CHECKS: a JSON list of {"path": "/entries/0/roofline_pct", <one test>} on the ar
   "equals": value | "approx": x (with optional "rel", default 1e-6) | "between": [lo, hi] |
   "contains": "text" (substring of a string, or member of a list) |
   "any_contains": "text" (substring of some string in a list) | "absent": true |
+  "none_contains": "text" (no string at any depth under the path contains it; "" = the whole
+  artifact) |
   "length": n
 """
 import argparse
@@ -122,6 +124,18 @@ def pointer_get(doc, path):
     return True, cur
 
 
+def all_strings(value):
+    """Every string inside a JSON value, at any depth."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from all_strings(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from all_strings(v)
+
+
 def run_checks(doc, checks):
     errors = []
     for c in checks:
@@ -150,6 +164,10 @@ def run_checks(doc, checks):
         if "any_contains" in c:
             if not isinstance(value, list) or not any(isinstance(v, str) and c["any_contains"] in v for v in value):
                 errors.append(f"{path}: expected an item containing {c['any_contains']!r}, got {value!r}")
+        if "none_contains" in c:
+            hits = [v for v in all_strings(value) if c["none_contains"] in v]
+            if hits:
+                errors.append(f"{path}: expected no string containing {c['none_contains']!r}, found {hits[0]!r}")
         if "length" in c:
             if not isinstance(value, (list, str, dict)) or len(value) != c["length"]:
                 errors.append(f"{path}: expected length {c['length']}, got {value!r}")

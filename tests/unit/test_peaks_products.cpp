@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/analyze/peaks_product.hpp"
+#include "roofline/cli/common.hpp"
+#include "roofline/cli/given_env.hpp"
 #include "roofline/cli/layer.hpp"
+#include "roofline/inputs/peaks_alias.hpp"
 #include "unit/test_helpers.hpp"
 
 namespace unit_peaks_products {
@@ -252,6 +255,59 @@ TEST_CASE("an unknown part: the section to add, which parses once its figures ar
   Loaded<PeaksTable> a =
       parse_peaks_md(std::regex_replace(amd, std::regex(": FILL"), ": 1e12"), "amd.md");
   CHECK(a.errors.empty());
+}
+
+}  // namespace unit_peaks_products
+
+// docs/method.md §22.9: a part named as people write it.
+namespace unit_peaks_products {
+
+TEST_CASE("--product names a part by its key, name or device name, spelling ignored") {
+  const PeaksTable& t = builtin_peaks();
+  for (const char* spelling : {"mi300x", "MI300X", "AMD Instinct MI300X", "amd-instinct-mi300x"}) {
+    const ProductMatch m = match_product(t, spelling);
+    INFO(spelling);
+    REQUIRE(m.sections.size() == 1);
+    CHECK(m.exact);
+    CHECK(m.sections[0]->gfx == "gfx942");
+    CHECK(m.sections[0]->product.empty());  // the section without product is the MI300X
+  }
+  for (const char* spelling :
+       {"h100", "H100 SXM", "h100-sxm", "h100sxm", "NVIDIA H100 80GB HBM3"}) {
+    const ProductMatch m = match_product(t, spelling);
+    INFO(spelling);
+    REQUIRE(m.sections.size() == 1);
+    CHECK(m.sections[0]->product == "h100");
+  }
+  CHECK(match_product(t, "h200").sections.at(0)->product == "h200");
+  CHECK(match_product(t, "mi300").sections.empty());  // words are whole: no MI300X nor MI300A
+  CHECK(match_product(t, "").sections.empty());
+}
+
+TEST_CASE("a name of several parts of one arch takes their lower figures") {
+  PeaksTable t = builtin_peaks();
+  const ProductMatch m = match_product(t, "rtx-pro-6000");
+  REQUIRE(m.sections.size() == 2);
+  CHECK_FALSE(m.exact);
+  const GivenPart part = resolve_given_part(t, "rtx-pro-6000");
+  CHECK(part.arch == "sm_120");
+  CHECK(part.product == "rtx-pro-6000");
+  CHECK(contains(part.note, "names 2 parts"));
+  const PeaksSection& lower = t.sections.back();
+  CHECK(lower.product == "rtx-pro-6000");
+  CHECK(lower.hbm_bw_bytes_s ==
+        std::min(*m.sections[0]->hbm_bw_bytes_s, *m.sections[1]->hbm_bw_bytes_s));
+  CHECK(lower.flops.at(DtypeKey::bf16) == 4.8e14);
+  CHECK(lower.flops.count(DtypeKey::fp4) == 0);  // only one of them lists fp4: not shared
+  const ResolvedPeaks r = resolve_peaks(t, part.arch, part.product, {}, "", true);
+  CHECK(r.source == PeaksSource::table);
+  CHECK(r.hbm_bw_bytes_s == lower.hbm_bw_bytes_s);
+}
+
+TEST_CASE("an unknown part, or parts of several archs, is a usage error") {
+  PeaksTable t = builtin_peaks();
+  CHECK_THROWS_AS(resolve_given_part(t, "zz9000"), UsageError);
+  CHECK_THROWS_WITH(resolve_given_part(t, "zz9000"), Catch::Contains("peaks list"));
 }
 
 }  // namespace unit_peaks_products

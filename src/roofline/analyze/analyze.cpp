@@ -55,7 +55,7 @@ void record(Analysis& a, Findings f) {
 void check_inputs(Run& r) {
   record(r.a, detail::input_findings(r.in));
   Findings env_found;
-  r.stand_in = detail::effective_env(r.env, r.topn, r.config, env_found);
+  r.stand_in = detail::effective_env(r.env, r.topn, r.opts.given, r.config, env_found);
   r.env = r.stand_in ? &*r.stand_in : nullptr;
   record(r.a, std::move(env_found));
   r.a.round = r.in.round;

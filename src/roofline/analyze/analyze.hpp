@@ -11,7 +11,21 @@
 
 namespace roofline::analyze {
 
+// What the command line gives over the env report and the trace (docs/method.md §22.9): the part
+// (resolved from --product against the peaks table), --conc, --isl, --osl, --tp, --regime. Each
+// wins; a note says where the env report or the trace records otherwise.
+struct GivenEnv {
+  std::string product_spelling;  // as given; "" = no part given
+  std::string arch;              // the part's arch (gfx or sm_NN)
+  std::string product;           // its section's product key ("" = the section without product)
+  std::string part_name;         // as the section names it
+  std::string note;              // how an alias of several parts was resolved; "" otherwise
+  std::optional<double> conc, isl, osl, tp;
+  std::optional<Regime> regime;
+};
+
 struct AnalyzeOptions {
+  GivenEnv given;
   ScopeOptions scope;
   VerdictParams verdict;
   std::vector<ClassRule> overrides;                  // --classify, first match wins

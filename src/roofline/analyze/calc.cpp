@@ -10,7 +10,7 @@ namespace roofline::analyze {
 
 CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   CalcResult r;
-  r.peaks = resolve_peaks(table, in.gfx, in.product, DeviceProps{});
+  r.peaks = resolve_peaks(table, in.gfx, in.product, DeviceProps{}, "", in.product_pinned);
   // An arch the table does not have (no product given) leaves nothing to divide by: a usage
   // error, as the help says, not a run of unknowns.
   if (r.peaks.source == PeaksSource::none && !r.peaks.hard_unknown && in.product.empty())

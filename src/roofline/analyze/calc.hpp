@@ -21,6 +21,7 @@ struct CalcInput {
   double time_us = 0.0;
   std::string gfx;
   std::string product;
+  bool product_pinned = false;  // `product` is a section's key as --product resolved it
   std::string dtype;
   std::string op_class;
   std::optional<double> pct_gpu_time;

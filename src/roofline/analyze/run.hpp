@@ -47,7 +47,8 @@ std::vector<InputRecord> input_records(const AnalyzeInputs& in);
 // world size as TP when a GEMM shape shows it). nullopt when neither says anything. Notes say
 // where each figure came from; a disagreement is a warning naming both (the env report wins).
 std::optional<EnvReport> effective_env(const EnvReport* env, const TopnDocument& topn,
-                                       const ModelConfig* config, Findings& found);
+                                       const GivenEnv& given, const ModelConfig* config,
+                                       Findings& found);
 // True when the Top-N can stand in for a missing env report: a device with an arch and a serving
 // block measured from step annotations.
 bool topn_stands_in(const TopnDocument& topn);

@@ -146,6 +146,70 @@ void take_world_size(EnvReport& e, const TopnDocument& topn, const ModelConfig* 
   }
 }
 
+// The part given by --product: its arch and section, over the env report's and the trace's; a
+// warning where either names another arch or another part.
+void give_part(EnvReport& e, const GivenEnv& g, const TopnDevice* trace, Findings& found) {
+  const std::string given =
+      fmt::format("--product '{}' ({}, {})", g.product_spelling, g.part_name, g.arch);
+  if (!e.arch.empty() && e.arch != g.arch)
+    disagree(found, fmt::format("{} but the env report or the trace names arch {}: the option wins",
+                                given, e.arch));
+  const std::string trace_arch = trace ? normalize_arch(trace->arch) : "";
+  if (!trace_arch.empty() && trace_arch != g.arch && trace_arch != e.arch)
+    disagree(found, fmt::format("{} but the trace's deviceProperties say {}: the option wins",
+                                given, device_text(*trace)));
+  if (!e.product.empty() && e.product != g.product)
+    disagree(found, fmt::format("{} but env_report.json names product '{}': the option wins", given,
+                                e.product_raw));
+  e.arch = g.arch;
+  e.gfx = is_nvidia_arch(g.arch) ? "" : g.arch;
+  e.gfx_raw = g.arch;
+  e.product = g.product;
+  e.product_raw = g.product;
+  e.product_pinned = true;
+  found.notes.push_back(fmt::format("peaks section: {} (given)", given));
+  if (!g.note.empty()) found.notes.push_back(g.note);
+}
+
+// A figure given on the command line, over what the env report or the trace gave.
+void give_figure(std::optional<double>& field, std::optional<double> given, const char* option,
+                 const char* what, Findings& found) {
+  if (!given) return;
+  if (field && differ(*field, *given))
+    disagree(found, fmt::format("{} {} but the env report or the trace gives {} {}: the option "
+                                "wins",
+                                option, format_g(*given), what, format_g(*field)));
+  field = given;
+  found.notes.push_back(fmt::format("{} {}: given ({})", what, format_g(*given), option));
+}
+
+void apply_given(EnvReport& e, const GivenEnv& g, const TopnDocument& topn, Findings& found) {
+  if (!g.arch.empty()) give_part(e, g, topn.device ? &*topn.device : nullptr, found);
+  if (g.conc && e.workload.conc) e.workload.conc_source.clear();
+  give_figure(e.workload.conc, g.conc, "--conc", "workload.conc", found);
+  if (g.conc) e.workload.conc_source = "--conc";
+  give_figure(e.workload.isl, g.isl, "--isl", "workload.isl", found);
+  give_figure(e.workload.osl, g.osl, "--osl", "workload.osl", found);
+  if (g.tp) {
+    std::optional<double> tp =
+        e.tp_given || e.tp != 1.0 ? std::optional<double>(e.tp) : std::nullopt;
+    give_figure(tp, g.tp, "--tp", "tp", found);
+    e.tp = *g.tp;
+    e.tp_given = true;
+  }
+  if (g.regime) {
+    e.regime = g.regime;
+    found.notes.push_back(fmt::format(
+        "regime {}: given (--regime), the e2e-critical regime of each entry that runs in both or "
+        "neither",
+        to_string(*g.regime)));
+  }
+}
+
+bool anything_given(const GivenEnv& g) {
+  return !g.arch.empty() || g.conc || g.isl || g.osl || g.tp || g.regime;
+}
+
 }  // namespace
 
 bool topn_stands_in(const TopnDocument& topn) {
@@ -155,9 +219,10 @@ bool topn_stands_in(const TopnDocument& topn) {
 }
 
 std::optional<EnvReport> effective_env(const EnvReport* env, const TopnDocument& topn,
-                                       const ModelConfig* config, Findings& found) {
+                                       const GivenEnv& given, const ModelConfig* config,
+                                       Findings& found) {
   const bool measured = topn.serving.present && !topn.serving.step_source.empty();
-  if (!env && !topn.device && !measured) return std::nullopt;
+  if (!env && !topn.device && !measured && !anything_given(given)) return std::nullopt;
   EnvReport e = env ? *env : EnvReport{};
   if (!env && !topn_stands_in(topn))  // else the input's own note says it
     found.notes.push_back(
@@ -166,6 +231,7 @@ std::optional<EnvReport> effective_env(const EnvReport* env, const TopnDocument&
   if (topn.device) take_device(e, *topn.device, found);
   if (measured) take_workload(e.workload, topn.serving, found);
   take_world_size(e, topn, config, found);
+  apply_given(e, given, topn, found);
   return e;
 }
 

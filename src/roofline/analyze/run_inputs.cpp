@@ -155,8 +155,9 @@ ResolvedPeaks run_peaks(const AnalyzeInputs& in, const EnvReport* env, Findings&
   DeviceProps props = env ? env->device_props : DeviceProps{};
   if (env && !props.multi_processor_count && env->physical_cu_count)
     props.multi_processor_count = env->physical_cu_count;
-  ResolvedPeaks peaks = resolve_peaks(table, env ? env->arch : "", env ? env->product_raw : "",
-                                      props, env ? env->device_name : "");
+  ResolvedPeaks peaks =
+      resolve_peaks(table, env ? env->arch : "", env ? env->product_raw : "", props,
+                    env ? env->device_name : "", env && env->product_pinned);
   found.notes.insert(found.notes.end(), peaks.notes.begin(), peaks.notes.end());
   if (peaks.source != PeaksSource::table) {
     std::string message = peaks.notes.empty() ? "peaks unknown" : peaks.notes.back();

@@ -134,6 +134,7 @@ AnalyzeInputs load_analyze_inputs(AnalyzeArgs& a) {
     }
   AnalyzeInputs inputs = load_inputs(a.paths);
   require_calibration(inputs, calibration_named);
+  apply_given_args(a.given, inputs, a.options.given);
   return inputs;
 }
 

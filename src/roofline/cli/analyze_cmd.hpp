@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "roofline/analyze/analyze.hpp"
+#include "roofline/cli/given_env.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/eval_inputs.hpp"
 
@@ -22,6 +23,7 @@ struct AnalyzeArgs {
   std::vector<std::string> captures;  // --capture FILE|DIR, with TRACE (docs/method.md §22.7)
   InputPaths paths;
   AnalyzeOptions options;
+  GivenArgs given;  // --product, --conc, --isl, --osl, --tp, --regime
   std::string dir = ".";
   std::optional<double> head_threshold;  // else $HEAD_THRESHOLD_PCT, else the default
   std::string head_key = "gpu_time";     // gpu_time | serving_weighted (docs/method.md §4)

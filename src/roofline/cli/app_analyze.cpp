@@ -47,6 +47,24 @@ std::string analyze_footer() {
              "(skill_errors / degraded) and the run still writes; a file named explicitly must "
              "exist "
              "(else exit 2).\n\n"
+             "The env report (env_report.json, optional with a TRACE: the trace's device and "
+             "step\nannotations stand in), every field optional; the option beside a field gives "
+             "it instead:\n"
+             "  gfx | gpu_arch | compute_capability  the arch (gfx942, sm_90, \"9.0\")   "
+             "--product\n"
+             "  device_target (or device_sku, sku)   the part (mi325x, h200)           --product\n"
+             "  device_name, physical_cu_count       tell parts of one arch apart      --product\n"
+             "  workload: {isl, osl, conc}           sequence lengths, concurrency     --isl --osl "
+             "--conc\n"
+             "  tp                                   tensor-parallel degree            --tp\n"
+             "  model (or model_path)                the model; its config.json        --config\n"
+             "  model_dtype, kv_cache_dtype          weight and KV-cache dtypes\n"
+             "  backend, model_arch_class            shown in the report\n"
+             "  device_props: {memory_clock_rate_khz, memory_bus_width_bits, "
+             "multi_processor_count}\n"
+             "                                       a part not in the table: derived bandwidth\n"
+             "Given options win over the env report and the trace; a warning names what they "
+             "recorded.\n\n"
              "Outputs: profile_roofline.json (the artifact), profile_roofline.md (the report) and\n"
              "profile_roofline.svg (the roofline chart), beside the profile unless --out says "
              "where.\n\n") +
@@ -120,6 +138,30 @@ void add_analyze_input_files(CLI::App& cmd, InputPaths& p) {
                  "counter)")
       ->check(finite_range(1e-9, 1e9))
       ->capture_default_str();
+}
+
+// What the run was, over the env report and the trace (docs/method.md §22.9).
+void add_analyze_given(CLI::App& cmd, GivenArgs& g) {
+  cmd.add_option("--product,--gpu", g.product,
+                 "The GPU, by product name or alias as people write it (mi300x, \"AMD Instinct "
+                 "MI300X\", h100, h100-sxm, h200, b200, rtx-pro-6000; `roofline peaks list` "
+                 "shows what each part answers to): its peaks section, over the env report's "
+                 "and the trace's device. A name of several parts takes their lower figures");
+  cmd.add_option("--conc", g.conc,
+                 "Concurrency: requests in flight, the decode batch (over workload.conc and the "
+                 "trace's measured batch)")
+      ->check(positive());
+  cmd.add_option("--isl", g.isl, "Input sequence length in tokens (over workload.isl)")
+      ->check(positive());
+  cmd.add_option("--osl", g.osl, "Output sequence length in tokens (over workload.osl)")
+      ->check(positive());
+  cmd.add_option("--tp", g.tp,
+                 "Tensor-parallel degree (over the env report's tp and the trace's world size)")
+      ->check(whole_number(1, 4096));
+  cmd.add_option("--regime", g.regime,
+                 "decode or prefill: the e2e-critical regime of each entry that runs in both or "
+                 "neither (an entry the trace shows in one regime keeps it)")
+      ->check(CLI::IsMember({"decode", "prefill"}));
 }
 
 // Which entries are analysed and how: the head threshold and key, the entry cap, the dispatch
@@ -202,6 +244,7 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
   cmd->footer(analyze_footer());
   add_analyze_sources(*cmd, a);
   add_analyze_input_files(*cmd, a.paths);
+  add_analyze_given(*cmd, a.given);
   add_analyze_scope(*cmd, a);
   add_analyze_output(*cmd, a);
   add_analyze_limits(*cmd, a.paths.limits);
@@ -265,8 +308,11 @@ CLI::App* add_calc_command(CLI::App& app, CalcArgs& c) {
   cmd->add_option("--time-us", c.in.time_us, "Time of one unit in microseconds")
       ->required()
       ->check(positive());
-  cmd->add_option("--gfx", c.in.gfx, "gfx or NVIDIA arch, e.g. gfx950 or sm_90")->required();
-  cmd->add_option("--product", c.in.product, "Product identity (e.g. r9700, h200)");
+  cmd->add_option("--gfx", c.in.gfx,
+                  "gfx or NVIDIA arch, e.g. gfx950 or sm_90 (or give --product)");
+  cmd->add_option("--product,--gpu", c.in.product,
+                  "The part by product name or alias (mi300x, \"AMD Instinct MI300X\", h100-sxm, "
+                  "h200, r9700; `roofline peaks list` shows the names); sets the arch");
   cmd->add_option("--dtype", c.in.dtype, "Compute dtype (bf16, fp16, fp8, fp32, ...)")->required();
   cmd->add_option("--class", c.in.op_class,
                   "Op class: gemm, moe, attn, linear_attn, ssm, comm, elementwise, unknown (picks "

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/cli/layer.hpp"
 #include "roofline/topn/topn.hpp"
 
 namespace roofline::cli {

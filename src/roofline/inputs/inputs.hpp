@@ -60,6 +60,11 @@ struct EnvReport {
   std::string model;  // `model` or `model_path`
   std::string backend;
   DeviceProps device_props;
+  // Given on the command line (docs/method.md §22.9): `product` names the peaks section exactly,
+  // even the one without product (--product); the e2e-critical regime of an entry that runs in
+  // both or neither (--regime).
+  bool product_pinned = false;
+  std::optional<Regime> regime;
 };
 
 // The HuggingFace config.json fields the byte models need (docs/method.md §2.5, §8), spellings

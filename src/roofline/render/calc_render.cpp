@@ -2,6 +2,8 @@
 // command line, and the peaks a part resolves to.
 #include <fmt/format.h>
 
+#include "roofline/inputs/peaks_alias.hpp"
+
 #include "roofline/base/json_number.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/load.hpp"
@@ -177,8 +179,15 @@ std::string peaks_table_text(const PeaksTable& table) {
     if (s.measured)
       out += fmt::format("{:<9} measured by: {}\n", "",
                          s.measured->source.empty() ? "(no source given)" : s.measured->source);
+    std::string names;
+    for (const std::string& n : product_spellings(s)) names += (names.empty() ? "" : ", ") + n;
+    if (!names.empty()) out += fmt::format("{:<9} answers to: {}\n", "", names);
   }
   out += fmt::format("({} sections from {})\n", table.sections.size(), table.source_name);
+  out +=
+      "(--product NAME in analyze and calc: any name a row answers to, case, spaces, dashes and "
+      "AMD/NVIDIA/Instinct/GeForce ignored; a name several rows share in part, such as "
+      "rtx-pro-6000, takes their lower figures)\n";
   return out;
 }
 

@@ -62,9 +62,11 @@ void header(std::string& out, const Analysis& a) {
   if (a.round) out += fmt::format("| Round | {} |\n", md_escape(*a.round));
   out += fmt::format("| Model | {}{} |\n", md_escape(r.model.empty() ? "unknown" : r.model),
                      r.model_arch_class.empty() ? "" : " (" + md_escape(r.model_arch_class) + ")");
-  out += fmt::format(
-      "| Hardware | {}{} |\n", a.arch.empty() ? "unknown gfx" : md_escape(a.arch),
-      a.product.empty() ? ", no product constraint" : ", product " + md_escape(a.product));
+  out += fmt::format("| Hardware | {}{} |\n", a.arch.empty() ? "unknown gfx" : md_escape(a.arch),
+                     !a.product.empty() ? ", product " + md_escape(a.product)
+                     : !a.peaks.part.empty()
+                         ? ", " + md_escape(a.peaks.part) + " (the section without product)"
+                         : ", no product constraint");
   auto opt = [](const std::optional<double>& v) {
     return v ? fmt::format("{:g}", *v) : std::string("?");
   };

@@ -41,7 +41,9 @@ bool decode_context(const ModelInput& in, double& S, std::string& missing) {
     return true;
   }
   if (!env || !env->workload.isl || !env->workload.osl) {
-    missing = "workload.isl and workload.osl in env_report (context length S = isl + osl/2)";
+    missing =
+        "workload.isl and workload.osl (--isl and --osl, or the env report; context length S = "
+        "isl + osl/2)";
     return false;
   }
   S = *env->workload.isl + *env->workload.osl / 2.0;
@@ -371,9 +373,7 @@ void model_attention(const ModelInput& in, WorkEstimate& work) {
     return;
   }
   if (!in.rows) {
-    work.unmodeled_reason = fmt::format(
-        "attention byte model needs rows in flight: no est_shape.{}.M and no workload.{}",
-        to_string(in.regime.regime), in.regime.regime == Regime::decode ? "conc" : "isl");
+    work.unmodeled_reason = rows_missing_reason(in.regime.regime, "attention byte model");
     return;
   }
   if (!cfg->plan.empty())

@@ -103,7 +103,7 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   if (!(n > 1)) {
     work.unmodeled_reason = fmt::format(
         "collective with group size n = tp = {}{}: no peers, no link traffic to judge", format_g(n),
-        in.ctx.env && in.ctx.env->tp_given ? "" : " (env_report has no tp)");
+        in.ctx.env && in.ctx.env->tp_given ? "" : " (no tp given: --tp, or tp in the env report)");
     return;
   }
   // Message m: the first operand's bytes, else M · hidden · a.

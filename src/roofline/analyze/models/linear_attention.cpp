@@ -321,7 +321,7 @@ std::string linear_unmodeled_reason(const ModelInput& in, StateRole detail) {
            "entry runs in prefill";
   if (!in.rows)
     return "linear-attention / state-space byte model needs sequences in flight "
-           "(est_shape.decode.M or workload.conc)";
+           "(est_shape.decode.M, or workload.conc: give --conc)";
   return "";
 }
 

@@ -140,6 +140,9 @@ std::string est_label(const RegimeChoice& regime);
 // Why a model that needs the regime gives no verdict when nothing says it (docs/method.md §6.4),
 // and what would settle it. "" when the regime is known.
 std::string regime_unknown_reason(const RegimeChoice& regime, const char* model);
+// Why `model` has no rows in flight in `regime`, naming the option that gives them (--conc in
+// decode, --isl in prefill; docs/method.md §22.9).
+std::string rows_missing_reason(Regime regime, const char* model);
 
 // "missing: a, b" helper: appends `name` when `value` is absent.
 void require(const std::optional<double>& value, const char* name, std::string& missing);

@@ -100,9 +100,7 @@ bool moe_setup(const ModelInput& in, MoeSetup& s, WorkEstimate& work) {
     return false;
   }
   if (!in.rows) {
-    work.unmodeled_reason = fmt::format(
-        "MoE byte model needs rows in flight: no est_shape.{}.M and no workload.{} in env_report",
-        to_string(in.regime.regime), in.regime.regime == Regime::decode ? "conc" : "isl");
+    work.unmodeled_reason = rows_missing_reason(in.regime.regime, "MoE byte model");
     return false;
   }
   s.E = *cfg->experts;

@@ -31,11 +31,20 @@ std::string est_label(const RegimeChoice& regime) {
   return regime.known ? fmt::format("est_shape.{}", to_string(regime.regime)) : "the case's rows";
 }
 
+std::string rows_missing_reason(Regime regime, const char* model) {
+  const char* field = regime == Regime::decode ? "conc" : "isl";
+  return fmt::format(
+      "{} needs rows in flight: no est_shape.{}.M and no workload.{} (give --{}, or workload.{} "
+      "in the env report)",
+      model, to_string(regime), field, field, field);
+}
+
 std::string regime_unknown_reason(const RegimeChoice& regime, const char* model) {
   if (regime.known) return "";
   return fmt::format(
       "{} needs the regime, and nothing says it ({}): step annotations in the trace, a recorded "
-      "query length (max_seqlen_q), or operand shapes with workload.conc would settle it",
+      "query length (max_seqlen_q), operand shapes with workload.conc (--conc), or the regime "
+      "given with --regime would settle it",
       model, regime.why);
 }
 

@@ -134,6 +134,7 @@ void signature_regime(const HeadEntry& he, const TopnEntry& e, RegimeHints& hint
 RegimeHints hints_for(const HeadEntry& e, const TopnEntry& t, const EnvReport* env,
                       const ModelConfig* config) {
   RegimeHints hints;
+  if (env) hints.given = env->regime;
   if (e.launches) {
     hints.inferred = &*e.launches;
     if (env) hints.conc = env->workload.conc;
@@ -191,8 +192,22 @@ void regime_from_data(RegimeChoice& out, const TopnEntry& e, const TopnServing& 
         "unknown: no step annotations or per-regime data, no signature that says it{} "
         "(decode is never assumed)",
         hints.conc ? ", and no operand rows to weigh against workload.conc"
-                   : ", and no workload.conc to weigh the shapes' rows against");
+                   : ", and no workload.conc to weigh the shapes' rows against; --regime or "
+                     "--conc would settle it");
   }
+}
+
+// --regime over what the data picked (or could not pick), naming what it replaced.
+void give_regime(RegimeChoice& out, const RegimeHints& hints) {
+  if (!hints.given) return;
+  const std::string before =
+      out.known ? fmt::format("{}: {}", to_string(out.regime), out.why) : out.why;
+  const bool same = out.known && out.regime == *hints.given;
+  out.known = true;
+  out.regime = *hints.given;
+  out.shape_rows.reset();
+  out.why = same ? fmt::format("given (--regime), as the data say ({})", before)
+                 : fmt::format("given (--regime), over the data's {}", before);
 }
 
 // The per-launch time in the chosen regime and where it came from.
@@ -255,8 +270,12 @@ RegimeChoice pick_regime(const TopnEntry& e, const TopnServing& serving, const R
     out.regime = *one;
     out.why = fmt::format("runs only in {} ({})", to_string(*one),
                           e.served_regimes.empty() ? "phase" : "served_regimes");
+    if (hints.given && *hints.given != *one)
+      out.why += fmt::format("; --regime {} is not taken: the trace has no {} launch of it",
+                             to_string(*hints.given), to_string(*hints.given));
   } else {
     regime_from_data(out, e, serving, hints);
+    give_regime(out, hints);
   }
   regime_time(out, e, hints);
   regime_launches(out, e, serving, hints);

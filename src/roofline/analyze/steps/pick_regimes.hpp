@@ -42,6 +42,9 @@ struct RegimeHints {
   // docs/method.md §23.3), with the reading; unset when they say none or disagree.
   std::optional<Regime> signature_regime;
   std::string signature_why;
+  // --regime (docs/method.md §22.9): the e2e-critical regime of an entry that runs in both or
+  // neither, over what the launch data would pick.
+  std::optional<Regime> given;
 };
 // The entry's own per-regime fields first; else the profiler's step counts; else (docs/method.md
 // §6.4, `hints`) what its signatures say, then decode when the shapes' rows are at most 2 × conc;

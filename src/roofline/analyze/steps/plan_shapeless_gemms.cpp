@@ -323,7 +323,7 @@ std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel
           "no rows for the {} step: the Top-N measured none, no kernel beside these GEMMs counts "
           "them and the env report gives no workload (M is never assumed; step annotations with "
           "the batch, a norm or activation beside the GEMM that launches one block per row, or "
-          "workload.conc / workload.isl in env_report would settle it)",
+          "--conc / --isl (workload.conc / workload.isl) would settle it)",
           to_string(regime));
     return assigned;
   }

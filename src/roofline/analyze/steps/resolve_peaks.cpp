@@ -134,6 +134,7 @@ void peaks_from_section(ResolvedPeaks& out, const PeaksTable& table, const Peaks
   out.l2_bytes = match.l2_bytes;
   out.mall_bytes = match.mall_bytes;
   out.link = match.link;
+  out.part = match.name;
   out.section = fmt::format("{}:{} ({}{})", table.source_name, match.line, match.gfx,
                             match.product.empty() ? "" : ", product " + match.product);
   out.notes.push_back(fmt::format("peaks from {}", out.section));
@@ -205,15 +206,22 @@ std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_
   return it->second;
 }
 
+constexpr const char* k_no_arch =
+    "no arch: neither an env report (gfx, gpu_arch or compute_capability) nor the trace names the "
+    "GPU; give it with --product (e.g. --product mi300x, --product h100; `roofline peaks list` "
+    "lists the parts): peaks unknown, every headroom unknown";
+
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spelling,
                             const std::string& product_spelling, const DeviceProps& props,
-                            const std::string& device_name) {
+                            const std::string& device_name, bool pinned) {
   ResolvedPeaks out;
   out.gfx = normalize_arch(gfx_spelling);
   // A part none of its arch's rows describes (docs/method.md §22.2): not the section without
   // product either.
   bool no_row = false;
-  if (auto p = product_for(table, out.gfx, product_spelling, device_name, props, out.notes))
+  if (pinned)
+    out.product = product_spelling;
+  else if (auto p = product_for(table, out.gfx, product_spelling, device_name, props, out.notes))
     out.product = *p;
   else
     no_row = true;
@@ -221,7 +229,7 @@ ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spel
   out.lowest_ridge = lowest_ridges(table, out.gfx);
 
   if (out.gfx.empty()) {
-    out.notes.push_back("no gfx in env_report.json: peaks unknown, every headroom unknown");
+    out.notes.push_back(k_no_arch);
     return out;
   }
   const PeaksSection* match = nullptr;

@@ -46,6 +46,7 @@ struct ResolvedPeaks {
   bool compute_validated = false;
   bool hard_unknown = false;  // client RDNA4 without a product section: no numbers at all
   std::string section;        // "built-in peaks.md:31 (gfx950)" when from a table
+  std::string part;           // the section's `name` ("MI300X"), "" when none
   // When no section describes the part (L1): the peaks.md section to add, pre-filled with the
   // trace's arch, device name, CU/SM count and memory, its figures FILL (docs/method.md §5.4).
   std::string section_to_add;
@@ -54,10 +55,11 @@ struct ResolvedPeaks {
 // Matches the run's arch (gfx or sm_NN) and product against the table (product gating, RDNA4
 // hard unknown, derived bandwidth from device properties as the L1 fallback). On an NVIDIA arch
 // the product comes from `product_spelling` or, failing that, from `device_name` matched exactly
-// against the sections' device_names (docs/method.md §5.2).
+// against the sections' device_names (docs/method.md §5.2). `pinned`: `product_spelling` is the
+// section's product key as --product resolved it ("" = the section without product), used as is.
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
                             const std::string& product_spelling, const DeviceProps& props,
-                            const std::string& device_name = {});
+                            const std::string& device_name = {}, bool pinned = false);
 // The peaks.md section (a heading and a fenced yaml block) for a part no section describes
 // (docs/method.md §5.4), pre-filled with the trace's arch, device name, CU/SM count and memory;
 // every figure reads FILL for the user to replace with the datasheet's. Once filled it parses

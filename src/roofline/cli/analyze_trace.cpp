@@ -17,7 +17,7 @@ namespace analyze_trace_impl {  // named, not anonymous: unity batches share one
 
 namespace fs = std::filesystem;
 
-constexpr int k_exit_bad_trace = 1;  // as `roofline topn`: a trace it cannot read
+constexpr int k_exit_bad_trace = k_exit_usage;  // as `roofline topn`: a named trace it cannot read
 constexpr std::size_t k_topn_kernels = 25;
 
 // "run.pt.trace.json.gz" -> "run": the trace's name without the extensions traces carry.

@@ -293,8 +293,9 @@ CLI::App* add_topn_command(CLI::App& app, TopnArgs& args) {
       "  roofline topn trace.json.gz -o EVAL/profile/round_0/profile_topN.json\n"
       "  roofline topn trace.json.gz --capture capture_traces/ -o run/profile/round_1/\n"
       "(roofline analyze TRACE --config config.json builds the Top-N and analyses it in one.)\n"
-      "Exit codes: 0 written, 1 a trace is unreadable, truncated or not a supported format\n"
-      "(nothing written), 2 usage error, 3 the files could not be written.");
+      "Exit codes: 0 written; 2 usage error, including a trace that is empty, unreadable,\n"
+      "truncated, of another kind or of no supported format (nothing written); 3 the files could\n"
+      "not be written (a folder that does not exist yet is created).");
   return cmd;
 }
 
@@ -360,8 +361,8 @@ CLI::App* add_counters_command(CLI::App& app, CountersArgs& args) {
       "Examples:\n"
       "  roofline counters run_counter_collection.csv\n"
       "  roofline counters ncu_details.csv --format json\n"
-      "Exit codes: 0 every file usable, 1 a file was empty, unrecognised or had no usable "
-      "row, 2 usage error.");
+      "Exit codes: 0 every file usable; 2 usage error, including a file that is empty, "
+      "unrecognised or has no usable row (the other files are still summarised).");
   return cmd;
 }
 

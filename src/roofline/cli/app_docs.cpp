@@ -12,18 +12,24 @@ namespace {
 std::vector<DocItem> exit_status_docs() {
   return {
       {"0",
-       "Success: the artifacts were written, even when entries are degraded or have skill errors; "
-       "peaks check found the table sound; analyze was switched off by ANALYSIS_SKILL."},
+       "Written (every subcommand): the artifacts or output files were written, even when "
+       "entries are degraded or have skill errors; calc computed; counters: every file usable; "
+       "peaks check: the table is sound; analyze switched off by ANALYSIS_SKILL (L0, nothing "
+       "written)."},
       {"1",
-       "analyze --strict: something is degraded or a skill error occurred (the artifacts are "
-       "still written); peaks check: the table is not sound; compare: a --fail-on condition "
-       "holds; topn: a trace is unreadable, truncated or of no supported format (nothing "
-       "written); counters: a file is empty, unrecognised or has no usable row."},
+       "A check that was asked for failed, the outputs still written: analyze --strict when "
+       "something is degraded or a skill error occurred; compare --fail-on when its condition "
+       "holds; peaks check when the table is not sound. No other case exits 1."},
       {"2",
-       "Usage error: a bad option or option value, a round that does not exist (the message "
-       "lists those that do), or a file named on the command line that is missing, empty or of "
-       "another kind than its option reads (a config given as a trace, a Top-N as a config)."},
-      {"3", "The artifacts, or another output file, could not be written."},
+       "Usage error, nothing written (every subcommand): a bad option or option value; a round "
+       "that does not exist (the message lists those that do); a file named on the command line "
+       "that is missing, empty, unreadable, truncated, of no supported format or of another kind "
+       "than its option reads (a config given as a trace, a trace as a config, a Top-N as a "
+       "config); counters: a file with no usable row; calc: a part the peaks table lacks."},
+      {"3",
+       "Nothing could be written: an output folder or file that cannot be created or replaced "
+       "(a read-only folder, a path through a file). Never for a folder that does not exist yet: "
+       "-o and --out create it."},
   };
 }
 

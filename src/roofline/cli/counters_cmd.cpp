@@ -125,7 +125,9 @@ int run_counters(const CountersArgs& args) {
     print_counters_json(files, kernels, opts);
   else
     print_counters_text(files, kernels, opts);
-  return all_usable ? k_exit_ok : k_exit_strict;
+  // A file named on the command line with nothing usable in it is a usage error (docs/method.md
+  // §2.1's exit table); what the other files hold is still printed.
+  return all_usable ? k_exit_ok : k_exit_usage;
 }
 
 }  // namespace roofline::cli

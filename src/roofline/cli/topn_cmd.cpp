@@ -24,17 +24,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int k_exit_bad_input = 1;
-
 }  // namespace
 
 int run_topn(const TopnArgs& args) {
   const std::optional<TopnBuild> built = topn_from_traces(args.traces, args.captures, args.top);
   if (!built) {
+    // A trace named on the command line that cannot be read (empty, truncated, of another kind
+    // or of no supported format) is a usage error (docs/method.md §2.1's exit table).
     err_line("nothing written: fix or leave out the file(s) above");
-    // An empty file or a document of another kind named as a trace is a usage error.
-    const bool usage = std::any_of(args.traces.begin(), args.traces.end(), misnamed_trace);
-    return usage ? k_exit_usage : k_exit_bad_input;
+    return k_exit_usage;
   }
   const TopnDocument& doc = built->topn;
   std::error_code ec;

@@ -335,6 +335,19 @@ def unescaped_pipes(line):
     return sum(1 for i, c in enumerate(line) if c == "|" and (i == 0 or line[i - 1] != "\\"))
 
 
+def display_name_clashes(doc):
+    """Two head entries never read alike: every display_name of the artifact is distinct."""
+    seen, errors = {}, []
+    for i, e in enumerate(doc.get("entries") or []):
+        name = e.get("display_name") if isinstance(e, dict) else None
+        if name is None:
+            continue
+        if name in seen:
+            errors.append(f"/entries/{i}/display_name {name!r} is also /entries/{seen[name]}'s")
+        seen.setdefault(name, i)
+    return errors
+
+
 def check_md_tables(md):
     """Every row of a Markdown table has as many cells as its header row."""
     errors, header, lineno = [], None, 0
@@ -549,6 +562,7 @@ def main():
     if "profile_roofline.json" in produced:
         doc = load_ordered(produced["profile_roofline.json"].decode())
         errors += run_checks(doc, [c for c in checks if "file" not in c])
+        errors += display_name_clashes(doc)
         if opts.schema and opts.validator and (update or not same_as_committed(expected_dir, produced)):
             errors += schema_problems(opts.validator, opts.schema, produced["profile_roofline.json"])
 

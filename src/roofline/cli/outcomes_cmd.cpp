@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/steps/display_names.hpp"
 #include "roofline/cli/common.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/cli/round_args.hpp"
@@ -44,12 +45,16 @@ std::string run_model(const fs::path& dir, const std::string& baseline) {
 }
 
 std::string table(const std::vector<LedgerRecord>& records) {
-  std::string out = fmt::format("  {:<40} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", "kernel", "source",
+  std::string out = fmt::format("  {:<44} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", "kernel", "source",
                                 "speedup", "e2e %", "attain.", "verdict", "flags");
   for (const auto& r : records) {
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ",") + f;
-    out += fmt::format("  {:<40} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", kernel_one_line(r.kernel),
+    // The name a person reads (docs/method.md §16.6), not the raw one cut short.
+    const std::string shown = !r.predicted.display_name.empty()
+                                  ? r.predicted.display_name
+                                  : kernel_tag(r.predicted.short_name, "", r.kernel);
+    out += fmt::format("  {:<44} {:<9} {:>9} {:>8} {:>9} {:<13} {}\n", kernel_one_line(shown),
                        r.source, num(r.speedup(), "{:.3f}×"), num(r.e2e_delta_pct, "{:+.3f}"),
                        r.predicted.has_verdict() ? num(r.predicted.attainable_speedup, "{:.3f}×")
                                                  : std::string("—"),

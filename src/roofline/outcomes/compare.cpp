@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/analysis.hpp"
+#include "roofline/analyze/steps/display_names.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/pairing.hpp"
@@ -68,6 +69,7 @@ CompareRow prediction_row(const Prediction& p, MatchKind match) {
   CompareRow r;
   r.name = p.name;
   r.short_name = p.short_name;
+  r.display_name = !p.display_name.empty() ? p.display_name : kernel_tag(p.short_name, "", p.name);
   r.match = match;
   r.pct_a = p.pct_gpu_time;
   r.attainable_speedup_a = p.attainable_speedup;
@@ -130,6 +132,7 @@ CompareRow new_kernel_row(const TopnEntry& e, const TopnDocument& b, double bar,
   CompareRow r;
   r.name = e.name;
   r.short_name = e.short_name;
+  r.display_name = kernel_tag(e.short_name, e.demangled, e.name);
   r.name_b = e.name;
   r.match = MatchKind::none;
   r.pct_b = e.pct_gpu_time;

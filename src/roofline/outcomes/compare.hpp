@@ -22,6 +22,7 @@ inline constexpr double k_noise_e2e = 0.005;
 
 struct CompareRow {
   std::string name, short_name;       // as round A names the kernel (round B's for a `new` row)
+  std::string display_name;           // as a person reads it (docs/method.md §16.6)
   std::string name_b;                 // round B's name; "" when absent from B
   MatchKind match = MatchKind::none;  // how B was found (the artifact spells it with to_string)
   std::optional<double> pct_a, pct_b;

@@ -50,6 +50,7 @@ nlohmann::ordered_json comparison_json(const Comparison& c) {
     nlohmann::ordered_json row;
     row["name"] = r.name;
     row["short_name"] = r.short_name;
+    row["display_name"] = r.display_name;
     row["pct_a"] = json_number(r.pct_a);
     row["pct_b"] = json_number(r.pct_b);
     row["t_a_ms"] = json_number(r.t_a_ms);
@@ -96,14 +97,15 @@ std::string render_comparison_markdown(const Comparison& c) {
   md += "| kernel | pct A → B | t A → B | speedup | predicted attainable | status |\n";
   md += "|---|---|---|---|---|---|\n";
   for (const auto& r : c.rows) {
-    md += fmt::format("| {} | {} → {} | {} → {} | {} | {} | {} |\n", md_code(r.name, true, 80),
+    md += fmt::format("| {} | {} → {} | {} → {} | {} | {} | {} |\n", md_escape(r.display_name),
                       opt_fmt(r.pct_a, "{:.2f}"), opt_fmt(r.pct_b, "{:.2f}"), time_cell(r.t_a_ms),
                       time_cell(r.t_b_ms), opt_fmt(r.speedup, "{:.3f}×"), attainable_cell(r),
                       join(r.status, ", "));
   }
   md += "\n";
   for (const auto& r : c.rows) {
-    const std::string name = md_code(r.name, false, 120);
+    const std::string name =
+        fmt::format("{} ({})", md_escape(r.display_name), md_code(r.name, false, 120));
     if (has(r, "contradiction"))
       md += fmt::format(
           "**Contradiction:** {} ran {:.3f}× faster in round {}, beyond the predicted ceiling of "
@@ -144,12 +146,12 @@ std::string render_comparison_text(const Comparison& c) {
   using detail::pad;
   std::string out = fmt::format("roofline compare: round {} → round {}; predictions: {}\n",
                                 c.baseline_round, c.round, c.predictions_from);
-  out += fmt::format("  {} {} {} {} {} {}\n", pad("kernel", 36), pad("pct A → B", 15, true),
+  out += fmt::format("  {} {} {} {} {} {}\n", pad("kernel", 44), pad("pct A → B", 15, true),
                      pad("t A → B", 23, true), pad("speedup", 8, true), pad("attain.", 8, true),
                      "status");
   for (const auto& r : c.rows) {
     out +=
-        fmt::format("  {} {} {} {} {} {}\n", pad(clip(r.name, 36), 36),
+        fmt::format("  {} {} {} {} {} {}\n", pad(clip(r.display_name, 44), 44),
                     pad(opt_fmt(r.pct_a, "{:.2f}") + " → " + opt_fmt(r.pct_b, "{:.2f}"), 15, true),
                     pad(time_cell(r.t_a_ms) + " → " + time_cell(r.t_b_ms), 23, true),
                     pad(opt_fmt(r.speedup, "{:.3f}×"), 8, true), pad(attainable_cell(r), 8, true),

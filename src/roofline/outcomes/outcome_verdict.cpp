@@ -113,7 +113,9 @@ OutcomeJudgement judge_speedup(const Outcome& o, const Prediction& p, double s, 
         fmt::format("measured {:.3f}× beyond the predicted ceiling {:.3f}× (+{:g} %)", s,
                     *p.attainable_speedup, 100.0 * band));
   if (auto c = e2e_contradiction(o, p, j)) return *c;
-  j.verdict = s > 1.0 + band ? "confirmed" : s < 1.0 - band ? "regressed" : "within_noise";
+  // Only a predicted verdict can be confirmed: faster without one is an improvement, no more.
+  const char* faster = p.has_verdict() ? "confirmed" : "improved";
+  j.verdict = s > 1.0 + band ? faster : s < 1.0 - band ? "regressed" : "within_noise";
   return j;
 }
 

@@ -25,6 +25,8 @@ Prediction read_entry(FieldReader& f, const json& e, const std::string& path) {
   auto number = [&](const char* key) { return f.number(e, key, path + "." + key); };
   p.name = str("name");
   p.short_name = str("short_name");
+  if (const json* d = f.find(e, "display_name"); d && d->is_string())
+    p.display_name = d->get<std::string>();
   p.pct_gpu_time = number("pct_gpu_time");
   p.regime = str("regime");
   p.op_class = str("op_class");

@@ -16,6 +16,7 @@ namespace roofline::outcomes {
 // One analysed entry as the artifact records it (the fields compare and outcomes use).
 struct Prediction {
   std::string name, short_name;
+  std::string display_name;  // the artifact's display_name ("" in artifacts older than it)
   std::optional<double> pct_gpu_time;
   std::string regime, op_class, unit, bound_type, headroom_class, confidence, stage;
   std::optional<double> t_ms;  // one launch in `regime`

@@ -65,19 +65,131 @@ std::string macro_tile(std::string_view name) {
   return "";
 }
 
-// At most k_max_tag characters, cut at an '_' where one is near, with an ellipsis.
+// At most k_max_tag characters. A longer name keeps its head and its tail, each cut at an '_', with
+// an ellipsis between: the tail is what tells a library's or a compiler's kernels of one family
+// apart (Triton's `…_swiglu`, Inductor's `…_rsqrt_4`).
 std::string shorten(std::string s) {
   if (s.size() <= k_max_tag) return s;
-  std::size_t cut = s.rfind('_', k_max_tag - 1);
-  if (cut == std::string::npos || cut < k_max_tag / 2) cut = k_max_tag - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + "…";
+  constexpr std::size_t head_max = 22, tail_max = 13;
+  auto utf8_start = [&](std::size_t at) {
+    while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  std::size_t cut = s.rfind('_', head_max);
+  if (cut == std::string::npos || cut < head_max / 2) cut = head_max;
+  cut = utf8_start(cut);
+  std::size_t tail = s.find('_', s.size() - tail_max);
+  if (tail == std::string::npos || tail <= cut) tail = utf8_start(s.size() - tail_max);
+  return s.substr(0, cut) + "…" + s.substr(tail);
 }
 
 // A generic launch wrapper (CUTLASS's `cutlass::Kernel<Op>`, `Kernel2<Op>`, CUTLASS 3's
 // `device_kernel<Op>`): its name says nothing; the operator it wraps does.
+// Also ck_tile's `kentry<Arch, MinBlocks, Kernel>` and the SM guards vLLM and CUTLASS wrap a kernel
+// in (`enable_sm90_or_later<Op>`, `enable_sm120_only<Op>`).
 bool is_wrapper(std::string_view id) {
-  return id == "Kernel" || id == "Kernel2" || id == "device_kernel";
+  return id == "Kernel" || id == "Kernel2" || id == "device_kernel" || id == "kentry" ||
+         starts_with(id, "enable_sm");
+}
+
+// A demangled name's last identifier, the namespace or class before it and its template
+// arguments: `void gemvx::kernel<int, int, …>(…)` -> {"gemvx", "kernel", "int, int, …"}. The
+// return type (`std::enable_if<…>::type`) ends at the last space outside brackets.
+struct Parsed {
+  std::string_view qualifier, ident, args;
+};
+
+Parsed parse_demangled(std::string_view s) {
+  int depth = 0;
+  std::size_t start = 0, args_begin = std::string_view::npos, args_end = std::string_view::npos;
+  std::size_t end = s.size();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '<') {
+      if (depth++ == 0) args_begin = i + 1;
+    } else if (c == '>' && depth > 0 && !(i > 0 && s[i - 1] == '-')) {
+      if (--depth == 0) args_end = i;
+    } else if (depth == 0 && c == ' ') {
+      start = i + 1;
+      args_begin = args_end = std::string_view::npos;
+    } else if (depth == 0 && c == '(') {
+      if (s.substr(i, 21) == "(anonymous namespace)") {
+        i += 20;
+        continue;
+      }
+      end = i;
+      break;
+    }
+  }
+  Parsed out;
+  std::string_view name = s.substr(start, end - start);
+  if (args_begin != std::string_view::npos && args_end != std::string_view::npos &&
+      args_begin > start && args_end < end) {
+    out.args = s.substr(args_begin, args_end - args_begin);
+    name = s.substr(start, args_begin - 1 - start);
+  }
+  const auto ns = name.rfind("::");
+  out.ident = ns == std::string_view::npos ? name : name.substr(ns + 2);
+  if (ns != std::string_view::npos) {
+    const std::string_view outer = name.substr(0, ns);
+    const auto ns2 = outer.rfind("::");
+    out.qualifier = ns2 == std::string_view::npos ? outer : outer.substr(ns2 + 2);
+  }
+  return out;
+}
+
+bool is_scalar_type(std::string_view t) {
+  for (std::string_view w :
+       {"int", "unsigned", "long", "short", "char", "float", "double", "bool", "signed", "__half",
+        "__nv_", "half", "c10::", "cutlass::half", "cutlass::bfloat16", "true", "false"})
+    if (starts_with(t, w)) return true;
+  return false;
+}
+
+// The kernel a wrapper's template arguments name: the first argument that is a type, not a
+// number, a scalar type or an arch tag (ck_tile's `gfx950_t`).
+std::string_view operator_argument(std::string_view args) {
+  int depth = 0;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= args.size(); ++i) {
+    const char c = i < args.size() ? args[i] : ',';
+    if (c == '<' || c == '(' || c == '[') ++depth;
+    if (c == '>' || c == ')' || c == ']') --depth;
+    if (c != ',' || depth > 0) continue;
+    std::string_view arg = args.substr(begin, i - begin);
+    begin = i + 1;
+    while (!arg.empty() && arg.front() == ' ') arg.remove_prefix(1);
+    while (!arg.empty() && arg.back() == ' ') arg.remove_suffix(1);
+    if (arg.empty() ||
+        !(std::isalpha(static_cast<unsigned char>(arg.front())) || arg.front() == '_'))
+      continue;
+    if (is_scalar_type(arg)) continue;
+    const std::string_view id = parse_demangled(arg).ident;
+    if (starts_with(id, "gfx") && id.size() > 2 && id.substr(id.size() - 2) == "_t") continue;
+    return arg;
+  }
+  return {};
+}
+
+// The tag a demangled name gives by its library's grammar: a wrapper by what it wraps (nested
+// wrappers too: `device_kernel<enable_sm90_or_later<GemmUniversal<…>>>` -> "GemmUniversal"), a
+// kernel called just `kernel` by its namespace (cuBLAS's `gemvx::kernel<…>` -> "gemvx").
+std::string demangled_tag(std::string_view s) {
+  for (int hop = 0; hop < 6; ++hop) {
+    const Parsed p = parse_demangled(s);
+    if (p.ident.empty()) return "";
+    if (is_wrapper(p.ident)) {
+      const std::string_view op = operator_argument(p.args);
+      if (!op.empty()) {
+        s = op;
+        continue;
+      }
+    }
+    if (is_wrapper(p.ident)) return "";  // its argument not written out: the mangled name may say
+    if (p.ident == "kernel" && !p.qualifier.empty()) return std::string(p.qualifier);
+    return std::string(p.ident);
+  }
+  return "";
 }
 
 // The identifier of a wrapper's first template argument: from the demangled name
@@ -139,11 +251,13 @@ std::string kernel_tag(const std::string& short_name, const std::string& demangl
   if (display_names_impl::contains(base, "(") || display_names_impl::contains(base, "<") ||
       display_names_impl::contains(base, "::"))
     if (std::string id = display_names_impl::identifier(base); !id.empty()) base = id;
-  if (display_names_impl::is_wrapper(base))
-    if (std::string op =
-            display_names_impl::wrapped_operator(demangled.empty() ? name : demangled, name, base);
-        !op.empty())
-      base = op;
+  if (display_names_impl::is_wrapper(base) || base == "kernel") {
+    std::string_view readable = demangled;
+    if (readable.empty() && !display_names_impl::starts_with(name, "_Z")) readable = name;
+    std::string op = readable.empty() ? "" : display_names_impl::demangled_tag(readable);
+    if (op.empty() || op == base) op = display_names_impl::wrapped_operator(readable, name, base);
+    if (!op.empty()) base = op;
+  }
   return display_names_impl::shorten(base);
 }
 

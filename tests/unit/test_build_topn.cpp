@@ -281,7 +281,7 @@ TEST_CASE("build_topn: classification, backend, editable and hint from the famil
   check("Memcpy DtoD (Device -> Device)", "memory", "runtime", false);
   check("fused_moe_kernel", "triton", "triton", true);
   check("Cijk_Alik_Bljk_BBS_BH_MT64x16x256", "library_gemm", "hipblaslt", false);
-  check("void vllm::act_and_mul_kernel<c10::BFloat16>(int)", "elementwise_overhead", "vllm", false);
+  check("void vllm::act_and_mul_kernel<c10::BFloat16>(int)", "elementwise_overhead", "vllm", true);
   check("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "other", "nccl", false);
   check("my_mystery_kernel", "other", "unknown", std::nullopt);
 }
@@ -305,6 +305,11 @@ TEST_CASE("build_topn: the serving families' backends by the token rule, longest
       {"ncclDevKernel_AllGather_RING_LL(int)", "nccl"},
       {"_matmul_ogs_NNT_bf16xbf16xmxfp4_128x128x128x1_swiglu", "triton_kernels"},
       {"void fbgemm_gpu::embedding_forward_split_kernel<float>(int)", "unknown"},
+      {"void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>("
+       "int)",
+       "cublas"},
+      {"void tensorrt_llm::kernels::cutlass_kernels::fused_moe::run_global<int>(int)", "cutlass"},
+      {"void paged_attention_ll4mi_QKV_mfma16_kernel<int>(int)", "vllm"},
   };
   double us = 100;
   for (const auto& [name, backend] : want) p.kernels.push_back(kernel(name, 1, us--));
@@ -315,6 +320,11 @@ TEST_CASE("build_topn: the serving families' backends by the token rule, longest
   }
   CHECK(entry(d, want[0].first).classification == "library_attn");
   CHECK(entry(d, want[3].first).classification == "library_gemm");
+  // Editability by the library that launches the kernel: cuBLAS's own CUTLASS kernels are closed,
+  // a CUTLASS MoE the framework compiles and vLLM's custom ops are open.
+  CHECK(entry(d, want[12].first).editable == false);
+  CHECK(entry(d, want[13].first).editable == true);
+  CHECK(entry(d, want[14].first).editable == true);
 }
 
 TEST_CASE("build_topn: step annotations give the per-regime fields and the serving block",

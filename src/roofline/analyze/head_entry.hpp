@@ -42,6 +42,7 @@ struct HeadEntry {
   double pct_gpu_time = 0.0;
   std::optional<double> serving_weighted_pct;  // copied from the Top-N when it has one
   std::optional<bool> editable;
+  std::string backend;  // who builds the kernel (data/kernel_backends.tsv), "" when unknown
   HeadShare share;  // what the expected gain and ranking_by_pct weigh the entry with
   std::string
       ranking_name;  // the name, suffixed #rank on a duplicate: rankings, report, degraded[]

@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include <map>
+
 #include <fmt/format.h>
 
 #include "roofline/analyze/head_entry.hpp"
@@ -277,6 +279,45 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopnDocument& topn
   return out;
 }
 
+// Whose code the kernel is, by the library that launched it (data/kernel_backends.tsv): the
+// project to change it in, or the closed library whose host-side levers are all there is.
+std::string editability(bool editable, const std::string& backend) {
+  static const std::map<std::string, std::string, std::less<>> k_projects{
+      {"vllm", "vLLM (csrc custom op)"},
+      {"sglang", "SGLang (sgl-kernel)"},
+      {"flash-attn", "FlashAttention"},
+      {"flashinfer", "FlashInfer"},
+      {"triton", "Triton, in the serving stack's Python"},
+      {"triton_kernels", "triton_kernels (Triton)"},
+      {"torch-inductor", "the torch.compile graph (Inductor-generated Triton)"},
+      {"composable_kernel", "Composable Kernel, as the project builds it"},
+      {"cutlass", "CUTLASS, as the framework builds it"},
+      {"aiter", "aiter"},
+      {"cublas", "cuBLAS"},
+      {"cublaslt", "cuBLASLt"},
+      {"hipblaslt", "hipBLASLt (Tensile)"},
+      {"rocblas", "rocBLAS (Tensile)"},
+      {"cudnn", "cuDNN"},
+      {"miopen", "MIOpen"},
+      {"nccl", "NCCL"},
+      {"rccl", "RCCL"},
+      {"tensorrt-llm", "TensorRT-LLM's precompiled kernels"},
+      {"pytorch", "PyTorch's native kernels"},
+      {"runtime", "the CUDA/HIP runtime"}};
+  const auto it = k_projects.find(backend);
+  const std::string who = it != k_projects.end() ? it->second : backend;
+  if (editable)  // named only where the family table or the Top-N says whose source it is
+    return who.empty() || who == "unknown"
+               ? std::string()
+               : fmt::format("; editable: open source in {} (change the kernel and rebuild, or "
+                             "tune its launch)",
+                             who);
+  return fmt::format(
+      "; not editable ({}: a precompiled library or hand assembly): host-side levers only — "
+      "dispatch choice, tuning DB, backend swap",
+      who.empty() ? "its library" : who);
+}
+
 }  // namespace
 
 Advice advise(const HeadEntry& e, const TopnDocument& topn, const ResolvedPeaks& peaks) {
@@ -292,10 +333,7 @@ Advice advise(const HeadEntry& e, const TopnDocument& topn, const ResolvedPeaks&
   } else {
     a.route = base;
   }
-  if (e.editable && !*e.editable)
-    a.route +=
-        "; not editable (precompiled library or hand assembly): host-side levers only — dispatch "
-        "choice, tuning DB, backend swap";
+  if (e.editable) a.route += editability(*e.editable, e.backend);
   if (e.verdict.headroom == Headroom::saturated) a.levers = levers_for(e, topn, peaks, a.partners);
   return a;
 }

@@ -14,6 +14,8 @@
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/inputs/kernel_backends.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze {
 
@@ -23,6 +25,18 @@ double head_key_pct(const TopnEntry& e, HeadKey key) {
 }
 
 namespace {
+
+// Whether the kernel can be edited, and whose it is: the shipped family table's row for its name
+// (the library that launches it, docs/method.md §14), else what the Top-N says.
+void launching_library(const TopnEntry& e, HeadEntry& h) {
+  const auto& rules = builtin_kernel_backends_rules();
+  const BackendRule* row =
+      longest_match(rules.data(), rules.data() + rules.size(),
+                    {e.demangled.empty() ? e.name : e.demangled, e.short_name},
+                    [](const BackendRule& r) { return r.editable.has_value(); });
+  h.editable = row ? row->editable : e.editable;
+  h.backend = row ? row->backend : e.backend_guess;
+}
 
 // A head entry as step 1 leaves it: the fields it copies verbatim from its Top-N record, and the
 // share the head key gave it.
@@ -39,7 +53,7 @@ HeadEntry head_entry(const TopnEntry& e, std::size_t position, const HeadShare& 
   h.pct_gpu_time_raw = e.pct_gpu_time_raw;
   h.pct_gpu_time = e.pct_gpu_time;
   h.serving_weighted_pct = e.serving_weighted_pct;
-  h.editable = e.editable;
+  launching_library(e, h);
   h.share = share;
   return h;
 }

@@ -535,9 +535,10 @@ TEST_CASE("op table: an integer argument leaves two readings of an Inductor kern
 }
 
 TEST_CASE(
-    "op table: two readings beyond the band give no verdict, both listed; the split-KV "
-    "reduction of an attention op is not the op's whole formula",
-    "[op_table][model]") {
+    "op table: two readings beyond the band: the first taken, the other a reading of its band "
+    "(docs/method.md §10.8); the split-KV reduction of an attention op is not the op's whole "
+    "formula",
+    "[op_table][model][band]") {
   const ModelConfig config;
   const ResolvedPeaks peaks = roofline::test::gfx950_peaks();
   const ModelContext ctx{nullptr, &config, "", &peaks};
@@ -553,15 +554,29 @@ TEST_CASE(
       R"(["", "", "", "", "", "65536"])");
   const auto w = roofline::analyze::detail::model_from_op_table(rope, regime, ew, ctx, note);
   REQUIRE(w);
-  CHECK_FALSE(w->modeled);
-  CHECK(w->withheld);
-  CHECK(w->unmodeled_reason.find("two readings of 'triton_poi_fused_cat_clone_1' differ by more "
-                                 "than the 15 % band") != std::string::npos);
-  CHECK(w->unmodeled_reason.find("every argument moved whole: 2.46 MB") != std::string::npos);
-  CHECK(w->unmodeled_reason.find("a table gathered by the integer argument [16]: 364.67 kB") !=
-        std::string::npos);
-  REQUIRE(w->bytes_lower_bound);
-  CHECK(*w->bytes_lower_bound == rel(364672.0));
+  CHECK(w->modeled);
+  CHECK_FALSE(w->withheld);
+  CHECK(w->readings_decide);
+  const double others = (16.0 * 6144 + 16 * 32 * 128 + 16 * 8 * 128) * 2 + 16 * 8;
+  REQUIRE(w->candidates.size() == 1);
+  CHECK(w->candidates[0].bytes == rel(others + 8192.0 * 128 * 2));  // every argument moved whole
+  REQUIRE(w->readings.size() == 1);
+  CHECK(w->readings[0].key == "other_reading");
+  CHECK(w->readings[0].bytes == rel(364672.0));  // the table gathered by the positions
+  CHECK(w->readings[0].bytes == rel(others + 16.0 * 128 * 2));
+  CHECK(joined(w->notes).find("two readings of 'triton_poi_fused_cat_clone_1' differ by more "
+                              "than the 15 % band") != std::string::npos);
+  CHECK(joined(w->notes).find("every argument moved whole: 2.46 MB") != std::string::npos);
+  // A time only the smaller reading fits (8 TB/s · 0.1 µs = 800 kB): the measurement refutes the
+  // first, the gathered table is taken and there is no band.
+  RegimeChoice quick = regime;
+  quick.t_ms = 0.0001;
+  const auto q = roofline::analyze::detail::model_from_op_table(rope, quick, ew, ctx, note);
+  REQUIRE(q);
+  CHECK(q->modeled);
+  CHECK(q->readings.empty());
+  CHECK(q->candidates[0].bytes == rel(364672.0));
+  CHECK(joined(q->notes).find("the measured time refutes the first") != std::string::npos);
   // the index reaches every row of the largest tensor: both readings agree, the first stands and
   // the other is named
   const auto ok = roofline::analyze::detail::model_from_op_table(
@@ -573,6 +588,8 @@ TEST_CASE(
   CHECK(ok->modeled);
   CHECK_FALSE(ok->withheld);
   CHECK(joined(ok->notes).find("agree within the 15 % band") != std::string::npos);
+  CHECK_FALSE(ok->readings_decide);
+  CHECK(ok->readings.size() == 1);  // within the band: still a reading of its band
 
   // flash-attention's split-KV combine kernel under the decode op: 16 query tokens, 32 heads of
   // 128, 8 assumed splits of fp32 partials + LSE, the bf16 output

@@ -63,6 +63,21 @@ std::string table(const std::vector<LedgerRecord>& records) {
   return out;
 }
 
+// docs/method.md §10.8: how often a measured speedup exceeded its band, in this run and over
+// every record the ledger holds, beside today's contradictions.
+std::string band_misses_text(const std::vector<LedgerRecord>& records, const fs::path& ledger,
+                             const std::string& display) {
+  const BandMisses run = count_band_misses(records, k_noise_isolated);
+  const LedgerRead all = read_ledger(ledger, display);
+  const BandMisses over = count_band_misses(all.records, k_noise_isolated);
+  return fmt::format(
+      "  band misses (a measured speedup above its band's high end + {:g} %, docs/method.md "
+      "§10.8): {} of {} in this run ({} contradiction(s)); {} of {} over the ledger's {} "
+      "record(s) ({} contradiction(s))\n",
+      100.0 * k_noise_isolated, run.missed, run.measured, run.contradictions, over.missed,
+      over.measured, all.records.size(), over.contradictions);
+}
+
 }  // namespace
 
 int run_outcomes(const OutcomesArgs& args) {
@@ -119,6 +134,7 @@ int run_outcomes(const OutcomesArgs& args) {
         u.merge.problems.empty()
             ? ""
             : fmt::format(", {} problem line(s) kept (see stderr)", u.merge.problems.size()));
+    out += band_misses_text(records, ledger, display);
     std::fwrite(out.data(), 1, out.size(), stdout);
   }
   return k_exit_ok;

@@ -67,6 +67,12 @@ void read_record_prediction(FieldReader& f, const nlohmann::json& p, LedgerRecor
   q.suspect = f.boolean(p, "suspect", "predicted.suspect").value_or(false);
   q.pct_gpu_time = f.number(p, "pct_gpu_time", "predicted.pct_gpu_time");
   q.t_ms = f.number(p, "t_ms", "predicted.t_ms");
+  if (const auto it = p.find("attainable_speedup_band"); it != p.end() && it->is_array() &&
+                                                         it->size() == 2 && (*it)[0].is_number() &&
+                                                         (*it)[1].is_number()) {
+    q.band_speedup_lo = (*it)[0].get<double>();
+    q.band_speedup_hi = (*it)[1].get<double>();
+  }
   if (const auto ceiling = f.string(p, "ceiling", "predicted.ceiling")) {
     if (auto kind = parse_ceiling(*ceiling))
       q.ceiling = *kind;
@@ -195,6 +201,9 @@ ojson ledger_record_json(const LedgerRecord& r) {
                       {"pct_gpu_time", json_number(p.pct_gpu_time)},
                       {"t_ms", json_number(p.t_ms)},
                       {"ceiling", to_string(p.ceiling)}};
+    if (p.band_speedup_lo && p.band_speedup_hi)  // docs/method.md §10.8
+      j["predicted"]["attainable_speedup_band"] = {json_number(p.band_speedup_lo),
+                                                   json_number(p.band_speedup_hi)};
   } else {
     j["predicted"] = nullptr;
   }

@@ -141,4 +141,19 @@ OutcomeJudgement judge_outcome(const Outcome& o, const Prediction* p, double ban
   return judge_speedup(o, *p, s, band, std::move(j));
 }
 
+BandMisses count_band_misses(const std::vector<LedgerRecord>& records, double noise) {
+  BandMisses m;
+  for (const LedgerRecord& r : records) {
+    const std::optional<double> s = r.speedup();
+    const std::optional<double> hi = r.predicted.band_high();
+    if (!r.predicted_present || !r.predicted.has_verdict() || !s || !(*s > 0) || !hi ||
+        r.verdict == "undefined")
+      continue;
+    ++m.measured;
+    if (*s > *hi * (1.0 + noise)) ++m.missed;
+    if (r.verdict == "contradiction") ++m.contradictions;
+  }
+  return m;
+}
+
 }  // namespace roofline::outcomes

@@ -122,4 +122,13 @@ std::vector<LedgerRecord> build_ledger_records(
     const std::map<std::string, RoundPredictions>& rounds, const OutcomeRun& run, double band,
     std::vector<std::string>& notes);
 
+// docs/method.md §10.8, §17.2: attainable speedup is a ceiling, so a measured speedup below the
+// band is expected; one above its high end (beyond the noise band `noise`) is a miss. Counted
+// over the records with a predicted verdict and a measured speedup, beside today's
+// contradictions among them.
+struct BandMisses {
+  std::size_t measured = 0, missed = 0, contradictions = 0;
+};
+BandMisses count_band_misses(const std::vector<LedgerRecord>& records, double noise);
+
 }  // namespace roofline::outcomes

@@ -52,10 +52,22 @@ Prediction read_entry(FieldReader& f, const json& e, const std::string& path) {
   }
   if (const json* mvm = f.object(e, "measured_vs_model", path + ".measured_vs_model"))
     p.measured_vs_model_bytes = f.number(*mvm, "bytes", path + ".measured_vs_model.bytes");
+  if (const json* band = f.object(e, "band", path + ".band")) {
+    const auto it = band->find("attainable_speedup");
+    if (it != band->end() && it->is_array() && it->size() == 2 && (*it)[0].is_number() &&
+        (*it)[1].is_number()) {
+      p.band_speedup_lo = (*it)[0].get<double>();
+      p.band_speedup_hi = (*it)[1].get<double>();
+    }
+  }
   return p;
 }
 
 }  // namespace
+
+std::optional<double> Prediction::band_high() const {
+  return band_speedup_hi ? band_speedup_hi : attainable_speedup;
+}
 
 bool Prediction::has_verdict() const {
   return headroom_class == "saturated" || headroom_class == "moderate" ||

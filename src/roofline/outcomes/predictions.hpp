@@ -27,11 +27,15 @@ struct Prediction {
   // when the artifact does not write one (no measured figure anywhere).
   CeilingKind ceiling = CeilingKind::datasheet;
   std::optional<double> measured_vs_model_bytes;  // stage C: measured_vs_model.bytes, when written
+  // docs/method.md §10.8: the band of the attainable speedup, when the entry writes one.
+  std::optional<double> band_speedup_lo, band_speedup_hi;
   // A verdict was given: headroom_class is saturated, moderate or underperforming.
   bool has_verdict() const;
   // Launches per logical unit, read from `unit` ("2 launches = one MoE layer" -> 2); 1 when the
   // text gives no count.
   double unit_launches() const;
+  // The high end of the attainable speedup's band: the band's, else the point (a one-point band).
+  std::optional<double> band_high() const;
 };
 
 struct RoundPredictions {

@@ -125,6 +125,39 @@ ordered_json byte_candidates_json(const WorkEstimate& w) {
   return candidates;
 }
 
+ordered_json interval_json(const std::optional<Interval>& i) {
+  if (!i) return nullptr;
+  return ordered_json::array({json_number(i->lo), json_number(i->hi)});
+}
+
+// docs/method.md §10.8: the readings the evidence allows, each judged, and what holds across them.
+ordered_json band_json(const Band& b) {
+  ordered_json readings = ordered_json::array();
+  for (const ReadingVerdict& r : b.readings)
+    readings.push_back(ordered_json{{"label", r.reading.label},
+                                    {"source", r.reading.key},
+                                    {"why", r.reading.why},
+                                    {"taken", r.taken},
+                                    {"bytes", json_number(r.reading.bytes)},
+                                    {"flops", json_number(r.reading.flops)},
+                                    {"feasible", r.feasible},
+                                    {"roofline_pct", json_number(r.roofline_pct)},
+                                    {"attainable_speedup", json_number(r.attainable_speedup)},
+                                    {"expected_e2e_gain_pct", json_number(r.expected_e2e_gain_pct)},
+                                    {"headroom_class", to_string(r.headroom)}});
+  ordered_json classes = ordered_json::array();
+  for (Headroom h : b.classes) classes.push_back(to_string(h));
+  ordered_json j{{"kind", to_string(b.kind)},
+                 {"readings", std::move(readings)},
+                 {"roofline_pct", interval_json(b.roofline_pct)},
+                 {"attainable_speedup", interval_json(b.attainable_speedup)},
+                 {"expected_e2e_gain_pct", interval_json(b.expected_e2e_gain_pct)},
+                 {"classes", std::move(classes)},
+                 {"withheld", b.withheld}};
+  if (!b.settle.empty()) j["settle"] = b.settle;
+  return j;
+}
+
 // Fields added since docs/method.md §16, in its order, each only when it applies.
 void add_later_entry_fields(const HeadEntry& e, ordered_json& j) {
   const WorkEstimate& w = e.work;
@@ -143,6 +176,7 @@ void add_later_entry_fields(const HeadEntry& e, ordered_json& j) {
   if (!v.target_eff_source.empty()) j["target_eff_source"] = v.target_eff_source;
   if (e.serving_weighted_pct) j["serving_weighted_pct"] = json_number(e.serving_weighted_pct);
   if (!w.signatures.empty()) add_signatures(w, v, j);
+  if (v.band.readings.size() > 1) j["band"] = band_json(v.band);
 }
 
 }  // namespace
@@ -222,6 +256,7 @@ ordered_json artifact_json(const Analysis& a) {
   };
   j["ranking_by_pct"] = names(a.rankings.by_pct);
   j["ranking_by_expected_gain"] = names(a.rankings.by_expected_gain);
+  j["ranking_by_sure_gain"] = names(a.rankings.by_sure_gain);
   ordered_json degraded = ordered_json::array();
   ordered_json skill_errors = ordered_json::array();
   for (const Diagnostic& d : a.diagnostics) {

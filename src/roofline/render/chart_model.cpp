@@ -83,6 +83,20 @@ void set_memory_roof(Model& m, const ResolvedPeaks& peaks) {
   m.any_measured = m.datasheet_bw_bytes_s.has_value();
 }
 
+// docs/method.md §10.8: where the band's feasible readings sit, its lowest and highest AI.
+std::vector<Point::End> band_ends(const HeadEntry& e) {
+  const double t_s = e.work.t_unit_ms / 1000.0;
+  std::vector<Point::End> ends;
+  if (e.verdict.band.readings.size() < 2 || !positive(t_s)) return ends;
+  for (const auto& r : e.verdict.band.readings)
+    if (r.feasible && positive(r.reading.bytes) && positive(r.reading.flops))
+      ends.push_back({r.reading.flops / r.reading.bytes, r.reading.flops / t_s});
+  if (ends.size() < 2) return {};
+  std::sort(ends.begin(), ends.end(),
+            [](const Point::End& a, const Point::End& b) { return a.ai < b.ai; });
+  return {ends.front(), ends.back()};
+}
+
 // Each entry as a point, or off the chart with the reason.
 void place_entries(Model& m, const Analysis& a) {
   for (const auto& e : a.entries) {
@@ -91,9 +105,10 @@ void place_entries(Model& m, const Analysis& a) {
       m.off_chart.push_back({shown_name(e), "no memory peak for this part"});
       continue;
     }
-    if (auto p = place(e, why))
+    if (auto p = place(e, why)) {
+      if (!p->at_bound) p->band = band_ends(e);
       m.points.push_back(*p);
-    else
+    } else
       m.off_chart.push_back({shown_name(e), why});
   }
 }
@@ -150,7 +165,10 @@ void fit_axes(Model& m) {
     y_hi = any ? std::max(y_hi, y) : y;
     any = true;
   };
-  for (const auto& p : m.points) take(p.ai, p.flops_s);
+  for (const auto& p : m.points) {
+    take(p.ai, p.flops_s);
+    for (const Point::End& b : p.band) take(b.ai, b.flops_s);
+  }
   for (const auto& r : m.roofs) {
     take(r.ridge, r.peak_flops_s);
     if (r.datasheet_flops_s) take(r.ridge, *r.datasheet_flops_s);
@@ -168,7 +186,11 @@ void fit_axes(Model& m) {
 void keep_points_inside(Model& m) {
   const LogScale xs{m.x.lo_exp, m.x.hi_exp, 0, 1}, ys{m.y.lo_exp, m.y.hi_exp, 0, 1};
   std::vector<Point> inside;
-  for (const auto& p : m.points) {
+  for (auto p : m.points) {
+    if (std::any_of(p.band.begin(), p.band.end(), [&](const Point::End& b) {
+          return !xs.contains(b.ai) || !ys.contains(b.flops_s);
+        }))
+      p.band.clear();
     if (xs.contains(p.ai) && ys.contains(p.flops_s))
       inside.push_back(p);
     else

@@ -18,6 +18,12 @@ struct Point {
   double ai = 0.0;        // FLOP/byte where the point is drawn
   double flops_s = 0.0;   // achieved FLOP/s where the point is drawn
   bool at_bound = false;  // suspect: drawn at the bound the measurement allows
+  // docs/method.md §10.8: the band's ends, where its feasible readings sit (lowest AI first);
+  // empty when the band is one point.
+  struct End {
+    double ai = 0.0, flops_s = 0.0;
+  };
+  std::vector<End> band;
 };
 
 struct Roof {

@@ -169,4 +169,29 @@ const std::string& shown_name(const HeadEntry& e) {
   return e.display_name.empty() ? e.ranking_name : e.display_name;
 }
 
+bool band_shown(const Verdict& v) {
+  const Band& b = v.band;
+  return (b.kind == BandKind::holds || b.kind == BandKind::spans) && b.expected_e2e_gain_pct &&
+         b.roofline_pct && b.roofline_pct->lo < b.roofline_pct->hi;
+}
+
+std::string band_gain_text(const Verdict& v) {
+  const Interval& g = *v.band.expected_e2e_gain_pct;
+  return fmt::format("+{:.2f} to +{:.2f}%", g.lo, g.hi);
+}
+
+std::string band_line(const Verdict& v) {
+  const Band& b = v.band;
+  std::string classes;
+  for (std::size_t i = 0; i < b.classes.size(); ++i)
+    classes += fmt::format("{}{}", i == 0 ? "" : " and ", to_string(b.classes[i]));
+  return fmt::format(
+      "band over {} readings: roofline {} to {}, attainable {:.2f}× to {:.2f}×, gain {}; {}",
+      b.readings.size(), format_pct(b.roofline_pct->lo), format_pct(b.roofline_pct->hi),
+      b.attainable_speedup->lo, b.attainable_speedup->hi, band_gain_text(v),
+      b.kind == BandKind::holds ? fmt::format("{} across the band", classes)
+                                : fmt::format("spans {}{} — to settle it: {}", classes,
+                                              b.withheld ? " (no verdict)" : "", b.settle));
+}
+
 }  // namespace roofline::render

@@ -26,4 +26,11 @@ const std::string& shown_name(const HeadEntry& e);
 // the run has no peaks. `markdown` puts the command in a code span and escapes the source.
 std::string ceilings_sentence(const ResolvedPeaks& peaks, bool markdown);
 
+// docs/method.md §10.8: whether an entry's band is wider than a point (two or more readings with
+// a verdict), the gain band as "+3.10 to +7.40%", and the band in one line: the intervals, then
+// the class that holds across it or the classes it spans and what would settle them.
+bool band_shown(const Verdict& v);
+std::string band_gain_text(const Verdict& v);
+std::string band_line(const Verdict& v);
+
 }  // namespace roofline::render

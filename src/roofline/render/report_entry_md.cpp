@@ -135,6 +135,7 @@ void entry_verdict_md(std::string& out, const HeadEntry& e) {
                            ? fmt::format(", raw roofline {} (display {})",
                                          format_pct(v.roofline_pct_raw), format_pct(v.roofline_pct))
                            : "");
+  if (band_shown(v)) out += fmt::format("- **Band (docs/method.md §10.8):** {}\n", band_line(v));
   if (v.bytes_upper_bound)
     out += fmt::format("- **Measurement implies:** at most {} per unit{}\n",
                        format_bytes(*v.bytes_upper_bound, Digits::brief),

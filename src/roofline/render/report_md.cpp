@@ -134,15 +134,16 @@ void summary(std::string& out, const Analysis& a) {
       "e2e gain |\n";
   out += "|---|--:|---|--:|--:|--:|---|---|--:|--:|\n";
   for (const auto& e : a.entries) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                       md_code(shown_name(e), true), pct_text(e), to_string(e.cls.op_class),
-                       e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
-                       e.work.modeled ? format_bytes(e.work.bytes, Digits::brief)
-                       : e.work.bytes_lower_bound
-                           ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
-                           : std::string("—"),
-                       roof_pct_shown(e.verdict), to_string(e.verdict.bound), headroom_text(e),
-                       speedup_text(e), gain_text(e));
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", md_code(shown_name(e), true),
+        pct_text(e), to_string(e.cls.op_class),
+        e.work.t_unit_ms > 0 ? format_time_ms(e.work.t_unit_ms) : "—",
+        e.work.modeled             ? format_bytes(e.work.bytes, Digits::brief)
+        : e.work.bytes_lower_bound ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
+                                   : std::string("—"),
+        roof_pct_shown(e.verdict), to_string(e.verdict.bound), headroom_text(e), speedup_text(e),
+        band_shown(e.verdict) ? fmt::format("{} ({})", gain_text(e), band_gain_text(e.verdict))
+                              : gain_text(e));
     signature_rows(out, e);
   }
   out += "\n";
@@ -177,6 +178,24 @@ std::string moves_sentence(const Analysis& a) {
     s += fmt::format("{}{} (no verdict: ranked after every entry that has one)",
                      moves.empty() ? "" : "; ", join(no_verdict));
   return s + ".";
+}
+
+// docs/method.md §10.8: the order by the sure gain (each band's low end), when a band is shown.
+void sure_gain_order(std::string& out, const Analysis& a) {
+  if (std::none_of(a.entries.begin(), a.entries.end(),
+                   [](const HeadEntry& e) { return band_shown(e.verdict); }))
+    return;
+  out += "**By the sure gain** (the low end of each gain band, docs/method.md §10.8): ";
+  std::size_t n = 0;
+  for (std::size_t i : a.rankings.by_sure_gain) {
+    const HeadEntry& e = a.entries[i];
+    if (e.verdict.headroom == Headroom::unknown) continue;
+    out += fmt::format("{}{}. {} (+{:.2f}%{})", n == 0 ? "" : ", ", n + 1,
+                       md_code(shown_name(e), false, 80), sure_gain_pct(e.verdict),
+                       band_shown(e.verdict) ? ", band " + band_gain_text(e.verdict) : "");
+    ++n;
+  }
+  out += ".\n\n";
 }
 
 void rankings(std::string& out, const Analysis& a) {
@@ -227,6 +246,7 @@ void rankings(std::string& out, const Analysis& a) {
             : "");
   }
   out += moves_sentence(a) + "\n\n";
+  sure_gain_order(out, a);
 }
 
 void chart_section(std::string& out, const Analysis& a) {

@@ -52,6 +52,16 @@ void draw_markers(Canvas& c, const std::vector<chart::LabelRequest>& requests) {
     w.text("title", {},
            fmt::format("{}\n{:g}% of GPU time · AI {:.3g} FLOP/B · {:.3g} FLOP/s · {}", e.name,
                        e.pct_gpu_time, p.ai, p.flops_s, point_caption(p)));
+    if (p.band.size() == 2)  // docs/method.md §10.8: the band, between its readings' points
+      w.leaf("line", {{"x1", num(c.xs(p.band[0].ai))},
+                      {"y1", num(c.ys(p.band[0].flops_s))},
+                      {"x2", num(c.xs(p.band[1].ai))},
+                      {"y2", num(c.ys(p.band[1].flops_s))},
+                      {"stroke", chart::headroom_color(e.verdict.headroom)},
+                      {"stroke-width", "3"},
+                      {"stroke-linecap", "round"},
+                      {"stroke-opacity", "0.6"},
+                      {"class", "band"}});
     if (p.at_bound) {
       const double r = q.r + 2;
       w.leaf("polygon", chart::diamond(q.x, q.y, r));

@@ -126,6 +126,7 @@ void entry_row(std::string& out, const HeadEntry& e, std::size_t name_w, Paint p
                      pad(to_string(e.cls.op_class), 11), pad(roof_pct_shown(v), 6, true),
                      pad(to_string(v.bound), 8), paint(pad(headroom, 15), style_for(v.headroom)),
                      pad(gain, 7, true), speed);
+  if (band_shown(v)) out += fmt::format("    ↳ {}\n", clip(band_line(v), 0));
   signature_lines(out, e, name_w, paint);
 }
 

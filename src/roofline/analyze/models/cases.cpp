@@ -103,9 +103,21 @@ struct CaseModel {
   bool withheld = false;  // two readings beyond the band (docs/method.md §23.7)
 };
 
+// docs/method.md §10.8: a band is judged for an entry as a whole; among several signatures a
+// case whose readings nothing picks stays unmodelled (§23.7).
+void withhold_case(WorkEstimate& w) {
+  w.modeled = false;
+  w.withheld = true;
+  w.unmodeled_reason = fmt::format(
+      "two readings differ by more than the 15 % band and nothing in the trace says which holds "
+      "({} or {}): no verdict for this signature (docs/method.md §23.7)",
+      w.candidates.empty() ? std::string("the first") : w.candidates.front().label,
+      w.readings.front().label);
+}
+
 CaseModel model_one_case(const TopnEntry& e, const RegimeChoice& regime, const Classification& cls,
                          const ModelContext& ctx, const ProbeCase& c, std::size_t i,
-                         CaseSource source) {
+                         CaseSource source, std::size_t cases_count) {
   CaseModel m;
   m.row.label = detail::signature_label(c, cls.op_class, ctx);
   m.row.source = c;
@@ -137,6 +149,7 @@ CaseModel model_one_case(const TopnEntry& e, const RegimeChoice& regime, const C
                                                 cls, ctx, table_note);
   WorkEstimate w = from_table ? std::move(*from_table) : model_candidates(ce, rc, cls, ctx);
   if (!table_note.empty()) w.notes.insert(w.notes.begin(), table_note);
+  if (w.modeled && w.readings_decide && cases_count > 1) withhold_case(w);
   if (!w.modeled) {
     m.row.unmodeled_reason = w.unmodeled_reason;
     m.rejected = fmt::format("case {} {}: {}", i, describe_dims(c.dims), w.unmodeled_reason);
@@ -218,6 +231,7 @@ WorkEstimate combine_parts(const std::vector<Part>& parts, const ModelContext& c
   out.kv_bytes = mean([](const WorkEstimate& w) { return w.kv_bytes; });
   out.candidates =
       combine_candidates(parts, total, out.candidates, ctx.peaks ? *ctx.peaks : ResolvedPeaks{});
+  if (parts.size() > 1) out.readings.clear();  // docs/method.md §10.8: one case's readings
   if (out.moe) {
     out.moe->pairs = mean([](const WorkEstimate& w) { return w.moe ? w.moe->pairs : 0.0; });
     out.moe->experts_hit =
@@ -304,7 +318,7 @@ WorkEstimate model_work_cases(const TopnEntry& e, const RegimeChoice& regime,
   std::string stages_note;
   const std::vector<Classification> classes = stages_by_order(cases, cls, stages_note);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    CaseModel m = model_one_case(e, regime, classes[i], ctx, *cases[i], i, source);
+    CaseModel m = model_one_case(e, regime, classes[i], ctx, *cases[i], i, source, cases.size());
     if (cases[i]->gpu_us_avg) ++timed;
     if (!m.rejected.empty()) rejected.push_back(std::move(m.rejected));
     withheld = withheld || m.withheld;

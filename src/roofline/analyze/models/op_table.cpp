@@ -66,26 +66,47 @@ std::optional<WorkEstimate> reduction_from_op(const OpCall& call, const OpReadin
   return work;
 }
 
-// docs/method.md §23.7: the recorded words allow a second reading. Within the 15 % band the first
-// stands (the other named); beyond it there is no verdict, both listed, and the smaller is the
-// evidence that stays (the operand-bytes bound). False: `work` is left unmodelled.
-bool one_reading(const OpCall& call, const OpReading& r, WorkEstimate& work) {
-  const OtherReading& o = *r.other;
+// docs/method.md §23.7, §10.8: the recorded words allow a second reading. Beyond the 15 % band a
+// reading the measured time refutes falls (the other is taken); with both standing the first is
+// taken and the other is a reading of the band, which must hold in one class for a verdict.
+// Within the band the first stands and the other is the band's too.
+void weigh_op_readings(const OpCall& call, OpReading& r, std::optional<double> budget,
+                       WorkEstimate& work) {
+  OtherReading& o = *r.other;
   const std::string both =
       fmt::format("{}: {}, {}; {}: {}, {}", r.label, shown(r.bytes_term), shown(r.flops_term),
                   o.label, shown(o.bytes_term), shown(o.flops_term));
-  if (!beyond_band(r.bytes, o.bytes_term.value) && !beyond_band(r.flops, o.flops_term.value)) {
+  const bool beyond =
+      beyond_band(r.bytes, o.bytes_term.value) || beyond_band(r.flops, o.flops_term.value);
+  if (beyond && budget && (r.bytes <= *budget) != (o.bytes_term.value <= *budget)) {
+    const bool keep_first = r.bytes <= *budget;
     work.notes.push_back(fmt::format(
-        "two readings of '{}' agree within the 15 % band ({}): the first is used", call.op, both));
-    return true;
+        "two readings of '{}' differ by more than the 15 % band ({}); the measured time refutes "
+        "{} (at most {} can move in t_unit)",
+        call.op, both, keep_first ? "the second" : "the first",
+        format_bytes(*budget, Digits::exact)));
+    if (!keep_first) {
+      std::swap(r.label, o.label);
+      std::swap(r.bytes_term, o.bytes_term);
+      std::swap(r.flops_term, o.flops_term);
+      r.bytes = r.bytes_term.value;
+      r.flops = r.flops_term.value;
+    }
+    return;
   }
-  work.unmodeled_reason = fmt::format(
-      "two readings of '{}' differ by more than the 15 % band and nothing in the trace says which "
-      "holds ({}): no verdict (docs/method.md §23.7)",
-      call.op, both);
-  work.bytes_lower_bound = std::min(r.bytes, o.bytes_term.value);
-  work.withheld = true;
-  return false;
+  work.readings.push_back(
+      Reading{"other_reading", o.label,
+              fmt::format("the same recorded words of '{}' read the other way", call.op),
+              o.bytes_term.value, o.flops_term.value, std::nullopt});
+  work.readings_decide = beyond;
+  work.notes.push_back(
+      beyond ? fmt::format("two readings of '{}' differ by more than the 15 % band and nothing in "
+                           "the trace says which holds ({}): the first is taken, the other is a "
+                           "reading of its band (docs/method.md §10.8)",
+                           call.op, both)
+             : fmt::format("two readings of '{}' agree within the 15 % band ({}): the first is "
+                           "used, the other is a reading of its band",
+                           call.op, both));
 }
 
 }  // namespace
@@ -114,7 +135,7 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
                                                 std::string& note) {
   if (call.op.empty() || call.args.empty() || !regime.t_ms || !(*regime.t_ms > 0))
     return std::nullopt;
-  const OpReading r = read_op_call(call);
+  OpReading r = read_op_call(call);
   // A batched GEMM may be every expert at once (docs/method.md §8.5): the class model decides.
   if (r.read && r.row->formula == OpFormula::bmm) return std::nullopt;
   WorkEstimate work;
@@ -130,7 +151,10 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
     return std::nullopt;
   }
   work.notes = r.notes;
-  if (r.other && !one_reading(call, r, work)) return work;
+  if (r.other)
+    weigh_op_readings(
+        call, r, ctx.peaks ? byte_budget(feasibility_bw(*ctx.peaks), work.t_unit_ms) : std::nullopt,
+        work);
   if (r.attention && r.attention->regime && regime.known && *r.attention->regime != regime.regime)
     work.notes.push_back(
         fmt::format("the signature says {}; the entry's regime is {} (bytes and "

@@ -51,6 +51,8 @@ Grade grade(EvidenceLevel stage, const WorkEstimate& work, const Verdict& v,
             v.roofline_pct_raw.value_or(0.0))};
   else if (!v.no_roof_reason.empty())
     g.problem = EntryProblem{Level::L1, v.no_roof_reason + "; no verdict"};
+  else if (v.band.withheld)
+    g.problem = EntryProblem{Level::L2, band_withheld_reason(v.band)};
   return g;
 }
 

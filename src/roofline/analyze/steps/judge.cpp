@@ -359,8 +359,8 @@ void judge_headroom_note(Verdict& v, double raw, const AxisRoof& roof, double pc
 
 }  // namespace
 
-Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
-              const ResolvedPeaks& peaks, const VerdictParams& params) {
+Verdict judge_point(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+                    const ResolvedPeaks& peaks, const VerdictParams& params) {
   Verdict v;
   v.ceiling = peaks.memory_ceiling;
   v.ceiling_recorded = peaks.measured.has_value();

@@ -40,6 +40,32 @@ struct SignatureVerdict {
   double win_ms = 0.0;  // over its launches: its time less the time at its target
 };
 
+// docs/method.md §10.8: one reading judged by the same formulas as the point (§10.1, §10.5).
+struct ReadingVerdict {
+  Reading reading;
+  bool taken = false;     // the reading bytes_est and flops_est are
+  bool feasible = false;  // inside the sanity band and not dispatch-bound: it has a verdict
+  std::optional<double> roofline_pct;
+  double attainable_speedup = 1.0, expected_e2e_gain_pct = 0.0;
+  Headroom headroom = Headroom::unknown;
+};
+// What the readings say together: one point (the evidence fixes the figure, or one reading is
+// feasible), a band inside one headroom class, or a band across classes.
+enum class BandKind { point, one_feasible, holds, spans };
+const char* to_string(BandKind k);
+struct Interval {
+  double lo = 0.0, hi = 0.0;
+};
+struct Band {
+  std::vector<ReadingVerdict> readings;  // the taken reading first; empty: no model, no band
+  BandKind kind = BandKind::point;
+  // Over the feasible readings (unset when none is feasible).
+  std::optional<Interval> roofline_pct, attainable_speedup, expected_e2e_gain_pct;
+  std::vector<Headroom> classes;  // the feasible readings' classes, best to worst, each once
+  std::string settle;             // spans: what evidence would settle the reading
+  bool withheld = false;          // spans, and nothing picks the taken reading: no verdict
+};
+
 struct Verdict {
   std::vector<SignatureVerdict> signatures;  // parallel to WorkEstimate::signatures
   std::optional<std::size_t> most_to_win;    // index of the signature with the most to win
@@ -68,6 +94,7 @@ struct Verdict {
   std::optional<double> bytes_upper_bound, flops_upper_bound;
   std::optional<double> implied_max_experts_hit;
   bool stage_c_candidate = false;
+  Band band;  // docs/method.md §10.8
   std::vector<std::string> notes;
 };
 // The prior for how close a good implementation of the class gets (docs/method.md §10.4): the one
@@ -75,5 +102,15 @@ struct Verdict {
 std::optional<double> target_eff_for(OpClass cls, const std::string& product);
 Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
               const ResolvedPeaks& peaks, const VerdictParams& params);
+// docs/method.md §10.8: the point verdict alone (no band); `judge` is this, then judge_band.
+Verdict judge_point(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+                    const ResolvedPeaks& peaks, const VerdictParams& params);
+// The readings of `work` (the taken one, work.readings, and the MoE figures its candidates
+// report), each judged by judge_point, their intervals, and the class verdict across them.
+Band judge_band(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+                const ResolvedPeaks& peaks, const VerdictParams& params, const Verdict& point);
+// Why a band across classes with nothing to pick its reading leaves no verdict, and what settles
+// it.
+std::string band_withheld_reason(const Band& b);
 
 }  // namespace roofline::analyze

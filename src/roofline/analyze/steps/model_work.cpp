@@ -142,9 +142,10 @@ std::string reading_text(const Dtype& d, const std::string& source, const Candid
                      format_bytes(c.bytes, Digits::exact), format_g(c.flops));
 }
 
-// docs/method.md §23.7: the evidence left the weights two formats. Within the band the first
-// reading stands; beyond it, a reading the measured time refutes (more bytes than the datasheet
-// can move in t_unit) falls, and with both standing there is no verdict.
+// docs/method.md §23.7, §10.8: the evidence left the weights two formats. Within the band the
+// first reading stands; beyond it, a reading the measured time refutes (more bytes than the
+// datasheet can move in t_unit) falls, and with both standing the first is taken and the other
+// is a reading of the band, which must hold in one class for a verdict.
 void weigh_weight_readings(detail::ModelInput in, OpClass cls, const ModelContext& ctx,
                            WorkEstimate& work) {
   WorkEstimate other;
@@ -157,8 +158,17 @@ void weigh_weight_readings(detail::ModelInput in, OpClass cls, const ModelContex
   const Candidate &a = first_in_choice(work), &b = first_in_choice(other);
   const std::string ta = reading_text(first, in.dtypes.weight_source, a);
   const std::string tb = reading_text(in.dtypes.weight, in.dtypes.weight_other_source, b);
+  const Reading other_reading{
+      "weights_other",
+      fmt::format("weights {}", in.dtypes.weight.key),
+      fmt::format("the weights' other format ({})", in.dtypes.weight_other_source),
+      b.bytes,
+      b.flops,
+      other.compute_dtype};
   if (!detail::beyond_band(a.bytes, b.bytes) && !detail::beyond_band(a.flops, b.flops)) {
-    work.notes.push_back(fmt::format("two readings within the 15 % band: {} stands; {}", ta, tb));
+    work.notes.push_back(fmt::format(
+        "two readings within the 15 % band: {} stands; {} (a reading of its band)", ta, tb));
+    work.readings.push_back(other_reading);
     return;
   }
   const auto budget =
@@ -173,13 +183,13 @@ void weigh_weight_readings(detail::ModelInput in, OpClass cls, const ModelContex
     work.notes.push_back(note);
     return;
   }
-  work.unmodeled_reason = fmt::format(
+  work.notes.push_back(fmt::format(
       "two readings of the weights differ by more than the 15 % band and the measured time "
-      "refutes neither: {}; {} — no verdict (docs/method.md §23.7)",
-      ta, tb);
-  work.withheld = true;
-  work.bytes_lower_bound = std::min(a.bytes, b.bytes);
-  work.candidates.clear();
+      "refutes neither: {}; {} — the first is taken, the other is a reading of its band "
+      "(docs/method.md §10.8)",
+      ta, tb));
+  work.readings.push_back(other_reading);
+  work.readings_decide = true;
 }
 
 }  // namespace

@@ -39,6 +39,15 @@ struct Candidate {
       true;  // false: reported for comparison only (MoE all-expert figure, docs/method.md §8.7)
   CandidateKind kind = CandidateKind::model;
 };
+// docs/method.md §10.8: one reading the model's evidence allows besides the one it takes (two
+// readings of the operands, the weights' other format, the experts every token could reach). Bytes
+// and FLOPs belong together: a reading is never split into independent corners. `key` names the
+// source ("other_reading", "weights_other", "all_experts", "experts_hit"), `why` the evidence.
+struct Reading {
+  std::string key, label, why;
+  double bytes = 0.0, flops = 0.0;
+  std::optional<Dtype> compute_dtype;  // a dtype reading judges against its own peak
+};
 struct MoeFacts {
   double experts = 0, top_k = 0, pairs = 0, experts_hit = 0;
   double weight_elems_per_expert = 0;
@@ -114,6 +123,12 @@ struct WorkEstimate {
   // docs/method.md §23.7: the trace's own words left two readings beyond the band. No verdict,
   // and no weaker evidence (the Top-N's shapes, the config) may stand in for the reading.
   bool withheld = false;
+  // docs/method.md §10.8: the readings besides the taken one (`bytes`/`flops`) that the model's
+  // own evidence allows; empty when the evidence fixes the figure. `readings_decide`: nothing in
+  // the evidence picks the taken reading over the others (beyond the 15 % band), so a verdict
+  // stands only when every reading falls in one headroom class.
+  std::vector<Reading> readings;
+  bool readings_decide = false;
   // docs/method.md §23.8: why an operand dtype of the model is in doubt ("" = none): the weights'
   // format rests on an unquantized config alone. No claim is derived from such a model.
   std::string dtype_doubt;

@@ -13,6 +13,12 @@
 
 namespace roofline::analyze {
 
+double sure_gain_pct(const Verdict& v) {
+  return v.band.expected_e2e_gain_pct && v.band.kind != BandKind::point
+             ? std::min(v.band.expected_e2e_gain_pct->lo, v.expected_e2e_gain_pct)
+             : v.expected_e2e_gain_pct;
+}
+
 Rankings rank_entries(const std::vector<HeadEntry>& entries, const ResolvedPeaks& peaks) {
   Rankings r;
   std::vector<std::size_t> order(entries.size());
@@ -44,6 +50,14 @@ Rankings rank_entries(const std::vector<HeadEntry>& entries, const ResolvedPeaks
     return by_pct(a, b);
   });
   r.by_expected_gain = order;
+  // docs/method.md §10.8: the same order by the low end of each verdict's gain band.
+  auto sure = [&](std::size_t i) { return sure_gain_pct(entries[i].verdict); };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (has_verdict(a) != has_verdict(b)) return has_verdict(a);
+    if (has_verdict(a) && sure(a) != sure(b)) return sure(a) > sure(b);
+    return by_pct(a, b);
+  });
+  r.by_sure_gain = order;
   return r;
 }
 

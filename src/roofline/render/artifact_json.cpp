@@ -27,11 +27,14 @@ std::string join_notes(const std::vector<std::string>& notes) {
 ordered_json partners_json(const std::vector<FusionPartner>& partners) {
   ordered_json out = ordered_json::array();
   for (const FusionPartner& p : partners)
-    out.push_back(
-        {{"partner_kernel", p.kernel},
-         {"side", p.side},
-         {"launches_beside", json_number(p.launches)},
-         {"pct_gpu_time", p.pct_gpu_time ? json_number(*p.pct_gpu_time) : ordered_json()}});
+    out.push_back({{"partner_kernel", p.kernel},
+                   {"side", p.side},
+                   {"launches_beside", json_number(p.launches)},
+                   {"pct_gpu_time", p.pct_gpu_time ? json_number(*p.pct_gpu_time) : ordered_json()},
+                   {"round_trip_bytes_max",
+                    p.round_trip_bytes_max ? json_number(*p.round_trip_bytes_max) : ordered_json()},
+                   {"e2e_gain_pct_max",
+                    p.e2e_gain_pct_max ? json_number(*p.e2e_gain_pct_max) : ordered_json()}});
   return out;
 }
 

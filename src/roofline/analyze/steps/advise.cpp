@@ -130,7 +130,8 @@ std::optional<std::vector<FusionPartner>> trace_partners(const HeadEntry& e,
       auto it = std::find_if(all.begin(), all.end(), [&](const FusionPartner& p) {
         return p.kernel == n->kernel && p.side == side;
       });
-      if (it == all.end()) it = all.insert(all.end(), FusionPartner{n->kernel, side, 0.0, {}});
+      if (it == all.end())
+        it = all.insert(all.end(), FusionPartner{n->kernel, side, 0.0, {}, {}, {}});
       it->launches += n->launches;
     }
   }
@@ -150,18 +151,46 @@ std::optional<std::vector<FusionPartner>> trace_partners(const HeadEntry& e,
   return all;
 }
 
+// docs/method.md §10.4: the most a fusion with `p` wins end to end. The intermediate is at most
+// the entry's activation traffic A = bytes − weights − KV per unit; fused, its round trip 2·A
+// (one write, one read) no longer crosses HBM: at most 2·A / roof of time per unit, so
+// gain ≤ pct · (2·A / roof) / t_unit, and never more than the two kernels' shares together.
+void bound_fusion_gain(FusionPartner& p, const HeadEntry& e, const ResolvedPeaks& peaks) {
+  const WorkEstimate& w = e.work;
+  if (!w.modeled || w.comm || !peaks.hbm_bw_bytes_s || !(*peaks.hbm_bw_bytes_s > 0) ||
+      !(w.t_unit_ms > 0))
+    return;
+  const double activation = w.bytes - w.weight_bytes - w.kv_bytes;
+  if (!(activation > 0)) return;
+  p.round_trip_bytes_max = 2.0 * activation;
+  const double saved_ms = *p.round_trip_bytes_max / *peaks.hbm_bw_bytes_s * 1e3;
+  double gain = e.pct_gpu_time * std::min(1.0, saved_ms / w.t_unit_ms);
+  if (p.pct_gpu_time) gain = std::min(gain, e.pct_gpu_time + *p.pct_gpu_time);
+  p.e2e_gain_pct_max = gain;
+}
+
 // Lever 1: fuse the kernels beside it in the trace; where the trace recorded no order, an op of a
 // fusable kind that appears in the Top-N (at most two), said to be unchecked.
 void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopnDocument& topn,
-                 std::vector<FusionPartner>& partners) {
+                 const ResolvedPeaks& peaks, std::vector<FusionPartner>& partners) {
   if (auto traced = trace_partners(e, topn)) {
     partners = std::move(*traced);
-    for (const FusionPartner& p : partners)
+    for (FusionPartner& p : partners) {
+      bound_fusion_gain(p, e, peaks);
       out.push_back(fmt::format(
           "fuse '{}' (launched right {} it on its stream, beside {} of its launches{}) into this "
-          "kernel: the intermediate's HBM round trip disappears",
+          "kernel: the intermediate's HBM round trip disappears{}",
           p.kernel, p.side, format_g(p.launches),
-          p.pct_gpu_time ? fmt::format("; {}% of GPU time", *p.pct_gpu_time) : ""));
+          p.pct_gpu_time ? fmt::format("; {}% of GPU time", *p.pct_gpu_time) : "",
+          p.e2e_gain_pct_max
+              ? fmt::format(" — its round trip is at most {} per unit (twice the entry's "
+                            "activation traffic, its {} less weights and KV cache), {:.3g} µs on "
+                            "the {} memory roof: up to +{:.3g}% end to end",
+                            fmt_bytes(*p.round_trip_bytes_max), fmt_bytes(e.work.bytes),
+                            *p.round_trip_bytes_max / *peaks.hbm_bw_bytes_s * 1e6,
+                            format_rate(*peaks.hbm_bw_bytes_s, "B/s"), *p.e2e_gain_pct_max)
+              : ""));
+    }
     return;
   }
   int fused = 0;
@@ -266,7 +295,7 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopnDocument& topn
                                     std::vector<FusionPartner>& partners) {
   std::vector<std::string> out;
   const WorkEstimate& w = e.work;
-  levers_fuse(out, e, topn, partners);
+  levers_fuse(out, e, topn, peaks, partners);
   levers_unrouted_experts(out, w);
   levers_weights(out, e, peaks);
   levers_state(out, e);
@@ -309,9 +338,10 @@ std::string editability(bool editable, const std::string& backend) {
   if (editable)  // named only where the family table or the Top-N says whose source it is
     return who.empty() || who == "unknown"
                ? std::string()
-               : fmt::format("; editable: open source in {} (change the kernel and rebuild, or "
-                             "tune its launch)",
-                             who);
+               : fmt::format(
+                     "; editable: open source in {} (change the kernel and rebuild, or "
+                     "tune its launch)",
+                     who);
   return fmt::format(
       "; not editable ({}: a precompiled library or hand assembly): host-side levers only — "
       "dispatch choice, tuning DB, backend swap",

@@ -20,6 +20,12 @@ struct FusionPartner {
   std::string side;  // "before" | "after"
   double launches = 0.0;
   std::optional<double> pct_gpu_time;
+  // docs/method.md §10.4: the most the fusion can win end to end — the intermediate's HBM round
+  // trip (written by one kernel, read by the other) on the memory roof. The intermediate is at most
+  // the entry's activation traffic (bytes − weights − KV cache per unit), so both are upper
+  // bounds; nullopt where the entry has no byte model or roof.
+  std::optional<double> round_trip_bytes_max;
+  std::optional<double> e2e_gain_pct_max;
 };
 
 struct Advice {

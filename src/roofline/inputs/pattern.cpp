@@ -1,18 +1,29 @@
 #include "roofline/inputs/pattern.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include "roofline/inputs/layer.hpp"
 
 namespace roofline::inputs {
 namespace {
 
-enum class CharKind { separator, lower, upper, digit };
+enum class CharKind : std::uint8_t { separator, lower, upper, digit };
+
+// One table lookup per character: every rule of a table is matched against every kernel name,
+// several times per analysis.
+constexpr std::array<CharKind, 256> k_kind = [] {
+  std::array<CharKind, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<std::size_t>(c)] = c >= 'a' && c <= 'z'   ? CharKind::lower
+                                     : c >= 'A' && c <= 'Z' ? CharKind::upper
+                                     : c >= '0' && c <= '9' ? CharKind::digit
+                                                            : CharKind::separator;
+  return t;
+}();
 
 CharKind kind(char c) {
-  if (c >= 'a' && c <= 'z') return CharKind::lower;
-  if (c >= 'A' && c <= 'Z') return CharKind::upper;
-  if (c >= '0' && c <= '9') return CharKind::digit;
-  return CharKind::separator;
+  return k_kind[static_cast<unsigned char>(c)];
 }
 
 char fold(char c) {
@@ -45,7 +56,10 @@ namespace {
 // The leftmost place at or after `pos` where `seg` fits the token rule; npos when none.
 std::size_t place_segment(std::string_view seg, std::string_view text, std::size_t pos,
                           bool anchored, bool ends_on_token) {
+  // Its first character ('\0': any, for `?`), tested before the token rule at each place.
+  const char first = seg.empty() || seg[0] == '?' ? '\0' : fold(seg[0]);
   for (std::size_t q = pos; q + seg.size() <= text.size(); ++q) {
+    if (first != '\0' && fold(text[q]) != first) continue;  // the cheap test first
     if (anchored && !token_boundary(text, q)) continue;
     if (!segment_at(seg, text, q)) continue;
     if (ends_on_token && !token_boundary(text, q + seg.size())) continue;

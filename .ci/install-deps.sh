@@ -6,9 +6,10 @@
 set -eu
 
 # ninja-build: both README commands build with the Ninja generator.
+# libisal-dev: ISA-L's inflate for .gz traces (zlib's is used where it is absent).
 # libiberty-dev: the demangler of mangled kernel names (a static archive, no runtime dependency).
 # man-db, groff-base: the man page test renders it; zsh: the zsh completion test.
-PACKAGES="build-essential cmake ninja-build nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev zlib1g-dev libiberty-dev python3 python3-jsonschema libxml2-utils librsvg2-bin man-db groff-base zsh $*"
+PACKAGES="build-essential cmake ninja-build nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev zlib1g-dev libisal-dev libiberty-dev python3 python3-jsonschema libxml2-utils librsvg2-bin man-db groff-base zsh $*"
 
 missing=""
 for p in $PACKAGES; do

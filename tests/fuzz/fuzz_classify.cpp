@@ -82,8 +82,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   roofline::classify::ClassRules parsed;
   parsed.families = *families.value;
   parsed.ops = ops ? &*ops : nullptr;
-  roofline::classify::ClassRules shipped;
-  shipped.families = roofline::classify::builtin_kernel_classes_rules();
+  // The shipped tables once for the whole campaign, not copied per input.
+  static const roofline::classify::ClassRules shipped = [] {
+    roofline::classify::ClassRules r;
+    r.families = roofline::classify::builtin_kernel_classes_rules();
+    return r;
+  }();
 
   const std::string_view names = parts.size() > 1 ? parts[1] : parts[0];
   std::size_t count = 0;

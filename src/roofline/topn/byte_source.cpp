@@ -1,12 +1,20 @@
-// Byte streams for the trace readers: files, gzip inflation (zlib), peeking at the first bytes.
+// Byte streams for the trace readers: files, gzip inflation (zlib here, or ISA-L in gzip_isal.cpp)
+// on a thread of its own, peeking at the first bytes.
 #include "roofline/topn/byte_source.hpp"
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
+#if !defined(ROOFLINE_HAVE_ISAL)
 #include <zlib.h>
+#endif
 #include "roofline/topn/layer.hpp"
 
 namespace roofline::topn::detail {
@@ -39,6 +47,7 @@ std::size_t PeekedInput::read(char* buf, std::size_t cap) {
   return read_(buf, cap);
 }
 
+#if !defined(ROOFLINE_HAVE_ISAL)
 namespace {
 
 // Whether a read's inflation stops, and why: `error`, or "" at the clean end of the data.
@@ -49,7 +58,7 @@ struct GzipStep {
 
 }  // namespace
 
-struct GzipReader::State {
+struct GzipInflater::State {
   z_stream z{};
   std::vector<unsigned char> in = std::vector<unsigned char>(std::size_t{1} << 18);
   bool init = false;
@@ -99,7 +108,7 @@ struct GzipReader::State {
   }
 };
 
-GzipReader::GzipReader(ByteReader raw) : s_(std::make_unique<State>()), raw_(std::move(raw)) {
+GzipInflater::GzipInflater(ByteReader raw) : s_(std::make_unique<State>()), raw_(std::move(raw)) {
   // 15 window bits + 16: gzip format only (the caller has seen the magic bytes).
   if (inflateInit2(&s_->z, 15 + 16) != Z_OK) {
     error_ = "cannot initialise zlib";
@@ -109,11 +118,11 @@ GzipReader::GzipReader(ByteReader raw) : s_(std::make_unique<State>()), raw_(std
   s_->init = true;
 }
 
-GzipReader::~GzipReader() {
+GzipInflater::~GzipInflater() {
   if (s_->init) inflateEnd(&s_->z);
 }
 
-std::size_t GzipReader::read(char* buf, std::size_t cap) {
+std::size_t GzipInflater::read(char* buf, std::size_t cap) {
   if (done_ || cap == 0) return 0;
   z_stream& z = s_->z;
   z.next_out = reinterpret_cast<Bytef*>(buf);
@@ -130,9 +139,102 @@ std::size_t GzipReader::read(char* buf, std::size_t cap) {
       done_ = true;
     }
   }
-  const std::size_t produced = want - z.avail_out;
-  out_total_ += produced;
-  return produced;
+  return want - z.avail_out;
+}
+
+#endif  // zlib
+
+}  // namespace roofline::topn::detail
+
+namespace roofline::topn::detail {
+namespace {
+
+constexpr std::size_t k_chunk_bytes = std::size_t{1} << 18;
+constexpr std::size_t k_chunks_ahead = 8;  // 2 MiB inflated ahead of the reader at most
+
+}  // namespace
+
+struct GzipReader::Shared {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Chunk> full;    // inflated, not read yet
+  std::vector<Chunk> spare;  // read, for reuse
+  bool done = false;         // the inflater returned 0: `error` is its error
+  bool stop = false;         // the reader is gone
+  std::string error;
+  std::thread worker;
+
+  // The worker: inflates chunk after chunk while the reader keeps up.
+  void run(GzipInflater& inflater) {
+    for (;;) {
+      Chunk chunk;
+      {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return stop || full.size() < k_chunks_ahead; });
+        if (stop) return;
+        if (!spare.empty()) {
+          chunk = std::move(spare.back());
+          spare.pop_back();
+        }
+      }
+      if (!chunk.bytes) chunk.bytes = std::make_unique_for_overwrite<char[]>(k_chunk_bytes);
+      chunk.size = inflater.read(chunk.bytes.get(), k_chunk_bytes);
+      const std::lock_guard lock(mutex);
+      if (chunk.size == 0) {
+        done = true;
+        error = inflater.error();
+      } else {
+        full.push_back(std::move(chunk));
+      }
+      changed.notify_all();
+      if (done) return;
+    }
+  }
+};
+
+GzipReader::GzipReader(ByteReader raw) : s_(std::make_unique<Shared>()) {
+  s_->worker = std::thread([shared = s_.get(), raw = std::move(raw)]() mutable {
+    try {
+      GzipInflater inflater(std::move(raw));
+      shared->run(inflater);
+    } catch (const std::exception& e) {
+      const std::lock_guard lock(shared->mutex);
+      shared->done = true;
+      shared->error = fmt::format("cannot inflate: {}", e.what());
+      shared->changed.notify_all();
+    }
+  });
+}
+
+GzipReader::~GzipReader() {
+  {
+    const std::lock_guard lock(s_->mutex);
+    s_->stop = true;
+  }
+  s_->changed.notify_all();
+  s_->worker.join();
+}
+
+std::size_t GzipReader::read(char* buf, std::size_t cap) {
+  while (chunk_pos_ == chunk_.size) {
+    if (ended_) return 0;
+    std::unique_lock lock(s_->mutex);
+    s_->changed.wait(lock, [&] { return !s_->full.empty() || s_->done; });
+    if (s_->full.empty()) {
+      ended_ = true;
+      error_ = s_->error;
+      return 0;
+    }
+    if (chunk_.bytes) s_->spare.push_back(std::move(chunk_));
+    chunk_ = std::move(s_->full.front());
+    s_->full.pop_front();
+    chunk_pos_ = 0;
+    s_->changed.notify_all();
+  }
+  const std::size_t n = std::min(cap, chunk_.size - chunk_pos_);
+  std::memcpy(buf, chunk_.bytes.get() + chunk_pos_, n);
+  chunk_pos_ += n;
+  return n;
 }
 
 }  // namespace roofline::topn::detail

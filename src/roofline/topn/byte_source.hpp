@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/topn.hpp"
@@ -39,25 +40,48 @@ class PeekedInput {
   std::size_t head_pos_ = 0;
 };
 
-// Inflates a gzip stream (concatenated members too). A stream that ends before the end of the
-// compressed data, or corrupt data, stops the output and sets `error`.
-class GzipReader {
+// Inflates a gzip stream (concatenated members too) on the calling thread. A stream that ends
+// before the end of the compressed data, or corrupt data, stops the output and sets `error`.
+class GzipInflater {
  public:
-  explicit GzipReader(ByteReader raw);
-  ~GzipReader();
-  GzipReader(const GzipReader&) = delete;
-  GzipReader& operator=(const GzipReader&) = delete;
+  explicit GzipInflater(ByteReader raw);
+  ~GzipInflater();
+  GzipInflater(const GzipInflater&) = delete;
+  GzipInflater& operator=(const GzipInflater&) = delete;
   std::size_t read(char* buf, std::size_t cap);
   const std::string& error() const { return error_; }
-  std::uint64_t bytes_out() const { return out_total_; }
 
  private:
   struct State;
   std::unique_ptr<State> s_;
   ByteReader raw_;
   std::string error_;
-  std::uint64_t out_total_ = 0;
   bool done_ = false;
+};
+
+// A GzipInflater on its own thread, ahead of the reader by at most a few chunks (a bounded
+// buffer): a .gz costs about the slower of inflating and parsing, not their sum. The bytes and
+// the error are those of the inflater; the error is known once read() has returned 0.
+class GzipReader {
+ public:
+  explicit GzipReader(ByteReader raw);
+  ~GzipReader();  // stops the thread (when the reader stops early) and joins it
+  GzipReader(const GzipReader&) = delete;
+  GzipReader& operator=(const GzipReader&) = delete;
+  std::size_t read(char* buf, std::size_t cap);
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Chunk {
+    std::unique_ptr<char[]> bytes;  // k_chunk_bytes, not zeroed
+    std::size_t size = 0;
+  };
+  struct Shared;
+  std::unique_ptr<Shared> s_;
+  Chunk chunk_;  // the chunk being read
+  std::size_t chunk_pos_ = 0;
+  bool ended_ = false;
+  std::string error_;
 };
 
 // True when the bytes start with the gzip magic number.

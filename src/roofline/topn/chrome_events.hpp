@@ -3,6 +3,7 @@
 // (tens of bytes per event, against hundreds in the file) and the interned names and call
 // signatures they point to. aggregate_chrome_events() joins them into a TraceProfile.
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -132,6 +133,17 @@ struct StepSpan {
   StepName name;
 };
 
+struct GeometryHash {
+  std::size_t operator()(const std::array<std::int64_t, 6>& g) const {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (std::int64_t v : g) {
+      h = (h ^ static_cast<std::uint64_t>(v)) * 0xFF51AFD7ED558CCDULL;
+      h ^= h >> 32;
+    }
+    return static_cast<std::size_t>(h);
+  }
+};
+
 // Deques, not vectors: they grow without a reallocation that briefly holds two copies.
 struct ChromeEvents {
   Interner names;                // GPU activity names
@@ -140,8 +152,11 @@ struct ChromeEvents {
   std::deque<OpScalar> scalars;  // the ops' varying scalars (OpRec::scalar_begin)
   std::deque<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
-  std::unordered_map<std::string, std::uint32_t> shape_ids;  // serialized OpShape -> index
-  std::deque<OpRec> ops;                                     // cpu ops, in file order
+  std::unordered_map<std::uint64_t, std::uint32_t> shape_ids;  // hash of its fields -> first shape
+  std::vector<std::uint32_t> shape_next;  // per shape, the next with the same hash; k_no_id none
+  // Kernel launch geometries by their six numbers (the ids `geometries` gives their text).
+  std::unordered_map<std::array<std::int64_t, 6>, std::uint32_t, GeometryHash> geometry_ids;
+  std::deque<OpRec> ops;           // cpu ops, in file order
   std::deque<RuntimeRec> runtime;  // launches, graph launches, copies, capture begin/end
   std::vector<StepSpan> steps;
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
@@ -175,6 +190,16 @@ enum class Category {
   ignored
 };
 
+// The parts of an op's shape gathered while it is interned (shape_intern.cpp), reused from event
+// to event: no allocation once they have grown.
+struct ShapeScratch {
+  std::vector<std::uint32_t> used;                                // operands with dims
+  std::vector<std::string_view> tensor_types;                     // distinct, sorted
+  std::vector<std::pair<std::size_t, std::string_view>> scalars;  // the key scalars
+};
+
+inline constexpr std::size_t k_max_scalar_args = 256;  // scalars past this position are not read
+
 // The fields of one event that matter, reused from event to event (chrome_trace.cpp fills it,
 // finish_event reduces it to a record).
 struct EventScratch {
@@ -196,7 +221,7 @@ struct EventScratch {
   std::size_t n_concrete = 0;
   std::int64_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};  // a kernel's launch geometry
   bool has_grid = false, has_block = false;
-  std::string key;  // serialized OpShape
+  ShapeScratch shape;
 
   void reset() {
     category = Category::none;
@@ -218,6 +243,8 @@ struct EventScratch {
   }
 };
 
+// A cpu op's shapes from its scratch, interned: k_no_id when it has none.
+std::uint32_t intern_event_shape(EventScratch& s, ChromeEvents& out);
 // Interns a shape built elsewhere (a captured op's) under the key record_op gives the same dims,
 // dtypes and tensor types, so eager and replayed launches of one signature share a case.
 std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape);

@@ -12,47 +12,8 @@
 namespace roofline::topn::detail {
 namespace {
 
-constexpr std::size_t k_max_scalar_args = 256;  // scalars past this position are not read
 // Varying scalars kept in all (16 B each): past it, launches keep no scalar ranges.
 constexpr std::size_t k_max_scalars_kept = std::size_t{1} << 24;
-
-// Types that are not tensors in `Input type` (a tensor's entry is its scalar type).
-bool is_tensor_type(std::string_view t) {
-  static constexpr std::string_view k_non_tensor[] = {
-      "",     "Scalar", "ScalarList", "TensorList",   "GenericList",
-      "None", "Device", "Layout",     "MemoryFormat", "String"};
-  return std::find(std::begin(k_non_tensor), std::end(k_non_tensor), t) == std::end(k_non_tensor);
-}
-
-void append_dims_json(std::string& out, const std::vector<std::int64_t>& dims) {
-  out += '[';
-  char num[24];
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    if (i) out += ", ";
-    const auto r = std::to_chars(num, num + sizeof num, dims[i]);
-    out.append(num, r.ptr);
-  }
-  out += ']';
-}
-
-// The recorded scalars that change the op's work (op_scalar_is_key), by position.
-std::vector<std::pair<std::size_t, std::string>> key_scalars(const EventScratch& s) {
-  std::vector<std::pair<std::size_t, std::string>> out;
-  for (std::size_t i = 0; i < s.n_concrete && i < k_max_scalar_args; ++i)
-    if (op_scalar_is_key(s.name, i, s.concrete[i])) out.emplace_back(i, s.concrete[i]);
-  return out;
-}
-
-void append_scalars_key(std::string& key,
-                        const std::vector<std::pair<std::size_t, std::string>>& scalars) {
-  key += '\x1f';
-  for (const auto& [arg, text] : scalars) {
-    key += std::to_string(arg);
-    key += '=';
-    key += text;
-    key += '\x1e';
-  }
-}
 
 // The op's numeric scalars that are not keys: kept per launch (their range per signature).
 void record_scalars(const EventScratch& s, ChromeEvents& out, OpRec& op) {
@@ -66,69 +27,29 @@ void record_scalars(const EventScratch& s, ChromeEvents& out, OpRec& op) {
   }
 }
 
-// A cpu op's shapes: its interned OpShape, k_no_id when it has none.
-std::uint32_t record_shape(EventScratch& s, ChromeEvents& out) {
-  if (!s.has_dims && s.n_types == 0) return k_no_id;
-  std::string& key = s.key;
-  key.clear();
-  std::vector<const Operand*> used;
-  for (std::size_t i = 0; i < s.n_operands; ++i)
-    if (!s.operands[i].dims.empty()) used.push_back(&s.operands[i]);
-  key += '[';
-  for (std::size_t i = 0; i < used.size(); ++i) {
-    if (i) key += ", ";
-    append_dims_json(key, used[i]->dims);
-  }
-  key += "]\x1f";
-  for (const Operand* op : used) {
-    key += op->arg < s.n_types ? std::string_view(s.types[op->arg]) : std::string_view();
-    key += '\x1e';
-  }
-  std::vector<std::string_view> tensor_types;
-  for (std::size_t i = 0; i < s.n_types; ++i)
-    if (is_tensor_type(s.types[i])) tensor_types.push_back(s.types[i]);
-  std::sort(tensor_types.begin(), tensor_types.end());
-  tensor_types.erase(std::unique(tensor_types.begin(), tensor_types.end()), tensor_types.end());
-  key += '\x1f';
-  for (std::string_view t : tensor_types) {
-    key += t;
-    key += '\x1e';
-  }
-  if (used.empty() && tensor_types.empty()) return k_no_id;
-  std::vector<std::pair<std::size_t, std::string>> scalars = key_scalars(s);
-  append_scalars_key(key, scalars);
-  auto [it, inserted] =
-      out.shape_ids.try_emplace(key, static_cast<std::uint32_t>(out.shapes.size()));
-  if (inserted) {
-    OpShape shape;
-    for (const Operand* op : used) {
-      shape.dims.push_back(op->dims);
-      shape.dtypes.push_back(op->arg < s.n_types ? s.types[op->arg] : std::string());
-    }
-    shape.tensor_types.assign(tensor_types.begin(), tensor_types.end());
-    shape.key_scalars = std::move(scalars);
-    out.shapes.push_back(std::move(shape));
-  }
-  return it->second;
-}
-
 // A cpu op with an External id: its shapes, name and place (for the launches joined to it).
 void record_op(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
   if (s.external_id < 0) return;
   OpRec op;
   op.external_id = s.external_id;
   op.ts_us = s.has_ts ? s.ts : 0.0;
-  op.shape = record_shape(s, out);
+  op.shape = intern_event_shape(s, out);
   op.name = out.labels.intern(s.name);
   op.thread = thread;
   if (out.scalars.size() < k_max_scalars_kept) record_scalars(s, out, op);
   out.ops.push_back(op);
 }
 
-// "grid;block" as the geometry interner keys it: "376,1,1;128,1,1".
-std::string geometry_text(const EventScratch& s) {
-  return fmt::format("{},{},{};{},{},{}", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
-                     s.block[2]);
+// A kernel launch's geometry id: looked up by its numbers, its text ("376,1,1;128,1,1", as
+// `geometries` holds it) made only for a geometry not seen before.
+std::uint32_t geometry_id(const EventScratch& s, ChromeEvents& out) {
+  const std::array<std::int64_t, 6> key{s.grid[0],  s.grid[1],  s.grid[2],
+                                        s.block[0], s.block[1], s.block[2]};
+  if (auto it = out.geometry_ids.find(key); it != out.geometry_ids.end()) return it->second;
+  const std::uint32_t id = out.geometries.intern(fmt::format(
+      "{},{},{};{},{},{}", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2]));
+  out.geometry_ids.emplace(key, id);
+  return id;
 }
 
 bool runtime_name_has(std::string_view s, std::string_view part) {
@@ -188,29 +109,6 @@ bool cat_is(std::string_view cat, std::string_view want) {
 }
 
 }  // namespace
-
-std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape) {
-  std::string key = "[";  // the key record_shape builds from the same fields
-  for (std::size_t i = 0; i < shape.dims.size(); ++i) {
-    if (i) key += ", ";
-    append_dims_json(key, shape.dims[i]);
-  }
-  key += "]\x1f";
-  for (std::size_t i = 0; i < shape.dims.size(); ++i) {
-    if (i < shape.dtypes.size()) key += shape.dtypes[i];
-    key += '\x1e';
-  }
-  key += '\x1f';
-  for (const std::string& t : shape.tensor_types) {
-    key += t;
-    key += '\x1e';
-  }
-  append_scalars_key(key, shape.key_scalars);
-  auto [it, inserted] =
-      out.shape_ids.try_emplace(key, static_cast<std::uint32_t>(out.shapes.size()));
-  if (inserted) out.shapes.push_back(shape);
-  return it->second;
-}
 
 std::optional<std::uint32_t> Interner::find(std::string_view text) const {
   if (auto it = ids_.find(text); it != ids_.end()) return it->second;
@@ -291,7 +189,7 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
       g.stream =
           s.tid >= 0 && s.tid < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(s.tid) : -1;
       g.kind = kind;
-      if (s.has_grid && s.has_block) g.geometry = out.geometries.intern(geometry_text(s));
+      if (s.has_grid && s.has_block) g.geometry = geometry_id(s, out);
       out.gpu.push_back(g);
       return;
     }

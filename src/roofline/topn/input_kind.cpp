@@ -24,10 +24,10 @@ std::string read_head(const std::filesystem::path& path, bool& gz, bool& opened)
   detail::FileReader reader(file.get());
   detail::PeekedInput raw([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); });
   gz = detail::is_gzip(raw.peek(2));
-  std::unique_ptr<detail::GzipReader> inflate;
+  std::unique_ptr<detail::GzipInflater> inflate;
   ByteReader body = [&raw](char* buf, std::size_t cap) { return raw.read(buf, cap); };
   if (gz) {
-    inflate = std::make_unique<detail::GzipReader>(body);
+    inflate = std::make_unique<detail::GzipInflater>(body);
     body = [&inflate](char* buf, std::size_t cap) { return inflate->read(buf, cap); };
   }
   std::string head(k_head_bytes, '\0');

@@ -78,6 +78,7 @@ class JsonStream {
       state_ = State::done;
     } else if (pos_ < end_ && buf_[pos_] == ',') {  // the usual value, — consumed right away
       ++pos_;
+      if (pos_ < end_ && buf_[pos_] == ' ') ++pos_;  // and the one space usually after it
       state_ = stack_.back() == '{' ? State::key : State::value;
     } else {
       state_ = State::comma_or_end;

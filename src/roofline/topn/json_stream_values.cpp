@@ -44,6 +44,36 @@ void append_utf8(std::string& out, unsigned cp) {
   }
 }
 
+// A plain decimal "[-]digits[.digits]" of at most 15 significant digits, exactly: the digits
+// as an integer below 2^53 and one division by an exact power of ten (at most 10^15) round
+// correctly (Clinger's fast path). False for anything else (the caller uses from_chars).
+bool fast_decimal(std::string_view s, double& out, bool& integral) {
+  static constexpr double k_pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  std::size_t i = s.size() > 0 && s[0] == '-' ? 1 : 0;
+  const bool negative = i == 1;
+  std::uint64_t digits = 0;
+  std::size_t n_digits = 0, n_fraction = 0;
+  bool point = false;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c >= '0' && c <= '9') {
+      if (++n_digits > 15) return false;
+      digits = digits * 10 + static_cast<std::uint64_t>(c - '0');
+      if (point) ++n_fraction;
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      return false;
+    }
+  }
+  if (n_digits == 0 || (point && n_fraction == 0)) return false;
+  integral = n_fraction == 0;
+  out = static_cast<double>(digits) / k_pow10[n_fraction];
+  if (negative) out = -out;
+  return true;
+}
+
 }  // namespace
 
 void JsonStream::append_text(std::string& out) const {
@@ -100,6 +130,8 @@ void JsonStream::append_text(std::string& out) const {
 
 bool JsonStream::as_double(double& out) const {
   const std::string_view s = raw();
+  bool integral = false;
+  if (fast_decimal(s, out, integral)) return true;
   if (s == "NaN") {
     out = std::nan("");
     return true;
@@ -114,6 +146,12 @@ bool JsonStream::as_double(double& out) const {
 
 bool JsonStream::as_int(std::int64_t& out) const {
   const std::string_view s = raw();
+  double fast = 0.0;
+  bool integral = false;
+  if (fast_decimal(s, fast, integral) && integral) {
+    out = static_cast<std::int64_t>(fast);
+    return true;
+  }
   const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
   if (r.ec == std::errc() && r.ptr == s.data() + s.size()) return true;
   double d = 0.0;  // 1.0, 1e3: integral values written as floats

@@ -1,0 +1,111 @@
+// GzipInflater with ISA-L's streaming inflate (libisal-dev, isa-l/igzip_lib.h), several times
+// zlib's speed; built where CMake found it (ROOFLINE_HAVE_ISAL), else byte_source.cpp's zlib one.
+// The same stream rules and messages: concatenated members, a truncated stream, trailing data.
+#if defined(ROOFLINE_HAVE_ISAL)
+#include <isa-l/igzip_lib.h>
+
+#include <fmt/format.h>
+
+#include "roofline/topn/byte_source.hpp"
+#include "roofline/topn/layer.hpp"
+
+namespace roofline::topn::detail {
+namespace {
+
+// zlib's words for the same faults, so a message reads alike whichever inflater is built.
+const char* isal_fault(int rc) {
+  switch (rc) {
+    case ISAL_INVALID_BLOCK:
+      return "invalid block type";
+    case ISAL_INVALID_SYMBOL:
+      return "invalid code";
+    case ISAL_INVALID_LOOKBACK:
+      return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER:
+      return "incorrect header check";
+    case ISAL_UNSUPPORTED_METHOD:
+      return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM:
+      return "incorrect data check";
+    default:
+      return "inflate failed";
+  }
+}
+
+}  // namespace
+
+struct GzipInflater::State {
+  inflate_state z{};
+  std::vector<std::uint8_t> in = std::vector<std::uint8_t>(std::size_t{1} << 18);
+  bool raw_eof = false;
+  std::uint64_t in_total = 0;
+
+  void refill(const ByteReader& raw) {
+    const std::size_t n = raw(reinterpret_cast<char*>(in.data()), in.size());
+    if (n == 0) {
+      raw_eof = true;
+      return;
+    }
+    z.next_in = in.data();
+    z.avail_in = static_cast<std::uint32_t>(n);
+    in_total += n;
+  }
+
+  // At a member's end: "" and on to the next member, or done (`finished`) with the error if any.
+  std::string next_member(const ByteReader& raw, bool& finished) {
+    if (z.avail_in == 0 && !raw_eof) refill(raw);
+    finished = z.avail_in == 0;
+    if (finished) return {};
+    if (z.avail_in >= 2 && (z.next_in[0] != 0x1f || z.next_in[1] != 0x8b)) {
+      finished = true;
+      return "trailing data after the end of the gzip stream";
+    }
+    std::uint8_t* const next_in = z.next_in;
+    const std::uint32_t avail_in = z.avail_in;
+    isal_inflate_reset(&z);
+    z.crc_flag = ISAL_GZIP;
+    z.next_in = next_in;
+    z.avail_in = avail_in;
+    return {};
+  }
+};
+
+GzipInflater::GzipInflater(ByteReader raw) : s_(std::make_unique<State>()), raw_(std::move(raw)) {
+  isal_inflate_init(&s_->z);
+  s_->z.crc_flag = ISAL_GZIP;  // the gzip header and trailer checked by ISA-L
+}
+
+GzipInflater::~GzipInflater() = default;
+
+std::size_t GzipInflater::read(char* buf, std::size_t cap) {
+  if (done_ || cap == 0) return 0;
+  inflate_state& z = s_->z;
+  z.next_out = reinterpret_cast<std::uint8_t*>(buf);
+  z.avail_out = static_cast<std::uint32_t>(std::min<std::size_t>(cap, 1u << 30));
+  const std::uint32_t want = z.avail_out;
+  while (!done_ && z.avail_out > 0) {
+    if (z.block_state == ISAL_BLOCK_FINISH) {
+      error_ = s_->next_member(raw_, done_);
+      continue;
+    }
+    if (z.avail_in == 0 && !s_->raw_eof) s_->refill(raw_);
+    const std::uint32_t in_before = z.avail_in, out_before = z.avail_out;
+    const int rc = isal_inflate(&z);
+    if (rc < 0) {
+      error_ = fmt::format("corrupt gzip data: {}", isal_fault(rc));
+      done_ = true;
+    } else if (z.block_state != ISAL_BLOCK_FINISH && z.avail_in == in_before &&
+               z.avail_out == out_before && (s_->raw_eof || z.avail_in > 0)) {
+      error_ = s_->raw_eof ? fmt::format(
+                                 "truncated gzip stream: the compressed data ends after {} "
+                                 "bytes, before its end marker",
+                                 s_->in_total)
+                           : std::string("corrupt gzip data: inflate made no progress");
+      done_ = true;
+    }
+  }
+  return want - z.avail_out;
+}
+
+}  // namespace roofline::topn::detail
+#endif

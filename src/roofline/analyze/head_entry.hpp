@@ -43,7 +43,7 @@ struct HeadEntry {
   std::optional<double> serving_weighted_pct;  // copied from the Top-N when it has one
   std::optional<bool> editable;
   std::string backend;  // who builds the kernel (data/kernel_backends.tsv), "" when unknown
-  HeadShare share;  // what the expected gain and ranking_by_pct weigh the entry with
+  HeadShare share;      // what the expected gain and ranking_by_pct weigh the entry with
   std::string
       ranking_name;  // the name, suffixed #rank on a duplicate: rankings, report, degraded[]
   // What launched it, as `roofline topn` recorded it (docs/method.md §22.7): the CPU op, its

@@ -387,9 +387,10 @@ PeaksCommands add_peaks_commands(CLI::App& app, PeaksArgs& p) {
   cmds.show
       ->add_option("gfx", p.gfx, "gfx or NVIDIA arch, e.g. gfx950, gfx942:sramecc+:xnack-, sm_90")
       ->required();
-  cmds.show->add_option("--product", p.product,
-                        "Product identity, e.g. r9700, h200, or a device name such as 'NVIDIA "
-                        "H200' (default: none)");
+  cmds.show->add_option(
+      "--product", p.product,
+      "Product identity, e.g. r9700, h200, or a device name such as 'NVIDIA "
+      "H200', or as people write it: mi300x, h100-sxm, rtx-pro-6000 (default: none)");
   cmds.show->add_option("--peaks", p.file, "Peaks file (default: built-in)")
       ->check(CLI::ExistingFile);
   cmds.show->add_option("-f,--format", p.format, "text or json")

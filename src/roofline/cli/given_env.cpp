@@ -62,7 +62,7 @@ GivenPart resolve_given_part(PeaksTable& table, const std::string& spelling) {
   GivenPart out{lower.gfx, lower.product, lower.name,
                 fmt::format("--product '{}' names {} parts the name does not tell apart ({}): "
                             "their shared figures are used, the lower where they differ "
-                            "docs/method.md §22.2); name one to use its own",
+                            "(docs/method.md §22.2); name one to use its own",
                             spelling, m.sections.size(), listed(m.sections))};
   table.sections.push_back(std::move(lower));
   return out;

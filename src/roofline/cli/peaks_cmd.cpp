@@ -8,11 +8,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "roofline/cli/common.hpp"
+#include "roofline/cli/given_env.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/embedded_data.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
+#include "roofline/inputs/peaks_alias.hpp"
 #include "roofline/render/report.hpp"
 
 namespace roofline::cli {
@@ -26,8 +30,22 @@ int run_peaks_list(const PeaksArgs& args) {
 
 int run_peaks_show(const PeaksArgs& args) {
   PeaksTable storage;
-  const PeaksTable& table = load_peaks_or_throw(args.file, storage);
-  const ResolvedPeaks p = resolve_peaks(table, args.gfx, args.product, DeviceProps{});
+  PeaksTable table = load_peaks_or_throw(args.file, storage);
+  ResolvedPeaks p = resolve_peaks(table, args.gfx, args.product, DeviceProps{});
+  // A product the product rules do not know, written as people write it (docs/method.md §22.9),
+  // names its section when the part is of the gfx given.
+  if (p.source == PeaksSource::none && !args.product.empty()) {
+    const ProductMatch m = match_product(table, args.product);
+    const bool same_arch =
+        !m.sections.empty() &&
+        std::all_of(m.sections.begin(), m.sections.end(),
+                    [&](const PeaksSection* s) { return s->gfx == normalize_arch(args.gfx); });
+    if (same_arch) {
+      const GivenPart part = resolve_given_part(table, args.product);
+      if (!part.note.empty()) err_line("note: " + part.note);
+      p = resolve_peaks(table, args.gfx, part.product, DeviceProps{}, "", true);
+    }
+  }
   const std::string out =
       args.format == "json" ? json_text(peaks_json(p, PeaksFields::full)) : peaks_text(p);
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -135,6 +135,29 @@ TEST_CASE("band: across two classes — both named, with what would settle them"
   CHECK(h.band.kind == BandKind::holds);
 }
 
+TEST_CASE("band: a context bound's range passes through every class between its ends", "[band]") {
+  // Taken 760 MB (95 %, saturated: ≥ 0.9 · 0.9), the bound's bottom 100 MB (12.5 %,
+  // underperforming): every reading between them is one of the keys the bound allows, so the
+  // moderate class lies inside the band too.
+  WorkEstimate w = work_of(760e6, 1.0e9, 0.1);
+  w.readings.push_back(Reading{"context_bound", "the shortest contexts the bound allows",
+                               "907 keys in all", 100e6, 1.0e9, std::nullopt});
+  w.readings_decide = true;
+  const Verdict v = judge(w, OpClass::attn, 10.0, gfx950_peaks(), {});
+  CHECK(v.band.kind == BandKind::spans);
+  REQUIRE(v.band.classes.size() == 3);
+  CHECK(v.band.classes[0] == Headroom::saturated);
+  CHECK(v.band.classes[1] == Headroom::moderate);
+  CHECK(v.band.classes[2] == Headroom::underperforming);
+  CHECK_THAT(v.band.settle, Catch::Contains("Σkv") && Catch::Contains("--isl and --osl"));
+  CHECK(v.band.withheld);
+  CHECK(v.headroom == Headroom::unknown);
+  // Two discrete readings (not a range) name only their own classes.
+  WorkEstimate d = w;
+  d.readings[0].key = "other_reading";
+  CHECK(judge(d, OpClass::attn, 10.0, gfx950_peaks(), {}).band.classes.size() == 2);
+}
+
 TEST_CASE("band: a reading the time refutes leaves one feasible; exact evidence is one point",
           "[band]") {
   // 900 MB cannot move in 0.1 ms at 8 TB/s (800 MB): only the taken reading has a verdict.

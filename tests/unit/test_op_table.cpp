@@ -240,20 +240,120 @@ TEST_CASE("op table: _vllm_fa2_C::varlen_fwd reads its scalars (wild prefill)", 
   CHECK(r.flops == rel(2.0 * 16 * 524800 * 256));
 }
 
-TEST_CASE(
-    "op table: varlen_fwd with several sequences bounds the context (constructed from the "
-    "wild prefill's list)",
-    "[op_table]") {
-  OpCall call = recorded(
+namespace {
+// vLLM's flash-attention decode over 8 sequences (one query each) on the paged pool, with
+// max_seqlen_k 900: the wild prefill's argument list with 8 sequences (constructed).
+OpCall decode_8_sequences() {
+  return recorded(
       "_vllm_fa2_C::varlen_fwd",
       R"([[8, 16, 128], [37165, 16, 16, 128], [37165, 16, 16, 128], [8, 16, 128], [9], [9], [8], [], [8, 256], [], [], [], [], [], [], [], [], [], [], [], [], []])",
       R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "int", "int", "int", "", "int", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", ""])",
       R"(["", "", "", "", "", "", "", "", "", "", "1", "900", "0.", "0.088388347648318447", "False", "True", "-1", "-1", "0.", "False", "0", ""])");
-  const OpReading r = read_op_call(call);
-  CHECK_FALSE(r.read);
+}
+// Per key: K and V of 16 heads of 128 at 2 B; 2·16·(128 + 128) FLOPs. Q and O: 8·16·128·2 each.
+constexpr double k_key_bytes = 16.0 * 128 * 2 * 2, k_key_flops = 2.0 * 16 * 256;
+constexpr double k_q_and_o = 2.0 * 8 * 16 * 128 * 2;
+double keys_bytes(double keys) {
+  return k_q_and_o + keys * k_key_bytes;
+}
+}  // namespace
+
+TEST_CASE(
+    "op table: decode over several sequences: max_seqlen_k bounds the context, a range of keys "
+    "(docs/method.md §10.8; constructed from the wild prefill's list)",
+    "[op_table][band]") {
+  const OpReading r = read_ok(decode_8_sequences());
   REQUIRE(r.attention);
   CHECK(r.attention->regime == Regime::decode);
-  CHECK_THAT(r.why_not, Catch::Contains("bound their lengths, they do not give them"));
+  REQUIRE(r.attention->context_bound);
+  const ContextBound& b = *r.attention->context_bound;
+  // at most every sequence at 900 keys; at least one at 900 and the other 7 at their one key
+  CHECK(b.keys_hi == 7200);
+  CHECK(b.keys_lo == 907);
+  CHECK(b.key_bytes == k_key_bytes);
+  CHECK(b.key_flops == k_key_flops);
+  CHECK(b.fixed_bytes == k_q_and_o);
+  CHECK(r.bytes == rel(keys_bytes(7200)));
+  CHECK(r.flops == rel(7200 * k_key_flops));
+  CHECK_THAT(joined(r.notes), Catch::Contains("up to 900 keys each"));
+  // a prefill over several sequences is still not read: its pairs depend on each length
+  OpCall prefill = decode_8_sequences();
+  prefill.args[10].scalar = "64";
+  const OpReading p = read_op_call(prefill);
+  CHECK_FALSE(p.read);
+  CHECK_THAT(p.why_not, Catch::Contains("bound their lengths, they do not give them"));
+}
+
+TEST_CASE(
+    "op table: a context bound's readings: the workload narrows it where it agrees with the "
+    "trace, the time cuts its top (docs/method.md §10.8)",
+    "[op_table][model][band]") {
+  const ModelConfig config;
+  const ResolvedPeaks peaks = roofline::test::gfx950_peaks();  // 8 TB/s
+  EnvReport env;
+  const ModelContext ctx{&env, &config, "", &peaks};
+  RegimeChoice regime;
+  regime.t_ms = 0.01;  // 80 MB at 8 TB/s: the whole range fits
+  Classification attn;
+  attn.op_class = OpClass::attn;
+  attn.detail.attn = AttnVariant::decode;
+  std::string note;
+  auto model = [&](const RegimeChoice& rc) {
+    auto w =
+        roofline::analyze::detail::model_from_op_table(decode_8_sequences(), rc, attn, ctx, note);
+    REQUIRE(w);
+    REQUIRE(w->modeled);
+    return *w;
+  };
+  SECTION("nothing else: the bound's top is taken, its bottom a reading") {
+    const WorkEstimate w = model(regime);
+    REQUIRE(w.candidates.size() == 1);
+    CHECK(w.candidates[0].bytes == rel(keys_bytes(7200)));
+    CHECK(w.candidates[0].flops == rel(7200 * k_key_flops));
+    REQUIRE(w.readings.size() == 1);
+    CHECK(w.readings[0].key == "context_bound");
+    CHECK(w.readings[0].bytes == rel(keys_bytes(907)));
+    CHECK(w.readings[0].flops == rel(907 * k_key_flops));
+    CHECK(w.readings_decide);
+    CHECK(w.kv_bytes == rel(7200 * k_key_bytes));
+  }
+  SECTION("isl 600, osl 400: every context in [600, 1000], one at 900; isl + osl/2 taken") {
+    env.workload.isl = 600;
+    env.workload.osl = 400;
+    const WorkEstimate w = model(regime);
+    CHECK(w.candidates[0].bytes == rel(keys_bytes(8 * 800)));
+    REQUIRE(w.readings.size() == 2);
+    CHECK(w.readings[0].bytes == rel(keys_bytes(900 + 7 * 600)));  // 5100 keys
+    CHECK(w.readings[1].bytes == rel(keys_bytes(7200)));
+  }
+  SECTION("isl 1024 says more than max_seqlen_k 900 allows: the trace's bound stands") {
+    env.workload.isl = 1024;
+    env.workload.osl = 256;
+    const WorkEstimate w = model(regime);
+    CHECK(w.candidates[0].bytes == rel(keys_bytes(7200)));
+    CHECK(w.readings.size() == 1);
+    CHECK_THAT(joined(w.notes), Catch::Contains("the trace's bound stands"));
+  }
+  SECTION("the measured decode context fixes the keys: one point") {
+    env.workload.decode_context = 850;
+    env.workload.decode_context_source = "the step annotations";
+    const WorkEstimate w = model(regime);
+    CHECK(w.candidates[0].bytes == rel(keys_bytes(8 * 850)));
+    CHECK(w.readings.empty());
+    CHECK_FALSE(w.readings_decide);
+  }
+  SECTION("5 µs allows 40 MB: the top is cut to the whole keys that fit") {
+    RegimeChoice quick = regime;
+    quick.t_ms = 0.005;
+    const WorkEstimate w = model(quick);
+    // floor((40 000 000 − 65 536) / 8192) = 4874 keys
+    CHECK(w.candidates[0].bytes == rel(keys_bytes(4874)));
+    CHECK(w.candidates[0].bytes <= 40.0e6);
+    REQUIRE(w.readings.size() == 1);
+    CHECK(w.readings[0].bytes == rel(keys_bytes(907)));
+    CHECK_THAT(joined(w.notes), Catch::Contains("is cut to 4874") &&
+                                    Catch::Contains("the most keys the measured time allows"));
+  }
 }
 
 TEST_CASE("op table: _cudnn_attention_forward decode (h200)", "[op_table]") {

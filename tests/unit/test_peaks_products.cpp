@@ -289,14 +289,15 @@ TEST_CASE("a name of several parts of one arch takes their lower figures") {
   const ProductMatch m = match_product(t, "rtx-pro-6000");
   REQUIRE(m.sections.size() == 2);
   CHECK_FALSE(m.exact);
+  // resolve_given_part appends the lower section: m's pointers into the table are read first.
+  const double lower_bw = std::min(*m.sections[0]->hbm_bw_bytes_s, *m.sections[1]->hbm_bw_bytes_s);
   const GivenPart part = resolve_given_part(t, "rtx-pro-6000");
   CHECK(part.arch == "sm_120");
   CHECK(part.product == "rtx-pro-6000");
   CHECK(contains(part.note, "names 2 parts"));
   const PeaksSection& lower = t.sections.back();
   CHECK(lower.product == "rtx-pro-6000");
-  CHECK(lower.hbm_bw_bytes_s ==
-        std::min(*m.sections[0]->hbm_bw_bytes_s, *m.sections[1]->hbm_bw_bytes_s));
+  CHECK(lower.hbm_bw_bytes_s == lower_bw);
   CHECK(lower.flops.at(DtypeKey::bf16) == 4.8e14);
   CHECK(lower.flops.count(DtypeKey::fp4) == 0);  // only one of them lists fp4: not shared
   const ResolvedPeaks r = resolve_peaks(t, part.arch, part.product, {}, "", true);

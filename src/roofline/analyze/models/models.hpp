@@ -116,6 +116,12 @@ const std::string& case_op(const TopnEntry& e, const ProbeCase& c);
 std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const RegimeChoice& regime,
                                                 const Classification& cls, const ModelContext& ctx,
                                                 std::string& note);
+// docs/method.md §10.8 (op_context_bound.cpp): a decode attention whose context only
+// max_seqlen_k bounds: the keys taken (the workload's where it agrees with the trace, else the
+// bound's top, cut to what the measured time allows), `r`'s terms set to them, and the range's
+// ends as readings of the band.
+void apply_context_bound(const OpCall& call, OpReading& r, const ModelContext& ctx,
+                         std::optional<double> budget, WorkEstimate& work);
 
 // Product of dims as a double (0 for an empty operand).
 double elements(const std::vector<std::int64_t>& dims);

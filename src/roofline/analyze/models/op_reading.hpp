@@ -47,6 +47,16 @@ struct GemmReading {
 // sequence (exact with one sequence or a dense layout; else the recorded max_seqlen_q, a bound);
 // k_len: the keys of one sequence, exact when k_len_exact (one sequence with max_seqlen_k
 // recorded, or dense k), else a bound (max_seqlen_k with several sequences) or 0 (unknown).
+// docs/method.md §10.8, §23.3: several decode sequences whose context only max_seqlen_k bounds.
+// Their keys in all lie in [keys_lo, keys_hi]: one sequence reaches the maximum (the op records the
+// batch's longest), every other reads at least its own query's key; at most every sequence at the
+// maximum (and a window's W + 1). Bytes and FLOPs are linear in the keys read: `fixed_bytes` (Q and
+// O) plus `key_bytes` and `key_flops` per key (one query per key at decode).
+struct ContextBound {
+  double keys_lo = 0, keys_hi = 0, max_seqlen_k = 0;
+  double fixed_bytes = 0, key_bytes = 0, key_flops = 0;
+};
+
 struct AttentionReading {
   double sequences = 1, tokens = 0, q_heads = 0, kv_heads = 0, d_qk = 0, d_v = 0;
   double q_len = 0, k_len = 0;
@@ -56,6 +66,8 @@ struct AttentionReading {
   bool paged = false;                 // k and v are the paged pool
   std::optional<Regime> regime;       // decode when one query per sequence; prefill otherwise
   std::string regime_why;             // "max_seqlen_q 1024 per sequence: prefill or mixed"
+  // Set when the keys are bounded, not given: the reading's bytes and FLOPs are keys_hi's.
+  std::optional<ContextBound> context_bound;
 };
 
 // A second reading the same recorded arguments allow (docs/method.md §23.7): a generated kernel's

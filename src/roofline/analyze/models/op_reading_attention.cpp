@@ -97,7 +97,11 @@ bool lengths(Reader& r, const QShape& q, const KShape& k, AttentionReading& a) {
     return false;
   }
   const bool decode_sum = a.q_len == 1 && a.q_len_exact && k.packed;  // Σ keys = k's tokens
-  if (!(a.q_len_exact && a.k_len_exact) && !decode_sum) {
+  // docs/method.md §10.8: decode over a paged pool, several sequences: max_seqlen_k bounds the
+  // keys, a band of readings rather than none.
+  const bool decode_bound = a.q_len == 1 && a.q_len_exact && k.paged && !a.k_len_exact;
+  if (decode_bound) a.context_bound = ContextBound{0, 0, a.k_len, 0, 0, 0};
+  if (!(a.q_len_exact && a.k_len_exact) && !decode_sum && !decode_bound) {
     r.fail(
         fmt::format("{} sequences: max_seqlen_q {} and max_seqlen_k {} bound their lengths, "
                     "they do not give them",
@@ -138,10 +142,20 @@ void read_attention(Reader& r) {
   r.out.act_dtype = dtype_key(qb->arg->dtype);
   r.out.out_dtype = o ? dtype_key(o->arg->dtype) : r.out.act_dtype;
   r.out.kv_bytes = keys * k->h * (q->d * ke + v->d * ve);
+  if (a.context_bound) {
+    // Decode: each query reads its sequence's keys once, at most the window's W + 1.
+    const double longest = std::min(a.k_len, cap);
+    a.context_bound->keys_hi = keys;
+    a.context_bound->keys_lo = longest + (a.sequences - 1);
+    a.context_bound->fixed_bytes = q->t * q->h * (q->d * qe + v->d * oe);
+    a.context_bound->key_bytes = k->h * (q->d * ke + v->d * ve);
+    a.context_bound->key_flops = 2.0 * q->h * (q->d + v->d);
+    r.out.attention = a;
+  }
   r.out.notes.push_back(fmt::format(
-      "attention by the op's roles: {} sequence(s), {} queries each, {} keys each ({}), {}{}; "
+      "attention by the op's roles: {} sequence(s), {} queries each, {}{} keys each ({}), {}{}; "
       "H_q {}, H_kv {}, head dims {} / {}; {}{}",
-      format_g(a.sequences), format_g(a.q_len), format_g(a.k_len),
+      format_g(a.sequences), format_g(a.q_len), a.context_bound ? "up to " : "", format_g(a.k_len),
       k->paged ? "the paged pool read as far as the context reaches, never whole"
                : "the recorded k and v",
       causal ? "causal" : "not causal",

@@ -151,10 +151,10 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
     return std::nullopt;
   }
   work.notes = r.notes;
-  if (r.other)
-    weigh_op_readings(
-        call, r, ctx.peaks ? byte_budget(feasibility_bw(*ctx.peaks), work.t_unit_ms) : std::nullopt,
-        work);
+  const auto budget =
+      ctx.peaks ? byte_budget(feasibility_bw(*ctx.peaks), work.t_unit_ms) : std::nullopt;
+  if (r.other) weigh_op_readings(call, r, budget, work);
+  if (r.attention && r.attention->context_bound) apply_context_bound(call, r, ctx, budget, work);
   if (r.attention && r.attention->regime && regime.known && *r.attention->regime != regime.regime)
     work.notes.push_back(
         fmt::format("the signature says {}; the entry's regime is {} (bytes and "

@@ -84,8 +84,9 @@ Interval span(const std::vector<const ReadingVerdict*>& rs, double (*get)(const 
 
 // What would settle which reading holds, by the sources of the band (docs/method.md §10.8).
 std::string settle_text(const std::vector<ReadingVerdict>& rs) {
-  bool operands = false, weights = false, experts = false;
+  bool operands = false, weights = false, experts = false, context = false;
   for (const auto& r : rs) {
+    context = context || r.reading.key == "context_bound";
     operands = operands || r.reading.key == "other_reading";
     weights = weights || r.reading.key == "weights_other";
     experts = experts || r.reading.key == "all_experts" || r.reading.key == "experts_hit";
@@ -105,6 +106,10 @@ std::string settle_text(const std::vector<ReadingVerdict>& rs) {
     out +=
         "; the routing decides how many experts are read: --conc sets the rows in flight "
         "that experts_hit is taken over";
+  if (context)
+    out +=
+        "; the sequences' contexts settle the keys read: a trace whose steps record Σkv "
+        "(docs/method.md §22.3), or --isl and --osl for the workload, narrow the range";
   return out;
 }
 
@@ -143,6 +148,14 @@ Band judge_band(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
     if (std::any_of(ok.begin(), ok.end(),
                     [&](const ReadingVerdict* r) { return r->headroom == h; }))
       b.classes.push_back(h);
+  // A range of readings (the keys a context bound allows) passes through every class between
+  // its ends: the utilization is monotone in the bytes.
+  const bool range = std::any_of(b.readings.begin(), b.readings.end(), [](const ReadingVerdict& r) {
+    return r.reading.key == "context_bound";
+  });
+  if (range && b.classes.size() == 2 && b.classes.front() == Headroom::saturated &&
+      b.classes.back() == Headroom::underperforming)
+    b.classes.insert(b.classes.begin() + 1, Headroom::moderate);
   b.kind = ok.size() == 1          ? BandKind::one_feasible
            : b.classes.size() == 1 ? BandKind::holds
                                    : BandKind::spans;

@@ -165,6 +165,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
                                                 const ReplayJoin& join) {
   std::vector<InputQuantSums> out(ev.names.size());
   std::vector<SweepLaunch> launches;
+  launches.reserve(ev.gpu.size());  // one allocation: no doubling through fresh pages
   for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
     if (g.kind == GpuEventKind::kernel)

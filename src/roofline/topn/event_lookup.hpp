@@ -36,8 +36,8 @@ class EventLookup {
     for (const GpuEventRec& g : ev.gpu) {
       const RuntimeRec* launch = runtime(g.correlation);
       of_gpu_.push_back({launch, op(g.external_id >= 0 ? g.external_id
-                                   : launch           ? launch->external_id
-                                                      : -1)});
+                                    : launch           ? launch->external_id
+                                                       : -1)});
     }
   }
   // The launch and op of ev.gpu[i].

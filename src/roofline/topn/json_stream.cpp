@@ -197,7 +197,8 @@ bool JsonStream::scan_plain_number() {
   std::size_t i = pos_ + (b[pos_] == '-' ? 1 : 0);
   const std::size_t first = i;
   std::uint64_t digits = 0;  // wraps past 19 digits: not used then
-  while (i < end_ && is_digit(b[i])) digits = digits * 10 + static_cast<std::uint64_t>(b[i++] - '0');
+  while (i < end_ && is_digit(b[i]))
+    digits = digits * 10 + static_cast<std::uint64_t>(b[i++] - '0');
   const std::size_t n_int = i - first;
   if (n_int == 0 || (n_int > 1 && b[first] == '0')) return false;
   std::size_t n_fraction = 0;

@@ -68,9 +68,7 @@ struct ArenaAllocator {
   ArenaAllocator() = default;
   template <class U>
   ArenaAllocator(const ArenaAllocator<U>& other) noexcept : arena(other.arena) {}
-  T* allocate(std::size_t n) {
-    return static_cast<T*>(arena->allocate(n * sizeof(T), alignof(T)));
-  }
+  T* allocate(std::size_t n) { return static_cast<T*>(arena->allocate(n * sizeof(T), alignof(T))); }
   void deallocate(T*, std::size_t) noexcept {}
   template <class U>
   bool operator==(const ArenaAllocator<U>& other) const noexcept {

@@ -189,4 +189,78 @@ TEST_CASE("JsonStream: skip_value consumes a whole value", "[topn][json]") {
   CHECK(js.next() == JsonToken::end);
 }
 
+TEST_CASE("JsonStream: skip_container over long values, strings holding brackets and escapes",
+          "[topn][json]") {
+  // Long enough for the 64-byte block scan, with blocks that hold a backslash (read byte by
+  // byte), strings that hold brackets and quotes, and a string across a block boundary.
+  std::string skipped = R"({"a": [)";
+  for (int i = 0; i < 40; ++i)
+    skipped += R"({"k": "x]}[{ \"q\\\" ]", "n": [1, [2, {"d": "yyyyyyyyyyyyyyyyyyyyyyyyyyyy"}]]},)";
+  skipped += R"("}\\"]})";
+  const std::string doc = R"({"skip": )" + skipped + R"(, "keep": 7})";
+  for (std::size_t chunk : {1u, 7u, 64u, 100u, 4096u}) {
+    INFO("chunk " << chunk);
+    JsonStream js(chunked(doc, chunk));
+    CHECK(js.next() == JsonToken::begin_object);
+    CHECK(js.next() == JsonToken::key);
+    CHECK(js.skip_value() == JsonToken::end_object);
+    CHECK(js.next() == JsonToken::key);
+    CHECK(js.raw() == "keep");
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.next() == JsonToken::end_object);
+    CHECK(js.next() == JsonToken::end);
+  }
+  const std::string bad = R"({"skip": {"a": [)" + std::string(100, ' ') + R"(}]}})";
+  JsonStream js(chunked(bad, 4096));
+  CHECK(js.next() == JsonToken::begin_object);
+  CHECK(js.next() == JsonToken::key);
+  CHECK(js.skip_value() == JsonToken::error);
+  CHECK(js.error() ==
+        "invalid JSON at byte " + std::to_string(bad.find('}') + 1) + ": unexpected '}'");
+}
+
+TEST_CASE("JsonStream: numbers read in one pass convert as from_chars does", "[topn][json]") {
+  const std::string doc =
+      "[1000000000546.083, -0, 9007199254740992, 9007199254740993, 1234567890123456789, "
+      "-9223372036854775807, 0.1, 1.0, 12345678901234567890]";
+  for (std::size_t chunk : {3u, 4096u}) {
+    JsonStream js(chunked(doc, chunk));
+    CHECK(js.next() == JsonToken::begin_array);
+    double d = 0;
+    std::int64_t i = 0;
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.as_double(d));
+    CHECK(d == 1000000000546.083);
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.as_int(i));
+    CHECK(i == 0);
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.as_double(d));
+    CHECK(d == 9007199254740992.0);
+    CHECK(js.next() == JsonToken::number);  // past 2^53: rounded by from_chars
+    CHECK(js.as_double(d));
+    CHECK(d == 9007199254740992.0);
+    CHECK(js.as_int(i));
+    CHECK(i == 9007199254740993);
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.as_int(i));
+    CHECK(i == 1234567890123456789);
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.as_int(i));
+    CHECK(i == -9223372036854775807);
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.as_double(d));
+    CHECK(d == 0.1);
+    CHECK_FALSE(js.as_int(i));  // 0.1: not integral
+    CHECK(js.next() == JsonToken::number);
+    CHECK(js.as_int(i));
+    CHECK(i == 1);
+    CHECK(js.next() == JsonToken::number);  // 20 digits: not an int64
+    CHECK_FALSE(js.as_int(i));
+    CHECK(js.as_double(d));
+    CHECK(d == 12345678901234567890.0);
+    CHECK(js.next() == JsonToken::end_array);
+  }
+}
+
 }  // namespace unit_json_stream

@@ -15,6 +15,7 @@
 
 #include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/record_arena.hpp"
 #include "roofline/topn/step_annotations.hpp"
 #include "roofline/topn/topn.hpp"
 #include "roofline/topn/trace_device.hpp"
@@ -144,20 +145,21 @@ struct GeometryHash {
   }
 };
 
-// Deques, not vectors: they grow without a reallocation that briefly holds two copies.
+// Deques, not vectors: they grow without a reallocation that briefly holds two copies
+// (RecordList: in huge-page chunks).
 struct ChromeEvents {
   Interner names;                // GPU activity names
   Interner labels;               // op names, module names, capture-launch kernel names
   Interner geometries;           // "grid;block" of kernel launches ("1,1,1;128,1,1")
-  std::deque<OpScalar> scalars;  // the ops' varying scalars (OpRec::scalar_begin)
-  std::deque<GpuEventRec> gpu;
+  RecordList<OpScalar> scalars;  // the ops' varying scalars (OpRec::scalar_begin)
+  RecordList<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
   std::unordered_map<std::uint64_t, std::uint32_t> shape_ids;  // hash of its fields -> first shape
   std::vector<std::uint32_t> shape_next;  // per shape, the next with the same hash; k_no_id none
   // Kernel launch geometries by their six numbers (the ids `geometries` gives their text).
   std::unordered_map<std::array<std::int64_t, 6>, std::uint32_t, GeometryHash> geometry_ids;
-  std::deque<OpRec> ops;           // cpu ops, in file order
-  std::deque<RuntimeRec> runtime;  // launches, graph launches, copies, capture begin/end
+  RecordList<OpRec> ops;           // cpu ops, in file order
+  RecordList<RuntimeRec> runtime;  // launches, graph launches, copies, capture begin/end
   std::vector<StepSpan> steps;
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
   std::vector<ModuleSpan> modules;

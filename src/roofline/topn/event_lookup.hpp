@@ -1,15 +1,24 @@
 #pragma once
 // Private to src/topn: sorted lookups over the records of one trace — the cpu op of an External
-// id, the runtime event of a correlation id.
+// id, the runtime event of a correlation id, and per GPU event both (looked up once: the
+// aggregation and the quantization sweep ask for them launch by launch).
 
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
+#include <vector>
 
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/layer.hpp"
 
 namespace roofline::topn::detail {
+
+// A GPU event's runtime launch (by its correlation id) and launching op (by its External id, else
+// its launch's); nullptr where there is none.
+struct GpuOrigin {
+  const RuntimeRec* launch = nullptr;
+  const OpRec* op = nullptr;
+};
 
 class EventLookup {
  public:
@@ -23,7 +32,16 @@ class EventLookup {
         ev.runtime.begin(), ev.runtime.end(), [](const RuntimeRec& a, const RuntimeRec& b) {
           return std::tie(a.correlation, a.external_id) < std::tie(b.correlation, b.external_id);
         });
+    of_gpu_.reserve(ev.gpu.size());
+    for (const GpuEventRec& g : ev.gpu) {
+      const RuntimeRec* launch = runtime(g.correlation);
+      of_gpu_.push_back({launch, op(g.external_id >= 0 ? g.external_id
+                                    : launch           ? launch->external_id
+                                                       : -1)});
+    }
   }
+  // The launch and op of ev.gpu[i].
+  const GpuOrigin& origin(std::size_t i) const { return of_gpu_[i]; }
   const OpRec* op(std::int64_t ext) const {
     if (ext < 0) return nullptr;
     auto it = std::lower_bound(ev_.ops.begin(), ev_.ops.end(), ext,
@@ -41,6 +59,7 @@ class EventLookup {
 
  private:
   ChromeEvents& ev_;
+  std::vector<GpuOrigin> of_gpu_;  // per GPU event, in ev.gpu's order
 };
 
 }  // namespace roofline::topn::detail

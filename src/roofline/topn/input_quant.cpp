@@ -165,6 +165,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
                                                 const ReplayJoin& join) {
   std::vector<InputQuantSums> out(ev.names.size());
   std::vector<SweepLaunch> launches;
+  launches.reserve(ev.gpu.size());  // one allocation: no doubling through fresh pages
   for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
     if (g.kind == GpuEventKind::kernel)
@@ -173,13 +174,8 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
   Roles roles(ev);
   // A launch's op and runtime event: none for a graph replay.
   const auto origin = [&](std::uint32_t i) {
-    const GpuEventRec& g = ev.gpu[i];
-    const RuntimeRec* launch = lookup.runtime(g.correlation);
-    const OpRec* op = join.replayed(i) ? nullptr
-                                       : lookup.op(g.external_id >= 0 ? g.external_id
-                                                   : launch           ? launch->external_id
-                                                                      : -1);
-    return std::pair{op, launch};
+    const GpuOrigin& o = lookup.origin(i);
+    return std::pair{join.replayed(i) ? nullptr : o.op, o.launch};
   };
   sweep(
       launches,

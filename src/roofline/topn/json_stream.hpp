@@ -6,6 +6,7 @@
 // -Infinity literals are read as numbers.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,7 +73,15 @@ class JsonStream {
   JsonToken close(char c);
   JsonToken value(char c);
   bool scan_string();
+  bool scan_plain_number();
   JsonToken scan_bare();
+  // Where skip_container is: inside a string, right after its backslash.
+  struct SkipState {
+    bool in_string = false, escape = false;
+  };
+  std::optional<JsonToken> skip_bracket(char c, std::size_t target);
+  std::optional<JsonToken> skip_bytes(std::size_t limit, std::size_t target, SkipState& st);
+  std::optional<JsonToken> skip_blocks(std::size_t target, SkipState& st);
   void after_value() {
     if (stack_.empty()) {
       state_ = State::done;
@@ -91,6 +100,13 @@ class JsonStream {
   std::uint64_t dropped_ = 0;      // bytes discarded from the front of the buffer
   std::size_t tok_ = 0, tok_len_ = 0;
   bool escaped_ = false;
+  // The last number as scan_plain_number read it: its digits as one integer, how many of them
+  // follow the point, its sign; `fast` false when it was not read so (as_* then read its text).
+  struct PlainNumber {
+    std::uint64_t digits = 0;
+    std::uint32_t fraction = 0;
+    bool negative = false, fast = false;
+  } num_;
   bool eof_ = false;
   std::size_t max_token_, max_depth_;
   State state_ = State::value;

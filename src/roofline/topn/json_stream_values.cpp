@@ -1,6 +1,7 @@
 // The values of JsonStream tokens: strings with their escapes undone, numbers converted.
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "roofline/topn/json_stream.hpp"
 #include "roofline/topn/layer.hpp"
@@ -44,12 +45,23 @@ void append_utf8(std::string& out, unsigned cp) {
   }
 }
 
-// A plain decimal "[-]digits[.digits]" of at most 15 significant digits, exactly: the digits
-// as an integer below 2^53 and one division by an exact power of ten (at most 10^15) round
-// correctly (Clinger's fast path). False for anything else (the caller uses from_chars).
+// digits / 10^fraction, negated when `negative`, exactly when the digits are at most 2^53 and
+// the fraction at most 22 digits: both are then exact doubles and one division rounds correctly
+// (Clinger's fast path) — what from_chars gives. A trace's timestamps (1000000000546.083: 16
+// digits) fit. False otherwise.
+bool exact_decimal(std::uint64_t digits, std::size_t fraction, bool negative, double& out) {
+  static constexpr double k_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (digits > (std::uint64_t{1} << 53) || fraction > 22) return false;
+  out = static_cast<double>(digits) / k_pow10[fraction];
+  if (negative) out = -out;
+  return true;
+}
+
+// A plain decimal "[-]digits[.digits]" of at most 19 digits through exact_decimal. False for
+// anything else (the caller uses from_chars).
 bool fast_decimal(std::string_view s, double& out, bool& integral) {
-  static constexpr double k_pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   std::size_t i = s.size() > 0 && s[0] == '-' ? 1 : 0;
   const bool negative = i == 1;
   std::uint64_t digits = 0;
@@ -58,7 +70,7 @@ bool fast_decimal(std::string_view s, double& out, bool& integral) {
   for (; i < s.size(); ++i) {
     const char c = s[i];
     if (c >= '0' && c <= '9') {
-      if (++n_digits > 15) return false;
+      if (++n_digits > 19) return false;  // 19 digits cannot overflow 64 bits
       digits = digits * 10 + static_cast<std::uint64_t>(c - '0');
       if (point) ++n_fraction;
     } else if (c == '.' && !point) {
@@ -69,9 +81,7 @@ bool fast_decimal(std::string_view s, double& out, bool& integral) {
   }
   if (n_digits == 0 || (point && n_fraction == 0)) return false;
   integral = n_fraction == 0;
-  out = static_cast<double>(digits) / k_pow10[n_fraction];
-  if (negative) out = -out;
-  return true;
+  return exact_decimal(digits, n_fraction, negative, out);
 }
 
 }  // namespace
@@ -129,6 +139,7 @@ void JsonStream::append_text(std::string& out) const {
 }
 
 bool JsonStream::as_double(double& out) const {
+  if (num_.fast && exact_decimal(num_.digits, num_.fraction, num_.negative, out)) return true;
   const std::string_view s = raw();
   bool integral = false;
   if (fast_decimal(s, out, integral)) return true;
@@ -145,6 +156,12 @@ bool JsonStream::as_double(double& out) const {
 }
 
 bool JsonStream::as_int(std::int64_t& out) const {
+  if (num_.fast && num_.fraction == 0 &&
+      num_.digits <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    out = static_cast<std::int64_t>(num_.digits);
+    if (num_.negative) out = -out;
+    return true;
+  }
   const std::string_view s = raw();
   double fast = 0.0;
   bool integral = false;

@@ -210,10 +210,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
       seen[g.name] = true;
       k.kind = g.kind;
     }
-    const RuntimeRec* launch = lookup.runtime(g.correlation);
-    const std::int64_t ext =
-        g.external_id >= 0 ? g.external_id : (launch ? launch->external_id : -1);
-    const OpRec* op = lookup.op(ext);
+    const auto [launch, op] = lookup.origin(i);
     const bool replay = join.replayed(i);
     const Origin origin = replay ? origins.captured(join.paired(i)) : origins.eager(op, modules);
     add_event(ev, k, g, origin, step_of(steps, g, launch, op), op, replay, join.stats);

@@ -129,7 +129,7 @@ bool same_device(const DeviceProps& a, const DeviceProps& b) {
 }
 
 // The device most GPU events ran on (ties: the lower id); -1 when none names one.
-std::int64_t kernels_device(const std::deque<GpuEventRec>& gpu) {
+std::int64_t kernels_device(const RecordList<GpuEventRec>& gpu) {
   std::map<std::int32_t, std::size_t> count;
   for (const GpuEventRec& g : gpu)
     if (g.device >= 0) ++count[g.device];
@@ -184,7 +184,7 @@ std::string device_arch(std::string_view vendor, std::optional<double> major,
 }
 
 std::optional<TraceDevice> choose_trace_device(const TraceMeta& meta,
-                                               const std::deque<GpuEventRec>& gpu) {
+                                               const RecordList<GpuEventRec>& gpu) {
   if (meta.devices.empty()) return std::nullopt;
   const std::int64_t dev = device_json::kernels_device(gpu);
   const DeviceProps* chosen = nullptr;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/record_arena.hpp"
 #include "roofline/topn/topn.hpp"
 
 namespace roofline::topn::detail {
@@ -39,7 +40,7 @@ bool read_trace_meta(JsonStream& js, std::string_view key, TraceMeta& meta);
 // The device the Top-N records: the `deviceProperties` entry whose id is the device most GPU
 // events ran on, else (noted) the first entry, when all agree or not. nullopt without entries.
 std::optional<TraceDevice> choose_trace_device(const TraceMeta& meta,
-                                               const std::deque<GpuEventRec>& gpu);
+                                               const RecordList<GpuEventRec>& gpu);
 
 // Folds the device and world size of one more trace (another rank) into a merged profile: the
 // first trace's device is kept, with a note when a later one names a different device.

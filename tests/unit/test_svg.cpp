@@ -199,6 +199,42 @@ TEST_CASE("chart_model: a suspect entry is drawn at the bound the time allows", 
   CHECK(m.points[0].flops_s == Approx(8.0e12 * m.points[0].ai));
 }
 
+TEST_CASE("chart_model: a band is a segment between its feasible readings' points",
+          "[svg][chart][band]") {
+  // docs/method.md §10.8, §16.3: the taken reading (6.97e8 B) and a feasible reading of fewer
+  // bytes (6.0e8 B, the same FLOPs) sit at AI 4.62 and 5.37, both at the measured FLOP/s; a
+  // reading the time refutes is no end of the segment.
+  Analysis a = example_like();
+  HeadEntry& e = a.entries[0];
+  const double t_s = e.work.t_unit_ms / 1000.0;
+  auto reading = [&](const char* key, double bytes, bool feasible, bool taken) {
+    ReadingVerdict r;
+    r.reading = Reading{key, key, "", bytes, 3.22e9, std::nullopt};
+    r.feasible = feasible;
+    r.taken = taken;
+    return r;
+  };
+  e.verdict.band.readings = {reading("taken", 6.97e8, true, true),
+                             reading("experts_hit", 6.0e8, true, false),
+                             reading("all_experts", 9.0e8, false, false)};
+  e.verdict.band.kind = BandKind::holds;
+  const auto m = chart::chart_model(a);
+  REQUIRE(m.points.size() == 1);
+  REQUIRE(m.points[0].band.size() == 2);
+  CHECK(m.points[0].band[0].ai == Approx(3.22e9 / 6.97e8));  // lowest AI first
+  CHECK(m.points[0].band[1].ai == Approx(3.22e9 / 6.0e8));
+  CHECK(m.points[0].band[0].flops_s == Approx(3.22e9 / t_s));
+  CHECK(m.points[0].band[1].flops_s == Approx(3.22e9 / t_s));
+  Analysis one = a;
+  one.entries.resize(1);
+  CHECK(count(render_roofline_svg(one), "class=\"band\"") == 1);
+  // Only one feasible reading: no segment.
+  one.entries[0].verdict.band.readings[1].feasible = false;
+  one.entries[0].verdict.band.kind = BandKind::one_feasible;
+  CHECK(chart::chart_model(one).points[0].band.empty());
+  CHECK(count(render_roofline_svg(one), "class=\"band\"") == 0);
+}
+
 TEST_CASE("render_roofline_svg: degenerate runs still give a document that says so",
           "[svg][chart]") {
   Analysis none;

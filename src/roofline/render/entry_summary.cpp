@@ -10,6 +10,7 @@ namespace entry_summary_impl {  // named, not anonymous: unity batches share one
 
 std::string verdict_text(const HeadEntry& e) {
   const Verdict& v = e.verdict;
+  if (v.band.withheld && e.grade.problem) return "band across classes: " + e.grade.problem->reason;
   if (e.grade.problem && e.grade.problem->level == Level::L2)
     return "not modelled: " + e.grade.problem->reason;
   if (v.dispatch_bound && v.in_graph_replay)
@@ -29,6 +30,11 @@ std::string formula_text(const HeadEntry& e, const ResolvedPeaks& peaks) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
   if (!w.modeled || w.t_unit_ms <= 0) return "";
+  if (v.band.withheld) {  // the taken reading is one of the band's, not the entry's position
+    HeadEntry point = e;
+    point.verdict.band.withheld = false;
+    return "the taken reading: " + formula_text(point, peaks);
+  }
   const std::string t = format_time_ms(w.t_unit_ms);
   if (v.compute_axis && v.achieved_flops && v.ridge_point && peaks.hbm_bw_bytes_s)
     return fmt::format("{} FLOP / {} = {} = {} of {} ({})", format_count(w.flops), t,
@@ -69,8 +75,13 @@ EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks) {
 }
 
 std::string roof_pct_shown(const Verdict& v) {
+  if (v.band.withheld && !v.suspect) return "—";
   if (!v.suspect) return format_pct(v.roofline_pct);
   return v.roofline_pct_raw ? format_pct(v.roofline_pct_raw) + "!" : std::string("—");
+}
+
+std::string bound_shown(const Verdict& v) {
+  return v.band.withheld ? "—" : to_string(v.bound);
 }
 
 std::string roof_pct_shown(const SignatureVerdict& v) {

@@ -23,8 +23,12 @@ EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks);
 // The roof column as a person reads it: an infeasible (suspect) entry is never a position on the
 // roof — its unclamped figure marked "!" ("167.8%!"), or "—" without one; the JSON keeps the
 // schema's clamped roofline_pct with suspect and roofline_pct_raw.
+// An entry whose band spans classes with nothing to pick its reading (docs/method.md §10.8,
+// withheld) is no position on the roof either: "—", the band's line gives its range.
 std::string roof_pct_shown(const Verdict& v);
 std::string roof_pct_shown(const SignatureVerdict& v);
+// The bound column: "—" for a withheld band (the readings may sit on either side of the ridge).
+std::string bound_shown(const Verdict& v);
 
 // The share of GPU time (pct_gpu_time, summed) the head entries with a verdict cover, and the
 // share the others hold: "most to win" is only ever among the former.

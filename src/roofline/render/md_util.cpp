@@ -182,9 +182,7 @@ std::string band_gain_text(const Verdict& v) {
 
 std::string band_line(const Verdict& v) {
   const Band& b = v.band;
-  std::string classes;
-  for (std::size_t i = 0; i < b.classes.size(); ++i)
-    classes += fmt::format("{}{}", i == 0 ? "" : " and ", to_string(b.classes[i]));
+  const std::string classes = classes_text(b.classes);
   return fmt::format(
       "band over {} readings: roofline {} to {}, attainable {:.2f}× to {:.2f}×, gain {}; {}",
       b.readings.size(), format_pct(b.roofline_pct->lo), format_pct(b.roofline_pct->hi),

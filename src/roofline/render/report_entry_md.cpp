@@ -35,6 +35,7 @@ std::string speedup_text(const HeadEntry& e) {
 }
 
 std::string headroom_text(const HeadEntry& e) {
+  if (e.verdict.band.withheld) return "no verdict (its band spans classes)";
   if (e.grade.problem && e.grade.problem->level == Level::L2) return "not modelled";
   if (e.verdict.suspect) return "unknown (infeasible)";
   if (e.verdict.dispatch_bound && e.verdict.in_graph_replay)

@@ -141,7 +141,7 @@ void summary(std::string& out, const Analysis& a) {
         e.work.modeled             ? format_bytes(e.work.bytes, Digits::brief)
         : e.work.bytes_lower_bound ? "≥ " + format_bytes(*e.work.bytes_lower_bound, Digits::brief)
                                    : std::string("—"),
-        roof_pct_shown(e.verdict), to_string(e.verdict.bound), headroom_text(e), speedup_text(e),
+        roof_pct_shown(e.verdict), bound_shown(e.verdict), headroom_text(e), speedup_text(e),
         band_shown(e.verdict) ? fmt::format("{} ({})", gain_text(e), band_gain_text(e.verdict))
                               : gain_text(e));
     signature_rows(out, e);

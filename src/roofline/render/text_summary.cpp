@@ -107,8 +107,9 @@ std::string text_headline(const Analysis& a) {
 template <typename Paint>
 void entry_row(std::string& out, const HeadEntry& e, std::size_t name_w, Paint paint) {
   const Verdict& v = e.verdict;
-  std::string headroom = e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
-                         : v.suspect                                            ? "infeasible"
+  std::string headroom = v.band.withheld                                          ? "spans classes"
+                         : e.grade.problem && e.grade.problem->level == Level::L2 ? "not modelled"
+                         : v.suspect                                              ? "infeasible"
                          : v.dispatch_bound
                              ? (v.in_graph_replay ? "short, in graph" : "dispatch-bound")
                              : to_string(v.headroom);
@@ -124,7 +125,7 @@ void entry_row(std::string& out, const HeadEntry& e, std::size_t name_w, Paint p
   out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad(name, name_w),
                      pad(fmt::format("{:.2f}", e.pct_gpu_time), 6, true),
                      pad(to_string(e.cls.op_class), 11), pad(roof_pct_shown(v), 6, true),
-                     pad(to_string(v.bound), 8), paint(pad(headroom, 15), style_for(v.headroom)),
+                     pad(bound_shown(v), 8), paint(pad(headroom, 15), style_for(v.headroom)),
                      pad(gain, 7, true), speed);
   if (band_shown(v)) out += fmt::format("    ↳ {}\n", clip(band_line(v), 0));
   signature_lines(out, e, name_w, paint);

@@ -112,5 +112,7 @@ Band judge_band(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
 // Why a band across classes with nothing to pick its reading leaves no verdict, and what settles
 // it.
 std::string band_withheld_reason(const Band& b);
+// Headroom classes as a sentence lists them: "saturated, moderate and underperforming".
+std::string classes_text(const std::vector<Headroom>& cs);
 
 }  // namespace roofline::analyze

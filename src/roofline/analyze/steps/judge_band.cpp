@@ -164,14 +164,14 @@ Band judge_band(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
   return b;
 }
 
-namespace {
-
 std::string classes_text(const std::vector<Headroom>& cs) {
   std::string out;
   for (std::size_t i = 0; i < cs.size(); ++i)
     out += fmt::format("{}{}", i == 0 ? "" : i + 1 == cs.size() ? " and " : ", ", to_string(cs[i]));
   return out;
 }
+
+namespace {
 
 std::string reading_line(const ReadingVerdict& r) {
   return fmt::format(

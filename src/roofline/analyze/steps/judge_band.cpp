@@ -32,9 +32,12 @@ bool moe_figure(CandidateKind k) {
 
 // The MoE figures the model reports beside the one it takes (docs/method.md §8.7): the experts
 // uniform routing reaches in expectation, and every expert. A measured or count-weighted figure
-// is one reading.
+// is one reading. Where every expert is taken — a dense batched GEMM over all E (its shapes show
+// every expert evaluated) or a family that streams every expert — the routing-aware figure stays
+// a comparison, not a reading: the evidence says the kernel reads them all.
 void moe_readings(const WorkEstimate& work, std::vector<Reading>& out) {
-  if (!work.moe || work.candidates.empty() || !moe_figure(work.candidates[work.chosen].kind))
+  if (!work.moe || work.candidates.empty() || !moe_figure(work.candidates[work.chosen].kind) ||
+      work.candidates[work.chosen].kind == CandidateKind::all_experts)
     return;
   for (std::size_t i = 0; i < work.candidates.size(); ++i) {
     const Candidate& c = work.candidates[i];

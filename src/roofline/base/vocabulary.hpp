@@ -89,6 +89,9 @@ struct ClassRule {
   ClassDetail detail;  // MoE stage, attention variant, elementwise kind, ... (class_detail.hpp)
   std::string description;
   int line = 0;  // 1-based line in the table; 0 for a --classify override
+  // The pattern's length in tokens (pattern_length, docs/method.md §7.2), counted once when the
+  // table is read: the longest match compares it for every rule and every name. -1: not counted.
+  int tokens = -1;
 };
 struct ClassRules {
   std::vector<ClassRule> overrides;  // --classify, first match wins

@@ -77,8 +77,11 @@ constexpr std::array<std::string_view, 3> k_attn_reduce_tokens{"reduce", "combin
 bool any_matches(const TopnEntry& e, std::string_view pattern) {
   const bool lost_templates = !e.demangled.empty() && e.name.rfind("_Z", 0) == 0 &&
                               e.demangled.find('<') == std::string::npos;
-  for (const std::string* field : {&detail::matched_name(e), &e.short_name})
-    if (!field->empty() && pattern_matches(pattern, *field)) return true;
+  const std::string& name = detail::matched_name(e);
+  if (!name.empty() && pattern_matches(pattern, name)) return true;
+  // The short name, unless it is the name itself (often: a name without namespace or template).
+  if (!e.short_name.empty() && e.short_name != name && pattern_matches(pattern, e.short_name))
+    return true;
   return lost_templates && pattern_matches(pattern, e.name);
 }
 

@@ -24,6 +24,9 @@ namespace roofline::inputs::detail {
 namespace {
 
 constexpr std::size_t k_block = 64;
+// The buffer starts here and doubles while the input keeps filling it, up to the read size the
+// caller asked for: a small file (a fuzz input) costs no megabyte to allocate and zero.
+constexpr std::size_t k_initial_buffer = std::size_t{1} << 16;
 constexpr std::size_t k_npos = static_cast<std::size_t>(-1);
 
 // Bit i set when p[i] is '"', ',' or '\n', for the lenient scan (64 bytes readable).
@@ -175,8 +178,9 @@ struct CsvStream::Fast {
 CsvStream::CsvStream(const ChunkReader& read, std::size_t buffer_bytes, std::size_t max_row_bytes,
                      bool lenient_only, std::string_view isa)
     : read_(read),
-      cap_(std::max<std::size_t>(buffer_bytes, 1)),
-      max_row_(std::max(max_row_bytes, cap_)),
+      read_cap_(std::max<std::size_t>(buffer_bytes, 1)),
+      cap_(std::min(read_cap_, k_initial_buffer)),
+      max_row_(std::max(max_row_bytes, read_cap_)),
       lenient_only_(lenient_only),
       fast_(std::make_unique<Fast>()) {
   static_assert(k_block >= k_csv_field_slack);
@@ -201,6 +205,10 @@ void CsvStream::reset_fast() {
 // Moves the unconsumed bytes to the front, then reads until the buffer is full or the input
 // ends (a reader may return fewer bytes than asked at any time).
 void CsvStream::fill() {
+  if (end_ == cap_ && cap_ < read_cap_) {  // the input outgrew the buffer: read more at a time
+    cap_ = std::min(cap_ * 2, read_cap_);
+    buf_.resize(cap_ + k_block, '\0');
+  }
   if (begin_ > 0) {
     std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
     end_ -= begin_;

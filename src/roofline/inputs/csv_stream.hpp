@@ -96,6 +96,7 @@ class CsvStream {
 
   const ChunkReader& read_;
   std::vector<char> buf_;  // cap_ bytes of data plus padding for the 64-byte block loads
+  std::size_t read_cap_;   // the read size asked for; cap_ grows toward it
   std::size_t cap_;
   std::size_t max_row_;
   std::size_t begin_ = 0, end_ = 0;  // unconsumed data

@@ -7,6 +7,7 @@
 #include "roofline/base/text.hpp"
 #include "roofline/inputs/kernel_backends.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::inputs {
 namespace {
@@ -35,6 +36,7 @@ Loaded<std::vector<BackendRule>> parse_kernel_backends(std::string_view text,
     r.backend = std::string(backend);
     r.hint = std::string(hint);
     r.line = l.number;
+    r.tokens = pattern_length(r.pattern);
     if (editable == "yes")
       r.editable = true;
     else if (editable == "no")

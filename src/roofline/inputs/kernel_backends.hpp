@@ -20,6 +20,7 @@ struct BackendRule {
   std::string classification;  // profiler vocabulary (docs/method.md §2.3), "" = from the op class
   std::string hint;            // the family's description, written as opt_hint
   int line = 0;
+  int tokens = -1;  // pattern_length(pattern), counted when read (ClassRule::tokens)
 };
 
 // One rule per non-comment line: `pattern backend editable classification hint...`

@@ -5,6 +5,7 @@
 #include "roofline/base/text.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/layer.hpp"
+#include "roofline/inputs/pattern.hpp"
 
 namespace roofline::inputs {
 namespace {
@@ -179,7 +180,8 @@ Loaded<std::vector<ClassRule>> parse_rule_table(std::string_view text,
                       display_name, line.number, error.empty() ? "" : " (" + error + ")", t));
       continue;
     }
-    rules.push_back(ClassRule{pattern, cls->first, cls->second, description, line.number});
+    rules.push_back(ClassRule{pattern, cls->first, cls->second, description, line.number,
+                              pattern_length(pattern)});
   }
   out.value = std::move(rules);
   return out;

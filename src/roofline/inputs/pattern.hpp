@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <initializer_list>
 #include <string_view>
@@ -26,19 +28,29 @@ bool pattern_matches(std::string_view pattern, std::string_view text);
 // `BatchPrefillWithPagedKVCache` 6, `nvjet_*` 1, `*` 0.
 int pattern_length(std::string_view pattern);
 
-// The rule of `rules` (each with a `pattern`) that matches one of `texts` with the longest
-// pattern; ties go to the earlier rule. `keep(rule)` filters the rules tried. nullptr: none.
+// The rule of `rules` (each with a `pattern`) that matches one of `texts` (at most four) with the
+// longest pattern; ties go to the earlier rule. `keep(rule)` filters the rules tried. nullptr:
+// none.
 template <class Rule, class Keep>
 const Rule* longest_match(const Rule* first, const Rule* last,
                           std::initializer_list<std::string_view> texts, Keep keep) {
+  // Each distinct text is matched once: a kernel's short name is often its whole name.
+  std::array<std::string_view, 4> distinct;
+  std::size_t n = 0;
+  for (std::string_view t : texts)
+    if (!t.empty() && n < distinct.size() &&
+        std::find(distinct.begin(), distinct.begin() + n, t) == distinct.begin() + n)
+      distinct[n++] = t;
   const Rule* best = nullptr;
   int best_length = -1;
   for (const Rule* r = first; r != last; ++r) {
     if (!keep(*r)) continue;
-    const int length = pattern_length(r->pattern);
+    int length = -1;
+    if constexpr (requires { r->tokens; }) length = r->tokens;  // counted when the table was read
+    if (length < 0) length = pattern_length(r->pattern);
     if (length <= best_length) continue;
-    for (std::string_view t : texts)
-      if (!t.empty() && pattern_matches(r->pattern, t)) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (pattern_matches(r->pattern, distinct[i])) {
         best = r;
         best_length = length;
         break;

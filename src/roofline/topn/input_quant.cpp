@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <numeric>
 #include <optional>
 
@@ -95,17 +96,34 @@ std::optional<Pending> quantization_by_name(const std::string& name) {
   return p;
 }
 
-// The quantization a launch performs, from its op's name (eager), else its kernel's name.
-std::optional<Pending> quantization(const ChromeEvents& ev, const GpuEventRec& g, const OpRec* op) {
-  if (op && op->name != k_no_id) {
-    const std::string& op_name = ev.labels.at(op->name);
-    if (std::string dtype = quant_output_dtype(op_name); !dtype.empty())
-      return Pending{std::move(dtype), op_name, op};
+// The quantization a launch performs, from its op's name (eager), else its kernel's name: worked
+// out once per (kernel name, op name), as Roles does (a trace repeats them launch after launch,
+// and each reading demangles).
+class Quantizations {
+ public:
+  explicit Quantizations(const ChromeEvents& ev) : ev_(ev) {}
+  std::optional<Pending> of(const GpuEventRec& g, const OpRec* op) {
+    const std::uint32_t op_name = op ? op->name : k_no_id;
+    auto [it, fresh] = cache_.try_emplace({g.name, op_name});
+    if (fresh) it->second = by_names(g.name, op_name);
+    if (!it->second) return std::nullopt;
+    Pending p = *it->second;
+    p.op = op;
+    return p;
   }
-  std::optional<Pending> p = quantization_by_name(ev.names.at(g.name));
-  if (p) p->op = op;
-  return p;
-}
+
+ private:
+  std::optional<Pending> by_names(std::uint32_t name, std::uint32_t op_name) const {
+    if (op_name != k_no_id) {
+      const std::string& op_text = ev_.labels.at(op_name);
+      if (std::string dtype = quant_output_dtype(op_text); !dtype.empty())
+        return Pending{std::move(dtype), op_text, nullptr};
+    }
+    return quantization_by_name(ev_.names.at(name));
+  }
+  const ChromeEvents& ev_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::optional<Pending>> cache_;
+};
 
 // One launch in the sweep: its stream (device and stream), start and the caller's index.
 struct SweepLaunch {
@@ -172,6 +190,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
       launches.push_back({(std::int64_t{g.device} << 32) | std::uint32_t(g.stream), g.ts_us, i});
   }
   Roles roles(ev);
+  Quantizations quantizations(ev);
   // A launch's op and runtime event: none for a graph replay.
   const auto origin = [&](std::uint32_t i) {
     const GpuOrigin& o = lookup.origin(i);
@@ -183,7 +202,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
         const OpRec* op = origin(i).first;
         return roles.of(ev.gpu[i].name, op ? op->name : k_no_id);
       },
-      [&](std::uint32_t i) { return quantization(ev, ev.gpu[i], origin(i).first); },
+      [&](std::uint32_t i) { return quantizations.of(ev.gpu[i], origin(i).first); },
       [&](std::uint32_t i, const Pending& p) {
         const auto [op, launch] = origin(i);
         out[ev.gpu[i].name]

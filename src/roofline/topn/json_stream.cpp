@@ -1,6 +1,7 @@
 // The streaming JSON tokenizer (json_stream.hpp).
 #include "roofline/topn/json_stream.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -16,7 +17,11 @@
 namespace roofline::topn::detail {
 namespace {
 
-constexpr std::size_t k_initial_buffer = std::size_t{1} << 20;
+// The buffer starts small and doubles while the input keeps filling it, up to the read size of a
+// long trace: a file of a few kilobytes (a head sniffed, a fuzz input) costs no megabyte to
+// allocate and zero, a long trace is still read a megabyte at a time.
+constexpr std::size_t k_initial_buffer = std::size_t{1} << 16;
+constexpr std::size_t k_read_buffer = std::size_t{1} << 20;
 
 // Byte classes, one table lookup per byte on the hot paths.
 enum : std::uint8_t { k_other, k_space, k_punct, k_quote, k_open, k_close };
@@ -114,6 +119,7 @@ JsonStream::JsonStream(ByteReader read, std::size_t max_token_bytes, std::size_t
 // Drops the bytes before `keep` (setting it to 0) and reads more; false at the end of input.
 bool JsonStream::more(std::size_t& keep) {
   if (eof_) return false;
+  const bool filled = end_ == buf_.size();  // the input is at least as long as the buffer
   if (keep > 0) {
     std::memmove(buf_.data(), buf_.data() + keep, end_ - keep);
     end_ -= keep;
@@ -128,6 +134,8 @@ bool JsonStream::more(std::size_t& keep) {
       return false;
     }
     buf_.resize(std::min(buf_.size() * 2, max_token_));
+  } else if (filled && buf_.size() < k_read_buffer) {
+    buf_.resize(std::min({buf_.size() * 2, k_read_buffer, max_token_}));
   }
   const std::size_t n = read_(buf_.data() + end_, buf_.size() - end_);
   if (n == 0) {

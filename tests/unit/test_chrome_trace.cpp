@@ -379,7 +379,9 @@ TEST_CASE("Chrome trace: a gzip checksum error is reported the same whatever the
     TraceRead r = read_trace_stream(chunked(gz, chunk), "t.json.gz");
     CHECK_FALSE(r.profile);
     CHECK(r.error.find("corrupt gzip data") != std::string::npos);
-    CHECK(r.error.find("incorrect data check") != std::string::npos);
+    // zlib names the checksum; ISA-L one message for every fault inside the data
+    CHECK((r.error.find("incorrect data check") != std::string::npos ||
+           r.error.find("does not decode") != std::string::npos));
     if (first.empty()) first = r.error;
     CHECK(r.error == first);
   }

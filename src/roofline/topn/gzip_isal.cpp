@@ -12,21 +12,23 @@
 namespace roofline::topn::detail {
 namespace {
 
-// zlib's words for the same faults, so a message reads alike whichever inflater is built.
+// zlib's words for the header faults, so a message reads alike whichever inflater is built. A
+// fault inside the compressed data is one message: ISA-L finds a bad distance or the checksum
+// depending on how much output it is given at a time (a fuzz finding,
+// tests/fuzz/regressions/trace/isal_fault_by_chunking.bin), and the reader's result must not
+// depend on the chunking.
 const char* isal_fault(int rc) {
   switch (rc) {
     case ISAL_INVALID_BLOCK:
-      return "invalid block type";
     case ISAL_INVALID_SYMBOL:
-      return "invalid code";
     case ISAL_INVALID_LOOKBACK:
-      return "invalid distance too far back";
+    case ISAL_INCORRECT_CHECKSUM:
+      return "the compressed data does not decode (a bad block, code or distance, or the "
+             "checksum disagrees)";
     case ISAL_INVALID_WRAPPER:
       return "incorrect header check";
     case ISAL_UNSUPPORTED_METHOD:
       return "unknown compression method";
-    case ISAL_INCORRECT_CHECKSUM:
-      return "incorrect data check";
     default:
       return "inflate failed";
   }

@@ -352,9 +352,11 @@ ParameterCount parameter_count(const ModelConfig& c) {
   if (!c.hidden || plan.variants.empty()) return out;
   const double H = *c.hidden;
   const PlanCounts n = plan_counts(c.plan);
-  const auto add = [&](std::string what, double v) {
+  // A literal, not a std::string by value: GCC 12 at -O3 warns (array-bounds, a false positive)
+  // on the moved temporary strings once this file shares a unity batch with others.
+  const auto add = [&](const char* what, double v) {
     if (v <= 0) return;
-    out.parts.emplace_back(std::move(what), v);
+    out.parts.emplace_back(what, v);
     out.total += v;
   };
   double linears = 0;

@@ -37,7 +37,7 @@ class EventLookup {
     };
     if (!std::is_sorted(ev.runtime.begin(), ev.runtime.end(), runtime_order))
       std::stable_sort(ev.runtime.begin(), ev.runtime.end(), runtime_order);
-    of_gpu_.reserve(ev.gpu.size());
+    reserve_huge(of_gpu_, ev.gpu.size());
     std::size_t near_launch = 0, near_op = 0;  // after the last hit: GPU events come in id order
     for (const GpuEventRec& g : ev.gpu) {
       const RuntimeRec* launch = find(ev.runtime, g.correlation, near_launch, &RuntimeRec::correlation);

@@ -12,6 +12,7 @@
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/record_arena.hpp"
 
 namespace roofline::topn::detail {
 namespace {
@@ -183,7 +184,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
                                                 const ReplayJoin& join) {
   std::vector<InputQuantSums> out(ev.names.size());
   std::vector<SweepLaunch> launches;
-  launches.reserve(ev.gpu.size());  // one allocation: no doubling through fresh pages
+  reserve_huge(launches, ev.gpu.size());  // one allocation: no doubling through fresh pages
   for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
     if (g.kind == GpuEventKind::kernel)

@@ -10,6 +10,7 @@
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/topn/input_quant.hpp"
+#include "roofline/topn/record_arena.hpp"
 #include "roofline/topn/signature_sums.hpp"
 #include "roofline/topn/topn.hpp"
 
@@ -72,7 +73,7 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
     std::uint32_t index;
   };
   std::vector<Launch> order;
-  order.reserve(ev.gpu.size());
+  reserve_huge(order, ev.gpu.size());
   for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
     if (g.kind == GpuEventKind::kernel)

@@ -40,8 +40,11 @@ class EventLookup {
     reserve_huge(of_gpu_, ev.gpu.size());
     std::size_t near_launch = 0, near_op = 0;  // after the last hit: GPU events come in id order
     for (const GpuEventRec& g : ev.gpu) {
-      const RuntimeRec* launch = find(ev.runtime, g.correlation, near_launch, &RuntimeRec::correlation);
-      const std::int64_t ext = g.external_id >= 0 ? g.external_id : launch ? launch->external_id : -1;
+      const RuntimeRec* launch =
+          find(ev.runtime, g.correlation, near_launch, &RuntimeRec::correlation);
+      const std::int64_t ext = g.external_id >= 0 ? g.external_id
+                               : launch           ? launch->external_id
+                                                  : -1;
       of_gpu_.push_back({launch, find(ev.ops, ext, near_op, &OpRec::external_id)});
     }
   }

@@ -12,6 +12,7 @@
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/record_arena.hpp"
 
 namespace roofline::topn::detail {
 namespace {
@@ -137,9 +138,12 @@ struct SweepLaunch {
 // what a launch is and what it writes.
 template <class RoleOf, class QuantOf, class Reads>
 void sweep(std::vector<SweepLaunch>& launches, RoleOf role, QuantOf quant, Reads reads) {
-  std::sort(launches.begin(), launches.end(), [](const SweepLaunch& a, const SweepLaunch& b) {
+  const auto order = [](const SweepLaunch& a, const SweepLaunch& b) {
     return std::tie(a.stream, a.ts, a.index) < std::tie(b.stream, b.ts, b.index);
-  });
+  };
+  // A trace with one stream lists its launches in this order already: one pass, no sort.
+  if (!std::is_sorted(launches.begin(), launches.end(), order))
+    std::sort(launches.begin(), launches.end(), order);
   std::optional<Pending> pending;
   for (std::size_t i = 0; i < launches.size(); ++i) {
     if (i == 0 || launches[i].stream != launches[i - 1].stream) pending.reset();
@@ -183,7 +187,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
                                                 const ReplayJoin& join) {
   std::vector<InputQuantSums> out(ev.names.size());
   std::vector<SweepLaunch> launches;
-  launches.reserve(ev.gpu.size());  // one allocation: no doubling through fresh pages
+  reserve_huge(launches, ev.gpu.size());  // one allocation: no doubling through fresh pages
   for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
     if (g.kind == GpuEventKind::kernel)

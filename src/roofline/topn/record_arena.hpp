@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <deque>
 #include <memory>
@@ -75,6 +76,21 @@ struct ArenaAllocator {
     return arena == other.arena;
   }
 };
+
+// Reserves room for `n` elements of a vector that will hold one entry per event (megabytes), the
+// 2 MiB-aligned part of it advised as transparent huge pages before its first touch: one fault
+// per 2 MiB instead of one per 4 KiB (each ~7 µs on a virtual machine).
+template <class T>
+void reserve_huge(std::vector<T>& v, std::size_t n) {
+  v.reserve(n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t k_huge = std::uintptr_t{2} << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  const std::uintptr_t end = begin + v.capacity() * sizeof(T);
+  const std::uintptr_t from = (begin + k_huge - 1) / k_huge * k_huge, to = end / k_huge * k_huge;
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);  // advice only
+#endif
+}
 
 // A list of per-event records: a deque (no reallocation that briefly holds two copies) in arena
 // memory.

@@ -10,6 +10,7 @@
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/topn/input_quant.hpp"
+#include "roofline/topn/record_arena.hpp"
 #include "roofline/topn/signature_sums.hpp"
 #include "roofline/topn/topn.hpp"
 
@@ -72,15 +73,18 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
     std::uint32_t index;
   };
   std::vector<Launch> order;
-  order.reserve(ev.gpu.size());
+  reserve_huge(order, ev.gpu.size());
   for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
     if (g.kind == GpuEventKind::kernel)
       order.push_back({(std::int64_t{g.device} << 32) | std::uint32_t(g.stream), g.ts_us, i});
   }
-  std::sort(order.begin(), order.end(), [](const Launch& a, const Launch& b) {
+  const auto by_stream = [](const Launch& a, const Launch& b) {
     return std::tie(a.stream, a.ts, a.index) < std::tie(b.stream, b.ts, b.index);
-  });
+  };
+  // A trace with one stream lists its launches in this order already: one pass, no sort.
+  if (!std::is_sorted(order.begin(), order.end(), by_stream))
+    std::sort(order.begin(), order.end(), by_stream);
   std::vector<signed char> through(ev.names.size(), -1);  // per name id: 1 passes through
   const auto marks = [&](std::uint32_t i) {
     signed char& t = through[ev.gpu[i].name];

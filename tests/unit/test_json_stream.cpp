@@ -228,33 +228,28 @@ TEST_CASE("JsonStream: numbers read in one pass convert as from_chars does", "[t
     CHECK(js.next() == JsonToken::begin_array);
     double d = 0;
     std::int64_t i = 0;
-    CHECK(js.next() == JsonToken::number);
-    CHECK(js.as_double(d));
-    CHECK(d == 1000000000546.083);
-    CHECK(js.next() == JsonToken::number);
-    CHECK(js.as_int(i));
-    CHECK(i == 0);
-    CHECK(js.next() == JsonToken::number);
-    CHECK(js.as_double(d));
-    CHECK(d == 9007199254740992.0);
-    CHECK(js.next() == JsonToken::number);  // past 2^53: rounded by from_chars
-    CHECK(js.as_double(d));
-    CHECK(d == 9007199254740992.0);
+    // The next token is a number that reads as the double `want` / the integer `want`.
+    auto next_double = [&](double want) {
+      CHECK(js.next() == JsonToken::number);
+      CHECK(js.as_double(d));
+      CHECK(d == want);
+    };
+    auto next_int = [&](std::int64_t want) {
+      CHECK(js.next() == JsonToken::number);
+      CHECK(js.as_int(i));
+      CHECK(i == want);
+    };
+    next_double(1000000000546.083);
+    next_int(0);
+    next_double(9007199254740992.0);
+    next_double(9007199254740992.0);  // past 2^53: rounded by from_chars
     CHECK(js.as_int(i));
     CHECK(i == 9007199254740993);
-    CHECK(js.next() == JsonToken::number);
-    CHECK(js.as_int(i));
-    CHECK(i == 1234567890123456789);
-    CHECK(js.next() == JsonToken::number);
-    CHECK(js.as_int(i));
-    CHECK(i == -9223372036854775807);
-    CHECK(js.next() == JsonToken::number);
-    CHECK(js.as_double(d));
-    CHECK(d == 0.1);
+    next_int(1234567890123456789);
+    next_int(-9223372036854775807);
+    next_double(0.1);
     CHECK_FALSE(js.as_int(i));  // 0.1: not integral
-    CHECK(js.next() == JsonToken::number);
-    CHECK(js.as_int(i));
-    CHECK(i == 1);
+    next_int(1);
     CHECK(js.next() == JsonToken::number);  // 20 digits: not an int64
     CHECK_FALSE(js.as_int(i));
     CHECK(js.as_double(d));

@@ -225,6 +225,19 @@ std::string wrapped_operator(std::string_view demangled, std::string_view mangle
   return last;
 }
 
+// topn's tie suffix ("kernel#2": two kernels with one short name), cut from `base` and returned,
+// so the grammar's rules see the name itself and the suffix stays beside the tag they give.
+std::string split_tie(std::string& base) {
+  const auto hash = base.rfind('#');
+  if (hash == std::string::npos || hash + 1 >= base.size() ||
+      !std::all_of(base.begin() + static_cast<std::ptrdiff_t>(hash) + 1, base.end(),
+                   [](unsigned char c) { return std::isdigit(c) != 0; }))
+    return "";
+  std::string tie = base.substr(hash);
+  base.resize(hash);
+  return tie;
+}
+
 std::string strip_clone(std::string s) {
   for (std::string_view suffix : {" [clone .kd]", ".kd"})
     if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
@@ -251,6 +264,7 @@ std::string kernel_tag(const std::string& short_name, const std::string& demangl
   if (display_names_impl::contains(base, "(") || display_names_impl::contains(base, "<") ||
       display_names_impl::contains(base, "::"))
     if (std::string id = display_names_impl::identifier(base); !id.empty()) base = id;
+  const std::string tie = display_names_impl::split_tie(base);
   if (display_names_impl::is_wrapper(base) || base == "kernel") {
     std::string_view readable = demangled;
     if (readable.empty() && !display_names_impl::starts_with(name, "_Z")) readable = name;
@@ -258,7 +272,7 @@ std::string kernel_tag(const std::string& short_name, const std::string& demangl
     if (op.empty() || op == base) op = display_names_impl::wrapped_operator(readable, name, base);
     if (!op.empty()) base = op;
   }
-  return display_names_impl::shorten(base);
+  return display_names_impl::shorten(base) + tie;
 }
 
 namespace display_names_impl {  // named, not anonymous: unity batches share one translation unit

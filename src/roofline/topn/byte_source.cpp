@@ -150,27 +150,35 @@ namespace roofline::topn::detail {
 namespace {
 
 constexpr std::size_t k_chunk_bytes = std::size_t{1} << 18;
-constexpr std::size_t k_chunks_ahead = 8;  // 2 MiB inflated ahead of the reader at most
+constexpr std::size_t k_chunks_ahead = 16;  // 4 MiB produced ahead of the reader at most
+// A producer that got ahead sleeps until the reader has taken all but this many chunks: one
+// wake-up per few chunks, not one per chunk.
+constexpr std::size_t k_resume_at = 4;
 
 }  // namespace
 
-struct GzipReader::Shared {
+struct ReadAhead::Shared {
   std::mutex mutex;
   std::condition_variable changed;
-  std::deque<Chunk> full;    // inflated, not read yet
+  std::deque<Chunk> full;    // produced, not read yet
   std::vector<Chunk> spare;  // read, for reuse
-  bool done = false;         // the inflater returned 0: `error` is its error
+  bool done = false;         // the producer returned 0: `error` is its error
   bool stop = false;         // the reader is gone
+  bool producer_waits = false, reader_waits = false;  // asleep on `changed`: wake them
   std::string error;
   std::thread worker;
 
-  // The worker: inflates chunk after chunk while the reader keeps up.
-  void run(GzipInflater& inflater) {
+  // The worker: produces chunk after chunk while the reader keeps up.
+  void run(const Producer& produce) {
     for (;;) {
       Chunk chunk;
       {
         std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return stop || full.size() < k_chunks_ahead; });
+        if (full.size() >= k_chunks_ahead) {
+          producer_waits = true;
+          changed.wait(lock, [&] { return stop || full.size() <= k_resume_at; });
+          producer_waits = false;
+        }
         if (stop) return;
         if (!spare.empty()) {
           chunk = std::move(spare.back());
@@ -178,35 +186,35 @@ struct GzipReader::Shared {
         }
       }
       if (!chunk.bytes) chunk.bytes = std::make_unique_for_overwrite<char[]>(k_chunk_bytes);
-      chunk.size = inflater.read(chunk.bytes.get(), k_chunk_bytes);
+      std::string failed;
+      chunk.size = produce(chunk.bytes.get(), k_chunk_bytes, failed);
       const std::lock_guard lock(mutex);
       if (chunk.size == 0) {
         done = true;
-        error = inflater.error();
+        error = std::move(failed);
       } else {
         full.push_back(std::move(chunk));
       }
-      changed.notify_all();
+      if (reader_waits || done) changed.notify_all();
       if (done) return;
     }
   }
 };
 
-GzipReader::GzipReader(ByteReader raw) : s_(std::make_unique<Shared>()) {
-  s_->worker = std::thread([shared = s_.get(), raw = std::move(raw)]() mutable {
+ReadAhead::ReadAhead(Producer produce) : s_(std::make_unique<Shared>()) {
+  s_->worker = std::thread([shared = s_.get(), produce = std::move(produce)] {
     try {
-      GzipInflater inflater(std::move(raw));
-      shared->run(inflater);
+      shared->run(produce);
     } catch (const std::exception& e) {
       const std::lock_guard lock(shared->mutex);
       shared->done = true;
-      shared->error = fmt::format("cannot inflate: {}", e.what());
+      shared->error = fmt::format("cannot read: {}", e.what());
       shared->changed.notify_all();
     }
   });
 }
 
-GzipReader::~GzipReader() {
+ReadAhead::~ReadAhead() {
   {
     const std::lock_guard lock(s_->mutex);
     s_->stop = true;
@@ -215,11 +223,13 @@ GzipReader::~GzipReader() {
   s_->worker.join();
 }
 
-std::size_t GzipReader::read(char* buf, std::size_t cap) {
+std::size_t ReadAhead::read(char* buf, std::size_t cap) {
   while (chunk_pos_ == chunk_.size) {
     if (ended_) return 0;
     std::unique_lock lock(s_->mutex);
+    s_->reader_waits = true;
     s_->changed.wait(lock, [&] { return !s_->full.empty() || s_->done; });
+    s_->reader_waits = false;
     if (s_->full.empty()) {
       ended_ = true;
       error_ = s_->error;
@@ -229,12 +239,44 @@ std::size_t GzipReader::read(char* buf, std::size_t cap) {
     chunk_ = std::move(s_->full.front());
     s_->full.pop_front();
     chunk_pos_ = 0;
-    s_->changed.notify_all();
+    if (s_->producer_waits && s_->full.size() <= k_resume_at) s_->changed.notify_all();
   }
   const std::size_t n = std::min(cap, chunk_.size - chunk_pos_);
   std::memcpy(buf, chunk_.bytes.get() + chunk_pos_, n);
   chunk_pos_ += n;
   return n;
+}
+
+ReadAhead::Producer gzip_producer(ByteReader raw) {
+  auto inflater = std::make_shared<std::unique_ptr<GzipInflater>>();
+  return [inflater, raw = std::move(raw)](char* buf, std::size_t cap, std::string& error) {
+    if (!*inflater) *inflater = std::make_unique<GzipInflater>(raw);
+    const std::size_t n = (*inflater)->read(buf, cap);
+    if (n == 0) error = (*inflater)->error();
+    return n;
+  };
+}
+
+TraceText::TraceText(const ByteReader& raw) : peeked_(raw) {
+  gzip_ = is_gzip(peeked_.peek(2));
+  ByteReader body = [this](char* buf, std::size_t cap) { return peeked_.read(buf, cap); };
+  if (gzip_) {
+    ahead_ = std::make_unique<ReadAhead>(gzip_producer(std::move(body)));
+  } else {
+    ahead_ = std::make_unique<ReadAhead>(
+        [body = std::move(body)](char* buf, std::size_t cap, std::string&) {
+          return body(buf, cap);
+        });
+  }
+}
+
+std::string TraceText::failure(const std::string& what) {
+  if (gzip_ && error().empty()) {
+    std::vector<char> sink(std::size_t{1} << 16);
+    while (read(sink.data(), sink.size()) > 0) {
+    }
+  }
+  return gzip_ && !error().empty() ? error() : what;
 }
 
 }  // namespace roofline::topn::detail

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -59,15 +60,18 @@ class GzipInflater {
   bool done_ = false;
 };
 
-// A GzipInflater on its own thread, ahead of the reader by at most a few chunks (a bounded
-// buffer): a .gz costs about the slower of inflating and parsing, not their sum. The bytes and
-// the error are those of the inflater; the error is known once read() has returned 0.
-class GzipReader {
+// A byte producer on a thread of its own (reading a file, inflating gzip), ahead of the reader by
+// at most a few chunks (a bounded buffer): the reader's parse runs beside the producer's system
+// calls or inflation, so a .gz costs about the slower of inflating and parsing, not their sum.
+// The error is the producer's, known once read() has returned 0.
+class ReadAhead {
  public:
-  explicit GzipReader(ByteReader raw);
-  ~GzipReader();  // stops the thread (when the reader stops early) and joins it
-  GzipReader(const GzipReader&) = delete;
-  GzipReader& operator=(const GzipReader&) = delete;
+  // Fills up to `cap` bytes and returns how many; 0 ends the stream, with `error` set or not.
+  using Producer = std::function<std::size_t(char* buf, std::size_t cap, std::string& error)>;
+  explicit ReadAhead(Producer produce);
+  ~ReadAhead();  // stops the thread (when the reader stops early) and joins it
+  ReadAhead(const ReadAhead&) = delete;
+  ReadAhead& operator=(const ReadAhead&) = delete;
   std::size_t read(char* buf, std::size_t cap);
   const std::string& error() const { return error_; }
 
@@ -82,6 +86,32 @@ class GzipReader {
   std::size_t chunk_pos_ = 0;
   bool ended_ = false;
   std::string error_;
+};
+
+// A GzipInflater over `raw`, made on the producer's thread, as a ReadAhead producer.
+ReadAhead::Producer gzip_producer(ByteReader raw);
+
+// The text of a trace file: inflated when its first bytes are gzip's, read ahead of the parser
+// on a thread either way. A broken gzip stream is the root cause of whatever the parser then
+// saw: failure() reads the rest of the compressed data first, so the message does not depend on
+// where the parser stopped.
+class TraceText {
+ public:
+  explicit TraceText(const ByteReader& raw);
+  TraceText(const TraceText&) = delete;
+  TraceText& operator=(const TraceText&) = delete;
+  std::size_t read(char* buf, std::size_t cap) { return ahead_->read(buf, cap); }
+  bool gzip() const { return gzip_; }
+  // The inflater's error once the stream has ended ("" for a plain file, whose read errors
+  // its FileReader keeps).
+  const std::string& error() const { return ahead_->error(); }
+  // What to report when the parser failed with `what`: the gzip error, when there is one.
+  std::string failure(const std::string& what);
+
+ private:
+  PeekedInput peeked_;
+  bool gzip_ = false;
+  std::unique_ptr<ReadAhead> ahead_;
 };
 
 // True when the bytes start with the gzip magic number.

@@ -18,13 +18,8 @@ namespace roofline::topn {
 namespace detail {
 
 std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
-  PeekedInput raw(read);
-  std::unique_ptr<GzipReader> gz;
-  ByteReader body = [&raw](char* buf, std::size_t cap) { return raw.read(buf, cap); };
-  if (is_gzip(raw.peek(2))) {
-    gz = std::make_unique<GzipReader>(body);
-    body = [&gz](char* buf, std::size_t cap) { return gz->read(buf, cap); };
-  }
+  TraceText source(read);
+  ByteReader body = [&source](char* buf, std::size_t cap) { return source.read(buf, cap); };
   PeekedInput text(body);
   const std::string_view head = text.peek(4096);
   std::size_t first = 0;
@@ -36,21 +31,14 @@ std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
   while (first < rest_head.size() && std::strchr(" \t\r\n", rest_head[first]) &&
          rest_head[first] != '\0')
     ++first;
-  const auto fail = [&](const std::string& what) {
-    if (gz && gz->error().empty()) {
-      std::vector<char> sink(std::size_t{1} << 16);
-      while (gz->read(sink.data(), sink.size()) > 0) {
-      }
-    }
-    return gz && !gz->error().empty() ? gz->error() : what;
-  };
+  const auto fail = [&](const std::string& what) { return source.failure(what); };
   if (first >= rest_head.size())
     return fail(rest_head.empty() ? "empty file" : "holds only whitespace");
   if (rest_head[first] != '{' && rest_head[first] != '[')
     return fail("not a Chrome trace (a PyTorch profiler JSON trace)");
   const ByteReader rest = [&text](char* buf, std::size_t cap) { return text.read(buf, cap); };
   if (std::string error = parse_chrome_trace(rest, out); !error.empty()) return fail(error);
-  if (gz && !gz->error().empty()) return gz->error();
+  if (!source.error().empty()) return source.error();
   return {};
 }
 

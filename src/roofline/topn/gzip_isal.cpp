@@ -39,11 +39,20 @@ const char* isal_fault(int rc) {
 struct GzipInflater::State {
   inflate_state z{};
   std::vector<std::uint8_t> in = std::vector<std::uint8_t>(std::size_t{1} << 18);
-  bool raw_eof = false;
+  bool raw_eof = false;    // every byte of the raw stream is in `in` or consumed
+  bool raw_ended = false;  // the raw stream returned 0 (it is not read again)
   std::uint64_t in_total = 0;
 
+  // Fills `in` as far as the raw stream goes: ISA-L given a dynamic block's header a few bytes at
+  // a time (a pipe, a chunked reader) can fail on a valid stream, so it is only ever handed a
+  // short input at the end of the data.
   void refill(const ByteReader& raw) {
-    const std::size_t n = raw(reinterpret_cast<char*>(in.data()), in.size());
+    std::size_t n = 0;
+    while (n < in.size() && !raw_ended) {
+      const std::size_t got = raw(reinterpret_cast<char*>(in.data()) + n, in.size() - n);
+      raw_ended = got == 0;
+      n += got;
+    }
     if (n == 0) {
       raw_eof = true;
       return;

@@ -40,6 +40,13 @@ bool is_ws(char c) {
   return k_class[static_cast<unsigned char>(c)] == k_space;
 }
 
+// The first byte at or after `i` in [i, e) of b that is not JSON whitespace, or e (the bounds in
+// locals: the loop reloads nothing).
+std::size_t skip_spaces(const char* b, std::size_t i, std::size_t e) {
+  while (i < e && is_ws(b[i])) ++i;
+  return i;
+}
+
 bool is_delim(char c) {
   return k_class[static_cast<unsigned char>(c)] != k_other;
 }
@@ -148,7 +155,7 @@ bool JsonStream::more(std::size_t& keep) {
 
 void JsonStream::skip_ws() {
   for (;;) {
-    while (pos_ < end_ && is_ws(buf_[pos_])) ++pos_;
+    pos_ = skip_spaces(buf_.data(), pos_, end_);
     if (pos_ < end_) return;
     std::size_t keep = pos_;
     if (!more(keep)) return;

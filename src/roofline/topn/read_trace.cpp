@@ -100,13 +100,8 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display) 
 TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
                             const CaptureSet* captures) {
   TraceRead out;
-  detail::PeekedInput raw(read);
-  std::unique_ptr<detail::GzipReader> gz;
-  ByteReader body = [&raw](char* buf, std::size_t cap) { return raw.read(buf, cap); };
-  if (detail::is_gzip(raw.peek(2))) {
-    gz = std::make_unique<detail::GzipReader>(body);
-    body = [&gz](char* buf, std::size_t cap) { return gz->read(buf, cap); };
-  }
+  detail::TraceText source(read);
+  ByteReader body = [&source](char* buf, std::size_t cap) { return source.read(buf, cap); };
   detail::PeekedInput text(body);
   std::string_view head = text.peek(4096);
   std::size_t skip = head.substr(0, 3) == k_bom ? 3 : 0;
@@ -116,16 +111,9 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
   }
   std::size_t first = skip;
   while (first < head.size() && std::strchr(" \t\r\n", head[first]) && head[first] != '\0') ++first;
-  // A broken gzip stream is the root cause of whatever the parser then saw: read the rest of the
-  // compressed data first, so the message does not depend on where the parser stopped.
   const auto fail = [&](const std::string& what) {
-    if (gz && gz->error().empty()) {
-      std::vector<char> sink(std::size_t{1} << 16);
-      while (gz->read(sink.data(), sink.size()) > 0) {
-      }
-    }
     out.profile.reset();
-    out.error = fmt::format("{}: {}", display, gz && !gz->error().empty() ? gz->error() : what);
+    out.error = fmt::format("{}: {}", display, source.failure(what));
     return out;
   };
   if (first >= head.size()) return fail(head.empty() ? "empty file" : "holds only whitespace");
@@ -138,7 +126,7 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
     if (std::string error = read_json_document(rest, json_head, captures, profile, out);
         !error.empty())
       return fail(error);
-    if (gz && !gz->error().empty()) return fail(gz->error());
+    if (!source.error().empty()) return fail(source.error());
     if (!detail::is_rocprof_json(json_head)) {
       chrome_notes(profile, out);
       detail::graph_notes(profile.graph, out.notes);
@@ -146,7 +134,7 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
   } else {
     if (std::string error = detail::parse_kernel_csv(rest, profile, out.notes); !error.empty())
       return fail(error);
-    if (gz && !gz->error().empty()) return fail(gz->error());
+    if (!source.error().empty()) return fail(source.error());
   }
   out.profile = std::move(profile);
   return out;

@@ -3,6 +3,7 @@
 // spellings. Plain enums and one rule struct; no pipeline logic. Any layer may include this header.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -95,7 +96,9 @@ struct ClassRule {
 };
 struct ClassRules {
   std::vector<ClassRule> overrides;  // --classify, first match wins
-  std::vector<ClassRule> families;   // data/kernel_classes.tsv, the longest match wins
+  // data/kernel_classes.tsv, the longest match wins: a view (the shipped table, or one read from
+  // a file, outlives the rules; a copy per classification cost more than the matching)
+  std::span<const ClassRule> families;
   // data/kernel_ops.tsv, matched against the launching op; null = the shipped table
   const std::vector<ClassRule>* ops = nullptr;
 };

@@ -105,7 +105,7 @@ std::optional<Classification> first_override(const TopnEntry& e, const ClassRule
 
 // The family table's comm rows (`comm`) or its other rows: the longest matching pattern wins.
 std::optional<Classification> family(const TopnEntry& e, const ClassRules& rules, bool comm) {
-  const std::vector<ClassRule>& f = rules.families;
+  const std::span<const ClassRule> f = rules.families;
   const ClassRule* r = longest_match(
       f.data(), f.data() + f.size(), {detail::matched_name(e), e.short_name},
       [comm](const ClassRule& rule) { return (rule.op_class == OpClass::comm) == comm; });
@@ -124,7 +124,7 @@ bool inductor_elementwise(const TopnEntry& e) {
 }
 
 std::optional<Classification> inductor_family(const TopnEntry& e, const ClassRules& rules) {
-  const std::vector<ClassRule>& f = rules.families;
+  const std::span<const ClassRule> f = rules.families;
   const ClassRule* r =
       longest_match(f.data(), f.data() + f.size(), {detail::matched_name(e), e.short_name},
                     [](const ClassRule& rule) { return rule.op_class == OpClass::elementwise; });

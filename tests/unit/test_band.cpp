@@ -158,6 +158,32 @@ TEST_CASE("band: a context bound's range passes through every class between its 
   CHECK(judge(d, OpClass::attn, 10.0, gfx950_peaks(), {}).band.classes.size() == 2);
 }
 
+TEST_CASE("band: a shapeless GEMM's rows the grid bounds", "[band]") {
+  // A decode lm_head at the grid's top, 64 rows: 760 MB (95 %, saturated); at its fewest, 1 row,
+  // 100 MB — a range like a context bound's, so it passes through moderate too, and what settles
+  // it is the step's rows.
+  WorkEstimate w = work_of(760e6, 1.0e9, 0.1);
+  w.readings.push_back(Reading{"grid_rows", "M = 1 (the fewest rows the grid allows)",
+                               "grid 1×2374 = 2374 blocks", 100e6, 1.0e9, std::nullopt});
+  w.readings_decide = true;
+  const Verdict v = judge(w, OpClass::gemm, 10.0, gfx950_peaks(), {});
+  CHECK(v.band.kind == BandKind::spans);
+  REQUIRE(v.band.classes.size() == 3);
+  CHECK(v.band.classes[1] == Headroom::moderate);
+  CHECK_THAT(v.band.settle,
+             Catch::Contains("the step's rows settle M") && Catch::Contains("--conc / --isl"));
+  CHECK(v.headroom == Headroom::unknown);
+  // A weight-bound decode GEMM: 700 and 690 MB at the two ends, both saturated — the verdict
+  // holds across the band.
+  WorkEstimate held = work_of(700e6, 1.0e9, 0.1);
+  held.readings.push_back(Reading{"grid_rows", "M = 1 (the fewest rows the grid allows)", "grid",
+                                  690e6, 1.0e9, std::nullopt});
+  held.readings_decide = true;
+  const Verdict h = judge(held, OpClass::gemm, 10.0, gfx950_peaks(), {});
+  CHECK(h.band.kind == BandKind::holds);
+  CHECK(h.headroom == Headroom::saturated);
+}
+
 TEST_CASE("band: a reading the time refutes leaves one feasible; exact evidence is one point",
           "[band]") {
   // 900 MB cannot move in 0.1 ms at 8 TB/s (800 MB): only the taken reading has a verdict.

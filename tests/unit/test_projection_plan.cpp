@@ -319,6 +319,87 @@ TEST_CASE("assign_projections: the launch geometry first, and a grid that contra
   }
 }
 
+TEST_CASE("grid_rows: the rows a grid over a tile admits", "[linear_plan][geometry][band]") {
+  GemmTile t64;
+  t64.m = t64.n = 64;
+  t64.k = 128;
+  std::string why;
+  // The RTX PRO 6000 fp8 decode's qkv: grid [1,96,1] over a 64 tile, N 6144 — one row tile, so
+  // M is 1 to 64 (the trace's own step ran 16 rows).
+  auto r = grid_rows(t64, {1, 96, 1}, 6144, 188, why);
+  REQUIRE(r);
+  CHECK(r->lo == 1);
+  CHECK(r->hi == 64);
+  CHECK(contains(why, "M is 1 to 64"));
+  // The same grid as a 2048-column projection: 96 = 3 row tiles of 32, M 129 to 192.
+  r = grid_rows(t64, {1, 96, 1}, 2048, 188, why);
+  REQUIRE(r);
+  CHECK(r->lo == 129);
+  CHECK(r->hi == 192);
+  // No M gives 4096 columns (64 tiles) a grid of 96 blocks; a persistent grid says nothing.
+  CHECK_FALSE(grid_rows(t64, {1, 96, 1}, 4096, 188, why));
+  CHECK(contains(why, "no M gives N 4096"));
+  CHECK_FALSE(grid_rows(t64, {188, 1, 1}, 6144, 188, why));
+  CHECK(contains(why, "persistent"));
+  // A swizzled 2-D grid pads up to one row or column: 8·48 = 384 blocks of a 16 tile over 6144
+  // columns (384 tiles) is one row tile, 1 to 16 rows (the OLMoE decode's qkv ran 1).
+  GemmTile t16;
+  t16.m = t16.n = 16;
+  t16.k = 128;
+  r = grid_rows(t16, {8, 48, 1}, 6144, 188, why);
+  REQUIRE(r);
+  CHECK(r->lo == 1);
+  CHECK(r->hi == 16);
+}
+
+TEST_CASE("assign_by_grid_rows: no figure gives the rows, the grid bounds them",
+          "[linear_plan][geometry][band]") {
+  GemmTile t64;
+  t64.m = t64.n = 64;
+  t64.k = 128;
+  const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);
+  PlanStep step = decode_32();
+  step.rows = step.requests = 0;
+  step.sm_count = 132;
+  const auto a = assign_by_grid_rows(
+      {kernel("lm_head gemm", 1, 300.0), kernel("scaled_mm grid 96", 36, 30.0),
+       kernel("persistent", 36, 20.0)},
+      plan, step, {geo({1, 2374, 1}, t64), geo({1, 96, 1}, t64), geo({132, 1, 1}, t64)});
+  // lm_head, once a step: 151 936 columns are 2374 tiles of 64, so a grid of 2374 blocks is one
+  // row tile — 1 to 64 requests, 64 taken.
+  INFO(a[0].problem);
+  REQUIRE(a[0].projection);
+  CHECK(a[0].projection->kind == ProjectionKind::lm_head);
+  CHECK(a[0].m == 64);
+  REQUIRE(a[0].m_lo);
+  CHECK(*a[0].m_lo == 1);
+  CHECK(contains(a[0].how, "only lm_head fits its grid"));
+  // 96 blocks, 36 a step: qkv at 1 to 64 rows, or split k_proj or v_proj (1024 columns, 16
+  // tiles) at 321 to 384 — with no rows, nothing tells them apart: no assignment.
+  CHECK_FALSE(a[1].projection);
+  CHECK(contains(a[1].problem, "3 of its candidates fit its grid"));
+  // A persistent grid bounds nothing.
+  CHECK_FALSE(a[2].projection);
+  CHECK(contains(a[2].problem, "persistent"));
+  // The measured time cuts the top: lm_head moves 4096·151936·2 B of weights plus
+  // (4096 + 151936)·2 = 312 064 B a row; a budget of 40.5 rows' worth (1 ms at this bandwidth)
+  // leaves M 1 to 40.
+  const double at0 = 4096.0 * 151936 * 2;
+  step.peak_bw_bytes_s = (at0 + 40.5 * 312064) * 1e3;
+  const auto cut = assign_by_grid_rows({kernel("lm_head gemm", 1, 1000.0)}, plan, step,
+                                       {geo({1, 2374, 1}, t64)});
+  REQUIRE(cut[0].projection);
+  CHECK(cut[0].m == 40);
+  CHECK(*cut[0].m_lo == 1);
+  CHECK(contains(cut[0].how, "M ≤ 40"));
+  // A time too short for even one row: no assignment, and it says why.
+  step.peak_bw_bytes_s = at0 * 0.5e3;
+  const auto none = assign_by_grid_rows({kernel("lm_head gemm", 1, 1000.0)}, plan, step,
+                                        {geo({1, 2374, 1}, t64)});
+  CHECK_FALSE(none[0].projection);
+  CHECK(contains(none[0].problem, "more bytes than its measured time allows"));
+}
+
 TEST_CASE("assign_projections: ties, infeasible pairs and missing counts stay L2",
           "[linear_plan]") {
   const ProjectionPlan plan = projection_plan(qwen3_8b(), 1.0);

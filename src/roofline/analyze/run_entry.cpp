@@ -28,9 +28,24 @@ WorkEstimate stage_a_work(const HeadEntry& e, const TopnEntry& top, const EntryC
                          e.projection->problem;
     return w;
   }
-  if (e.projection)
-    return model_work(as_projection(top, e.regime.regime, *e.projection), e.regime, e.classified,
-                      ctx.model);
+  if (e.projection) {
+    WorkEstimate w = model_work(as_projection(top, e.regime.regime, *e.projection), e.regime,
+                                e.classified, ctx.model);
+    if (w.modeled && e.projection->m_lo) {
+      // docs/method.md §10.8 (source `grid_rows`): the fewest rows the grid allows, a reading.
+      ProjectionAssignment low = *e.projection;
+      low.m = *e.projection->m_lo;
+      const WorkEstimate lo =
+          model_work(as_projection(top, e.regime.regime, low), e.regime, e.classified, ctx.model);
+      if (lo.modeled) {
+        w.readings.push_back(Reading{
+            "grid_rows", fmt::format("M = {} (the fewest rows the grid allows)", format_g(low.m)),
+            e.projection->rows_why, lo.bytes, lo.flops, std::nullopt});
+        w.readings_decide = true;
+      }
+    }
+    return w;
+  }
   return model_work(top, e.regime, e.classified, ctx.model,
                     signature_cases(top, e.classified.op_class, ctx.model.config));
 }

@@ -84,4 +84,41 @@ std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64
   return false;
 }
 
+std::optional<RowRange> grid_rows(const GemmTile& tile, const std::vector<std::int64_t>& grid,
+                                  double n, std::optional<double> sm_count, std::string& why) {
+  if (!(tile.m > 0) || !(tile.n > 0)) return std::nullopt;
+  std::string probe;
+  if (!grid_fits(tile, grid, n, 1.0, sm_count, probe).has_value()) {
+    why = probe;
+    return std::nullopt;
+  }
+  const double x = static_cast<double>(grid[0]), y = static_cast<double>(grid[1]);
+  const double blocks = x * y;
+  const double padding = x > 1 && y > 1 ? std::min(x, y) : 1.0;
+  std::optional<RowRange> out;
+  std::string tiles;
+  for (int o = 0; o < 2; ++o) {
+    const double tm = o == 0 ? tile.m : tile.n, tn = o == 0 ? tile.n : tile.m;
+    const double across = std::ceil(n / tn);
+    // g row tiles fit when blocks ∈ [g·across, g·across + padding).
+    const double g_lo = std::max(1.0, std::floor((blocks - padding) / across) + 1.0);
+    const double g_hi = std::floor(blocks / across);
+    if (g_lo > g_hi) continue;
+    const RowRange r{(g_lo - 1.0) * tm + 1.0, g_hi * tm};
+    tiles += fmt::format("{}{} to {} row tiles of {} over ceil(N {} / {}) = {}",
+                         tiles.empty() ? "" : "; A and B swapped, ", format_g(g_lo), format_g(g_hi),
+                         format_g(tm), format_g(n), format_g(tn), format_g(across));
+    out = out ? RowRange{std::min(out->lo, r.lo), std::max(out->hi, r.hi)} : r;
+  }
+  if (!out) {
+    why = fmt::format("grid {}×{} = {} blocks: no M gives N {} that many tiles of the {} tile",
+                      format_g(x), format_g(y), format_g(blocks), format_g(n), tile.spelled);
+    return std::nullopt;
+  }
+  why = fmt::format("grid {}×{} = {} blocks of the {} tile: {}, so M is {} to {}", format_g(x),
+                    format_g(y), format_g(blocks), tile.spelled, tiles, format_g(out->lo),
+                    format_g(out->hi));
+  return out;
+}
+
 }  // namespace roofline::analyze

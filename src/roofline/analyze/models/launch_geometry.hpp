@@ -33,4 +33,14 @@ std::optional<GemmTile> gemm_tile(std::string_view kernel_name);
 std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64_t>& grid, double n,
                               double rows, std::optional<double> sm_count, std::string& why);
 
+// The inverse of grid_fits (docs/method.md §22.4, rows from the grid): the rows M for which a
+// projection of `n` columns fits `grid` over `tile` — either orientation, the same padding — as
+// the hull [lo, hi] of every M that fits. nullopt when the grid says nothing (as grid_fits) or no
+// M fits; `why` gets the arithmetic.
+struct RowRange {
+  double lo = 0, hi = 0;
+};
+std::optional<RowRange> grid_rows(const GemmTile& tile, const std::vector<std::int64_t>& grid,
+                                  double n, std::optional<double> sm_count, std::string& why);
+
 }  // namespace roofline::analyze

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/launch_geometry.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/base/units.hpp"
 
@@ -354,6 +355,93 @@ std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKerne
   for (ProjectionAssignment& a : out)
     if (!a.problem.empty() && !a.candidates.empty())
       a.problem += "; candidates: " + list(a.candidates, step);
+  return out;
+}
+
+namespace {
+
+// The candidates of one kernel whose place allows them and whose output fits its grid at some
+// rows, each with the rows that fit; `why` the grid's arithmetic for the last one that fits.
+std::vector<std::pair<Projection, RowRange>> grid_candidates(const ProjectionAssignment& a,
+                                                             const KernelGeometry& g,
+                                                             const PlanStep& step,
+                                                             std::string& why) {
+  std::vector<std::pair<Projection, RowRange>> fit;
+  for (const Projection& p : a.candidates) {
+    if (g.place && g.place->count(p.kind) == 0) continue;
+    std::string w;
+    if (auto r = grid_rows(*g.tile, g.grid, p.n, step.sm_count, w)) {
+      fit.emplace_back(p, *r);
+      why = w;
+    } else if (fit.empty()) {
+      why = w;
+    }
+  }
+  return fit;
+}
+
+// The rows' top cut at what the measured time allows (docs/method.md §9): the bytes grow with M
+// (M·K + M·N activations over the K·N weights). False when even the bottom does not fit.
+bool cut_rows_by_time(const Projection& p, const PlanKernel& k, const PlanStep& step, RowRange& r,
+                      std::string& why) {
+  if (!step.peak_bw_bytes_s || !(k.t_ms > 0)) return true;
+  const double budget = *step.peak_bw_bytes_s * k.t_ms * 1e-3;
+  const double at0 = projection_bytes(p, 0, step.act_bytes, step.weight_bytes);
+  const double per_row = projection_bytes(p, 1, step.act_bytes, step.weight_bytes) - at0;
+  const double most = std::floor((budget - at0) / per_row);
+  if (most < r.lo) return false;
+  if (most >= r.hi) return true;
+  why += fmt::format("; the measured {} ms allows at most {} at the datasheet bandwidth: M ≤ {}",
+                     format_g(k.t_ms), format_bytes(budget, Digits::exact), format_g(most));
+  r.hi = most;
+  return true;
+}
+
+}  // namespace
+
+std::vector<ProjectionAssignment> assign_by_grid_rows(const std::vector<PlanKernel>& kernels,
+                                                      const ProjectionPlan& plan,
+                                                      const PlanStep& step,
+                                                      const std::vector<KernelGeometry>& geometry) {
+  std::vector<ProjectionAssignment> out(kernels.size());
+  form_groups(kernels, plan, out);  // candidates by launches per step, or why none
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    ProjectionAssignment& a = out[i];
+    if (a.candidates.empty()) continue;
+    if (i >= geometry.size() || !geometry[i].tile || geometry[i].grid.empty()) {
+      a.problem =
+          "its name states no tile or its launches no single grid, so the grid does not "
+          "bound its rows either";
+      continue;
+    }
+    std::string why;
+    const auto fit = grid_candidates(a, geometry[i], step, why);
+    if (fit.size() != 1) {
+      a.problem = fit.empty() ? fmt::format("the grid does not bound its rows ({})", why)
+                              : fmt::format(
+                                    "{} of its candidates fit its grid at some rows, so "
+                                    "the grid does not say which it is",
+                                    fit.size());
+      continue;
+    }
+    auto [p, rows] = fit.front();
+    if (!cut_rows_by_time(p, kernels[i], step, rows, why)) {
+      a.problem = fmt::format(
+          "{} would move more bytes than its measured time allows at every "
+          "row count its grid admits ({})",
+          to_string(p.kind), why);
+      continue;
+    }
+    a.projection = p;
+    a.m = rows.hi;
+    if (rows.lo < rows.hi) a.m_lo = rows.lo;
+    a.rows_why = why;
+    a.how = fmt::format(
+        "by launches per step and the grid, no rows measured: of the projections launched {} "
+        "times a step only {} fits its grid ({}); M taken at the top, {}{}",
+        format_g(*kernels[i].launches_per_step), to_string(p.kind), why, format_g(rows.hi),
+        a.m_lo ? fmt::format(", a band down to {}", format_g(rows.lo)) : "");
+  }
   return out;
 }
 

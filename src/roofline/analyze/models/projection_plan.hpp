@@ -121,9 +121,14 @@ struct KernelGeometry {
 struct ProjectionAssignment {
   std::optional<Projection> projection;  // set: the kernel is this projection
   double m = 0;                          // its rows
-  std::vector<Projection> candidates;    // every projection it could be
-  std::string how;                       // "by launches per step: ...", "jointly: ..."
-  std::string problem;                   // set when no projection is assigned (L2 reason)
+  // Set where no step figure gives the rows and the grid bounds them (assign_by_grid_rows): `m`
+  // is the most rows the grid (and the measured time) allow, `m_lo` the fewest — a band of two
+  // readings (docs/method.md §10.8, source `grid_rows`); `rows_why` the arithmetic.
+  std::optional<double> m_lo;
+  std::string rows_why;
+  std::vector<Projection> candidates;  // every projection it could be
+  std::string how;                     // "by launches per step: ...", "jointly: ..."
+  std::string problem;                 // set when no projection is assigned (L2 reason)
 };
 
 // Bytes and FLOPs of one projection at `m` rows: M·K·a + K·N·w + M·N·a and 2·M·N·K.
@@ -145,5 +150,16 @@ double projection_flops(const Projection& p, double m);
 std::vector<ProjectionAssignment> assign_projections(
     const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan, const PlanStep& step,
     const std::vector<KernelGeometry>& geometry = {});
+
+// docs/method.md §22.4, rows from the grid: where no figure gives the step's rows, a kernel whose
+// launches per step, place in the layer and grid over its tile leave exactly one projection is
+// that projection, its rows M the hull of those the grid admits (grid_rows), the top cut where
+// the weights and activations would move more bytes than the measured time allows at the
+// datasheet bandwidth. `m` the top (taken), `m_lo` the bottom. A kernel left with none or
+// several says why in `problem`. Parallel to `kernels`.
+std::vector<ProjectionAssignment> assign_by_grid_rows(const std::vector<PlanKernel>& kernels,
+                                                      const ProjectionPlan& plan,
+                                                      const PlanStep& step,
+                                                      const std::vector<KernelGeometry>& geometry);
 
 }  // namespace roofline::analyze

@@ -289,6 +289,16 @@ void record_assignment(ShapelessGemm& c, const std::vector<std::size_t>& cases,
   if (!c.head) return;
   HeadEntry& e = *c.head;
   e.plan_notes.push_back(plan_note);
+  const bool banded = std::any_of(parts.begin(), parts.end(),
+                                  [](const ProjectionAssignment& a) { return a.m_lo.has_value(); });
+  if (split && all && banded) {
+    e.projection = parts.front();
+    e.projection->projection.reset();
+    e.projection->problem =
+        "one kernel at several grids whose rows only each grid bounds: its signatures are not "
+        "planned one by one (a band per signature is not modelled)";
+    return;
+  }
   if (split && all) {
     e.projection = planned_signatures(e, cases, parts);
     e.plan_notes.push_back(fmt::format(
@@ -304,11 +314,12 @@ void record_assignment(ShapelessGemm& c, const std::vector<std::size_t>& cases,
       if (!a.problem.empty()) e.projection->problem = a.problem;
   }
   if (e.projection->projection)
-    e.plan_notes.push_back(
-        fmt::format("linear plan: {} [M={}, K={}]×[K, N={}] ({}), {}",
-                    to_string(e.projection->projection->kind), format_g(e.projection->m),
-                    format_g(e.projection->projection->k), format_g(e.projection->projection->n),
-                    e.projection->projection->sharding, e.projection->how));
+    e.plan_notes.push_back(fmt::format(
+        "linear plan: {} [M={}{}, K={}]×[K, N={}] ({}), {}",
+        to_string(e.projection->projection->kind),
+        e.projection->m_lo ? format_g(*e.projection->m_lo) + " to " : "", format_g(e.projection->m),
+        format_g(e.projection->projection->k), format_g(e.projection->projection->n),
+        e.projection->projection->sharding, e.projection->how));
 }
 
 std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel>& kernels,
@@ -317,14 +328,16 @@ std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel
                                                     const PlanStep& step, Regime regime) {
   std::vector<ProjectionAssignment> assigned;
   if (!(step.rows > 0)) {
-    assigned.resize(kernels.size());
+    // No figure gives the rows: only a grid that bounds them assigns (a band, never a guess).
+    assigned = assign_by_grid_rows(kernels, plan, step, geometry);
     for (ProjectionAssignment& a : assigned)
-      a.problem = fmt::format(
-          "no rows for the {} step: the Top-N measured none, no kernel beside these GEMMs counts "
-          "them and the env report gives no workload (M is never assumed; step annotations with "
-          "the batch, a norm or activation beside the GEMM that launches one block per row, or "
-          "--conc / --isl (workload.conc / workload.isl) would settle it)",
-          to_string(regime));
+      if (!a.projection)
+        a.problem = fmt::format(
+            "no rows for the {} step: the Top-N measured none, no kernel beside these GEMMs "
+            "counts them and the env report gives no workload (M is never assumed; step "
+            "annotations with the batch, a norm or activation beside the GEMM that launches one "
+            "block per row, or --conc / --isl (workload.conc / workload.isl) would settle it); {}",
+            to_string(regime), a.problem);
     return assigned;
   }
   assigned = assign_projections(kernels, plan, step, geometry);

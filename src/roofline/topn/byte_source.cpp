@@ -154,6 +154,8 @@ constexpr std::size_t k_chunks_ahead = 16;  // 4 MiB produced ahead of the reade
 // A producer that got ahead sleeps until the reader has taken all but this many chunks: one
 // wake-up per few chunks, not one per chunk.
 constexpr std::size_t k_resume_at = 4;
+// The first chunk, read on the reader's thread (a stream that ends inside it starts no thread).
+constexpr std::size_t k_first_bytes = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -166,10 +168,11 @@ struct ReadAhead::Shared {
   bool stop = false;         // the reader is gone
   bool producer_waits = false, reader_waits = false;  // asleep on `changed`: wake them
   std::string error;
+  Producer produce;
   std::thread worker;
 
   // The worker: produces chunk after chunk while the reader keeps up.
-  void run(const Producer& produce) {
+  void run() {
     for (;;) {
       Chunk chunk;
       {
@@ -185,7 +188,10 @@ struct ReadAhead::Shared {
           spare.pop_back();
         }
       }
-      if (!chunk.bytes) chunk.bytes = std::make_unique_for_overwrite<char[]>(k_chunk_bytes);
+      if (!chunk.bytes) {
+        chunk.bytes = std::make_unique_for_overwrite<char[]>(k_chunk_bytes);
+        chunk.cap = k_chunk_bytes;
+      }
       std::string failed;
       chunk.size = produce(chunk.bytes.get(), k_chunk_bytes, failed);
       const std::lock_guard lock(mutex);
@@ -202,9 +208,37 @@ struct ReadAhead::Shared {
 };
 
 ReadAhead::ReadAhead(Producer produce) : s_(std::make_unique<Shared>()) {
-  s_->worker = std::thread([shared = s_.get(), produce = std::move(produce)] {
+  s_->produce = std::move(produce);
+}
+
+void ReadAhead::first_chunk() {
+  started_ = true;
+  chunk_ = Chunk{std::make_unique_for_overwrite<char[]>(k_first_bytes), 0, k_first_bytes};
+  chunk_pos_ = 0;
+  try {
+    while (chunk_.size < chunk_.cap) {
+      std::string failed;
+      const std::size_t n =
+          s_->produce(chunk_.bytes.get() + chunk_.size, chunk_.cap - chunk_.size, failed);
+      if (n == 0) {
+        last_ = true;
+        error_ = std::move(failed);
+        return;
+      }
+      chunk_.size += n;
+    }
+  } catch (const std::exception& e) {
+    last_ = true;
+    error_ = fmt::format("cannot read: {}", e.what());
+    return;
+  }
+  start_worker();
+}
+
+void ReadAhead::start_worker() {
+  s_->worker = std::thread([shared = s_.get()] {
     try {
-      shared->run(produce);
+      shared->run();
     } catch (const std::exception& e) {
       const std::lock_guard lock(shared->mutex);
       shared->done = true;
@@ -215,6 +249,7 @@ ReadAhead::ReadAhead(Producer produce) : s_(std::make_unique<Shared>()) {
 }
 
 ReadAhead::~ReadAhead() {
+  if (!s_->worker.joinable()) return;
   {
     const std::lock_guard lock(s_->mutex);
     s_->stop = true;
@@ -225,6 +260,11 @@ ReadAhead::~ReadAhead() {
 
 std::size_t ReadAhead::read(char* buf, std::size_t cap) {
   while (chunk_pos_ == chunk_.size) {
+    if (!started_) {
+      first_chunk();
+      continue;
+    }
+    if (last_) ended_ = true;
     if (ended_) return 0;
     std::unique_lock lock(s_->mutex);
     s_->reader_waits = true;
@@ -235,7 +275,7 @@ std::size_t ReadAhead::read(char* buf, std::size_t cap) {
       error_ = s_->error;
       return 0;
     }
-    if (chunk_.bytes) s_->spare.push_back(std::move(chunk_));
+    if (chunk_.bytes && chunk_.cap == k_chunk_bytes) s_->spare.push_back(std::move(chunk_));
     chunk_ = std::move(s_->full.front());
     s_->full.pop_front();
     chunk_pos_ = 0;

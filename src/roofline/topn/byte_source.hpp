@@ -63,7 +63,9 @@ class GzipInflater {
 // A byte producer on a thread of its own (reading a file, inflating gzip), ahead of the reader by
 // at most a few chunks (a bounded buffer): the reader's parse runs beside the producer's system
 // calls or inflation, so a .gz costs about the slower of inflating and parsing, not their sum.
-// The error is the producer's, known once read() has returned 0.
+// The first 64 KiB are produced on the reader's thread: a stream that ends inside them (a small
+// capture file, a fuzz input) costs no thread. The error is the producer's, known once read()
+// has returned 0.
 class ReadAhead {
  public:
   // Fills up to `cap` bytes and returns how many; 0 ends the stream, with `error` set or not.
@@ -77,13 +79,17 @@ class ReadAhead {
 
  private:
   struct Chunk {
-    std::unique_ptr<char[]> bytes;  // k_chunk_bytes, not zeroed
-    std::size_t size = 0;
+    std::unique_ptr<char[]> bytes;  // `cap` bytes, not zeroed
+    std::size_t size = 0, cap = 0;
   };
   struct Shared;
+  void first_chunk();
+  void start_worker();
   std::unique_ptr<Shared> s_;
   Chunk chunk_;  // the chunk being read
   std::size_t chunk_pos_ = 0;
+  bool started_ = false;  // the first chunk was read (on the reader's thread)
+  bool last_ = false;     // the stream ended inside the first chunk: no thread, no more chunks
   bool ended_ = false;
   std::string error_;
 };

@@ -38,7 +38,9 @@ const char* isal_fault(int rc) {
 
 struct GzipInflater::State {
   inflate_state z{};
-  std::vector<std::uint8_t> in = std::vector<std::uint8_t>(std::size_t{1} << 18);
+  // The compressed input, not zeroed: a small stream touches only the pages it fills.
+  static constexpr std::size_t k_in_bytes = std::size_t{1} << 18;
+  std::unique_ptr<std::uint8_t[]> in = std::make_unique_for_overwrite<std::uint8_t[]>(k_in_bytes);
   bool raw_eof = false;    // every byte of the raw stream is in `in` or consumed
   bool raw_ended = false;  // the raw stream returned 0 (it is not read again)
   std::uint64_t in_total = 0;
@@ -48,8 +50,8 @@ struct GzipInflater::State {
   // short input at the end of the data.
   void refill(const ByteReader& raw) {
     std::size_t n = 0;
-    while (n < in.size() && !raw_ended) {
-      const std::size_t got = raw(reinterpret_cast<char*>(in.data()) + n, in.size() - n);
+    while (n < k_in_bytes && !raw_ended) {
+      const std::size_t got = raw(reinterpret_cast<char*>(in.get()) + n, k_in_bytes - n);
       raw_ended = got == 0;
       n += got;
     }
@@ -57,7 +59,7 @@ struct GzipInflater::State {
       raw_eof = true;
       return;
     }
-    z.next_in = in.data();
+    z.next_in = in.get();
     z.avail_in = static_cast<std::uint32_t>(n);
     in_total += n;
   }

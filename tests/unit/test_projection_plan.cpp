@@ -546,6 +546,37 @@ TEST_CASE("plan_shapeless_gemms: the SGLang decode step's GEMMs, and bad inputs 
       CHECK(contains(e.projection->problem, "no rows for the decode step"));
     }
   }
+  SECTION("no rows anywhere: lm_head's grid over its tile bounds its requests") {
+    h.topn.serving.decode_batch = 0;
+    // cuBLAS's CUTLASS kernel with a 64×64 tile, one launch a step at grid 1×2374×1: Qwen3-8B's
+    // 151 936 vocabulary columns are 2374 tiles, so one row tile — 1 to 64 requests.
+    const char* name = "cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8";
+    h.topn.entries[4].name = h.topn.entries[4].short_name = name;
+    ProbeKernel w;
+    ProbeCase c;
+    c.count = 1;
+    c.signature = CaseSignature{};
+    c.signature->grid = {1, 2374, 1};
+    w.cases.push_back(c);
+    h.head[4].evidence.workload = &w;
+    h.run(qwen3_8b());
+    const HeadEntry& lm = h.head[4];
+    REQUIRE(lm.projection);
+    INFO(lm.projection->problem);
+    REQUIRE(lm.projection->projection);
+    CHECK(lm.projection->projection->kind == ProjectionKind::lm_head);
+    CHECK(lm.projection->m == 64);
+    REQUIRE(lm.projection->m_lo);
+    CHECK(*lm.projection->m_lo == 1);
+    CHECK(roofline::test::any_contains(lm.plan_notes, {"[M=1 to 64, K=4096]"}));
+    // The four per-layer GEMMs have no grid: still no rows, and the reason says the grid too.
+    for (std::size_t i = 0; i < 4; ++i) {
+      REQUIRE(h.head[i].projection);
+      CHECK_FALSE(h.head[i].projection->projection);
+      CHECK(contains(h.head[i].projection->problem, "no rows for the decode step"));
+      CHECK(contains(h.head[i].projection->problem, "the grid does not bound its rows either"));
+    }
+  }
   SECTION(
       "a config without intermediate_size: the FFN is left out and named, nothing assigned "
       "wrongly") {

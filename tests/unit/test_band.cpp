@@ -173,6 +173,12 @@ TEST_CASE("band: a shapeless GEMM's rows the grid bounds", "[band]") {
   CHECK_THAT(v.band.settle,
              Catch::Contains("the step's rows settle M") && Catch::Contains("--conc / --isl"));
   CHECK(v.headroom == Headroom::unknown);
+  // A prefill's length bound is a range too, settled by each sequence's lengths.
+  WorkEstimate lengths = w;
+  lengths.readings[0].key = "seqlen_bound";
+  const Verdict l = judge(lengths, OpClass::attn, 10.0, gfx950_peaks(), {});
+  CHECK(l.band.classes.size() == 3);
+  CHECK_THAT(l.band.settle, Catch::Contains("query and context lengths settle the pairs"));
   // A weight-bound decode GEMM: 700 and 690 MB at the two ends, both saturated — the verdict
   // holds across the band.
   WorkEstimate held = work_of(700e6, 1.0e9, 0.1);

@@ -276,12 +276,97 @@ TEST_CASE(
   CHECK(r.bytes == rel(keys_bytes(7200)));
   CHECK(r.flops == rel(7200 * k_key_flops));
   CHECK_THAT(joined(r.notes), Catch::Contains("up to 900 keys each"));
-  // a prefill over several sequences is still not read: its pairs depend on each length
+  // max_seqlen_q above max_seqlen_k contradicts itself (a context holds its queries): not read
   OpCall prefill = decode_8_sequences();
-  prefill.args[10].scalar = "64";
+  prefill.args[10].scalar = "1000";
   const OpReading p = read_op_call(prefill);
   CHECK_FALSE(p.read);
   CHECK_THAT(p.why_not, Catch::Contains("bound their lengths, they do not give them"));
+}
+
+namespace {
+// The same list as a mixed step: 40 queries over the 8 sequences, max_seqlen_q 16 (constructed).
+OpCall prefill_8_sequences() {
+  OpCall c = decode_8_sequences();
+  c.args[0].dims = {40, 16, 128};
+  c.args[3].dims = {40, 16, 128};
+  c.args[10].scalar = "16";
+  return c;
+}
+// Per pair 2·16·(128 + 128) FLOPs; Q and O 40·16·128·2 B each.
+constexpr double k_pair_flops = 2.0 * 16 * 256, k_q_and_o_40 = 2.0 * 40 * 16 * 128 * 2;
+}  // namespace
+
+TEST_CASE(
+    "op table: prefill over several sequences: max_seqlen_q and max_seqlen_k bound the lengths, "
+    "two states bound the band (docs/method.md §10.8; constructed from the wild prefill's list)",
+    "[op_table][band]") {
+  const OpReading r = read_ok(prefill_8_sequences());
+  REQUIRE(r.attention);
+  CHECK(r.attention->regime == Regime::prefill);
+  REQUIRE(r.attention->seqlen_bound);
+  const SeqlenBound& b = *r.attention->seqlen_bound;
+  // 40 queries split evenly: 5 a sequence. Each context its own 5 queries: 5 keys and
+  // 1+2+3+4+5 = 15 causal pairs a sequence; each context at 900: 900 keys and
+  // 896+897+898+899+900 = 4490 pairs a sequence.
+  CHECK(b.keys_lo == 40);
+  CHECK(b.pairs_lo == 8 * 15);
+  CHECK(b.keys_hi == 7200);
+  CHECK(b.pairs_hi == 8 * 4490);
+  CHECK(b.key_bytes == k_key_bytes);
+  CHECK(b.pair_flops == k_pair_flops);
+  CHECK(b.fixed_bytes == k_q_and_o_40);
+  CHECK_THAT(joined(r.notes), Catch::Contains("8 sequence(s), up to 16 queries each"));
+  // An uneven split: 43 queries are three sequences of 6 and five of 5.
+  OpCall odd = prefill_8_sequences();
+  odd.args[0].dims = odd.args[3].dims = {43, 16, 128};
+  const SeqlenBound& u = *read_ok(odd).attention->seqlen_bound;
+  CHECK(u.keys_lo == 43);
+  CHECK(u.pairs_lo == 3 * 21 + 5 * 15);
+  CHECK(u.pairs_hi == 3 * (895 + 896 + 897 + 898 + 899 + 900) + 5 * 4490);
+  // More queries than the sequences can hold at max_seqlen_q (8 · 16 < 200): not read.
+  OpCall over = prefill_8_sequences();
+  over.args[0].dims = over.args[3].dims = {200, 16, 128};
+  CHECK_FALSE(read_op_call(over).read);
+}
+
+TEST_CASE("op table: a prefill's length bound: the top taken, the bottom a reading, the time cuts",
+          "[op_table][model][band]") {
+  const ModelConfig config;
+  const ResolvedPeaks peaks = roofline::test::gfx950_peaks();  // 8 TB/s
+  const ModelContext ctx{nullptr, &config, "", &peaks};
+  RegimeChoice regime;
+  regime.t_ms = 0.01;  // 80 MB at 8 TB/s: the top fits
+  Classification attn;
+  attn.op_class = OpClass::attn;
+  std::string note;
+  auto model = [&](const RegimeChoice& rc) {
+    return roofline::analyze::detail::model_from_op_table(prefill_8_sequences(), rc, attn, ctx,
+                                                          note);
+  };
+  const auto w = model(regime);
+  REQUIRE(w);
+  REQUIRE(w->modeled);
+  CHECK(w->candidates[0].bytes == rel(k_q_and_o_40 + 7200 * k_key_bytes));
+  CHECK(w->candidates[0].flops == rel(8 * 4490 * k_pair_flops));
+  REQUIRE(w->readings.size() == 1);
+  CHECK(w->readings[0].key == "seqlen_bound");
+  CHECK(w->readings[0].bytes == rel(k_q_and_o_40 + 40 * k_key_bytes));
+  CHECK(w->readings[0].flops == rel(8 * 15 * k_pair_flops));
+  CHECK(w->readings_decide);
+  // 5 µs allows 40 MB: every context cut to 605 keys, floor((40e6 − 327 680) / 8192 / 8);
+  // 8 · (601 + … + 605) = 24 120 pairs.
+  RegimeChoice quick = regime;
+  quick.t_ms = 0.005;
+  const auto c = model(quick);
+  REQUIRE(c);
+  CHECK(c->candidates[0].bytes == rel(k_q_and_o_40 + 8 * 605 * k_key_bytes));
+  CHECK(c->candidates[0].flops == rel(24120 * k_pair_flops));
+  CHECK_THAT(joined(c->notes), Catch::Contains("contexts cut to 605 keys"));
+  // A time that fits not even the bottom: no model, and it says why.
+  quick.t_ms = 0.00001;
+  CHECK_FALSE(model(quick));
+  CHECK_THAT(note, Catch::Contains("moves more bytes than the measured time allows"));
 }
 
 TEST_CASE(

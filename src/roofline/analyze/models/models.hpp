@@ -120,6 +120,12 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
 // max_seqlen_k bounds: the keys taken (the workload's where it agrees with the trace, else the
 // bound's top, cut to what the measured time allows), `r`'s terms set to them, and the range's
 // ends as readings of the band.
+// docs/method.md §10.8 (op_context_bound.cpp): a prefill or mixed attention whose lengths only
+// max_seqlen_q and max_seqlen_k bound: the top state taken (every context at max_seqlen_k, cut to
+// what the measured time allows), `r`'s terms set to it, the bottom state a reading. False, with
+// `why`, when the time allows no state at all.
+bool apply_seqlen_bound(const OpCall& call, OpReading& r, std::optional<double> budget,
+                        WorkEstimate& work, std::string& why);
 void apply_context_bound(const OpCall& call, OpReading& r, const ModelContext& ctx,
                          std::optional<double> budget, WorkEstimate& work);
 

@@ -122,4 +122,73 @@ void apply_context_bound(const OpCall& call, OpReading& r, const ModelContext& c
   work.readings_decide = !work.readings.empty();
 }
 
+namespace {
+
+double state_bytes(const SeqlenBound& b, const SeqlenState& s) {
+  return b.fixed_bytes + s.keys * b.key_bytes;
+}
+
+// The largest context in [lo, hi] whose state fits `budget` (bytes grow with the context), or
+// nullopt when even `lo`'s does not.
+std::optional<double> context_within(const SeqlenBound& b, double lo, double hi, double budget) {
+  const auto fits = [&](double c) { return state_bytes(b, seqlen_state(b, c)) <= budget; };
+  if (!fits(lo)) return std::nullopt;
+  while (hi - lo > 1) {  // fits(lo), not fits(hi)
+    const double mid = std::floor((lo + hi) / 2);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+bool apply_seqlen_bound(const OpCall& call, OpReading& r, std::optional<double> budget,
+                        WorkEstimate& work, std::string& why) {
+  const SeqlenBound& b = *r.attention->seqlen_bound;
+  const SeqlenState lo = seqlen_state(b, 0);
+  double context = b.max_seqlen_k;
+  SeqlenState taken = seqlen_state(b, context);
+  std::string cut;
+  if (budget && state_bytes(b, taken) > *budget) {
+    const auto fits = context_within(b, 0, context, *budget);
+    if (!fits) {
+      why = fmt::format(
+          "'{}': even every context at its own queries ({} keys) moves more bytes than the "
+          "measured time allows",
+          call.op, format_g(lo.keys));
+      return false;
+    }
+    context = *fits;
+    taken = seqlen_state(b, context);
+    cut = fmt::format("; the measured time allows at most {}: contexts cut to {} keys",
+                      fmt_bytes(*budget), format_g(context));
+  }
+  work.notes.push_back(fmt::format(
+      "'{}' records max_seqlen_q {} and max_seqlen_k {} over {} sequences of {} queries in all: "
+      "bounds, not their lengths; between each context at its own queries, split evenly ({} "
+      "keys, {} pairs) and each context at {} keys ({} keys, {} pairs); taken: the top{}",
+      call.op, format_g(b.max_seqlen_q), format_g(b.max_seqlen_k), format_g(b.sequences),
+      format_g(b.tokens), format_g(lo.keys), format_g(lo.pairs), format_g(context),
+      format_g(taken.keys), format_g(taken.pairs), cut));
+  r.bytes_term =
+      sum("bytes",
+          {part("Q + O", b.fixed_bytes),
+           part(fmt::format("K + V: {} keys × {} B", format_g(taken.keys), format_g(b.key_bytes)),
+                taken.keys * b.key_bytes)});
+  r.flops_term = term("flops",
+                      fmt::format("2·H_q·(d_qk + d_v) = {} per pair × {} pairs",
+                                  format_g(b.pair_flops), format_g(taken.pairs)),
+                      taken.pairs * b.pair_flops, TermUnit::flops);
+  r.bytes = r.bytes_term.value;
+  r.flops = r.flops_term.value;
+  r.kv_bytes = taken.keys * b.key_bytes;
+  if (lo.keys < taken.keys || lo.pairs < taken.pairs)
+    work.readings.push_back(
+        Reading{"seqlen_bound", "each context at its own queries",
+                fmt::format("{} keys, {} pairs", format_g(lo.keys), format_g(lo.pairs)),
+                state_bytes(b, lo), lo.pairs * b.pair_flops, std::nullopt});
+  work.readings_decide = !work.readings.empty();
+  return true;
+}
+
 }  // namespace roofline::analyze::detail

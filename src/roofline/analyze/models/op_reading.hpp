@@ -57,6 +57,27 @@ struct ContextBound {
   double fixed_bytes = 0, key_bytes = 0, key_flops = 0;
 };
 
+// docs/method.md §10.8, §23.3: several prefill or mixed sequences over a paged pool whose lengths
+// max_seqlen_q and max_seqlen_k only bound (the queries in all are q's tokens). Two states bound
+// every other on both axes at once: each context its own queries, the queries split evenly (the
+// fewest keys and pairs: a causal sum is convex in the lengths), and each context at
+// max_seqlen_k, the queries split evenly (the most: at a fixed context the pairs are concave in
+// the queries). Bytes are `fixed_bytes` (Q and O) plus `key_bytes` a key; FLOPs `pair_flops` a
+// (query, key) pair. seqlen_state() gives the keys and pairs at one context for every sequence.
+struct SeqlenBound {
+  double sequences = 0, tokens = 0, max_seqlen_q = 0, max_seqlen_k = 0;
+  bool causal = true;
+  double cap = 0;  // the keys a query sees at most (a window's W + 1, else max_seqlen_k)
+  double fixed_bytes = 0, key_bytes = 0, pair_flops = 0;
+  double keys_lo = 0, pairs_lo = 0, keys_hi = 0, pairs_hi = 0;
+};
+struct SeqlenState {
+  double keys = 0, pairs = 0;
+};
+// The queries split evenly over the sequences, each context `context` keys (at least its own
+// queries), or its own queries exactly when `context` is 0.
+SeqlenState seqlen_state(const SeqlenBound& b, double context);
+
 struct AttentionReading {
   double sequences = 1, tokens = 0, q_heads = 0, kv_heads = 0, d_qk = 0, d_v = 0;
   double q_len = 0, k_len = 0;
@@ -68,6 +89,7 @@ struct AttentionReading {
   std::string regime_why;             // "max_seqlen_q 1024 per sequence: prefill or mixed"
   // Set when the keys are bounded, not given: the reading's bytes and FLOPs are keys_hi's.
   std::optional<ContextBound> context_bound;
+  std::optional<SeqlenBound> seqlen_bound;  // set: the reading's bytes and FLOPs are the top's
 };
 
 // A second reading the same recorded arguments allow (docs/method.md §23.7): a generated kernel's

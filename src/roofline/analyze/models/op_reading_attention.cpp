@@ -101,7 +101,17 @@ bool lengths(Reader& r, const QShape& q, const KShape& k, AttentionReading& a) {
   // keys, a band of readings rather than none.
   const bool decode_bound = a.q_len == 1 && a.q_len_exact && k.paged && !a.k_len_exact;
   if (decode_bound) a.context_bound = ContextBound{0, 0, a.k_len, 0, 0, 0};
-  if (!(a.q_len_exact && a.k_len_exact) && !decode_sum && !decode_bound) {
+  // Prefill or mixed over a paged pool: max_seqlen_q and max_seqlen_k bound every length, a band
+  // between two states (docs/method.md §10.8) — where the recorded figures admit any state.
+  const bool prefill_bound = !a.q_len_exact && a.q_len > 1 && k.paged && mq && mk &&
+                             a.sequences >= 2 && q.t >= a.sequences &&
+                             q.t <= a.sequences * a.q_len && a.q_len <= a.k_len;
+  if (prefill_bound) {
+    a.seqlen_bound = SeqlenBound{};
+    a.seqlen_bound->sequences = a.sequences, a.seqlen_bound->tokens = q.t;
+    a.seqlen_bound->max_seqlen_q = a.q_len, a.seqlen_bound->max_seqlen_k = a.k_len;
+  }
+  if (!(a.q_len_exact && a.k_len_exact) && !decode_sum && !decode_bound && !prefill_bound) {
     r.fail(
         fmt::format("{} sequences: max_seqlen_q {} and max_seqlen_k {} bound their lengths, "
                     "they do not give them",
@@ -109,6 +119,26 @@ bool lengths(Reader& r, const QShape& q, const KShape& k, AttentionReading& a) {
     return false;
   }
   return true;
+}
+
+// The bounds' figures (docs/method.md §10.8): Q and O, K and V a key, FLOPs a (query, key) pair
+// — one query a key at decode — and each bound's ends.
+void fill_bounds(AttentionReading& a, double fixed_bytes, double key_bytes, double pair_flops,
+                 double keys, double cap, bool causal) {
+  if (a.context_bound) {
+    // Decode: each query reads its sequence's keys once, at most the window's W + 1.
+    ContextBound& b = *a.context_bound;
+    b.keys_hi = keys;
+    b.keys_lo = std::min(a.k_len, cap) + (a.sequences - 1);
+    b.fixed_bytes = fixed_bytes, b.key_bytes = key_bytes, b.key_flops = pair_flops;
+  }
+  if (a.seqlen_bound) {
+    SeqlenBound& b = *a.seqlen_bound;
+    b.causal = causal, b.cap = cap;
+    b.fixed_bytes = fixed_bytes, b.key_bytes = key_bytes, b.pair_flops = pair_flops;
+    const SeqlenState lo = seqlen_state(b, 0), hi = seqlen_state(b, b.max_seqlen_k);
+    b.keys_lo = lo.keys, b.pairs_lo = lo.pairs, b.keys_hi = hi.keys, b.pairs_hi = hi.pairs;
+  }
 }
 
 }  // namespace
@@ -142,20 +172,15 @@ void read_attention(Reader& r) {
   r.out.act_dtype = dtype_key(qb->arg->dtype);
   r.out.out_dtype = o ? dtype_key(o->arg->dtype) : r.out.act_dtype;
   r.out.kv_bytes = keys * k->h * (q->d * ke + v->d * ve);
-  if (a.context_bound) {
-    // Decode: each query reads its sequence's keys once, at most the window's W + 1.
-    const double longest = std::min(a.k_len, cap);
-    a.context_bound->keys_hi = keys;
-    a.context_bound->keys_lo = longest + (a.sequences - 1);
-    a.context_bound->fixed_bytes = q->t * q->h * (q->d * qe + v->d * oe);
-    a.context_bound->key_bytes = k->h * (q->d * ke + v->d * ve);
-    a.context_bound->key_flops = 2.0 * q->h * (q->d + v->d);
-    r.out.attention = a;
-  }
+  fill_bounds(a, q->t * q->h * (q->d * qe + v->d * oe), k->h * (q->d * ke + v->d * ve),
+              2.0 * q->h * (q->d + v->d), keys, cap, causal);
+  r.out.attention = a;
   r.out.notes.push_back(fmt::format(
-      "attention by the op's roles: {} sequence(s), {} queries each, {}{} keys each ({}), {}{}; "
+      "attention by the op's roles: {} sequence(s), {}{} queries each, {}{} keys each ({}), "
+      "{}{}; "
       "H_q {}, H_kv {}, head dims {} / {}; {}{}",
-      format_g(a.sequences), format_g(a.q_len), a.context_bound ? "up to " : "", format_g(a.k_len),
+      format_g(a.sequences), a.q_len_exact ? "" : "up to ", format_g(a.q_len),
+      a.context_bound || a.seqlen_bound ? "up to " : "", format_g(a.k_len),
       k->paged ? "the paged pool read as far as the context reaches, never whole"
                : "the recorded k and v",
       causal ? "causal" : "not causal",
@@ -200,3 +225,21 @@ void read_kv_write(Reader& r) {
 }
 
 }  // namespace roofline::analyze::op_detail
+
+namespace roofline::analyze {
+
+SeqlenState seqlen_state(const SeqlenBound& b, double context) {
+  // The queries split evenly: `big` sequences of q0 + 1, the rest of q0.
+  const double q0 = std::floor(b.tokens / b.sequences);
+  const double big = b.tokens - q0 * b.sequences;
+  SeqlenState s;
+  for (const auto& [n, lq] : {std::pair{b.sequences - big, q0}, std::pair{big, q0 + 1}}) {
+    if (!(n > 0) || !(lq > 0)) continue;
+    const double lk = std::max(lq, context);
+    s.pairs += n * op_detail::pairs_per_sequence(lq, lk, b.causal, b.cap);
+    s.keys += n * std::min(lk, b.cap + lq - 1);
+  }
+  return s;
+}
+
+}  // namespace roofline::analyze

@@ -155,6 +155,8 @@ std::optional<WorkEstimate> model_from_op_table(const OpCall& call, const Regime
       ctx.peaks ? byte_budget(feasibility_bw(*ctx.peaks), work.t_unit_ms) : std::nullopt;
   if (r.other) weigh_op_readings(call, r, budget, work);
   if (r.attention && r.attention->context_bound) apply_context_bound(call, r, ctx, budget, work);
+  if (r.attention && r.attention->seqlen_bound && !apply_seqlen_bound(call, r, budget, work, note))
+    return std::nullopt;
   if (r.attention && r.attention->regime && regime.known && *r.attention->regime != regime.regime)
     work.notes.push_back(
         fmt::format("the signature says {}; the entry's regime is {} (bytes and "

@@ -87,9 +87,11 @@ Interval span(const std::vector<const ReadingVerdict*>& rs, double (*get)(const 
 
 // What would settle which reading holds, by the sources of the band (docs/method.md §10.8).
 std::string settle_text(const std::vector<ReadingVerdict>& rs) {
-  bool operands = false, weights = false, experts = false, context = false, rows = false;
+  bool operands = false, weights = false, experts = false, context = false, rows = false,
+       lengths = false;
   for (const auto& r : rs) {
     context = context || r.reading.key == "context_bound";
+    lengths = lengths || r.reading.key == "seqlen_bound";
     rows = rows || r.reading.key == "grid_rows";
     operands = operands || r.reading.key == "other_reading";
     weights = weights || r.reading.key == "weights_other";
@@ -114,6 +116,10 @@ std::string settle_text(const std::vector<ReadingVerdict>& rs) {
     out +=
         "; the sequences' contexts settle the keys read: a trace whose steps record Σkv "
         "(docs/method.md §22.3), or --isl and --osl for the workload, narrow the range";
+  if (lengths)
+    out +=
+        "; each sequence's query and context lengths settle the pairs: step annotations whose "
+        "sums give them (docs/method.md §22.6)";
   if (rows)
     out +=
         "; the step's rows settle M: step annotations with the batch, a norm or activation "
@@ -159,7 +165,8 @@ Band judge_band(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
   // A range of readings (the keys a context bound allows) passes through every class between
   // its ends: the utilization is monotone in the bytes.
   const bool range = std::any_of(b.readings.begin(), b.readings.end(), [](const ReadingVerdict& r) {
-    return r.reading.key == "context_bound" || r.reading.key == "grid_rows";
+    return r.reading.key == "context_bound" || r.reading.key == "seqlen_bound" ||
+           r.reading.key == "grid_rows";
   });
   if (range && b.classes.size() == 2 && b.classes.front() == Headroom::saturated &&
       b.classes.back() == Headroom::underperforming)

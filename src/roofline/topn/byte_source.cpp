@@ -60,7 +60,7 @@ struct GzipStep {
 
 struct GzipInflater::State {
   z_stream z{};
-  std::vector<unsigned char> in = std::vector<unsigned char>(std::size_t{1} << 18);
+  std::vector<unsigned char> in = std::vector<unsigned char>(std::size_t{1} << 16);
   bool init = false;
   bool raw_eof = false;
   bool member_open = false;  // inside a gzip member (its end not reached yet)
@@ -149,11 +149,13 @@ std::size_t GzipInflater::read(char* buf, std::size_t cap) {
 namespace roofline::topn::detail {
 namespace {
 
-constexpr std::size_t k_chunk_bytes = std::size_t{1} << 18;
-constexpr std::size_t k_chunks_ahead = 16;  // 4 MiB produced ahead of the reader at most
+// 128 KiB: a chunk is still in the cache when the parser reads it, and a small stream (a fuzz
+// input) allocates no block large enough to be mapped and unmapped each time.
+constexpr std::size_t k_chunk_bytes = std::size_t{1} << 17;
+constexpr std::size_t k_chunks_ahead = 32;  // 4 MiB produced ahead of the reader at most
 // A producer that got ahead sleeps until the reader has taken all but this many chunks: one
 // wake-up per few chunks, not one per chunk.
-constexpr std::size_t k_resume_at = 4;
+constexpr std::size_t k_resume_at = 8;
 // The first chunk, read on the reader's thread (a stream that ends inside it starts no thread).
 constexpr std::size_t k_first_bytes = std::size_t{1} << 16;
 

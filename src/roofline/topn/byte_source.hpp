@@ -54,6 +54,7 @@ class GzipInflater {
 
  private:
   struct State;
+  std::size_t inflate_into(std::uint8_t* out, std::uint32_t room);  // ISA-L only
   std::unique_ptr<State> s_;
   ByteReader raw_;
   std::string error_;

@@ -39,7 +39,7 @@ const char* isal_fault(int rc) {
 struct GzipInflater::State {
   inflate_state z{};
   // The compressed input, not zeroed: a small stream touches only the pages it fills.
-  static constexpr std::size_t k_in_bytes = std::size_t{1} << 18;
+  static constexpr std::size_t k_in_bytes = std::size_t{1} << 16;
   std::unique_ptr<std::uint8_t[]> in = std::make_unique_for_overwrite<std::uint8_t[]>(k_in_bytes);
   bool raw_eof = false;    // every byte of the raw stream is in `in` or consumed
   bool raw_ended = false;  // the raw stream returned 0 (it is not read again)
@@ -73,12 +73,17 @@ struct GzipInflater::State {
       finished = true;
       return "trailing data after the end of the gzip stream";
     }
+    // The reset forgets both buffers: the input left and the room left in the caller's output.
     std::uint8_t* const next_in = z.next_in;
     const std::uint32_t avail_in = z.avail_in;
+    std::uint8_t* const next_out = z.next_out;
+    const std::uint32_t avail_out = z.avail_out;
     isal_inflate_reset(&z);
     z.crc_flag = ISAL_GZIP;
     z.next_in = next_in;
     z.avail_in = avail_in;
+    z.next_out = next_out;
+    z.avail_out = avail_out;
     return {};
   }
 };
@@ -90,13 +95,32 @@ GzipInflater::GzipInflater(ByteReader raw) : s_(std::make_unique<State>()), raw_
 
 GzipInflater::~GzipInflater() = default;
 
+namespace {
+
+// On corrupt data ISA-L can run past the room it was given (its count of room left wrapped below
+// zero by 32 bytes on a fuzz input): it is handed the caller's buffer less this slack, and a short
+// read goes through a buffer of its own, so nothing past the caller's buffer is written or counted.
+constexpr std::size_t k_out_slack = 64;
+
+}  // namespace
+
 std::size_t GzipInflater::read(char* buf, std::size_t cap) {
   if (done_ || cap == 0) return 0;
+  if (cap > 2 * k_out_slack)
+    return inflate_into(
+        reinterpret_cast<std::uint8_t*>(buf),
+        static_cast<std::uint32_t>(std::min<std::size_t>(cap - k_out_slack, 1u << 30)));
+  std::uint8_t staged[3 * k_out_slack];
+  const std::size_t n = inflate_into(staged, static_cast<std::uint32_t>(cap));
+  std::memcpy(buf, staged, n);
+  return n;
+}
+
+std::size_t GzipInflater::inflate_into(std::uint8_t* out, std::uint32_t room) {
   inflate_state& z = s_->z;
-  z.next_out = reinterpret_cast<std::uint8_t*>(buf);
-  z.avail_out = static_cast<std::uint32_t>(std::min<std::size_t>(cap, 1u << 30));
-  const std::uint32_t want = z.avail_out;
-  while (!done_ && z.avail_out > 0) {
+  z.next_out = out;
+  z.avail_out = room;
+  while (!done_ && z.avail_out > 0 && z.avail_out <= room) {
     if (z.block_state == ISAL_BLOCK_FINISH) {
       error_ = s_->next_member(raw_, done_);
       continue;
@@ -117,7 +141,7 @@ std::size_t GzipInflater::read(char* buf, std::size_t cap) {
       done_ = true;
     }
   }
-  return want - z.avail_out;
+  return z.avail_out <= room ? room - z.avail_out : room;
 }
 
 }  // namespace roofline::topn::detail

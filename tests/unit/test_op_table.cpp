@@ -320,7 +320,10 @@ TEST_CASE(
   // An uneven split: 43 queries are three sequences of 6 and five of 5.
   OpCall odd = prefill_8_sequences();
   odd.args[0].dims = odd.args[3].dims = {43, 16, 128};
-  const SeqlenBound& u = *read_ok(odd).attention->seqlen_bound;
+  const OpReading uneven = read_ok(odd);
+  REQUIRE(uneven.attention);
+  REQUIRE(uneven.attention->seqlen_bound);
+  const SeqlenBound& u = *uneven.attention->seqlen_bound;
   CHECK(u.keys_lo == 43);
   CHECK(u.pairs_lo == 3 * 21 + 5 * 15);
   CHECK(u.pairs_hi == 3 * (895 + 896 + 897 + 898 + 899 + 900) + 5 * 4490);

@@ -81,6 +81,23 @@ void cap_by_time(const ContextBound& b, std::optional<double> budget, KeysRange&
   if (k.taken > most) k.taken = most, k.taken_why = "the most keys the measured time allows";
 }
 
+// A bounded attention's terms at the taken reading: Q and O, K and V per key read, FLOPs per
+// `unit` (a key at decode, a (query, key) pair in prefill).
+void set_bound_terms(OpReading& r, double fixed_bytes, double keys, double key_bytes, double units,
+                     double unit_flops, const char* unit) {
+  r.bytes_term =
+      sum("bytes", {part("Q + O", fixed_bytes),
+                    part(fmt::format("K + V: {} keys × {} B", format_g(keys), format_g(key_bytes)),
+                         keys * key_bytes)});
+  r.flops_term = term("flops",
+                      fmt::format("2·H_q·(d_qk + d_v) = {} per {} × {} {}s", format_g(unit_flops),
+                                  unit, format_g(units), unit),
+                      units * unit_flops, TermUnit::flops);
+  r.bytes = r.bytes_term.value;
+  r.flops = r.flops_term.value;
+  r.kv_bytes = keys * key_bytes;
+}
+
 Reading keys_reading(const ContextBound& b, double keys, std::string label, std::string why) {
   return Reading{"context_bound",     std::move(label),   std::move(why),
                  keys_bytes(b, keys), keys * b.key_flops, std::nullopt};
@@ -102,17 +119,7 @@ void apply_context_bound(const OpCall& call, OpReading& r, const ModelContext& c
       "keys read lie between {} ({}) and {}; taken: {} keys, {}",
       call.op, format_g(b.max_seqlen_k), format_g(a.sequences), format_g(k.lo), k.lo_why,
       format_g(k.hi), format_g(k.taken), k.taken_why));
-  r.bytes_term = sum(
-      "bytes", {part("Q + O", b.fixed_bytes),
-                part(fmt::format("K + V: {} keys × {} B", format_g(k.taken), format_g(b.key_bytes)),
-                     k.taken * b.key_bytes)});
-  r.flops_term = term("flops",
-                      fmt::format("2·H_q·(d_qk + d_v) = {} per key × {} keys",
-                                  format_g(b.key_flops), format_g(k.taken)),
-                      k.taken * b.key_flops, TermUnit::flops);
-  r.bytes = r.bytes_term.value;
-  r.flops = r.flops_term.value;
-  r.kv_bytes = k.taken * b.key_bytes;
+  set_bound_terms(r, b.fixed_bytes, k.taken, b.key_bytes, k.taken, b.key_flops, "key");
   if (k.lo < k.taken)
     work.readings.push_back(keys_reading(b, k.lo, "the shortest contexts the bound allows",
                                          fmt::format("{} keys in all", format_g(k.lo))));
@@ -170,18 +177,7 @@ bool apply_seqlen_bound(const OpCall& call, OpReading& r, std::optional<double> 
       call.op, format_g(b.max_seqlen_q), format_g(b.max_seqlen_k), format_g(b.sequences),
       format_g(b.tokens), format_g(lo.keys), format_g(lo.pairs), format_g(context),
       format_g(taken.keys), format_g(taken.pairs), cut));
-  r.bytes_term =
-      sum("bytes",
-          {part("Q + O", b.fixed_bytes),
-           part(fmt::format("K + V: {} keys × {} B", format_g(taken.keys), format_g(b.key_bytes)),
-                taken.keys * b.key_bytes)});
-  r.flops_term = term("flops",
-                      fmt::format("2·H_q·(d_qk + d_v) = {} per pair × {} pairs",
-                                  format_g(b.pair_flops), format_g(taken.pairs)),
-                      taken.pairs * b.pair_flops, TermUnit::flops);
-  r.bytes = r.bytes_term.value;
-  r.flops = r.flops_term.value;
-  r.kv_bytes = taken.keys * b.key_bytes;
+  set_bound_terms(r, b.fixed_bytes, taken.keys, b.key_bytes, taken.pairs, b.pair_flops, "pair");
   if (lo.keys < taken.keys || lo.pairs < taken.pairs)
     work.readings.push_back(
         Reading{"seqlen_bound", "each context at its own queries",

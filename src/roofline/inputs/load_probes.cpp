@@ -117,6 +117,8 @@ CaseSignature read_signature(FieldReader& f, const json& c, const std::string& p
   CaseSignature s;
   s.op = f.string(c, "op", path + ".op").value_or("");
   s.module = f.string(c, "module", path + ".module").value_or("");
+  s.collective = f.string(c, "collective", path + ".collective").value_or("");
+  s.call_site = f.string(c, "call_site", path + ".call_site").value_or("");
   s.scalars = read_scalars(f, c, "scalars", path + ".scalars");
   s.ranges = read_scalars(f, c, "scalar_ranges", path + ".scalar_ranges");
   s.grid = read_dim3(f, c, "grid", path + ".grid");

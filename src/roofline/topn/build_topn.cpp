@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/classify/name_geometry.hpp"
 #include "roofline/inputs/pattern.hpp"
 #include "roofline/topn/document_blocks.hpp"
 #include "roofline/topn/layer.hpp"
@@ -117,9 +118,14 @@ void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
     e.phase_calls_measured.at(r) = calls;
     e.calls_per_step.at(r) = round_to(calls / n_steps, 3);
     e.base_latency_ms.at(r) = round_to(k.regime_us.at(r).value_or(0.0) / calls / 1000.0, 6);
-    e.est_shape.at(r) = EstShape{
-        round_to((r == Regime::prefill ? steps.prefill_rows_sum : decode_batch_sum) / n_steps, 0),
-        std::nullopt, std::nullopt};
+    // Steps that count nothing (docs/method.md §22.9) give the regime and the launches per step,
+    // not the rows.
+    const double rowed =
+        n_steps - (r == Regime::prefill ? steps.prefill_unrowed : steps.decode_unrowed);
+    if (rowed > 0)
+      e.est_shape.at(r) = EstShape{
+          round_to((r == Regime::prefill ? steps.prefill_rows_sum : decode_batch_sum) / rowed, 0),
+          std::nullopt, std::nullopt};
   }
   if (!e.served_regimes.empty())
     e.phase = e.served_regimes.size() == 2 ? "both" : e.served_regimes.front();
@@ -235,9 +241,14 @@ std::optional<CaseNeighbour> case_neighbour(const NeighbourCounts& counts,
   n.grid = best->first.grid;
   n.block = best->first.block;
   n.launches = best->second;
-  if (c.detail.row_blocks && n.grid.size() == 3 && n.grid[0] > 0 && n.grid[1] == 1 &&
+  // Rows from the grid: the family's rows a block (its name's grammar, else the table's +rows:
+  // one), times grid.x of a one-dimensional grid.
+  std::string why;
+  std::optional<double> per_block = rows_per_block(e.name, why);
+  if (!per_block && !e.demangled.empty()) per_block = rows_per_block(e.demangled, why);
+  if ((per_block || c.detail.row_blocks) && n.grid.size() == 3 && n.grid[0] > 0 && n.grid[1] == 1 &&
       n.grid[2] == 1)
-    n.rows = static_cast<double>(n.grid[0]);
+    n.rows = static_cast<double>(n.grid[0]) * per_block.value_or(1.0);
   return n;
 }
 
@@ -251,6 +262,8 @@ WorkloadCase workload_case(const TraceCase& c, const ClassRules& rules) {
   w.rows = c.rows;
   w.op = c.op;
   w.module = c.module;
+  w.collective = c.collective;
+  w.call_site = c.call_site;
   w.key_scalars = c.key_scalars;
   w.scalar_ranges = c.scalar_ranges;
   w.grid = c.grid;

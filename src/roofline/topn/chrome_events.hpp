@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "roofline/topn/call_stacks.hpp"
 #include "roofline/topn/graph_capture.hpp"
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/record_arena.hpp"
@@ -132,6 +133,7 @@ struct StepSpan {
   double rows = 0.0;       // the step's GEMM rows: tokens in prefill, requests in decode
   std::int64_t batch = 0;  // generation (decode) requests
   StepName name;
+  bool rows_known = true;  // false for a forward-mode frame of the call stack: no figures
 };
 
 struct GeometryHash {
@@ -163,6 +165,7 @@ struct ChromeEvents {
   std::vector<StepSpan> steps;
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
   std::vector<ModuleSpan> modules;
+  std::vector<StackFrame> frames;  // the python frames whose words say something (call_stacks.hpp)
   std::vector<CaptureMark> capture_marks;
   double unparsed_steps = 0.0;  // names that start like a step but do not parse
   std::string unparsed_example;
@@ -178,7 +181,7 @@ struct Operand {
 
 // What an event is, by its `cat` (older traces spell "Kernel", "Memcpy", "Memset", "Operator").
 // `step` is a gpu_user_annotation, `annotation` a CPU user_annotation, `python` a python_function
-// (only nn.Module spans are kept).
+// (nn.Module spans and the frames call_stacks.hpp reads are kept).
 enum class Category {
   none,
   kernel,

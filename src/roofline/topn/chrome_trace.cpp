@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/topn/call_stacks.hpp"
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/json_stream.hpp"
 #include "roofline/topn/layer.hpp"
@@ -344,9 +345,12 @@ bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents&
     if (!read_event_field(js, key_of(js, tmp), s, tmp)) return false;
     // Only complete ("X") events of the categories above matter: skip the rest of any other
     // event without reading its fields (flows, python frames, metadata are most of a trace).
-    // Of the python frames only nn.Module spans are kept: skip the others once the name shows.
+    // Of the python frames only nn.Module spans and the frames whose words say something (a
+    // forward mode, a collective, the model's own file: call_stacks.hpp) are kept: skip the others
+    // once the name shows.
     if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X") ||
-        (s.category == Category::python && s.has_name && !is_module_frame(s.name)))
+        (s.category == Category::python && s.has_name && !is_module_frame(s.name) &&
+         frame_words(s.name).role == FrameRole::none))
       return !is_error(js.skip_container());
   }
   finish_event(s, out);

@@ -51,7 +51,8 @@ TopnServing serving_of(const StepStats& s) {
     out.decode_from = "decode steps";
   else if (decode_figures(s.prefill_generation, out))
     out.decode_from = "mixed steps' generation parts";
-  if (s.n_prefill > 0) out.prefill_tokens_per_step = round_to(s.prefill_rows_sum / s.n_prefill, 3);
+  if (const double rowed = s.n_prefill - s.prefill_unrowed; rowed > 0)
+    out.prefill_tokens_per_step = round_to(s.prefill_rows_sum / rowed, 3);
   out.prefill_context = part_sums(s.prefill_context);
   out.prefill_generation = part_sums(s.prefill_generation);
   out.decode_generation = part_sums(s.decode_generation);

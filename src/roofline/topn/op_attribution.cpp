@@ -40,20 +40,20 @@ OpModules::OpModules(ChromeEvents& ev) : ev_(ev) {
   }
 }
 
-std::string OpModules::path_of(const OpRec& op) const {
+std::string OpModules::path_at(std::int32_t thread, double ts_us) const {
   const std::vector<ModuleSpan>& m = ev_.modules;
   if (m.empty()) return {};
-  auto it = std::upper_bound(m.begin(), m.end(), std::pair{op.thread, op.ts_us},
+  auto it = std::upper_bound(m.begin(), m.end(), std::pair{thread, ts_us},
                              [](const std::pair<std::int32_t, double>& k, const ModuleSpan& s) {
                                return std::tie(k.first, k.second) < std::tie(s.thread, s.begin_us);
                              });
   if (it == m.begin()) return {};
   auto at = static_cast<std::int32_t>(std::distance(m.begin(), it) - 1);
-  if (m[static_cast<std::size_t>(at)].thread != op.thread) return {};
+  if (m[static_cast<std::size_t>(at)].thread != thread) return {};
   std::vector<std::string_view> inner;  // innermost first
   for (; at >= 0 && inner.size() < 2; at = m[static_cast<std::size_t>(at)].parent) {
     const ModuleSpan& s = m[static_cast<std::size_t>(at)];
-    if (op.ts_us >= s.end_us) continue;  // ends before the op: not an enclosing span
+    if (ts_us >= s.end_us) continue;  // ends before the op: not an enclosing span
     const std::string& name = ev_.labels.at(s.name);
     if (!left_out(name)) inner.push_back(name);
   }

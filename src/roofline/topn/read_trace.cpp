@@ -54,7 +54,10 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
         "{:.0f} steps ({}): {:.0f} prefill, {:.0f} decode; launches attributed {}",
         p.steps.n_prefill + p.steps.n_decode, p.steps.source, p.steps.n_prefill, p.steps.n_decode,
         p.steps.source == "gpu_user_annotation" ? "by GPU time (no CPU step span holds a launch)"
-                                                : "by the CPU step span holding their launch"));
+        : p.steps.source == "python_function"
+            ? "by the engine's forward frame holding their launch (no step annotation: the call "
+              "stack gives each step's regime, not its tokens or requests)"
+            : "by the CPU step span holding their launch"));
   if (p.steps.empty > 0)
     out.notes.push_back(
         fmt::format("{:.0f} step annotation(s) with zero tokens or no launch inside (e.g. vLLM's "

@@ -34,7 +34,7 @@ std::string most_common(const std::map<std::uint32_t, double>& m, const ChromeEv
 
 TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
   TraceCase c;
-  const auto [op, shape, geometry] = key;
+  const auto [op, shape, geometry, module, collective] = key;
   if (shape != k_no_id) {
     c.dims = ev.shapes[shape].dims;
     c.dtypes = ev.shapes[shape].dtypes;
@@ -43,6 +43,8 @@ TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
   if (op != k_no_id) c.op = ev.labels.at(op);
   if (geometry != k_no_id) read_geometry(ev.geometries.at(geometry), c.grid, c.block);
   c.module = most_common(s.modules, ev);
+  c.collective = most_common(s.collectives, ev);
+  c.call_site = most_common(s.call_sites, ev);
   c.count = s.count;
   c.total_us = s.us;
   c.min_us = s.min_us;
@@ -75,6 +77,8 @@ void SigSum::add(const SigLaunch& l, const ChromeEvents& ev) {
     if (!rows) rows = l.rows;
   }
   modules[l.module] += 1.0;
+  if (l.collective != k_no_id) collectives[l.collective] += 1.0;
+  if (l.call_site != k_no_id) call_sites[l.call_site] += 1.0;
   if (!l.op) return;
   for (std::uint32_t i = 0; i < l.op->n_scalars; ++i) {
     const OpScalar& v = ev.scalars[l.op->scalar_begin + i];
@@ -101,6 +105,8 @@ void SigSum::merge(const SigSum& o) {
   if (o.rows_differ || (rows && o.rows && rows != o.rows)) rows_differ = true;
   if (!rows) rows = o.rows;
   for (const auto& [m, n] : o.modules) modules[m] += n;
+  for (const auto& [m, n] : o.collectives) collectives[m] += n;
+  for (const auto& [m, n] : o.call_sites) call_sites[m] += n;
   for (const auto& [arg, r] : o.scalars) {
     auto [it, fresh] = scalars.try_emplace(arg, r);
     if (fresh) continue;
@@ -116,7 +122,14 @@ void SigSum::merge(const SigSum& o) {
 void KernelSignatures::add(const SigKey& key, bool orphan, bool replay, const SigLaunch& l,
                            const ChromeEvents& ev) {
   SigSum& s = (orphan ? orphans : sigs)[key];
-  s.add(l, ev);
+  if (orphan && !l.launched) {
+    SigLaunch stepless = l;  // no launch of its own: in no step (§22.8)
+    stepless.step = StepKind::none;
+    stepless.rows.reset();
+    s.add(stepless, ev);
+  } else {
+    s.add(l, ev);
+  }
   if (replay) s.replay = true;
 }
 
@@ -130,10 +143,6 @@ std::vector<TraceCase> KernelSignatures::finish(const ChromeEvents& ev) {
       ++same_geometry;
       match = &kv.first;
     }
-    // A launch without a launching op of its own is in no step (§22.8).
-    orphan.steps = {};
-    orphan.rows.reset();
-    orphan.rows_differ = false;
     if (same_geometry == 1 && shaped(ev, *match)) {
       orphan.inherited = orphan.count;
       sigs[*match].merge(orphan);

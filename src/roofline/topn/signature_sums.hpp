@@ -23,7 +23,10 @@ struct SigLaunch {
   StepKind step = StepKind::none;
   std::optional<double> rows;      // the step's rows
   std::uint32_t module = k_no_id;  // labels id
-  const OpRec* op = nullptr;       // its varying scalars (eager launches with an op)
+  // What the call stack said of its launch (call_stacks.hpp; labels ids, k_no_id none).
+  std::uint32_t collective = k_no_id, call_site = k_no_id;
+  const OpRec* op = nullptr;  // its varying scalars (eager launches with an op)
+  bool launched = true;       // it has a runtime launch (or an op): its step is known
 };
 
 struct ScalarSum {
@@ -38,7 +41,8 @@ struct SigSum {
   std::optional<double> rows;
   bool rows_differ = false;
   std::map<std::uint32_t, double> modules;
-  std::map<std::uint32_t, ScalarSum> scalars;  // argument position -> range
+  std::map<std::uint32_t, double> collectives, call_sites;  // what the call stack said
+  std::map<std::uint32_t, ScalarSum> scalars;               // argument position -> range
   double inherited = 0.0;
   bool replay = false;
   void add(const SigLaunch& l, const ChromeEvents& ev);
@@ -50,13 +54,18 @@ struct SigSum {
 void read_geometry(const std::string& text, std::vector<std::int64_t>& grid,
                    std::vector<std::int64_t>& block);
 
-// (op label, OpShape, geometry); k_no_id where the launch has none.
-using SigKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+// (op label, OpShape, geometry, module, collective); k_no_id where the launch has none. The module
+// path and the collective the call stack names are keys only of launches without operand shapes
+// (docs/method.md §22.9): there they are the evidence that tells two projections, or two
+// collectives, of one kernel at one grid apart.
+using SigKey =
+    std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
 
 struct KernelSignatures {
   std::map<SigKey, SigSum> sigs;
   std::map<SigKey, SigSum> orphans;  // launches with no launching op for shapes
-  // Adds one launch: `orphan` when it has no launching op with dims and is not a graph replay.
+  // Adds one launch: `orphan` when it has no launching op with dims and is not a graph replay. An
+  // orphan with no runtime launch of its own is in no step (docs/method.md §22.8).
   void add(const SigKey& key, bool orphan, bool replay, const SigLaunch& l, const ChromeEvents& ev);
   // The inheritance rule, then every signature as a TraceCase (most launches first).
   std::vector<TraceCase> finish(const ChromeEvents& ev);

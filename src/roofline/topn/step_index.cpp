@@ -30,6 +30,8 @@ std::vector<Step> group_spans(std::vector<const StepSpan*> spans, bool gpu) {
     for (const StepSpan* m : members) step.name.fill_from(m->name);
     step.prefill = step.name.prefill();
     step.rows = step.name.rows();
+    step.rows_known = std::all_of(members.begin(), members.end(),
+                                  [](const StepSpan* m) { return m->rows_known; });
     step.graph_size = step.name.graph_size();
     members.clear();
   };
@@ -150,9 +152,48 @@ void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
 
 }  // namespace
 
+namespace {
+
+// docs/method.md §22.9: the forward-mode frames of the call stack as CPU step spans — the regime
+// from the function's name, no figures (a step of unknown rows).
+std::vector<StepSpan> stack_step_spans(const ChromeEvents& ev) {
+  std::vector<StepSpan> out;
+  for (const StackFrame& f : ev.frames) {
+    if (f.role != FrameRole::prefill && f.role != FrameRole::decode) continue;
+    StepSpan s;
+    s.gpu = false;
+    s.thread = f.thread;
+    s.begin_us = f.begin_us;
+    s.end_us = f.end_us;
+    s.name.style = StepStyle::sglang;
+    s.name.prefill_kind = f.role == FrameRole::prefill;
+    s.prefill = s.name.prefill_kind;
+    s.rows_known = false;
+    out.push_back(s);
+  }
+  return out;
+}
+
+StepIndex stack_step_index(const ChromeEvents& ev) {
+  StepIndex index;
+  const std::vector<StepSpan> spans = stack_step_spans(ev);
+  if (spans.empty()) return index;
+  std::vector<const StepSpan*> cpu;
+  for (const StepSpan& s : spans) cpu.push_back(&s);
+  index.steps = group_spans(std::move(cpu), false);
+  index.by_launch = true;
+  index.source = "python_function";
+  drop_empty_steps(ev, index);
+  index.empty = 0.0;  // a forward that launched nothing is no step, and no annotation either
+  return index;
+}
+
+}  // namespace
+
 StepIndex build_step_index(const ChromeEvents& ev) {
   std::vector<const StepSpan*> cpu, gpu;
   for (const StepSpan& s : ev.steps) (s.gpu ? gpu : cpu).push_back(&s);
+  if (cpu.empty() && gpu.empty()) return stack_step_index(ev);
   StepIndex index;
   if (!cpu.empty()) {
     index.steps = group_spans(std::move(cpu), false);
@@ -176,6 +217,11 @@ StepIndex build_step_index(const ChromeEvents& ev) {
 
 void add_step_stats(const StepIndex& index, const ChromeEvents& ev, StepStats& stats) {
   for (const Step& s : index.steps) {
+    if (!s.rows_known) {  // a forward of the call stack: its regime, nothing counted
+      (s.prefill ? stats.n_prefill : stats.n_decode) += 1.0;
+      (s.prefill ? stats.prefill_unrowed : stats.decode_unrowed) += 1.0;
+      continue;
+    }
     if (s.prefill) {
       stats.n_prefill += 1.0;
       stats.prefill_rows_sum += s.rows;
@@ -199,6 +245,8 @@ void add_step_stats(const StepStats& from, StepStats& into) {
   into.n_prefill += from.n_prefill;
   into.n_decode += from.n_decode;
   into.prefill_rows_sum += from.prefill_rows_sum;
+  into.prefill_unrowed += from.prefill_unrowed;
+  into.decode_unrowed += from.decode_unrowed;
   into.empty += from.empty;
   for (const auto& [batch, n] : from.decode_batches) into.decode_batches[batch] += n;
   join_source(from.source, into.source);

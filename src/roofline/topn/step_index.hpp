@@ -19,6 +19,7 @@ struct Step {
   StepName name;  // the figures: the span with Σ terms, completed from the others
   bool prefill = false;
   double rows = 0.0;
+  bool rows_known = true;  // false: a step of the call stack's forward frames, which count nothing
   std::optional<double> graph_size;
 };
 
@@ -32,7 +33,9 @@ struct StepIndex {
 };
 
 // Groups the spans of `ev` into steps. The CPU spans are used when any of them holds a launch
-// (a runtime launch event on its thread inside it); otherwise the GPU spans, when there are any.
+// (a runtime launch event on its thread inside it); otherwise the GPU spans, when there are any;
+// otherwise the call stack's forward-mode frames (docs/method.md §22.9: a prefill or decode
+// forward of the engine is a step whose regime is known and whose rows are not).
 // A step that states zero tokens, or that holds no launch (CPU) or no GPU activity (GPU), is not a
 // step (docs/method.md §22.7: vLLM's `execute_context_0(0)_generation_0(0)` launches nothing).
 StepIndex build_step_index(const ChromeEvents& ev);

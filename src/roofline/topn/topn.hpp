@@ -74,6 +74,10 @@ struct TraceCase {
   std::optional<double> rows;  // the GEMM rows of the steps it ran in, when one (§22.7)
   std::string op;              // the launching op ("" none)
   std::string module;          // its most common module path ("" none)
+  // What the call stack says of its launches (docs/method.md §22.9), the most common: the
+  // collective a frame names ("all_reduce") and the call site in the model's own file
+  // ("deepseek_v2.py: forward_normal_prepare"); "" none.
+  std::string collective, call_site;
   std::vector<std::pair<std::size_t, std::string>> key_scalars;  // (position, text)
   std::vector<ScalarRange> scalar_ranges;                        // by position
   std::vector<std::int64_t> grid, block;                         // empty when not recorded
@@ -120,12 +124,16 @@ struct StepPartSums {
 
 // Step annotations (docs/method.md §22.7, every spelling) seen in a trace.
 struct StepStats {
-  double n_prefill = 0.0;                         // steps with prefill tokens
-  double n_decode = 0.0;                          // the others
-  double prefill_rows_sum = 0.0;                  // the tokens of each prefill step, summed
+  double n_prefill = 0.0;         // steps with prefill tokens
+  double n_decode = 0.0;          // the others
+  double prefill_rows_sum = 0.0;  // the tokens of each prefill step, summed
+  // Steps that count nothing (the call stack's forward frames, docs/method.md §22.9): in n_prefill
+  // and n_decode, not in the rows or batches.
+  double prefill_unrowed = 0.0, decode_unrowed = 0.0;
   std::map<std::int64_t, double> decode_batches;  // generation requests -> decode steps with it
   // Where the steps came from: "user_annotation" (CPU spans, launches attributed by where they
-  // were launched) or "gpu_user_annotation" (GPU spans, by GPU time); several joined with '+'.
+  // were launched), "gpu_user_annotation" (GPU spans, by GPU time) or "python_function" (the call
+  // stack's forward frames, by where they were launched); several joined with '+'.
   std::string source;
   StepPartSums prefill_context, prefill_generation, decode_generation;
   double unparsed = 0.0;  // annotation names that start like a step but do not parse
@@ -255,6 +263,7 @@ struct WorkloadCase {
   double baseline_latency_ms = 0.0;  // mean per call, rounded to 6 decimals
   std::optional<double> rows;        // the step's rows: tokens (prefill), requests (decode)
   std::string op, module;
+  std::string collective, call_site;  // what the call stack said (docs/method.md §22.9)
   std::vector<std::pair<std::size_t, std::string>> key_scalars;
   std::vector<ScalarRange> scalar_ranges;
   std::vector<std::int64_t> grid, block;

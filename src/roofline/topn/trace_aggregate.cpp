@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "roofline/topn/call_stacks.hpp"
 #include "roofline/topn/capture_join.hpp"
 #include "roofline/topn/chrome_events.hpp"
 #include "roofline/topn/event_lookup.hpp"
@@ -92,19 +93,36 @@ namespace {
 // trace's tables), from the eager op or, for a replay, from the captured launch it pairs with.
 struct Origin {
   std::uint32_t shape = k_no_id, op = k_no_id, module = k_no_id;
+  std::uint32_t collective = k_no_id, call_site = k_no_id;  // the call stack's (eager launches)
 };
 
 class Origins {
  public:
   Origins(ChromeEvents& ev, const CaptureSet* cap)
       : ev_(ev), cap_(cap), shape_ids_(cap ? cap->shapes.size() : 0, k_no_id) {}
-  Origin eager(const OpRec* op, const OpModules& modules) {
-    if (!op) return {};
-    if (op->module == k_unset_module) {  // computed once per op, kept in the op's padding
-      const std::string module = modules.path_of(*op);
-      op->module = module.empty() ? k_no_id : ev_.labels.intern(module);
+  // An eager launch: its op's shape, name and module; a launch with no op (a custom kernel called
+  // from Python) its module from the spans enclosing its runtime call; both what the call stack
+  // says (docs/method.md §22.9).
+  Origin eager(const RuntimeRec* launch, const OpRec* op, const OpModules& modules,
+               const StackIndex& stacks) {
+    Origin o;
+    if (op) {
+      if (op->module == k_unset_module) {  // computed once per op, kept in the op's padding
+        const std::string module = modules.path_of(*op);
+        op->module = module.empty() ? k_no_id : ev_.labels.intern(module);
+      }
+      o = {op->shape, op->name, op->module};
+    } else if (launch) {
+      const std::string module = modules.path_at(launch->thread, launch->ts_us);
+      if (!module.empty()) o.module = ev_.labels.intern(module);
     }
-    return {op->shape, op->name, op->module};
+    const std::int32_t thread = launch ? launch->thread : op ? op->thread : -1;
+    if (thread >= 0 && !stacks.empty()) {
+      const LaunchStack s = stacks.at(thread, launch ? launch->ts_us : op->ts_us);
+      o.collective = s.collective;
+      o.call_site = s.call_site;
+    }
+    return o;
   }
   Origin captured(const CapturedLaunch* c) {
     Origin o;
@@ -138,24 +156,32 @@ StepKind step_kind(const Step* step) {
 // (dims, dtypes, key scalars) and its grid and block. A launch whose op recorded no dims (or that
 // had none) and is not a graph replay is an orphan: finish() decides whether it inherits.
 void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const Origin& origin,
-                   const Step* step, const OpRec* op, bool replay) {
+                   const Step* step, const OpRec* op, bool replay, bool launched) {
   const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
   if (origin.shape != k_no_id) k.shapes.insert(origin.shape);
   SigLaunch l;
   l.us = g.dur_us;
   l.ts_us = g.ts_us;
   l.step = step_kind(step);
-  if (step) l.rows = step->rows;
+  if (step && step->rows_known) l.rows = step->rows;
   l.module = origin.module;
+  l.collective = origin.collective;
+  l.call_site = origin.call_site;
   l.op = op;
-  k.signatures.add(SigKey{origin.op, origin.shape, g.geometry}, !shaped && !replay, replay, l, ev);
+  l.launched = launched;
+  // Without shapes, the module and the collective tell the work apart (docs/method.md §22.9).
+  const std::uint32_t module = shaped || replay ? k_no_id : origin.module;
+  const std::uint32_t collective = shaped || replay ? k_no_id : origin.collective;
+  k.signatures.add(SigKey{origin.op, origin.shape, g.geometry, module, collective},
+                   !shaped && !replay, replay, l, ev);
 }
 
 // GPU event `g` added to its kernel's sums `k`: its time, under its step's regime (none without
 // a step), its launcher, and its signature (the launching op `op` is not read for a replay); a
 // replay counts with or without shapes (in `stats` too).
 void add_event(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const Origin& origin,
-               const Step* step, const OpRec* op, bool replay, GraphReplayStats& stats) {
+               const Step* step, const OpRec* op, bool replay, bool launched,
+               GraphReplayStats& stats) {
   k.calls += 1.0;
   k.us += g.dur_us;
   if (step) add_regime(k, step->prefill ? Regime::prefill : Regime::decode, g.dur_us);
@@ -168,7 +194,7 @@ void add_event(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const
     }
   }
   k.launchers[{origin.op, origin.module}] += 1.0;
-  add_signature(ev, k, g, origin, step, replay ? nullptr : op, replay);
+  add_signature(ev, k, g, origin, step, replay ? nullptr : op, replay, launched);
 }
 
 // The kernels that occur (`seen`), by name, with the quantizations their inputs went through and
@@ -199,6 +225,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
   const StepIndex steps = build_step_index(ev);
   const EventLookup lookup(ev);
   const OpModules modules(ev);
+  const StackIndex stacks(ev.frames);
   ReplayJoin join = join_replays(ev, lookup, steps, captures);
   Origins origins(ev, captures);
   std::vector<KernelSum> sums(ev.names.size());
@@ -212,8 +239,10 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
     }
     const auto [launch, op] = lookup.origin(i);
     const bool replay = join.replayed(i);
-    const Origin origin = replay ? origins.captured(join.paired(i)) : origins.eager(op, modules);
-    add_event(ev, k, g, origin, step_of(steps, g, launch, op), op, replay, join.stats);
+    const Origin origin =
+        replay ? origins.captured(join.paired(i)) : origins.eager(launch, op, modules, stacks);
+    add_event(ev, k, g, origin, step_of(steps, g, launch, op), op, replay, launch || op,
+              join.stats);
   }
 
   TraceProfile p;
@@ -253,8 +282,10 @@ void add_graph_stats(GraphReplayStats& from, GraphReplayStats& into) {
 }
 
 bool same_signature(const TraceCase& a, const TraceCase& b) {
+  const bool keyed = a.dims.empty() && !a.replay;  // module and collective key the shapeless
   return a.op == b.op && a.dims == b.dims && a.dtypes == b.dtypes &&
-         a.key_scalars == b.key_scalars && a.grid == b.grid && a.block == b.block;
+         a.key_scalars == b.key_scalars && a.grid == b.grid && a.block == b.block &&
+         (!keyed || (a.module == b.module && a.collective == b.collective));
 }
 
 // One rank's signature into the merged kernel's (several traces, docs/method.md §22.8).

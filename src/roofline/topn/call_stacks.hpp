@@ -1,0 +1,67 @@
+#pragma once
+// Private to src/topn: the call stack a launch was made from (docs/method.md §22.9). A trace
+// recorded with `with_stack=True` writes every Python frame as a `python_function` span named
+// `file(line): function`; the frames that enclose a launch's runtime call on its thread say what
+// the engine was doing. Only frames whose words say something are kept, read by the grammar of the
+// name, never by one engine's line numbers:
+//   - the engine's forward mode: a function named for a prefill (`forward_extend`,
+//     `forward_split_prefill`, `prefill`) or a decode (`forward_decode`), and the replay of a
+//     decode graph (`cuda_graph_runner.py(…): replay`, SGLang's runner of decode graphs);
+//   - a collective: a function named for one (`tensor_model_parallel_all_reduce`, `all_gather`,
+//     `reduce_scatter`, `all_to_all`, `broadcast`);
+//   - the call site in the model's own file (a file under a `models/` folder: `deepseek_v2.py(…):
+//     forward_normal_prepare`), kept as it is for the notes and read for a projection it names.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/topn/layer.hpp"
+
+namespace roofline::topn::detail {
+
+enum class FrameRole : std::uint8_t {
+  none,
+  prefill,     // a forward of prefill (or mixed) tokens
+  decode,      // a forward of decode requests
+  collective,  // a collective's call; `says` its kind
+  model_call,  // a frame in the model's own file; `says` "file: function"
+};
+
+// What one frame name says: its role and the text it contributes ("all_reduce",
+// "deepseek_v2.py: forward_normal_prepare", the forward function's name).
+struct FrameWords {
+  FrameRole role = FrameRole::none;
+  std::string says;
+};
+FrameWords frame_words(std::string_view name);
+
+// A kept frame: its extent on its thread, its role and what it says (an id of the labels table).
+struct StackFrame {
+  double begin_us = 0.0, end_us = 0.0;
+  std::int32_t thread = -1;
+  std::uint32_t says = 0;
+  FrameRole role = FrameRole::none;
+  std::int32_t parent = -1;  // the enclosing kept frame (set when the index is built)
+};
+
+// What the kept frames enclosing one launch say: labels ids, k_no_id where none does.
+struct LaunchStack {
+  std::uint32_t collective = 0xFFFFFFFFu;  // the innermost collective frame
+  std::uint32_t call_site = 0xFFFFFFFFu;   // the innermost frame of the model's file
+  FrameRole forward = FrameRole::none;     // the innermost forward-mode frame
+};
+
+class StackIndex {
+ public:
+  // Sorts `frames` by (thread, begin, longest first) and links each to its parent.
+  explicit StackIndex(std::vector<StackFrame>& frames);
+  LaunchStack at(std::int32_t thread, double ts_us) const;
+  bool empty() const { return frames_.empty(); }
+
+ private:
+  const std::vector<StackFrame>& frames_;
+};
+
+}  // namespace roofline::topn::detail

@@ -6,7 +6,9 @@
 // the shipped ones. Nothing may crash, hang or throw, and:
 //   - a pattern without wildcards matches its own text, so as an override it decides;
 //   - wrapped in stars it still matches (a leading/trailing `*` only relaxes the anchoring);
-//   - every result names the rule that decided.
+//   - every result names the rule that decided;
+//   - a GEMM tile read from a name has every extent at least 8, a row-per-block count at least 1
+//     with its grammar named (name_geometry.hpp).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "roofline/classify/classify.hpp"
+#include "roofline/classify/name_geometry.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 
 namespace {
@@ -47,6 +50,14 @@ roofline::classify::TopnEntry entry_of(std::string_view line) {
 
 void check(const roofline::classify::Classification& c) {
   if (c.rule.empty() || c.notes.empty()) __builtin_trap();
+}
+
+void check_geometry(std::string_view name) {
+  if (const auto t = roofline::classify::name_tile(name))
+    if (!(t->m >= 8 && t->n >= 8 && t->k >= 8) || t->form.empty()) __builtin_trap();
+  std::string why;
+  if (const auto r = roofline::classify::rows_per_block(name, why))
+    if (!(*r >= 1) || why.empty()) __builtin_trap();
 }
 
 // The override invariants of the token rule for one rule's pattern.
@@ -97,6 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     at = end + 1;
     check(roofline::classify::classify(e, parsed));
     check(roofline::classify::classify(e, shipped));
+    check_geometry(e.name);
   }
   for (std::size_t i = 0; i < families.value->size() && i < 16; ++i)
     check_self_match((*families.value)[i]);

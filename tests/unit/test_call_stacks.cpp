@@ -1,4 +1,4 @@
-// The call stack of a launch (docs/method.md §22.9): the grammar of python_function frame names,
+// The call stack of a launch (docs/method.md §22.10): the grammar of python_function frame names,
 // and, end to end through read_trace_stream, what a with-stack trace's frames give its launches —
 // the module of a launch with no op, the collective a frame names, the forward mode as the step's
 // regime (steps of unknown rows), and signatures told apart by module where shapes are absent.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -157,6 +158,45 @@ void template_dtypes(std::string_view text, Classification& c) {
                                : std::string()));
 }
 
+// CK's XDL GEMMs (docs/method.md §7.5): ck::f8_t is `_BitInt(8)` (mangled `DB8_`) and ck::bf8_t
+// `unsigned _BitInt(8)` (`DU8_`), 8-bit float values either way; a gridwise GEMM with A/B scales
+// (`…ABScale…`) quantizes both operands in blocks whose sizes follow the GemmSpecialization
+// (BlockSize, ScaleBlockM, ScaleBlockN, ScaleBlockK): one float per ScaleBlockN × ScaleBlockK
+// weight values. False when the name is no CK GEMM or spells no 8-bit type.
+bool ck_gemm_types(std::string_view text, Classification& c) {
+  if (text.find("GridwiseGemm") == std::string_view::npos) return false;
+  const bool fp8 = text.find("DB8_") != std::string_view::npos ||
+                   text.find("DU8_") != std::string_view::npos ||
+                   text.find("_BitInt(8)") != std::string_view::npos;
+  if (!fp8) return false;
+  const bool scaled = text.find("ABScale") != std::string_view::npos;
+  c.operand_dtype = "fp8";
+  if (scaled) c.activation_dtype = "fp8";
+  std::string blocks;
+  if (scaled) {
+    // The four numbers after the specialization: BlockSize, ScaleBlockM, ScaleBlockN, ScaleBlockK.
+    std::vector<double> v;
+    const std::size_t at = text.find("GemmSpecialization");
+    for (std::size_t i = at; i < text.size() && v.size() < 5; ++i) {
+      if (!is_digit(text[i]) || (i > 0 && is_digit(text[i - 1]))) continue;
+      std::size_t j = i;
+      double n = 0;
+      while (j < text.size() && is_digit(text[j]) && j - i < 9) n = n * 10 + (text[j++] - '0');
+      v.push_back(n);
+    }
+    // v[0] is the specialization itself (mangled `E0E`, demangled `)0`).
+    if (v.size() == 5 && v[3] > 0 && v[4] > 0) {
+      c.weight_scale_bytes = 4.0 / (v[3] * v[4]);
+      blocks = fmt::format(", one float scale per {}×{} weight values and per {}×{} activation values",
+                           v[3], v[4], v[2], v[4]);
+    }
+  }
+  c.notes.push_back(fmt::format("name types (CK GEMM template): 8-bit float (ck::f8_t) {}{}",
+                                scaled ? "A and B operands, block-scaled (ABScale)" : "weights",
+                                blocks));
+  return true;
+}
+
 }  // namespace
 
 void read_name_dtypes(const TopnEntry& e, Classification& c) {
@@ -178,6 +218,7 @@ void read_name_dtypes(const TopnEntry& e, Classification& c) {
   // A mangled name only its prefix could be read from keeps its types in the raw spelling.
   const std::string& read = matched_name(e);
   const bool prefix_only = read.find('<') == std::string::npos && e.name.rfind("_Z", 0) == 0;
+  if (ck_gemm_types(prefix_only ? e.name : read, c)) return;
   template_dtypes(prefix_only ? e.name : read, c);
 }
 

@@ -44,7 +44,7 @@ struct CaseNeighbour {
 // signature's op and geometry, its time statistics and the steps its launches fell in.
 struct CaseSignature {
   std::string op, module;
-  // What the call stack said of its launches (docs/method.md §22.9): the collective a frame names
+  // What the call stack said of its launches (docs/method.md §22.10): the collective a frame names
   // and the call site in the model's own file; "" none.
   std::string collective, call_site;
   std::vector<ProbeScalar> scalars;  // keys

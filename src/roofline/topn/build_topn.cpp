@@ -118,7 +118,7 @@ void fill_regimes(const TraceKernel& k, const StepStats& steps, TopnEntry& e) {
     e.phase_calls_measured.at(r) = calls;
     e.calls_per_step.at(r) = round_to(calls / n_steps, 3);
     e.base_latency_ms.at(r) = round_to(k.regime_us.at(r).value_or(0.0) / calls / 1000.0, 6);
-    // Steps that count nothing (docs/method.md §22.9) give the regime and the launches per step,
+    // Steps that count nothing (docs/method.md §22.10) give the regime and the launches per step,
     // not the rows.
     const double rowed =
         n_steps - (r == Regime::prefill ? steps.prefill_unrowed : steps.decode_unrowed);

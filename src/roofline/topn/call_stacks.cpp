@@ -1,4 +1,4 @@
-// The call stack of a launch (docs/method.md §22.9): the grammar of a `python_function` frame's
+// The call stack of a launch (docs/method.md §22.10): the grammar of a `python_function` frame's
 // name, and the index that finds the kept frames enclosing a launch on its thread.
 #include "roofline/topn/call_stacks.hpp"
 

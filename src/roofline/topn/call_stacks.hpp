@@ -1,5 +1,5 @@
 #pragma once
-// Private to src/topn: the call stack a launch was made from (docs/method.md §22.9). A trace
+// Private to src/topn: the call stack a launch was made from (docs/method.md §22.10). A trace
 // recorded with `with_stack=True` writes every Python frame as a `python_function` span named
 // `file(line): function`; the frames that enclose a launch's runtime call on its thread say what
 // the engine was doing. Only frames whose words say something are kept, read by the grammar of the

@@ -17,7 +17,7 @@ class OpModules {
   explicit OpModules(ChromeEvents& ev);
   // "Outer.Inner" (or one name), "" when no module encloses the op.
   std::string path_of(const OpRec& op) const { return path_at(op.thread, op.ts_us); }
-  // The same for a launch made on `thread` at `ts_us` (docs/method.md §22.9: a launch with no op
+  // The same for a launch made on `thread` at `ts_us` (docs/method.md §22.10: a launch with no op
   // of its own, a custom kernel called from Python, is placed by the modules enclosing its call).
   std::string path_at(std::int32_t thread, double ts_us) const;
 

@@ -56,7 +56,7 @@ void read_geometry(const std::string& text, std::vector<std::int64_t>& grid,
 
 // (op label, OpShape, geometry, module, collective); k_no_id where the launch has none. The module
 // path and the collective the call stack names are keys only of launches without operand shapes
-// (docs/method.md §22.9): there they are the evidence that tells two projections, or two
+// (docs/method.md §22.10): there they are the evidence that tells two projections, or two
 // collectives, of one kernel at one grid apart.
 using SigKey =
     std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;

@@ -154,7 +154,7 @@ void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
 
 namespace {
 
-// docs/method.md §22.9: the forward-mode frames of the call stack as CPU step spans — the regime
+// docs/method.md §22.10: the forward-mode frames of the call stack as CPU step spans — the regime
 // from the function's name, no figures (a step of unknown rows).
 std::vector<StepSpan> stack_step_spans(const ChromeEvents& ev) {
   std::vector<StepSpan> out;

@@ -34,7 +34,7 @@ struct StepIndex {
 
 // Groups the spans of `ev` into steps. The CPU spans are used when any of them holds a launch
 // (a runtime launch event on its thread inside it); otherwise the GPU spans, when there are any;
-// otherwise the call stack's forward-mode frames (docs/method.md §22.9: a prefill or decode
+// otherwise the call stack's forward-mode frames (docs/method.md §22.10: a prefill or decode
 // forward of the engine is a step whose regime is known and whose rows are not).
 // A step that states zero tokens, or that holds no launch (CPU) or no GPU activity (GPU), is not a
 // step (docs/method.md §22.7: vLLM's `execute_context_0(0)_generation_0(0)` launches nothing).

@@ -74,7 +74,7 @@ struct TraceCase {
   std::optional<double> rows;  // the GEMM rows of the steps it ran in, when one (§22.7)
   std::string op;              // the launching op ("" none)
   std::string module;          // its most common module path ("" none)
-  // What the call stack says of its launches (docs/method.md §22.9), the most common: the
+  // What the call stack says of its launches (docs/method.md §22.10), the most common: the
   // collective a frame names ("all_reduce") and the call site in the model's own file
   // ("deepseek_v2.py: forward_normal_prepare"); "" none.
   std::string collective, call_site;
@@ -127,7 +127,7 @@ struct StepStats {
   double n_prefill = 0.0;         // steps with prefill tokens
   double n_decode = 0.0;          // the others
   double prefill_rows_sum = 0.0;  // the tokens of each prefill step, summed
-  // Steps that count nothing (the call stack's forward frames, docs/method.md §22.9): in n_prefill
+  // Steps that count nothing (the call stack's forward frames, docs/method.md §22.10): in n_prefill
   // and n_decode, not in the rows or batches.
   double prefill_unrowed = 0.0, decode_unrowed = 0.0;
   std::map<std::int64_t, double> decode_batches;  // generation requests -> decode steps with it
@@ -263,7 +263,7 @@ struct WorkloadCase {
   double baseline_latency_ms = 0.0;  // mean per call, rounded to 6 decimals
   std::optional<double> rows;        // the step's rows: tokens (prefill), requests (decode)
   std::string op, module;
-  std::string collective, call_site;  // what the call stack said (docs/method.md §22.9)
+  std::string collective, call_site;  // what the call stack said (docs/method.md §22.10)
   std::vector<std::pair<std::size_t, std::string>> key_scalars;
   std::vector<ScalarRange> scalar_ranges;
   std::vector<std::int64_t> grid, block;

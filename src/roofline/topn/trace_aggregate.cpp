@@ -102,7 +102,7 @@ class Origins {
       : ev_(ev), cap_(cap), shape_ids_(cap ? cap->shapes.size() : 0, k_no_id) {}
   // An eager launch: its op's shape, name and module; a launch with no op (a custom kernel called
   // from Python) its module from the spans enclosing its runtime call; both what the call stack
-  // says (docs/method.md §22.9).
+  // says (docs/method.md §22.10).
   Origin eager(const RuntimeRec* launch, const OpRec* op, const OpModules& modules,
                const StackIndex& stacks) {
     Origin o;
@@ -169,7 +169,7 @@ void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, c
   l.call_site = origin.call_site;
   l.op = op;
   l.launched = launched;
-  // Without shapes, the module and the collective tell the work apart (docs/method.md §22.9).
+  // Without shapes, the module and the collective tell the work apart (docs/method.md §22.10).
   const std::uint32_t module = shaped || replay ? k_no_id : origin.module;
   const std::uint32_t collective = shaped || replay ? k_no_id : origin.collective;
   k.signatures.add(SigKey{origin.op, origin.shape, g.geometry, module, collective},

@@ -254,7 +254,7 @@ ordered_json neighbour_json(const CaseNeighbour& n) {
 void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
   cj["op"] = text_or_null(c.op);
   cj["module"] = text_or_null(c.module);
-  // docs/method.md §22.9: what the call stack said, where it said something (additions).
+  // docs/method.md §22.10: what the call stack said, where it said something (additions).
   if (!c.collective.empty()) cj["collective"] = c.collective;
   if (!c.call_site.empty()) cj["call_site"] = c.call_site;
   ordered_json scalars = ordered_json::array();

@@ -7,6 +7,7 @@
 
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/steps/model_work.hpp"
 
 namespace roofline::analyze {
 

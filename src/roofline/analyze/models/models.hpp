@@ -4,12 +4,14 @@
 #include <optional>
 #include <string>
 
+#include "roofline/analyze/entry/model_context.hpp"
+#include "roofline/analyze/entry/regime_choice.hpp"
+#include "roofline/analyze/entry/work_estimate.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/op_reading.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
-#include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/base/term.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/classify/classify.hpp"
 
 namespace roofline::analyze::detail {
 

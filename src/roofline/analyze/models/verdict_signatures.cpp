@@ -1,6 +1,7 @@
 // docs/method.md §22.8: an entry's signatures, each on its own roof; the entry judged from the
 // sum of their roof times over the sum of their measured times, never from averaged bytes.
 #include "roofline/analyze/models/verdict_signatures.hpp"
+#include "roofline/analyze/steps/judge.hpp"
 
 #include <algorithm>
 

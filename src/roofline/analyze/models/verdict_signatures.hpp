@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "roofline/analyze/entry/resolved_peaks.hpp"
+#include "roofline/analyze/entry/verdict.hpp"
+#include "roofline/analyze/entry/work_estimate.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/judge.hpp"
 
 namespace roofline::analyze::detail {
 

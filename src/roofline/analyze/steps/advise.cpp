@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"

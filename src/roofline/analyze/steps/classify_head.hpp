@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/entry/head.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
@@ -20,10 +21,6 @@ bool fused_activation(const std::string& name);
 // The head entry of Top-N record `topn_position` (null when the record is not in the head), and
 // the record's class: its head entry's, else classify() under `rules` — for the steps that work
 // over the whole Top-N (the MoE siblings, the linear plan).
-struct TopNClass {
-  HeadEntry* head = nullptr;
-  Classification cls;
-};
 TopNClass topn_class(std::vector<HeadEntry>& head, const TopnDocument& topn,
                      std::size_t topn_position, const ClassRules& rules);
 

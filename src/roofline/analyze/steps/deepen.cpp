@@ -9,6 +9,7 @@
 
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/steps/model_work.hpp"
 #include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze {

@@ -23,20 +23,6 @@ constexpr double k_sane_high = 1.0;
 
 }  // namespace
 
-const char* to_string(Roof r) {
-  switch (r) {
-    case Roof::hbm:
-      return "hbm";
-    case Roof::compute:
-      return "compute";
-    case Roof::link:
-      return "link";
-    case Roof::none:
-      break;
-  }
-  return "";
-}
-
 std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
   return target_eff_prior(builtin_target_eff(), cls, product);
 }

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/models/op_reading.hpp"
@@ -290,10 +290,6 @@ RegimeChoice pick_regime(const TopnEntry& e, const TopnServing& serving, const R
   if (hints.inferred && !hints.inferred->inconsistent.empty())
     out.notes.push_back(hints.inferred->inconsistent);
   return out;
-}
-
-std::string regime_label(const RegimeChoice& choice) {
-  return choice.known ? to_string(choice.regime) : "unknown";
 }
 
 void pick_regimes(std::vector<HeadEntry>& head, const TopnDocument& topn, const EnvReport* env,

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "roofline/analyze/entry/projection.hpp"
+#include "roofline/analyze/evidence/launch_geometry.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/models/launch_geometry.hpp"
 #include "roofline/inputs/inputs.hpp"
 
 namespace roofline::analyze {

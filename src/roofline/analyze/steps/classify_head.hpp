@@ -14,10 +14,6 @@ namespace roofline::analyze {
 
 struct HeadEntry;
 
-// True when the kernel name carries an activation token (`swiglu`, `silu`, `gelu`, `act`, matched
-// case-insensitively on token boundaries): the activation runs in the same launch.
-bool fused_activation(const std::string& name);
-
 // The head entry of Top-N record `topn_position` (null when the record is not in the head), and
 // the record's class: its head entry's, else classify() under `rules` — for the steps that work
 // over the whole Top-N (the MoE siblings, the linear plan).

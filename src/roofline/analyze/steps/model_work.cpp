@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/evidence/operand_dtypes.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
-#include "roofline/analyze/models/operand_dtypes.hpp"
 
 namespace roofline::analyze {
 namespace detail {

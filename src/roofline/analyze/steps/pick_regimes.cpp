@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/evidence/op_reading.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
-#include "roofline/analyze/models/op_reading.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"

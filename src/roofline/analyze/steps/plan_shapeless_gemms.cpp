@@ -10,9 +10,10 @@
 
 #include "roofline/analyze/entry/findings.hpp"
 #include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/evidence/layer_place.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/models/layer_place.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/analyze/steps/rank_entries.hpp"

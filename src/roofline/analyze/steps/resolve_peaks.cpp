@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/evidence/peaks_product.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/peaks_product.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"

@@ -17,11 +17,5 @@ namespace roofline::analyze {
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx,
                             const std::string& product_spelling, const DeviceProps& props,
                             const std::string& device_name = {}, bool pinned = false);
-// The peaks.md section (a heading and a fenced yaml block) for a part no section describes
-// (docs/method.md §5.4), pre-filled with the trace's arch, device name, CU/SM count and memory;
-// every figure reads FILL for the user to replace with the datasheet's. Once filled it parses
-// with `roofline peaks check`, and the same run matches it.
-std::string section_to_add(const std::string& arch, const std::string& device_name,
-                           const DeviceProps& props);
 
 }  // namespace roofline::analyze

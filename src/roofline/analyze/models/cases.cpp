@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/dispatch.hpp"
 #include "roofline/analyze/models/models.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
 
 namespace roofline::analyze {
 

@@ -1,5 +1,6 @@
 #pragma once
 // Pass judge (docs/method.md §9, §10): utilization, bound, headroom and the verdict of one entry.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,5 +29,33 @@ Band judge_band(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
 std::string band_withheld_reason(const Band& b);
 // Headroom classes as a sentence lists them: "saturated, moderate and underperforming".
 std::string classes_text(const std::vector<Headroom>& cs);
+
+namespace judge_detail {
+
+// Each signature of an entry judged on its own roof (docs/method.md §22.8, judge_signatures.cpp),
+// and the sums the entry is judged from.
+struct SignatureRoofs {
+  double roof_ms = 0.0;      // Σ units · max(bytes/BW, FLOPs/peak)
+  double measured_ms = 0.0;  // Σ units · t_unit
+  double compute_ms = 0.0;   // the part of roof_ms on the compute roof
+  std::size_t judged = 0;    // signatures in the sums
+  // The signature outside the sanity band with the most time, if any: the entry takes its ratio
+  // (a refuted signature refutes the entry's model; docs/method.md §22.8).
+  double suspect_ms = 0.0;
+  std::optional<double> suspect_raw;
+  std::string suspect_label;
+};
+
+// Judges every modelled signature of `work` on its own (v.signatures, v.most_to_win) and returns
+// the sums over the unrefuted ones; judged == 0 when the memory roof is unknown or none is
+// modelled.
+SignatureRoofs judge_signatures(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+                                const ResolvedPeaks& peaks, const VerdictParams& params,
+                                Verdict& v);
+
+// The notes that say how the entry was judged from its signatures, and which has the most to win.
+void signature_notes(const WorkEstimate& work, const SignatureRoofs& sums, Verdict& v);
+
+}  // namespace judge_detail
 
 }  // namespace roofline::analyze

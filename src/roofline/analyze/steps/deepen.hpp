@@ -8,6 +8,7 @@
 #include "roofline/analyze/entry/regime_choice.hpp"
 #include "roofline/analyze/entry/work_estimate.hpp"
 #include "roofline/analyze/layer.hpp"
+#include "roofline/classify/classify.hpp"
 #include "roofline/inputs/counters.hpp"
 
 namespace roofline::analyze {

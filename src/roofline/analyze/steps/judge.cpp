@@ -7,8 +7,6 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/calibration.hpp"
 #include "roofline/inputs/target_eff.hpp"

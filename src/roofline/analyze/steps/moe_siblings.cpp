@@ -8,9 +8,6 @@
 #include "roofline/analyze/evidence/name_tokens.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/classify/classify.hpp"
 

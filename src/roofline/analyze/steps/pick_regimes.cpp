@@ -10,10 +10,6 @@
 #include "roofline/analyze/evidence/op_reading.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
-#include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
 
 namespace roofline::analyze {

@@ -16,9 +16,6 @@
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/classify/classify.hpp"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/analyze/match.hpp"
+#include "roofline/analyze/evidence/match.hpp"
 #include "roofline/inputs/counters.hpp"
 
 namespace {

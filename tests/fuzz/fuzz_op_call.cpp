@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/analyze/models/op_reading.hpp"
+#include "roofline/analyze/evidence/op_reading.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "roofline/analyze/match.hpp"
+#include "roofline/analyze/evidence/match.hpp"
 #include "roofline/inputs/probes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

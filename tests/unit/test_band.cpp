@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "roofline/analyze/models/dispatch.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/outcomes.hpp"
 #include "unit/test_helpers.hpp"

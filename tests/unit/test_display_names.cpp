@@ -1,7 +1,7 @@
 // Step 12b, display_names (docs/method.md §16.6): what a kernel does, then a short kernel tag.
 #include <catch2/catch.hpp>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/steps/display_names.hpp"
 #include "roofline/cli/layer.hpp"
 

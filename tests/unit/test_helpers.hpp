@@ -8,6 +8,21 @@
 #include <catch2/catch.hpp>
 
 #include "roofline/analyze/analysis.hpp"
+// The passes the unit tests call, each by its own header.
+#include "roofline/analyze/steps/advise.hpp"
+#include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/deepen.hpp"
+#include "roofline/analyze/steps/gather_evidence.hpp"
+#include "roofline/analyze/steps/grade.hpp"
+#include "roofline/analyze/steps/infer_steps.hpp"
+#include "roofline/analyze/steps/judge.hpp"
+#include "roofline/analyze/steps/model_work.hpp"
+#include "roofline/analyze/steps/pick_regimes.hpp"
+#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
+#include "roofline/analyze/steps/rank_entries.hpp"
+#include "roofline/analyze/steps/resolve_peaks.hpp"
+#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/steps/weight_evidence.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analyze/match.hpp"
+#include "roofline/analyze/evidence/match.hpp"
 #include "roofline/cli/layer.hpp"
 
 namespace unit_match {

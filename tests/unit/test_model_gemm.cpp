@@ -2,7 +2,7 @@
 // or [N,K].
 #include <catch2/catch.hpp>
 
-#include "roofline/analyze/models/operand_dtypes.hpp"
+#include "roofline/analyze/evidence/operand_dtypes.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"

@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "roofline/analyze/evidence/op_reading.hpp"
 #include "roofline/analyze/models/models.hpp"
-#include "roofline/analyze/models/op_reading.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/op_table.hpp"
 #include "unit/test_helpers.hpp"

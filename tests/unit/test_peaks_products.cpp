@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "roofline/analyze/peaks_product.hpp"
+#include "roofline/analyze/evidence/peaks_product.hpp"
 #include "roofline/cli/common.hpp"
 #include "roofline/cli/given_env.hpp"
 #include "roofline/cli/layer.hpp"

@@ -2,7 +2,8 @@
 // captured cases, count-weighted.
 #include <catch2/catch.hpp>
 
-#include "roofline/analyze/match.hpp"
+#include "roofline/analyze/evidence/match.hpp"
+#include "roofline/analyze/models/dispatch.hpp"
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 

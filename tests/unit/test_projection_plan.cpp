@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "roofline/analyze/findings.hpp"
-#include "roofline/analyze/head_entry.hpp"
-#include "roofline/analyze/models/layer_place.hpp"
+#include "roofline/analyze/entry/findings.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/evidence/layer_place.hpp"
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"

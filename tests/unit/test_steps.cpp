@@ -2,6 +2,7 @@
 // annotations: steps from the per-layer kernels' calls and the layer plan, checked per entry.
 #include <catch2/catch.hpp>
 
+#include "roofline/analyze/evidence/name_tokens.hpp"
 #include "roofline/cli/layer.hpp"
 #include "roofline/outcomes/rounds.hpp"
 #include "unit/test_helpers.hpp"

@@ -6,13 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/entry/rankings.hpp"
+#include "roofline/analyze/entry/resolved_peaks.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/vocabulary.hpp"
 
 namespace roofline::analyze {

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "roofline/analyze/analysis.hpp"
+#include "roofline/analyze/entry/head.hpp"
+#include "roofline/analyze/entry/verdict.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/judge.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/inputs/eval_inputs.hpp"
 
 namespace roofline::analyze {

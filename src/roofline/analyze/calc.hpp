@@ -5,13 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/entry/resolved_peaks.hpp"
+#include "roofline/analyze/entry/verdict.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/inputs/inputs.hpp"
 
 namespace roofline::analyze {
 

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "roofline/analyze/analyze.hpp"
+#include "roofline/analyze/entry/findings.hpp"
+#include "roofline/analyze/entry/model_context.hpp"
+#include "roofline/analyze/entry/run_weights.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/weight_evidence.hpp"
 
 namespace roofline::analyze::detail {
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/cli/common.hpp"
 #include "roofline/cli/given_env.hpp"
 #include "roofline/cli/layer.hpp"

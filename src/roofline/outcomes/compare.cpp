@@ -6,6 +6,7 @@
 
 #include "roofline/analyze/analysis.hpp"
 #include "roofline/analyze/steps/display_names.hpp"
+#include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/layer.hpp"
 #include "roofline/outcomes/pairing.hpp"

@@ -1,7 +1,7 @@
 // Kernel identity across rounds and outcome files: the one matcher, made one to one.
 #include "roofline/outcomes/pairing.hpp"
 
-#include "roofline/analyze/match.hpp"
+#include "roofline/analyze/evidence/match.hpp"
 #include "roofline/outcomes/layer.hpp"
 
 namespace roofline::outcomes {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/render/layer.hpp"
 

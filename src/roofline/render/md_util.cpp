@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/steps/judge.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/report.hpp"
 #include "roofline/render/svg.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/render/layer.hpp"

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/dispatch.hpp"
 #include "roofline/analyze/models/models.hpp"
 
 namespace roofline::analyze {

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/evidence/name_tokens.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/moe.hpp"
-#include "roofline/analyze/steps/classify_head.hpp"
 #include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze::detail {

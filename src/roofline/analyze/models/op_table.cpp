@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/evidence/op_reading.hpp"
 #include "roofline/analyze/models/models.hpp"
-#include "roofline/analyze/models/op_reading.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/evidence/launch_geometry.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/models/launch_geometry.hpp"
 #include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/base/units.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/op_reading.hpp"
+#include "roofline/analyze/evidence/op_reading.hpp"
 #include "roofline/base/units.hpp"
 
 namespace roofline::analyze {

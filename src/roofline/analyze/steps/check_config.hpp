@@ -2,26 +2,11 @@
 // The config held against the trace (docs/method.md §23.6): before any config-derived model, the
 // GEMM shapes the trace recorded are compared with the projections the config describes. Pure.
 
-#include <string>
-#include <utility>
-#include <vector>
-
+#include "roofline/analyze/entry/config_check.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/inputs/inputs.hpp"
 
 namespace roofline::analyze {
-
-struct ConfigCheck {
-  // (K, N) of each GEMM signature the op table could read, and which of them the config explains.
-  std::vector<std::pair<double, double>> trace_gemms;
-  std::vector<bool> matched;
-  // The config's projections per rank, as (K, N) with their names: "qkv 2048×6144".
-  std::vector<std::string> config_gemms;
-  // True when the evidence contradicts the config for the whole trace: at least two distinct GEMM
-  // shapes and none of them a projection of the config.
-  bool contradicts = false;
-  std::string text;  // the run-level diagnostic, naming both sides' dims ("" when it matches)
-};
 
 // The projections of `config` at tensor parallelism `tp` — fused qkv (H_q + 2·H_kv)·d, q, k/v, o,
 // gate_up 2·I, gate or up I, down, the expert and shared-expert FFNs, router, lm_head, MLA's

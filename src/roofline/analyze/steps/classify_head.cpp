@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/entry/head.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
@@ -13,17 +14,9 @@ namespace roofline::analyze {
 
 struct HeadEntry;
 
-// True when the kernel name carries an activation token (`swiglu`, `silu`, `gelu`, `act`, matched
-// case-insensitively on token boundaries): the activation runs in the same launch.
-bool fused_activation(const std::string& name);
-
 // The head entry of Top-N record `topn_position` (null when the record is not in the head), and
 // the record's class: its head entry's, else classify() under `rules` — for the steps that work
 // over the whole Top-N (the MoE siblings, the linear plan).
-struct TopNClass {
-  HeadEntry* head = nullptr;
-  Classification cls;
-};
 TopNClass topn_class(std::vector<HeadEntry>& head, const TopnDocument& topn,
                      std::size_t topn_position, const ClassRules& rules);
 

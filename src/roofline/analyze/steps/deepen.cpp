@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
+#include "roofline/analyze/models/dispatch.hpp"
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/inputs/pattern.hpp"
 

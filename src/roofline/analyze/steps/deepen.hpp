@@ -1,13 +1,14 @@
 #pragma once
 // Pass deepen (docs/method.md §11): the stage-A estimate after the workload, probe and counter
 // evidence.
-#include <optional>
 #include <string>
-#include <vector>
 
+#include "roofline/analyze/entry/entry_evidence.hpp"
+#include "roofline/analyze/entry/model_context.hpp"
+#include "roofline/analyze/entry/regime_choice.hpp"
+#include "roofline/analyze/entry/work_estimate.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/gather_evidence.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
+#include "roofline/classify/classify.hpp"
 #include "roofline/inputs/counters.hpp"
 
 namespace roofline::analyze {
@@ -29,11 +30,6 @@ void apply_measurement(WorkEstimate& work, const KernelMeasurement& measured,
 // The stage-A estimate after the evidence: the profiler's workload cases replace the Top-N's
 // shapes (still stage A), stage B replaces it with the probe cases' model when one can be built,
 // stage C puts the measured bytes in (when the op has a model); each says so.
-struct Deepened {
-  WorkEstimate work;
-  EvidenceLevel stage = EvidenceLevel::A;
-  std::vector<std::string> notes;
-};
 Deepened deepen(WorkEstimate stage_a, const EntryEvidence& evidence, const TopnEntry& entry,
                 const RegimeChoice& regime, const Classification& cls, const ModelContext& ctx);
 

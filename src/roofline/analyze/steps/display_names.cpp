@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 
 namespace roofline::analyze {
 namespace display_names_impl {  // named, not anonymous: unity batches share one translation unit

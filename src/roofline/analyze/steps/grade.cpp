@@ -6,8 +6,6 @@
 
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/judge.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
 
 namespace roofline::analyze {
 

@@ -7,12 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
 
 namespace roofline::analyze {

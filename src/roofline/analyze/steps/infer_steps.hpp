@@ -1,10 +1,8 @@
 #pragma once
 // Pass infer_steps (docs/method.md §6.4): serving steps from the layer plan and the call counts.
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/entry/step_inference.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/inputs/inputs.hpp"
 
@@ -12,18 +10,6 @@ namespace roofline::analyze {
 
 struct HeadEntry;
 
-// What step inference says about one head entry.
-struct InferredLaunches {
-  std::optional<double> launches_per_step;  // calls / inferred steps, when consistent
-  std::string how;                          // "calls 164560 / inferred steps 2057"
-  std::string inconsistent;                 // why this per-layer entry stays at one launch
-};
-
-struct StepInference {
-  bool attempted = false;       // the Top-N had neither per-regime fields nor step counts
-  std::optional<double> steps;  // nullopt: declined (the note says why)
-  Findings findings;            // the inference and its consistency check: one run note
-};
 // When the head has no per-regime fields and the Top-N no step counts: each softmax-attention,
 // linear-attention or mamba head entry proposes steps = calls / layers it serves (the layer plan);
 // the one with the most calls decides, the other per-layer kernels must agree within 5 % (else

@@ -7,9 +7,6 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/models/verdict_signatures.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/calibration.hpp"
 #include "roofline/inputs/target_eff.hpp"
@@ -22,20 +19,6 @@ constexpr double k_sane_low = 0.001;
 constexpr double k_sane_high = 1.0;
 
 }  // namespace
-
-const char* to_string(Roof r) {
-  switch (r) {
-    case Roof::hbm:
-      return "hbm";
-    case Roof::compute:
-      return "compute";
-    case Roof::link:
-      return "link";
-    case Roof::none:
-      break;
-  }
-  return "";
-}
 
 std::optional<double> target_eff_for(OpClass cls, const std::string& product) {
   return target_eff_prior(builtin_target_eff(), cls, product);
@@ -248,10 +231,10 @@ void ceiling_note(Verdict& v, const ResolvedPeaks& peaks, double raw, const Axis
 // one holding most of the roof time. Else compute when AI is beyond the ridge point, else memory.
 void choose_axis(Verdict& v, const WorkEstimate& work, OpClass cls, double pct_gpu_time,
                  const ResolvedPeaks& peaks, const VerdictParams& params) {
-  detail::SignatureRoofs sums;
+  judge_detail::SignatureRoofs sums;
   if (work.signatures_judged)
-    sums = detail::judge_signatures(work, cls, pct_gpu_time, peaks, params, v);
-  if (sums.judged >= 1 && work.signatures.size() > 1) detail::signature_notes(work, sums, v);
+    sums = judge_detail::judge_signatures(work, cls, pct_gpu_time, peaks, params, v);
+  if (sums.judged >= 1 && work.signatures.size() > 1) judge_detail::signature_notes(work, sums, v);
   if (sums.judged >= 2 && sums.measured_ms > 0) {
     v.compute_axis = sums.compute_ms > sums.roof_ms / 2.0;
     v.roofline_pct_raw = sums.roof_ms / sums.measured_ms;

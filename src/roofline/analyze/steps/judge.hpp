@@ -5,98 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analyze/entry/resolved_peaks.hpp"
+#include "roofline/analyze/entry/verdict.hpp"
+#include "roofline/analyze/entry/work_estimate.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/inputs/calibration.hpp"
 
 namespace roofline::analyze {
 
-// The launch overhead a dispatch-bound kernel is held to (docs/method.md §10.6).
-inline constexpr double k_default_launch_overhead_us = 5.0;
-
-struct VerdictParams {
-  double launch_overhead_us = k_default_launch_overhead_us;
-  // The run replays captured graphs (most launches inside CUDA/HIP graph replays): a short
-  // kernel there has no CPU launch to blame (docs/method.md §10.6).
-  bool graph_replayed = false;
-  // analyze --calibration (docs/method.md §17.5): null = the shipped priors only.
-  const CalibrationTable* calibration = nullptr;
-  std::size_t calibration_min_n = k_default_min_n;
-};
-// Which roof judged an entry (the artifact's `roof`): none = no roof decided (the key is left out).
-enum class Roof { none, hbm, compute, link };
-// "hbm" | "compute" | "link" ("" for none).
-const char* to_string(Roof r);
-// One signature judged on its own roof (docs/method.md §22.8).
-struct SignatureVerdict {
-  std::optional<double> arithmetic_intensity, hbm_util, compute_util;
-  std::optional<double> roofline_pct;    // its own roof time over its own time
-  std::optional<double> roof_launch_ms;  // max(bytes/BW, FLOPs/peak) per launch
-  Roof roof = Roof::none;
-  Bound bound = Bound::unknown;
-  Headroom headroom = Headroom::unknown;
-  bool suspect = false, dispatch_bound = false;
-  double win_ms = 0.0;  // over its launches: its time less the time at its target
-};
-
-// docs/method.md §10.8: one reading judged by the same formulas as the point (§10.1, §10.5).
-struct ReadingVerdict {
-  Reading reading;
-  bool taken = false;     // the reading bytes_est and flops_est are
-  bool feasible = false;  // inside the sanity band and not dispatch-bound: it has a verdict
-  std::optional<double> roofline_pct;
-  double attainable_speedup = 1.0, expected_e2e_gain_pct = 0.0;
-  Headroom headroom = Headroom::unknown;
-};
-// What the readings say together: one point (the evidence fixes the figure, or one reading is
-// feasible), a band inside one headroom class, or a band across classes.
-enum class BandKind { point, one_feasible, holds, spans };
-const char* to_string(BandKind k);
-struct Interval {
-  double lo = 0.0, hi = 0.0;
-};
-struct Band {
-  std::vector<ReadingVerdict> readings;  // the taken reading first; empty: no model, no band
-  BandKind kind = BandKind::point;
-  // Over the feasible readings (unset when none is feasible).
-  std::optional<Interval> roofline_pct, attainable_speedup, expected_e2e_gain_pct;
-  std::vector<Headroom> classes;  // the feasible readings' classes, best to worst, each once
-  std::string settle;             // spans: what evidence would settle the reading
-  bool withheld = false;          // spans, and nothing picks the taken reading: no verdict
-};
-
-struct Verdict {
-  std::vector<SignatureVerdict> signatures;  // parallel to WorkEstimate::signatures
-  std::optional<std::size_t> most_to_win;    // index of the signature with the most to win
-  std::optional<double> achieved_bw_bytes_s, achieved_flops;
-  std::optional<double> hbm_util, compute_util;
-  std::optional<double> link_util;  // comm: link_bytes / t / aggregate link roof
-  Roof roof = Roof::none;
-  // Why no roof judged the entry though its model and the bandwidth are known (a class with math
-  // and no FLOP peak for its dtype: docs/method.md §5.3); "" otherwise.
-  std::string no_roof_reason;
-  std::optional<double> arithmetic_intensity, ridge_point;
-  Bound bound = Bound::unknown;
-  std::optional<double> roofline_pct, roofline_pct_raw;
-  // Which figure the roof axis divides by (docs/method.md §5.7); a link roof is a datasheet one.
-  CeilingKind ceiling = CeilingKind::datasheet;
-  bool ceiling_recorded = false;  // the run's peaks carry a measured block: the artifact names it
-  std::optional<double> target_eff;
-  std::string target_eff_source;  // "prior" | "calibrated (n=…, FILE)"; "" without calibration
-  double attainable_speedup = 1.0;
-  double expected_e2e_gain_pct = 0.0;
-  Headroom headroom = Headroom::unknown;
-  bool suspect = false;
-  bool dispatch_bound = false;
-  bool in_graph_replay = false;  // dispatch_bound inside a captured graph: ramp and tail bound it
-  bool compute_axis = false;
-  std::optional<double> bytes_upper_bound, flops_upper_bound;
-  std::optional<double> implied_max_experts_hit;
-  bool stage_c_candidate = false;
-  Band band;  // docs/method.md §10.8
-  std::vector<std::string> notes;
-};
 // The prior for how close a good implementation of the class gets (docs/method.md §10.4): the one
 // lookup in the shipped data/target_eff.tsv (the product's row, else the class's `*` row).
 std::optional<double> target_eff_for(OpClass cls, const std::string& product);
@@ -114,5 +29,33 @@ Band judge_band(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
 std::string band_withheld_reason(const Band& b);
 // Headroom classes as a sentence lists them: "saturated, moderate and underperforming".
 std::string classes_text(const std::vector<Headroom>& cs);
+
+namespace judge_detail {
+
+// Each signature of an entry judged on its own roof (docs/method.md §22.8, judge_signatures.cpp),
+// and the sums the entry is judged from.
+struct SignatureRoofs {
+  double roof_ms = 0.0;      // Σ units · max(bytes/BW, FLOPs/peak)
+  double measured_ms = 0.0;  // Σ units · t_unit
+  double compute_ms = 0.0;   // the part of roof_ms on the compute roof
+  std::size_t judged = 0;    // signatures in the sums
+  // The signature outside the sanity band with the most time, if any: the entry takes its ratio
+  // (a refuted signature refutes the entry's model; docs/method.md §22.8).
+  double suspect_ms = 0.0;
+  std::optional<double> suspect_raw;
+  std::string suspect_label;
+};
+
+// Judges every modelled signature of `work` on its own (v.signatures, v.most_to_win) and returns
+// the sums over the unrefuted ones; judged == 0 when the memory roof is unknown or none is
+// modelled.
+SignatureRoofs judge_signatures(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
+                                const ResolvedPeaks& peaks, const VerdictParams& params,
+                                Verdict& v);
+
+// The notes that say how the entry was judged from its signatures, and which has the most to win.
+void signature_notes(const WorkEstimate& work, const SignatureRoofs& sums, Verdict& v);
+
+}  // namespace judge_detail
 
 }  // namespace roofline::analyze

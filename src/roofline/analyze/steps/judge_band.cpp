@@ -10,20 +10,6 @@
 
 namespace roofline::analyze {
 
-const char* to_string(BandKind k) {
-  switch (k) {
-    case BandKind::one_feasible:
-      return "one_feasible";
-    case BandKind::holds:
-      return "holds";
-    case BandKind::spans:
-      return "spans";
-    case BandKind::point:
-      break;
-  }
-  return "point";
-}
-
 namespace {
 
 bool moe_figure(CandidateKind k) {

@@ -1,55 +1,22 @@
 // Step 4, the MoE stage from sibling kernels (docs/method.md §22.5): two expert-GEMM kernels of one
 // family that ran in the same steps, one fused with an activation, are gate/up and down.
 #include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/evidence/name_tokens.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/classify/classify.hpp"
 
 namespace roofline::analyze {
 namespace {
 
-// The name's alphanumeric tokens, lower-cased ("_matmul_ogs_NNT_…_swiglu" → matmul, ogs, nnt, …).
-std::vector<std::string> tokens(const std::string& name) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : name) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    } else if (!cur.empty()) {
-      out.push_back(std::move(cur));
-      cur.clear();
-    }
-  }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
-}
-
-bool is_activation(const std::string& t) {
-  return t == "swiglu" || t == "silu" || t == "gelu" || t == "act" || t == "geglu" ||
-         t == "swigluoai" || t == "activation";  // CUTLASS MoE: `Activation_Type` template arg
-}
-
-}  // namespace
-
-bool fused_activation(const std::string& name) {
-  const auto t = tokens(name);
-  return std::any_of(t.begin(), t.end(), is_activation);
-}
-
-namespace {
-
 // The family a kernel's name belongs to: its first token ("matmul", "bmm", "fused", "ck").
 std::string family(const TopnEntry& e) {
-  const auto t = tokens(e.short_name.empty() ? e.name : e.short_name);
+  const auto t = name_tokens(e.short_name.empty() ? e.name : e.short_name);
   return t.empty() ? std::string() : t.front();
 }
 

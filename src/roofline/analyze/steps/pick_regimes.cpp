@@ -6,14 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/evidence/op_reading.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
-#include "roofline/analyze/models/op_reading.hpp"
-#include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 #include "roofline/base/units.hpp"
 
 namespace roofline::analyze {
@@ -290,10 +286,6 @@ RegimeChoice pick_regime(const TopnEntry& e, const TopnServing& serving, const R
   if (hints.inferred && !hints.inferred->inconsistent.empty())
     out.notes.push_back(hints.inferred->inconsistent);
   return out;
-}
-
-std::string regime_label(const RegimeChoice& choice) {
-  return choice.known ? to_string(choice.regime) : "unknown";
 }
 
 void pick_regimes(std::vector<HeadEntry>& head, const TopnDocument& topn, const EnvReport* env,

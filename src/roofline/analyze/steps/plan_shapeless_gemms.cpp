@@ -8,15 +8,14 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/findings.hpp"
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/findings.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/evidence/layer_place.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/models/layer_place.hpp"
 #include "roofline/analyze/models/models.hpp"
+#include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/rank_entries.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
+#include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/classify/classify.hpp"
 

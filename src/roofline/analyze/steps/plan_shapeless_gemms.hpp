@@ -3,9 +3,9 @@
 // config's projection plan.
 #include <vector>
 
-#include "roofline/analyze/findings.hpp"
+#include "roofline/analyze/entry/findings.hpp"
+#include "roofline/analyze/entry/resolved_peaks.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
 

@@ -4,20 +4,10 @@
 #include <algorithm>
 #include <numeric>
 
-#include "roofline/analyze/head_entry.hpp"
+#include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/steps/classify_head.hpp"
-#include "roofline/analyze/steps/plan_shapeless_gemms.hpp"
-#include "roofline/analyze/steps/resolve_peaks.hpp"
-#include "roofline/analyze/steps/scope_to_head.hpp"
 
 namespace roofline::analyze {
-
-double sure_gain_pct(const Verdict& v) {
-  return v.band.expected_e2e_gain_pct && v.band.kind != BandKind::point
-             ? std::min(v.band.expected_e2e_gain_pct->lo, v.expected_e2e_gain_pct)
-             : v.expected_e2e_gain_pct;
-}
 
 Rankings rank_entries(const std::vector<HeadEntry>& entries, const ResolvedPeaks& peaks) {
   Rankings r;

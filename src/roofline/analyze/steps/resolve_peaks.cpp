@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analyze/evidence/peaks_product.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/peaks_product.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"
@@ -176,35 +176,6 @@ void peaks_derive_bw(ResolvedPeaks& out, const DeviceProps& p, const std::string
 }
 
 }  // namespace
-
-std::optional<double> datasheet_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
-  auto it = peaks.datasheet_flops.find(dtype_key);
-  if (it == peaks.datasheet_flops.end() || !(it->second > 0))
-    return peak_flops_for(peaks, dtype_key);
-  return it->second;
-}
-
-std::optional<double> feasibility_bw(const ResolvedPeaks& peaks) {
-  return peaks.datasheet_hbm_bw_bytes_s ? peaks.datasheet_hbm_bw_bytes_s : peaks.hbm_bw_bytes_s;
-}
-
-CeilingKind compute_ceiling_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
-  auto it = peaks.compute_ceiling.find(dtype_key);
-  return it == peaks.compute_ceiling.end() ? CeilingKind::datasheet : it->second;
-}
-
-bool any_measured_ceiling(const ResolvedPeaks& peaks) {
-  if (peaks.memory_ceiling == CeilingKind::measured) return true;
-  for (const auto& [key, kind] : peaks.compute_ceiling)
-    if (kind == CeilingKind::measured) return true;
-  return false;
-}
-
-std::optional<double> peak_flops_for(const ResolvedPeaks& peaks, DtypeKey dtype_key) {
-  auto it = peaks.flops.find(dtype_key);
-  if (it == peaks.flops.end() || !(it->second > 0)) return std::nullopt;
-  return it->second;
-}
 
 constexpr const char* k_no_arch =
     "no arch: neither an env report (gfx, gpu_arch or compute_capability) nor the trace names the "

@@ -1,6 +1,6 @@
 // The order of a step (docs/method.md §22.4): a shapeless GEMM's place in its layer from the
 // kernels beside it.
-#include "roofline/analyze/models/layer_place.hpp"
+#include "roofline/analyze/evidence/layer_place.hpp"
 
 #include <algorithm>
 #include <initializer_list>

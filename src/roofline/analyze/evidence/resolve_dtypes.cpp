@@ -1,9 +1,11 @@
 // The dtypes a model reads an entry with (docs/method.md §8.1, §7.5, §23.5): activations,
 // weights, the model's and the KV cache's, each with where it came from — the entry's recorded
 // dtypes, the kernel's template types, quantization_config, the env report, the config.
+#include "roofline/analyze/evidence/resolve_dtypes.hpp"
+
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/models.hpp"
+#include "roofline/base/units.hpp"
 
 namespace roofline::analyze::detail {
 namespace {

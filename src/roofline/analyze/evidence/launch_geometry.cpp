@@ -1,6 +1,6 @@
 // Launch geometry (docs/method.md §22.4): a GEMM kernel's tile from its name, and a projection's
 // output held against its grid.
-#include "roofline/analyze/models/launch_geometry.hpp"
+#include "roofline/analyze/evidence/launch_geometry.hpp"
 
 #include <algorithm>
 #include <cmath>

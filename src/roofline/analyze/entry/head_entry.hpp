@@ -10,17 +10,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analyze/entry/advice.hpp"
+#include "roofline/analyze/entry/entry_evidence.hpp"
+#include "roofline/analyze/entry/grade.hpp"
+#include "roofline/analyze/entry/projection.hpp"
+#include "roofline/analyze/entry/regime_choice.hpp"
+#include "roofline/analyze/entry/step_inference.hpp"
+#include "roofline/analyze/entry/verdict.hpp"
+#include "roofline/analyze/entry/work_estimate.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/models/projection_plan.hpp"
-#include "roofline/analyze/steps/advise.hpp"
-#include "roofline/analyze/steps/deepen.hpp"
-#include "roofline/analyze/steps/gather_evidence.hpp"
-#include "roofline/analyze/steps/grade.hpp"
-#include "roofline/analyze/steps/infer_steps.hpp"
-#include "roofline/analyze/steps/judge.hpp"
-#include "roofline/analyze/steps/model_work.hpp"
-#include "roofline/analyze/steps/pick_regimes.hpp"
 #include "roofline/classify/classify.hpp"
+#include "roofline/inputs/probes.hpp"
 
 namespace roofline::analyze {
 

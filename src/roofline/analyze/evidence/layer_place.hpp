@@ -11,8 +11,8 @@
 #include <set>
 #include <string>
 
+#include "roofline/analyze/entry/projection.hpp"
 #include "roofline/analyze/layer.hpp"
-#include "roofline/analyze/models/projection_plan.hpp"
 #include "roofline/inputs/probes.hpp"
 
 namespace roofline::analyze {

@@ -1,6 +1,6 @@
 // Step 7, model_work (docs/method.md §8.2): per-operand dtypes from the profiler's sorted dtype
 // set.
-#include "roofline/analyze/models/operand_dtypes.hpp"
+#include "roofline/analyze/evidence/operand_dtypes.hpp"
 
 #include <algorithm>
 

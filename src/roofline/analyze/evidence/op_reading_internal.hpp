@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analyze/models/op_reading.hpp"
+#include "roofline/analyze/evidence/op_reading.hpp"
 
 namespace roofline::analyze::op_detail {
 

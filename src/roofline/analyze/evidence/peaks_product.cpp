@@ -1,6 +1,6 @@
 // Step 2, resolve_peaks (docs/method.md §5.2, §22.2): which section of an arch describes the
 // run's part, and the section to add when none does.
-#include "roofline/analyze/peaks_product.hpp"
+#include "roofline/analyze/evidence/peaks_product.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/load.hpp"
 #include "roofline/inputs/peaks.hpp"

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analyze/models/op_reading_internal.hpp"
+#include "roofline/analyze/evidence/op_reading_internal.hpp"
 #include "roofline/base/units.hpp"
 #include "roofline/inputs/dtype.hpp"
 

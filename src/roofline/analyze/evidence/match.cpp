@@ -1,5 +1,5 @@
 // The one kernel-name matcher (match.hpp): canonical names and the four-level rule.
-#include "roofline/analyze/match.hpp"
+#include "roofline/analyze/evidence/match.hpp"
 
 #include <cxxabi.h>
 

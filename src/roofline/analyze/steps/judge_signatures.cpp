@@ -1,6 +1,6 @@
 // docs/method.md §22.8: an entry's signatures, each on its own roof; the entry judged from the
 // sum of their roof times over the sum of their measured times, never from averaged bytes.
-#include "roofline/analyze/models/verdict_signatures.hpp"
+#include "roofline/analyze/steps/judge.hpp"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 
 #include "roofline/base/units.hpp"
 
-namespace roofline::analyze::detail {
+namespace roofline::analyze::judge_detail {
 namespace {
 
 // A signature as a one-signature entry: its own bytes, FLOPs, dtype and time.
@@ -99,4 +99,4 @@ void signature_notes(const WorkEstimate& work, const SignatureRoofs& sums, Verdi
       to_string(sv.roof), sv.win_ms));
 }
 
-}  // namespace roofline::analyze::detail
+}  // namespace roofline::analyze::judge_detail

@@ -26,4 +26,11 @@ std::optional<std::string> product_for(const PeaksTable& table, const std::strin
                                        const std::string& device_name, const DeviceProps& props,
                                        std::vector<std::string>& notes);
 
+// The peaks.md section (a heading and a fenced yaml block) for a part no section describes
+// (docs/method.md §5.4), pre-filled with the trace's arch, device name, CU/SM count and memory;
+// every figure reads FILL for the user to replace with the datasheet's. Once filled it parses
+// with `roofline peaks check`, and the same run matches it.
+std::string section_to_add(const std::string& arch, const std::string& device_name,
+                           const DeviceProps& props);
+
 }  // namespace roofline::analyze

@@ -161,11 +161,11 @@ def mla_attention(tr, t, seqs, layer):
     nq = HEADS // TP
 
     def prepare():
-        linear(tr, "ReplicatedLinear", 0, t, QL + KVL + ROPE, H, 0.30, spec=7, tail=10)
+        linear(tr, "ReplicatedLinear", 0, t, QL + KVL + ROPE, H, 0.12, spec=7, tail=10)
         norm(tr, t, QL, 4)
         norm(tr, t, KVL, 4)
-        linear(tr, "ColumnParallelLinear", 0, t, nq * (NOPE + ROPE), QL, 0.55)
-        linear(tr, "ColumnParallelLinear", 1, t, nq * (NOPE + VD), KVL, 0.45)
+        linear(tr, "ColumnParallelLinear", 0, t, nq * (NOPE + ROPE), QL, 0.30)
+        linear(tr, "ColumnParallelLinear", 1, t, nq * (NOPE + VD), KVL, 0.20)
 
     def core():
         s = t // seqs
@@ -174,7 +174,7 @@ def mla_attention(tr, t, seqs, layer):
         module(tr, "RadixAttention_0", lambda: tr.kernel(
             FMHA, roof_us(attn_bytes, attn_flops, MI300X_BF16, 0.5),
             [nq, math.ceil(s / 128), seqs], [256, 1, 1]))
-        linear(tr, "RowParallelLinear", 0, t, H, nq * VD, 0.60)
+        linear(tr, "RowParallelLinear", 0, t, H, nq * VD, 0.35)
 
     def body():
         tr.frame(f"{SGL}/models/deepseek_v2.py(1277): forward_normal_prepare", prepare)
@@ -187,9 +187,9 @@ def mlp(tr, t, inter, shared):
 
     def body():
         tr.frame(f"{SGL}/models/deepseek_v2.py(240): forward", lambda: (
-            linear(tr, "MergedColumnParallelLinear", 0, t, 2 * i, H, 0.50),
+            linear(tr, "MergedColumnParallelLinear", 0, t, 2 * i, H, 0.40),
             tr.kernel(ACT, roof_us(t * 2 * i * 2 + t * i * 2, 0, 1, 0.6), [t, 1, 1], [32, 1, 1]),
-            linear(tr, "RowParallelLinear", 1, t, H, i, 0.50)))
+            linear(tr, "RowParallelLinear", 1, t, H, i, 0.40)))
     module(tr, "DeepseekV2MLP_0", body)
     if not shared:
         all_reduce(tr, t)

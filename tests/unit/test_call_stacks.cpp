@@ -170,6 +170,8 @@ TEST_CASE("name geometry: GEMM tiles by each library's grammar") {
   CHECK(tile("Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x192x64_MI16x16x1_SN_LDSB1") ==
         std::vector<double>{256, 192, 64});
   CHECK(tile("nvjet_hsh_128x256_64x4_2x1_v_bz_coopB_NNN") == std::vector<double>{128, 256, 64});
+  CHECK(tile("nvjet_sm100_qqtst_256x128_128x4_2x1_2cta_v_bz_TNT") ==
+        std::vector<double>{256, 128, 128});
   CHECK(tile("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x64x64_warpgroupsize1x1x1_"
              "execute_segment_k_off_kernel__5x_cublas") == std::vector<double>{128, 64, 64});
   CHECK(tile("ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_64x4_tn") ==

@@ -152,8 +152,14 @@ TEST_CASE("launch geometry: the tile a kernel name states", "[linear_plan][geome
       "align8>(T1::Params)");
   REQUIRE(cublas);
   CHECK((cublas->m == 16 && cublas->n == 16 && cublas->k == 128));
-  CHECK_FALSE(tile("nvjet_sm90_tst_128x8_64x12_2x1_v_bz_TNT"));
-  CHECK_FALSE(tile("Cijk_Alik_Bljk_BBS_BH_MT64x16x64_MI16x16x16x1"));
+  // cuBLASLt nvjet (M×N, K×stages) and Tensile (MT0×MT1×DepthU) state theirs too.
+  const auto nvjet = tile("nvjet_sm90_tst_128x8_64x12_2x1_v_bz_TNT");
+  REQUIRE(nvjet);
+  CHECK((nvjet->m == 128 && nvjet->n == 8 && nvjet->k == 64));
+  const auto tensile = tile("Cijk_Alik_Bljk_BBS_BH_MT64x16x64_MI16x16x16x1");
+  REQUIRE(tensile);
+  CHECK((tensile->m == 64 && tensile->n == 16 && tensile->k == 64));
+  CHECK_FALSE(tile("void at::native::vectorized_elementwise_kernel<4>"));
 }
 
 TEST_CASE("launch geometry: a projection held against the grid", "[linear_plan][geometry]") {
@@ -303,7 +309,7 @@ TEST_CASE("assign_projections: the launch geometry first, and a grid that contra
   const auto a = assign_projections(kernels, plan, decode_32(), geometry);
   REQUIRE(a[0].projection);
   CHECK(a[0].projection->kind == ProjectionKind::qkv);
-  CHECK(contains(a[0].how, "by its launches: grid 1×96"));
+  CHECK(contains(a[0].how, "by its launches: the grid (grid 1×96"));
   // o_proj and down_proj both write 4096 columns: the grid cannot tell them apart, and the
   // other rules have one kernel for three projections.
   CHECK_FALSE(a[1].projection);
@@ -639,7 +645,7 @@ TEST_CASE(
   CHECK(planned.cases[1].dims == std::vector<std::vector<std::int64_t>>{{32, 4096}, {4096, 4096}});
   CHECK(workload.cases[0].dims.empty());  // the run's own evidence is never edited
   CHECK(contains(f.notes.at(0), "→ qkv + o"));
-  CHECK(roofline::test::any_contains(h.head[2].plan_notes, {"one projection per graph-replay"}));
+  CHECK(roofline::test::any_contains(h.head[2].plan_notes, {"one projection per signature"}));
   // the other kernels keep theirs
   CHECK(h.head[0].projection->projection->kind == ProjectionKind::gate_up);
   CHECK(h.head[1].projection->projection->kind == ProjectionKind::down);

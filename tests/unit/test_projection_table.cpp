@@ -28,12 +28,14 @@ ModelConfig zoo(const std::string& golden_case) {
   return *cfg.value;
 }
 
-// The projection of `kind` in the first (fused) variant at tp 1.
+// The projection of `kind` in the first variant that has it (the fused one, else the split one:
+// MLA's q_a and kv_a) at tp 1.
 Projection projection(const ModelConfig& cfg, ProjectionKind kind) {
   const ProjectionPlan plan = projection_plan(cfg, 1.0);
   REQUIRE_FALSE(plan.variants.empty());
-  for (const Projection& p : plan.variants.front().projections)
-    if (p.kind == kind) return p;
+  for (const PlanVariant& v : plan.variants)
+    for (const Projection& p : v.projections)
+      if (p.kind == kind) return p;
   FAIL("no " << to_string(kind) << " projection in " << plan.description);
   return {};
 }

@@ -45,6 +45,25 @@ TEST_CASE("pick_regime: the worked example is decode, from calls_per_step x step
   CHECK(r.launches_per_step.value() == rel(80));
 }
 
+TEST_CASE("pick_regime: the regime carrying the GPU time wins where launches are even",
+          "[regime]") {
+  // One eager prefill of 54 640 tokens and one replayed decode step (a SGLang DeepSeek-R1
+  // profile): the kernel launches about as often in each, but the prefill holds its time.
+  TopnEntry e = moe_entry();
+  e.calls_per_step.prefill = 61;
+  e.calls_per_step.decode = 64;
+  e.base_latency_ms.prefill = 5.013;
+  e.base_latency_ms.decode = 0.05;
+  RegimeChoice r = pick_regime(e, serving(1, 1));
+  CHECK(r.regime == Regime::prefill);
+  CHECK(r.launches_per_step.value() == rel(61));
+  CHECK(r.why.find("carries the GPU time") != std::string::npos);
+  CHECK(r.why.find("305.793 ms") != std::string::npos);  // 61 × 5.013
+  // Where the decode launches carry more time, decode.
+  e.base_latency_ms.decode = 5.0;
+  CHECK(pick_regime(e, serving(1, 1)).regime == Regime::decode);
+}
+
 TEST_CASE("pick_regime: the regime carrying the launches wins, not the one with more steps",
           "[regime]") {
   TopnEntry e = moe_entry();
@@ -130,6 +149,7 @@ TEST_CASE("pick_regime: a fractional launches-per-step figure is not used, on an
   // (TRACES §4: within 5 %), so the steps counted are not the steps it ran in.
   TopnEntry e = moe_entry();
   e.calls_per_step.decode = 1.5;
+  e.base_latency_ms.prefill = 0.049471;  // decode still carries the GPU time (3049.5 launches)
   RegimeChoice r = pick_regime(e, serving(24, 2033));
   CHECK_FALSE(r.launches_per_step.has_value());
   bool noted = false;

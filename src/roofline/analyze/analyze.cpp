@@ -26,6 +26,7 @@
 #include "roofline/analyze/steps/resolve_peaks.hpp"
 #include "roofline/analyze/steps/gather_evidence.hpp"
 #include "roofline/analyze/steps/classify_head.hpp"
+#include "roofline/analyze/steps/count_step_rows.hpp"
 #include "roofline/analyze/steps/weight_evidence.hpp"
 #include "roofline/analyze/steps/infer_steps.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
@@ -143,9 +144,15 @@ void pick_entry_regimes(Run& r) {
   pick_regimes(r.a.entries, r.topn, r.env, r.config);
 }
 
+void count_rows(Run& r) {
+  Findings f;
+  r.step_rows = count_step_rows(r.a.entries, f);
+  record(r.a, std::move(f));
+}
+
 void plan_gemms(Run& r) {
-  record(r.a,
-         plan_shapeless_gemms(r.a.entries, r.topn, r.config, r.env, r.a.peaks, class_rules(r)));
+  record(r.a, plan_shapeless_gemms(r.a.entries, r.topn, r.config, r.env, r.a.peaks, class_rules(r),
+                                   r.step_rows));
 }
 
 void load_calibration(Run& r) {
@@ -163,9 +170,13 @@ void load_calibration(Run& r) {
 void analyze_entries(Run& r) {
   const std::string status =
       r.config_rejected.empty() ? detail::config_status(r.in, r.config) : r.config_rejected;
-  const ModelContext model{
-      r.env,     r.config, status, &r.a.peaks, r.topn.serving.present ? &r.topn.serving : nullptr,
-      &r.weights};
+  const ModelContext model{r.env,
+                           r.config,
+                           status,
+                           &r.a.peaks,
+                           r.topn.serving.present ? &r.topn.serving : nullptr,
+                           &r.weights,
+                           &r.step_rows};
   const detail::EntryContext ctx{r.topn, model, r.a.peaks, r.verdict, r.env};
   for (HeadEntry& e : r.a.entries) {
     try {
@@ -255,6 +266,9 @@ constexpr Pass k_method[] = {
     {"regimes", pick_entry_regimes},
     // steps/plan_shapeless_gemms: GEMMs without shapes take N and K from the config's projections,
     // M from the step (docs/method.md §22.4), assigned over every such kernel of the step at once.
+    // steps/count_step_rows: where nothing recorded the step's rows, the norms and activations
+    // beside its matrix kernels count them (docs/method.md §22.4).
+    {"step_rows", count_rows},
     {"linear_plan", plan_gemms},
     // judge's target_eff: the shipped prior, or a calibrated class (docs/method.md §17.5).
     {"calibration", load_calibration},

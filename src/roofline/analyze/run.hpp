@@ -12,6 +12,7 @@
 #include "roofline/analyze/entry/findings.hpp"
 #include "roofline/analyze/entry/model_context.hpp"
 #include "roofline/analyze/entry/run_weights.hpp"
+#include "roofline/analyze/entry/step_rows.hpp"
 #include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze::detail {
@@ -31,6 +32,7 @@ struct Run {
   std::string config_rejected;
   VerdictParams verdict;        // the options' and the calibration (pass calibration)
   RunWeights weights;           // the run's linears' weight formats (pass weights)
+  StepRows step_rows;           // the steps' rows the trace counts (pass step_rows)
   Analysis a;                   // what the passes have built so far
   bool peaks_resolved = false;  // pass peaks ran to its end
   std::size_t analysed = 0;     // entries [0, analysed) went through steps 6-11

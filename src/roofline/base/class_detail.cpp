@@ -129,6 +129,7 @@ std::string to_string(const ClassDetail& d) {
   add(to_string(d.moe.stage));
   if (d.moe.stream_all) add("all");
   if (d.moe.fused_shared) add("shared");
+  if (d.moe.onchip) add("onchip");
   add(to_string(d.attn));
   add(to_string(d.state));
   add(to_string(d.comm));

@@ -15,6 +15,9 @@ struct MoeDetail {
   MoeStage stage = MoeStage::unnamed;
   bool stream_all = false;    // +all: the family streams every expert (the all-expert figure)
   bool fused_shared = false;  // +shared: the family fuses the shared experts into the launch
+  // +onchip (both stages): the intermediate between the stages stays on chip — each block runs
+  // its tokens through gate/up, the activation and down in one launch — and never reaches HBM.
+  bool onchip = false;
   // Not a table spelling: the stage came from the entry's sibling kernel (docs/method.md §22.5).
   bool stage_from_sibling = false;
   friend bool operator==(const MoeDetail&, const MoeDetail&) = default;

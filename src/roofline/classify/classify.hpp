@@ -26,6 +26,9 @@ struct Classification {
   // Block-scale bytes per weight value the name's block-scaled type implies (1/16 for nvfp4's one
   // ue4m3 per 16 values, 1/32 for mx's one ue8m0 per 32); 0 when none.
   double weight_scale_bytes = 0.0;
+  // The same for the activation operand where the name's type scales it in blocks (CK's A/B
+  // block-scaled GEMMs: one float per ScaleBlockM × ScaleBlockK values); 0 when none.
+  double activation_scale_bytes = 0.0;
   // A GEMM's or expert GEMM's template naming one 16-bit float element type and no narrower one
   // (`cutlass::bfloat16_t`, `__nv_bfloat16`, `cutlass_80_…_bf16_…`): "bf16" or "fp16", else "".
   // The weights' format is then the trace's word, not the config's (docs/method.md §23.8).

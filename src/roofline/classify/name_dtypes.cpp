@@ -187,8 +187,10 @@ bool ck_gemm_types(std::string_view text, Classification& c) {
     // v[0] is the specialization itself (mangled `E0E`, demangled `)0`).
     if (v.size() == 5 && v[3] > 0 && v[4] > 0) {
       c.weight_scale_bytes = 4.0 / (v[3] * v[4]);
-      blocks = fmt::format(", one float scale per {}×{} weight values and per {}×{} activation values",
-                           v[3], v[4], v[2], v[4]);
+      if (v[2] > 0) c.activation_scale_bytes = 4.0 / (v[2] * v[4]);
+      blocks =
+          fmt::format(", one float scale per {}×{} weight values and per {}×{} activation values",
+                      v[3], v[4], v[2], v[4]);
     }
   }
   c.notes.push_back(fmt::format("name types (CK GEMM template): 8-bit float (ck::f8_t) {}{}",

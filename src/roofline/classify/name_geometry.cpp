@@ -88,7 +88,7 @@ std::optional<NameTile> name_tile(std::string_view kernel_name) {
       {std::regex(R"(TileGemmShapeIN\w*?sequenceIJLi(\d+)ELi(\d+)ELi(\d+)E)"),
        "CK tile TileGemmShape"},
       {std::regex(R"(_MT(\d+)x(\d+)x(\d+)_)"), "Tensile macro tile MT0×MT1×DepthU"},
-      {std::regex(R"(nvjet_[a-z0-9]*?_(\d+)x(\d+)_(\d+)x\d+_)"), "cuBLASLt nvjet tile"},
+      {std::regex(R"(nvjet_(?:sm\d+_)?[a-z]+_(\d+)x(\d+)_(\d+)x\d+_)"), "cuBLASLt nvjet tile"},
       {std::regex(R"(tilesize(\d+)x(\d+)x(\d+))"), "cuBLAS kernel tile size"},
       {std::regex(R"(gemm[a-z0-9_]*?_(\d+)x(\d+)_(?:ldg\d+_[a-z0-9_]*?stages_)?(\d+)x\d+_)"),
        "cuBLAS CUTLASS kernel tile"},

@@ -31,10 +31,11 @@ std::string spellings(E last) {
   return out;
 }
 
-// MoE: a stage and the +all / +shared flags in any order, each at most once.
+// MoE: a stage and the +all / +shared / +onchip flags in any order, each at most once; +onchip
+// only on both stages.
 bool parse_moe_detail(std::string_view text, MoeDetail& moe) {
   std::size_t pos = 0;
-  bool all = false, shared = false;
+  bool all = false, shared = false, onchip = false;
   while (pos <= text.size()) {
     const std::size_t end = std::min(text.find('+', pos), text.size());
     const std::string_view part = text.substr(pos, end - pos);
@@ -43,13 +44,15 @@ bool parse_moe_detail(std::string_view text, MoeDetail& moe) {
       all = moe.stream_all = true;
     } else if (part == "shared" && !shared) {
       shared = moe.fused_shared = true;
+    } else if (part == "onchip" && !onchip) {
+      onchip = moe.onchip = true;
     } else if (auto s = spelled(part, MoeStage::both); s && moe.stage == MoeStage::unnamed) {
       moe.stage = *s;
     } else {
       return false;
     }
   }
-  return true;
+  return !moe.onchip || moe.stage == MoeStage::both;
 }
 
 // Linear attention and state-space layers share one role set; each class accepts its own.
@@ -95,7 +98,7 @@ std::optional<std::pair<OpClass, ClassDetail>> parse_class_spec(std::string_view
 std::string accepted_details(OpClass cls) {
   switch (cls) {
     case OpClass::moe:
-      return fmt::format("{}, optionally +all and +shared (e.g. both+all)",
+      return fmt::format("{}, optionally +all, +shared and (both only) +onchip (e.g. both+all)",
                          spellings(MoeStage::both));
     case OpClass::attn:
       return spellings(AttnVariant::indexer);

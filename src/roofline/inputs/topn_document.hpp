@@ -88,6 +88,9 @@ struct TopnEntry {
   std::optional<double> est_calls;
   std::optional<double> serving_weighted_pct;
   std::vector<TopnInputQuant> input_quant;  // most launches first; empty when none ran
+  // Never read from a file: set by the analysis on the entry it models one signature as — the
+  // collective the call stack named for that signature's launches (docs/method.md §22.10).
+  std::string collective;
 };
 
 // The sums over one part (context or generation) of one regime's steps, in `serving.sums`

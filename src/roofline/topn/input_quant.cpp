@@ -92,6 +92,9 @@ std::optional<Pending> quantization_by_name(const std::string& name) {
   fill_entry_names(name, GpuEventKind::kernel, e);
   Pending p;
   p.dtype = quant_output_dtype(e.demangled.empty() ? e.name : e.demangled);
+  // A mangled name only its prefix was read from keeps its template types in the raw spelling.
+  if (p.dtype.empty() && !e.demangled.empty() && e.demangled.find('<') == std::string::npos)
+    p.dtype = quant_output_dtype(e.name);
   p.by = e.short_name;
   if (p.dtype.empty()) return std::nullopt;
   return p;
@@ -180,6 +183,12 @@ std::string quant_output_dtype(std::string_view name) {
     }
   }
   if (!close()) return {};
+  // ck_tile's and aiter's fp8_t is `_BitInt(8)` (mangled `DB8_`), bf8_t `unsigned _BitInt(8)`
+  // (`DU8_`): a quantization's 8-bit template type is what it writes.
+  const bool bitint8 = name.find("DB8_") != std::string_view::npos ||
+                       name.find("DU8_") != std::string_view::npos ||
+                       name.find("_BitInt(8)") != std::string_view::npos;
+  if (bitint8 && (found.empty() || found == "fp8")) return "fp8";
   return std::string(found);
 }
 

@@ -17,7 +17,18 @@
 namespace roofline::topn::detail {
 namespace {
 
-// A launch as the sweep keys it: (name id, geometry id).
+// A launch as the sweep keys it: (name id, geometry id), and the module that keys its signature.
+struct LaunchKey {
+  std::uint64_t launch = 0;
+  std::uint32_t module = k_no_id;
+  bool operator==(const LaunchKey& o) const { return launch == o.launch && module == o.module; }
+};
+struct LaunchKeyHash {
+  std::size_t operator()(const LaunchKey& k) const {
+    return std::hash<std::uint64_t>()(k.launch ^ (std::uint64_t{k.module} * 0x9E3779B97F4A7C15ULL));
+  }
+};
+
 std::uint64_t launch_key(const GpuEventRec& g) {
   return (std::uint64_t{g.name} << 32) | g.geometry;
 }
@@ -66,7 +77,8 @@ bool passes_through(const std::string& kernel_name) {
          !quant_output_dtype(e.demangled.empty() ? e.name : e.demangled).empty();
 }
 
-std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
+std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev,
+                                                    const std::vector<std::uint32_t>& modules) {
   struct Launch {
     std::int64_t stream;
     double ts;
@@ -91,7 +103,7 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
     if (t < 0) t = passes_through(ev.names.at(ev.gpu[i].name)) ? 1 : 0;
     return t == 0;
   };
-  std::unordered_map<std::uint64_t, Tally> tally;  // element addresses survive a rehash
+  std::unordered_map<LaunchKey, Tally, LaunchKeyHash> tally;  // addresses survive a rehash
   Tally* last = nullptr;  // the last launch that marks a place on this stream, and its key
   std::uint64_t last_key = 0;
   for (std::size_t j = 0; j < order.size(); ++j) {
@@ -99,7 +111,7 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
     if (j > 0 && order[j].stream != order[j - 1].stream) last = nullptr;
     if (!marks(i)) continue;
     const std::uint64_t key = launch_key(ev.gpu[i]);
-    Tally& t = tally[key];
+    Tally& t = tally[LaunchKey{key, i < modules.size() ? modules[i] : k_no_id}];
     if (last) {
       Tally::add(t.before, last_key);
       Tally::add(last->after, key);
@@ -109,10 +121,12 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev) {
   }
   std::vector<NeighboursByGeometry> out(ev.names.size());
   for (const auto& [key, t] : tally) {
-    const auto name = static_cast<std::uint32_t>(key >> 32);
-    const auto geometry = static_cast<std::uint32_t>(key & 0xFFFFFFFFu);
-    std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> at;
-    if (geometry != k_no_id) read_geometry(ev.geometries.at(geometry), at.first, at.second);
+    const auto name = static_cast<std::uint32_t>(key.launch >> 32);
+    const auto geometry = static_cast<std::uint32_t>(key.launch & 0xFFFFFFFFu);
+    NeighbourPlace at;
+    if (geometry != k_no_id)
+      read_geometry(ev.geometries.at(geometry), std::get<0>(at), std::get<1>(at));
+    if (key.module != k_no_id) std::get<2>(at) = ev.labels.at(key.module);
     GeometryNeighbours& g = out[name][at];
     for (const auto& [k, n] : named(t.before, ev)) g.before[k] += n;
     for (const auto& [k, n] : named(t.after, ev)) g.after[k] += n;

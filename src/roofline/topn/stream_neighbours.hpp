@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "roofline/topn/chrome_events.hpp"
@@ -18,16 +19,23 @@
 
 namespace roofline::topn::detail {
 
-// One signature's neighbours (by its grid and block; a launch without geometry has none).
+// One signature's neighbours (by its grid and block, and its module where the module keys it; a
+// launch without geometry has none).
 struct GeometryNeighbours {
   NeighbourCounts before, after;
 };
-// Per kernel name id (ev.names): (grid, block) -> its neighbours.
-using NeighboursByGeometry =
-    std::map<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>, GeometryNeighbours>;
+// (grid, block, module: "" where the module is no key of the launch's signature)
+using NeighbourPlace =
+    std::tuple<std::vector<std::int64_t>, std::vector<std::int64_t>, std::string>;
+// Per kernel name id (ev.names): its signatures' places -> their neighbours.
+using NeighboursByGeometry = std::map<NeighbourPlace, GeometryNeighbours>;
 
-// One sweep over each device's streams in time order.
-std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev);
+// One sweep over each device's streams in time order. `modules` (per GPU event, labels ids,
+// k_no_id none) is the module that keys each launch's signature (docs/method.md §22.10: two
+// projections of one kernel at one grid, told apart by their modules, each have their own
+// neighbours); empty: none does.
+std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev,
+                                                    const std::vector<std::uint32_t>& modules = {});
 
 // Whether a kernel marks no place of its own in a layer: a quantization (its name spells a
 // quantized output) or a collective.

@@ -209,7 +209,9 @@ std::vector<TraceKernel> kernels_by_name(const ChromeEvents& ev, std::vector<Ker
       kernels.push_back(kernel_of(ev, id, sums[id]));
       kernels.back().input_quant = std::move(quant[id]);
       for (TraceCase& c : kernels.back().cases)
-        if (auto n = neighbours[id].find({c.grid, c.block}); n != neighbours[id].end()) {
+        if (auto n = neighbours[id].find(
+                {c.grid, c.block, c.dims.empty() && !c.replay ? c.module : std::string()});
+            n != neighbours[id].end()) {
           c.before = n->second.before;
           c.after = n->second.after;
         }
@@ -230,6 +232,8 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
   Origins origins(ev, captures);
   std::vector<KernelSum> sums(ev.names.size());
   std::vector<bool> seen(ev.names.size(), false);
+  // Per GPU event, the module that keys its signature (none for most): its neighbours' key too.
+  std::vector<std::uint32_t> sig_modules;
   for (std::size_t i = 0; i < ev.gpu.size(); ++i) {
     const GpuEventRec& g = ev.gpu[i];
     KernelSum& k = sums[g.name];
@@ -243,6 +247,11 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
         replay ? origins.captured(join.paired(i)) : origins.eager(launch, op, modules, stacks);
     add_event(ev, k, g, origin, step_of(steps, g, launch, op), op, replay, launch || op,
               join.stats);
+    const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
+    if (!shaped && !replay && origin.module != k_no_id) {
+      if (sig_modules.empty()) sig_modules.assign(ev.gpu.size(), k_no_id);
+      sig_modules[i] = origin.module;
+    }
   }
 
   TraceProfile p;
@@ -250,7 +259,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
   p.device = choose_trace_device(ev.meta, ev.gpu);
   p.world_size = ev.meta.world_size;
   std::vector<InputQuantSums> quant = input_quant_by_name(ev, lookup, join);
-  std::vector<NeighboursByGeometry> neighbours = stream_neighbours(ev);
+  std::vector<NeighboursByGeometry> neighbours = stream_neighbours(ev, sig_modules);
   p.kernels = kernels_by_name(ev, sums, seen, quant, neighbours);
   add_step_stats(steps, ev, p.steps);
   p.graph = std::move(join.stats);

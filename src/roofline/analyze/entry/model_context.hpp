@@ -5,6 +5,7 @@
 
 #include "roofline/analyze/entry/resolved_peaks.hpp"
 #include "roofline/analyze/entry/run_weights.hpp"
+#include "roofline/analyze/entry/step_rows.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/inputs/inputs.hpp"
 
@@ -21,6 +22,9 @@ struct ModelContext {
   // What the run's own linears say of weights the trace does not show (docs/method.md §23.5);
   // null when not gathered.
   const RunWeights* weights = nullptr;
+  // The steps' rows the kernels beside the matrix kernels count (docs/method.md §22.4); null when
+  // not counted.
+  const StepRows* step_rows = nullptr;
 };
 
 }  // namespace roofline::analyze

@@ -21,6 +21,8 @@ std::string projection_label(ProjectionKind k) {
       return "x_proj";
     case ProjectionKind::ssm_dt:
       return "dt_proj";
+    case ProjectionKind::qkv_a:
+      return "fused_qkv_a_proj";
     default:
       return std::string(to_string(k)) + "_proj";
   }
@@ -46,6 +48,8 @@ const char* to_string(ProjectionKind k) {
       return "kv_a";
     case ProjectionKind::kv_b:
       return "kv_b";
+    case ProjectionKind::qkv_a:
+      return "qkv_a";
     case ProjectionKind::gate_up:
       return "gate_up";
     case ProjectionKind::gate:

@@ -18,7 +18,8 @@ enum class ProjectionKind {
   q_a,
   q_b,
   kv_a,
-  kv_b,  // MLA low-rank projections (o is shared with the above)
+  kv_b,   // MLA low-rank projections (o is shared with the above)
+  qkv_a,  // MLA's q_a and kv_a fused (SGLang's fused_qkv_a_proj_with_mqa, vLLM's fused_qkv_a_proj)
   gate_up,
   gate,
   up,
@@ -58,6 +59,10 @@ struct ProjectionAssignment {
   // readings (docs/method.md §10.8, source `grid_rows`); `rows_why` the arithmetic.
   std::optional<double> m_lo;
   std::string rows_why;
+  // Set where the kernel (one signature of it) serves several projections at one grid, its
+  // launches a step their counts' sum (assign_by_signature): each part its own projection.
+  std::vector<Projection> parts;
+  std::vector<double> part_m;          // each part's rows (lm_head's are the step's requests)
   std::vector<Projection> candidates;  // every projection it could be
   std::string how;                     // "by launches per step: ...", "jointly: ..."
   std::string problem;                 // set when no projection is assigned (L2 reason)

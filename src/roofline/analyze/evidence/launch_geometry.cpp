@@ -4,49 +4,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 
 #include <fmt/format.h>
 
 #include "roofline/base/units.hpp"
+#include "roofline/classify/name_geometry.hpp"
 
 namespace roofline::analyze {
-namespace {
-
-// The first triple `re` matches whose every extent is a tile's (at least 8): a CUTLASS 3 name
-// writes its cluster shape (`C<1>, C<2>, C<1>`) in the same form, before the tile.
-std::optional<GemmTile> match(const std::string& text, const std::regex& re, const char* form) {
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
-       ++it) {
-    const std::smatch& m = *it;
-    GemmTile t;
-    t.m = std::stod(m[1].str().substr(0, 9));
-    t.n = std::stod(m[2].str().substr(0, 9));
-    t.k = std::stod(m[3].str().substr(0, 9));
-    if (!(t.m >= 8 && t.n >= 8 && t.k >= 8)) continue;
-    t.spelled = fmt::format("{}×{}×{} ({})", format_g(t.m), format_g(t.n), format_g(t.k), form);
-    return t;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<GemmTile> gemm_tile(std::string_view kernel_name) {
-  const std::string name(kernel_name.substr(0, 4096));
-  static const std::regex cute3(R"(C<(\d+)>\s*,\s*(?:cute::)?C<(\d+)>\s*,\s*(?:cute::)?C<(\d+)>)");
-  static const std::regex shape3(
-      R"(Shape<\s*(?:cute::)?_(\d+)\s*,\s*(?:cute::)?_(\d+)\s*,\s*(?:cute::)?_(\d+)\s*>)");
-  static const std::regex gemm_shape(R"(GemmShape<\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*>)");
-  static const std::regex mangled(R"(GemmShapeILi(\d+)ELi(\d+)ELi(\d+)E)");
-  static const std::regex cublas(R"(gemm[a-z0-9_]*?_(\d+)x(\d+)_(\d+)x\d+_)");
-  for (const auto& [re, form] :
-       {std::pair{&cute3, "CUTLASS 3 tile shape"}, std::pair{&shape3, "CUTLASS 3 tile shape"},
-        std::pair{&gemm_shape, "CUTLASS threadblock shape"},
-        std::pair{&mangled, "CUTLASS threadblock shape"},
-        std::pair{&cublas, "cuBLAS CUTLASS kernel tile"}})
-    if (auto t = match(name, *re, form)) return t;
-  return std::nullopt;
+  const std::optional<NameTile> t = name_tile(kernel_name);
+  if (!t) return std::nullopt;
+  return GemmTile{t->m, t->n, t->k, t->spelled()};
 }
 
 std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64_t>& grid, double n,
@@ -55,12 +24,9 @@ std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64
   const double x = static_cast<double>(grid[0]), y = static_cast<double>(grid[1]);
   const double z = grid.size() > 2 && grid[2] > 0 ? static_cast<double>(grid[2]) : 1.0;
   const double blocks = x * y;
-  if (sm_count && *sm_count > 0 && std::fmod(blocks * z, *sm_count) == 0.0) {
-    why = fmt::format("grid {}×{}×{}: {} blocks, a multiple of the {} SMs: persistent, no extent",
-                      format_g(x), format_g(y), format_g(z), format_g(blocks * z),
-                      format_g(*sm_count));
-    return std::nullopt;
-  }
+  // A grid of a multiple of the SMs may be persistent (docs/method.md §22.4): it says nothing of a
+  // projection whose tiles it is not, and is that projection's tile count where it is one.
+  const bool persistent = sm_count && *sm_count > 0 && std::fmod(blocks * z, *sm_count) == 0.0;
   const double m = rows > 0 ? rows : 1.0;
   // A swizzle pads at most one row or column of the x·y layout; a one-row grid is exact.
   const double padding = x > 1 && y > 1 ? std::min(x, y) : 1.0;
@@ -70,11 +36,23 @@ std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64
     wanted[o] = std::ceil(m / tm) * std::ceil(n / tn);
     if (blocks >= wanted[o] && blocks < wanted[o] + padding) {
       why = fmt::format(
-          "grid {}×{} = {} blocks = ceil(M {} / {})·ceil(N {} / {}) tiles of the {} tile",
+          "grid {}×{} = {} blocks = ceil(M {} / {})·ceil(N {} / {}) tiles of the {} tile{}",
           format_g(x), format_g(y), format_g(blocks), format_g(m), format_g(tm), format_g(n),
-          format_g(tn), tile.spelled);
+          format_g(tn), tile.spelled,
+          persistent ? fmt::format(" (also a multiple of the {} SMs: the tiles, not a persistent "
+                                   "grid)",
+                                   format_g(*sm_count))
+                     : "");
       return true;
     }
+  }
+  if (persistent) {
+    why = fmt::format(
+        "grid {}×{}×{}: {} blocks, a multiple of the {} SMs and not the tiles of N {} at M {}: "
+        "persistent, no extent",
+        format_g(x), format_g(y), format_g(z), format_g(blocks * z), format_g(*sm_count),
+        format_g(n), format_g(m));
+    return std::nullopt;
   }
   why = fmt::format(
       "grid {}×{} = {} blocks, where N {} at M {} needs {} (or, A and B swapped, {}) "
@@ -87,13 +65,17 @@ std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64
 std::optional<RowRange> grid_rows(const GemmTile& tile, const std::vector<std::int64_t>& grid,
                                   double n, std::optional<double> sm_count, std::string& why) {
   if (!(tile.m > 0) || !(tile.n > 0)) return std::nullopt;
-  std::string probe;
-  if (!grid_fits(tile, grid, n, 1.0, sm_count, probe).has_value()) {
-    why = probe;
+  if (grid.size() < 2 || grid[0] < 1 || grid[1] < 1 || !(n > 0)) return std::nullopt;
+  const double x = static_cast<double>(grid[0]), y = static_cast<double>(grid[1]);
+  const double z = grid.size() > 2 && grid[2] > 0 ? static_cast<double>(grid[2]) : 1.0;
+  const double blocks = x * y;
+  if (sm_count && *sm_count > 0 && std::fmod(blocks * z, *sm_count) == 0.0) {
+    why = fmt::format(
+        "grid {}×{}×{}: {} blocks, a multiple of the {} SMs: it may be persistent, so it bounds "
+        "no rows",
+        format_g(x), format_g(y), format_g(z), format_g(blocks * z), format_g(*sm_count));
     return std::nullopt;
   }
-  const double x = static_cast<double>(grid[0]), y = static_cast<double>(grid[1]);
-  const double blocks = x * y;
   const double padding = x > 1 && y > 1 ? std::min(x, y) : 1.0;
   std::optional<RowRange> out;
   std::string tiles;

@@ -15,10 +15,8 @@
 
 namespace roofline::analyze {
 
-// The threadblock (CTA) tile a kernel name states: CUTLASS 3 `cute::tuple<cute::C<64>,
-// cute::C<64>, cute::C<256>>` or `Shape<_128, _128, _256>`, CUTLASS 2 `GemmShape<128, 128, 32>`
-// (the first, the threadblock's; mangled `GemmShapeILi32ELi128ELi64E` too), cuBLAS's CUTLASS
-// kernels `…gemm_bf16_128x128_32x4_tn…` (M×N, K×stages).
+// The threadblock (workgroup) tile a kernel name states, in its library's grammar
+// (classify/name_geometry.hpp: CUTLASS 2 and 3, cuBLAS, nvjet, CK, CK tile, Tensile).
 struct GemmTile {
   double m = 0, n = 0, k = 0;
   std::string spelled;  // as the name writes it, for notes
@@ -27,9 +25,10 @@ std::optional<GemmTile> gemm_tile(std::string_view kernel_name);
 
 // Whether a projection of `n` columns at `rows` rows fits `grid` over `tile`: the grid's x·y
 // blocks are the output's tiles (either orientation of the tile: a library may swap A and B),
-// up to one row or column of padding a swizzle adds. nullopt when the grid says nothing (no tile,
-// no grid, or a persistent grid: x·y·z a multiple of `sm_count`); else whether it fits, with the
-// arithmetic in `why`.
+// up to one row or column of padding a swizzle adds. nullopt when the grid says nothing of it (no
+// tile, no grid, or a grid of a multiple of `sm_count` blocks that is not its tiles: persistent);
+// else whether it fits, with the arithmetic in `why`. A grid that is some candidate's tile count
+// is no persistent grid (the caller then reads the others' nullopt as no fit).
 std::optional<bool> grid_fits(const GemmTile& tile, const std::vector<std::int64_t>& grid, double n,
                               double rows, std::optional<double> sm_count, std::string& why);
 

@@ -44,9 +44,26 @@ std::optional<std::pair<std::set<K>, const char*>> after_role(Role r) {
   switch (r) {
     case Role::norm:  // the layer's input projections; a gated norm feeds a mixer's out_proj
     case Role::add_norm:
-      return std::pair{kinds({K::qkv, K::q, K::k, K::v, K::q_a, K::q_b, K::kv_a, K::kv_b,
-                              K::gate_up, K::gate, K::up, K::shared_gate_up, K::router, K::la_qkvz,
-                              K::la_ba, K::ssm_in, K::lm_head, K::la_out, K::ssm_out}),
+      return std::pair{kinds({K::qkv,
+                              K::q,
+                              K::k,
+                              K::v,
+                              K::q_a,
+                              K::q_b,
+                              K::kv_a,
+                              K::kv_b,
+                              K::qkv_a,
+                              K::gate_up,
+                              K::gate,
+                              K::up,
+                              K::shared_gate_up,
+                              K::router,
+                              K::la_qkvz,
+                              K::la_ba,
+                              K::ssm_in,
+                              K::lm_head,
+                              K::la_out,
+                              K::ssm_out}),
                        "reads a normalized hidden state"};
     case Role::attention:  // its output projection (MLA: the value up-projection first)
       return std::pair{kinds({K::o, K::kv_b}), "reads attention's output"};
@@ -73,8 +90,9 @@ std::optional<std::pair<std::set<K>, const char*>> before_role(Role r) {
                        "is added into the residual stream"};
     case Role::attn_prep:
     case Role::attention:
-      return std::pair{kinds({K::qkv, K::q, K::k, K::v, K::q_a, K::q_b, K::kv_a, K::kv_b}),
-                       "feeds attention"};
+      return std::pair{
+          kinds({K::qkv, K::q, K::k, K::v, K::q_a, K::q_b, K::kv_a, K::kv_b, K::qkv_a}),
+          "feeds attention"};
     case Role::mixer:
       return std::pair{kinds({K::la_qkvz, K::la_ba, K::ssm_in, K::ssm_x, K::ssm_dt}),
                        "feeds the mixer"};

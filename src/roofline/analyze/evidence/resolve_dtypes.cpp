@@ -47,13 +47,18 @@ std::optional<Dtype> name_dtype(const Classification& cls, bool activation) {
   const std::string& spelled = activation ? cls.activation_dtype : cls.operand_dtype;
   if (spelled.empty()) return std::nullopt;
   auto d = parse_dtype(spelled);
-  if (d && d->key == DtypeKey::fp4) d->bytes += cls.weight_scale_bytes;
+  // Block scales the name's types imply ride on the values they scale (fp4's ue4m3 / ue8m0, CK's
+  // float scales over fp8 blocks).
+  const double scales = activation ? cls.activation_scale_bytes : cls.weight_scale_bytes;
+  if (d && (d->key == DtypeKey::fp4 || d->key == DtypeKey::fp8)) d->bytes += scales;
   return d;
 }
 
 std::string name_dtype_source(const Dtype& d) {
+  const bool scaled =
+      (d.key == DtypeKey::fp4 && d.bytes > 0.5) || (d.key == DtypeKey::fp8 && d.bytes > 1.0);
   return fmt::format("the kernel's template types: {} ({} B per value{})", d.key, format_g(d.bytes),
-                     d.key == DtypeKey::fp4 && d.bytes > 0.5 ? " with its block scales" : "");
+                     scaled ? " with its block scales" : "");
 }
 
 // Activations: entry dtypes[0], else the kernel's template types, else config torch_dtype|dtype,

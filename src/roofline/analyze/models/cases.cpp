@@ -18,6 +18,15 @@ namespace {
 // Under this share of an entry's time modelled, its signatures do not stand for it (§22.8).
 constexpr double k_min_modelled_share = 0.5;
 
+// A collective case without dims as its entry: the collective and module the call stack named
+// (docs/method.md §22.10); its rows come from the step.
+TopnEntry as_named_collective(TopnEntry ce, const ProbeCase& c) {
+  if (!c.signature) return ce;
+  ce.collective = c.signature->collective;
+  if (!c.signature->module.empty()) ce.module = c.signature->module;
+  return ce;
+}
+
 // The Top-N entry as the probe saw one case: real operand dims and dtypes, and the rows in flight
 // the case carries (leading dim of the first matrix operand; GEMM reads M from its own shapes).
 TopnEntry entry_for_case(const TopnEntry& e, const ProbeCase& c, const Classification& cls,
@@ -29,6 +38,7 @@ TopnEntry entry_for_case(const TopnEntry& e, const ProbeCase& c, const Classific
   if (!c.dtypes.empty()) ce.dtypes = c.dtypes;
   ce.est_shape.at(regime.regime).reset();
   if (cls.op_class == OpClass::gemm) return ce;
+  if (cls.op_class == OpClass::comm && c.dims.empty()) return as_named_collective(ce, c);
   if (cls.op_class == OpClass::linear_attn || cls.op_class == OpClass::ssm) {
     // Sequences in flight: the first operand that is not the recurrent state (the largest rank >= 3
     // operand), its leading dimension after leading 1s (q is [1, N, H, K] in packed varlen form).
@@ -116,6 +126,12 @@ void withhold_case(WorkEstimate& w) {
       w.readings.front().label);
 }
 
+// A collective the call stack names needs no operand shapes: its message is the step's rows of
+// the hidden state (docs/method.md §8.14, §22.10).
+bool stack_named_collective(const Classification& cls, const ProbeCase& c) {
+  return cls.op_class == OpClass::comm && c.signature && !c.signature->collective.empty();
+}
+
 CaseModel model_one_case(const TopnEntry& e, const RegimeChoice& regime, const Classification& cls,
                          const ModelContext& ctx, const ProbeCase& c, std::size_t i,
                          CaseSource source, std::size_t cases_count) {
@@ -125,7 +141,8 @@ CaseModel model_one_case(const TopnEntry& e, const RegimeChoice& regime, const C
   m.row.count = c.count;
   m.row.timed = c.gpu_us_avg.has_value();
   m.row.t_launch_ms = c.gpu_us_avg ? *c.gpu_us_avg / 1000.0 : regime.t_ms.value_or(0.0);
-  if (c.dims.empty()) {
+  const bool named_collective = stack_named_collective(cls, c);
+  if (c.dims.empty() && !named_collective) {
     m.row.unmodeled_reason =
         "no operand shapes (a graph replay without a capture): its grid and "
         "block tell it apart, not its K";

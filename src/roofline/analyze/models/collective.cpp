@@ -86,19 +86,59 @@ Term link_bytes(const ModelInput& in, const Term& message, CommFacts& f) {
   return link;
 }
 
+// The message m: the first operand's bytes, else M · hidden · a (the hidden state of the step's
+// rows); nullopt, with the reason in `work`, where neither is known or the message is the logits'.
+std::optional<Term> comm_message(const ModelInput& in, WorkEstimate& work) {
+  const TopnEntry& e = in.entry;
+  Term message;
+  if (!e.shapes.empty() && !e.shapes[0].empty()) {
+    auto dt = !e.dtypes.empty() ? parse_dtype(e.dtypes[0]) : std::nullopt;
+    const Dtype d = dt ? *dt : in.dtypes.act;
+    std::string dims;
+    for (auto v : e.shapes[0]) dims += fmt::format("{}{}", dims.empty() ? "" : ", ", v);
+    return term("message m", fmt::format("the first operand [{}] {}", dims, d.key),
+                elements(e.shapes[0]) * d.bytes);
+  }
+  if (!(in.rows && in.ctx.config && in.ctx.config->hidden)) {
+    work.unmodeled_reason =
+        "collective message size unknown: no operand shapes and no rows·hidden_size";
+    return std::nullopt;
+  }
+  if (icontains(e.module, "Logits") || icontains(e.module, "LMHead")) {
+    work.unmodeled_reason =
+        "collective of the logits (its module is the logits processor or lm_head): its message "
+        "is the requests' vocabulary slice, not the hidden state, and no operand shapes give it";
+    return std::nullopt;
+  }
+  message =
+      term("message m", "M·hidden·a", *in.rows * *in.ctx.config->hidden * in.dtypes.act.bytes);
+  message.expansion =
+      fmt::format("{}·{}·{} ({})", format_g(*in.rows), format_g(*in.ctx.config->hidden),
+                  in.dtypes.act.bytes, in.rows_source);
+  message.source = in.rows_source;
+  return message;
+}
+
 }  // namespace
 
 void model_comm(const ModelInput& in, WorkEstimate& work) {
   const TopnEntry& e = in.entry;
   work.has_compute_peak_class = false;
   work.compute_dtype = in.dtypes.act;
-  const std::string op = collective_op(e);
-  if (op.empty()) {
+  std::string op = collective_op(e);
+  const bool from_stack = op.empty() && !e.collective.empty();
+  if (from_stack) op = e.collective;
+  if (op.empty() || op == "broadcast") {
     work.unmodeled_reason =
-        "collective: the name does not say which collective (all-reduce, all-gather, "
-        "reduce-scatter, all-to-all)";
+        op.empty() ? "collective: neither the name nor the call stack says which collective "
+                     "(all-reduce, all-gather, reduce-scatter, all-to-all)"
+                   : "collective: a broadcast (the call stack's word) has no byte model here";
     return;
   }
+  if (from_stack)
+    work.notes.push_back(
+        fmt::format("collective {} as the call stack names it (docs/method.md §22.10){}", op,
+                    e.module.empty() ? "" : fmt::format(", launched in '{}'", e.module)));
   const double n = in.tp;
   if (!(n > 1)) {
     work.unmodeled_reason = fmt::format(
@@ -106,36 +146,17 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
         in.ctx.env && in.ctx.env->tp_given ? "" : " (no tp given: --tp, or tp in the env report)");
     return;
   }
-  // Message m: the first operand's bytes, else M · hidden · a.
-  Term message;
-  if (!e.shapes.empty() && !e.shapes[0].empty()) {
-    auto dt = !e.dtypes.empty() ? parse_dtype(e.dtypes[0]) : std::nullopt;
-    const Dtype d = dt ? *dt : in.dtypes.act;
-    std::string dims;
-    for (auto v : e.shapes[0]) dims += fmt::format("{}{}", dims.empty() ? "" : ", ", v);
-    message = term("message m", fmt::format("the first operand [{}] {}", dims, d.key),
-                   elements(e.shapes[0]) * d.bytes);
-  } else if (in.rows && in.ctx.config && in.ctx.config->hidden) {
-    message =
-        term("message m", "M·hidden·a", *in.rows * *in.ctx.config->hidden * in.dtypes.act.bytes);
-    message.expansion =
-        fmt::format("{}·{}·{} ({})", format_g(*in.rows), format_g(*in.ctx.config->hidden),
-                    in.dtypes.act.bytes, in.rows_source);
-    message.source = in.rows_source;
-  } else {
-    work.unmodeled_reason =
-        "collective message size unknown: no operand shapes and no rows·hidden_size";
-    return;
-  }
+  const std::optional<Term> message = comm_message(in, work);
+  if (!message) return;
   CommFacts f;
   f.op = op;
-  f.message_bytes = message.value;
+  f.message_bytes = message->value;
   f.group = n;
-  const Term link = link_bytes(in, message, f);
+  const Term link = link_bytes(in, *message, f);
   f.link_bytes = link.value;
   work.comm = f;
   work.notes.push_back(
-      fmt::format("collective {}: group n = tp = {}, {}", op, format_g(n), render(message)));
+      fmt::format("collective {}: group n = tp = {}, {}", op, format_g(n), render(*message)));
   work.notes.push_back(
       render(link) +
       "; no FLOPs counted (the reduction adds are negligible); judged on the link roof, not HBM");

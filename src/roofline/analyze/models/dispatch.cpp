@@ -59,6 +59,11 @@ void rows_in_flight(const TopnEntry& e, const RegimeChoice& regime, const ModelC
     source = detail::est_label(regime) + ".M";
     return;
   }
+  if (regime.known && ctx.step_rows && ctx.step_rows->rows.at(regime.regime)) {
+    rows = *ctx.step_rows->rows.at(regime.regime);
+    source = fmt::format("{}: {}", to_string(regime.regime), *ctx.step_rows->why.at(regime.regime));
+    return;
+  }
   if (!ctx.env || !regime.known) return;
   const Workload& w = ctx.env->workload;
   if (regime.regime == Regime::decode && w.conc && *w.conc > 0) {

@@ -225,15 +225,26 @@ void model_gemm(const ModelInput& in, WorkEstimate& work) {
     }
   }
   const double w = wdt.bytes;
+  // The output (docs/method.md §8.1): a GEMM that reads activations quantized below the model's
+  // dtype writes its output in the model's dtype (fp8 in, bf16 out: vLLM's cutlass_scaled_mm,
+  // aiter's and CK's block-scaled GEMMs); otherwise in the activations'.
+  const bool narrowed =
+      in.dtypes.act.key != in.dtypes.model.key && in.dtypes.act.bytes < in.dtypes.model.bytes;
+  const Dtype out_dt = narrowed ? in.dtypes.model : in.dtypes.act;
+  const double o = out_dt.bytes;
   const Term b_bytes = part("K·N·w", s.b_batch * s.k * s.n * w);
-  const Term bytes =
-      sum("bytes", {part("M·K·a", s.m * s.k * a), b_bytes, part("M·N·a", s.m * s.n * a)});
+  const Term bytes = sum("bytes", {part("M·K·a", s.m * s.k * a), b_bytes,
+                                   part(narrowed ? "M·N·o" : "M·N·a", s.m * s.n * o)});
   // batched B: A rows already span the batch
   const Term flops = term("flops", "2·M·N·K", 2.0 * s.m * s.n * s.k, TermUnit::flops);
   work.weight_bytes = b_bytes.value;
-  work.notes.push_back(fmt::format("dtypes: activations {} ({} B, {}), weights {} ({} B, {})",
-                                   in.dtypes.act.key, a, in.dtypes.act_source, wdt.key, w,
-                                   weight_source));
+  work.notes.push_back(fmt::format(
+      "dtypes: activations {} ({} B, {}), weights {} ({} B, {}){}", in.dtypes.act.key, a,
+      in.dtypes.act_source, wdt.key, w, weight_source,
+      narrowed ? fmt::format("; output o {} ({} B: a GEMM that reads activations quantized below "
+                             "the model's dtype writes the model's, {})",
+                             out_dt.key, o, in.dtypes.model_source)
+               : ""));
   work.notes.push_back(render_all({bytes, flops}));
   add_candidate(work, "dense GEMM", bytes, flops);
 }

@@ -45,7 +45,12 @@ Term moe_activation_bytes(const ModelInput& in, const MoeSetup& s) {
   // std::optional here).
   const double l2 = in.ctx.peaks && in.ctx.peaks->l2_bytes ? in.ctx.peaks->l2_bytes.value() : -1.0;
   Term act = term("activation bytes", "", M * H * (a_in + a));
-  if (l2 >= 0 && inter.value <= l2) {
+  if (in.cls.detail.moe.onchip) {
+    act.formula = fmt::format(
+        "tokens in + out 2·M·H{}; the inter-stage intermediates ({} = {}) stay on chip in this "
+        "family's one launch and are not counted",
+        in_at, inter.formula, shown(inter));
+  } else if (l2 >= 0 && inter.value <= l2) {
     act.formula = fmt::format(
         "tokens in + out 2·M·H{}; inter-stage intermediates {} = {} fit in L2 ({}) and are not "
         "counted",

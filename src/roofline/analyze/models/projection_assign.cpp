@@ -201,7 +201,8 @@ std::vector<const Projection*> left_by_launch(const Group& g, const ProjectionAs
   const KernelGeometry* kg = i < geometry.size() ? &geometry[i] : nullptr;
   const bool placed = kg && kg->place;
   std::vector<const Projection*> out;
-  bool grid_spoke = false;
+  std::vector<bool> said;  // per kept candidate: the grid spoke of it
+  bool grid_spoke = false, any_fit = false;
   std::string grid_why;
   for (const Projection& p : a.candidates) {
     if (g.taken.count(p.kind) || (placed && kg->place->count(p.kind) == 0)) continue;
@@ -209,8 +210,17 @@ std::vector<const Projection*> left_by_launch(const Group& g, const ProjectionAs
     const std::optional<bool> f = fits(geometry, i, p, step, w);
     grid_spoke = grid_spoke || f.has_value();
     if (f && !*f) continue;
-    if (f) grid_why = w;
+    if (f) grid_why = w, any_fit = true;
     out.push_back(&p);
+    said.push_back(f.has_value());
+  }
+  // A grid that is one candidate's tile count is not persistent: the candidates it said nothing
+  // of (a multiple of the SMs that is not their tiles) do not fit it either.
+  if (any_fit) {
+    std::vector<const Projection*> kept;
+    for (std::size_t j = 0; j < out.size(); ++j)
+      if (said[j]) kept.push_back(out[j]);
+    out = std::move(kept);
   }
   spoke = grid_spoke || placed;
   if (placed) why = "its place in the layer: " + kg->place_why;
@@ -290,6 +300,8 @@ std::vector<Group> form_groups(const std::vector<PlanKernel>& kernels, const Pro
   std::vector<Group> groups;
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     ProjectionAssignment& a = out[i];
+    if (a.projection || !a.problem.empty())
+      continue;  // decided by its grid (projection_signatures)
     const auto& lps = kernels[i].launches_per_step;
     if (plan.variants.empty()) {
       a.problem = "no linear plan: the config lacks " + plan.missing;
@@ -329,8 +341,15 @@ std::vector<ProjectionAssignment> assign_projections(const std::vector<PlanKerne
                                                      const PlanStep& step,
                                                      const std::vector<KernelGeometry>& geometry) {
   std::vector<ProjectionAssignment> out(kernels.size());
+  assign_by_signature(kernels, plan, step, geometry, out);
   std::vector<Group> groups = form_groups(kernels, plan, out);
   for (Group& g : groups) {
+    // What the grids already placed is taken for the kernels launched as often (docs/method.md
+    // §22.4: the others of the group share what is left).
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (out[i].projection && out[i].parts.empty() && kernels[i].launches_per_step &&
+          count_matches(*kernels[i].launches_per_step, g.per_step))
+        g.taken.insert(out[i].projection->kind);
     assign_by_geometry(g, geometry, step, plan, out);
     if (g.kernels.empty()) continue;
     const bool modules = std::all_of(g.kernels.begin(), g.kernels.end(),

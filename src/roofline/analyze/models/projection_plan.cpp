@@ -44,20 +44,30 @@ std::vector<std::vector<Projection>> attention_forms(const ModelConfig& c, doubl
     }
     const double nq = *c.n_heads / tp, rope = *c.qk_rope_head_dim, nope = *c.qk_nope_head_dim;
     const double v = *c.v_head_dim, r = *c.kv_lora_rank;
-    std::vector<Projection> f;
+    // q_b, kv_b column-parallel over the heads, o row-parallel; the down projections q_a and
+    // kv_a replicated on every rank — two launches, or (SGLang's fused_qkv_a_proj_with_mqa, vLLM's
+    // fused_qkv_a_proj) one of N = q_lora_rank + kv_lora_rank + qk_rope_head_dim.
+    const std::vector<Projection> up_and_out{
+        proj(ProjectionKind::kv_b, nq * (nope + v), r, L, col(*c.n_heads * (nope + v), tp)),
+        proj(ProjectionKind::o, H, nq * v, L, row(*c.n_heads * v, tp))};
+    std::vector<Projection> split, fused;
     if (c.q_lora_rank) {
-      f.push_back(proj(ProjectionKind::q_a, *c.q_lora_rank, H, L, "replicated"));
-      f.push_back(proj(ProjectionKind::q_b, nq * (nope + rope), *c.q_lora_rank, L,
-                       col(*c.n_heads * (nope + rope), tp)));
+      const Projection q_b = proj(ProjectionKind::q_b, nq * (nope + rope), *c.q_lora_rank, L,
+                                  col(*c.n_heads * (nope + rope), tp));
+      split = {proj(ProjectionKind::q_a, *c.q_lora_rank, H, L, "replicated"), q_b,
+               proj(ProjectionKind::kv_a, r + rope, H, L, "replicated")};
+      fused = {proj(ProjectionKind::qkv_a, *c.q_lora_rank + r + rope, H, L,
+                    "replicated (q_a and kv_a fused: q_lora_rank + kv_lora_rank + rope)"),
+               q_b};
     } else {
-      f.push_back(
-          proj(ProjectionKind::q, nq * (nope + rope), H, L, col(*c.n_heads * (nope + rope), tp)));
+      split = {
+          proj(ProjectionKind::q, nq * (nope + rope), H, L, col(*c.n_heads * (nope + rope), tp)),
+          proj(ProjectionKind::kv_a, r + rope, H, L, "replicated")};
     }
-    f.push_back(proj(ProjectionKind::kv_a, r + rope, H, L, "replicated"));
-    f.push_back(
-        proj(ProjectionKind::kv_b, nq * (nope + v), r, L, col(*c.n_heads * (nope + v), tp)));
-    f.push_back(proj(ProjectionKind::o, H, nq * v, L, row(*c.n_heads * v, tp)));
-    return {f};
+    for (std::vector<Projection>* f : {&fused, &split})
+      f->insert(f->end(), up_and_out.begin(), up_and_out.end());
+    if (fused.size() == up_and_out.size()) return {split};
+    return {fused, split};
   }
   if (!c.n_heads || !c.head_dim) {
     missing += " num_attention_heads/head_dim";

@@ -71,6 +71,10 @@ struct PlanStep {
 // name states; empty when either is unknown.
 struct KernelGeometry {
   std::vector<std::int64_t> grid;
+  // The grid read as work-items (docs/method.md §22.4): on a ROCm trace a launch through the
+  // module API (Tensile's hipExtModuleLaunchKernel) records the global work size, grid.x /
+  // block.x workgroups; empty where grid.x is no multiple of block.x or the trace is no ROCm one.
+  std::vector<std::int64_t> grid_workitems;
   std::optional<GemmTile> tile;
   // The projections its place in the layer allows (layer_place.hpp), and which neighbours said so;
   // nullopt when its neighbours mark no place.
@@ -97,6 +101,22 @@ double projection_flops(const Projection& p, double m);
 std::vector<ProjectionAssignment> assign_projections(
     const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan, const PlanStep& step,
     const std::vector<KernelGeometry>& geometry = {});
+
+// docs/method.md §22.4, one kernel serving several projections: with the step's rows known, a
+// kernel (or one signature of it) whose grid over its tile fits projections of the plan — those its
+// module path and its place allow — is the one of them launched as often a step, or, where its
+// launches a step are the sum of several fitting projections' counts (out_proj, o_proj and down at
+// one grid: their N is the hidden size), exactly that set: `parts` (the `projection` its most
+// launched one). A projection may serve two signatures (kv_b called twice a layer). Kernels the
+// grid does not decide (no tile, a persistent grid, no fit, several sets) are left as they were.
+void assign_by_signature(const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan,
+                         const PlanStep& step, const std::vector<KernelGeometry>& geometry,
+                         std::vector<ProjectionAssignment>& out);
+
+// The projection kinds a module path allows (the layer classes of vLLM and SGLang inside a model's
+// blocks: `DeepseekV2AttentionMLA.RowParallelLinear` is o, `Qwen2MLP.MergedColumnParallelLinear`
+// gate_up or the shared experts'); nullopt when the path says nothing.
+std::optional<std::set<ProjectionKind>> kinds_from_module(const std::string& module);
 
 // docs/method.md §22.4, rows from the grid: where no figure gives the step's rows, a kernel whose
 // launches per step, place in the layer and grid over its tile leave exactly one projection is

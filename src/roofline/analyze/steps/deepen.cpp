@@ -43,8 +43,12 @@ void fold_workload(const ProbeKernel& k, const TopnEntry& e, const RegimeChoice&
         fmt::format("{}: no cases for this kernel; the Top-N's shapes kept", k.source));
     return;
   }
-  const bool shaped =
-      std::any_of(cases.begin(), cases.end(), [](const ProbeCase* c) { return !c->dims.empty(); });
+  // A case with dims — or a collective the call stack names, whose message needs none
+  // (docs/method.md §22.10).
+  const bool shaped = std::any_of(cases.begin(), cases.end(), [&](const ProbeCase* c) {
+    return !c->dims.empty() ||
+           (cls.op_class == OpClass::comm && c->signature && !c->signature->collective.empty());
+  });
   WorkEstimate w = model_work_cases(e, regime, cls, ctx, cases, CaseSource::workload);
   if (!shaped) {  // signatures without dims (graph replays without a capture): shown only
     d.notes.push_back(

@@ -140,6 +140,23 @@ RegimeHints hints_for(const HeadEntry& e, const TopnEntry& t, const EnvReport* e
   return hints;
 }
 
+// docs/method.md §6.1: weighted by their time where both regimes' per-launch times are measured
+// — the regime that carries the entry's GPU time (a prefill of tens of thousands of tokens and one
+// replayed decode step launch a kernel as often, but the prefill holds its time). False where the
+// times are not both known.
+bool by_time(RegimeChoice& out, const TopnEntry& e, const std::optional<double>& wp,
+             const std::optional<double>& wd, const std::string& basis) {
+  const auto& lp = e.base_latency_ms.prefill;
+  const auto& ld = e.base_latency_ms.decode;
+  if (!(wp && wd && *wp > 0 && *wd > 0 && lp && ld && *lp > 0 && *ld > 0)) return false;
+  const double tp = *wp * *lp, td = *wd * *ld;
+  out.regime = tp > td ? Regime::prefill : Regime::decode;
+  out.why = fmt::format(
+      "carries the GPU time ({}: prefill {} launches × {} ms = {} ms, decode {} × {} ms = {} ms)",
+      basis, fmt_num(*wp), fmt_num(*lp), fmt_num(tp), fmt_num(*wd), fmt_num(*ld), fmt_num(td));
+  return true;
+}
+
 // The regime of an entry that runs in both (or neither): by launch weight, else by step counts,
 // else by the rows its shapes show, else decode.
 void regime_from_data(RegimeChoice& out, const TopnEntry& e, const TopnServing& serving,
@@ -157,6 +174,7 @@ void regime_from_data(RegimeChoice& out, const TopnEntry& e, const TopnServing& 
     wd = e.phase_calls_measured.decode.value_or(0.0);
     basis = "phase_calls_measured";
   }
+  if (by_time(out, e, wp, wd, basis)) return;
   if (wp && wd && (*wp > 0 || *wd > 0)) {
     out.regime = *wp > *wd ? Regime::prefill : Regime::decode;
     out.why = fmt::format("carries the launches ({}: prefill {}, decode {})", basis, fmt_num(*wp),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include <fmt/format.h>
@@ -120,25 +121,49 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
 // and block (one gemv for o_proj at grid 256 and the router at grid 16) is one plan kernel per
 // signature, when each signature's share of the launches per step is a whole number. Empty: the
 // kernel stays one plan kernel. `cases` gets the workload case of each.
+// A case's launches in `regime`'s steps (a mixed step is a prefill step).
+double regime_launches(const ProbeCase& k, Regime regime) {
+  if (!k.signature) return 0.0;
+  return regime == Regime::prefill ? k.signature->prefill + k.signature->mixed
+                                   : k.signature->decode;
+}
+
+// The cases of `w` that ran in `regime`: those with launches in its steps where any has (a kernel
+// launched eagerly in a prefill and replayed in a decode graph splits so), else all of them.
+std::vector<std::size_t> regime_cases(const ProbeKernel& w, Regime regime) {
+  std::vector<std::size_t> in, all;
+  for (std::size_t i = 0; i < w.cases.size(); ++i) {
+    all.push_back(i);
+    if (regime_launches(w.cases[i], regime) > 0) in.push_back(i);
+  }
+  return in.empty() ? all : in;
+}
+
 std::vector<PlanKernel> signature_kernels(const ShapelessGemm& c, const std::string& name,
                                           std::vector<std::size_t>& cases) {
   const ProbeKernel* w = c.head ? c.head->evidence.workload : nullptr;
-  if (!w || w->cases.size() < 2 || !c.regime.launches_per_step) return {};
+  if (!w || !c.regime.launches_per_step) return {};
+  const std::vector<std::size_t> in = regime_cases(*w, c.regime.regime);
+  const bool by_steps = regime_launches(w->cases[in.front()], c.regime.regime) > 0;
+  if (in.size() < 2 && in.size() == w->cases.size()) return {};
   double total = 0;
-  for (const ProbeCase& k : w->cases) {
+  for (std::size_t i : in) {
+    const ProbeCase& k = w->cases[i];
     if (!k.dims.empty() || !k.signature || k.signature->grid.empty() || !(k.count > 0)) return {};
-    total += k.count;
+    total += by_steps ? regime_launches(k, c.regime.regime) : k.count;
   }
   std::vector<PlanKernel> out;
-  for (std::size_t i = 0; i < w->cases.size(); ++i) {
+  for (std::size_t i : in) {
     const ProbeCase& k = w->cases[i];
-    const double lps = *c.regime.launches_per_step * k.count / total, whole = std::round(lps);
+    const double share = by_steps ? regime_launches(k, c.regime.regime) : k.count;
+    const double lps = *c.regime.launches_per_step * share / total, whole = std::round(lps);
     if (whole < 1 || std::abs(lps - whole) > 0.05) return {};  // within 5 % of one launch
-    out.push_back(PlanKernel{
-        fmt::format("{} grid {}", name, detail::dims_label(k.signature->grid)), whole,
-        k.gpu_us_avg ? *k.gpu_us_avg / 1000.0 : c.regime.t_ms.value_or(0.0), c.top->module});
+    out.push_back(PlanKernel{fmt::format("{} grid {}", name, detail::dims_label(k.signature->grid)),
+                             whole,
+                             k.gpu_us_avg ? *k.gpu_us_avg / 1000.0 : c.regime.t_ms.value_or(0.0),
+                             k.signature->module.empty() ? c.top->module : k.signature->module});
   }
-  for (std::size_t i = 0; i < w->cases.size(); ++i) cases.push_back(i);
+  cases.insert(cases.end(), in.begin(), in.end());
   return out;
 }
 
@@ -187,9 +212,18 @@ const CaseNeighbour* shared_neighbour(const std::vector<const ProbeCase*>& cases
 // What each plan kernel's launches say of its output (docs/method.md §22.4): the tile its name
 // states and its grid — a signature's, or the kernel's when every signature shares one — and its
 // place in the layer from the kernels beside it; `rows` gets the rows a neighbour covers.
+// docs/method.md §22.4: on a ROCm trace a launch through the module API records its global work
+// size, so grid.x may count work-items: grid.x / block.x workgroups where it divides.
+std::vector<std::int64_t> workitem_grid(const std::vector<std::int64_t>& grid,
+                                        const std::vector<std::int64_t>& block, bool rocm) {
+  if (!rocm || grid.size() < 3 || block.empty() || block[0] < 2 || grid[0] % block[0] != 0)
+    return {};
+  return {grid[0] / block[0], grid[1], grid[2]};
+}
+
 std::vector<KernelGeometry> plan_geometry(const std::vector<ShapelessGemm*>& group,
                                           const std::vector<std::size_t>& owner,
-                                          const std::vector<std::size_t>& case_of,
+                                          const std::vector<std::size_t>& case_of, bool rocm,
                                           std::vector<std::pair<double, std::string>>* rows) {
   std::vector<KernelGeometry> out(owner.size());
   for (std::size_t i = 0; i < owner.size(); ++i) {
@@ -211,8 +245,11 @@ std::vector<KernelGeometry> plan_geometry(const std::vector<ShapelessGemm*>& gro
       return k->signature ? k->signature->grid : std::vector<std::int64_t>{};
     };
     if (std::all_of(cases.begin(), cases.end(),
-                    [&](const ProbeCase* k) { return grid_of(k) == grid_of(cases.front()); }))
+                    [&](const ProbeCase* k) { return grid_of(k) == grid_of(cases.front()); })) {
       g.grid = grid_of(cases.front());
+      if (cases.front()->signature)
+        g.grid_workitems = workitem_grid(g.grid, cases.front()->signature->block, rocm);
+    }
     const CaseNeighbour* before = shared_neighbour(cases, true);
     const CaseNeighbour* after = shared_neighbour(cases, false);
     if (auto place = layer_place(before, after)) {
@@ -249,40 +286,99 @@ void rows_from_trace(const std::vector<std::pair<double, std::string>>& rows, Pl
   step.rows = m;
 }
 
-// A kernel whose signatures the plan assigned one projection each: its workload cases carry the
-// projections' dims (modelled each on its own, docs/method.md §22.8), and the entry's stage-A
-// projection is the one that carries the most time.
+// The case `c` as projection `p` at `m` rows, `share` of its launches.
+ProbeCase planned_case(const ProbeCase& c, const Projection& p, double m, double share) {
+  ProbeCase out = c;
+  out.dims = {{static_cast<std::int64_t>(m), static_cast<std::int64_t>(p.k)},
+              {static_cast<std::int64_t>(p.k), static_cast<std::int64_t>(p.n)}};
+  out.planned = projection_label(p.kind);
+  out.count = c.count * share;
+  if (c.timed_count) out.timed_count = *c.timed_count * share;
+  return out;
+}
+
+// The parts of one signature (docs/method.md §22.4): their launches are not timed apart, so the
+// signature's time is shared among them in proportion to their work — FLOPs at prefill, bytes at
+// decode, the figure that bounds each — and every part shows the signature's one efficiency; the
+// entry's roof time over its measured time, summed over the parts, is exact either way.
+void planned_parts(const ProbeCase& c, const ProjectionAssignment& a, const PlanStep& step,
+                   std::vector<ProbeCase>& out) {
+  double launches = 0, work = 0;
+  std::vector<double> each;
+  for (std::size_t k = 0; k < a.parts.size(); ++k) {
+    const Projection& p = a.parts[k];
+    const double w = step.prefill
+                         ? projection_flops(p, a.part_m[k])
+                         : projection_bytes(p, a.part_m[k], step.act_bytes, step.weight_bytes);
+    launches += p.per_step;
+    work += p.per_step * w;
+    each.push_back(w);
+  }
+  const double t_us = c.gpu_us_avg.value_or(0.0);
+  for (std::size_t k = 0; k < a.parts.size(); ++k) {
+    ProbeCase part = planned_case(c, a.parts[k], a.part_m[k], a.parts[k].per_step / launches);
+    if (c.gpu_us_avg && work > 0) part.gpu_us_avg = t_us * launches * each[k] / work;
+    out.push_back(std::move(part));
+  }
+}
+
+// A kernel whose signatures the plan assigned one projection each — or, a signature serving
+// several projections at one grid, one each of its parts at the launches their counts a step
+// give them (docs/method.md §22.4): its workload cases carry the projections' dims (modelled each
+// on its own, §22.8; a part at its signature's mean time), and the entry's stage-A projection is
+// the one that carries the most time. `cases` npos: the kernel's one case.
 ProjectionAssignment planned_signatures(HeadEntry& e, const std::vector<std::size_t>& cases,
-                                        const std::vector<ProjectionAssignment>& by_case) {
-  auto planned = std::make_shared<ProbeKernel>(*e.evidence.workload);
+                                        const std::vector<ProjectionAssignment>& by_case,
+                                        const PlanStep& step) {
+  const ProbeKernel& w = *e.evidence.workload;
+  auto planned = std::make_shared<ProbeKernel>(w);
+  planned->cases.clear();
   std::size_t heaviest = 0;
   double most = -1;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    ProbeCase& c = planned->cases[cases[i]];
-    const Projection& p = *by_case[i].projection;
-    c.dims = {{static_cast<std::int64_t>(by_case[i].m), static_cast<std::int64_t>(p.k)},
-              {static_cast<std::int64_t>(p.k), static_cast<std::int64_t>(p.n)}};
-    c.planned = projection_label(p.kind);
+  for (std::size_t j = 0; j < w.cases.size(); ++j) {
+    const ProbeCase& c = w.cases[j];
+    const auto at = std::find_if(cases.begin(), cases.end(), [&](std::size_t i) {
+      return i == j || (i == std::string::npos && w.cases.size() == 1);
+    });
+    if (at == cases.end()) {  // a signature of another regime: kept, not planned
+      planned->cases.push_back(c);
+      continue;
+    }
+    const ProjectionAssignment& a = by_case[static_cast<std::size_t>(at - cases.begin())];
     const double weight = c.count * c.gpu_us_avg.value_or(0.0);
-    if (weight > most) most = weight, heaviest = i;
+    if (weight > most) most = weight, heaviest = static_cast<std::size_t>(at - cases.begin());
+    if (a.parts.empty()) {
+      planned->cases.push_back(planned_case(c, *a.projection, a.m, 1.0));
+      continue;
+    }
+    planned_parts(c, a, step, planned->cases);
   }
   e.planned_workload = planned;
   e.evidence.workload = planned.get();
   return by_case[heaviest];
 }
 
+std::string kinds_of(const std::vector<Projection>& ps) {
+  std::string out;
+  for (const Projection& p : ps)
+    out += fmt::format("{}{}", out.empty() ? "" : " + ", to_string(p.kind));
+  return out;
+}
+
 // The assignment of one kernel of the group (several when it was split by signature) into its
 // head entry, and its part of the run's summary.
 void record_assignment(ShapelessGemm& c, const std::vector<std::size_t>& cases,
                        const std::vector<ProjectionAssignment>& parts, const std::string& plan_note,
-                       std::string& summary) {
+                       const PlanStep& step, std::string& summary) {
   const bool split = !(cases.size() == 1 && cases[0] == std::string::npos);
   const bool all = std::all_of(parts.begin(), parts.end(),
                                [](const ProjectionAssignment& a) { return a.projection; });
   std::string names;
   for (const ProjectionAssignment& a : parts)
     names += fmt::format("{}{}", names.empty() ? "" : " + ",
-                         a.projection ? to_string(a.projection->kind) : "unassigned");
+                         !a.parts.empty() ? "(" + kinds_of(a.parts) + ")"
+                         : a.projection   ? std::string(to_string(a.projection->kind))
+                                          : std::string("unassigned"));
   const std::string name = c.top->short_name.empty() ? c.top->name : c.top->short_name;
   summary += fmt::format("{}{} → {}", summary.empty() ? "" : "; ", name, names);
   if (!c.head) return;
@@ -298,12 +394,19 @@ void record_assignment(ShapelessGemm& c, const std::vector<std::size_t>& cases,
         "planned one by one (a band per signature is not modelled)";
     return;
   }
-  if (split && all) {
-    e.projection = planned_signatures(e, cases, parts);
+  const bool several = !split && parts.front().parts.size() > 1 && e.evidence.workload &&
+                       e.evidence.workload->cases.size() == 1;
+  if ((split && all) || several) {
+    e.projection = planned_signatures(e, cases, parts, step);
+    std::string hows;
+    for (const ProjectionAssignment& a : parts)
+      hows += fmt::format("{}{}", hows.empty() ? "" : "; ", a.how);
     e.plan_notes.push_back(fmt::format(
-        "linear plan, one projection per graph-replay signature (told apart by grid and block, "
-        "each launched a whole number of times a step): {}; {}",
-        names, parts.front().how));
+        "linear plan, one projection per signature (signatures told apart by grid, block and "
+        "module, each launched a whole number of times a step; one that serves several "
+        "projections at one grid split by their counts a step, its time shared by their {}, so "
+        "each part shows the signature's one efficiency): {}; {}",
+        step.prefill ? "FLOPs" : "bytes", several ? kinds_of(parts.front().parts) : names, hows));
     return;
   }
   e.projection = parts.front();
@@ -357,7 +460,7 @@ std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel
 // The assignment of one regime's kernels, written into their head entries.
 void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDocument& topn,
                    const ModelConfig& cfg, const ProjectionPlan& plan, const EnvReport* env,
-                   const ResolvedPeaks& peaks, Findings& found) {
+                   const ResolvedPeaks& peaks, const StepRows& step_rows, Findings& found) {
   std::vector<ShapelessGemm*> group;
   for (ShapelessGemm& c : all)
     if (c.regime.regime == regime) group.push_back(&c);
@@ -369,20 +472,32 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   std::vector<std::size_t> owner, case_of;
   std::vector<PlanKernel> kernels = plan_kernels(group, whole, owner, case_of);
   std::vector<std::pair<double, std::string>> trace_rows;
-  const std::vector<KernelGeometry> geometry = plan_geometry(group, owner, case_of, &trace_rows);
+  const bool rocm =
+      topn.device && (topn.device->vendor == "AMD" || topn.device->arch.rfind("gfx", 0) == 0);
+  const std::vector<KernelGeometry> geometry =
+      plan_geometry(group, owner, case_of, rocm, &trace_rows);
+  if (trace_rows.empty() && step_rows.rows.at(regime))
+    trace_rows.emplace_back(*step_rows.rows.at(regime), *step_rows.why.at(regime));
   rows_from_trace(trace_rows, step, why);
   std::vector<ProjectionAssignment> assigned =
       assign_or_say_why(kernels, geometry, plan, step, regime);
   // A split that leaves one of its signatures without a projection is undone: that kernel is
   // planned whole (one cuBLAS kernel at two grids may be one projection at two batch sizes).
   bool undo = false;
+  if (std::getenv("RL_DEBUG"))
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+      fmt::print(stderr, "DEBUG {} lps {} grid {} m {} -> {} | {} | {}\n", kernels[i].name,
+                 kernels[i].launches_per_step.value_or(-1),
+                 geometry[i].grid.empty() ? 0 : geometry[i].grid[0], step.rows,
+                 assigned[i].projection ? to_string(assigned[i].projection->kind) : "-",
+                 assigned[i].how, assigned[i].problem);
   for (std::size_t i = 0; i < kernels.size(); ++i)
     if (case_of[i] != std::string::npos && !assigned[i].projection) undo = whole[owner[i]] = true;
   if (undo) {
     owner.clear(), case_of.clear();
     kernels = plan_kernels(group, whole, owner, case_of);
-    assigned = assign_or_say_why(kernels, plan_geometry(group, owner, case_of, nullptr), plan, step,
-                                 regime);
+    assigned = assign_or_say_why(kernels, plan_geometry(group, owner, case_of, rocm, nullptr), plan,
+                                 step, regime);
   }
   const std::string plan_note = fmt::format(
       "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,
@@ -393,7 +508,7 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
     std::vector<ProjectionAssignment> parts;
     for (std::size_t i = 0; i < kernels.size(); ++i)
       if (owner[i] == g) cases.push_back(case_of[i]), parts.push_back(assigned[i]);
-    record_assignment(*group[g], cases, parts, plan_note, summary);
+    record_assignment(*group[g], cases, parts, plan_note, step, summary);
   }
   found.notes.push_back(fmt::format("linear plan ({} kernels of the {} step without shapes): {}",
                                     group.size(), to_string(regime), summary));
@@ -403,7 +518,8 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
 
 Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& topn,
                               const ModelConfig* config, const EnvReport* env,
-                              const ResolvedPeaks& peaks, const ClassRules& rules) {
+                              const ResolvedPeaks& peaks, const ClassRules& rules,
+                              const StepRows& step_rows) {
   Findings found;
   std::vector<ShapelessGemm> all = shapeless_gemms(head, topn, rules);
   if (std::none_of(all.begin(), all.end(), [](const ShapelessGemm& c) { return c.head; }))
@@ -416,7 +532,7 @@ Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& 
   const double tp = env && env->tp > 0 ? env->tp : 1.0;
   const ProjectionPlan plan = projection_plan(*config, tp);
   for (Regime r : {Regime::decode, Regime::prefill})
-    assign_regime(r, all, topn, *config, plan, env, peaks, found);
+    assign_regime(r, all, topn, *config, plan, env, peaks, step_rows, found);
   return found;
 }
 

@@ -5,6 +5,7 @@
 
 #include "roofline/analyze/entry/findings.hpp"
 #include "roofline/analyze/entry/resolved_peaks.hpp"
+#include "roofline/analyze/entry/step_rows.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/classify/classify.hpp"
 #include "roofline/inputs/inputs.hpp"
@@ -17,10 +18,12 @@ struct HeadEntry;
 // projection of the config's linear plan: every GEMM of the Top-N without shapes that ran in the
 // same regime is a kernel of the assignment (assign_projections), M the step's rows (decode: the
 // measured batch, else workload.conc; prefill: the step's tokens, else workload.isl; lm_head the
-// step's requests). Writes each such entry's `projection` and `plan_notes`; run notes say the
-// plan and the assignment. Reads `classified` and `regime`.
+// step's requests; where none of those, the rows `step_rows` counted). Writes each such entry's
+// `projection` and `plan_notes`; run notes say the plan and the assignment. Reads `classified` and
+// `regime`.
 Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& topn,
                               const ModelConfig* config, const EnvReport* env,
-                              const ResolvedPeaks& peaks, const ClassRules& rules);
+                              const ResolvedPeaks& peaks, const ClassRules& rules,
+                              const StepRows& step_rows = {});
 
 }  // namespace roofline::analyze

@@ -245,11 +245,22 @@ TEST_CASE("layer_place: the kernels beside a GEMM say where in the layer it ran"
   CHECK_FALSE(layer_place(nullptr, nullptr));
   // Rows: a norm before it that launches one block per row, or an activation after it.
   std::string why;
-  CHECK(neighbour_rows(&norm, &attn, why) == std::optional<double>(16));
+  const auto exact = [](const std::optional<NeighbourRows>& r, double rows) {
+    return r && r->lo == rows && r->hi == rows;
+  };
+  CHECK(exact(neighbour_rows(&norm, &attn, why), 16));
   CHECK(contains(why, "grid.x of fused_add_rms_norm_kernel before it"));
   const CaseNeighbour inductor = neighbour("triton_red_fused_add_rms_norm_0", "elementwise:norm");
   CHECK_FALSE(neighbour_rows(&inductor, &gemm, why));  // no +rows: its grid says nothing
-  CHECK(neighbour_rows(&inductor, &act, why) == std::optional<double>(16));
+  CHECK(exact(neighbour_rows(&inductor, &act, why), 16));
+  // A CK tile norm of four rows a block at grid 14 322: its rows are 57 285 to 57 288.
+  CaseNeighbour ck = neighbour("Rmsnorm2dFwd", "elementwise:norm");
+  ck.rows = 57288;
+  ck.rows_per_block = 4;
+  const auto r = neighbour_rows(&ck, nullptr, why);
+  REQUIRE(r);
+  CHECK((r->lo == 57285 && r->hi == 57288));
+  CHECK(contains(why, "4 rows a block"));
 }
 
 TEST_CASE("assign_projections: the place in the layer decides where grids are persistent",

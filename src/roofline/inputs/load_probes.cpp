@@ -108,6 +108,8 @@ std::optional<CaseNeighbour> read_neighbour(FieldReader& f, const json& c, const
   n.block = read_dim3(f, *o, "block", path + ".block");
   n.launches = count_or_time(f, *o, "launches", path + ".launches").value_or(0.0);
   n.rows = count_or_time(f, *o, "rows", path + ".rows");
+  n.rows_per_block = count_or_time(f, *o, "rows_per_block", path + ".rows_per_block");
+  if (n.rows_per_block && !(*n.rows_per_block > 1)) n.rows_per_block.reset();
   if (n.rows && !(*n.rows >= 1)) n.rows.reset();
   return n;
 }

@@ -38,6 +38,9 @@ struct CaseNeighbour {
   std::vector<std::int64_t> grid, block;
   double launches = 0.0;       // of the signature's launches, those it stood beside
   std::optional<double> rows;  // its rows, where its family says (+rows: grid.x)
+  // Rows one block covers where more than one (CK tile's 4-row norms): `rows` is then the grid's
+  // top, and the rows lie in [rows − rows_per_block + 1, rows].
+  std::optional<double> rows_per_block;
 };
 
 // What profile_workload.json says of a case beyond its dims (docs/method.md §22.8): the

@@ -247,8 +247,10 @@ std::optional<CaseNeighbour> case_neighbour(const NeighbourCounts& counts,
   std::optional<double> per_block = rows_per_block(e.name, why);
   if (!per_block && !e.demangled.empty()) per_block = rows_per_block(e.demangled, why);
   if ((per_block || c.detail.row_blocks) && n.grid.size() == 3 && n.grid[0] > 0 && n.grid[1] == 1 &&
-      n.grid[2] == 1)
+      n.grid[2] == 1) {
     n.rows = static_cast<double>(n.grid[0]) * per_block.value_or(1.0);
+    if (per_block && *per_block > 1) n.rows_per_block = per_block;
+  }
   return n;
 }
 

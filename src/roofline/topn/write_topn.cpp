@@ -238,7 +238,7 @@ ordered_json device_json(const TopnDevice& d) {
   return j;
 }
 
-// docs/method.md §22.4: `{kernel, class, grid, block, launches[, rows]}`.
+// docs/method.md §22.4: `{kernel, class, grid, block, launches[, rows[, rows_per_block]]}`.
 ordered_json neighbour_json(const CaseNeighbour& n) {
   ordered_json j;
   j["kernel"] = n.kernel;
@@ -247,6 +247,7 @@ ordered_json neighbour_json(const CaseNeighbour& n) {
   j["block"] = n.block.empty() ? ordered_json() : ordered_json(n.block);
   j["launches"] = count_json(n.launches);
   if (n.rows) j["rows"] = count_json(*n.rows);
+  if (n.rows && n.rows_per_block) j["rows_per_block"] = count_json(*n.rows_per_block);
   return j;
 }
 

@@ -124,20 +124,34 @@ std::optional<LayerPlace> layer_place(const CaseNeighbour* before, const CaseNei
   return place;
 }
 
-std::optional<double> neighbour_rows(const CaseNeighbour* before, const CaseNeighbour* after,
-                                     std::string& why) {
+namespace {
+
+std::string per_block_text(const CaseNeighbour& n) {
+  return n.rows_per_block ? fmt::format("{} rows a block", format_g(*n.rows_per_block))
+                          : std::string("one block per row");
+}
+
+NeighbourRows rows_of(const CaseNeighbour& n) {
+  const double top = *n.rows, r = n.rows_per_block.value_or(1.0);
+  return NeighbourRows{std::max(1.0, top - r + 1.0), top};
+}
+
+}  // namespace
+
+std::optional<NeighbourRows> neighbour_rows(const CaseNeighbour* before, const CaseNeighbour* after,
+                                            std::string& why) {
   if (before && before->rows) {
     const Role r = role_of(*before);
     if (r == Role::norm || r == Role::add_norm) {
-      why = fmt::format("grid.x of {} before it: one block per row, its output this GEMM's input",
-                        before->kernel);
-      return before->rows;
+      why = fmt::format("grid.x of {} before it: {}, its output this GEMM's input", before->kernel,
+                        per_block_text(*before));
+      return rows_of(*before);
     }
   }
   if (after && after->rows && role_of(*after) == Role::act_and_mul) {
-    why = fmt::format("grid.x of {} after it: one block per row, its input this GEMM's output",
-                      after->kernel);
-    return after->rows;
+    why = fmt::format("grid.x of {} after it: {}, its input this GEMM's output", after->kernel,
+                      per_block_text(*after));
+    return rows_of(*after);
   }
   return std::nullopt;
 }

@@ -28,8 +28,12 @@ std::optional<LayerPlace> layer_place(const CaseNeighbour* before, const CaseNei
 
 // The rows a neighbour covers that are the GEMM's own: a norm before it (its output is the GEMM's
 // input) or an activation-and-multiply after it (its input is the GEMM's output), each launching
-// one block per row; `why` says which.
-std::optional<double> neighbour_rows(const CaseNeighbour* before, const CaseNeighbour* after,
-                                     std::string& why);
+// its blocks along the rows — one row a block, exact; r rows a block (CK tile's 4-row norms), the
+// range [grid·r − r + 1, grid·r]. `why` says which.
+struct NeighbourRows {
+  double lo = 0, hi = 0;
+};
+std::optional<NeighbourRows> neighbour_rows(const CaseNeighbour* before, const CaseNeighbour* after,
+                                            std::string& why);
 
 }  // namespace roofline::analyze

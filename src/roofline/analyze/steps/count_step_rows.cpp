@@ -2,7 +2,9 @@
 // matrix kernels.
 #include "roofline/analyze/steps/count_step_rows.hpp"
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -24,10 +26,54 @@ std::optional<Regime> case_regime(const ProbeCase& c) {
 
 }  // namespace
 
+namespace {
+
+// One neighbour's count: the rows it allows, the launches that stood beside it, and what it is.
+struct Count {
+  NeighbourRows rows;
+  double launches = 0;
+  std::string why;
+};
+
+// The rows every count allows (docs/method.md §22.4): one value where they meet in one — a norm of
+// one row a block is exact, one of four rows a block allows four — else none, `why` saying so.
+std::optional<double> agreed_rows(const std::vector<Count>& counts, Regime regime,
+                                  std::string& why) {
+  double lo = counts.front().rows.lo, hi = counts.front().rows.hi;
+  for (const Count& c : counts) lo = std::max(lo, c.rows.lo), hi = std::min(hi, c.rows.hi);
+  const Count* exact = nullptr;
+  for (const Count& c : counts)
+    if (c.rows.lo == c.rows.hi && (!exact || c.launches > exact->launches)) exact = &c;
+  if (lo == hi) {
+    const Count& said = exact ? *exact : counts.front();
+    why = fmt::format(
+        "{} rows counted by the kernels beside the {} step's matrix kernels ({}{})", format_g(lo),
+        to_string(regime), said.why,
+        counts.size() > 1 ? fmt::format("; {} such neighbours agree", counts.size()) : "");
+    return lo;
+  }
+  std::string list;
+  for (const Count& c : counts)
+    list += fmt::format("{}{} ({} launches)", list.empty() ? "" : ", ",
+                        c.rows.lo == c.rows.hi ? format_g(c.rows.lo)
+                                               : format_g(c.rows.lo) + "–" + format_g(c.rows.hi),
+                        format_g(c.launches));
+  why = lo > hi ? fmt::format(
+                      "the kernels beside the {} step's matrix kernels count different "
+                      "rows ({}): none taken",
+                      to_string(regime), list)
+                : fmt::format(
+                      "the kernels beside the {} step's matrix kernels leave {} to {} rows "
+                      "({}): none taken",
+                      to_string(regime), format_g(lo), format_g(hi), list);
+  return std::nullopt;
+}
+
+}  // namespace
+
 StepRows count_step_rows(const std::vector<HeadEntry>& head, Findings& found) {
   StepRows out;
-  // Per regime: rows -> (launches that saw them, the first reason).
-  std::map<Regime, std::map<double, std::pair<double, std::string>>> seen;
+  std::map<Regime, std::vector<Count>> seen;
   for (const HeadEntry& e : head) {
     const OpClass cls = e.classified.op_class;
     if ((cls != OpClass::gemm && cls != OpClass::moe) || !e.evidence.workload) continue;
@@ -37,32 +83,26 @@ StepRows count_step_rows(const std::vector<HeadEntry>& head, Findings& found) {
       const CaseNeighbour* before = c.signature->before ? &*c.signature->before : nullptr;
       const CaseNeighbour* after = c.signature->after ? &*c.signature->after : nullptr;
       std::string why;
-      const std::optional<double> rows = neighbour_rows(before, after, why);
+      const std::optional<NeighbourRows> rows = neighbour_rows(before, after, why);
       if (!rows) continue;
-      auto& slot = seen[*r][*rows];
-      if (slot.second.empty())
-        slot.second =
-            fmt::format("{} beside '{}'", why, e.short_name.empty() ? e.name : e.short_name);
-      slot.first += c.count;
+      std::vector<Count>& counts = seen[*r];
+      const auto same = std::find_if(counts.begin(), counts.end(), [&](const Count& k) {
+        return k.rows.lo == rows->lo && k.rows.hi == rows->hi;
+      });
+      if (same != counts.end()) {
+        same->launches += c.count;
+        continue;
+      }
+      counts.push_back(
+          {*rows, c.count,
+           fmt::format("{} beside '{}'", why, e.short_name.empty() ? e.name : e.short_name)});
     }
   }
-  for (const auto& [regime, by_rows] : seen) {
-    if (by_rows.size() == 1) {
-      out.rows.at(regime) = by_rows.begin()->first;
-      out.why.at(regime) = fmt::format(
-          "{} rows counted by the kernel beside the {} step's matrix kernels ({})",
-          format_g(by_rows.begin()->first), to_string(regime), by_rows.begin()->second.second);
-      found.notes.push_back("step rows: " + *out.why.at(regime));
-      continue;
-    }
-    std::string list;
-    for (const auto& [rows, n] : by_rows)
-      list += fmt::format("{}{} ({} launches)", list.empty() ? "" : ", ", format_g(rows),
-                          format_g(n.first));
-    out.why.at(regime) = fmt::format(
-        "the kernels beside the {} step's matrix kernels count different rows ({}): none taken",
-        to_string(regime), list);
-    found.notes.push_back("step rows: " + *out.why.at(regime));
+  for (const auto& [regime, counts] : seen) {
+    std::string why;
+    out.rows.at(regime) = agreed_rows(counts, regime, why);
+    out.why.at(regime) = why;
+    found.notes.push_back("step rows: " + why);
   }
   return out;
 }

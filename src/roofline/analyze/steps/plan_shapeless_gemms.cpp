@@ -223,8 +223,7 @@ std::vector<std::int64_t> workitem_grid(const std::vector<std::int64_t>& grid,
 
 std::vector<KernelGeometry> plan_geometry(const std::vector<ShapelessGemm*>& group,
                                           const std::vector<std::size_t>& owner,
-                                          const std::vector<std::size_t>& case_of, bool rocm,
-                                          std::vector<std::pair<double, std::string>>* rows) {
+                                          const std::vector<std::size_t>& case_of, bool rocm) {
   std::vector<KernelGeometry> out(owner.size());
   for (std::size_t i = 0; i < owner.size(); ++i) {
     const ShapelessGemm& c = *group[owner[i]];
@@ -256,34 +255,24 @@ std::vector<KernelGeometry> plan_geometry(const std::vector<ShapelessGemm*>& gro
       g.place = std::move(place->allowed);
       g.place_why = std::move(place->why);
     }
-    std::string why;
-    if (auto r = neighbour_rows(before, after, why); r && rows) rows->emplace_back(*r, why);
   }
   return out;
 }
 
-// docs/method.md §22.4, rows from the trace: where the kernels' neighbours count the rows and all
-// agree, they are the step's M — before any regime's figure (a graph replay runs at its captured
-// batch, which the requests in flight do not show). `why` gets what was used.
-void rows_from_trace(const std::vector<std::pair<double, std::string>>& rows, PlanStep& step,
-                     std::string& why) {
-  if (rows.empty()) return;
-  const bool agree = std::all_of(rows.begin(), rows.end(),
-                                 [&](const auto& r) { return r.first == rows.front().first; });
-  if (!agree) {
-    why += fmt::format("; the kernels beside the GEMMs count different rows ({} and {}): not used",
-                       format_g(rows.front().first), format_g(rows.back().first));
+// docs/method.md §22.4, rows from the trace: the rows count_step_rows read off the kernels beside
+// the step's matrix kernels are the step's M — before any regime's figure (a graph replay runs at
+// its captured batch, which the requests in flight do not show). `why` gets what was used.
+void rows_from_trace(const StepRows& counted, Regime regime, PlanStep& step, std::string& why) {
+  const std::optional<double>& m = counted.rows.at(regime);
+  if (!m) return;
+  const std::string& said = *counted.why.at(regime);
+  if (step.rows == *m) {
+    why += fmt::format("; the trace agrees: {}", said);
     return;
   }
-  const double m = rows.front().first;
-  if (step.rows == m) {
-    why += fmt::format("; the trace agrees: {} rows ({})", format_g(m), rows.front().second);
-    return;
-  }
-  why = fmt::format("M = {} rows from the trace ({}){}", format_g(m), rows.front().second,
-                    why.empty() ? "" : ", in place of the step's figure: " + why);
-  if (!step.prefill) step.requests = m;
-  step.rows = m;
+  why = fmt::format("M = {}{}", said, why.empty() ? "" : ", in place of the step's figure: " + why);
+  if (!step.prefill) step.requests = *m;
+  step.rows = *m;
 }
 
 // The case `c` as projection `p` at `m` rows, `share` of its launches.
@@ -471,14 +460,10 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   std::vector<bool> whole(group.size(), false);
   std::vector<std::size_t> owner, case_of;
   std::vector<PlanKernel> kernels = plan_kernels(group, whole, owner, case_of);
-  std::vector<std::pair<double, std::string>> trace_rows;
   const bool rocm =
       topn.device && (topn.device->vendor == "AMD" || topn.device->arch.rfind("gfx", 0) == 0);
-  const std::vector<KernelGeometry> geometry =
-      plan_geometry(group, owner, case_of, rocm, &trace_rows);
-  if (trace_rows.empty() && step_rows.rows.at(regime))
-    trace_rows.emplace_back(*step_rows.rows.at(regime), *step_rows.why.at(regime));
-  rows_from_trace(trace_rows, step, why);
+  const std::vector<KernelGeometry> geometry = plan_geometry(group, owner, case_of, rocm);
+  rows_from_trace(step_rows, regime, step, why);
   std::vector<ProjectionAssignment> assigned =
       assign_or_say_why(kernels, geometry, plan, step, regime);
   // A split that leaves one of its signatures without a projection is undone: that kernel is
@@ -496,8 +481,8 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   if (undo) {
     owner.clear(), case_of.clear();
     kernels = plan_kernels(group, whole, owner, case_of);
-    assigned = assign_or_say_why(kernels, plan_geometry(group, owner, case_of, rocm, nullptr), plan,
-                                 step, regime);
+    assigned =
+        assign_or_say_why(kernels, plan_geometry(group, owner, case_of, rocm), plan, step, regime);
   }
   const std::string plan_note = fmt::format(
       "no operand shapes: modelled from the config's linear plan ({}{}; {})", plan.description,

@@ -143,6 +143,8 @@ CaseSignature read_signature(FieldReader& f, const json& c, const std::string& p
     s.decode = n("decode");
     s.mixed = n("mixed");
   }
+  s.step_count = count_or_time(f, c, "step_count", path + ".step_count");
+  if (s.step_count && !(*s.step_count >= 1)) s.step_count.reset();
   s.inherited = count_or_time(f, c, "inherited", path + ".inherited").value_or(0.0);
   s.replay = f.boolean(c, "graph_replay", path + ".graph_replay").value_or(false);
   s.order = count_or_time(f, c, "order", path + ".order");

@@ -55,6 +55,7 @@ struct CaseSignature {
   std::vector<std::int64_t> grid, block;
   std::optional<double> total_us, mean_us, median_us, min_us, max_us;
   double prefill = 0.0, decode = 0.0, mixed = 0.0;  // launches by step kind
+  std::optional<double> step_count;                 // the steps its launches fell in
   double inherited = 0.0;
   bool replay = false;
   // The rank of its first launch among the kernel's signatures (0 = first), when written.

@@ -278,6 +278,7 @@ WorkloadCase workload_case(const TraceCase& c, const ClassRules& rules) {
   w.min_us = round_to(c.min_us, 3);
   w.max_us = round_to(c.max_us, 3);
   w.steps = c.steps;
+  w.step_count = c.step_count;
   w.inherited = c.inherited;
   w.replay = c.replay;
   w.order = c.order;

@@ -52,6 +52,7 @@ TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
   c.first_us = s.first_us;
   c.durations_us = s.durations;
   c.steps = s.steps;
+  c.step_count = s.step_count;
   c.regime = regime_of(s.steps);
   if (!s.rows_differ) c.rows = s.rows;
   c.inherited = s.inherited;
@@ -72,6 +73,8 @@ void SigSum::add(const SigLaunch& l, const ChromeEvents& ev) {
   us += l.us;
   durations.push_back(static_cast<float>(l.us));
   add_step(steps, l.step, 1.0);
+  if (l.step_id && l.step_id != last_step) step_count += 1.0;
+  if (l.step_id) last_step = l.step_id;
   if (l.step != StepKind::none) {
     if (rows && l.rows != rows) rows_differ = true;
     if (!rows) rows = l.rows;
@@ -102,6 +105,7 @@ void SigSum::merge(const SigSum& o) {
   steps.prefill += o.steps.prefill;
   steps.decode += o.steps.decode;
   steps.mixed += o.steps.mixed;
+  step_count += o.step_count;
   if (o.rows_differ || (rows && o.rows && rows != o.rows)) rows_differ = true;
   if (!rows) rows = o.rows;
   for (const auto& [m, n] : o.modules) modules[m] += n;
@@ -125,6 +129,7 @@ void KernelSignatures::add(const SigKey& key, bool orphan, bool replay, const Si
   if (orphan && !l.launched) {
     SigLaunch stepless = l;  // no launch of its own: in no step (§22.8)
     stepless.step = StepKind::none;
+    stepless.step_id = nullptr;
     stepless.rows.reset();
     s.add(stepless, ev);
   } else {

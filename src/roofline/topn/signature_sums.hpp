@@ -22,6 +22,7 @@ struct SigLaunch {
   double ts_us = 0.0;  // when it started
   StepKind step = StepKind::none;
   std::optional<double> rows;      // the step's rows
+  const void* step_id = nullptr;   // the step it fell in (nullptr: none)
   std::uint32_t module = k_no_id;  // labels id
   // What the call stack said of its launch (call_stacks.hpp; labels ids, k_no_id none).
   std::uint32_t collective = k_no_id, call_site = k_no_id;
@@ -38,6 +39,8 @@ struct SigSum {
   double first_us = 0.0;  // the start of its first launch
   std::vector<float> durations;
   StepKindCounts steps;
+  double step_count = 0.0;          // the steps its launches fell in (a change of step counts one)
+  const void* last_step = nullptr;  // the step of its last launch
   std::optional<double> rows;
   bool rows_differ = false;
   std::map<std::uint32_t, double> modules;

@@ -84,10 +84,11 @@ struct TraceCase {
   std::vector<float> durations_us;  // each launch's time, for the median (not rendered)
   double min_us = 0.0, max_us = 0.0;
   StepKindCounts steps;
-  double inherited = 0.0;  // launches without a launching op that took this signature
-  bool replay = false;     // graph replays (no capture joined, or one without shapes)
-  double first_us = 0.0;   // the start of its first launch (not rendered)
-  std::size_t order = 0;   // the rank of that start among the kernel's signatures (0 = first)
+  double step_count = 0.0;  // the steps its launches fell in
+  double inherited = 0.0;   // launches without a launching op that took this signature
+  bool replay = false;      // graph replays (no capture joined, or one without shapes)
+  double first_us = 0.0;    // the start of its first launch (not rendered)
+  std::size_t order = 0;    // the rank of that start among the kernel's signatures (0 = first)
   // The kernels launched just before and just after its launches on their stream (counted per
   // grid and block: the signatures of one geometry share them).
   NeighbourCounts before, after;
@@ -270,6 +271,7 @@ struct WorkloadCase {
   std::optional<CaseNeighbour> before, after;  // the most common neighbour on its stream
   double total_ms = 0.0, mean_us = 0.0, median_us = 0.0, min_us = 0.0, max_us = 0.0;
   StepKindCounts steps;
+  double step_count = 0.0;  // the steps its launches fell in
   double inherited = 0.0;
   bool replay = false;
   std::optional<std::size_t> order;  // first-launch rank, written when the kernel has several

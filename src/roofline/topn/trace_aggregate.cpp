@@ -163,6 +163,7 @@ void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, c
   l.us = g.dur_us;
   l.ts_us = g.ts_us;
   l.step = step_kind(step);
+  l.step_id = step;
   if (step && step->rows_known) l.rows = step->rows;
   l.module = origin.module;
   l.collective = origin.collective;
@@ -314,6 +315,7 @@ void merge_case(TraceCase c, std::vector<TraceCase>& into) {
   s.steps.prefill += c.steps.prefill;
   s.steps.decode += c.steps.decode;
   s.steps.mixed += c.steps.mixed;
+  s.step_count += c.step_count;
   if (s.regime != c.regime) s.regime.reset();
   if (s.rows != c.rows) s.rows.reset();
   s.inherited += c.inherited;

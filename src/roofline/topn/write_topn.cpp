@@ -280,6 +280,9 @@ void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
   cj["steps"] = {{"prefill", count_json(c.steps.prefill)},
                  {"decode", count_json(c.steps.decode)},
                  {"mixed", count_json(c.steps.mixed)}};
+  // docs/method.md §22.8: the steps its launches fell in (a signature's launches a step are its
+  // launches over its own steps: a step the profile cut short holds few of them).
+  if (c.step_count > 0) cj["step_count"] = count_json(c.step_count);
   if (c.inherited > 0) cj["inherited"] = count_json(c.inherited);
   if (c.replay) cj["graph_replay"] = true;
   if (c.order) cj["order"] = *c.order;

@@ -204,7 +204,10 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
   facts.stage = s.stage;
   facts.gated = s.gated;
   work.moe = facts;
-  work.compute_dtype = wider_dtype(in.dtypes.act, in.dtypes.weight);
+  // The MMA runs on what the expert GEMMs read: a quantized input (W8A8: fp8 activations and fp8
+  // weights) computes in fp8, not in the model's activation dtype.
+  work.compute_dtype =
+      wider_dtype(in.dtypes.act_in ? *in.dtypes.act_in : in.dtypes.act, in.dtypes.weight);
   moe_notes(in, s, weight_elems, experts_hit, activations, work);
   moe_candidates(in, s, weight_elems, experts_hit, activations, shared, work);
 }

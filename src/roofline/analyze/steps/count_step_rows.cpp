@@ -35,25 +35,53 @@ struct Count {
   std::string why;
 };
 
+// The counts that agree with the one most launches stand beside: their ranges meet it.
+std::vector<Count> agreeing(std::vector<Count> counts, double& launches, double& total) {
+  std::stable_sort(counts.begin(), counts.end(),
+                   [](const Count& a, const Count& b) { return a.launches > b.launches; });
+  total = 0;
+  for (const Count& c : counts) total += c.launches;
+  std::vector<Count> out;
+  double lo = counts.front().rows.lo, hi = counts.front().rows.hi;
+  launches = 0;
+  for (const Count& c : counts) {
+    if (std::max(lo, c.rows.lo) > std::min(hi, c.rows.hi)) continue;
+    lo = std::max(lo, c.rows.lo), hi = std::min(hi, c.rows.hi);
+    launches += c.launches;
+    out.push_back(c);
+  }
+  return out;
+}
+
 // The rows every count allows (docs/method.md §22.4): one value where they meet in one — a norm of
-// one row a block is exact, one of four rows a block allows four — else none, `why` saying so.
-std::optional<double> agreed_rows(const std::vector<Count>& counts, Regime regime,
-                                  std::string& why) {
+// one row a block is exact, one of four rows a block allows four — else none, `why` saying so. A
+// few launches beside other rows (at most a tenth: a step the profile cut short) do not stop the
+// others, and are named.
+std::optional<double> agreed_rows(const std::vector<Count>& all, Regime regime, std::string& why) {
+  double agree = 0, total = 0;
+  const std::vector<Count> counts = agreeing(all, agree, total);
+  const bool enough = agree >= 0.9 * total;
+  const std::string others =
+      counts.size() < all.size()
+          ? fmt::format("; {} of {} launches stand beside other rows (another step)",
+                        format_g(total - agree), format_g(total))
+          : "";
   double lo = counts.front().rows.lo, hi = counts.front().rows.hi;
   for (const Count& c : counts) lo = std::max(lo, c.rows.lo), hi = std::min(hi, c.rows.hi);
+  if (!enough) lo = 1, hi = 0;  // no majority: listed below as counting different rows
   const Count* exact = nullptr;
   for (const Count& c : counts)
     if (c.rows.lo == c.rows.hi && (!exact || c.launches > exact->launches)) exact = &c;
   if (lo == hi) {
     const Count& said = exact ? *exact : counts.front();
     why = fmt::format(
-        "{} rows counted by the kernels beside the {} step's matrix kernels ({}{})", format_g(lo),
+        "{} rows counted by the kernels beside the {} step's matrix kernels ({}{}{})", format_g(lo),
         to_string(regime), said.why,
-        counts.size() > 1 ? fmt::format("; {} such neighbours agree", counts.size()) : "");
+        counts.size() > 1 ? fmt::format("; {} such neighbours agree", counts.size()) : "", others);
     return lo;
   }
   std::string list;
-  for (const Count& c : counts)
+  for (const Count& c : all)
     list += fmt::format("{}{} ({} launches)", list.empty() ? "" : ", ",
                         c.rows.lo == c.rows.hi ? format_g(c.rows.lo)
                                                : format_g(c.rows.lo) + "–" + format_g(c.rows.hi),

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 
 #include <fmt/format.h>
@@ -156,7 +155,13 @@ std::vector<PlanKernel> signature_kernels(const ShapelessGemm& c, const std::str
   for (std::size_t i : in) {
     const ProbeCase& k = w->cases[i];
     const double share = by_steps ? regime_launches(k, c.regime.regime) : k.count;
-    const double lps = *c.regime.launches_per_step * share / total, whole = std::round(lps);
+    // Its launches over the steps it ran in where topn counted them (a step the profile cut short
+    // holds a few launches of a signature of their own), else its share of the kernel's.
+    const bool own_steps =
+        by_steps && k.signature->step_count && regime_launches(k, c.regime.regime) == k.count;
+    const double lps = own_steps ? k.count / *k.signature->step_count
+                                 : *c.regime.launches_per_step * share / total;
+    const double whole = std::round(lps);
     if (whole < 1 || std::abs(lps - whole) > 0.05) return {};  // within 5 % of one launch
     out.push_back(PlanKernel{fmt::format("{} grid {}", name, detail::dims_label(k.signature->grid)),
                              whole,
@@ -334,6 +339,10 @@ ProjectionAssignment planned_signatures(HeadEntry& e, const std::vector<std::siz
       continue;
     }
     const ProjectionAssignment& a = by_case[static_cast<std::size_t>(at - cases.begin())];
+    if (!a.projection) {  // a signature no projection fits: kept, unplanned (no dims, not modelled)
+      planned->cases.push_back(c);
+      continue;
+    }
     const double weight = c.count * c.gpu_us_avg.value_or(0.0);
     if (weight > most) most = weight, heaviest = static_cast<std::size_t>(at - cases.begin());
     if (a.parts.empty()) {
@@ -354,14 +363,42 @@ std::string kinds_of(const std::vector<Projection>& ps) {
   return out;
 }
 
+// The share of a split kernel's time (count · mean time of its cases in this split) that its
+// assigned signatures carry; 1 for a kernel planned whole.
+double planned_share(const ShapelessGemm& c, const std::vector<std::size_t>& cases,
+                     const std::vector<ProjectionAssignment>& parts) {
+  const ProbeKernel* w = c.head ? c.head->evidence.workload : nullptr;
+  if (!w || (cases.size() == 1 && cases[0] == std::string::npos)) return 1.0;
+  double all = 0, planned = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const ProbeCase& k = w->cases[cases[i]];
+    const double t = k.count * k.gpu_us_avg.value_or(1.0);
+    all += t;
+    if (parts[i].projection) planned += t;
+  }
+  return all > 0 ? planned / all : 0.0;
+}
+
+// Whether kernel `g` of the group, split by signature, has a projection for most of its time
+// (docs/method.md §22.4: a signature left over — a step the profile cut short — stays unplanned;
+// a split that leaves most of the time unplanned is undone, the kernel planned whole).
+bool planned_most(const ShapelessGemm* c, const std::vector<std::size_t>& owner,
+                  const std::vector<std::size_t>& case_of,
+                  const std::vector<ProjectionAssignment>& assigned, std::size_t g) {
+  std::vector<std::size_t> cases;
+  std::vector<ProjectionAssignment> parts;
+  for (std::size_t i = 0; i < owner.size(); ++i)
+    if (owner[i] == g) cases.push_back(case_of[i]), parts.push_back(assigned[i]);
+  return planned_share(*c, cases, parts) > 0.5;
+}
+
 // The assignment of one kernel of the group (several when it was split by signature) into its
 // head entry, and its part of the run's summary.
 void record_assignment(ShapelessGemm& c, const std::vector<std::size_t>& cases,
                        const std::vector<ProjectionAssignment>& parts, const std::string& plan_note,
                        const PlanStep& step, std::string& summary) {
   const bool split = !(cases.size() == 1 && cases[0] == std::string::npos);
-  const bool all = std::all_of(parts.begin(), parts.end(),
-                               [](const ProjectionAssignment& a) { return a.projection; });
+  const bool all = planned_share(c, cases, parts) > 0.5;
   std::string names;
   for (const ProjectionAssignment& a : parts)
     names += fmt::format("{}{}", names.empty() ? "" : " + ",
@@ -466,18 +503,11 @@ void assign_regime(Regime regime, std::vector<ShapelessGemm>& all, const TopnDoc
   rows_from_trace(step_rows, regime, step, why);
   std::vector<ProjectionAssignment> assigned =
       assign_or_say_why(kernels, geometry, plan, step, regime);
-  // A split that leaves one of its signatures without a projection is undone: that kernel is
+  // A split that leaves most of a kernel's time without a projection is undone: that kernel is
   // planned whole (one cuBLAS kernel at two grids may be one projection at two batch sizes).
   bool undo = false;
-  if (std::getenv("RL_DEBUG"))
-    for (std::size_t i = 0; i < kernels.size(); ++i)
-      fmt::print(stderr, "DEBUG {} lps {} grid {} m {} -> {} | {} | {}\n", kernels[i].name,
-                 kernels[i].launches_per_step.value_or(-1),
-                 geometry[i].grid.empty() ? 0 : geometry[i].grid[0], step.rows,
-                 assigned[i].projection ? to_string(assigned[i].projection->kind) : "-",
-                 assigned[i].how, assigned[i].problem);
-  for (std::size_t i = 0; i < kernels.size(); ++i)
-    if (case_of[i] != std::string::npos && !assigned[i].projection) undo = whole[owner[i]] = true;
+  for (std::size_t g = 0; g < group.size(); ++g)
+    if (!planned_most(group[g], owner, case_of, assigned, g)) undo = whole[g] = true;
   if (undo) {
     owner.clear(), case_of.clear();
     kernels = plan_kernels(group, whole, owner, case_of);

@@ -309,6 +309,7 @@ def nvfp4_hybrid(path):
     seq.append((NV_NORM, 2.0, [NV_ROWS, 1, 1], [1024, 1, 1]))
     gemm("lm_head")
     for step in range(4):
+        tr.t += 10  # steps apart: each annotation holds its own graph launch
         start = tr.t
         tr.corr += 1
         graph = tr.corr

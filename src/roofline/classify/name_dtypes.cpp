@@ -145,9 +145,13 @@ void template_dtypes(std::string_view text, Classification& c) {
                        : fp4 == 1 && fp8 > 0  ? "fp8"
                        : fp4 == 0 && fp8 >= 2 ? "fp8"
                                               : "";
-  if (fp4 > 0 && text.find("ue4m3") != std::string_view::npos)
+  // CUTLASS's block-scaled element wrappers name their scale too: nv_float4_t<float_e2m1_t> is
+  // NVFP4 (one ue4m3 per 16 values), mx_float4_t / mx_float8_t are MX (one ue8m0 per 32).
+  if (fp4 > 0 && (text.find("ue4m3") != std::string_view::npos ||
+                  text.find("nv_float4_t") != std::string_view::npos))
     c.weight_scale_bytes = 1.0 / 16.0;
-  else if (fp4 > 0 && text.find("ue8m0") != std::string_view::npos)
+  else if (fp4 > 0 && (text.find("ue8m0") != std::string_view::npos ||
+                       text.find("mx_float4_t") != std::string_view::npos))
     c.weight_scale_bytes = 1.0 / 32.0;
   c.notes.push_back(fmt::format(
       "name types (kernel template): {} weights, {}{}", c.operand_dtype,

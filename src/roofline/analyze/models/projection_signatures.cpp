@@ -52,7 +52,8 @@ struct Fitting {
 // The plan's projections (each kind once) that kernel `i`'s module and place allow and its grid
 // fits; empty when the grid says nothing of any (then `spoke` is false).
 std::vector<Fitting> fitting(const PlanKernel& k, const KernelGeometry& g,
-                             const ProjectionPlan& plan, const PlanStep& step, bool& spoke) {
+                             const ProjectionPlan& plan, const PlanStep& step, bool& spoke,
+                             bool use_place = true) {
   const std::optional<std::set<K>> allowed = kinds_from_module(k.module);
   std::vector<Fitting> out;
   std::set<K> seen;
@@ -61,7 +62,7 @@ std::vector<Fitting> fitting(const PlanKernel& k, const KernelGeometry& g,
     for (const Projection& p : v.projections) {
       if (!seen.insert(p.kind).second) continue;
       if (allowed && allowed->count(p.kind) == 0) continue;
-      if (g.place && g.place->count(p.kind) == 0) continue;
+      if (use_place && g.place && g.place->count(p.kind) == 0) continue;
       std::string why;
       const std::optional<bool> f = fits_grid(g, p, step, why);
       spoke = spoke || f.has_value();
@@ -141,55 +142,97 @@ std::optional<std::set<ProjectionKind>> kinds_from_module(const std::string& mod
   return std::nullopt;
 }
 
+namespace {
+
+// Pass one: a signature whose grid (and module, and place) leaves projections of one figure
+// launched as often as it is, is that projection. True when it decided.
+bool assign_single(const PlanKernel& k, const std::vector<Fitting>& fit, const PlanStep& step,
+                   ProjectionAssignment& a) {
+  const double lps = *k.launches_per_step;
+  std::vector<const Fitting*> single;
+  for (const Fitting& f : fit)
+    if (counts_match(lps, f.p.per_step)) single.push_back(&f);
+  if (single.empty() || !std::all_of(single.begin(), single.end(), [&](const Fitting* f) {
+        return f->p.n == single.front()->p.n && f->p.k == single.front()->p.k;
+      }))
+    return false;
+  a.projection = single.front()->p;
+  a.m = rows_for(*a.projection, step);
+  a.how = fmt::format("by its launches: {}the grid ({}) and {} launches a step leave {}",
+                      k.module.empty() ? "" : fmt::format("its module '{}', ", k.module),
+                      single.front()->why, format_g(lps), to_string(a.projection->kind));
+  return true;
+}
+
+// The plan's variants that hold every kind pass one placed (fused qkv placed rules out a split q):
+// the sets of pass two are sought in them only.
+ProjectionPlan consistent_variants(const ProjectionPlan& plan,
+                                   const std::vector<ProjectionAssignment>& out) {
+  ProjectionPlan kept = plan;
+  kept.variants.clear();
+  for (const PlanVariant& v : plan.variants) {
+    const bool holds = std::all_of(out.begin(), out.end(), [&](const ProjectionAssignment& a) {
+      return !a.projection ||
+             std::any_of(v.projections.begin(), v.projections.end(),
+                         [&](const Projection& p) { return p.kind == a.projection->kind; });
+    });
+    if (holds) kept.variants.push_back(v);
+  }
+  return kept.variants.empty() ? plan : kept;
+}
+
+// Pass two: a signature launched as often as a set of fitting projections together is that set.
+void assign_set(const PlanKernel& k, const KernelGeometry& g, const std::vector<Fitting>& fit,
+                const ProjectionPlan& plan, const PlanStep& step, ProjectionAssignment& a) {
+  const double lps = *k.launches_per_step;
+  std::vector<std::vector<Projection>> sums = count_sums(fit, plan, lps);
+  // A signature that serves several projections stands beside several neighbours; its place
+  // (its most common neighbour's) speaks for one of them only: the sets are sought without it.
+  if (sums.empty() && g.place) {
+    bool spoke = false;
+    sums = count_sums(fitting(k, g, plan, step, spoke, false), plan, lps);
+  }
+  if (sums.size() != 1) {
+    if (sums.size() > 1)
+      a.problem = fmt::format(
+          "its grid fits projections whose launches a step sum to its {} in {} ways ({} or {}): "
+          "which it serves is not decided",
+          format_g(lps), sums.size(), kinds_text(sums[0]), kinds_text(sums[1]));
+    return;
+  }
+  a.parts = sums.front();
+  for (const Projection& p : a.parts) a.part_m.push_back(rows_for(p, step));
+  a.projection = *std::max_element(
+      a.parts.begin(), a.parts.end(),
+      [](const Projection& x, const Projection& y) { return x.per_step < y.per_step; });
+  a.m = rows_for(*a.projection, step);
+  a.how = fmt::format(
+      "by its launches: {}{} launches a step are exactly {}, each of whose outputs fits the grid "
+      "({}), and no other set of the plan's projections that fit sums to them",
+      k.module.empty() ? "" : fmt::format("its module '{}', ", k.module), format_g(lps),
+      kinds_text(a.parts), fit.front().why);
+}
+
+}  // namespace
+
 void assign_by_signature(const std::vector<PlanKernel>& kernels, const ProjectionPlan& plan,
                          const PlanStep& step, const std::vector<KernelGeometry>& geometry,
                          std::vector<ProjectionAssignment>& out) {
   if (!(step.rows > 0)) return;
-  for (std::size_t i = 0; i < kernels.size() && i < geometry.size(); ++i) {
-    const PlanKernel& k = kernels[i];
-    if (!k.launches_per_step || !(*k.launches_per_step > 0)) continue;
+  const auto usable = [&](std::size_t i) {
+    return i < geometry.size() && kernels[i].launches_per_step && *kernels[i].launches_per_step > 0;
+  };
+  std::vector<std::vector<Fitting>> fits(kernels.size());
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (!usable(i)) continue;
     bool spoke = false;
-    const std::vector<Fitting> fit = fitting(k, geometry[i], plan, step, spoke);
-    if (fit.empty()) continue;
-    const double lps = *k.launches_per_step;
-    std::vector<const Fitting*> single;
-    for (const Fitting& f : fit)
-      if (counts_match(lps, f.p.per_step)) single.push_back(&f);
-    const bool one_figure =
-        !single.empty() && std::all_of(single.begin(), single.end(), [&](const Fitting* f) {
-          return f->p.n == single.front()->p.n && f->p.k == single.front()->p.k;
-        });
-    ProjectionAssignment& a = out[i];
-    const std::string module = k.module.empty() ? "" : fmt::format("its module '{}', ", k.module);
-    if (one_figure) {
-      a.projection = single.front()->p;
-      a.m = rows_for(*a.projection, step);
-      a.how =
-          fmt::format("by its launches: {}the grid ({}) and {} launches a step leave {}", module,
-                      single.front()->why, format_g(lps), to_string(a.projection->kind));
-      continue;
-    }
-    const std::vector<std::vector<Projection>> sums = count_sums(fit, plan, lps);
-    if (sums.size() != 1) {
-      if (sums.size() > 1)
-        a.problem = fmt::format(
-            "its grid fits {} projections whose launches a step sum to its {} in {} ways ({} or "
-            "{}): which it serves is not decided",
-            fit.size(), format_g(lps), sums.size(), kinds_text(sums[0]), kinds_text(sums[1]));
-      continue;
-    }
-    a.parts = sums.front();
-    for (const Projection& p : a.parts) a.part_m.push_back(rows_for(p, step));
-    const auto most = std::max_element(
-        a.parts.begin(), a.parts.end(),
-        [](const Projection& x, const Projection& y) { return x.per_step < y.per_step; });
-    a.projection = *most;
-    a.m = rows_for(*a.projection, step);
-    a.how = fmt::format(
-        "by its launches: {}{} launches a step are exactly {}, each of whose outputs fits the "
-        "grid ({}), and no other set of the plan's projections that fit sums to them",
-        module, format_g(lps), kinds_text(a.parts), fit.front().why);
+    fits[i] = fitting(kernels[i], geometry[i], plan, step, spoke);
+    if (!fits[i].empty()) assign_single(kernels[i], fits[i], step, out[i]);
   }
+  const ProjectionPlan variants = consistent_variants(plan, out);
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (usable(i) && !out[i].projection && !fits[i].empty())
+      assign_set(kernels[i], geometry[i], fits[i], variants, step, out[i]);
 }
 
 }  // namespace roofline::analyze

@@ -18,7 +18,7 @@ work out the truth from what is written here.
         Kernel times are set from each kernel's roof on the MI300X datasheet (5.3 TB/s, fp8 2.6149
         PFLOP/s, bf16 1.3074 PFLOP/s) at a fixed efficiency, so a reader can check the verdicts.
     nvfp4-hybrid:
-        vLLM serving a Nemotron-H-56B-shaped hybrid model (the real config) in NVFP4 on a B200 under
+        vLLM serving a Nemotron-H-56B-shaped hybrid model (the real config) in NVFP4 (W4A4) on a B200 under
         full CUDA graphs (no capture trace), 4 decode steps of 8 requests with vLLM's step
         annotations: every linear of the step — Mamba in_proj and out_proj, attention qkv and o,
         the MLP up and down, lm_head — runs one mangled CUTLASS 3 block-scaled GemmUniversal
@@ -274,8 +274,8 @@ NV_NORM = "void vllm::rms_norm_kernel<c10::BFloat16, 8, 3>(c10::BFloat16*, c10::
 
 
 def nv_bytes(n, k, m=NV_ROWS):
-    # fp4 weights with one ue4m3 scale per 16, bf16 activations in and out.
-    return k * n * 0.5 + k * n / 16 + m * k * 2 + m * n * 2
+    # NVFP4 (W4A4): fp4 weights and inputs with one ue4m3 scale per 16 values, the output in bf16.
+    return (k * n + m * k) * (0.5 + 1 / 16) + m * n * 2
 
 
 def nvfp4_hybrid(path):

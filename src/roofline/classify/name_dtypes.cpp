@@ -153,6 +153,8 @@ void template_dtypes(std::string_view text, Classification& c) {
   else if (fp4 > 0 && (text.find("ue8m0") != std::string_view::npos ||
                        text.find("mx_float4_t") != std::string_view::npos))
     c.weight_scale_bytes = 1.0 / 32.0;
+  // fp4 activations are block-scaled alike (both operands of the block-scaled MMA).
+  if (c.activation_dtype == "fp4") c.activation_scale_bytes = c.weight_scale_bytes;
   c.notes.push_back(fmt::format(
       "name types (kernel template): {} weights, {}{}", c.operand_dtype,
       c.activation_dtype.empty() ? "activations unsaid" : c.activation_dtype + " activations",

@@ -33,42 +33,48 @@ std::string row(double full, double tp) {
   return fmt::format("row-parallel: K = {} / tp {}", format_g(full), format_g(tp));
 }
 
-// The attention projections of one softmax-attention layer, fused and split (MLA: one form).
+// MLA's projections of one layer (DeepSeek V2/V3): q_b, kv_b column-parallel over the heads, o
+// row-parallel; the down projections q_a and kv_a replicated on every rank — two launches, or one
+// of N = q_lora_rank + kv_lora_rank + qk_rope_head_dim (SGLang
+// python/sglang/srt/models/deepseek_v2.py: fused_qkv_a_proj_with_mqa =
+// ReplicatedLinear(hidden_size, q_lora_rank + kv_lora_rank + qk_rope_head_dim); vLLM's
+// fused_qkv_a_proj alike).
+std::vector<std::vector<Projection>> mla_forms(const ModelConfig& c, double tp, double L,
+                                               std::string& missing) {
+  const double H = *c.hidden;
+  if (!c.n_heads || !c.qk_rope_head_dim || !c.qk_nope_head_dim || !c.v_head_dim) {
+    missing += " num_attention_heads/qk_rope_head_dim/qk_nope_head_dim/v_head_dim";
+    return {};
+  }
+  const double nq = *c.n_heads / tp, rope = *c.qk_rope_head_dim, nope = *c.qk_nope_head_dim;
+  const double v = *c.v_head_dim, r = *c.kv_lora_rank;
+  const std::vector<Projection> up_and_out{
+      proj(ProjectionKind::kv_b, nq * (nope + v), r, L, col(*c.n_heads * (nope + v), tp)),
+      proj(ProjectionKind::o, H, nq * v, L, row(*c.n_heads * v, tp))};
+  std::vector<Projection> split, fused;
+  if (c.q_lora_rank) {
+    const Projection q_b = proj(ProjectionKind::q_b, nq * (nope + rope), *c.q_lora_rank, L,
+                                col(*c.n_heads * (nope + rope), tp));
+    split = {proj(ProjectionKind::q_a, *c.q_lora_rank, H, L, "replicated"), q_b,
+             proj(ProjectionKind::kv_a, r + rope, H, L, "replicated")};
+    fused = {proj(ProjectionKind::qkv_a, *c.q_lora_rank + r + rope, H, L,
+                  "replicated (q_a and kv_a fused: q_lora_rank + kv_lora_rank + rope)"),
+             q_b};
+  } else {
+    split = {proj(ProjectionKind::q, nq * (nope + rope), H, L, col(*c.n_heads * (nope + rope), tp)),
+             proj(ProjectionKind::kv_a, r + rope, H, L, "replicated")};
+  }
+  for (std::vector<Projection>* f : {&fused, &split})
+    f->insert(f->end(), up_and_out.begin(), up_and_out.end());
+  if (fused.size() == up_and_out.size()) return {split};
+  return {fused, split};
+}
+
+// The attention projections of one softmax-attention layer, fused and split.
 std::vector<std::vector<Projection>> attention_forms(const ModelConfig& c, double tp, double L,
                                                      std::string& missing) {
   const double H = *c.hidden;
-  if (c.kv_lora_rank) {
-    if (!c.n_heads || !c.qk_rope_head_dim || !c.qk_nope_head_dim || !c.v_head_dim) {
-      missing += " num_attention_heads/qk_rope_head_dim/qk_nope_head_dim/v_head_dim";
-      return {};
-    }
-    const double nq = *c.n_heads / tp, rope = *c.qk_rope_head_dim, nope = *c.qk_nope_head_dim;
-    const double v = *c.v_head_dim, r = *c.kv_lora_rank;
-    // q_b, kv_b column-parallel over the heads, o row-parallel; the down projections q_a and
-    // kv_a replicated on every rank — two launches, or (SGLang's fused_qkv_a_proj_with_mqa, vLLM's
-    // fused_qkv_a_proj) one of N = q_lora_rank + kv_lora_rank + qk_rope_head_dim.
-    const std::vector<Projection> up_and_out{
-        proj(ProjectionKind::kv_b, nq * (nope + v), r, L, col(*c.n_heads * (nope + v), tp)),
-        proj(ProjectionKind::o, H, nq * v, L, row(*c.n_heads * v, tp))};
-    std::vector<Projection> split, fused;
-    if (c.q_lora_rank) {
-      const Projection q_b = proj(ProjectionKind::q_b, nq * (nope + rope), *c.q_lora_rank, L,
-                                  col(*c.n_heads * (nope + rope), tp));
-      split = {proj(ProjectionKind::q_a, *c.q_lora_rank, H, L, "replicated"), q_b,
-               proj(ProjectionKind::kv_a, r + rope, H, L, "replicated")};
-      fused = {proj(ProjectionKind::qkv_a, *c.q_lora_rank + r + rope, H, L,
-                    "replicated (q_a and kv_a fused: q_lora_rank + kv_lora_rank + rope)"),
-               q_b};
-    } else {
-      split = {
-          proj(ProjectionKind::q, nq * (nope + rope), H, L, col(*c.n_heads * (nope + rope), tp)),
-          proj(ProjectionKind::kv_a, r + rope, H, L, "replicated")};
-    }
-    for (std::vector<Projection>* f : {&fused, &split})
-      f->insert(f->end(), up_and_out.begin(), up_and_out.end());
-    if (fused.size() == up_and_out.size()) return {split};
-    return {fused, split};
-  }
+  if (c.kv_lora_rank) return mla_forms(c, tp, L, missing);
   if (!c.n_heads || !c.head_dim) {
     missing += " num_attention_heads/head_dim";
     return {};

@@ -212,10 +212,10 @@ TEST_CASE("classify families: norms, activations and the KV-cache write of the s
           {"_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi256ELi16ELb1ELb0ELb1ELi1EEEvPT0_PT_"
            "PfS4_"
            "S4_S4_diiiiiiib",
-           OpClass::elementwise, "add_norm"},
+           OpClass::elementwise, "add_norm+rows"},  // one block per token: grid.x is the rows
           {"void aiter::add_rmsnorm_quant_kernel<__hip_bfloat16, __hip_bfloat16, 64, 8, "
            "false>(int)",
-           OpClass::elementwise, "add_norm"},
+           OpClass::elementwise, "add_norm+rows"},
           {"_ZN7ck_tile6kentryILi1ENS_12Rmsnorm2dFwdINS_27Rmsnorm2dFwdPipelineOnePassIfEEEEEvT_",
            OpClass::elementwise, "norm"},
           {"ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<ck_tile::Rmsnorm2dFwdPipelineTwoPass<int>>>",

@@ -189,7 +189,7 @@ TEST_CASE("classify fixtures: every kernel of the serving and torch-trace fixtur
             OpClass::attn, "decode_reduce"},
            {"_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_"
             "S4_S4_diiiiiiib",
-            OpClass::elementwise, "add_norm"},
+            OpClass::elementwise, "add_norm+rows"},
            {"_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_"
             "Z4siluIS2_"
             "ES3_S5_EEEEvPS3_PS4_i",

@@ -2,8 +2,9 @@
 """The exit-code table, row by row: what the man page's EXIT STATUS states is what the binary does.
 
 The man page has exactly the rows 0, 1, 2 and 3. Each case below names its row, a phrase of that
-row's text (so a case whose row no longer says it fails here) and a command run on bundled inputs;
-the command must exit with the row's code. Every row has at least one case, and every subcommand
+row's text (so a case whose row no longer says it fails here), a command run on bundled inputs
+and the reason the command gives; the command must exit with the row's code and say its reason.
+The README's exit-code table states the man page's rows, row for row. Every row has at least one case, and every subcommand
 appears in some case of row 2 (usage errors apply to all of them).
 
 Usage: check_exit_codes.py --binary build/roofline --man build/roofline.1
@@ -34,8 +35,29 @@ def man_rows(man_path):
     return rows
 
 
+def readme_rows():
+    """[(code, text)] of the README's exit-code table, in its order."""
+    text = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    section = re.search(r"^### Exit codes\n(.*?)(?=^#)", text, re.S | re.M)
+    if not section:
+        return []
+    return [(m.group(1), m.group(2).strip())
+            for m in re.finditer(r"^\| (\d) \| (.*) \|$", section.group(1), re.M)]
+
+
+def readme_errors(rows):
+    """The README's table must state the man page's rows, one each, in order, word for word."""
+    readme = readme_rows()
+    if [c for c, _ in readme] != sorted(rows):
+        return [f"README's exit-code rows are {[c for c, _ in readme]}, the man page's {sorted(rows)}"]
+    return [f"README's row {c} says {t!r}, the man page {rows[c]!r}"
+            for c, t in readme if " ".join(t.split()) != " ".join(rows[c].split())]
+
+
 def cases(t):
-    """(row, phrase of the row, argv after the binary, extra environment) for every case."""
+    """(row, phrase of the row, argv after the binary, extra environment, reason) for every case:
+    the reason is what the command must say on stdout or stderr ("" only for a quiet run that
+    has nothing to say), so that a case exiting with its row's code for another cause fails."""
     out = os.path.join(t, "out")
     blocker = os.path.join(t, "a_file")
     open(blocker, "w").write("not a folder\n")
@@ -57,48 +79,68 @@ def cases(t):
             "--class", "gemm"]
     return [
         ("0", "the artifacts or output files were written",
-         ["analyze", TRACE, "--config", config, "--out", f"{out}/a0", "--format", "quiet"], {}),
+         ["analyze", TRACE, "--config", config, "--out", f"{out}/a0", "--format", "quiet"], {},
+         "graph replays without op or shapes"),
         ("0", "even when entries are degraded",
-         ["analyze", "--round", "1", "--dir", strict_dir, "--out", f"{out}/a1", "--format", "quiet"], {}),
+         ["analyze", "--round", "1", "--dir", strict_dir, "--out", f"{out}/a1", "--format", "quiet"], {},
+         "degraded [L1] (peaks): no arch"),
         ("0", "the artifacts or output files were written",
-         ["topn", TRACE, "-o", f"{out}/t0/"], {}),
-        ("0", "calc computed", calc + ["--product", "mi300x"], {}),
-        ("0", "counters: every file usable", ["counters", counters_ok], {}),
-        ("0", "peaks check: the table is sound", ["peaks", "check"], {}),
+         ["topn", TRACE, "-o", f"{out}/t0/"], {}, "wrote " + os.path.join(out, "t0", "profile_topN.json")),
+        ("0", "calc computed", calc + ["--product", "mi300x"], {}, "roofline_pct_raw"),
+        ("0", "counters: every file usable", ["counters", counters_ok], {}, "15 rows, 15 used, 0 bad"),
+        ("0", "peaks check: the table is sound", ["peaks", "check"], {}, "so the pair is kept as measured data"),
         ("0", "analyze switched off by ANALYSIS_SKILL",
-         ["analyze", "--round", "1", "--dir", EXAMPLE, "--out", f"{out}/skill"], {"ANALYSIS_SKILL": "none"}),
+         ["analyze", "--round", "1", "--dir", EXAMPLE, "--out", f"{out}/skill"], {"ANALYSIS_SKILL": "none"},
+         "ANALYSIS_SKILL=none does not name roofline: analysis skipped, nothing written (L0)"),
         ("0", "the artifacts or output files were written", ["compare", "--round", "0", "--round", "tuning", "--dir", compare_dir,
-                                "--format", "quiet"], {}),
+                                "--format", "quiet"], {}, ""),
         ("1", "analyze --strict when something is degraded",
          ["analyze", "--round", "1", "--dir", strict_dir, "--out", f"{out}/s", "--strict", "--format",
-          "quiet"], {}),
+          "quiet"], {}, "error: env_report.json: not valid JSON"),
         ("1", "compare --fail-on when its condition holds",
          ["compare", "--round", "0", "--round", "1", "--dir", compare_dir, "--fail-on", "regression",
-          "--format", "quiet"], {}),
-        ("1", "peaks check when the table is not sound", ["peaks", "check", bad_peaks], {}),
-        ("2", "a bad option or option value", ["analyze", "--no-such-option"], {}),
-        ("2", "a bad option or option value", ["topn", TRACE, "--top", "0"], {}),
-        ("2", "a bad option or option value", ["compare", "--round", "0"], {}),
-        ("2", "a bad option or option value", ["outcomes", "--no-such-option"], {}),
-        ("2", "a bad option or option value", ["calibrate", "--no-such-option"], {}),
-        ("2", "a bad option or option value", ["peaks", "show"], {}),
-        ("2", "a bad option or option value", ["counters"], {}),
+          "--format", "quiet"], {}, "--fail-on regression: regressed in round 1 against round 0"),
+        ("1", "peaks check when the table is not sound", ["peaks", "check", bad_peaks], {},
+         "measured.hbm_bw: not a measured key"),
+        ("2", "a bad option or option value", ["analyze", "--no-such-option"], {},
+         "usage error: The following argument was not expected: --no-such-option"),
+        ("2", "a bad option or option value", ["topn", TRACE, "--top", "0"], {},
+         "usage error: --top: '0' is not a whole number"),
+        ("2", "a bad option or option value", ["compare", "--round", "0"], {},
+         "usage error: compare: --round must be given exactly twice"),
+        ("2", "a bad option or option value", ["outcomes", "--no-such-option"], {},
+         "usage error: The following argument was not expected: --no-such-option"),
+        ("2", "a bad option or option value", ["calibrate", "--no-such-option"], {},
+         "usage error: The following argument was not expected: --no-such-option"),
+        ("2", "a bad option or option value", ["peaks", "show"], {}, "usage error: gfx is required"),
+        ("2", "a bad option or option value", ["counters"], {}, "usage error: files is required"),
         ("2", "a round that does not exist",
-         ["analyze", "--round", "no_such_round", "--dir", EXAMPLE, "--out", f"{out}/r"], {}),
-        ("2", "missing", ["analyze", TRACE, "--config", os.path.join(t, "no_such.json")], {}),
-        ("2", "empty", ["analyze", TRACE, "--config", empty, "--out", f"{out}/e"], {}),
-        ("2", "empty", ["topn", empty, "-o", f"{out}/e/"], {}),
-        ("2", "truncated", ["topn", truncated, "-o", f"{out}/tr/"], {}),
-        ("2", "truncated", ["analyze", truncated, "--out", f"{out}/tr2"], {}),
-        ("2", "a config given as a trace", ["topn", config, "-o", f"{out}/c/"], {}),
-        ("2", "a config given as a trace", ["analyze", config, "--out", f"{out}/c2"], {}),
-        ("2", "a trace as a config", ["analyze", TRACE, "--config", TRACE, "--out", f"{out}/c3"], {}),
-        ("2", "counters: a file with no usable row", ["counters", counters_empty], {}),
-        ("2", "calc: a part the peaks table lacks", calc + ["--gfx", "gfx999"], {}),
-        ("2", "calc: a part the peaks table lacks", calc + ["--product", "zz9000"], {}),
+         ["analyze", "--round", "no_such_round", "--dir", EXAMPLE, "--out", f"{out}/r"], {},
+         "usage error: --round no_such_round: no folder"),
+        ("2", "missing", ["analyze", TRACE, "--config", os.path.join(t, "no_such.json")], {},
+         "usage error: --config: File does not exist"),
+        ("2", "empty", ["analyze", TRACE, "--config", empty, "--out", f"{out}/e"], {},
+         "the file is empty; nothing written"),
+        ("2", "empty", ["topn", empty, "-o", f"{out}/e/"], {}, "empty.json: empty file"),
+        ("2", "truncated", ["topn", truncated, "-o", f"{out}/tr/"], {}, "truncated gzip stream"),
+        ("2", "truncated", ["analyze", truncated, "--out", f"{out}/tr2"], {}, "truncated gzip stream"),
+        ("2", "a config given as a trace", ["topn", config, "-o", f"{out}/c/"], {},
+         "not a trace: a model config.json"),
+        ("2", "a config given as a trace", ["analyze", config, "--out", f"{out}/c2"], {},
+         "this is a model config.json, not a profiler trace"),
+        ("2", "a trace as a config", ["analyze", TRACE, "--config", TRACE, "--out", f"{out}/c3"], {},
+         "this is a PyTorch profiler trace (gzip), not a model config.json"),
+        ("2", "counters: a file with no usable row", ["counters", counters_empty], {},
+         "empty_counter_collection.csv: empty file"),
+        ("2", "calc: a part the peaks table lacks", calc + ["--gfx", "gfx999"], {},
+         "--gfx 'gfx999': not in the peaks table"),
+        ("2", "calc: a part the peaks table lacks", calc + ["--product", "zz9000"], {},
+         "--product 'zz9000': no part in the peaks table answers to it"),
         ("3", "a path through a file",
-         ["analyze", TRACE, "--config", config, "--out", f"{blocker}/sub", "--format", "quiet"], {}),
-        ("3", "a path through a file", ["topn", TRACE, "-o", f"{blocker}/sub/"], {}),
+         ["analyze", TRACE, "--config", config, "--out", f"{blocker}/sub", "--format", "quiet"], {},
+         "nothing written: cannot create output folder"),
+        ("3", "a path through a file", ["topn", TRACE, "-o", f"{blocker}/sub/"], {},
+         "nothing written: cannot create folder"),
     ]
 
 
@@ -112,12 +154,13 @@ def main():
     errors = []
     if sorted(rows) != ["0", "1", "2", "3"]:
         errors.append(f"EXIT STATUS rows are {sorted(rows)}, expected 0, 1, 2, 3")
+    errors += readme_errors(rows)
     with tempfile.TemporaryDirectory() as t:
         all_cases = cases(t)
         for code in rows:
             if not any(c[0] == code for c in all_cases):
                 errors.append(f"row {code} has no case")
-        for code, phrase, argv, extra in all_cases:
+        for code, phrase, argv, extra, reason in all_cases:
             if phrase not in rows.get(code, ""):
                 errors.append(f"row {code} does not say {phrase!r}: {rows.get(code)!r}")
             env = dict(os.environ)
@@ -129,6 +172,9 @@ def main():
             if str(p.returncode) != code:
                 errors.append(f"row {code} ({phrase}): `roofline {shown}` exited {p.returncode}: "
                               f"{p.stderr.strip()[-300:]}")
+            elif reason not in p.stdout + p.stderr:
+                errors.append(f"row {code} ({phrase}): `roofline {shown}` exited {code} without "
+                              f"saying {reason!r}: {(p.stdout + p.stderr).strip()[-300:]}")
         # Row 3's last clause: a folder that does not exist yet is created, not an error.
         deep = os.path.join(t, "new", "deeper", "still")
         p = subprocess.run([args.binary, "analyze", TRACE, "--config", os.path.join(SERVING, "config.json"),

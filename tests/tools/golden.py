@@ -18,7 +18,7 @@ A case folder holds:
                            ROOFLINE_CALIBRATION are cleared unless set here); {repo} = the
                            repository root (for the shipped example), {input} and {out} as in cmd
   input/                   the evaluation folder (copied, never written)
-  requires                 optional: paths ({repo} = the repository root) the case reads from
+  requires                 optional: paths ({repo} = the repository root, {wild} as in cmd) the case reads from
                            outside the repository, one a line; where one is absent the case is
                            skipped with the reason printed (exit 77, CTest's SKIP_RETURN_CODE).
                            Files there are read in place, never copied into the repository
@@ -86,13 +86,20 @@ def repo_root():
 
 
 def missing_requirements(case):
-    """The paths a case's `requires` file names that do not exist ({repo} substituted)."""
+    """The paths a case's `requires` file names that do not exist ({repo} and {wild} substituted,
+    as in cmd). A path into the shared traces spelled without {wild} is refused: it would name a
+    folder other than the one the command reads when ROOFLINE_WILD_FIXTURES moves it."""
     path = os.path.join(case, "requires")
     if not os.path.exists(path):
         return []
     with open(path, encoding="utf-8") as f:
         wanted = [l.strip() for l in f if l.strip() and not l.strip().startswith("#")]
-    return [w for w in wanted if not os.path.exists(w.replace("{repo}", repo_root()))]
+    spelled = [w for w in wanted if "shared/fixtures/wild" in w]
+    if spelled:
+        fail([f"requires names {w!r}: write the shared traces as {{wild}}, as cmd does"
+              for w in spelled])
+    return [w for w in wanted
+            if not os.path.exists(w.replace("{repo}", repo_root()).replace("{wild}", wild_dir(repo_root())))]
 
 
 def fail(msgs):

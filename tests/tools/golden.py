@@ -253,7 +253,9 @@ def skip_without_wild(case):
         sys.exit(SKIP_CODE)
 
 
-def run_once(binary, case, scratch):
+def run_once(binary, case, scratch, rewrite=None):
+    """Runs the case's commands in `scratch`; `rewrite` (args -> args), when given, changes each
+    command's arguments first (check_no_position.py asks analyze for its terminal table)."""
     work = os.path.join(scratch, "input")
     out = os.path.join(scratch, "out")
     if os.path.isdir(os.path.join(case, "input")):
@@ -286,6 +288,8 @@ def run_once(binary, case, scratch):
     procs = []
     for line in cmd_lines(case):
         args = [subst(a) for a in shlex.split(line)]
+        if rewrite:
+            args = rewrite(args)
         procs.append(subprocess.run([os.path.abspath(binary)] + args, cwd=run_dir, env=env, capture_output=True, timeout=60))
     produced, outputs = {}, {}
     # The shared real traces' folder and the repository differ between checkouts: outputs name

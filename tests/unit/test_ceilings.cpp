@@ -146,16 +146,19 @@ TEST_CASE("judge: between the measured and the datasheet rate is saturated, not 
   CHECK(v.ceiling_recorded);
   CHECK(v.hbm_util.value() == rel(4.5e12 / 4.2e12));
   CHECK(v.roofline_pct_raw.value() == rel(4.5e12 / 4.2e12));
-  CHECK(v.roofline_pct.value() == rel(1.0));
+  CHECK(v.roofline_pct.value() == rel(4.5e12 / 4.2e12));  // its own figure, never a clamped 1
+  CHECK(v.ceiling_beaten);
   CHECK(v.headroom == Headroom::saturated);
   CHECK(v.attainable_speedup == rel(1.0));
-  CHECK(any_contains(v.notes, {"faster than the benchmark that measured the ceiling"}));
+  CHECK(any_contains(v.notes, {"the ceiling beaten — faster than the benchmark that measured it"}));
 
   // Above the datasheet: refuted by the hardware, judged on the datasheet figure.
   Verdict over = judge(work_of(5.5e9, 1e6, t_ms, dt("bf16", 2.0)), OpClass::elementwise, 20.0, p,
                        VerdictParams{});
   CHECK(over.suspect);
   CHECK(over.headroom == Headroom::unknown);
+  CHECK_FALSE(over.roofline_pct);  // infeasible: no place on the roof
+  CHECK_FALSE(over.ceiling_beaten);
   CHECK(over.bytes_upper_bound.value() == rel(5.3e12 * 1e-3));
   CHECK(any_contains(over.notes, {"of the datasheet memory roof"}));
 }

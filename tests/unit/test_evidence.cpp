@@ -333,7 +333,9 @@ TEST_CASE("deepen: stage C over an ambiguous model", "[evidence]") {
   CHECK(any_contains(d.work.notes, {"judged on the measurement alone", "carry no counts",
                                     "compute at fp8 (the tensor path the counters name)"}));
   const Verdict v = judge(d.work, OpClass::gemm, 10.0, mc.peaks, VerdictParams{});
-  CHECK(v.roofline_pct);
+  CHECK(v.roofline_pct_raw);  // 7.5 µs: dispatch-bound, so no place on the roof
+  CHECK(v.dispatch_bound);
+  CHECK_FALSE(v.roofline_pct);
 }
 
 TEST_CASE("deepen: a matched probe without cases keeps stage A and says why", "[evidence]") {

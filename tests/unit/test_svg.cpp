@@ -186,17 +186,27 @@ TEST_CASE("chart_model: points, roofs in play, entries left off with a reason", 
   CHECK(m.x.hi_exp >= 3);
 }
 
-TEST_CASE("chart_model: a suspect entry is drawn at the bound the time allows", "[svg][chart]") {
-  Analysis a = example_like();
-  auto& e = a.entries[0];
-  e.verdict.suspect = true;
-  e.verdict.headroom = Headroom::unknown;
-  e.verdict.bytes_upper_bound = 8.0e12 * e.work.t_unit_ms / 1000.0;
-  const auto m = chart::chart_model(a);
-  REQUIRE(m.points.size() == 1);
-  CHECK(m.points[0].at_bound);
-  // On the memory roof: achieved FLOP/s = peak_bw × AI at the bound.
-  CHECK(m.points[0].flops_s == Approx(8.0e12 * m.points[0].ai));
+TEST_CASE("chart_model: an entry without a verdict is no place on the roof", "[svg][chart]") {
+  // docs/method.md §10.6, §16.3: an infeasible entry, a band across classes and a dispatch-bound
+  // kernel are each listed as not plotted, with the reason, never drawn as a point.
+  for (int which = 0; which < 3; ++which) {
+    Analysis a = example_like();
+    auto& e = a.entries[0];
+    e.verdict.headroom = Headroom::unknown;
+    e.verdict.roofline_pct.reset();
+    e.verdict.roofline_pct_raw = 1.7;
+    e.verdict.suspect = which == 0;
+    e.verdict.band.withheld = which == 1;
+    e.verdict.dispatch_bound = which == 2;
+    const auto m = chart::chart_model(a);
+    CHECK(m.points.empty());
+    REQUIRE(!m.off_chart.empty());
+    CHECK(m.off_chart[0].name == "fused_moe_kernel");
+    CHECK(contains(m.off_chart[0].reason, which == 0   ? "infeasible: the measured time refutes"
+                                          : which == 1 ? "its band spans classes"
+                                                       : "dispatch-bound"));
+    CHECK(contains(render_roofline_svg(a), "Not plotted"));
+  }
 }
 
 TEST_CASE("chart_model: a band is a segment between its feasible readings' points",
@@ -248,7 +258,8 @@ TEST_CASE("render_roofline_svg: degenerate runs still give a document that says 
   Analysis one = example_like();
   one.entries.resize(1);
   const std::string chart = render_roofline_svg(one);
-  CHECK(count(chart, "<circle") == 1 + 4 + 3);  // the point, the headroom legend, the sizes
+  CHECK(count(chart, "<circle") == 1 + 3 + 3);  // the point, the headroom legend, the sizes
+  CHECK(contains(chart, "no verdict: not plotted"));
   CHECK(contains(chart, "fp8 roof 5 PFLOP/s"));
   CHECK(contains(chart, "ridge 625 FLOP/B (fp8)"));
   CHECK(contains(chart, "stroke-dasharray=\"7 5\""));  // the target_eff ceiling

@@ -105,7 +105,7 @@ TEST_CASE("judge: the worked example's rankings disagree", "[verdict][example]")
   CHECK(attn.expected_e2e_gain_pct > 5 * moe.expected_e2e_gain_pct);
 }
 
-TEST_CASE("judge: the all-expert model is infeasible (~102 %): suspect, clamped, upper bounds",
+TEST_CASE("judge: the all-expert model is infeasible (~102 %): suspect, no place, upper bounds",
           "[verdict]") {
   WorkEstimate w = example_moe(256);
   Verdict v = judge(w, OpClass::moe, 26.45, gfx950_peaks(), VerdictParams{});
@@ -113,8 +113,8 @@ TEST_CASE("judge: the all-expert model is infeasible (~102 %): suspect, clamped,
   CHECK(v.suspect);
   CHECK(v.roofline_pct_raw.value() == rel(w.bytes / t / 8.0e12));
   CHECK(v.roofline_pct_raw.value() == Approx(1.018).epsilon(0.002));
-  CHECK(v.roofline_pct.value() == rel(1.0));  // display clamp
-  CHECK(v.headroom == Headroom::unknown);     // a clamped 100 % is never saturated
+  CHECK_FALSE(v.roofline_pct);             // no verdict, no place on the roof (never a clamp)
+  CHECK(v.headroom == Headroom::unknown);  // never saturated
   CHECK(v.attainable_speedup == rel(1.0));
   CHECK(v.expected_e2e_gain_pct == 0.0);
   CHECK(v.stage_c_candidate);
@@ -130,7 +130,7 @@ TEST_CASE("judge: raw below 0.001 is suspect", "[verdict]") {
   Verdict v = judge(w, OpClass::gemm, 7.0, gfx950_peaks(), VerdictParams{});
   CHECK(v.suspect);
   CHECK(v.roofline_pct_raw.value() == rel(1.0e6 / 8.0e12));
-  CHECK(v.roofline_pct.value() == rel(1.0e6 / 8.0e12));
+  CHECK_FALSE(v.roofline_pct);
   CHECK(v.headroom == Headroom::unknown);
   CHECK(v.expected_e2e_gain_pct == 0.0);
   CHECK(v.stage_c_candidate);
@@ -153,7 +153,8 @@ TEST_CASE("judge: dispatch floor t_unit <= 2 × launch overhead", "[verdict]") {
     CHECK(v.headroom == Headroom::unknown);
     CHECK(v.attainable_speedup == rel(1.0));
     CHECK(v.expected_e2e_gain_pct == 0.0);
-    CHECK(v.roofline_pct.value() == rel(0.625));
+    CHECK_FALSE(v.roofline_pct);  // timed by its launch: no place on the roof
+    CHECK(v.roofline_pct_raw.value() == rel(0.625));
     CHECK_FALSE(v.suspect);
   }
   SECTION("exactly 10 µs is still dispatch-bound") {

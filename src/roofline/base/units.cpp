@@ -57,6 +57,10 @@ std::string format_pct(std::optional<double> r) {
   return fmt::format("{:.1f}%", *r * 100.0);
 }
 
+std::string format_range(const std::string& lo, const std::string& hi) {
+  return lo == hi ? lo : lo + " to " + hi;
+}
+
 std::string format_count(double v) {
   const double a = std::fabs(v);
   if (a >= 1e12) return fmt::format("{:.3g} T", v / 1e12);

@@ -27,6 +27,9 @@ std::string format_rate(double per_s, const char* unit);
 std::string format_time_ms(double ms);
 // A ratio as a percentage with one decimal ("88.1%"); "—" when unknown or not finite.
 std::string format_pct(std::optional<double> ratio);
+// Two ends of a range as written: "lo to hi", or the one figure where they read the same (a
+// band whose ends agree is a point: docs/method.md §10.8).
+std::string format_range(const std::string& lo, const std::string& hi);
 // Three significant digits with an SI prefix and no unit: "1.61 G".
 std::string format_count(double v);
 // Six significant digits, shortest form ("98.942", "2.56e+11"): numbers quoted in notes.

@@ -94,6 +94,7 @@ ordered_json signature_json(const SignatureWork& s, const SignatureVerdict* sv) 
   j["roof"] = v.roof == Roof::none ? ordered_json(nullptr) : ordered_json(to_string(v.roof));
   j["roof_time_us"] = v.roof_launch_ms ? json_number(*v.roof_launch_ms * 1000.0) : nullptr;
   j["roofline_pct"] = json_number(v.roofline_pct);
+  j["roofline_pct_raw"] = json_number(v.roofline_pct_raw);
   j["bound_type"] = to_string(v.bound);
   j["headroom_class"] = to_string(v.headroom);
   j["suspect"] = v.suspect;
@@ -128,6 +129,11 @@ ordered_json byte_candidates_json(const WorkEstimate& w) {
   return candidates;
 }
 
+// docs/method.md §10.6: a figure of a verdict, null where there is none (never the clamp).
+ordered_json verdict_number(bool verdict, double value) {
+  return verdict ? json_number(value) : ordered_json(nullptr);
+}
+
 ordered_json interval_json(const std::optional<Interval>& i) {
   if (!i) return nullptr;
   return ordered_json::array({json_number(i->lo), json_number(i->hi)});
@@ -137,17 +143,18 @@ ordered_json interval_json(const std::optional<Interval>& i) {
 ordered_json band_json(const Band& b) {
   ordered_json readings = ordered_json::array();
   for (const ReadingVerdict& r : b.readings)
-    readings.push_back(ordered_json{{"label", r.reading.label},
-                                    {"source", r.reading.key},
-                                    {"why", r.reading.why},
-                                    {"taken", r.taken},
-                                    {"bytes", json_number(r.reading.bytes)},
-                                    {"flops", json_number(r.reading.flops)},
-                                    {"feasible", r.feasible},
-                                    {"roofline_pct", json_number(r.roofline_pct)},
-                                    {"attainable_speedup", json_number(r.attainable_speedup)},
-                                    {"expected_e2e_gain_pct", json_number(r.expected_e2e_gain_pct)},
-                                    {"headroom_class", to_string(r.headroom)}});
+    readings.push_back(
+        ordered_json{{"label", r.reading.label},
+                     {"source", r.reading.key},
+                     {"why", r.reading.why},
+                     {"taken", r.taken},
+                     {"bytes", json_number(r.reading.bytes)},
+                     {"flops", json_number(r.reading.flops)},
+                     {"feasible", r.feasible},
+                     {"roofline_pct", json_number(r.roofline_pct)},
+                     {"attainable_speedup", verdict_number(r.feasible, r.attainable_speedup)},
+                     {"expected_e2e_gain_pct", verdict_number(r.feasible, r.expected_e2e_gain_pct)},
+                     {"headroom_class", to_string(r.headroom)}});
   ordered_json classes = ordered_json::array();
   for (Headroom h : b.classes) classes.push_back(to_string(h));
   ordered_json j{{"kind", to_string(b.kind)},
@@ -169,6 +176,7 @@ void add_later_entry_fields(const HeadEntry& e, ordered_json& j) {
   if (v.roof != Roof::none) j["roof"] = to_string(v.roof);
   // docs/method.md §5.7: which figure the roof divided by, where the run has measured ones.
   if (v.roof != Roof::none && v.ceiling_recorded) j["ceiling"] = to_string(v.ceiling);
+  if (v.ceiling_beaten) j["ceiling_beaten"] = true;  // roofline_pct above 1, within the datasheet
   if (w.comm) {
     j["link_bytes"] = json_number(w.comm->link_bytes);
     j["link_util"] = json_number(v.link_util);
@@ -214,8 +222,9 @@ ordered_json entry_json(const HeadEntry& e) {
   j["roofline_pct"] = json_number(v.roofline_pct);
   j["roofline_pct_raw"] = json_number(v.roofline_pct_raw);
   j["target_eff"] = json_number(v.target_eff);
-  j["attainable_speedup"] = json_number(v.attainable_speedup);
-  j["expected_e2e_gain_pct"] = json_number(v.expected_e2e_gain_pct);
+  const bool verdict = v.headroom != Headroom::unknown;
+  j["attainable_speedup"] = verdict_number(verdict, v.attainable_speedup);
+  j["expected_e2e_gain_pct"] = verdict_number(verdict, v.expected_e2e_gain_pct);
   j["headroom_class"] = to_string(v.headroom);
   j["confidence"] = to_string(e.grade.confidence);
   j["suspect"] = v.suspect;

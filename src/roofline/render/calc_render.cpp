@@ -32,11 +32,18 @@ std::string calc_text(const CalcResult& r) {
   out += fmt::format("arithmetic_intensity   {}\n", opt(v.arithmetic_intensity, "{:.6g}"));
   out += fmt::format("ridge_point            {}\n", opt(v.ridge_point, "{:.6g}"));
   out += fmt::format("bound_type             {}\n", to_string(v.bound));
-  out += fmt::format("roofline_pct           {}\n", opt(v.roofline_pct, "{:.4f}"));
+  // docs/method.md §10.6: without a verdict no place on the roof, no speedup, no gain.
+  const bool verdict = v.headroom != Headroom::unknown;
+  const auto of_verdict = [&](double x) {
+    return verdict ? fmt::format("{:.4f}", x) : std::string("none (no verdict)");
+  };
+  out += fmt::format("roofline_pct           {}{}\n",
+                     verdict ? opt(v.roofline_pct, "{:.4f}") : std::string("none (no verdict)"),
+                     v.ceiling_beaten ? " (the measured ceiling beaten)" : "");
   out += fmt::format("roofline_pct_raw       {}\n", opt(v.roofline_pct_raw, "{:.4f}"));
   out += fmt::format("target_eff             {}\n", opt(v.target_eff, "{:g}"));
-  out += fmt::format("attainable_speedup     {:.4f}\n", v.attainable_speedup);
-  out += fmt::format("expected_e2e_gain_pct  {:.4f}\n", v.expected_e2e_gain_pct);
+  out += fmt::format("attainable_speedup     {}\n", of_verdict(v.attainable_speedup));
+  out += fmt::format("expected_e2e_gain_pct  {}\n", of_verdict(v.expected_e2e_gain_pct));
   out += fmt::format("headroom_class         {}\n", to_string(v.headroom));
   out += fmt::format("confidence             {}\n", to_string(e.grade.confidence));
   out += fmt::format("suspect                {}\n", v.suspect ? "true" : "false");

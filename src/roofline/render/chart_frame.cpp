@@ -1,4 +1,5 @@
 // The frame of profile_roofline.svg around the plot: title, axes with decade ticks, legend.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -47,15 +48,15 @@ std::string model_name(const Analysis& a) {
   return m;
 }
 
-// The legend's headroom colours and the infeasible marker; returns the y below them.
+// The legend's headroom colours; returns the y below them. Only entries with a verdict are
+// plotted (docs/method.md §10.6): the others are listed under "Not plotted" with the reason.
 double legend_headroom(svg::Writer& w, double x, double y) {
   heading(w, x, y + 10, "Headroom (colour)");
   y += 30;
   static constexpr std::pair<Headroom, const char*> k_rows[] = {
       {Headroom::underperforming, "underperforming (< 0.6 × target)"},
       {Headroom::moderate, "moderate (0.6–0.9 × target)"},
-      {Headroom::saturated, "saturated (≥ 0.9 × target)"},
-      {Headroom::unknown, "no verdict"}};
+      {Headroom::saturated, "saturated (≥ 0.9 × target)"}};
   for (const auto& [h, text] : k_rows) {
     w.leaf("circle", {{"cx", num(x + 7)},
                       {"cy", num(y - 4)},
@@ -65,10 +66,8 @@ double legend_headroom(svg::Writer& w, double x, double y) {
     label(w, x + 20, y, text, 11.5);
     y += 20;
   }
-  w.leaf("polygon", diamond(x + 7, y - 4, 6));
-  label(w, x + 20, y, "infeasible estimate,", 11.5);
-  label(w, x + 20, y + 14, "drawn at its bound", 11.5);
-  return y + 40;
+  label(w, x, y, "no verdict: not plotted", 11.5, k_muted);
+  return y + 26;
 }
 
 // The legend's line samples: roofs (measured and datasheet), ceilings, ridges; returns the y
@@ -90,6 +89,13 @@ double legend_lines(svg::Writer& w, const Model& m, double x, double y) {
   y += 20;
   line_sample(w, x, y - 4, "2 4", 1.0, 0.5);
   label(w, x + 34, y, "ridge point", 11.5);
+  if (std::any_of(m.points.begin(), m.points.end(),
+                  [](const Point& p) { return p.band.size() == 2; })) {
+    // docs/method.md §10.8: the segment a band draws, in its point's colour.
+    y += 20;
+    line_sample(w, x, y - 4, "", 3.0, 0.6, k_muted);
+    label(w, x + 34, y, "band: its readings' span", 11.5);
+  }
   return y + 30;
 }
 
@@ -212,15 +218,6 @@ void draw_axes(svg::Writer& w, const LogScale& xs, const LogScale& ys, const Rec
                                                            num(k_plot.y + k_plot.h / 2))}}),
          "Achieved FLOP/s (log scale)");
   w.close();
-}
-
-svg::Attrs diamond(double x, double y, double r) {
-  return {{"points", fmt::format("{},{} {},{} {},{} {},{}", num(x), num(y - r), num(x + r), num(y),
-                                 num(x), num(y + r), num(x - r), num(y))},
-          {"fill", "#ffffff"},
-          {"fill-opacity", "0.8"},
-          {"stroke", k_suspect},
-          {"stroke-width", "2.5"}};
 }
 
 void draw_legend(svg::Writer& w, const Model& m, double x, double y) {

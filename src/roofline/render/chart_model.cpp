@@ -20,7 +20,22 @@ bool positive(double v) {
   return std::isfinite(v) && v > 0;
 }
 
-// Where the entry sits on the chart, or why it cannot.
+// Why an entry without a verdict has no place on the roof (docs/method.md §10.6, §16.3).
+std::string no_verdict_reason(const HeadEntry& e) {
+  const Verdict& v = e.verdict;
+  if (v.suspect)
+    return "infeasible: the measured time refutes its bytes and FLOPs" +
+           (v.roofline_pct_raw ? " (a raw ratio of " + format_pct(v.roofline_pct_raw) + ")"
+                               : std::string());
+  if (v.band.withheld) return "no verdict: its band spans classes and nothing picks a reading";
+  if (v.dispatch_bound)
+    return v.in_graph_replay ? "no verdict: a short kernel in a captured graph"
+                             : "no verdict: dispatch-bound (timed by its launch)";
+  return "no verdict";
+}
+
+// Where the entry sits on the chart, or why it cannot: only an entry with a verdict is a place
+// on the roof.
 std::optional<Point> place(const HeadEntry& e, std::string& why) {
   const WorkEstimate& w = e.work;
   const Verdict& v = e.verdict;
@@ -35,6 +50,10 @@ std::optional<Point> place(const HeadEntry& e, std::string& why) {
               : std::string("collective: no link roof for this part");
     return std::nullopt;
   }
+  if (v.headroom == Headroom::unknown) {
+    why = no_verdict_reason(e);
+    return std::nullopt;
+  }
   if (!positive(w.flops)) {
     why = "no FLOPs: arithmetic intensity 0 has no place on a log axis";
     return std::nullopt;
@@ -46,21 +65,7 @@ std::optional<Point> place(const HeadEntry& e, std::string& why) {
   Point p;
   p.entry = &e;
   p.flops_s = *v.achieved_flops;
-  if (v.suspect) {
-    // Drawn at the bound the measurement allows: on the roof of the axis it broke.
-    p.at_bound = true;
-    const double t_s = w.t_unit_ms / 1000.0;
-    if (v.compute_axis && v.flops_upper_bound && v.arithmetic_intensity) {
-      p.ai = *v.arithmetic_intensity;
-      p.flops_s = std::min(p.flops_s, *v.flops_upper_bound / t_s);
-    } else if (v.bytes_upper_bound && positive(*v.bytes_upper_bound)) {
-      p.ai = w.flops / *v.bytes_upper_bound;
-    } else if (v.arithmetic_intensity) {
-      p.ai = *v.arithmetic_intensity;
-    }
-  } else {
-    p.ai = v.arithmetic_intensity.value_or(0.0);
-  }
+  p.ai = v.arithmetic_intensity.value_or(0.0);
   if (!positive(p.ai) || !positive(p.flops_s)) {
     why = "no bytes: arithmetic intensity unknown";
     return std::nullopt;
@@ -106,7 +111,7 @@ void place_entries(Model& m, const Analysis& a) {
       continue;
     }
     if (auto p = place(e, why)) {
-      if (!p->at_bound) p->band = band_ends(e);
+      p->band = band_ends(e);
       m.points.push_back(*p);
     } else
       m.off_chart.push_back({shown_name(e), why});

@@ -1,7 +1,7 @@
 #pragma once
 // What the roofline chart shows, decided once for the SVG and the Markdown alike: which entries
-// are points (and where), which roofs and target_eff ceilings are in play, and why an entry is
-// left off.
+// are points (and where: only entries with a verdict, docs/method.md §10.6), which roofs and
+// target_eff ceilings are in play, and why an entry is left off.
 
 #include <optional>
 #include <string>
@@ -15,9 +15,8 @@ namespace roofline::render::chart {
 
 struct Point {
   const HeadEntry* entry = nullptr;
-  double ai = 0.0;        // FLOP/byte where the point is drawn
-  double flops_s = 0.0;   // achieved FLOP/s where the point is drawn
-  bool at_bound = false;  // suspect: drawn at the bound the measurement allows
+  double ai = 0.0;       // FLOP/byte where the point is drawn
+  double flops_s = 0.0;  // achieved FLOP/s where the point is drawn
   // docs/method.md §10.8: the band's ends, where its feasible readings sit (lowest AI first);
   // empty when the band is one point.
   struct End {

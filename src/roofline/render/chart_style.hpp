@@ -19,7 +19,6 @@ inline constexpr const char* k_ink = "#1f2933";
 inline constexpr const char* k_muted = "#52606d";
 inline constexpr const char* k_roof = "#243b53";
 inline constexpr const char* k_grid = "#e4e7eb";
-inline constexpr const char* k_suspect = "#6a3d9a";
 // The datasheet roof where a measured one is drawn (docs/method.md §5.7): lighter, long dashes.
 inline constexpr const char* k_datasheet = "#829ab1";
 inline constexpr const char* k_datasheet_dash = "12 5";
@@ -57,9 +56,6 @@ void draw_header(svg::Writer& w, const Analysis& a);
 
 // Decade grid, minor ticks, tick labels ("10", "1 TFLOP/s"), the frame and the axis titles.
 void draw_axes(svg::Writer& w, const LogScale& xs, const LogScale& ys, const Rect& plot);
-
-// The suspect marker: a diamond of half-diagonal r.
-svg::Attrs diamond(double x, double y, double r);
 
 // The legend column at (x, y): headroom colours, the suspect marker, the line styles, marker
 // sizes, and the entries left off the chart with the reason.

@@ -13,17 +13,26 @@ std::string verdict_text(const HeadEntry& e) {
   if (v.band.withheld && e.grade.problem) return "band across classes: " + e.grade.problem->reason;
   if (e.grade.problem && e.grade.problem->level == Level::L2)
     return "not modelled: " + e.grade.problem->reason;
+  if (v.suspect)  // infeasible first, whatever else holds (docs/method.md §10.6)
+    return fmt::format(
+        "infeasible, no verdict: the byte/FLOP model is refuted by the measured time{}{}",
+        v.roofline_pct_raw ? fmt::format(" (a raw ratio of {})", format_pct(v.roofline_pct_raw))
+                           : std::string(),
+        v.dispatch_bound ? "; it is also timed by its launch (dispatch-bound)" : "");
   if (v.dispatch_bound && v.in_graph_replay)
     return "no verdict: a short kernel in a captured graph, bounded by its own ramp and tail; "
            "lever: fusion";
   if (v.dispatch_bound) return "no verdict: dispatch-bound (timed by its launch); lever: fusion";
-  if (v.suspect) return "no verdict: the byte/FLOP model is infeasible for the measured time";
   if (v.headroom == Headroom::unknown && !v.no_roof_reason.empty())
     return "no verdict: " + v.no_roof_reason;
   if (v.headroom == Headroom::unknown) return "no verdict: no roof for this part";
-  return fmt::format("{}-bound, {}: +{:.2f}% e2e at {:.2f}× attainable (target_eff {:g})",
-                     to_string(v.bound), to_string(v.headroom), v.expected_e2e_gain_pct,
-                     v.attainable_speedup, v.target_eff.value_or(0.0));
+  return fmt::format("{}-bound, {}{}: +{:.2f}% e2e at {:.2f}× attainable (target_eff {:g})",
+                     to_string(v.bound), to_string(v.headroom),
+                     v.ceiling_beaten
+                         ? fmt::format(" at {} of the measured ceiling (the ceiling beaten)",
+                                       format_pct(v.roofline_pct))
+                         : std::string(),
+                     v.expected_e2e_gain_pct, v.attainable_speedup, v.target_eff.value_or(0.0));
 }
 
 std::string formula_text(const HeadEntry& e, const ResolvedPeaks& peaks) {
@@ -75,9 +84,7 @@ EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks) {
 }
 
 std::string roof_pct_shown(const Verdict& v) {
-  if (v.band.withheld && !v.suspect) return "—";
-  if (!v.suspect) return format_pct(v.roofline_pct);
-  return v.roofline_pct_raw ? format_pct(v.roofline_pct_raw) + "!" : std::string("—");
+  return v.headroom == Headroom::unknown ? std::string("—") : format_pct(v.roofline_pct);
 }
 
 std::string bound_shown(const Verdict& v) {
@@ -85,7 +92,7 @@ std::string bound_shown(const Verdict& v) {
 }
 
 std::string roof_pct_shown(const SignatureVerdict& v) {
-  return v.suspect ? std::string("—") : format_pct(v.roofline_pct);
+  return v.headroom == Headroom::unknown ? std::string("—") : format_pct(v.roofline_pct);
 }
 
 VerdictCover verdict_cover(const std::vector<HeadEntry>& entries) {

@@ -20,11 +20,10 @@ struct EntrySummary {
 
 EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks);
 
-// The roof column as a person reads it: an infeasible (suspect) entry is never a position on the
-// roof — its unclamped figure marked "!" ("167.8%!"), or "—" without one; the JSON keeps the
-// schema's clamped roofline_pct with suspect and roofline_pct_raw.
-// An entry whose band spans classes with nothing to pick its reading (docs/method.md §10.8,
-// withheld) is no position on the roof either: "—", the band's line gives its range.
+// The roof column as a person reads it (docs/method.md §10.6): an entry's place on the roof, its
+// own figure where a measured ceiling is beaten ("102.1%"), and "—" for every entry without a
+// verdict — infeasible, dispatch-bound, a band across classes, no roof: none is a place on the
+// roof, and its verdict text says why (an infeasible one with its raw ratio).
 std::string roof_pct_shown(const Verdict& v);
 std::string roof_pct_shown(const SignatureVerdict& v);
 // The bound column: "—" for a withheld band (the readings may sit on either side of the ridge).

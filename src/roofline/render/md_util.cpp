@@ -170,24 +170,40 @@ const std::string& shown_name(const HeadEntry& e) {
   return e.display_name.empty() ? e.ranking_name : e.display_name;
 }
 
+namespace {
+
+std::string pct_range(const Interval& i) {
+  return format_range(format_pct(i.lo), format_pct(i.hi));
+}
+
+std::string speedup_range(const Interval& i) {
+  return format_range(fmt::format("{:.2f}×", i.lo), fmt::format("{:.2f}×", i.hi));
+}
+
+}  // namespace
+
+// A band is shown where some figure's ends read apart; one whose ends agree is a point.
 bool band_shown(const Verdict& v) {
   const Band& b = v.band;
-  return (b.kind == BandKind::holds || b.kind == BandKind::spans) && b.expected_e2e_gain_pct &&
-         b.roofline_pct && b.roofline_pct->lo < b.roofline_pct->hi;
+  if (!(b.kind == BandKind::holds || b.kind == BandKind::spans) || !b.expected_e2e_gain_pct ||
+      !b.roofline_pct || !b.attainable_speedup)
+    return false;
+  return pct_range(*b.roofline_pct).find(" to ") != std::string::npos ||
+         speedup_range(*b.attainable_speedup).find(" to ") != std::string::npos ||
+         band_gain_text(v).find(" to ") != std::string::npos;
 }
 
 std::string band_gain_text(const Verdict& v) {
   const Interval& g = *v.band.expected_e2e_gain_pct;
-  return fmt::format("+{:.2f} to +{:.2f}%", g.lo, g.hi);
+  return format_range(fmt::format("+{:.2f}%", g.lo), fmt::format("+{:.2f}%", g.hi));
 }
 
 std::string band_line(const Verdict& v) {
   const Band& b = v.band;
   const std::string classes = classes_text(b.classes);
   return fmt::format(
-      "band over {} readings: roofline {} to {}, attainable {:.2f}× to {:.2f}×, gain {}; {}",
-      b.readings.size(), format_pct(b.roofline_pct->lo), format_pct(b.roofline_pct->hi),
-      b.attainable_speedup->lo, b.attainable_speedup->hi, band_gain_text(v),
+      "band over {} readings: roofline {}, attainable {}, gain {}; {}", b.readings.size(),
+      pct_range(*b.roofline_pct), speedup_range(*b.attainable_speedup), band_gain_text(v),
       b.kind == BandKind::holds ? fmt::format("{} across the band", classes)
                                 : fmt::format("spans {}{} — to settle it: {}", classes,
                                               b.withheld ? " (no verdict)" : "", b.settle));

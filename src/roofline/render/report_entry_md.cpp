@@ -122,20 +122,21 @@ void entry_verdict_md(std::string& out, const HeadEntry& e) {
         v.compute_axis ? "compute" : "memory");
   if (v.headroom != Headroom::unknown && v.roofline_pct)
     out += fmt::format(
-        "- **Verdict:** {}-bound; {} of the {} roof against target_eff {:g} → {}; attainable = "
+        "- **Verdict:** {}-bound; {} of the {}{} roof against target_eff {:g} → {}; attainable = "
         "max(1, {:g} / {:.3f}) = {}; expected e2e gain = {} × (1 − 1/{:.3f}) = {}\n",
         to_string(v.bound), format_pct(v.roofline_pct),
         v.roof == Roof::link ? "link"
         : v.compute_axis     ? "compute"
                              : "memory",
-        v.target_eff.value_or(0.0), to_string(v.headroom), v.target_eff.value_or(0.0),
-        *v.roofline_pct, speedup_text(e), key_pct_text(e), v.attainable_speedup, gain_text(e));
-  else
-    out += fmt::format("- **Verdict:** none — {}{}\n", headroom_text(e),
-                       v.roofline_pct_raw
-                           ? fmt::format(", raw roofline {} (display {})",
-                                         format_pct(v.roofline_pct_raw), format_pct(v.roofline_pct))
-                           : "");
+        v.ceiling_beaten ? " (measured, the ceiling beaten)" : "", v.target_eff.value_or(0.0),
+        to_string(v.headroom), v.target_eff.value_or(0.0), *v.roofline_pct, speedup_text(e),
+        key_pct_text(e), v.attainable_speedup, gain_text(e));
+  else  // no verdict, no place on the roof (docs/method.md §10.6): the raw ratio, said as such
+    out +=
+        fmt::format("- **Verdict:** none — {}{}\n", headroom_text(e),
+                    v.roofline_pct_raw ? fmt::format("; the raw ratio {} is no place on the roof",
+                                                     format_pct(v.roofline_pct_raw))
+                                       : "");
   if (band_shown(v)) out += fmt::format("- **Band (docs/method.md §10.8):** {}\n", band_line(v));
   if (v.bytes_upper_bound)
     out += fmt::format("- **Measurement implies:** at most {} per unit{}\n",

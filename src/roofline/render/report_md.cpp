@@ -103,7 +103,7 @@ void signature_rows(std::string& out, const HeadEntry& e) {
     const SignatureWork& s = sigs[i];
     const SignatureVerdict* v =
         i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
-    const bool judged = s.modeled && v && v->roofline_pct;
+    const bool judged = s.modeled && v && v->roof != Roof::none;
     const std::string verdict = !judged ? std::string(s.modeled ? "no verdict" : "not modelled")
                                 : v->suspect        ? std::string("infeasible")
                                 : v->dispatch_bound ? std::string("dispatch-bound")
@@ -260,13 +260,10 @@ void chart_section(std::string& out, const Analysis& a) {
         "{} of {} analysed entries plotted at (arithmetic intensity, achieved FLOP/s); marker "
         "area ∝ share of GPU time, colour = headroom class, dashed lines = target_eff × roof.",
         m.points.size(), a.entries.size());
-    const auto suspects = std::count_if(m.points.begin(), m.points.end(),
-                                        [](const chart::Point& p) { return p.at_bound; });
-    if (suspects > 0)
-      out +=
-          " Infeasible estimates (hollow diamonds) are drawn at the bound the measured time "
-          "allows (bytes_upper_bound = peak_bw·t_unit).";
-    out += "\n\n";
+    if (std::any_of(m.points.begin(), m.points.end(),
+                    [](const chart::Point& p) { return p.band.size() == 2; }))
+      out += " A band (docs/method.md §10.8) is the segment between its readings.";
+    out += " Only entries with a verdict are places on the roof.\n\n";
   }
   if (!m.off_chart.empty()) {
     out += "Not on the chart:";

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "roofline/render/chart_style.hpp"
+#include "roofline/render/entry_summary.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/md_util.hpp"
 #include "roofline/render/report.hpp"
@@ -15,13 +16,12 @@ namespace {
 
 using namespace svg_chart;
 
+// Every point has a verdict (chart_model): its share, its place on the roof — its own figure where
+// it beat a measured ceiling (docs/method.md §5.7).
 std::string point_caption(const chart::Point& p) {
   const HeadEntry& e = *p.entry;
-  const std::string pct = fmt::format("{:g}% GPU", e.pct_gpu_time);
-  if (p.at_bound) return pct + " · infeasible, at bound";
-  if (e.verdict.dispatch_bound)
-    return pct + (e.verdict.in_graph_replay ? " · short, in a graph" : " · dispatch-bound");
-  return fmt::format("{} · {} of roof", pct, format_pct(e.verdict.roofline_pct));
+  return fmt::format("{:g}% GPU · {} of roof{}", e.pct_gpu_time, roof_pct_shown(e.verdict),
+                     e.verdict.ceiling_beaten ? ", ceiling beaten" : "");
 }
 
 // Each point's label to place: its marker, its two-line box and its one-line (name only) box.
@@ -41,7 +41,7 @@ std::vector<chart::LabelRequest> label_requests(const Canvas& c) {
   return requests;
 }
 
-// Each point's marker with its tooltip: a circle coloured by headroom, a diamond at its bound.
+// Each point's marker with its tooltip: a circle coloured by headroom, its band behind it.
 void draw_markers(Canvas& c, const std::vector<chart::LabelRequest>& requests) {
   svg::Writer& w = c.w;
   for (std::size_t i = 0; i < c.m.points.size(); ++i) {
@@ -62,18 +62,13 @@ void draw_markers(Canvas& c, const std::vector<chart::LabelRequest>& requests) {
                       {"stroke-linecap", "round"},
                       {"stroke-opacity", "0.6"},
                       {"class", "band"}});
-    if (p.at_bound) {
-      const double r = q.r + 2;
-      w.leaf("polygon", chart::diamond(q.x, q.y, r));
-    } else {
-      w.leaf("circle", {{"cx", num(q.x)},
-                        {"cy", num(q.y)},
-                        {"r", num(q.r)},
-                        {"fill", chart::headroom_color(e.verdict.headroom)},
-                        {"fill-opacity", "0.85"},
-                        {"stroke", "#ffffff"},
-                        {"stroke-width", "1.5"}});
-    }
+    w.leaf("circle", {{"cx", num(q.x)},
+                      {"cy", num(q.y)},
+                      {"r", num(q.r)},
+                      {"fill", chart::headroom_color(e.verdict.headroom)},
+                      {"fill-opacity", "0.85"},
+                      {"stroke", "#ffffff"},
+                      {"stroke-width", "1.5"}});
     w.close();
   }
 }

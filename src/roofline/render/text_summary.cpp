@@ -62,14 +62,14 @@ void signature_lines(std::string& out, const HeadEntry& e, std::size_t name_w, P
     const SignatureWork& s = sigs[i];
     const SignatureVerdict* v =
         i < e.verdict.signatures.size() ? &e.verdict.signatures[i] : nullptr;
-    const bool judged = s.modeled && v && v->roofline_pct;
+    const bool judged = s.modeled && v && v->roof != Roof::none;
     std::string name = "  ↳ " + clip(s.label, 0);
     if (display_width(name) > name_w) {
       out += fmt::format("  {}\n", name);
       name.clear();
     }
     const Headroom h = judged ? v->headroom : Headroom::unknown;
-    const std::string headroom = !judged             ? "not modelled"
+    const std::string headroom = !judged             ? (s.modeled ? "no verdict" : "not modelled")
                                  : v->suspect        ? "infeasible"
                                  : v->dispatch_bound ? "dispatch-bound"
                                                      : to_string(h);

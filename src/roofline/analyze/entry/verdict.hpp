@@ -32,8 +32,9 @@ const char* to_string(Roof r);
 // One signature judged on its own roof (docs/method.md §22.8).
 struct SignatureVerdict {
   std::optional<double> arithmetic_intensity, hbm_util, compute_util;
-  std::optional<double> roofline_pct;    // its own roof time over its own time
-  std::optional<double> roof_launch_ms;  // max(bytes/BW, FLOPs/peak) per launch
+  std::optional<double> roofline_pct;      // its own roof time over its own time, with a verdict
+  std::optional<double> roofline_pct_raw;  // the same ratio, verdict or not
+  std::optional<double> roof_launch_ms;    // max(bytes/BW, FLOPs/peak) per launch
   Roof roof = Roof::none;
   Bound bound = Bound::unknown;
   Headroom headroom = Headroom::unknown;
@@ -46,7 +47,7 @@ struct ReadingVerdict {
   Reading reading;
   bool taken = false;     // the reading bytes_est and flops_est are
   bool feasible = false;  // inside the sanity band and not dispatch-bound: it has a verdict
-  std::optional<double> roofline_pct;
+  std::optional<double> roofline_pct;  // set only where feasible: no verdict, no place
   double attainable_speedup = 1.0, expected_e2e_gain_pct = 0.0;
   Headroom headroom = Headroom::unknown;
 };
@@ -79,7 +80,10 @@ struct Verdict {
   std::string no_roof_reason;
   std::optional<double> arithmetic_intensity, ridge_point;
   Bound bound = Bound::unknown;
+  // roofline_pct: the place on the roof, set only with a verdict (docs/method.md §10.6); above 1
+  // where a measured ceiling is beaten within the datasheet (§5.7, ceiling_beaten).
   std::optional<double> roofline_pct, roofline_pct_raw;
+  bool ceiling_beaten = false;
   // Which figure the roof axis divides by (docs/method.md §5.7); a link roof is a datasheet one.
   CeilingKind ceiling = CeilingKind::datasheet;
   bool ceiling_recorded = false;  // the run's peaks carry a measured block: the artifact names it

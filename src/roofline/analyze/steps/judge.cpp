@@ -75,9 +75,9 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
                         : fmt::format("{} {} is below 0.1%: the model or the time is off",
                                       format_pct(raw_ds), of_roof);
   v.notes.push_back(
-      fmt::format("infeasible (L3): {}; roofline_pct clamped to {} for display only, no verdict, "
-                  "stage-C (counters) candidate",
-                  why, format_pct(*v.roofline_pct)));
+      fmt::format("infeasible (L3): {}; no verdict and no place on the roof (roofline_pct null, "
+                  "roofline_pct_raw {:.4g}), stage-C (counters) candidate",
+                  why, raw));
   if (v.bytes_upper_bound)
     v.notes.push_back(
         fmt::format("the measurement allows at most bytes_upper_bound = {}·t_unit = {:.4g} B",
@@ -100,15 +100,15 @@ void settle_suspect(Verdict& v, double raw, double raw_ds, const WorkEstimate& w
 
 // Dispatch floor, sanity band (L3, judged on the datasheet figure) and headroom for a raw ratio
 // against the axis's ceiling. A ratio above 1 of a measured ceiling and at most datasheet /
-// measured is real: the benchmark was not the best kernel; it reads saturated (docs/method.md
-// §5.7).
+// measured is real: the benchmark was not the best kernel; it reads saturated at its own figure,
+// the ceiling beaten (docs/method.md §5.7). Only an entry with a verdict has a roofline_pct: one
+// without is no place on the roof (§10.6).
 void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeaks& peaks,
             const VerdictParams& params, double pct_gpu_time, const AxisRoof& roof) {
   const double raw_ds = raw * roof.to_datasheet;
   v.dispatch_bound = work.t_unit_ms * 1000.0 <= 2.0 * params.launch_overhead_us;
   v.suspect = !(work.bytes > 0) || raw_ds < k_sane_low || raw_ds > k_sane_high;
   if (v.dispatch_bound || v.suspect) {
-    v.roofline_pct = std::clamp(raw, 0.0, 1.0);
     if (v.dispatch_bound) {
       v.bound = Bound::latency;
       v.in_graph_replay = params.graph_replayed;
@@ -127,14 +127,15 @@ void settle(Verdict& v, double raw, const WorkEstimate& work, const ResolvedPeak
     if (v.suspect) settle_suspect(v, raw, raw_ds, work, peaks, roof);
     return;
   }
-  v.roofline_pct = std::min(raw, 1.0);
-  if (raw > k_sane_high)
+  v.ceiling_beaten = raw > k_sane_high;
+  if (v.ceiling_beaten)
     v.notes.push_back(fmt::format(
-        "{} of the measured {} ceiling, {} of the datasheet: faster than the benchmark that "
-        "measured the ceiling, which is real (feasibility is judged on the datasheet); "
-        "roofline_pct shows 100%, the verdict is saturated",
+        "{} of the measured {} ceiling, {} of the datasheet: the ceiling beaten — faster than the "
+        "benchmark that measured it, which is real (feasibility is judged on the datasheet); "
+        "roofline_pct is that figure, the verdict saturated",
         format_pct(raw), roof.axis, format_pct(raw_ds)));
   if (!v.target_eff) return;
+  v.roofline_pct = raw;
   const double target = *v.target_eff;
   v.attainable_speedup = std::max(1.0, target / raw);
   v.expected_e2e_gain_pct = pct_gpu_time * (1.0 - 1.0 / v.attainable_speedup);

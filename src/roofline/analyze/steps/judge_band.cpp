@@ -197,10 +197,12 @@ void band_note(Verdict& v) {
     what = "one reading has a verdict: it is the band";
   else
     what = fmt::format(
-        "roofline_pct {} to {}, attainable {:.3f}x to {:.3f}x, expected e2e gain {:.3f}% to "
-        "{:.3f}%: {}",
-        format_pct(b.roofline_pct->lo), format_pct(b.roofline_pct->hi), b.attainable_speedup->lo,
-        b.attainable_speedup->hi, b.expected_e2e_gain_pct->lo, b.expected_e2e_gain_pct->hi,
+        "roofline_pct {}, attainable {}, expected e2e gain {}: {}",
+        format_range(format_pct(b.roofline_pct->lo), format_pct(b.roofline_pct->hi)),
+        format_range(fmt::format("{:.3f}x", b.attainable_speedup->lo),
+                     fmt::format("{:.3f}x", b.attainable_speedup->hi)),
+        format_range(fmt::format("{:.3f}%", b.expected_e2e_gain_pct->lo),
+                     fmt::format("{:.3f}%", b.expected_e2e_gain_pct->hi)),
         b.kind == BandKind::holds
             ? fmt::format("every reading is {}, the verdict holds across the band",
                           to_string(b.classes.front()))
@@ -222,8 +224,9 @@ Verdict judge(const WorkEstimate& work, OpClass cls, double pct_gpu_time,
   Verdict v = judge_point(work, cls, pct_gpu_time, peaks, params);
   v.band = judge_band(work, cls, pct_gpu_time, peaks, params, v);
   band_note(v);
-  if (v.band.withheld) {
+  if (v.band.withheld) {  // no verdict: no place on the roof either (docs/method.md §10.6)
     v.headroom = Headroom::unknown;
+    v.roofline_pct.reset();
     v.attainable_speedup = 1.0;
     v.expected_e2e_gain_pct = 0.0;
     v.notes.push_back(band_withheld_reason(v.band));

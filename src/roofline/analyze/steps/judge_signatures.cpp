@@ -31,6 +31,7 @@ SignatureVerdict verdict_of(const Verdict& j, const SignatureWork& s, double bw,
   out.hbm_util = j.hbm_util;
   out.compute_util = j.compute_util;
   out.roofline_pct = j.roofline_pct;
+  out.roofline_pct_raw = j.roofline_pct_raw;
   out.roof = j.roof;
   out.bound = j.bound;
   out.headroom = j.headroom;
@@ -75,7 +76,8 @@ SignatureRoofs judge_signatures(const WorkEstimate& work, OpClass cls, double pc
     if (peak > 0 && s.flops / peak > s.bytes / bw)
       sums.compute_ms += units * s.unit_launches * *sv.roof_launch_ms;
     ++sums.judged;
-    if (!v.most_to_win || sv.win_ms > v.signatures[*v.most_to_win].win_ms)
+    if (sv.headroom != Headroom::unknown &&  // most to win: among the verdicts only
+        (!v.most_to_win || sv.win_ms > v.signatures[*v.most_to_win].win_ms))
       v.most_to_win = v.signatures.size() - 1;
   }
   return sums;

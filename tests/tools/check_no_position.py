@@ -31,7 +31,7 @@ spec = importlib.util.spec_from_file_location("golden", os.path.join(HERE, "gold
 golden = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(golden)
 
-NAME_W = 46  # the terminal table's name column (text_summary.cpp)
+NAME_W = 48  # the terminal table's name column (text_summary.cpp: k_max_display)
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 

@@ -135,6 +135,10 @@ TEST_CASE("kernel_short_name: return types, enable_if and operators in template 
                           "Kargs>(ck_tile::Rmsnorm2dFwd<ck_tile::Pipeline<float> >::Kargs)") ==
         "Rmsnorm2dFwd");
   CHECK(kernel_short_name("void ck_tile::kentry<1, true>(int)") == "kentry");  // no type argument
+  // ck_tile's arch tag first (kentry<Arch, MinBlocks, Kernel>): the kernel, never `gfx9_t`.
+  CHECK(kernel_short_name("void ck_tile::kentry<ck_tile::gfx9_t, 1, ck_tile::FmhaFwdKernel<"
+                          "ck_tile::BlockFmhaPipelineQRKSVSAsync<int>, int> >(int)") ==
+        "FmhaFwdKernel");
   CHECK(kernel_short_name("sgl_hip::activation::act_and_mul_kernel") == "act_and_mul_kernel");
 }
 

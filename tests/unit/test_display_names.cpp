@@ -39,7 +39,7 @@ TEST_CASE("kernel_tag: a CUTLASS launch wrapper is named by the operator it wrap
   CHECK(kernel_tag("Kernel2", "",
                    "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_"
                    "32x3_tn_align8>(cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_"
-                   "tn_align8::Params)") == "cutlass_80_tensorop…_tn_align8");
+                   "tn_align8::Params)") == "cutlass_80_tensorop_bf16…_tn_align8");
   CHECK(kernel_tag("device_kernel",
                    "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<int>>(int)",
                    "_ZN7cutlass13device_kernelI") == "GemmUniversal");
@@ -105,16 +105,84 @@ TEST_CASE("display_names: without projection, module or op, the modelled class s
   CHECK(head[3].display_name == "mystery_kernel");
 }
 
+TEST_CASE("display_names: collectives and copies by their kind, whatever module holds them",
+          "[names]") {
+  // A B200 TP8 graph replay put every launch under the MoE layer's module: the grammar wins.
+  std::vector<HeadEntry> head(4);
+  for (HeadEntry& e : head) e.module = "DeepseekV2MoE.FusedMoE";
+  head[0].name = head[0].short_name = "fused_moe_kernel";
+  head[0].cls.op_class = OpClass::moe;
+  head[1].name = "void multimem_all_reduce_kernel<__nv_bfloat16, 8>(float*, int)";
+  head[1].short_name = "multimem_all_reduce_kernel";
+  head[1].cls.op_class = OpClass::comm;
+  head[2].name = head[2].short_name = "Memcpy DtoD";
+  head[2].cls.op_class = OpClass::elementwise;
+  head[2].cls.detail.elementwise = ElementwiseKind::copy;
+  head[3].name = head[3].short_name = "ncclDevKernel_AllGather_RING_LL";
+  head[3].cls.op_class = OpClass::comm;
+  display_names(head);
+  CHECK(head[0].display_name == "experts · fused_moe_kernel");
+  CHECK(head[1].display_name == "all_reduce · multimem_all_reduce_kernel");
+  CHECK(head[2].display_name == "copy · Memcpy DtoD");
+  CHECK(head[3].display_name == "all_gather · ncclDevKernel_AllGather_RING_LL");
+}
+
+TEST_CASE("display_names: at most k_max_display characters, the one cut of every surface",
+          "[names]") {
+  std::vector<HeadEntry> head(3);
+  head[0].name = head[0].short_name = "mla_dec_stage1_fp8_a8w8_subQ16_mqa16_with_a_long_tail";
+  head[0].cls.op_class = OpClass::attn;
+  head[1].name = head[1].short_name = "kernel_gemm_xdl_cshuffle_v3";
+  head[1].cls.op_class = OpClass::gemm;
+  head[1].module = "Qwen2MLP.RowParallelLinear";
+  head[2] = head[1];  // the same name twice: the rank suffix still fits
+  head[1].rank = 3;
+  head[2].rank = 11;
+  display_names(head);
+  CHECK(head[0].display_name == "attention · mla_dec_stage1_fp8_a8w8…_a_long_tail");
+  CHECK(head[1].display_name == "down_proj · kernel_gemm_xdl_cshuffle_v3 #3");
+  CHECK(head[2].display_name == "down_proj · kernel_gemm_xdl_cshuffle_v3 #11");
+  for (const HeadEntry& e : head) CHECK(display_names_impl::code_points(e.display_name) <= 48);
+  // A long list of projections keeps those that fit and counts the rest.
+  CHECK(display_names_impl::fit_role("o_proj / down_proj / shared_down_proj / q_b_proj / "
+                                     "kv_b_proj / shared_gate_up_proj") == "o_proj / down_proj +4");
+  CHECK(display_names_impl::fit_role("gate_up_proj") == "gate_up_proj");
+}
+
 }  // namespace unit_display_names
 
 namespace unit_display_names {
 
-TEST_CASE("kernel_tag: names by the library's grammar, the distinguishing tail kept") {
-  // ck_tile's kentry<Arch, MinBlocks, Kernel>: the kernel class, not the arch tag.
+TEST_CASE("kernel_tag: ck_tile's FMHA by its pipeline and mask, never its arch tag", "[names]") {
+  // ck_tile's kentry<Arch, MinBlocks, Kernel>: the kernel's pipeline, not the arch tag.
   CHECK(kernel_tag("kentry",
                    "void ck_tile::kentry<ck_tile::gfx950_t, 1, ck_tile::FmhaFwdKernel<"
                    "ck_tile::BlockFmhaPipelineQRKSVS<int>, int> >(int)",
-                   "_ZN7ck_tile6kentry") == "FmhaFwdKernel");
+                   "_ZN7ck_tile6kentry") == "FmhaFwd qr");
+  // An older topn kept the arch tag as the short name: the full name still says what it is.
+  const std::string fwd =
+      "void ck_tile::kentry<ck_tile::gfx9_t, 1, ck_tile::FmhaFwdKernel<ck_tile::"
+      "BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t, "
+      "ck_tile::TileFmhaShape<int>, false, ck_tile::ComposedAttention<0u, true>, "
+      "ck_tile::SimplifiedGenericAttentionMask<true>, false, ck_tile::TileFmhaTraits<int> >, "
+      "ck_tile::BlockFmhaPipelineQXKSVSCustomPolicy<true> >, ck_tile::Default2DEpilogue<int> > >"
+      "(ck_tile::FmhaFwdGroupModeKargs)";
+  CHECK(kernel_tag("gfx9_t", "", fwd) == "FmhaFwd qr_async mask");
+  std::string off = fwd;
+  off.replace(off.find("Mask<true>"), 10, "Mask<false>");
+  CHECK(kernel_tag("FmhaFwdKernel", "", off) == "FmhaFwd qr_async no mask");
+  CHECK(kernel_tag(
+            "FmhaFwdKernel", "",
+            "void ck_tile::kentry<1, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQSKSVS<"
+            "P, ck_tile::GenericAttentionMask<true, true> > > >(int)") == "FmhaFwd qs local mask");
+  // Mangled, as rocprof writes it: `ILb1E` is <true>.
+  CHECK(kernel_tag("", "",
+                   "_ZN7ck_tile6kentryILi2ENS_13FmhaFwdKernelINS_28BlockFmhaPipelineQRKSVSAsyncINS_"
+                   "24BlockFmhaPipelineProblemIDF16bNS_30SimplifiedGenericAttentionMaskILb1EEELb0E"
+                   "EEEEEvDpT1_") == "FmhaFwd qr_async mask");
+}
+
+TEST_CASE("kernel_tag: names by the library's grammar, the distinguishing tail kept") {
   // vLLM's SM guard inside CUTLASS 3's device_kernel: what it guards.
   CHECK(kernel_tag("device_kernel",
                    "void cutlass::device_kernel<vllm::enable_sm90_or_later<cutlass::gemm::kernel::"

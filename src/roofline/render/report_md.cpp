@@ -224,12 +224,19 @@ void rankings(std::string& out, const Analysis& a) {
   if (p.empty() || g.empty()) return;
   const HeadEntry* top_pct = &a.entries[p.front()];
   const HeadEntry* top_gain = &a.entries[g.front()];
-  if (top_pct == top_gain) {
+  if (top_gain->verdict.headroom == Headroom::unknown) {  // no verdict at all: nothing to say
+  } else if (!gain_beyond_noise(top_gain->verdict)) {     // docs/method.md §15: within the noise
+    out += fmt::format(
+        "**Nothing to win beyond the noise band:** no entry with a verdict has an attainable "
+        "speedup above 1 + {:g} % (docs/method.md §17.1), so none is named the one with the most "
+        "to win; {} takes the most GPU time ({}).\n\n",
+        100.0 * k_noise_speedup, md_code(shown_name(*top_pct), false), pct_text(*top_pct));
+  } else if (top_pct == top_gain) {
     out += fmt::format(
         "**The rankings agree at the top:** {} is both the largest consumer and the one with the "
         "most to win.\n\n",
         md_code(shown_name(*top_pct), false));
-  } else if (top_gain->verdict.headroom != Headroom::unknown) {
+  } else {
     const VerdictCover cover = verdict_cover(a.entries);
     out += fmt::format(
         "**The rankings disagree:** {} takes the most GPU time ({}), but {} has the most to win "

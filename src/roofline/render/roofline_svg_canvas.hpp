@@ -4,6 +4,7 @@
 // (roofline_svg_roofs.cpp) that the points (roofline_svg.cpp) are placed around.
 #include <vector>
 
+#include "roofline/analyze/steps/display_names.hpp"
 #include "roofline/render/chart_style.hpp"
 #include "roofline/render/svg.hpp"
 
@@ -29,11 +30,13 @@ using svg::num;
 constexpr double k_width = 1040, k_height = 660;
 constexpr Rect k_plot{118, 84, 670, 480};
 constexpr double k_legend_x = 808;
-constexpr std::size_t k_label_chars = 30;
+// A point's label is its display name whole: display_names made it short enough for every
+// surface (docs/method.md §16.6), so the chart cuts nothing the terminal shows.
+constexpr std::size_t k_label_chars = k_max_display;
 // Font sizes: a roof's label, a ceiling's or ridge's label.
 constexpr double k_roof_text = 12.5, k_note_text = 11.5;
 // A point's label: the name's and the caption's font sizes, and the padding around them.
-constexpr double k_name_size = 12, k_caption_size = 10.5, k_label_pad = 4;
+constexpr double k_name_size = 11, k_caption_size = 10.5, k_label_pad = 4;
 // A white outline under fixed text keeps it legible where it crosses a line.
 const Attrs k_halo{{"stroke", "#ffffff"},
                    {"stroke-width", "3"},

@@ -4,6 +4,7 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "roofline/analyze/steps/display_names.hpp"
 #include "roofline/render/entry_summary.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/md_util.hpp"
@@ -157,24 +158,32 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   };
   out += text_headline(a);
   if (!a.entries.empty()) {
-    // Display names print whole (docs/method.md §16.6): one wider than its column has a line of
-    // its own, its figures on the next, so that every column stays aligned.
-    const std::size_t name_w = 46;
+    // Display names print whole (docs/method.md §16.6), at most k_max_display characters: the
+    // column holds any; a signature's label wider than it has a line of its own.
+    const std::size_t name_w = k_max_display;
     out += fmt::format("  {} {} {} {} {} {} {} {}\n", pad("kernel", name_w), pad("gpu%", 6, true),
                        pad("class", 11), pad("roof", 6, true), pad("bound", 8), pad("headroom", 15),
                        pad("gain", 7, true), "speedup");
     for (const auto& e : a.entries) entry_row(out, e, name_w, paint);
     const auto& by_pct = a.rankings.by_pct;
     const auto& by_gain = a.rankings.by_expected_gain;
+    // docs/method.md §15: "most to win" only for a gain beyond the noise band.
     if (!by_gain.empty() && !by_pct.empty() && by_gain.front() != by_pct.front() &&
-        a.entries[by_gain.front()].verdict.headroom != Headroom::unknown) {
+        gain_beyond_noise(a.entries[by_gain.front()].verdict)) {
       const VerdictCover cover = verdict_cover(a.entries);
       out += fmt::format(
           "  rankings disagree: most GPU time {}, most to win {} (among verdicts: {:.2f}% of GPU "
           "time{})\n",
-          clip(shown_name(a.entries[by_pct.front()]), 48),
-          clip(shown_name(a.entries[by_gain.front()]), 48), cover.with,
+          clip(shown_name(a.entries[by_pct.front()]), 0),
+          clip(shown_name(a.entries[by_gain.front()]), 0), cover.with,
           cover.without > 0 ? fmt::format("; {:.2f}% has none", cover.without) : std::string());
+    } else if (!by_gain.empty() &&
+               a.entries[by_gain.front()].verdict.headroom != Headroom::unknown &&
+               !gain_beyond_noise(a.entries[by_gain.front()].verdict)) {
+      out += fmt::format(
+          "  nothing to win beyond the noise band: no verdict's attainable speedup exceeds 1 + "
+          "{:g}%\n",
+          100.0 * k_noise_speedup);
     }
     out += entry_lines(a);
   }

@@ -116,8 +116,14 @@ Scan scan_name(std::string_view s) {
   return out;
 }
 
-// The first type argument of a template argument list ("1, ck_tile::Rmsnorm2dFwd<…>, …" ->
-// "ck_tile::Rmsnorm2dFwd<…>"), or "".
+// ck_tile's arch tag (`ck_tile::gfx9_t`, `gfx950_t`): a type argument that names no kernel.
+bool arch_tag(std::string_view arg) {
+  if (const auto ns = arg.rfind("::"); ns != std::string_view::npos) arg.remove_prefix(ns + 2);
+  return arg.size() > 5 && arg.substr(0, 3) == "gfx" && arg.substr(arg.size() - 2) == "_t";
+}
+
+// The first type argument of a template argument list that is not an arch tag
+// ("ck_tile::gfx9_t, 1, ck_tile::FmhaFwdKernel<…>, …" -> "ck_tile::FmhaFwdKernel<…>"), or "".
 std::string_view first_type_argument(std::string_view args) {
   int depth = 0;
   std::size_t begin = 0;
@@ -128,7 +134,9 @@ std::string_view first_type_argument(std::string_view args) {
     if (c != ',' || depth > 0) continue;
     const std::string_view arg = trim_blank(args.substr(begin, i - begin));
     begin = i + 1;
-    if (!arg.empty() && is_ident_start(arg.front()) && arg != "true" && arg != "false") return arg;
+    if (!arg.empty() && is_ident_start(arg.front()) && arg != "true" && arg != "false" &&
+        !arch_tag(arg))
+      return arg;
   }
   return {};
 }

@@ -39,4 +39,8 @@ double sure_gain_pct(const Verdict& v) {
              : v.expected_e2e_gain_pct;
 }
 
+bool gain_beyond_noise(const Verdict& v) {
+  return v.headroom != Headroom::unknown && v.attainable_speedup > 1.0 + k_noise_speedup;
+}
+
 }  // namespace roofline::analyze

@@ -106,4 +106,11 @@ struct Verdict {
 // docs/method.md §10.8: the low end of an entry's gain band (its point gain without a band).
 double sure_gain_pct(const Verdict& v);
 
+// The noise band of a measured speedup (docs/method.md §17.1): a kernel made faster by less than
+// 3.4 % cannot be told from a rerun.
+inline constexpr double k_noise_speedup = 0.034;
+// docs/method.md §15: a verdict with something to win — its attainable speedup beyond the noise
+// band. Only such an entry is ever called the one with "the most to win".
+bool gain_beyond_noise(const Verdict& v);
+
 }  // namespace roofline::analyze

@@ -343,6 +343,7 @@ WorkEstimate model_work_cases(const TopnEntry& e, const RegimeChoice& regime,
     if (m.work) parts.push_back(Part{cases[i]->count, std::move(*m.work), i});
     rows.push_back(std::move(m.row));
   }
+  detail::distinct_labels(rows);
   const double share = detail::modelled_share(rows);
   std::optional<std::string> why_not =
       parts.empty() ? std::nullopt : not_representative(rows, source, share);

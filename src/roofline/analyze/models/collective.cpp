@@ -7,6 +7,21 @@
 #include "roofline/inputs/pattern.hpp"
 
 namespace roofline::analyze::detail {
+
+std::string collective_op(std::string_view name, std::string_view short_name) {
+  const auto has = [&](std::initializer_list<std::string_view> tokens) {
+    for (std::string_view t : tokens)
+      if (icontains(name, t) || icontains(short_name, t)) return true;
+    return false;
+  };
+  if (has({"all_gather", "allgather"})) return "all_gather";
+  if (has({"reduce_scatter", "reducescatter"})) return "reduce_scatter";
+  if (has({"alltoall", "all_to_all", "all2all", "sendrecv"})) return "all_to_all";
+  if (has({"allreduce", "all_reduce", "cross_device_reduce", "quickreduce", "custom_ar"}))
+    return "all_reduce";
+  return {};
+}
+
 namespace {
 
 bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens) {
@@ -16,12 +31,7 @@ bool name_has(const TopnEntry& e, std::initializer_list<std::string_view> tokens
 }
 
 std::string collective_op(const TopnEntry& e) {
-  if (name_has(e, {"all_gather", "allgather"})) return "all_gather";
-  if (name_has(e, {"reduce_scatter", "reducescatter"})) return "reduce_scatter";
-  if (name_has(e, {"alltoall", "all_to_all", "all2all", "sendrecv"})) return "all_to_all";
-  if (name_has(e, {"allreduce", "all_reduce", "cross_device_reduce", "quickreduce", "custom_ar"}))
-    return "all_reduce";
-  return {};
+  return detail::collective_op(e.name, e.short_name);
 }
 
 // QuickReduce codecs scale the wire bytes (docs/method.md §8.14), read from the template arguments.

@@ -2,6 +2,7 @@
 // whether their models can stand for the entry (a Top-N without counts, the modelled share).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -110,6 +111,48 @@ std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext&
                         dims_label(s.grid), dims_label(s.block));
   if (name.empty()) name = s.replay ? "graph replay" : "no op";
   return shape.empty() ? name : name + " " + shape;
+}
+
+namespace {
+
+// What tells apart signatures whose labels read the same: their grid and block where those
+// differ, else their dtypes, else their order; "" for a label that is already unique.
+std::string tell_apart(const std::vector<SignatureWork>& rows, const std::vector<std::size_t>& same,
+                       std::size_t i) {
+  const auto launch = [&](std::size_t k) {
+    const CaseSignature* s = rows[k].source.signature ? &*rows[k].source.signature : nullptr;
+    return s && !s->grid.empty()
+               ? fmt::format("grid {} block {}", dims_label(s->grid), dims_label(s->block))
+               : std::string();
+  };
+  const auto types = [&](std::size_t k) {
+    std::string t;
+    for (const std::string& d : rows[k].source.dtypes) t += (t.empty() ? "" : ", ") + d;
+    return t.empty() ? t : "(" + t + ")";
+  };
+  for (const auto& key : {std::function<std::string(std::size_t)>(launch),
+                          std::function<std::string(std::size_t)>(types)}) {
+    bool distinct = true;
+    for (std::size_t a = 0; a < same.size() && distinct; ++a)
+      for (std::size_t b = a + 1; b < same.size() && distinct; ++b)
+        distinct = !key(same[a]).empty() && key(same[a]) != key(same[b]);
+    if (distinct && rows[i].label.find(key(i)) == std::string::npos) return " " + key(i);
+  }
+  const auto at = std::find(same.begin(), same.end(), i) - same.begin();
+  return fmt::format(" #{}", at + 1);
+}
+
+}  // namespace
+
+void distinct_labels(std::vector<SignatureWork>& rows) {
+  std::vector<std::string> suffix(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<std::size_t> same;
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      if (rows[k].label == rows[i].label) same.push_back(k);
+    if (same.size() > 1) suffix[i] = tell_apart(rows, same, i);
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].label += suffix[i];
 }
 
 bool beyond_band(double a, double b) {

@@ -134,6 +134,10 @@ std::string regime_unknown_reason(const RegimeChoice& regime, const char* model)
 // decode, --isl in prefill; docs/method.md §22.9).
 std::string rows_missing_reason(Regime regime, const char* model);
 
+// The collective a kernel's name spells (docs/method.md §8.14): all_reduce | all_gather |
+// reduce_scatter | all_to_all, "" when it names none.
+std::string collective_op(std::string_view name, std::string_view short_name);
+
 // "missing: a, b" helper: appends `name` when `value` is absent.
 void require(const std::optional<double>& value, const char* name, std::string& missing);
 
@@ -141,6 +145,9 @@ void require(const std::optional<double>& value, const char* name, std::string& 
 // projection with its N and K (GEMMs), else its innermost module or op, with its operand dims, its
 // key flags, or its grid and block when it has no dims.
 std::string signature_label(const ProbeCase& c, OpClass cls, const ModelContext& ctx);
+// Sub-rows never read the same: where two signatures' labels agree, each gets what tells it
+// apart — its grid and block, else its dtypes, else its order (" #2").
+void distinct_labels(std::vector<SignatureWork>& rows);
 // Signatures without counts or times (the Top-N's shapes alone) whose per-launch bytes or FLOPs
 // differ by more than the 15 % band: the reason no equal-weight mean stands for the entry.
 std::optional<std::string> signatures_disagree(const std::vector<SignatureWork>& sigs);

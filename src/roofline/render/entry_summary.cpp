@@ -8,11 +8,14 @@
 namespace roofline::render {
 namespace entry_summary_impl {  // named, not anonymous: unity batches share one translation unit
 
-std::string verdict_text(const HeadEntry& e) {
+std::string verdict_text(const HeadEntry& e, const std::string& same_as) {
   const Verdict& v = e.verdict;
-  if (v.band.withheld && e.grade.problem) return "band across classes: " + e.grade.problem->reason;
-  if (e.grade.problem && e.grade.problem->level == Level::L2)
-    return "not modelled: " + e.grade.problem->reason;
+  const std::string reason = !e.grade.problem ? std::string()
+                             : same_as.empty()
+                                 ? e.grade.problem->reason
+                                 : "the same cause as " + same_as + ", said there";
+  if (v.band.withheld && e.grade.problem) return "band across classes: " + reason;
+  if (e.grade.problem && e.grade.problem->level == Level::L2) return "not modelled: " + reason;
   if (v.suspect)  // infeasible first, whatever else holds (docs/method.md §10.6)
     return fmt::format(
         "infeasible, no verdict: the byte/FLOP model is refuted by the measured time{}{}",
@@ -24,7 +27,7 @@ std::string verdict_text(const HeadEntry& e) {
            "lever: fusion";
   if (v.dispatch_bound) return "no verdict: dispatch-bound (timed by its launch); lever: fusion";
   if (v.headroom == Headroom::unknown && !v.no_roof_reason.empty())
-    return "no verdict: " + v.no_roof_reason;
+    return "no verdict: " + (same_as.empty() ? v.no_roof_reason : reason);
   if (v.headroom == Headroom::unknown) return "no verdict: no roof for this part";
   return fmt::format("{}-bound, {}{}: +{:.2f}% e2e at {:.2f}× attainable (target_eff {:g})",
                      to_string(v.bound), to_string(v.headroom),
@@ -78,8 +81,9 @@ std::string assumption_text(const HeadEntry& e) {
 
 }  // namespace entry_summary_impl
 
-EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks) {
-  return {entry_summary_impl::verdict_text(e), entry_summary_impl::formula_text(e, peaks),
+EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks,
+                             const std::string& same_as) {
+  return {entry_summary_impl::verdict_text(e, same_as), entry_summary_impl::formula_text(e, peaks),
           entry_summary_impl::assumption_text(e)};
 }
 

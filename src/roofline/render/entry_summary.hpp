@@ -18,7 +18,10 @@ struct EntrySummary {
   std::string assumption;  // "byte model 'weights + activations' (the alternative … gives …)"
 };
 
-EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks);
+// `same_as` (docs/method.md §16.4): an earlier entry whose problem says what this one's does, as
+// "entry N (name)": the verdict points to it instead of saying the message again.
+EntrySummary summarize_entry(const HeadEntry& e, const ResolvedPeaks& peaks,
+                             const std::string& same_as = "");
 
 // The roof column as a person reads it (docs/method.md §10.6): an entry's place on the roof, its
 // own figure where a measured ceiling is beaten ("102.1%"), and "—" for every entry without a

@@ -8,6 +8,7 @@
 #include "roofline/render/entry_summary.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/md_util.hpp"
+#include "roofline/render/messages.hpp"
 #include "roofline/render/report.hpp"
 
 namespace roofline::render {
@@ -134,12 +135,17 @@ void entry_row(std::string& out, const HeadEntry& e, std::size_t name_w, Paint p
 
 // Each entry in a few lines under the table: its verdict, the one formula with its numbers, and
 // the assumption that moves it most (the report's entry detail has the whole derivation).
+// A problem several entries share is said at the first of them; the others point to it
+// (docs/method.md §16.4).
 std::string entry_lines(const Analysis& a) {
   std::string out;
-  std::size_t i = 0;
-  for (const auto& e : a.entries) {
-    const EntrySummary s = summarize_entry(e, a.peaks);
-    out += fmt::format("  {}. {} — {}\n", ++i, clip(shown_name(e), 0), clip(s.verdict, 0));
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    const HeadEntry& e = a.entries[i];
+    const std::optional<std::size_t> same = same_cause_as(a, i);
+    const EntrySummary s = summarize_entry(
+        e, a.peaks,
+        same ? fmt::format("entry {} ({})", *same + 1, shown_name(a.entries[*same])) : "");
+    out += fmt::format("  {}. {} — {}\n", i + 1, clip(shown_name(e), 0), clip(s.verdict, 0));
     if (!s.formula.empty() || !s.assumption.empty())
       out +=
           fmt::format("     {}{}{}\n", clip(s.formula, 0),
@@ -198,23 +204,19 @@ std::string render_text_summary(const Analysis& a, const std::vector<std::string
   return out;
 }
 
-// What a problem is about, as the terminal names it: an entry by its display name (the raw kernel
-// name stays in the artifact's degraded[]), else the subject degraded[] gives.
-std::string diagnostic_subject(const Analysis& a, const Diagnostic& d) {
-  if (d.topic == Topic::entry)
-    for (const HeadEntry& e : a.entries)
-      if (e.ranking_name == d.entry && !e.display_name.empty()) return clip(e.display_name, 60);
-  return subject(d);
-}
-
+// Each message once per cause (docs/method.md §16.4): an entry's problem names every entry it
+// covers by its display name (the raw kernel names stay in the artifact's degraded[]).
 std::vector<std::string> diagnostic_lines(const Analysis& a) {
   std::vector<std::string> lines;
-  for (const Diagnostic& d : a.diagnostics) {
+  for (const MessageGroup& g : message_groups(a)) {
+    const Diagnostic& d = g.first;
+    const std::string about = g.entries.empty() ? subject(d) : entry_list(a, g.entries);
     if (d.severity == Severity::error)
-      lines.push_back("error: " + skill_error_text(d));
+      lines.push_back(g.entries.size() < 2
+                          ? "error: " + skill_error_text(d)
+                          : fmt::format("error: entries {}: {}", about, d.text));
     else if (d.level)
-      lines.push_back(fmt::format("degraded [{}] {}: {}", to_string(*d.level),
-                                  diagnostic_subject(a, d), d.text));
+      lines.push_back(fmt::format("degraded [{}] {}: {}", to_string(*d.level), about, d.text));
     else
       lines.push_back("warning: " + d.text);
   }

@@ -606,11 +606,15 @@ TEST_CASE("plan_shapeless_gemms: the SGLang decode step's GEMMs, and bad inputs 
     }
     CHECK(roofline::test::any_contains(h.head[0].plan_notes, {"intermediate_size"}));
   }
-  SECTION("no config: nothing planned, one run note") {
+  SECTION("no config: nothing planned, one run note, and each kernel names --config") {
     pick_regimes(h.head, h.topn, nullptr, nullptr);
     const Findings f = plan_shapeless_gemms(h.head, h.topn, nullptr, nullptr, h.peaks, {});
     CHECK(contains(f.notes.at(0), "not built (no config.json)"));
-    CHECK_FALSE(h.head[0].projection);
+    REQUIRE(h.head[0].projection);
+    CHECK_FALSE(h.head[0].projection->projection);
+    // docs/method.md §16.4: the option that settles it, and no other (the regime is known).
+    CHECK(h.head[0].projection->problem ==
+          "the linear plan needs a model config (no config.json); --config FILE would settle it");
   }
 }
 

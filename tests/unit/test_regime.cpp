@@ -124,6 +124,33 @@ TEST_CASE("pick_regime: with nothing, unknown and a note: decode is never assume
   CHECK_FALSE(r.launches_per_step.has_value());  // no step count: null
 }
 
+TEST_CASE("pick_regime: an unknown regime names only the options that settle it", "[regime]") {
+  // docs/method.md §16.4: --regime always; --conc only where the rows rule would then decide (the
+  // entry's operand rows, steps inferred, no workload.conc).
+  TopnEntry e;
+  e.name = "mystery";
+  e.avg_us = 12.5;
+  const InferredLaunches inferred;
+  RegimeHints hints;
+  hints.inferred = &inferred;
+  const RegimeChoice bare = pick_regime(e, TopnServing{}, hints);
+  CHECK_FALSE(bare.known);
+  CHECK(bare.settled_by == std::vector<std::string>{"--regime decode|prefill"});
+  e.shapes = {{6, 4096}, {4096, 4096}};  // 6 rows: --conc would weigh them
+  const RegimeChoice rows = pick_regime(e, TopnServing{}, hints);
+  CHECK(rows.settled_by == std::vector<std::string>{"--regime decode|prefill", "--conc"});
+  // --conc given, and the rows rule then decides: known, nothing to settle.
+  hints.conc = 2.0;
+  const RegimeChoice given = pick_regime(e, TopnServing{}, hints);
+  CHECK(given.known);
+  CHECK(given.regime == Regime::prefill);  // 6 rows > 2 × workload.conc 2
+  CHECK(given.settled_by.empty());
+  // Without step inference the rows rule does not apply: --conc would change nothing.
+  hints = RegimeHints{};
+  CHECK(pick_regime(e, TopnServing{}, hints).settled_by ==
+        std::vector<std::string>{"--regime decode|prefill"});
+}
+
 TEST_CASE("pick_regime: base_latency_ms of the other regime is not used", "[regime]") {
   TopnEntry e;
   e.name = "kernel_paged_attention_2d";

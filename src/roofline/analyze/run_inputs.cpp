@@ -192,7 +192,8 @@ const CalibrationTable* calibration_for(const AnalyzeInputs& in, Findings& found
 std::string config_status(const AnalyzeInputs& in, const ModelConfig* config) {
   if (config) return "";
   return in.config.found ? fmt::format("{} could not be read", in.config.display)
-                         : fmt::format("not found (looked for {})", in.config.display);
+                         : fmt::format("not found (looked for {}); --config FILE would settle it",
+                                       in.config.display);
 }
 
 }  // namespace roofline::analyze::detail

@@ -12,6 +12,9 @@
 
 namespace roofline::render {
 
+// The longest raw kernel name a report table cell shows (the entry detail has it whole).
+constexpr std::size_t k_table_name_chars = 60;
+
 // Inline code span that survives any content: a fence longer than the longest backtick run,
 // newlines folded, and (in a table) `|` escaped. Long names are cut to `max_chars` with "…".
 std::string md_code(std::string_view text, bool in_table, std::size_t max_chars = 0);

@@ -46,10 +46,10 @@ std::string headroom_text(const HeadEntry& e) {
 namespace {
 
 void entry_summary_md(std::string& out, const HeadEntry& e, std::size_t index,
-                      const ResolvedPeaks& peaks) {
+                      const ResolvedPeaks& peaks, const std::string& same_as) {
   out += fmt::format("### {}. {} — {}, {}\n\n", index, md_code(shown_name(e), false),
                      to_string(e.cls.op_class), headroom_text(e));
-  const EntrySummary s = summarize_entry(e, peaks);
+  const EntrySummary s = summarize_entry(e, peaks, same_as);
   out += fmt::format("**Verdict:** {}", md_escape(s.verdict));
   if (!s.formula.empty()) out += fmt::format("  \n**Formula:** {}", md_escape(s.formula));
   if (!s.assumption.empty()) out += fmt::format("  \n**Assumes:** {}", md_escape(s.assumption));
@@ -146,8 +146,9 @@ void entry_verdict_md(std::string& out, const HeadEntry& e) {
                                                  : "");
 }
 
-// The route, byte-reduction levers, confidence, and the notes and assumptions.
-void entry_advice_md(std::string& out, const HeadEntry& e) {
+// The route, byte-reduction levers, confidence, and the notes and assumptions; a note that says
+// the problem an earlier entry said points there instead (docs/method.md §16.4).
+void entry_advice_md(std::string& out, const HeadEntry& e, const std::string& same_as) {
   out += fmt::format("- **Route:** {}\n", md_escape(e.advice.route));
   if (!e.advice.levers.empty()) {
     out += "- **Byte-reduction levers:**\n";
@@ -156,15 +157,25 @@ void entry_advice_md(std::string& out, const HeadEntry& e) {
   out += fmt::format("- **Confidence:** {} (stage {}){}\n", to_string(e.grade.confidence),
                      to_string(e.stage), e.editable && !*e.editable ? "; not editable" : "");
   out += "- **Notes and assumptions:**\n";
-  for (const auto& n : e.notes) out += fmt::format("  - {}\n", md_escape(n));
+  // An infeasible entry's verdict says the measurement, not its problem's text: its notes keep it.
+  const std::string reason = e.grade.problem && e.grade.problem->level != Level::L3
+                                 ? e.grade.problem->reason
+                                 : std::string();
+  const std::string pointer =
+      same_as.empty() ? "said in the verdict above" : "the same cause as " + same_as + ", said there";
+  for (std::string n : e.notes) {
+    if (const std::size_t at = n.find(reason); !reason.empty() && at != n.npos)
+      n.replace(at, reason.size(), pointer);
+    out += fmt::format("  - {}\n", md_escape(n));
+  }
 }
 
 }  // namespace
 
 void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
-                  const ResolvedPeaks& peaks) {
+                  const ResolvedPeaks& peaks, const std::string& same_as) {
   const WorkEstimate& w = e.work;
-  entry_summary_md(out, e, index, peaks);
+  entry_summary_md(out, e, index, peaks, same_as);
   if (shown_name(e) != e.name) out += fmt::format("- **Kernel:** {}\n", md_code(e.name, false));
   out += fmt::format("- **GPU time:** {} ({} regime{})\n", pct_text(e), regime_label(e.regime),
                      e.regime.launches_per_step
@@ -186,7 +197,7 @@ void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
         "- **Evidence:** operand-bytes lower bound {} per launch (docs/method.md §8.16; no "
         "verdict)\n",
         format_bytes(*w.bytes_lower_bound, Digits::brief));
-  entry_advice_md(out, e);
+  entry_advice_md(out, e, same_as);
   out += "\n</details>\n\n";
 }
 

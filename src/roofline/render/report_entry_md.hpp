@@ -23,8 +23,10 @@ std::string speedup_text(const HeadEntry& e);
 // The headroom in words, saying why where it is unknown.
 std::string headroom_text(const HeadEntry& e);
 
-// Entry `index` (1-based) of the "Entries" section.
+// Entry `index` (1-based) of the "Entries" section; `same_as` names the earlier entry whose
+// problem it shares ("entry 1 (gemm · gemvx)"), said there and pointed to here
+// (docs/method.md §16.4).
 void entry_detail(std::string& out, const HeadEntry& e, std::size_t index,
-                  const ResolvedPeaks& peaks);
+                  const ResolvedPeaks& peaks, const std::string& same_as = "");
 
 }  // namespace roofline::render::detail

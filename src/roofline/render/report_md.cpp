@@ -8,6 +8,7 @@
 #include "roofline/render/entry_summary.hpp"
 #include "roofline/render/layer.hpp"
 #include "roofline/render/md_util.hpp"
+#include "roofline/render/messages.hpp"
 #include "roofline/render/report.hpp"
 #include "roofline/render/report_measured.hpp"
 
@@ -15,7 +16,6 @@
 namespace roofline::render {
 namespace {
 
-constexpr std::size_t k_table_name_chars = 60;
 constexpr std::size_t k_signature_rows = 8;  // signature rows under an entry
 
 using detail::entry_detail;
@@ -293,17 +293,19 @@ std::string render_markdown(const Analysis& a) {
   chart_section(out, a);
   if (!a.entries.empty()) {
     out += "## Entries\n\n";
-    std::size_t i = 0;
-    for (const auto& e : a.entries) entry_detail(out, e, ++i, a.peaks);
+    for (std::size_t i = 0; i < a.entries.size(); ++i)
+      entry_detail(out, a.entries[i], i + 1, a.peaks, same_cause_text(a, i));
   }
   out += detail::render_measured_inputs_md(a);
+  // Each message once per cause, naming the entries it covers (docs/method.md §16.4).
   std::string degraded, errors;
-  for (const Diagnostic& d : a.diagnostics) {
+  for (const MessageGroup& g : message_groups(a)) {
+    const Diagnostic& d = g.first;
     if (d.level)
-      degraded += fmt::format("| {} | {} | {} |\n", md_code(subject(d), true, k_table_name_chars),
+      degraded += fmt::format("| {} | {} | {} |\n", group_subject(a, g, true),
                               to_string(*d.level), md_escape(d.text));
     if (d.severity == Severity::error)
-      errors += fmt::format("- {}\n", md_escape(skill_error_text(d)));
+      errors += fmt::format("- {}\n", md_escape(group_error_text(a, g)));
   }
   if (!degraded.empty())
     out += "## Degraded\n\n| name | level | reason |\n|---|---|---|\n" + degraded + "\n";

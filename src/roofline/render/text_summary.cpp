@@ -141,10 +141,7 @@ std::string entry_lines(const Analysis& a) {
   std::string out;
   for (std::size_t i = 0; i < a.entries.size(); ++i) {
     const HeadEntry& e = a.entries[i];
-    const std::optional<std::size_t> same = same_cause_as(a, i);
-    const EntrySummary s = summarize_entry(
-        e, a.peaks,
-        same ? fmt::format("entry {} ({})", *same + 1, shown_name(a.entries[*same])) : "");
+    const EntrySummary s = summarize_entry(e, a.peaks, same_cause_text(a, i));
     out += fmt::format("  {}. {} — {}\n", i + 1, clip(shown_name(e), 0), clip(s.verdict, 0));
     if (!s.formula.empty() || !s.assumption.empty())
       out +=
@@ -210,13 +207,11 @@ std::vector<std::string> diagnostic_lines(const Analysis& a) {
   std::vector<std::string> lines;
   for (const MessageGroup& g : message_groups(a)) {
     const Diagnostic& d = g.first;
-    const std::string about = g.entries.empty() ? subject(d) : entry_list(a, g.entries);
     if (d.severity == Severity::error)
-      lines.push_back(g.entries.size() < 2
-                          ? "error: " + skill_error_text(d)
-                          : fmt::format("error: entries {}: {}", about, d.text));
+      lines.push_back("error: " + group_error_text(a, g));
     else if (d.level)
-      lines.push_back(fmt::format("degraded [{}] {}: {}", to_string(*d.level), about, d.text));
+      lines.push_back(
+          fmt::format("degraded [{}] {}: {}", to_string(*d.level), group_subject(a, g), d.text));
     else
       lines.push_back("warning: " + d.text);
   }

@@ -26,6 +26,9 @@ struct RegimeChoice {
   std::string launches_source;
   std::vector<std::string> notes;  // the choice, the time and the launch count, with their sources
   std::optional<double> shape_rows;  // set when the rows rule (no step annotations) decided
+  // Unknown: the options that would settle it (docs/method.md §16.4) — --regime always, --conc
+  // only where the rows rule would then decide (operand rows, steps inferred, no workload.conc).
+  std::vector<std::string> settled_by;
 };
 // What the run adds to one entry's regime choice when the Top-N has no step annotations.
 struct RegimeHints {

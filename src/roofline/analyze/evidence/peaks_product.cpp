@@ -87,7 +87,7 @@ std::optional<std::string> product_by_size(const std::string& arch,
     if (nvidia)
       notes.push_back(fmt::format(
           "{} is shared by {}: the product (device_name or device_target) decides the row, and "
-          "this run names none (give it with --product)",
+          "this run names none; --product would settle it",
           arch, products));
     return std::string();  // AMD: the section without product, as before
   }
@@ -117,7 +117,7 @@ std::optional<std::string> product_by_size(const std::string& arch,
     }
   notes.push_back(fmt::format(
       "{} cannot be told apart from the trace ({}), and no section without product holds their "
-      "shared figures: name the product (--product, or device_target in the env report)",
+      "shared figures; --product (or device_target in the env report) would settle it",
       size_text(arch, cu, mem), list_rows(fit)));
   return std::nullopt;
 }

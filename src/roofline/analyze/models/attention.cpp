@@ -40,10 +40,13 @@ bool decode_context(const ModelInput& in, double& S, std::string& missing) {
     S = *env->workload.decode_context;
     return true;
   }
-  if (!env || !env->workload.isl || !env->workload.osl) {
-    missing =
-        "workload.isl and workload.osl (--isl and --osl, or the env report; context length S = "
-        "isl + osl/2)";
+  const bool isl = env && env->workload.isl, osl = env && env->workload.osl;
+  if (!isl || !osl) {
+    std::vector<std::string> fields, options;
+    if (!isl) fields.emplace_back("workload.isl"), options.emplace_back("--isl");
+    if (!osl) fields.emplace_back("workload.osl"), options.emplace_back("--osl");
+    missing = fmt::format("{} (context length S = isl + osl/2); {}", option_list(fields, " and "),
+                          would_settle(options, " and "));
     return false;
   }
   S = *env->workload.isl + *env->workload.osl / 2.0;

@@ -31,21 +31,36 @@ std::string est_label(const RegimeChoice& regime) {
   return regime.known ? fmt::format("est_shape.{}", to_string(regime.regime)) : "the case's rows";
 }
 
+std::string option_list(const std::vector<std::string>& options, const char* joiner) {
+  std::string out;
+  for (std::size_t i = 0; i < options.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == options.size() ? joiner : ", ") + options[i];
+  return out;
+}
+
+std::string would_settle(const std::vector<std::string>& options, const char* joiner) {
+  return options.empty() ? std::string() : option_list(options, joiner) + " would settle it";
+}
+
+std::string regime_options(const RegimeChoice& regime) {
+  const std::string list = option_list(regime.settled_by);
+  return regime.settled_by.size() > 1 ? "(" + list + ")" : list;
+}
+
+const char* rows_option(Regime regime) {
+  return regime == Regime::decode ? "--conc" : "--isl";
+}
+
 std::string rows_missing_reason(Regime regime, const char* model) {
   const char* field = regime == Regime::decode ? "conc" : "isl";
-  return fmt::format(
-      "{} needs rows in flight: no est_shape.{}.M and no workload.{} (give --{}, or workload.{} "
-      "in the env report)",
-      model, to_string(regime), field, field, field);
+  return fmt::format("{} needs rows in flight: no est_shape.{}.M and no workload.{}; {}", model,
+                     to_string(regime), field, would_settle({rows_option(regime)}));
 }
 
 std::string regime_unknown_reason(const RegimeChoice& regime, const char* model) {
   if (regime.known) return "";
-  return fmt::format(
-      "{} needs the regime, and nothing says it ({}): step annotations in the trace, a recorded "
-      "query length (max_seqlen_q), operand shapes with workload.conc (--conc), or the regime "
-      "given with --regime would settle it",
-      model, regime.why);
+  return fmt::format("{} needs the regime, and nothing says it ({}); {}", model, regime.why,
+                     would_settle(regime.settled_by));
 }
 
 }  // namespace detail
@@ -264,7 +279,7 @@ WorkEstimate model_candidates(const TopnEntry& e, const RegimeChoice& regime,
     work.unmodeled_reason =
         !cls.detail.empty()
             ? fmt::format("op class unknown ({}): no byte model", to_string(cls.detail))
-            : "op class unknown: no byte model (use --classify PATTERN=CLASS)";
+            : "op class unknown: no byte model; --classify PATTERN=CLASS would settle it";
     return work;
   }
   detail::ModelInput in{e,   regime,       cls, ctx, detail::resolve_dtypes(e, cls, ctx),

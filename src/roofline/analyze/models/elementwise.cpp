@@ -3,6 +3,8 @@
 // op's inputs, except where the op's own convention says otherwise: copy_/cast (destination,
 // source), fill (destination), kv_write (new K, new V, then the caches written into).
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -123,6 +125,31 @@ Traffic shaped_traffic(const ModelInput& in, ElementwiseKind k, const std::vecto
   return t;
 }
 
+// Why a shapeless elementwise kernel has no M·hidden_size (docs/method.md §8.15): each missing
+// part, and the options that give them (docs/method.md §16.4).
+std::string shapeless_reason(const ModelInput& in) {
+  const ModelConfig* cfg = in.ctx.config;
+  std::vector<std::string> lacks, options;
+  if (!in.rows && !in.regime.known) {
+    lacks.push_back(fmt::format("the regime its rows M are counted in ({})", in.regime.why));
+    if (!in.regime.settled_by.empty()) options.push_back(regime_options(in.regime));
+  } else if (!in.rows) {
+    lacks.push_back(fmt::format("the {} step's rows M (no est_shape.{}.M, no workload.{})",
+                                to_string(in.regime.regime), to_string(in.regime.regime),
+                                in.regime.regime == Regime::decode ? "conc" : "isl"));
+    options.emplace_back(rows_option(in.regime.regime));
+  }
+  if (!cfg) {
+    lacks.emplace_back("hidden_size (no config.json)");
+    options.emplace_back("--config FILE");
+  } else if (!cfg->hidden) {
+    lacks.emplace_back("hidden_size (config.json has none)");
+  }
+  return fmt::format(
+      "elementwise byte model without shapes needs M·hidden_size, and the run lacks {}{}",
+      option_list(lacks, " and "), options.empty() ? "" : "; " + would_settle(options, " and "));
+}
+
 }  // namespace
 
 void model_elementwise(const ModelInput& in, WorkEstimate& work) {
@@ -149,18 +176,8 @@ void model_elementwise(const ModelInput& in, WorkEstimate& work) {
       return;
     }
     const ModelConfig* cfg = in.ctx.config;
-    if (!in.rows && !in.regime.known && cfg && cfg->hidden) {
-      work.unmodeled_reason = regime_unknown_reason(
-          in.regime, "elementwise byte model without shapes (M·hidden_size, M the step's rows)");
-      return;
-    }
     if (!cfg || !cfg->hidden || !in.rows) {
-      work.unmodeled_reason =
-          fmt::format("elementwise byte model needs shapes, or M·hidden_size ({}{})",
-                      !in.rows ? "rows in flight unknown" : "",
-                      (!cfg || !cfg->hidden)
-                          ? (in.rows ? "no hidden_size in config" : ", no hidden_size in config")
-                          : "");
+      work.unmodeled_reason = shapeless_reason(in);
       return;
     }
     elems = *in.rows * *cfg->hidden;

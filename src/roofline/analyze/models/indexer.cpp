@@ -25,7 +25,7 @@ std::string indexer_unmodeled_reason(const ModelInput& in, double& S) {
   if (!in.regime.known) return regime_unknown_reason(in.regime, "indexer byte model (decode only)");
   if (in.regime.regime != Regime::decode)
     return "indexer byte model covers decode only (a prefill launch scores a whole prompt chunk)";
-  if (!in.rows) return "indexer byte model needs rows in flight (est_shape.decode.M or conc)";
+  if (!in.rows) return rows_missing_reason(Regime::decode, "indexer byte model");
   if (!decode_context(in, S, missing)) return "indexer byte model needs " + missing;
   return "";
 }

@@ -320,8 +320,7 @@ std::string linear_unmodeled_reason(const ModelInput& in, StateRole detail) {
     return "decode state-update model only (one launch = one layer, one token per sequence); this "
            "entry runs in prefill";
   if (!in.rows)
-    return "linear-attention / state-space byte model needs sequences in flight "
-           "(est_shape.decode.M, or workload.conc: give --conc)";
+    return rows_missing_reason(Regime::decode, "linear-attention / state-space byte model");
   return "";
 }
 

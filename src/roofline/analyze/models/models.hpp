@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "roofline/analyze/entry/model_context.hpp"
 #include "roofline/analyze/entry/regime_choice.hpp"
@@ -127,12 +128,23 @@ inline void add_candidate(WorkEstimate& work, std::string label, const Term& byt
 // The Top-N's per-regime shape field the rows came from ("est_shape.decode"), or "the case's
 // rows" when the regime is unknown (the rows are then a case's own, not a regime's).
 std::string est_label(const RegimeChoice& regime);
+// The clause that names what settles a message (docs/method.md §16.4): "--a would settle it",
+// "--a or --b would settle it" — only options whose figure the run lacks and that change the
+// message when given. "" for none.
+std::string would_settle(const std::vector<std::string>& options, const char* joiner = " or ");
+// "a, b or c" (joiner " or ") or "a, b and c" (" and ").
+std::string option_list(const std::vector<std::string>& options, const char* joiner = " or ");
 // Why a model that needs the regime gives no verdict when nothing says it (docs/method.md §6.4),
-// and what would settle it. "" when the regime is known.
+// and the options that would settle it (regime.settled_by). "" when the regime is known.
 std::string regime_unknown_reason(const RegimeChoice& regime, const char* model);
 // Why `model` has no rows in flight in `regime`, naming the option that gives them (--conc in
 // decode, --isl in prefill; docs/method.md §22.9).
 std::string rows_missing_reason(Regime regime, const char* model);
+// An unknown regime's settling options as one item of a longer list: "--regime decode|prefill",
+// "(--regime decode|prefill or --conc)"; "" when none.
+std::string regime_options(const RegimeChoice& regime);
+// The option that gives a known regime's rows in flight: --conc in decode, --isl in prefill.
+const char* rows_option(Regime regime);
 
 // The collective a kernel's name spells (docs/method.md §8.14): all_reduce | all_gather |
 // reduce_scatter | all_to_all, "" when it names none.

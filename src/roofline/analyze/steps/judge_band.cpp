@@ -96,12 +96,11 @@ std::string settle_text(const std::vector<ReadingVerdict>& rs) {
         "type, gives the weights' format";
   if (experts)
     out +=
-        "; the routing decides how many experts are read: --conc sets the rows in flight "
-        "that experts_hit is taken over";
+        "; the routing decides how many experts are read, which only counters measure";
   if (context)
     out +=
         "; the sequences' contexts settle the keys read: a trace whose steps record Σkv "
-        "(docs/method.md §22.3), or --isl and --osl for the workload, narrow the range";
+        "(docs/method.md §22.3); the workload's isl and osl only narrow the range";
   if (lengths)
     out +=
         "; each sequence's query and context lengths settle the pairs: step annotations whose "
@@ -109,7 +108,8 @@ std::string settle_text(const std::vector<ReadingVerdict>& rs) {
   if (rows)
     out +=
         "; the step's rows settle M: step annotations with the batch, a norm or activation "
-        "beside the GEMM that launches one block per row, or --conc / --isl";
+        "beside the GEMM that launches one block per row, or --conc in a decode step and --isl in "
+        "a prefill step";
   return out;
 }
 

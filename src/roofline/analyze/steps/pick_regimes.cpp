@@ -201,13 +201,17 @@ void regime_from_data(RegimeChoice& out, const TopnEntry& e, const TopnServing& 
       out.why += fmt::format(", but one forward pass has one regime: {}", hints.pass_why);
     }
   } else {
+    // docs/method.md §6.4, §16.4: --conc settles it only where the rows rule would then decide.
+    const bool has_rows = rows && hints.inferred;
     out.known = false;
     out.why = fmt::format(
-        "unknown: no step annotations or per-regime data, no signature that says it{} "
-        "(decode is never assumed)",
-        hints.conc ? ", and no operand rows to weigh against workload.conc"
-                   : ", and no workload.conc to weigh the shapes' rows against; --regime or "
-                     "--conc would settle it");
+        "unknown: no step annotations or per-regime data, no signature that says it{} (decode is "
+        "never assumed)",
+        !has_rows    ? ", and no operand rows to weigh against workload.conc"
+        : hints.conc ? ""
+                     : ", and no workload.conc to weigh the shapes' rows against");
+    out.settled_by = {"--regime decode|prefill"};
+    if (has_rows && !hints.conc) out.settled_by.emplace_back("--conc");
   }
 }
 

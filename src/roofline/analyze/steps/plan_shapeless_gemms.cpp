@@ -93,8 +93,25 @@ struct ShapelessGemm {
   RegimeChoice regime;
 };
 
+// Why no linear plan can assign a shapeless GEMM before any assignment is tried — no config, or
+// no regime (the step's rows M depend on it, docs/method.md §6.4) — and what settles each
+// (docs/method.md §16.4).
+std::string unplanned_reason(const RegimeChoice& regime, bool config) {
+  std::vector<std::string> lacks, options;
+  if (!config) {
+    lacks.emplace_back("a model config (no config.json)");
+    options.emplace_back("--config FILE");
+  }
+  if (!regime.known) {
+    lacks.push_back(fmt::format("the regime, M being its step's rows ({})", regime.why));
+    if (!regime.settled_by.empty()) options.push_back(detail::regime_options(regime));
+  }
+  return fmt::format("the linear plan needs {}; {}", detail::option_list(lacks, " and "),
+                     detail::would_settle(options, " and "));
+}
+
 std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& topn,
-                                           const ClassRules& rules) {
+                                           const ClassRules& rules, bool config) {
   std::vector<ShapelessGemm> out;
   for (std::size_t i = 0; i < topn.entries.size(); ++i) {
     const TopnEntry& t = topn.entries[i];
@@ -103,13 +120,12 @@ std::vector<ShapelessGemm> shapeless_gemms(std::vector<HeadEntry>& head, const T
     if (c.cls.op_class != OpClass::gemm || c.cls.detail.gemm == GemmKind::conv) continue;
     RegimeChoice regime = he ? he->regime : pick_regime(t, topn.serving);
     if (!shapeless(t, regime.regime, he ? &he->evidence : nullptr)) continue;
-    if (!regime.known) {  // the step's rows M depend on it (docs/method.md §6.4)
+    if (!regime.known || !config) {
       if (he) {
         he->projection = ProjectionAssignment{};
-        he->projection->problem =
-            detail::regime_unknown_reason(regime, "the linear plan (M is the step's rows)");
+        he->projection->problem = unplanned_reason(regime, config);
       }
-      continue;
+      if (!regime.known) continue;  // without a config: kept, for the run note below
     }
     out.push_back(ShapelessGemm{&t, he, std::move(regime)});
   }
@@ -464,8 +480,9 @@ std::vector<ProjectionAssignment> assign_or_say_why(const std::vector<PlanKernel
             "no rows for the {} step: the Top-N measured none, no kernel beside these GEMMs "
             "counts them and the env report gives no workload (M is never assumed; step "
             "annotations with the batch, a norm or activation beside the GEMM that launches one "
-            "block per row, or --conc / --isl (workload.conc / workload.isl) would settle it); {}",
-            to_string(regime), a.problem);
+            "block per row, or {} (workload.{}) would settle it); {}",
+            to_string(regime), detail::rows_option(regime),
+            regime == Regime::decode ? "conc" : "isl", a.problem);
     return assigned;
   }
   assigned = assign_projections(kernels, plan, step, geometry);
@@ -536,7 +553,7 @@ Findings plan_shapeless_gemms(std::vector<HeadEntry>& head, const TopnDocument& 
                               const ResolvedPeaks& peaks, const ClassRules& rules,
                               const StepRows& step_rows) {
   Findings found;
-  std::vector<ShapelessGemm> all = shapeless_gemms(head, topn, rules);
+  std::vector<ShapelessGemm> all = shapeless_gemms(head, topn, rules, config != nullptr);
   if (std::none_of(all.begin(), all.end(), [](const ShapelessGemm& c) { return c.head; }))
     return found;
   if (!config) {

@@ -179,8 +179,8 @@ void peaks_derive_bw(ResolvedPeaks& out, const DeviceProps& p, const std::string
 
 constexpr const char* k_no_arch =
     "no arch: neither an env report (gfx, gpu_arch or compute_capability) nor the trace names the "
-    "GPU; give it with --product (e.g. --product mi300x, --product h100; `roofline peaks list` "
-    "lists the parts): peaks unknown, every headroom unknown";
+    "GPU: peaks unknown, every headroom unknown; --product would settle it (e.g. --product "
+    "mi300x, --product h100; `roofline peaks list` lists the parts)";
 
 ResolvedPeaks resolve_peaks(const PeaksTable& table, const std::string& gfx_spelling,
                             const std::string& product_spelling, const DeviceProps& props,

@@ -54,7 +54,7 @@ void record(Analysis& a, Findings f) {
 }
 
 void check_inputs(Run& r) {
-  record(r.a, detail::input_findings(r.in));
+  record(r.a, detail::input_findings(r.in, r.opts.given));
   Findings env_found;
   r.stand_in = detail::effective_env(r.env, r.topn, r.opts.given, r.config, env_found);
   r.env = r.stand_in ? &*r.stand_in : nullptr;

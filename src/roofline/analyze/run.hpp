@@ -43,7 +43,7 @@ struct Run {
 // Input problems are data: a broken or missing required file is a skill error (L5), a missing
 // config only a note (the models that need it degrade); what the readers noticed without
 // refusing anything is a warning and a note.
-Findings input_findings(const AnalyzeInputs& in);
+Findings input_findings(const AnalyzeInputs& in, const GivenEnv& given);
 // Every file the run read, with its role (the artifact's inputs[]).
 std::vector<InputRecord> input_records(const AnalyzeInputs& in);
 // The environment the run uses (docs/method.md §22.1): env_report.json where it speaks, else what

@@ -20,7 +20,7 @@ Run::Run(const AnalyzeInputs& inputs, const AnalyzeOptions& options)
   a.head_threshold_pct = options.scope.head_threshold_pct;
 }
 
-Findings input_findings(const AnalyzeInputs& in) {
+Findings input_findings(const AnalyzeInputs& in, const GivenEnv& given) {
   Findings f;
   auto check = [&](const auto& file, bool required, const char* what) {
     for (const auto& err : file.loaded.errors)
@@ -35,8 +35,8 @@ Findings input_findings(const AnalyzeInputs& in) {
   };
   check(in.topn, true, "the Top-N profile is required");
   // A Top-N that names its device and measured its steps needs no env report (a note, not L5).
-  // One that names only its device is an optional input too: what it lacks degrades the models
-  // that need it, each saying so.
+  // One that names only its device is an optional input too, and so is the report where --product
+  // gives the device: what it lacks degrades the models that need it, each saying so.
   const TopnDocument* topn = in.topn.loaded.value ? &*in.topn.loaded.value : nullptr;
   const bool stands_in = topn && topn_stands_in(*topn);
   const bool device_only = topn && !stands_in && topn->device && !topn->device->arch.empty();
@@ -48,6 +48,9 @@ Findings input_findings(const AnalyzeInputs& in) {
     f.notes.push_back(
         fmt::format("{}: not found; the Top-N's device stands in for it (no measured workload)",
                     in.env.display));
+  else if (!given.arch.empty() && !in.env.found)
+    f.notes.push_back(fmt::format("{}: not found; --product '{}' gives the device (no workload)",
+                                  in.env.display, given.product_spelling));
   else
     check(in.env, true, "environment report: gfx, workload, tp");
   check(in.config, false, "model config");

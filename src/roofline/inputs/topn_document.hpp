@@ -133,7 +133,7 @@ struct TopnDevice {
   std::string arch;    // gfx942, sm_90, … as written; "" when absent
   std::optional<double> cu_count;
   std::optional<double> memory_bytes;
-  std::string source;  // "trace deviceProperties"
+  std::string source;  // "trace deviceProperties", "rocprofv3 agents"
   std::string note;    // how the entry was chosen, why no arch
 };
 

@@ -65,8 +65,7 @@ TopnServing serving_of(const StepStats& s) {
 
 // The trace's deviceProperties entry as the document's `device`.
 TopnDevice device_of(const TraceDevice& d) {
-  return TopnDevice{d.name, d.vendor, d.arch, d.cu_count, d.memory_bytes, "trace deviceProperties",
-                    d.note};
+  return TopnDevice{d.name, d.vendor, d.arch, d.cu_count, d.memory_bytes, d.source, d.note};
 }
 
 // The graph replays as the document's `graph_replay`.

@@ -74,12 +74,15 @@ struct Process {
   std::unordered_map<std::int64_t, std::string> names;
   std::unordered_map<std::int64_t, Sum> sums;
   std::vector<Queued> order;
+  std::vector<RocprofAgent> agents;
+  std::unordered_map<std::int64_t, double> by_agent;  // dispatches by agent handle
 };
 
 struct Counts {
   double dispatches = 0.0, bad_times = 0.0, no_kernel_id = 0.0, unnamed = 0.0, memory_copies = 0.0;
   std::size_t processes = 0;
   bool saw_dispatch_list = false;
+  std::vector<std::pair<TraceDevice, double>> gpus;  // the GPUs dispatches ran on
 };
 
 // One kernel symbol object, its '{' read; `id` may come from a map key.
@@ -214,6 +217,7 @@ bool dispatch(JsonStream& js, Process& p, Counts& c) {
   s.calls += 1.0;
   s.ns += static_cast<double>(*end - *start);
   p.order.push_back({(agent.value_or(0) << 32) ^ queue.value_or(0), *start, *id});
+  if (agent) p.by_agent[*agent] += 1.0;
   return true;
 }
 
@@ -285,11 +289,14 @@ bool process(JsonStream& js, Counts& c, std::map<std::string, Sum>& by_name, Dis
       ok = symbols(js, p);
     else if (key == "buffer_records")
       ok = buffer_records(js, p, c);
+    else if (key == "agents")
+      ok = read_rocprof_agents(js, p.agents);
     else
       ok = !failed(js.skip_value());
     if (!ok) return false;
   }
   ++c.processes;
+  add_gpu_dispatches(p.agents, p.by_agent, c.gpus);
   for (const auto& [id, sum] : p.sums) {
     if (p.names.count(id) == 0) c.unnamed += sum.calls;
     Sum& into = by_name[kernel_name(p, id)];
@@ -369,6 +376,7 @@ std::string parse_rocprof_json(const ByteReader& read, TraceProfile& out,
         "start/end timestamps)",
         c.dispatches);
   out.source = "rocprofv3";
+  out.device = busiest_gpu(c.gpus);
   for (const auto& [name, sum] : by_name) {
     TraceKernel k;
     k.name = name;

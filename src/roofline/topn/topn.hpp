@@ -152,6 +152,7 @@ struct TraceDevice {
   std::optional<double> memory_bytes;  // totalGlobalMem
   std::optional<std::int64_t> id;      // the deviceProperties entry taken
   std::string note;  // how the entry was chosen when not by the kernels' device id, and why no arch
+  std::string source = "trace deviceProperties";  // or "rocprofv3 agents"
   bool operator==(const TraceDevice&) const = default;
 };
 
@@ -181,7 +182,7 @@ struct TraceProfile {
   std::string source;                // "torch-trace", "rocprofv3", "nsys"
   std::vector<TraceKernel> kernels;  // sorted by name
   StepStats steps;
-  std::optional<TraceDevice> device;  // Chrome traces with deviceProperties
+  std::optional<TraceDevice> device;  // Chrome traces' deviceProperties, rocprofv3's agents
   std::optional<double> world_size;   // distributedInfo.world_size
   GraphReplayStats graph;
 };

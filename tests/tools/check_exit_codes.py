@@ -136,6 +136,8 @@ def cases(t):
          "--gfx 'gfx999': not in the peaks table"),
         ("2", "calc: a part the peaks table lacks", calc + ["--product", "zz9000"], {},
          "--product 'zz9000': no part in the peaks table answers to it"),
+        ("2", "an arch its parts share without --product", calc + ["--gfx", "sm_90"], {},
+         "--gfx 'sm_90': 8 parts share sm_90"),
         ("3", "a path through a file",
          ["analyze", TRACE, "--config", config, "--out", f"{blocker}/sub", "--format", "quiet"], {},
          "nothing written: cannot create output folder"),

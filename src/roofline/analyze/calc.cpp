@@ -1,23 +1,55 @@
 // `roofline calc`: one synthetic entry through the verdict and advice stages.
 #include "roofline/analyze/calc.hpp"
 
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "roofline/analyze/layer.hpp"
 #include "roofline/base/units.hpp"
+#include "roofline/inputs/load.hpp"
 
 namespace roofline::analyze {
+
+namespace {
+
+// Why --gfx alone gives no roof (docs/method.md §22.2): an arch the table does not have, or has
+// only as named parts with no section of their common figures — then the parts, as `peaks show`
+// lists them, and --product picks one.
+std::string no_roof_reason(const PeaksTable& table, const std::string& gfx) {
+  const std::string arch = normalize_arch(gfx);
+  std::vector<const PeaksSection*> rows;
+  for (const PeaksSection& s : table.sections)
+    if (s.gfx == arch && !s.product.empty()) rows.push_back(&s);
+  std::vector<std::string> parts;
+  for (const PeaksSection* s : rows)
+    parts.push_back(s->name.empty() ? s->product : fmt::format("{} ({})", s->product, s->name));
+  if (rows.size() > 1)
+    return fmt::format(
+        "--gfx '{}': {} parts share {} and their figures differ: {}; --product NAME would settle "
+        "it (e.g. --product {})",
+        gfx, rows.size(), arch, fmt::join(parts, ", "), rows.front()->product);
+  if (rows.size() == 1)  // the table has the arch, but only as a named part
+    return fmt::format(
+        "--gfx '{}': the peaks table has {} only as the part {}; --product {} would settle it",
+        gfx, arch, parts.front(), rows.front()->product);
+  return fmt::format(
+      "--gfx '{}': not in the peaks table, so there is no roof to judge against (`roofline "
+      "peaks list` names the parts it has; --peaks FILE adds one)",
+      gfx);
+}
+
+}  // namespace
 
 CalcResult calc(const CalcInput& in, const PeaksTable& table) {
   CalcResult r;
   r.peaks = resolve_peaks(table, in.gfx, in.product, DeviceProps{}, "", in.product_pinned);
-  // An arch the table does not have (no product given) leaves nothing to divide by: a usage
-  // error, as the help says, not a run of unknowns.
+  // An arch the table does not have, or several parts share (no product given), leaves nothing
+  // to divide by: a usage error, as the help says, not a run of unknowns.
   if (r.peaks.source == PeaksSource::none && !r.peaks.hard_unknown && in.product.empty())
-    r.errors.push_back(fmt::format(
-        "--gfx '{}': not in the peaks table, so there is no roof to judge against (`roofline "
-        "peaks list` names the parts it has; --peaks FILE adds one)",
-        in.gfx));
+    r.errors.push_back(no_roof_reason(table, in.gfx));
   HeadEntry& e = r.entry;
   e.name = "calc";
   e.short_name = "calc";

@@ -310,7 +310,9 @@ CLI::App* add_calc_command(CLI::App& app, CalcArgs& c) {
       ->required()
       ->check(positive());
   cmd->add_option("--gfx", c.in.gfx,
-                  "gfx or NVIDIA arch, e.g. gfx950 or sm_90 (or give --product)");
+                  "gfx or NVIDIA arch, e.g. gfx950 or sm_90 (or give --product); an arch several "
+                  "parts share with no common section (sm_90) needs --product, and the error "
+                  "lists them");
   cmd->add_option("--product,--gpu", c.in.product,
                   "The part by product name or alias (mi300x, \"AMD Instinct MI300X\", h100-sxm, "
                   "h200, r9700; `roofline peaks list` shows the names); sets the arch");

@@ -25,7 +25,8 @@ std::vector<DocItem> exit_status_docs() {
        "that does not exist (the message lists those that do); a file named on the command line "
        "that is missing, empty, unreadable, truncated, of no supported format or of another kind "
        "than its option reads (a config given as a trace, a trace as a config, a Top-N as a "
-       "config); counters: a file with no usable row; calc: a part the peaks table lacks."},
+       "config); counters: a file with no usable row; calc: a part the peaks table lacks, or an "
+       "arch its parts share without --product (the error lists them)."},
       {"3",
        "Nothing could be written: an output folder or file that cannot be created or replaced "
        "(a read-only folder, a path through a file). Never for a folder that does not exist yet: "

@@ -397,6 +397,34 @@ def tool(name):
     return path
 
 
+def lines_outside_plot(root, ns):
+    """Every roof, ceiling and ridge (the lines drawn under the plot's clip path) lies inside the
+    plot area, point by point: a line past it is cut where it leaves, not left to the renderer's
+    clipping (an empty chart drew its memory roof above the plot)."""
+    clip = root.find(f".//{ns}clipPath[@id='plot-area']/{ns}rect")
+    if clip is None:
+        return []
+    x0, y0 = float(clip.get("x")), float(clip.get("y"))
+    x1, y1 = x0 + float(clip.get("width")), y0 + float(clip.get("height"))
+    errors = []
+    for g in root.iter(ns + "g"):
+        if g.get("clip-path") != "url(#plot-area)":
+            continue
+        for el in g:
+            if el.tag == ns + "polyline":
+                pts = [tuple(map(float, p.split(","))) for p in el.get("points").split()]
+            elif el.tag == ns + "line":
+                pts = [(float(el.get("x1")), float(el.get("y1"))),
+                       (float(el.get("x2")), float(el.get("y2")))]
+            else:
+                continue
+            for x, y in pts:
+                if not (x0 - 0.01 <= x <= x1 + 0.01 and y0 - 0.01 <= y <= y1 + 0.01):
+                    errors.append(f"{CHART}: a {el.tag[len(ns):]} point ({x}, {y}) lies outside "
+                                  f"the plot area [{x0}, {x1}] x [{y0}, {y1}]")
+    return errors
+
+
 def check_chart(produced, expected_dir, update):
     errors = []
     if ("profile_roofline.json" in produced) != (CHART in produced):
@@ -420,6 +448,7 @@ def check_chart(produced, expected_dir, update):
             local = el.tag[len(ns):] if el.tag.startswith(ns) else el.tag
             if local not in SVG_ELEMENTS:
                 errors.append(f"{CHART}: unexpected element <{el.tag}> (markup injected?)")
+        errors += lines_outside_plot(root, ns)
         golden = os.path.join(expected_dir, CHART)
         if not os.path.exists(golden):
             return errors

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -30,29 +32,79 @@ double settle(Canvas& c, Rect box, double step) {
 
 namespace {
 
+using Pixel = std::array<double, 2>;
+
+// The part of segment a–b inside the plot (Liang–Barsky), if any: a log-log roof is a straight
+// line in pixels, so the cut is exact.
+std::optional<std::array<Pixel, 2>> clip_segment(Pixel a, Pixel b) {
+  const double dx = b[0] - a[0], dy = b[1] - a[1];
+  double t0 = 0, t1 = 1;
+  const std::array<std::array<double, 2>, 4> edges{{{-dx, a[0] - k_plot.x},
+                                                    {dx, k_plot.right() - a[0]},
+                                                    {-dy, a[1] - k_plot.y},
+                                                    {dy, k_plot.bottom() - a[1]}}};
+  for (const auto& [p, q] : edges) {
+    if (p == 0) {
+      if (q < 0) return std::nullopt;
+      continue;
+    }
+    const double t = q / p;
+    if (p < 0)
+      t0 = std::max(t0, t);
+    else
+      t1 = std::min(t1, t);
+    if (t0 > t1) return std::nullopt;
+  }
+  return std::array<Pixel, 2>{Pixel{a[0] + t0 * dx, a[1] + t0 * dy},
+                              Pixel{a[0] + t1 * dx, a[1] + t1 * dy}};
+}
+
+// A roof's polyline cut to the plot (issue 46: an empty chart drew the memory roof past it):
+// its points inside and where it enters and leaves, as an SVG points list; "" when none of it is
+// inside. A roof only rises or runs flat, so what is inside is one piece.
+std::string plot_points(const std::vector<Pixel>& pts) {
+  std::vector<Pixel> in;
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i)
+    if (const auto seg = clip_segment(pts[i], pts[i + 1]))
+      for (const Pixel& q : *seg)
+        if (in.empty() || std::hypot(in.back()[0] - q[0], in.back()[1] - q[1]) > 1e-9)
+          in.push_back(q);
+  std::string out;
+  for (const Pixel& q : in) out += (out.empty() ? "" : " ") + num(q[0]) + "," + num(q[1]);
+  return in.size() < 2 ? std::string() : out;
+}
+
+// A polyline of the plot's roofs, cut to the plot; nothing where none of it is inside.
+void roof_polyline(svg::Writer& w, const std::vector<Pixel>& pts, Attrs attrs) {
+  std::string points = plot_points(pts);
+  if (points.empty()) return;
+  attrs.insert(attrs.begin(), {"points", std::move(points)});
+  w.leaf("polyline", attrs);
+}
+
 // docs/method.md §5.7: where a ceiling is measured, the datasheet roof above it, dashed (long
 // dashes, lighter, unlike the target_eff ceilings' short ones); the measured roof stays solid.
 void datasheet_roofs(Canvas& c, double x_lo, double x_hi, double ridge_max) {
   if (!c.m.any_measured) return;
   const double bw = *c.m.bw_bytes_s;
   const double ds_bw = c.m.datasheet_bw_bytes_s.value_or(bw);
-  const auto pt = [&](double x, double y) { return num(c.xs(x)) + "," + num(c.ys(y)); };
+  const auto pt = [&](double x, double y) { return Pixel{c.xs(x), c.ys(y)}; };
   // A dashed polyline through two points.
-  const auto line = [&](const std::string& points) {
-    c.w.leaf("polyline", {{"points", points},
-                          {"stroke", chart::k_datasheet},
-                          {"stroke-width", "2"},
-                          {"stroke-dasharray", chart::k_datasheet_dash}});
+  const auto line = [&](Pixel a, Pixel b) {
+    roof_polyline(c.w, {a, b},
+                  {{"stroke", chart::k_datasheet},
+                   {"stroke-width", "2"},
+                   {"stroke-dasharray", chart::k_datasheet_dash}});
   };
   double ds_ridge_max = c.m.roofs.empty() ? ridge_max : 0.0;
   for (const auto& r : c.m.roofs) {
     const double flops = r.datasheet_flops_s.value_or(r.peak_flops_s);
     ds_ridge_max = std::max(ds_ridge_max, flops / ds_bw);
     if (!r.datasheet_flops_s) continue;
-    line(pt(flops / ds_bw, flops) + " " + pt(x_hi, flops));
+    line(pt(flops / ds_bw, flops), pt(x_hi, flops));
   }
   if (c.m.datasheet_bw_bytes_s)
-    line(pt(x_lo, ds_bw * x_lo) + " " + pt(ds_ridge_max, ds_bw * ds_ridge_max));
+    line(pt(x_lo, ds_bw * x_lo), pt(ds_ridge_max, ds_bw * ds_ridge_max));
 }
 
 // The ceilings (dashed), the datasheet roofs where measured ones are drawn, the compute roofs with
@@ -60,40 +112,40 @@ void datasheet_roofs(Canvas& c, double x_lo, double x_hi, double ridge_max) {
 void draw_roof_lines(Canvas& c, double x_lo, double x_hi, double ridge_max) {
   svg::Writer& w = c.w;
   const double bw = *c.m.bw_bytes_s;
-  const auto pt = [&](double x, double y) { return num(c.xs(x)) + "," + num(c.ys(y)); };
+  const auto pt = [&](double x, double y) { return Pixel{c.xs(x), c.ys(y)}; };
   w.open("g", {{"clip-path", "url(#plot-area)"}, {"fill", "none"}});
   for (const auto& ceil : c.m.ceilings) {
     const double t = ceil.target;
-    std::string pts = pt(x_lo, t * bw * x_lo) + " ";
+    std::vector<Pixel> pts{pt(x_lo, t * bw * x_lo)};
     if (ceil.peak_flops_s) {
       const double ridge = *ceil.peak_flops_s / bw;
-      pts += pt(ridge, t * *ceil.peak_flops_s) + " " + pt(x_hi, t * *ceil.peak_flops_s);
+      pts.push_back(pt(ridge, t * *ceil.peak_flops_s));
+      pts.push_back(pt(x_hi, t * *ceil.peak_flops_s));
     } else {
-      pts += pt(ridge_max, t * bw * ridge_max);  // a memory-only class stops where the roof does
+      pts.push_back(pt(ridge_max, t * bw * ridge_max));  // a memory-only class stops at the roof's
     }
-    w.leaf("polyline", {{"points", pts},
-                        {"stroke", k_roof},
-                        {"stroke-opacity", "0.55"},
-                        {"stroke-width", "1.5"},
-                        {"stroke-dasharray", "7 5"}});
+    roof_polyline(w, pts,
+                  {{"stroke", k_roof},
+                   {"stroke-opacity", "0.55"},
+                   {"stroke-width", "1.5"},
+                   {"stroke-dasharray", "7 5"}});
   }
   datasheet_roofs(c, x_lo, x_hi, ridge_max);
   for (const auto& r : c.m.roofs) {
-    w.leaf("line", {{"x1", num(c.xs(r.ridge))},
-                    {"y1", num(c.ys(r.peak_flops_s))},
-                    {"x2", num(c.xs(r.ridge))},
-                    {"y2", num(k_plot.bottom())},
-                    {"stroke", k_roof},
-                    {"stroke-opacity", "0.5"},
-                    {"stroke-dasharray", "2 4"}});
-    w.leaf("polyline", {{"points", pt(r.ridge, r.peak_flops_s) + " " + pt(x_hi, r.peak_flops_s)},
-                        {"stroke", k_roof},
-                        {"stroke-width", "2.5"}});
-  }
-  w.leaf("polyline", {{"points", pt(x_lo, bw * x_lo) + " " + pt(ridge_max, bw * ridge_max)},
+    if (const auto ridge = clip_segment(pt(r.ridge, r.peak_flops_s),
+                                        Pixel{c.xs(r.ridge), k_plot.bottom()}))
+      w.leaf("line", {{"x1", num((*ridge)[0][0])},
+                      {"y1", num((*ridge)[0][1])},
+                      {"x2", num((*ridge)[1][0])},
+                      {"y2", num((*ridge)[1][1])},
                       {"stroke", k_roof},
-                      {"stroke-width", "2.5"},
-                      {"stroke-linecap", "round"}});
+                      {"stroke-opacity", "0.5"},
+                      {"stroke-dasharray", "2 4"}});
+    roof_polyline(w, {pt(r.ridge, r.peak_flops_s), pt(x_hi, r.peak_flops_s)},
+                  {{"stroke", k_roof}, {"stroke-width", "2.5"}});
+  }
+  roof_polyline(w, {pt(x_lo, bw * x_lo), pt(ridge_max, bw * ridge_max)},
+                {{"stroke", k_roof}, {"stroke-width", "2.5"}, {"stroke-linecap", "round"}});
   w.close();
 }
 

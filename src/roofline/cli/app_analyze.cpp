@@ -381,7 +381,8 @@ PeaksCommands add_peaks_commands(CLI::App& app, PeaksArgs& p) {
       "  roofline peaks measure-script > measure_peaks.py\n"
       "Exit codes: 0 done (check: the table is sound); 1 check found a problem; 2 usage error.");
   PeaksCommands cmds;
-  cmds.list = peaks->add_subcommand("list", "List the sections of the peaks table");
+  cmds.list = peaks->add_subcommand(
+      "list", "List the sections of the peaks table, grouped by architecture");
   cmds.list->add_option("--peaks", p.file, "Peaks file (default: built-in)")
       ->check(CLI::ExistingFile);
   cmds.show = peaks->add_subcommand(

@@ -152,44 +152,84 @@ std::string peaks_text(const ResolvedPeaks& p) {
   return out;
 }
 
-std::string peaks_table_text(const PeaksTable& table) {
-  std::string out = fmt::format("{:<9} {:<9} {:>12}  {:<24}  {}\n", "arch", "product", "bandwidth",
-                                "link (per direction)", "dense FLOP/s");
-  for (const auto& s : table.sections) {
-    std::string flops;
-    for (const auto& [k, v] : s.flops)
-      flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
-    // The link roof in one cell: "switch 4.5e+11 B/s" per GPU, "mesh 7 x 6.4e+10 B/s" per link
-    // (docs/method.md §10.7).
-    std::string link = "-";
-    if (s.link)
-      link = s.link->topology == "mesh"
-                 ? fmt::format("mesh {:g} x {:.3g} B/s", s.link->links, s.link->bytes_s)
-                 : fmt::format("{} {:.3g} B/s", s.link->topology, s.link->bytes_s);
+namespace {
+
+// One section's rows of `peaks list`: its figures, its measured ceilings, its source and what it
+// answers to.
+void section_rows(std::string& out, const PeaksSection& s, std::size_t product_w) {
+  std::string flops;
+  for (const auto& [k, v] : s.flops) flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
+  // The link roof in one cell: "switch 4.5e+11 B/s" per GPU, "mesh 7 x 6.4e+10 B/s" per link
+  // (docs/method.md §10.7).
+  std::string link = "-";
+  if (s.link)
+    link = s.link->topology == "mesh"
+               ? fmt::format("mesh {:g} x {:.3g} B/s", s.link->links, s.link->bytes_s)
+               : fmt::format("{} {:.3g} B/s", s.link->topology, s.link->bytes_s);
+  out += fmt::format(
+      "{:<9} {:<{}} {:>12}  {:<24}  {}\n", s.gfx, s.product.empty() ? "-" : s.product, product_w,
+      s.hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.hbm_bw_bytes_s) : "?", link, flops);
+  if (s.measured) {
+    // docs/method.md §5.7: the measured figures on a row of their own, under the datasheet's.
+    std::string mflops;
+    for (const auto& [k, v] : s.measured->flops)
+      mflops += fmt::format("{}{} {:.3g}", mflops.empty() ? "" : ", ", k, v);
     out += fmt::format(
-        "{:<9} {:<9} {:>12}  {:<24}  {}\n", s.gfx, s.product.empty() ? "-" : s.product,
-        s.hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.hbm_bw_bytes_s) : "?", link, flops);
-    if (s.measured) {
-      // docs/method.md §5.7: the measured figures on a row of their own, under the datasheet's.
-      std::string mflops;
-      for (const auto& [k, v] : s.measured->flops)
-        mflops += fmt::format("{}{} {:.3g}", mflops.empty() ? "" : ", ", k, v);
-      out += fmt::format(
-          "{:<9} {:<9} {:>12}  {:<24}  {}\n", "", "measured",
-          s.measured->hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.measured->hbm_bw_bytes_s) : "-",
-          "-", mflops.empty() ? "-" : mflops);
-    }
-    // Where the figures come from (data/peaks.md: every built-in row names its source).
-    out += fmt::format("{:<9} {}{}{}\n", "", s.name.empty() ? "" : s.name + ": ",
-                       s.source.empty() ? "(no source given)" : s.source,
-                       s.memory_gib ? fmt::format(" [{} GiB]", format_g(*s.memory_gib)) : "");
-    if (s.measured)
-      out += fmt::format("{:<9} measured by: {}\n", "",
-                         s.measured->source.empty() ? "(no source given)" : s.measured->source);
-    std::string names;
-    for (const std::string& n : product_spellings(s)) names += (names.empty() ? "" : ", ") + n;
-    if (!names.empty()) out += fmt::format("{:<9} answers to: {}\n", "", names);
+        "{:<9} {:<{}} {:>12}  {:<24}  {}\n", "", "measured", product_w,
+        s.measured->hbm_bw_bytes_s ? fmt::format("{:.3g} B/s", *s.measured->hbm_bw_bytes_s) : "-",
+        "-", mflops.empty() ? "-" : mflops);
   }
+  // Where the figures come from (data/peaks.md: every built-in row names its source).
+  out += fmt::format("{:<9} {}{}{}\n", "", s.name.empty() ? "" : s.name + ": ",
+                     s.source.empty() ? "(no source given)" : s.source,
+                     s.memory_gib ? fmt::format(" [{} GiB]", format_g(*s.memory_gib)) : "");
+  if (s.measured)
+    out += fmt::format("{:<9} measured by: {}\n", "",
+                       s.measured->source.empty() ? "(no source given)" : s.measured->source);
+  std::string names;
+  for (const std::string& n : product_spellings(s)) names += (names.empty() ? "" : ", ") + n;
+  if (!names.empty()) out += fmt::format("{:<9} answers to: {}\n", "", names);
+}
+
+// An arch's heading in `peaks list`: its sections, and what --gfx alone resolves to (the section
+// without product, or none: --product names the part, as calc and peaks show say).
+std::string arch_heading(const std::string& arch, const std::vector<const PeaksSection*>& rows) {
+  std::vector<std::string> parts;
+  for (const PeaksSection* s : rows)
+    if (!s->product.empty()) parts.push_back(s->product);
+  const bool common = parts.size() < rows.size();
+  if (parts.empty()) return fmt::format("{} — 1 section, without product\n", arch);
+  std::string list;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == parts.size() && !common ? " and " : ", ") + parts[i];
+  return fmt::format("{} — {} section{}: {}{}\n", arch, rows.size(), rows.size() == 1 ? "" : "s",
+                     list,
+                     common ? " and one without product, which --gfx alone takes"
+                            : "; --gfx alone takes none, --product names the part");
+}
+
+}  // namespace
+
+// The table grouped by architecture (issue 46), each arch where it first appears in the file,
+// its section without product first, then its parts in the file's order.
+std::string peaks_table_text(const PeaksTable& table) {
+  std::vector<std::pair<std::string, std::vector<const PeaksSection*>>> archs;
+  for (const PeaksSection& s : table.sections) {
+    auto it = std::find_if(archs.begin(), archs.end(), [&](const auto& a) { return a.first == s.gfx; });
+    if (it == archs.end()) it = archs.insert(archs.end(), {s.gfx, {}});
+    it->second.push_back(&s);
+  }
+  std::size_t product_w = 9;
+  for (const PeaksSection& s : table.sections) product_w = std::max(product_w, s.product.size());
+  std::string out = fmt::format("{:<9} {:<{}} {:>12}  {:<24}  {}\n", "arch", "product", product_w,
+                                "bandwidth", "link (per direction)", "dense FLOP/s");
+  for (auto& [arch, rows] : archs) {
+    std::stable_partition(rows.begin(), rows.end(),
+                          [](const PeaksSection* s) { return s->product.empty(); });
+    out += "\n" + arch_heading(arch, rows);
+    for (const PeaksSection* s : rows) section_rows(out, *s, product_w);
+  }
+  out += "\n";
   out += fmt::format("({} sections from {})\n", table.sections.size(), table.source_name);
   out +=
       "(--product NAME in analyze and calc: any name a row answers to, case, spaces, dashes and "

@@ -29,7 +29,7 @@ A case folder holds:
   expected/stderr_contains optional: each non-empty line must appear in stderr (all commands)
   expected/stdout_contains optional: each non-empty line must appear in stdout (all commands)
   expected/outputs/        every other file the commands create or change in the scratch
-                           folder (path relative to it; *.lock files excepted), e.g.
+                           folder (path relative to it; a *.lock file left behind fails the case), e.g.
                            input/profile/round_1/roofline_compare.json: the files written must be
                            exactly these (none when the folder is absent); .json compared as
                            JSON, other files byte for byte. Files of input/ that no command
@@ -290,13 +290,15 @@ def run_once(binary, case, scratch):
         data = data.replace(wild, b"{wild}").replace(repo.encode(), b"{repo}")
         if ".tmp." in name:
             fail([f"temp file left behind: {path}"])
+        if name.endswith(".lock"):
+            fail([f"lock file left behind: {path}"])
         if before.get(rel) == data:
             continue  # an input no command changed
         if name in ARTIFACTS or name == CHART:
             if name in produced:
                 fail([f"two {name} files written: {produced[name][0]} and {path}"])
             produced[name] = (path, data)
-        elif not name.endswith(".lock"):
+        else:
             outputs[rel] = data
     return procs, {k: v[1] for k, v in produced.items()}, outputs
 

@@ -114,7 +114,7 @@ CLI::App* add_outcomes_command(CLI::App& app, OutcomesArgs& args) {
   auto* cmd = app.add_subcommand(
       "outcomes",
       "Record measured outcomes (opbench, director, integrate, compare files) against the "
-      "baseline round's predictions in the outcome ledger");
+      "baseline round's predictions in the outcome ledger, and count the band misses");
   cmd->add_option("-d,--dir", args.dir, "Evaluation folder")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
@@ -130,6 +130,12 @@ CLI::App* add_outcomes_command(CLI::App& app, OutcomesArgs& args) {
   cmd->footer(
       "Reads D/kernels/*/opbench_result.json, D/kernels/_exp/**/director_validation.json,\n"
       "D/overlay/cand_*/integrate_result.json and D/profile/round_*/roofline_compare.json.\n"
+      "Band misses: prints how many measured speedups lie above their predicted band's high end "
+      "by more\nthan the 3.4 % noise band (docs/method.md §10.8), in this run and over every "
+      "record of the ledger,\nbeside the contradictions among them (undefined outcomes are never "
+      "counted).\n"
+      "The ledger is locked through F.lock while it is rewritten; the lock file is removed when "
+      "done.\n"
       "Exit codes: 0 ledger written (problems in outcome files are reported on stderr); 2 usage "
       "error; 3 the ledger could not be written (it is left as it was).");
   return cmd;

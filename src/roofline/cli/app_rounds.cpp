@@ -83,8 +83,8 @@ CLI::Validator noise_band_validator() {
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   auto* cmd = app.add_subcommand(
       "compare",
-      "Round A's predictions against round B's measured times: per kernel speedup, realized "
-      "gain, contradictions and regressions");
+      "Round A's predictions against round B's measured times, kernels paired by what they are: "
+      "per kernel speedup, realized gain, contradictions and regressions");
   cmd->add_option("-r,--round", args.rounds,
                   "Give twice: --round A (the predictions: profile_roofline.json, else analysed "
                   "in memory) --round B (the measurements: its profile_topN.json)")
@@ -104,6 +104,11 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
       ->check(CLI::IsMember({"text", "json", "quiet"}))
       ->capture_default_str();
   cmd->footer(
+      "Kernels are paired by what they are, never by short name alone: the same kernel by name, "
+      "else a\nrenamed kernel (a dtype change renames kernels) sharing its projection, module or "
+      "GEMM weight,\nelse the one kernel of its class renamed in each round; classes, roles or "
+      "weights that disagree\nare no pairing. A kernel without a counterpart is gone; one new in "
+      "B's head is new.\n"
       "Writes D/profile/round_B/roofline_compare.json and .md.\n"
       "Exit codes: 0 written; 1 a --fail-on condition holds; 2 usage error (a missing round lists "
       "the rounds that exist); 3 the files could not be written.");
@@ -130,6 +135,8 @@ CLI::App* add_outcomes_command(CLI::App& app, OutcomesArgs& args) {
   cmd->footer(
       "Reads D/kernels/*/opbench_result.json, D/kernels/_exp/**/director_validation.json,\n"
       "D/overlay/cand_*/integrate_result.json and D/profile/round_*/roofline_compare.json.\n"
+      "A compare row keeps the pairing compare made (by role); a row without a counterpart, or "
+      "one an\nolder compare paired by short name alone, is undefined.\n"
       "Band misses: prints how many measured speedups lie above their predicted band's high end "
       "by more\nthan the 3.4 % noise band (docs/method.md §10.8), in this run and over every "
       "record of the ledger,\nbeside the contradictions among them (undefined outcomes are never "

@@ -132,6 +132,9 @@ int run_compare(const CompareArgs& args) {
   const std::string& b = args.rounds[1];
   const TopnDocument topn_b = load_measurements(dir, b);
   const RoundPredictions preds = load_predictions(dir, a);
+  // What round B's kernels are, for the pairing: its artifact, else its analysis in memory (its
+  // problems are round B's own, reported when it is analysed).
+  const RoundPredictions preds_b = load_round_predictions(dir, b);
   const std::optional<TopnDocument> topn_a = load_baseline_topn(dir, a);
   const InputFile<ModelConfig> config = load_config(dir, b);
 
@@ -140,6 +143,7 @@ int run_compare(const CompareArgs& args) {
   in.baseline_round = a;
   in.round = b;
   in.a = &preds;
+  in.b = &preds_b;
   in.topn_a = topn_a ? &*topn_a : nullptr;
   in.topn_b = &topn_b;
   in.noise_isolated = args.noise_isolated;

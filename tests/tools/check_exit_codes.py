@@ -77,6 +77,8 @@ def cases(t):
     counters_empty = os.path.join(GOLDEN, "counters_broken_file/input/empty_counter_collection.csv")
     calc = ["calc", "--bytes", "1e9", "--flops", "1e9", "--time-us", "100", "--dtype", "bf16",
             "--class", "gemm"]
+    after = os.path.join(t, "after.json.gz")  # the trace again under another name: compare's AFTER
+    shutil.copy(TRACE, after)
     return [
         ("0", "the artifacts or output files were written",
          ["analyze", TRACE, "--config", config, "--out", f"{out}/a0", "--format", "quiet"], {},
@@ -94,6 +96,8 @@ def cases(t):
          "ANALYSIS_SKILL=none does not name roofline: analysis skipped, nothing written (L0)"),
         ("0", "the artifacts or output files were written", ["compare", "--round", "0", "--round", "tuning", "--dir", compare_dir,
                                 "--format", "quiet"], {}, ""),
+        ("0", "the artifacts or output files were written",
+         ["compare", TRACE, after, "--config", config, "--format", "quiet"], {}, "give the graph-capture trace(s) with --capture"),
         ("1", "analyze --strict when something is degraded",
          ["analyze", "--round", "1", "--dir", strict_dir, "--out", f"{out}/s", "--strict", "--format",
           "quiet"], {}, "error: env_report.json: not valid JSON"),
@@ -127,6 +131,8 @@ def cases(t):
         ("2", "a config given as a trace", ["topn", config, "-o", f"{out}/c/"], {},
          "not a trace: a model config.json"),
         ("2", "a config given as a trace", ["analyze", config, "--out", f"{out}/c2"], {},
+         "this is a model config.json, not a profiler trace"),
+        ("2", "a config given as a trace", ["compare", TRACE, config], {},
          "this is a model config.json, not a profiler trace"),
         ("2", "a trace as a config", ["analyze", TRACE, "--config", TRACE, "--out", f"{out}/c3"], {},
          "this is a PyTorch profiler trace (gzip), not a model config.json"),

@@ -1,6 +1,7 @@
 // Stage 7a (docs/method.md §14): route table, low-confidence fallback, shippability gate, levers.
 #include <catch2/catch.hpp>
 
+#include "roofline/analyze/evidence/owner.hpp"
 #include "roofline/cli/layer.hpp"
 #include "unit/test_helpers.hpp"
 
@@ -171,6 +172,131 @@ TEST_CASE("advise: saturated bf16 attention gets the fp8 KV lever", "[advise]") 
   attn.work.kv_dtype = DtypeKey::fp8;
   for (const auto& l : advise(attn, TopnDocument{}, gfx950_peaks()).levers)
     CHECK_FALSE(contains(l, "fp8 KV"));
+}
+
+// A GEMM whose trace recorded what ran beside it: a zero-fill before it, a fused add+norm after.
+struct Beside {
+  ProbeKernel workload;
+  HeadEntry entry;
+};
+Beside gemm_beside(bool editable) {
+  Beside b;
+  ProbeCase c;
+  c.count = 24;
+  CaseSignature sig;
+  CaseNeighbour fill;
+  fill.kernel = "FillFunctor";
+  fill.name = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>()";
+  fill.cls = "elementwise:fill";
+  fill.launches = 24;
+  CaseNeighbour norm;
+  norm.kernel = "fused_add_rms_norm_kernel";
+  norm.name = "void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*)";
+  norm.cls = "elementwise:add_norm+rows";
+  norm.launches = 20;
+  sig.before = fill;
+  sig.after = norm;
+  c.signature = sig;
+  b.workload.cases.push_back(c);
+  b.entry = judged(Headroom::saturated, Bound::memory);
+  b.entry.name = "nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT";
+  b.entry.short_name = "nvjet_sm90_tst_192x8_64x8_2x1_v_bz_TNT";
+  b.entry.editable = editable;
+  b.entry.backend = editable ? "cutlass" : "cublaslt";
+  b.entry.work.weight_bytes = 0.5e8;
+  return b;
+}
+
+TEST_CASE("advise: a fill is no fusion partner; the partner keeps its full name", "[advise]") {
+  Beside b = gemm_beside(true);
+  b.entry.evidence.workload = &b.workload;
+  const Advice a = advise(b.entry, TopnDocument{}, gfx950_peaks());
+  REQUIRE(a.partners.size() == 1);
+  CHECK(a.partners[0].kernel ==
+        "void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*)");
+  CHECK(a.partners[0].display == "fused_add_rms_norm_kernel");
+  CHECK(a.partners[0].side == "after");
+  for (const auto& l : a.levers) CHECK_FALSE(contains(l, "FillFunctor"));
+  bool fuse = false;
+  for (const auto& l : a.levers) fuse |= contains(l, "fuse 'fused_add_rms_norm_kernel'");
+  CHECK(fuse);
+}
+
+TEST_CASE("advise: a closed kernel is never told to absorb another", "[advise]") {
+  Beside b = gemm_beside(false);
+  b.entry.evidence.workload = &b.workload;
+  const Advice a = advise(b.entry, TopnDocument{}, gfx950_peaks());
+  CHECK(contains(a.route, "host-side"));
+  bool replaced = false;
+  for (const auto& l : a.levers) {
+    CHECK_FALSE(contains(l, "into this kernel"));
+    // A norm is no BLAS epilogue op: an open fused kernel, with the same bound on the gain.
+    replaced |= contains(l, "replace this closed kernel and 'fused_add_rms_norm_kernel'") &&
+                contains(l, "one open fused kernel") && contains(l, "end to end") &&
+                !contains(l, "CUBLASLT_EPILOGUE");
+  }
+  CHECK(replaced);
+  // A pointwise op after it: cuBLASLt's own epilogue is named.
+  b.workload.cases[0].signature->after->cls = "elementwise";
+  b.workload.cases[0].signature->after->kernel = "elementwise_kernel";
+  bool epilogue = false;
+  for (const auto& l : advise(b.entry, TopnDocument{}, gfx950_peaks()).levers)
+    epilogue |= contains(l, "CUBLASLT_EPILOGUE");
+  CHECK(epilogue);
+}
+
+TEST_CASE("owner: the launch names whose copy of an open kernel ran", "[advise][owner]") {
+  HeadEntry e;
+  e.editable = true;
+  e.backend = "vllm|aiter";
+  // A framework op says whose Python launched it, not whose copy ran (vLLM's aiter backend runs
+  // aiter's): both are said, none chosen.
+  for (const char* op : {"vllm::unified_attention_with_output", "sglang_profiler::forward_3"}) {
+    e.op = op;
+    CHECK(contains(place_owner(e), "which copy ran is not known"));
+    CHECK(e.owner.empty());
+  }
+  CHECK(contains(owner_phrase(e), "vLLM or aiter"));
+  // The op wraps aiter's registered function.
+  e.op = "sglang_profiler::attention_paged_attention_ragged_100";
+  CHECK(contains(place_owner(e), "owner: aiter"));
+  CHECK(e.owner == "aiter");
+  CHECK(owner_phrase(e) == "aiter");
+  // A compiled op's namespace.
+  e.owner.clear();
+  e.op = "_rocm_C::paged_attention";
+  place_owner(e);
+  CHECK(e.owner == "vllm");
+  // The call stack: a Triton kernel under SGLang's Python is SGLang's.
+  HeadEntry t;
+  t.editable = true;
+  t.backend = "triton";
+  ProbeKernel w;
+  ProbeCase c;
+  c.count = 10;
+  CaseSignature sig;
+  sig.library = "sglang";
+  c.signature = sig;
+  w.cases.push_back(c);
+  t.evidence.workload = &w;
+  CHECK(contains(place_owner(t), "the call stack: 10 of its 10 launches ran under sglang"));
+  CHECK(owner_phrase(t) == "SGLang's Triton kernels");
+  // A closed kernel stays closed, and PyTorch's kernels PyTorch's, whoever launched them.
+  HeadEntry closed;
+  closed.editable = false;
+  closed.backend = "hipblaslt";
+  closed.op = "aiter::gemm_a8w8";
+  CHECK(place_owner(closed).empty());
+  CHECK(closed.owner.empty());
+  HeadEntry torch_native;
+  torch_native.editable = true;
+  torch_native.backend = "pytorch";
+  torch_native.op = "_C::rms_norm";
+  CHECK(place_owner(torch_native).empty());
+  HeadEntry native = judged(Headroom::underperforming, Bound::memory);
+  native.backend = "pytorch";
+  CHECK(contains(advise(native, TopnDocument{}, gfx950_peaks()).route, "PyTorch's own source"));
+  CHECK_FALSE(contains(advise(native, TopnDocument{}, gfx950_peaks()).route, "not editable"));
 }
 
 }  // namespace unit_advise

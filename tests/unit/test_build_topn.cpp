@@ -281,7 +281,7 @@ TEST_CASE("build_topn: classification, backend, editable and hint from the famil
   check("cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128",
         "library_attn", "cudnn", false);
   check("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float>(int)",
-        "reduction_norm", "pytorch", false);
+        "reduction_norm", "pytorch", true);
   check("Memcpy DtoD (Device -> Device)", "memory", "runtime", false);
   check("fused_moe_kernel", "triton", "triton", true);
   check("Cijk_Alik_Bljk_BBS_BH_MT64x16x256", "library_gemm", "hipblaslt", false);
@@ -313,7 +313,8 @@ TEST_CASE("build_topn: the serving families' backends by the token rule, longest
        "int)",
        "cublas"},
       {"void tensorrt_llm::kernels::cutlass_kernels::fused_moe::run_global<int>(int)", "cutlass"},
-      {"void paged_attention_ll4mi_QKV_mfma16_kernel<int>(int)", "vllm"},
+      {"void paged_attention_ll4mi_QKV_mfma16_kernel<int>(int)", "vllm|aiter"},
+      {"void rcclGenericKernel<2, false>(ncclDevKernelArgsStorage<4096ul>)", "rccl"},
   };
   double us = 100;
   for (const auto& [name, backend] : want) p.kernels.push_back(kernel(name, 1, us--));

@@ -33,8 +33,8 @@ std::string no_roof_reason(const PeaksTable& table, const std::string& gfx) {
         gfx, rows.size(), arch, fmt::join(parts, ", "), rows.front()->product);
   if (rows.size() == 1)  // the table has the arch, but only as a named part
     return fmt::format(
-        "--gfx '{}': the peaks table has {} only as the part {}; --product {} would settle it",
-        gfx, arch, parts.front(), rows.front()->product);
+        "--gfx '{}': the peaks table has {} only as the part {}; --product {} would settle it", gfx,
+        arch, parts.front(), rows.front()->product);
   return fmt::format(
       "--gfx '{}': not in the peaks table, so there is no roof to judge against (`roofline "
       "peaks list` names the parts it has; --peaks FILE adds one)",

@@ -88,6 +88,7 @@ std::vector<std::string> entry_notes(const HeadEntry& e) {
                     "serving_weighted_pct)",
                     e.share.pct));
   notes.insert(notes.end(), e.cls.notes.begin(), e.cls.notes.end());
+  if (!e.owner_note.empty()) notes.push_back(e.owner_note);
   notes.insert(notes.end(), e.deepen_notes.begin(), e.deepen_notes.end());
   append_work_notes(e.work, notes);
   notes.insert(notes.end(), e.verdict.notes.begin(), e.verdict.notes.end());

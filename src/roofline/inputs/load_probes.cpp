@@ -103,6 +103,7 @@ std::optional<CaseNeighbour> read_neighbour(FieldReader& f, const json& c, const
   if (!o) return std::nullopt;
   CaseNeighbour n;
   n.kernel = f.string(*o, "kernel", path + ".kernel").value_or("");
+  n.name = f.string(*o, "name", path + ".name").value_or("");
   n.cls = f.string(*o, "class", path + ".class").value_or("");
   n.grid = read_dim3(f, *o, "grid", path + ".grid");
   n.block = read_dim3(f, *o, "block", path + ".block");
@@ -121,6 +122,7 @@ CaseSignature read_signature(FieldReader& f, const json& c, const std::string& p
   s.module = f.string(c, "module", path + ".module").value_or("");
   s.collective = f.string(c, "collective", path + ".collective").value_or("");
   s.call_site = f.string(c, "call_site", path + ".call_site").value_or("");
+  s.library = f.string(c, "library", path + ".library").value_or("");
   s.scalars = read_scalars(f, c, "scalars", path + ".scalars");
   s.ranges = read_scalars(f, c, "scalar_ranges", path + ".scalar_ranges");
   s.grid = read_dim3(f, c, "grid", path + ".grid");

@@ -34,6 +34,7 @@ struct ProbeScalar {
 // method.md §22.4): where in a layer the signature ran, and the rows a neighbour covers.
 struct CaseNeighbour {
   std::string kernel;  // its short name
+  std::string name;    // its full kernel name, as the trace spells it ("" in older files)
   std::string cls;     // its class as the shipped tables name it ("elementwise:add_norm+rows")
   std::vector<std::int64_t> grid, block;
   double launches = 0.0;       // of the signature's launches, those it stood beside
@@ -50,6 +51,7 @@ struct CaseSignature {
   // What the call stack said of its launches (docs/method.md §22.10): the collective a frame names
   // and the call site in the model's own file; "" none.
   std::string collective, call_site;
+  std::string library;  // the serving or kernel library whose Python made the launches ("aiter")
   std::vector<ProbeScalar> scalars;  // keys
   std::vector<ProbeScalar> ranges;   // varying
   std::vector<std::int64_t> grid, block;

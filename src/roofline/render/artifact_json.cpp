@@ -28,6 +28,7 @@ ordered_json partners_json(const std::vector<FusionPartner>& partners) {
   ordered_json out = ordered_json::array();
   for (const FusionPartner& p : partners)
     out.push_back({{"partner_kernel", p.kernel},
+                   {"partner_display", p.display},
                    {"side", p.side},
                    {"launches_beside", json_number(p.launches)},
                    {"pct_gpu_time", p.pct_gpu_time ? json_number(*p.pct_gpu_time) : ordered_json()},

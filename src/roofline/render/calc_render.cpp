@@ -158,7 +158,8 @@ namespace {
 // answers to.
 void section_rows(std::string& out, const PeaksSection& s, std::size_t product_w) {
   std::string flops;
-  for (const auto& [k, v] : s.flops) flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
+  for (const auto& [k, v] : s.flops)
+    flops += fmt::format("{}{} {:.3g}", flops.empty() ? "" : ", ", k, v);
   // The link roof in one cell: "switch 4.5e+11 B/s" per GPU, "mesh 7 x 6.4e+10 B/s" per link
   // (docs/method.md §10.7).
   std::string link = "-";
@@ -215,7 +216,8 @@ std::string arch_heading(const std::string& arch, const std::vector<const PeaksS
 std::string peaks_table_text(const PeaksTable& table) {
   std::vector<std::pair<std::string, std::vector<const PeaksSection*>>> archs;
   for (const PeaksSection& s : table.sections) {
-    auto it = std::find_if(archs.begin(), archs.end(), [&](const auto& a) { return a.first == s.gfx; });
+    auto it =
+        std::find_if(archs.begin(), archs.end(), [&](const auto& a) { return a.first == s.gfx; });
     if (it == archs.end()) it = archs.insert(archs.end(), {s.gfx, {}});
     it->second.push_back(&s);
   }

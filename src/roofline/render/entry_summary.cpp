@@ -10,10 +10,9 @@ namespace entry_summary_impl {  // named, not anonymous: unity batches share one
 
 std::string verdict_text(const HeadEntry& e, const std::string& same_as) {
   const Verdict& v = e.verdict;
-  const std::string reason = !e.grade.problem ? std::string()
-                             : same_as.empty()
-                                 ? e.grade.problem->reason
-                                 : "the same cause as " + same_as + ", said there";
+  const std::string reason = !e.grade.problem  ? std::string()
+                             : same_as.empty() ? e.grade.problem->reason
+                                               : "the same cause as " + same_as + ", said there";
   if (v.band.withheld && e.grade.problem) return "band across classes: " + reason;
   if (e.grade.problem && e.grade.problem->level == Level::L2) return "not modelled: " + reason;
   if (v.suspect)  // infeasible first, whatever else holds (docs/method.md §10.6)

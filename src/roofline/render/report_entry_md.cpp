@@ -161,8 +161,8 @@ void entry_advice_md(std::string& out, const HeadEntry& e, const std::string& sa
   const std::string reason = e.grade.problem && e.grade.problem->level != Level::L3
                                  ? e.grade.problem->reason
                                  : std::string();
-  const std::string pointer =
-      same_as.empty() ? "said in the verdict above" : "the same cause as " + same_as + ", said there";
+  const std::string pointer = same_as.empty() ? "said in the verdict above"
+                                              : "the same cause as " + same_as + ", said there";
   for (std::string n : e.notes) {
     if (const std::size_t at = n.find(reason); !reason.empty() && at != n.npos)
       n.replace(at, reason.size(), pointer);

@@ -302,8 +302,8 @@ std::string render_markdown(const Analysis& a) {
   for (const MessageGroup& g : message_groups(a)) {
     const Diagnostic& d = g.first;
     if (d.level)
-      degraded += fmt::format("| {} | {} | {} |\n", group_subject(a, g, true),
-                              to_string(*d.level), md_escape(d.text));
+      degraded += fmt::format("| {} | {} | {} |\n", group_subject(a, g, true), to_string(*d.level),
+                              md_escape(d.text));
     if (d.severity == Severity::error)
       errors += fmt::format("- {}\n", md_escape(group_error_text(a, g)));
   }

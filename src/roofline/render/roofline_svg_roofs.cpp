@@ -132,8 +132,8 @@ void draw_roof_lines(Canvas& c, double x_lo, double x_hi, double ridge_max) {
   }
   datasheet_roofs(c, x_lo, x_hi, ridge_max);
   for (const auto& r : c.m.roofs) {
-    if (const auto ridge = clip_segment(pt(r.ridge, r.peak_flops_s),
-                                        Pixel{c.xs(r.ridge), k_plot.bottom()}))
+    if (const auto ridge =
+            clip_segment(pt(r.ridge, r.peak_flops_s), Pixel{c.xs(r.ridge), k_plot.bottom()}))
       w.leaf("line", {{"x1", num((*ridge)[0][0])},
                       {"y1", num((*ridge)[0][1])},
                       {"x2", num((*ridge)[1][0])},

@@ -235,6 +235,7 @@ std::optional<CaseNeighbour> case_neighbour(const NeighbourCounts& counts,
   TopnEntry e;
   fill_entry_names(best->first.kernel, GpuEventKind::kernel, e);
   n.kernel = e.short_name;
+  n.name = best->first.kernel;
   const Classification c = classify::classify(e, rules);
   n.cls = to_string(c.op_class);
   if (const std::string detail = to_string(c.detail); !detail.empty()) n.cls += ":" + detail;
@@ -266,6 +267,7 @@ WorkloadCase workload_case(const TraceCase& c, const ClassRules& rules) {
   w.module = c.module;
   w.collective = c.collective;
   w.call_site = c.call_site;
+  w.library = c.library;
   w.key_scalars = c.key_scalars;
   w.scalar_ranges = c.scalar_ranges;
   w.grid = c.grid;

@@ -54,6 +54,32 @@ bool has_word(std::string_view function, std::string_view word) {
   return false;
 }
 
+// The serving or kernel library a frame's file belongs to, by its package directory; nullptr for
+// torch, Triton and everything else (dispatch layers and user code say nothing of the owner).
+const char* library_of(std::string_view folder) {
+  struct Package {
+    std::string_view dir;
+    const char* name;
+  };
+  static constexpr Package k_packages[] = {{"aiter/", "aiter"},
+                                           {"sgl_kernel/", "sglang"},
+                                           {"sglang/", "sglang"},
+                                           {"vllm_flash_attn/", "vllm"},
+                                           {"vllm/", "vllm"},
+                                           {"flashinfer/", "flashinfer"},
+                                           {"flash_attn/", "flash-attn"},
+                                           {"triton_kernels/", "triton_kernels"},
+                                           {"deep_gemm/", "deep_gemm"},
+                                           {"tensorrt_llm/", "tensorrt-llm"},
+                                           {"xformers/", "xformers"},
+                                           {"lmdeploy/", "lmdeploy"}};
+  for (const Package& p : k_packages) {
+    const std::size_t at = folder.find(p.dir);
+    if (at != std::string_view::npos && (at == 0 || folder[at - 1] == '/')) return p.name;
+  }
+  return nullptr;
+}
+
 const char* collective_of(std::string_view function) {
   char buf[128];
   const std::string_view s = squeezed(function, buf);
@@ -86,6 +112,7 @@ FrameWords frame_words(std::string_view name) {
   if (folder.size() >= 8 &&
       (folder.find("/models/") != std::string_view::npos || folder.rfind("models/", 0) == 0))
     return {FrameRole::model_call, std::string(file) + ": " + std::string(function)};
+  if (const char* lib = library_of(folder)) return {FrameRole::library, lib};
   return {};
 }
 
@@ -123,6 +150,9 @@ LaunchStack StackIndex::at(std::int32_t thread, double ts_us) const {
         break;
       case FrameRole::model_call:
         if (out.call_site == 0xFFFFFFFFu) out.call_site = s.says;
+        break;
+      case FrameRole::library:
+        if (out.library == 0xFFFFFFFFu) out.library = s.says;
         break;
       case FrameRole::prefill:
       case FrameRole::decode:

@@ -10,7 +10,10 @@
 //   - a collective: a function named for one (`tensor_model_parallel_all_reduce`, `all_gather`,
 //     `reduce_scatter`, `all_to_all`, `broadcast`);
 //   - the call site in the model's own file (a file under a `models/` folder: `deepseek_v2.py(…):
-//     forward_normal_prepare`), kept as it is for the notes and read for a projection it names.
+//     forward_normal_prepare`), kept as it is for the notes and read for a projection it names;
+//   - the library whose Python made the launch: the package of the innermost frame in a serving or
+//     kernel library (`aiter/ops/gemm_op_a8w8.py` → aiter, `…/sglang/srt/layers/…` → sglang,
+//     `vllm/_custom_ops.py` → vllm; torch's and Triton's dispatch frames are looked through).
 
 #include <cstdint>
 #include <string>
@@ -27,6 +30,7 @@ enum class FrameRole : std::uint8_t {
   decode,      // a forward of decode requests
   collective,  // a collective's call; `says` its kind
   model_call,  // a frame in the model's own file; `says` "file: function"
+  library,     // a frame in a serving or kernel library's package; `says` the package ("aiter")
 };
 
 // What one frame name says: its role and the text it contributes ("all_reduce",
@@ -50,6 +54,7 @@ struct StackFrame {
 struct LaunchStack {
   std::uint32_t collective = 0xFFFFFFFFu;  // the innermost collective frame
   std::uint32_t call_site = 0xFFFFFFFFu;   // the innermost frame of the model's file
+  std::uint32_t library = 0xFFFFFFFFu;     // the innermost library frame's package
   FrameRole forward = FrameRole::none;     // the innermost forward-mode frame
 };
 

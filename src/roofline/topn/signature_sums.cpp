@@ -45,6 +45,7 @@ TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
   c.module = most_common(s.modules, ev);
   c.collective = most_common(s.collectives, ev);
   c.call_site = most_common(s.call_sites, ev);
+  c.library = most_common(s.libraries, ev);
   c.count = s.count;
   c.total_us = s.us;
   c.min_us = s.min_us;
@@ -82,6 +83,7 @@ void SigSum::add(const SigLaunch& l, const ChromeEvents& ev) {
   modules[l.module] += 1.0;
   if (l.collective != k_no_id) collectives[l.collective] += 1.0;
   if (l.call_site != k_no_id) call_sites[l.call_site] += 1.0;
+  if (l.library != k_no_id) libraries[l.library] += 1.0;
   if (!l.op) return;
   for (std::uint32_t i = 0; i < l.op->n_scalars; ++i) {
     const OpScalar& v = ev.scalars[l.op->scalar_begin + i];
@@ -111,6 +113,7 @@ void SigSum::merge(const SigSum& o) {
   for (const auto& [m, n] : o.modules) modules[m] += n;
   for (const auto& [m, n] : o.collectives) collectives[m] += n;
   for (const auto& [m, n] : o.call_sites) call_sites[m] += n;
+  for (const auto& [m, n] : o.libraries) libraries[m] += n;
   for (const auto& [arg, r] : o.scalars) {
     auto [it, fresh] = scalars.try_emplace(arg, r);
     if (fresh) continue;

@@ -25,7 +25,7 @@ struct SigLaunch {
   const void* step_id = nullptr;   // the step it fell in (nullptr: none)
   std::uint32_t module = k_no_id;  // labels id
   // What the call stack said of its launch (call_stacks.hpp; labels ids, k_no_id none).
-  std::uint32_t collective = k_no_id, call_site = k_no_id;
+  std::uint32_t collective = k_no_id, call_site = k_no_id, library = k_no_id;
   const OpRec* op = nullptr;  // its varying scalars (eager launches with an op)
   bool launched = true;       // it has a runtime launch (or an op): its step is known
 };
@@ -44,8 +44,8 @@ struct SigSum {
   std::optional<double> rows;
   bool rows_differ = false;
   std::map<std::uint32_t, double> modules;
-  std::map<std::uint32_t, double> collectives, call_sites;  // what the call stack said
-  std::map<std::uint32_t, ScalarSum> scalars;               // argument position -> range
+  std::map<std::uint32_t, double> collectives, call_sites, libraries;  // what the stack said
+  std::map<std::uint32_t, ScalarSum> scalars;                          // argument position -> range
   double inherited = 0.0;
   bool replay = false;
   void add(const SigLaunch& l, const ChromeEvents& ev);

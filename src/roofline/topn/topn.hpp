@@ -78,6 +78,7 @@ struct TraceCase {
   // collective a frame names ("all_reduce") and the call site in the model's own file
   // ("deepseek_v2.py: forward_normal_prepare"); "" none.
   std::string collective, call_site;
+  std::string library;  // the serving or kernel library whose Python launched it ("aiter")
   std::vector<std::pair<std::size_t, std::string>> key_scalars;  // (position, text)
   std::vector<ScalarRange> scalar_ranges;                        // by position
   std::vector<std::int64_t> grid, block;                         // empty when not recorded
@@ -266,6 +267,7 @@ struct WorkloadCase {
   std::optional<double> rows;        // the step's rows: tokens (prefill), requests (decode)
   std::string op, module;
   std::string collective, call_site;  // what the call stack said (docs/method.md §22.10)
+  std::string library;
   std::vector<std::pair<std::size_t, std::string>> key_scalars;
   std::vector<ScalarRange> scalar_ranges;
   std::vector<std::int64_t> grid, block;

@@ -93,7 +93,8 @@ namespace {
 // trace's tables), from the eager op or, for a replay, from the captured launch it pairs with.
 struct Origin {
   std::uint32_t shape = k_no_id, op = k_no_id, module = k_no_id;
-  std::uint32_t collective = k_no_id, call_site = k_no_id;  // the call stack's (eager launches)
+  // the call stack's (eager launches)
+  std::uint32_t collective = k_no_id, call_site = k_no_id, library = k_no_id;
 };
 
 class Origins {
@@ -121,6 +122,7 @@ class Origins {
       const LaunchStack s = stacks.at(thread, launch ? launch->ts_us : op->ts_us);
       o.collective = s.collective;
       o.call_site = s.call_site;
+      o.library = s.library;
     }
     return o;
   }
@@ -168,6 +170,7 @@ void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, c
   l.module = origin.module;
   l.collective = origin.collective;
   l.call_site = origin.call_site;
+  l.library = origin.library;
   l.op = op;
   l.launched = launched;
   // Without shapes, the module and the collective tell the work apart (docs/method.md §22.10).

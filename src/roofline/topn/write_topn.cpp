@@ -242,6 +242,7 @@ ordered_json device_json(const TopnDevice& d) {
 ordered_json neighbour_json(const CaseNeighbour& n) {
   ordered_json j;
   j["kernel"] = n.kernel;
+  if (!n.name.empty() && n.name != n.kernel) j["name"] = n.name;
   j["class"] = n.cls;
   j["grid"] = n.grid.empty() ? ordered_json() : ordered_json(n.grid);
   j["block"] = n.block.empty() ? ordered_json() : ordered_json(n.block);
@@ -258,6 +259,7 @@ void add_signature_fields(const WorkloadCase& c, ordered_json& cj) {
   // docs/method.md §22.10: what the call stack said, where it said something (additions).
   if (!c.collective.empty()) cj["collective"] = c.collective;
   if (!c.call_site.empty()) cj["call_site"] = c.call_site;
+  if (!c.library.empty()) cj["library"] = c.library;
   ordered_json scalars = ordered_json::array();
   for (const auto& [arg, value] : c.key_scalars)
     scalars.push_back({{"arg", arg}, {"name", op_scalar_name(c.op, arg)}, {"value", value}});

@@ -13,8 +13,10 @@ namespace roofline::analyze {
 // with it (docs/method.md §10.4): its short name, its side, the entry's launches it stood beside,
 // and its share of GPU time where the Top-N names it once.
 struct FusionPartner {
-  std::string kernel;
-  std::string side;  // "before" | "after"
+  std::string kernel;   // the partner's full kernel name, as the trace spells it
+  std::string display;  // its short name, for people
+  std::string side;     // "before" | "after"
+  std::string cls;      // its class as the Top-N names it ("elementwise:act_and_mul"); "" unknown
   double launches = 0.0;
   std::optional<double> pct_gpu_time;
   // docs/method.md §10.4: the most the fusion can win end to end — the intermediate's HBM round

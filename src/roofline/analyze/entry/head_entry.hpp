@@ -42,8 +42,12 @@ struct HeadEntry {
   double pct_gpu_time = 0.0;
   std::optional<double> serving_weighted_pct;  // copied from the Top-N when it has one
   std::optional<bool> editable;
-  std::string backend;  // who builds the kernel (data/kernel_backends.tsv), "" when unknown
-  HeadShare share;      // what the expected gain and ranking_by_pct weigh the entry with
+  std::string backend;  // who builds the kernel (data/kernel_backends.tsv), "" when unknown;
+                        // "vllm|aiter" where several projects ship a kernel of its name
+  // Step 3, gather_evidence (evidence/owner.hpp): the project whose copy of an open kernel ran, as
+  // its launch says ("" where the launch says nothing new), and the note that says how.
+  std::string owner, owner_note;
+  HeadShare share;  // what the expected gain and ranking_by_pct weigh the entry with
   std::string
       ranking_name;  // the name, suffixed #rank on a duplicate: rankings, report, degraded[]
   // What launched it, as `roofline topn` recorded it (docs/method.md §22.7): the CPU op, its

@@ -153,7 +153,9 @@ void model_comm(const ModelInput& in, WorkEstimate& work) {
   if (!(n > 1)) {
     work.unmodeled_reason = fmt::format(
         "collective with group size n = tp = {}{}: no peers, no link traffic to judge", format_g(n),
-        in.ctx.env && in.ctx.env->tp_given ? "" : " (no tp given; --tp, or tp in the env report, would settle it)");
+        in.ctx.env && in.ctx.env->tp_given
+            ? ""
+            : " (no tp given; --tp, or tp in the env report, would settle it)");
     return;
   }
   const std::optional<Term> message = comm_message(in, work);

@@ -168,6 +168,30 @@ void moe_notes(const ModelInput& in, const MoeSetup& s, const Term& weight_elems
       fmt::format("activation bytes {} ({})", shown(activations), activations.formula));
 }
 
+// docs/method.md §10.8 (source `padded_width`): the trace records the hidden states padded for the
+// kernel's tiles; the model keeps the config's width for the weights (the padding is the kernel's
+// staging, not the checkpoint), but a kernel that pads its weights too reads Hp/H of them and
+// computes Hp/H of the FLOPs. That figure is the trace's own word, so it is a reading: the band
+// spans both.
+void padded_weights_reading(const MoeSetup& s, WorkEstimate& work) {
+  if (!(s.H_act > s.H) || !work.moe) return;
+  const auto taken = std::find_if(work.candidates.begin(), work.candidates.end(),
+                                  [](const Candidate& c) { return c.in_choice; });
+  if (taken == work.candidates.end()) return;
+  const double scale = s.H_act / s.H;
+  const double weights = taken->kind == CandidateKind::all_experts
+                             ? work.moe->experts * work.moe->weight_elems_per_expert * s.w
+                             : work.moe->experts_hit * work.moe->weight_elems_per_expert * s.w;
+  work.readings.push_back(Reading{
+      "padded_width",
+      fmt::format("weights at the padded width {} too ({} × {}/{})", format_g(s.H_act),
+                  taken->label, format_g(s.H_act), format_g(s.H)),
+      fmt::format("the trace's operand is {} wide where hidden_size is {}: a kernel that pads its "
+                  "weights to the same tiles reads {} of weights, not {}",
+                  format_g(s.H_act), format_g(s.H), fmt_bytes(weights * scale), fmt_bytes(weights)),
+      taken->bytes + (scale - 1.0) * weights, taken->flops * scale, std::nullopt});
+}
+
 }  // namespace
 
 bool config_gated(const ModelConfig& cfg) {
@@ -210,6 +234,7 @@ void model_moe(const ModelInput& in, WorkEstimate& work) {
       wider_dtype(in.dtypes.act_in ? *in.dtypes.act_in : in.dtypes.act, in.dtypes.weight);
   moe_notes(in, s, weight_elems, experts_hit, activations, work);
   moe_candidates(in, s, weight_elems, experts_hit, activations, shared, work);
+  padded_weights_reading(s, work);
 }
 
 }  // namespace roofline::analyze::detail

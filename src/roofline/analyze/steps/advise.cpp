@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analyze/entry/head_entry.hpp"
+#include "roofline/analyze/evidence/owner.hpp"
 #include "roofline/analyze/layer.hpp"
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/inputs/pattern.hpp"
@@ -60,8 +61,8 @@ std::string table_route(const HeadEntry& e) {
 std::vector<std::string_view> fusion_partners(OpClass cls) {
   switch (cls) {
     case OpClass::moe:
-      return {"act_and_mul", "silu_and_mul", "moe_align", "moe_sum",
-              "topk",        "moe_sorting",  "quant"};
+      // Not the routing (top-k, align, sorting): it sets up indices, no activations pass.
+      return {"act_and_mul", "silu_and_mul", "moe_sum", "quant"};
     case OpClass::gemm:
       return {"norm", "act_and_mul", "silu_and_mul", "quant", "rotary", "rope"};
     case OpClass::attn:
@@ -85,6 +86,10 @@ std::vector<std::string_view> fusion_partners(OpClass cls) {
 // kernel of class `self` fuses with: an elementwise op beside a matrix kernel, the norm after a
 // collective, attention's rotary, cache write and split-KV reduction.
 bool fusable(OpClass self, std::string_view cls) {
+  // A kernel that passes no data on (a fill, zeroing, index or routing setup) has no
+  // intermediate to keep on chip.
+  if (cls.substr(0, 16) == "elementwise:fill" || cls.substr(0, 17) == "elementwise:index")
+    return false;
   const bool elementwise = cls.substr(0, 11) == "elementwise";
   switch (self) {
     case OpClass::gemm:
@@ -122,11 +127,12 @@ std::optional<std::vector<FusionPartner>> trace_partners(const HeadEntry& e,
       if (!n) continue;
       recorded = true;
       if (!fusable(e.cls.op_class, n->cls)) continue;
+      const std::string& full = n->name.empty() ? n->kernel : n->name;
       auto it = std::find_if(all.begin(), all.end(), [&](const FusionPartner& p) {
-        return p.kernel == n->kernel && p.side == side;
+        return p.kernel == full && p.side == side;
       });
       if (it == all.end())
-        it = all.insert(all.end(), FusionPartner{n->kernel, side, 0.0, {}, {}, {}});
+        it = all.insert(all.end(), FusionPartner{full, n->kernel, side, n->cls, 0.0, {}, {}, {}});
       it->launches += n->launches;
     }
   }
@@ -139,7 +145,9 @@ std::optional<std::vector<FusionPartner>> trace_partners(const HeadEntry& e,
     const TopnEntry* named = nullptr;
     std::size_t seen = 0;
     for (const TopnEntry& t : topn.entries)
-      if (t.short_name == p.kernel || t.short_name.rfind(p.kernel + " #", 0) == 0)
+      if (t.name == p.kernel ||
+          (p.kernel == p.display &&
+           (t.short_name == p.display || t.short_name.rfind(p.display + " #", 0) == 0)))
         named = &t, ++seen;
     if (seen == 1) p.pct_gpu_time = named->pct_gpu_time;
   }
@@ -164,6 +172,44 @@ void bound_fusion_gain(FusionPartner& p, const HeadEntry& e, const ResolvedPeaks
   p.e2e_gain_pct_max = gain;
 }
 
+// What a closed kernel offers in place of absorbing its neighbour: the library's own fused
+// epilogue where it has one for an op after it, else an open kernel that does both.
+std::string closed_fusion(const HeadEntry& e, const FusionPartner& p) {
+  const std::string& b = e.backend;
+  const std::string& side = p.side;
+  // The BLAS epilogues apply a pointwise op to the output tile (bias, ReLU/GELU, a cast); a norm,
+  // a gated activation, rotary or a cache write needs more than one output element.
+  // Inductor names its reductions triton_red_ / triton_per_ (pointwise kernels triton_poi_).
+  const bool reduction =
+      p.display.rfind("triton_red_", 0) == 0 || p.display.rfind("triton_per_", 0) == 0;
+  const bool pointwise =
+      !reduction && (p.cls == "elementwise" || p.cls.rfind("elementwise+", 0) == 0 ||
+                     p.cls.rfind("elementwise:cast", 0) == 0);
+  if (e.cls.op_class == OpClass::comm)
+    return "one open fused all-reduce + norm kernel (the serving stack's allreduce-fusion op, "
+           "where it has one for this collective)";
+  if (side == "after" && pointwise && (b == "cublas" || b == "cublaslt"))
+    return "cuBLASLt's fused epilogue (CUBLASLT_EPILOGUE_*: bias, ReLU/GELU) where the op is one "
+           "it has, else one open fused kernel (a CUTLASS or Triton GEMM with the op in its "
+           "epilogue)";
+  if (side == "after" && pointwise && (b == "hipblaslt" || b == "rocblas"))
+    return "hipBLASLt's fused epilogue (HIPBLASLT_EPILOGUE_*: bias, ReLU/GELU) where the op is "
+           "one it has, else one open fused kernel (a CK or Triton GEMM with the op in its "
+           "epilogue)";
+  if (side.empty()) return "one open fused kernel that does both";
+  return side == "after" ? "one open fused kernel (the op in the new kernel's epilogue)"
+                         : "one open fused kernel (the op in the new kernel's prologue)";
+}
+
+// The lever's verb: an open kernel absorbs its neighbour; a closed one (data/kernel_backends.tsv
+// says its code is not the project's) cannot, so the pair is replaced (docs/method.md §14.2).
+std::string fusion_action(const HeadEntry& e, const FusionPartner& p, const std::string& where) {
+  if (e.editable && !*e.editable)
+    return fmt::format("replace this closed kernel and '{}' ({}) with {}", p.display, where,
+                       closed_fusion(e, p));
+  return fmt::format("fuse '{}' ({}) into this kernel", p.display, where);
+}
+
 // Lever 1: fuse the kernels beside it in the trace; where the trace recorded no order, an op of a
 // fusable kind that appears in the Top-N (at most two), said to be unchecked.
 void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopnDocument& topn,
@@ -173,10 +219,13 @@ void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopnDo
     for (FusionPartner& p : partners) {
       bound_fusion_gain(p, e, peaks);
       out.push_back(fmt::format(
-          "fuse '{}' (launched right {} it on its stream, beside {} of its launches{}) into this "
-          "kernel: the intermediate's HBM round trip disappears{}",
-          p.kernel, p.side, format_g(p.launches),
-          p.pct_gpu_time ? fmt::format("; {}% of GPU time", *p.pct_gpu_time) : "",
+          "{}: the intermediate's HBM round trip disappears{}",
+          fusion_action(
+              e, p,
+              fmt::format("launched right {} it on its stream, beside {} of its "
+                          "launches{}",
+                          p.side, format_g(p.launches),
+                          p.pct_gpu_time ? fmt::format("; {}% of GPU time", *p.pct_gpu_time) : "")),
           p.e2e_gain_pct_max
               ? fmt::format(" — its round trip is at most {} per unit (twice the entry's "
                             "activation traffic, its {} less weights and KV cache), {:.3g} µs on "
@@ -193,11 +242,13 @@ void levers_fuse(std::vector<std::string>& out, const HeadEntry& e, const TopnDo
     if (other.index == e.topn_index || fused >= 2) continue;
     for (std::string_view token : fusion_partners(e.cls.op_class)) {
       if (icontains(other.name, token) || icontains(other.short_name, token)) {
-        out.push_back(
-            fmt::format("fuse '{}' ({}% of GPU time) into this kernel if it runs beside it (the "
-                        "Top-N records no launch order to check): its HBM round trip of the "
-                        "activations disappears",
-                        other.short_name, other.pct_gpu_time));
+        const FusionPartner p{other.name, other.short_name, "", "", 0.0, {}, {}, {}};
+        out.push_back(fmt::format(
+            "{} if it runs beside it: its HBM round trip of the activations disappears",
+            fusion_action(e, p,
+                          fmt::format("{}% of GPU time; the Top-N records no launch order to "
+                                      "check",
+                                      other.pct_gpu_time))));
         ++fused;
         break;
       }
@@ -303,34 +354,15 @@ std::vector<std::string> levers_for(const HeadEntry& e, const TopnDocument& topn
   return out;
 }
 
-// Whose code the kernel is, by the library that launched it (data/kernel_backends.tsv): the
-// project to change it in, or the closed library whose host-side levers are all there is.
-std::string editability(bool editable, const std::string& backend) {
-  static const std::map<std::string, std::string, std::less<>> k_projects{
-      {"vllm", "vLLM (csrc custom op)"},
-      {"sglang", "SGLang (sgl-kernel)"},
-      {"flash-attn", "FlashAttention"},
-      {"flashinfer", "FlashInfer"},
-      {"triton", "Triton, in the serving stack's Python"},
-      {"triton_kernels", "triton_kernels (Triton)"},
-      {"torch-inductor", "the torch.compile graph (Inductor-generated Triton)"},
-      {"composable_kernel", "Composable Kernel, as the project builds it"},
-      {"cutlass", "CUTLASS, as the framework builds it"},
-      {"aiter", "aiter"},
-      {"cublas", "cuBLAS"},
-      {"cublaslt", "cuBLASLt"},
-      {"hipblaslt", "hipBLASLt (Tensile)"},
-      {"rocblas", "rocBLAS (Tensile)"},
-      {"cudnn", "cuDNN"},
-      {"miopen", "MIOpen"},
-      {"nccl", "NCCL"},
-      {"rccl", "RCCL"},
-      {"tensorrt-llm", "TensorRT-LLM's precompiled kernels"},
-      {"pytorch", "PyTorch's native kernels"},
-      {"runtime", "the CUDA/HIP runtime"}};
-  const auto it = k_projects.find(backend);
-  const std::string who = it != k_projects.end() ? it->second : backend;
-  if (editable)  // named only where the family table or the Top-N says whose source it is
+// Whose code the kernel is (evidence/owner.hpp: the launch, then the family table): the project
+// to change it in, or the closed library whose host-side levers are all there is.
+std::string editability(const HeadEntry& e) {
+  if (!e.editable) return {};
+  if (e.backend == "pytorch" && e.owner.empty())
+    return "; editable: PyTorch's own source (a native kernel: rebuild PyTorch with the change, or "
+           "fuse the op away with torch.compile or a custom op)";
+  const std::string who = owner_phrase(e);
+  if (*e.editable)  // named only where the family table or the Top-N says whose source it is
     return who.empty() || who == "unknown"
                ? std::string()
                : fmt::format(
@@ -358,7 +390,7 @@ Advice advise(const HeadEntry& e, const TopnDocument& topn, const ResolvedPeaks&
   } else {
     a.route = base;
   }
-  if (e.editable) a.route += editability(*e.editable, e.backend);
+  a.route += editability(e);
   if (e.verdict.headroom == Headroom::saturated) a.levers = levers_for(e, topn, peaks, a.partners);
   return a;
 }

@@ -164,6 +164,25 @@ std::string compose(const HeadEntry& e, std::string role, const std::string& suf
 
 }  // namespace display_names_impl
 
+bool is_class_role(std::string_view role) {
+  // A collective is named by the collective its name spells (kind_role): its kind, not a role.
+  for (std::string_view w :
+       {"gemm", "conv", "moe", "attention", "collective", "short conv", "state space",
+        "linear attention", "all_reduce", "all_gather", "reduce_scatter", "all_to_all"})
+    if (role == w) return true;
+  for (StateRole s : {StateRole::gdn, StateRole::kda, StateRole::lightning, StateRole::conv,
+                      StateRole::conv_prefill, StateRole::prefill, StateRole::update,
+                      StateRole::mamba1, StateRole::mamba2})
+    if (role == to_string(s)) return true;
+  for (ElementwiseKind k :
+       {ElementwiseKind::norm, ElementwiseKind::add_norm, ElementwiseKind::act_and_mul,
+        ElementwiseKind::rope, ElementwiseKind::quant, ElementwiseKind::kv_write,
+        ElementwiseKind::copy, ElementwiseKind::cat, ElementwiseKind::fill, ElementwiseKind::cast,
+        ElementwiseKind::softmax, ElementwiseKind::reduce, ElementwiseKind::index})
+    if (role == to_string(k)) return true;
+  return false;
+}
+
 void display_names(std::vector<HeadEntry>& entries) {
   std::map<std::string, int> count;
   std::vector<std::string> roles;

@@ -3,6 +3,8 @@
 // mask — made short the one way every surface shows it. Pure.
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -20,19 +22,26 @@ bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+// The length-prefixed identifier of a mangled name at `at` ("7ck_tile" -> "ck_tile"), `at` moved
+// past it; nullopt where none stands there.
+std::optional<std::string_view> mangled_identifier(std::string_view m, std::size_t& at) {
+  if (at >= m.size() || !std::isdigit(static_cast<unsigned char>(m[at]))) return std::nullopt;
+  std::size_t len = 0;
+  while (at < m.size() && std::isdigit(static_cast<unsigned char>(m[at])))
+    len = len * 10 + static_cast<std::size_t>(m[at++] - '0');
+  if (len == 0 || at + len > m.size()) return std::nullopt;
+  at += len;
+  return m.substr(at - len, len);
+}
+
 // `_ZN7ck_tile6kentryILi1E…` -> "ck_tile kentry": the identifiers of a mangled name's prefix.
 std::string mangled_prefix(std::string_view m) {
   std::size_t at = starts_with(m, "_ZN") ? 3 : 2;
   while (at < m.size() && (m[at] == 'K' || m[at] == 'V' || m[at] == 'r' || m[at] == 'L')) ++at;
   std::string out;
-  while (at < m.size() && std::isdigit(static_cast<unsigned char>(m[at]))) {
-    std::size_t len = 0;
-    while (at < m.size() && std::isdigit(static_cast<unsigned char>(m[at])))
-      len = len * 10 + static_cast<std::size_t>(m[at++] - '0');
-    if (len == 0 || at + len > m.size()) break;
+  while (const auto id = mangled_identifier(m, at)) {
     if (!out.empty()) out += ' ';
-    out.append(m.substr(at, len));
-    at += len;
+    out.append(*id);
     if (!starts_with(m, "_ZN")) break;
   }
   return out;
@@ -253,14 +262,7 @@ std::string wrapped_operator(std::string_view demangled, std::string_view mangle
     at = end + 1;
   }
   std::string last;
-  while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at]))) {
-    std::size_t len = 0;
-    while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at])))
-      len = len * 10 + static_cast<std::size_t>(mangled[at++] - '0');
-    if (len == 0 || at + len > mangled.size()) break;
-    last = std::string(mangled.substr(at, len));
-    at += len;
-  }
+  while (const auto id = mangled_identifier(mangled, at)) last = std::string(*id);
   return last;
 }
 

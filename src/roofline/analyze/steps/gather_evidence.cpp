@@ -8,6 +8,7 @@
 
 #include "roofline/analyze/entry/head_entry.hpp"
 #include "roofline/analyze/evidence/match.hpp"
+#include "roofline/analyze/evidence/owner.hpp"
 #include "roofline/analyze/layer.hpp"
 
 namespace roofline::analyze {
@@ -133,6 +134,8 @@ EvidenceSummary gather_evidence(std::vector<HeadEntry>& head, const ShapesInput&
                                 const CountersInput& counters, const ProbeSet* workload) {
   EvidenceSummary ev;
   if (workload) match_workload(head, *workload);
+  // Whose copy of an open kernel ran: its launching op and call stack (docs/method.md §14.2).
+  for (HeadEntry& e : head) e.owner_note = place_owner(e);
   if (shapes.requested) match_shapes(head, shapes, ev);
   if (counters.requested) match_counters(head, counters, ev);
   return ev;

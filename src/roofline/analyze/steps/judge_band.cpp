@@ -74,13 +74,14 @@ Interval span(const std::vector<const ReadingVerdict*>& rs, double (*get)(const 
 // What would settle which reading holds, by the sources of the band (docs/method.md §10.8).
 std::string settle_text(const std::vector<ReadingVerdict>& rs) {
   bool operands = false, weights = false, experts = false, context = false, rows = false,
-       lengths = false;
+       lengths = false, padded = false;
   for (const auto& r : rs) {
     context = context || r.reading.key == "context_bound";
     lengths = lengths || r.reading.key == "seqlen_bound";
     rows = rows || r.reading.key == "grid_rows";
     operands = operands || r.reading.key == "other_reading";
     weights = weights || r.reading.key == "weights_other";
+    padded = padded || r.reading.key == "padded_width";
     experts = experts || r.reading.key == "all_experts" || r.reading.key == "experts_hit";
   }
   std::string out =
@@ -94,9 +95,12 @@ std::string settle_text(const std::vector<ReadingVerdict>& rs) {
     out +=
         "; the config's quantization_config, or a trace whose GEMM kernels name the weight "
         "type, gives the weights' format";
-  if (experts)
+  if (padded)
     out +=
-        "; the routing decides how many experts are read, which only counters measure";
+        "; the weight operand's captured shape (a probe of this kernel, --shapes) says whether "
+        "the weights are padded to the tiles too";
+  if (experts)
+    out += "; the routing decides how many experts are read, which only counters measure";
   if (context)
     out +=
         "; the sequences' contexts settle the keys read: a trace whose steps record Σkv "

@@ -80,6 +80,39 @@ CLI::Validator noise_band_validator() {
       "FRACTION in (0, 1)");
 }
 
+// The trace form's options: each trace analysed as `analyze TRACE` would (its inputs, the run's
+// part and workload, the head's scope), the graph captures each its own.
+void add_trace_form_options(CLI::App& c, CompareArgs& args) {
+  c.add_option("--config", args.analyze.paths.config,
+               "With two traces: HuggingFace model config.json (else config.json beside each "
+               "trace)")
+      ->check(CLI::ExistingFile);
+  c.add_option("--env", args.analyze.paths.env,
+               "With two traces: environment report (else env_report.json beside each trace)")
+      ->check(CLI::ExistingFile);
+  c.add_option("--peaks", args.analyze.paths.peaks,
+               "With two traces: peaks table in peaks.md format (default: built-in table)")
+      ->check(CLI::ExistingFile);
+  add_analyze_given(c, args.analyze.given);
+  c.add_option("--capture-before", args.captures_before,
+               "With two traces: BEFORE's graph-capture trace, or a folder of them (as "
+               "`analyze TRACE --capture`); repeatable")
+      ->check(CLI::ExistingPath);
+  c.add_option("--capture-after", args.captures_after,
+               "With two traces: AFTER's graph-capture trace, or a folder of them; repeatable")
+      ->check(CLI::ExistingPath);
+  c.add_option("--classify", args.analyze.classify,
+               "With two traces: PATTERN=CLASS[:detail], repeatable: force the op class of "
+               "kernels whose name matches PATTERN in both (as `analyze --classify`)");
+  c.add_option("--max-entries", args.max_entries,
+               "With two traces: at most this many head entries in each analysis (default 8)")
+      ->check(whole_number(1, 100000));
+  c.add_option("--head-threshold", args.analyze.head_threshold,
+               "With two traces: analyse entries at or above this % of GPU time (default: "
+               "$HEAD_THRESHOLD_PCT, else 5)")
+      ->check(finite_range(0.0, 100.0));
+}
+
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   auto* cmd = app.add_subcommand(
       "compare",
@@ -96,21 +129,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_option("-d,--dir", args.dir, "Evaluation folder holding profile/round_A and round_B")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
-  cmd->add_option("--config", args.analyze.paths.config,
-                  "With two traces: HuggingFace model config.json (else config.json beside each "
-                  "trace)")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--env", args.analyze.paths.env,
-                  "With two traces: environment report (else env_report.json beside each trace)")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--peaks", args.analyze.paths.peaks,
-                  "With two traces: peaks table in peaks.md format (default: built-in table)")
-      ->check(CLI::ExistingFile);
-  add_analyze_given(*cmd, args.analyze.given);
-  cmd->add_option("--head-threshold", args.analyze.head_threshold,
-                  "With two traces: analyse entries at or above this % of GPU time (default: "
-                  "$HEAD_THRESHOLD_PCT, else 5)")
-      ->check(finite_range(0.0, 100.0));
+  add_trace_form_options(*cmd, args);
   cmd->add_option("--noise-isolated", args.noise_isolated,
                   "Noise band of a per-kernel speedup (|speedup - 1| within it: within_noise)")
       ->check(noise_band_validator())

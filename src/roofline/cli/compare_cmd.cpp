@@ -162,13 +162,16 @@ void check_trace_form(const CompareArgs& args) {
   const GivenArgs& g = an.given;
   const bool analyze_options = an.paths.config || an.paths.env || an.paths.peaks ||
                                an.head_threshold || !g.product.empty() || g.conc || g.isl ||
-                               g.osl || g.tp || !g.regime.empty();
+                               g.osl || g.tp || !g.regime.empty() || !an.classify.empty() ||
+                               !args.captures_before.empty() || !args.captures_after.empty() ||
+                               args.max_entries;
   if (args.traces.empty()) {
     if (analyze_options)
       throw UsageError(
-          "compare: --config, --env, --peaks, --head-threshold and the run's --product, --conc, "
-          "--isl, --osl, --tp, --regime analyse two traces (roofline compare BEFORE AFTER "
-          "--config config.json); with --round the rounds' own analyses are compared");
+          "compare: --config, --env, --peaks, --head-threshold, --max-entries, --classify, "
+          "--capture-before/--capture-after and the run's --product, --conc, --isl, --osl, --tp, "
+          "--regime analyse two traces (roofline compare BEFORE AFTER --config config.json); "
+          "with --round the rounds' own analyses are compared");
     return;
   }
   if (!args.rounds.empty() || args.dir != ".")
@@ -217,6 +220,8 @@ std::optional<Rounds> trace_rounds(const CompareArgs& args, int& exit) {
   for (const auto& t : args.traces) {
     AnalyzeArgs a = args.analyze;
     a.traces = {t};
+    a.captures = runs.empty() ? args.captures_before : args.captures_after;
+    if (args.max_entries) a.options.scope.max_entries = *args.max_entries;
     a.format = "quiet";
     std::optional<TraceRun> run = prepare_trace_run(std::move(a));
     if (!run) {

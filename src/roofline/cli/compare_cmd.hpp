@@ -3,6 +3,7 @@
 // `roofline compare BEFORE AFTER --config F`: the same for two traces, each analysed as
 // `analyze TRACE` would.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct CompareArgs {
   // The trace form: each trace's `analyze TRACE` options (--config, --env, --peaks, the part and
   // workload given, --head-threshold).
   AnalyzeArgs analyze;
+  std::vector<std::string> captures_before;  // --capture-before FILE|DIR: BEFORE's graph captures
+  std::vector<std::string> captures_after;   // --capture-after FILE|DIR: AFTER's
+  std::optional<std::size_t> max_entries;    // --max-entries, for both traces
   double noise_isolated = 0.034;
   std::vector<std::string> fail_on;  // regression | contradiction
   std::string format = "text";       // text | json | quiet

@@ -154,6 +154,47 @@ TEST_CASE("compare_rounds: rows in A's unit, realized gain and fraction, gone an
   CHECK(c.notes.size() == 1);
 }
 
+TEST_CASE("compare_rounds: a change that moves other bytes is held to B's own roof", "[compare]") {
+  // bf16 → fp8 weights: A's model counts 400 MB a launch, B's 200 MB; B ran 2× faster, beyond
+  // A's 1.3× ceiling at A's bytes, but at 70 % of its own roof: no contradiction.
+  RoundPredictions a;
+  a.head_threshold_pct = 5.0;
+  a.entries.push_back(predicted("moe_bf16", 1.3, "moderate", 0.2));
+  a.entries.back().bytes_est = 400e6;
+  a.entries.push_back(predicted("gemm", 1.3, "moderate", 0.2));
+  a.entries.back().bytes_est = 100e6;
+  RoundPredictions b = a;
+  b.entries[0].bytes_est = 200e6;
+  b.entries[0].roofline_pct = 0.7;
+  b.entries[1].bytes_est = 100e6 * 1.01;  // within the band: the same bytes
+  b.entries[1].roofline_pct = 0.9;
+  TopnDocument tb;
+  tb.entries.push_back(measured("moe_bf16", 40.0, 0.1));
+  tb.entries.push_back(measured("gemm", 20.0, 0.1));
+  CompareInput in;
+  in.baseline_round = "bf16";
+  in.round = "fp8";
+  in.a = &a;
+  in.b = &b;
+  in.topn_b = &tb;
+  Comparison c = compare_rounds(in);
+  REQUIRE(c.rows.size() == 2);
+  CHECK(c.rows[0].status == Sv{"improved", "bytes_changed"});
+  CHECK(c.rows[0].bytes_b.value() == rel(200e6));
+  CHECK_FALSE(c.rows[0].realized_fraction.has_value());  // A's headroom is not this change's
+  CHECK(c.rows[0].note.find("0.50×") != std::string::npos);
+  CHECK(c.rows[1].status == Sv{"improved", "contradiction"});  // the same bytes: A's ceiling holds
+
+  // B past its own roof: the model was wrong for it, bytes changed or not.
+  b.entries[0].roofline_pct = 1.2;
+  c = compare_rounds(in);
+  CHECK(c.rows[0].status == Sv{"improved", "bytes_changed", "contradiction"});
+  // Without B's analysis nothing says the bytes changed: A's ceiling holds.
+  in.b = nullptr;
+  c = compare_rounds(in);
+  CHECK(c.rows[0].status == Sv{"improved", "contradiction"});
+}
+
 TEST_CASE("compare_rounds: GPU time per step against the 0.5 % e2e band", "[compare]") {
   RoundPredictions a;
   a.entries.push_back(predicted("k", 1.5, "moderate"));

@@ -114,6 +114,20 @@ TEST_CASE("parse_integrate_result and parse_compare_rows", "[outcomes]") {
   CHECK(any_contains(s.problems, {"roofline_compare.json", "rows[3].name"}));
   parse_compare_rows(R"({"schema": "other"})", "x.json", s);
   CHECK(any_contains(s.problems, {"x.json", "schema"}));
+
+  // A change of bytes (bf16 → fp8) is no outcome of A's prediction, unless B ran past its own
+  // roof (the row keeps its contradiction).
+  OutcomeScan t;
+  parse_compare_rows(
+      R"({"schema": "roofline-compare-v1", "baseline_round": "bf16", "round": "fp8", "rows": [
+          {"name": "m", "speedup": 2.0, "pct_a": 70, "status": ["improved", "bytes_changed"]},
+          {"name": "n", "speedup": 2.0, "pct_a": 5,
+           "status": ["improved", "bytes_changed", "contradiction"]}]})",
+      "profile/round_fp8/roofline_compare.json", t);
+  REQUIRE(t.outcomes.size() == 2);
+  CHECK(t.outcomes[0].flags == std::vector<std::string>{"bytes_changed"});
+  CHECK(t.outcomes[0].undefined_reason.find("other bytes") != std::string::npos);
+  CHECK(t.outcomes[1].undefined_reason.empty());
 }
 
 TEST_CASE("build_ledger_records: pairing, one record per key, unpredicted kept", "[outcomes]") {

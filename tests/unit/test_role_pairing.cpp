@@ -33,7 +33,8 @@ Prediction analysed(const std::string& name, const std::string& short_name,
   p.op_class = op_class;
   p.module = module;
   p.op = op;
-  if (!dims.empty()) p.signatures.push_back(SignatureRef{"", module, std::move(dims), 10.0});
+  if (!dims.empty())
+    p.signatures.push_back(SignatureRef{"", module, std::move(dims), 10.0, std::nullopt});
   return p;
 }
 
@@ -175,7 +176,8 @@ TEST_CASE(
                     {{16, 4096}, {4096, 2048}}))};
   Prediction both = analysed("scaled_mm", "device_kernel", "gemm · GemmUniversal", "gemm", "",
                              "_C::cutlass_scaled_mm", {{16, 5120}, {16, 2048}, {2048, 5120}});
-  both.signatures.push_back(SignatureRef{"o", "", {{16, 2048}, {16, 4096}, {4096, 2048}}, 8.875});
+  both.signatures.push_back(
+      SignatureRef{"o", "", {{16, 2048}, {16, 4096}, {4096, 2048}}, 8.875, std::nullopt});
   std::vector<RolePair> p = pair_by_role(a, {}, {role(both)}, "fp8");
   CHECK(p[0].index == 0u);
   CHECK(p[0].signature == 0u);

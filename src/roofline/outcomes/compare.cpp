@@ -9,6 +9,7 @@
 #include "roofline/analyze/analysis.hpp"
 #include "roofline/analyze/steps/display_names.hpp"
 #include "roofline/analyze/steps/pick_regimes.hpp"
+#include "roofline/base/units.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/layer.hpp"
@@ -128,6 +129,55 @@ std::optional<double> paired_launch_ms(CompareRow& r, const TopnEntry& e, const 
   return per_launch_ms(e, regime);
 }
 
+// Round B's analysis of the kernel named `name`, if round B was analysed and holds it.
+const Prediction* prediction_named(const RoundPredictions* b, const std::string& name) {
+  if (!b) return nullptr;
+  for (const Prediction& p : b->entries)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+// The bytes one launch of `p` moves as its model counts them: the signature the pair went
+// through where it names one (a kernel serving several weights), else the entry's per launch.
+std::optional<double> launch_bytes(const Prediction& p, std::optional<std::size_t> signature) {
+  if (signature && *signature < p.signatures.size() && p.signatures[*signature].bytes_est)
+    return p.signatures[*signature].bytes_est;
+  if (!p.bytes_est) return std::nullopt;
+  return *p.bytes_est / p.unit_launches();
+}
+
+// A change that moves other bytes (a dtype change: bf16 → fp8 weights) is not bounded by round
+// A's ceiling, which is a ceiling at A's bytes (docs/method.md §17.1): where both rounds' models
+// count the bytes one launch moves and they differ beyond the band, the row is `bytes_changed`
+// and held to B's own roof instead — a contradiction only where B ran past it. True when the
+// bytes changed.
+bool hold_to_own_bytes(CompareRow& r, const Prediction& a, const Prediction* b,
+                       const RolePair& pair, double band) {
+  r.bytes_a = launch_bytes(a, std::nullopt);
+  if (!b) return false;
+  r.bytes_b = launch_bytes(*b, pair.signature);
+  r.roofline_pct_b = b->roofline_pct;
+  if (!r.bytes_a || !r.bytes_b || !(*r.bytes_a > 0) || !(*r.bytes_b > 0)) return false;
+  const double ratio = *r.bytes_b / *r.bytes_a;
+  if (std::abs(ratio - 1.0) <= band) return false;
+  std::erase(r.status, std::string("contradiction"));
+  r.status.push_back("bytes_changed");
+  const bool past_own_roof = b->has_verdict() && b->roofline_pct && *b->roofline_pct > 1.0 + band;
+  if (past_own_roof) r.status.push_back("contradiction");
+  r.note = fmt::format(
+      "the change moves other bytes: round A's model counts {} a launch, round B's {} ({:.2f}×), "
+      "so A's ceiling ({}) does not bound it; held to round B's own roof instead: its kernel runs "
+      "at "
+      "{}{}",
+      format_bytes(*r.bytes_a, Digits::exact), format_bytes(*r.bytes_b, Digits::exact), ratio,
+      a.attainable_speedup ? fmt::format("{:.3f}× at A's bytes", *a.attainable_speedup)
+                           : std::string("none"),
+      b->roofline_pct ? fmt::format("{:.1f} %", 100.0 * *b->roofline_pct)
+                      : std::string("no verdict"),
+      past_own_roof ? ": past it, the model was wrong for it" : "");
+  return true;
+}
+
 // Round B's measurement `e` of the row's kernel (its role `role_b`): its time, the speedup and
 // its statuses, the gain realized, and a note on a missing time.
 void measure_row(CompareRow& r, const Prediction& p, const TopnEntry& e, const KernelRole& role_b,
@@ -141,9 +191,11 @@ void measure_row(CompareRow& r, const Prediction& p, const TopnEntry& e, const K
     r.t_b_ms = p.unit_launches() * *t;
   if (r.t_a_ms && r.t_b_ms && *r.t_a_ms > 0) r.speedup = *r.t_a_ms / *r.t_b_ms;
   r.status = speedup_statuses(r.speedup, p, in.noise_isolated);
+  const bool bytes_changed =
+      hold_to_own_bytes(r, p, prediction_named(in.b, e.name), pair, in.noise_isolated);
   if (r.speedup) {
     if (r.pct_a) r.realized_gain_pct = *r.pct_a * (1.0 - 1.0 / *r.speedup);
-    if (p.attainable_speedup && *p.attainable_speedup > 1.0)
+    if (p.attainable_speedup && *p.attainable_speedup > 1.0 && !bytes_changed)
       r.realized_fraction = (*r.speedup - 1.0) / (*p.attainable_speedup - 1.0);
   } else {
     r.note = !r.t_a_ms ? fmt::format("round {} recorded no per-launch time", in.baseline_round)

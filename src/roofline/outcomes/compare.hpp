@@ -38,8 +38,12 @@ struct CompareRow {
   std::optional<double> attainable_speedup_a, expected_e2e_gain_pct_a, roofline_pct_a;
   std::string headroom_class_a;  // A's verdict; "unknown" = no prediction to hold it to
   std::optional<double> realized_gain_pct, realized_fraction;
-  std::vector<std::string> status;  // within_noise|improved|regressed (+contradiction),
-                                    // gone, new, undefined
+  // The bytes one launch moves as each round's model counts them (B's only where round B was
+  // analysed): where they differ beyond the band, A's ceiling does not bound the change.
+  std::optional<double> bytes_a, bytes_b;
+  std::optional<double> roofline_pct_b;  // B's own place on its roof, where B was analysed
+  std::vector<std::string> status;       // within_noise|improved|regressed (+contradiction,
+                                         // +bytes_changed), gone, new, undefined
   std::string note;
 };
 

@@ -110,6 +110,9 @@ nlohmann::ordered_json comparison_json(const Comparison& c) {
     row["headroom_class_a"] = str_or_null(r.headroom_class_a);
     row["realized_gain_pct"] = json_number(r.realized_gain_pct);
     row["realized_fraction"] = json_number(r.realized_fraction);
+    row["bytes_a"] = json_number(r.bytes_a);
+    row["bytes_b"] = json_number(r.bytes_b);
+    row["roofline_pct_b"] = json_number(r.roofline_pct_b);
     row["status"] = r.status;
     row["match"] = r.match;
     row["pairing"] = r.pairing;
@@ -148,7 +151,14 @@ std::string row_sentences(const Comparison& c, const CompareRow& r) {
   const std::string name =
       fmt::format("{} ({})", md_escape(r.display_name), md_code(r.name, false, 120));
   std::string md;
-  if (has(r, "contradiction"))
+  if (has(r, "bytes_changed"))
+    md += fmt::format("**Other bytes:** {}: {}.\n\n", name, md_escape(r.note));
+  if (has(r, "contradiction") && has(r, "bytes_changed"))
+    md += fmt::format(
+        "**Contradiction:** {} ran past round {}'s own roof ({:.1f} %): the model was wrong "
+        "for it — prefer the measurement.\n\n",
+        name, b, 100.0 * r.roofline_pct_b.value_or(0.0));
+  else if (has(r, "contradiction"))
     md += fmt::format(
         "**Contradiction:** {} ran {:.3f}× faster in round {}, beyond the predicted ceiling of "
         "{:.3f}× (+{:g} % band): the model was wrong for it — prefer the measurement.\n\n",
@@ -224,6 +234,9 @@ std::string render_comparison_text(const Comparison& c) {
     else if (has(r, "gone"))
       out += fmt::format("  {} gone: {}\n", detail::clip(r.display_name, 44), r.pairing);
   }
+  for (const auto& r : c.rows)
+    if (has(r, "bytes_changed"))
+      out += fmt::format("  {}: {}\n", detail::clip(r.display_name, 44), r.note);
   if (c.step_time)
     out += fmt::format("  GPU time per step: {} → {} ({:+.2f} %, {})\n",
                        format_time_ms(c.step_time->gpu_ms_per_step_a),

@@ -195,6 +195,19 @@ void read_row_pairing(FieldReader& f, const json& row, const std::string& path,
       return;
     }
   if (o.match == "role" || o.match == "only_of_class") o.flags.push_back("renamed_" + o.match);
+  // A change of bytes (bf16 → fp8) is bounded by B's roof, not by A's prediction (compare's
+  // bytes_changed, docs/method.md §17.1): no outcome of A's prediction, unless B ran past its
+  // own roof (then the row keeps its contradiction).
+  const auto has = [&](const char* s) {
+    return std::find(status.begin(), status.end(), s) != status.end();
+  };
+  if (has("bytes_changed") && !has("contradiction")) {
+    o.flags.push_back("bytes_changed");
+    o.undefined_reason = fmt::format(
+        "round {} moves other bytes a launch than round {}'s model: its ceiling does not bound "
+        "the change",
+        o.round, o.baseline_round);
+  }
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ std::vector<SignatureRef> read_signatures(FieldReader& f, const json& e, const s
     read_operand_dims(f, s, "dims", at + ".dims", r.dims);
     if (const json* t = f.object(s, "time_us", at + ".time_us"))
       r.mean_us = f.number(*t, "mean", at + ".time_us.mean");
+    r.bytes_est = f.number(s, "bytes_est", at + ".bytes_est");
     out.push_back(std::move(r));
   }
   return out;

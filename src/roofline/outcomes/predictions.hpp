@@ -21,6 +21,7 @@ struct SignatureRef {
   std::string module;  // its launches' module path; "" when none
   std::vector<std::vector<std::int64_t>> dims;  // operand dims as recorded or planned
   std::optional<double> mean_us;                // time_us.mean: one launch of it
+  std::optional<double> bytes_est;              // one launch of it, as the model counts
 };
 
 // One analysed entry as the artifact records it (the fields compare and outcomes use).

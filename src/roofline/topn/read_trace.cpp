@@ -8,13 +8,14 @@
 
 #include <fmt/format.h>
 
-#include "roofline/topn/byte_source.hpp"
-#include "roofline/topn/capture_join.hpp"
-#include "roofline/topn/chrome_events.hpp"
-#include "roofline/topn/csv_traces.hpp"
-#include "roofline/topn/json_kind.hpp"
+#include "roofline/topn/bytes/byte_source.hpp"
+#include "roofline/topn/joins/capture_join.hpp"
 #include "roofline/topn/layer.hpp"
-#include "roofline/topn/rocprof_json.hpp"
+#include "roofline/topn/readers/chrome_events.hpp"
+#include "roofline/topn/readers/csv_traces.hpp"
+#include "roofline/topn/readers/json_kind.hpp"
+#include "roofline/topn/readers/rocprof_json.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn {
 namespace {

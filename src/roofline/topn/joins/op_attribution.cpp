@@ -1,0 +1,65 @@
+// The launching op's module path (docs/method.md §22.7): the `nn.Module: <Name>_<k>` python spans
+// nest like the Python stack, so each span's parent is found in one sweep; an op's innermost
+// enclosing span is the last one starting before it (or an ancestor of that one), and the path is
+// the innermost two names, GraphModule and the model's own class left out.
+#include "roofline/topn/joins/op_attribution.hpp"
+
+#include <algorithm>
+#include <tuple>
+#include "roofline/topn/layer.hpp"
+
+namespace roofline::topn::detail {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// GraphModule (torch.compile's wrapper) and the model's own class (`Qwen3ForCausalLM`,
+// `Qwen3Model`, `GPT2LMHeadModel`, ...) say nothing about which projection ran.
+bool left_out(std::string_view name) {
+  return name == "GraphModule" || ends_with(name, "ForCausalLM") ||
+         ends_with(name, "ForConditionalGeneration") || ends_with(name, "Model");
+}
+
+}  // namespace
+
+OpModules::OpModules(ChromeEvents& ev) : ev_(ev) {
+  std::vector<ModuleSpan>& m = ev.modules;
+  std::sort(m.begin(), m.end(), [](const ModuleSpan& a, const ModuleSpan& b) {
+    return std::make_tuple(a.thread, a.begin_us, -a.end_us, a.name) <
+           std::make_tuple(b.thread, b.begin_us, -b.end_us, b.name);
+  });
+  std::vector<std::int32_t> stack;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    if (i > 0 && m[i].thread != m[i - 1].thread) stack.clear();
+    while (!stack.empty() && m[static_cast<std::size_t>(stack.back())].end_us < m[i].end_us)
+      stack.pop_back();
+    m[i].parent = stack.empty() ? -1 : stack.back();
+    stack.push_back(static_cast<std::int32_t>(i));
+  }
+}
+
+std::string OpModules::path_at(std::int32_t thread, double ts_us) const {
+  const std::vector<ModuleSpan>& m = ev_.modules;
+  if (m.empty()) return {};
+  auto it = std::upper_bound(m.begin(), m.end(), std::pair{thread, ts_us},
+                             [](const std::pair<std::int32_t, double>& k, const ModuleSpan& s) {
+                               return std::tie(k.first, k.second) < std::tie(s.thread, s.begin_us);
+                             });
+  if (it == m.begin()) return {};
+  auto at = static_cast<std::int32_t>(std::distance(m.begin(), it) - 1);
+  if (m[static_cast<std::size_t>(at)].thread != thread) return {};
+  std::vector<std::string_view> inner;  // innermost first
+  for (; at >= 0 && inner.size() < 2; at = m[static_cast<std::size_t>(at)].parent) {
+    const ModuleSpan& s = m[static_cast<std::size_t>(at)];
+    if (ts_us >= s.end_us) continue;  // ends before the op: not an enclosing span
+    const std::string& name = ev_.labels.at(s.name);
+    if (!left_out(name)) inner.push_back(name);
+  }
+  if (inner.empty()) return {};
+  return inner.size() == 1 ? std::string(inner[0])
+                           : std::string(inner[1]) + "." + std::string(inner[0]);
+}
+
+}  // namespace roofline::topn::detail

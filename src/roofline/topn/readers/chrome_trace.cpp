@@ -1,0 +1,425 @@
+// PyTorch profiler Chrome trace -> ChromeEvents, in one streaming pass (chrome_events.hpp).
+// Each event object is read field by field into reused scratch buffers and reduced to a
+// fixed-size record as soon as it closes; the document itself is never held.
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "roofline/topn/bytes/json_stream.hpp"
+#include "roofline/topn/layer.hpp"
+#include "roofline/topn/names/call_stacks.hpp"
+#include "roofline/topn/readers/chrome_events.hpp"
+
+namespace roofline::topn::detail {
+namespace {
+
+bool is_error(JsonToken t) {
+  return t == JsonToken::error || t == JsonToken::end;
+}
+
+// The keys the reader looks at, in events and in their args.
+enum class Key : std::uint8_t {
+  other,
+  ph,
+  cat,
+  name,
+  ts,
+  dur,
+  pid,
+  tid,
+  args,
+  external_id,
+  correlation,
+  input_dims,
+  input_type,
+  concrete_inputs,
+  grid,
+  block,
+  kernel,
+  trace_events
+};
+
+// The last key's Key: one switch on its length, then one comparison per candidate (a chain of
+// comparisons, one per wanted key, cost a tenth of the whole parse).
+// `k`, of the literal's length, spells it (one fixed-size comparison).
+template <std::size_t N>
+bool is(std::string_view k, const char (&literal)[N]) {
+  return std::memcmp(k.data(), literal, N - 1) == 0;
+}
+
+Key key_of(std::string_view k) {
+  switch (k.size()) {
+    case 2:
+      return is(k, "ph") ? Key::ph : is(k, "ts") ? Key::ts : Key::other;
+    case 3:
+      return is(k, "cat")   ? Key::cat
+             : is(k, "dur") ? Key::dur
+             : is(k, "pid") ? Key::pid
+             : is(k, "tid") ? Key::tid
+                            : Key::other;
+    case 4:
+      return is(k, "name")   ? Key::name
+             : is(k, "args") ? Key::args
+             : is(k, "grid") ? Key::grid
+                             : Key::other;
+    case 5:
+      return is(k, "block") ? Key::block : Key::other;
+    case 6:
+      return is(k, "kernel") ? Key::kernel : Key::other;
+    case 10:
+      return is(k, "Input Dims")   ? Key::input_dims
+             : is(k, "Input type") ? Key::input_type
+                                   : Key::other;
+    case 11:
+      return is(k, "External id")   ? Key::external_id
+             : is(k, "correlation") ? Key::correlation
+             : is(k, "traceEvents") ? Key::trace_events
+                                    : Key::other;
+    case 15:
+      return is(k, "Concrete Inputs") ? Key::concrete_inputs : Key::other;
+    default:
+      return Key::other;
+  }
+}
+
+Key key_of(const JsonStream& js, std::string& tmp) {
+  if (!js.escaped()) return key_of(js.raw());
+  tmp.clear();
+  js.append_text(tmp);
+  return key_of(tmp);
+}
+
+bool read_string_value(JsonStream& js, std::string& out) {
+  const JsonToken t = js.next();
+  if (t == JsonToken::string) {
+    js.append_text(out);
+    return true;
+  }
+  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
+    return !is_error(js.skip_container());
+  return !is_error(t) && t != JsonToken::key;
+}
+
+// A number value (anything else is skipped and leaves `has` false).
+bool read_number(JsonStream& js, double& out, bool& has) {
+  const JsonToken t = js.next();
+  if (t == JsonToken::number) {
+    // A non-finite time (`NaN`, `Infinity`: not JSON, but some writers emit it) is no time: the
+    // event is read as if it had none (a GPU event without a duration is not GPU time).
+    has = js.as_double(out) && std::isfinite(out);
+    return true;
+  }
+  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
+    return !is_error(js.skip_container());
+  return !is_error(t);
+}
+
+bool read_int(JsonStream& js, std::int64_t& out) {
+  const JsonToken t = js.next();
+  if (t == JsonToken::number) {
+    if (!js.as_int(out)) out = -1;
+    return true;
+  }
+  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
+    return !is_error(js.skip_container());
+  return !is_error(t);
+}
+
+// The integers of a dims list whose '[' was just read; nested lists are skipped. False on a
+// JSON error; `ok` false when an element is not a non-negative integer.
+bool read_int_list(JsonStream& js, std::vector<std::int64_t>& out, bool& ok) {
+  for (;;) {
+    const JsonToken t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    std::int64_t v = 0;
+    if (t == JsonToken::number && js.as_int(v) && v >= 0) {
+      out.push_back(v);
+      continue;
+    }
+    ok = false;
+    if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
+        is_error(js.skip_container()))
+      return false;
+  }
+}
+
+// `Input Dims`: one list per argument; a tensor's dims, [] for a non-tensor, or a list of dims
+// lists for a tensor list (each member becomes an operand of that argument).
+bool read_input_dims(JsonStream& js, EventScratch& s) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  s.has_dims = true;
+  for (std::size_t arg = 0;; ++arg) {
+    t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    if (t == JsonToken::begin_object) {
+      if (is_error(js.skip_container())) return false;
+      continue;
+    }
+    if (t != JsonToken::begin_array) continue;
+    Operand* op = &s.new_operand(arg);
+    bool ok = true;
+    for (;;) {
+      t = js.next();
+      if (t == JsonToken::end_array) break;
+      if (is_error(t)) return false;
+      std::int64_t v = 0;
+      if (t == JsonToken::number && js.as_int(v) && v >= 0) {
+        op->dims.push_back(v);
+      } else if (t == JsonToken::begin_array) {  // a member of a tensor list
+        const std::size_t outer = static_cast<std::size_t>(op - s.operands.data());
+        Operand& member = s.new_operand(arg);
+        bool member_ok = true;
+        if (!read_int_list(js, member.dims, member_ok)) return false;
+        if (!member_ok) member.dims.clear();
+        op = &s.operands[outer];  // new_operand may have moved the vector
+      } else {
+        ok = false;
+        if (t == JsonToken::begin_object && is_error(js.skip_container())) return false;
+      }
+    }
+    if (!ok) op->dims.clear();
+  }
+}
+
+bool read_input_types(JsonStream& js, EventScratch& s) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  for (;;) {
+    t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    if (s.n_types == s.types.size()) s.types.emplace_back();
+    std::string& type = s.types[s.n_types++];
+    type.clear();
+    if (t == JsonToken::string)
+      js.append_text(type);
+    else if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
+             is_error(js.skip_container()))
+      return false;
+  }
+}
+
+// `Concrete Inputs`: one text per argument ("" for tensors); a number is kept as written.
+bool read_concrete_inputs(JsonStream& js, EventScratch& s) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  for (;;) {
+    t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (is_error(t)) return false;
+    if (s.n_concrete == s.concrete.size()) s.concrete.emplace_back();
+    std::string& text = s.concrete[s.n_concrete++];
+    text.clear();
+    if (t == JsonToken::string)
+      js.append_text(text);
+    else if (t == JsonToken::number || t == JsonToken::boolean)
+      text.append(js.raw());
+    else if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
+             is_error(js.skip_container()))
+      return false;
+  }
+}
+
+// A kernel's `grid` or `block`: three non-negative integers, else not kept.
+bool read_dim3(JsonStream& js, std::int64_t (&out)[3], bool& has) {
+  const JsonToken t = js.next();
+  if (t != JsonToken::begin_array) {
+    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  std::size_t n = 0;
+  bool ok = true;
+  for (;;) {
+    const JsonToken e = js.next();
+    if (e == JsonToken::end_array) break;
+    if (is_error(e)) return false;
+    std::int64_t v = 0;
+    if (e == JsonToken::number && js.as_int(v) && v >= 0 && n < 3) {
+      out[n++] = v;
+      continue;
+    }
+    ok = false;
+    if ((e == JsonToken::begin_array || e == JsonToken::begin_object) &&
+        is_error(js.skip_container()))
+      return false;
+  }
+  has = ok && n == 3;
+  return true;
+}
+
+bool read_args(JsonStream& js, EventScratch& s, std::string& tmp) {
+  JsonToken t = js.next();
+  if (t != JsonToken::begin_object) {
+    if (t == JsonToken::begin_array) return !is_error(js.skip_container());
+    return !is_error(t);
+  }
+  for (;;) {
+    t = js.next();
+    if (t == JsonToken::end_object) return true;
+    if (t != JsonToken::key) return false;
+    bool ok = true;
+    switch (key_of(js, tmp)) {
+      case Key::external_id:
+        ok = read_int(js, s.external_id);
+        break;
+      case Key::correlation:
+        ok = read_int(js, s.correlation);
+        break;
+      case Key::input_dims:
+        ok = read_input_dims(js, s);
+        break;
+      case Key::input_type:
+        ok = read_input_types(js, s);
+        break;
+      case Key::concrete_inputs:
+        ok = read_concrete_inputs(js, s);
+        break;
+      case Key::grid:
+        ok = read_dim3(js, s.grid, s.has_grid);
+        break;
+      case Key::block:
+        ok = read_dim3(js, s.block, s.has_block);
+        break;
+      case Key::kernel:
+        s.has_kernel = true;
+        ok = read_string_value(js, s.kernel);
+        break;
+      default:
+        ok = !is_error(js.skip_value());
+    }
+    if (!ok) return false;
+  }
+}
+
+bool is_module_frame(std::string_view name) {
+  return name.size() > 10 && std::memcmp(name.data(), "nn.Module:", 10) == 0;
+}
+
+// The value of an event's key `key`, into `s`.
+bool read_event_field(JsonStream& js, Key key, EventScratch& s, std::string& tmp) {
+  switch (key) {
+    case Key::ph:
+      return read_string_value(js, s.ph);
+    case Key::cat: {
+      const bool ok = read_string_value(js, s.cat);
+      s.category = category_of(s.cat);
+      return ok;
+    }
+    case Key::name:
+      s.has_name = true;
+      return read_string_value(js, s.name);
+    case Key::ts:
+      return read_number(js, s.ts, s.has_ts);
+    case Key::dur:
+      return read_number(js, s.dur, s.has_dur);
+    case Key::pid:
+      return read_int(js, s.pid);
+    case Key::tid:
+      return read_int(js, s.tid);
+    case Key::args:
+      return read_args(js, s, tmp);
+    default:
+      return !is_error(js.skip_value());
+  }
+}
+
+bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents& out) {
+  s.reset();
+  for (;;) {
+    const JsonToken t = js.next();
+    if (t == JsonToken::end_object) break;
+    if (t != JsonToken::key) return false;
+    if (!read_event_field(js, key_of(js, tmp), s, tmp)) return false;
+    // Only complete ("X") events of the categories above matter: skip the rest of any other
+    // event without reading its fields (flows, python frames, metadata are most of a trace).
+    // Of the python frames only nn.Module spans and the frames whose words say something (a
+    // forward mode, a collective, the model's own file: call_stacks.hpp) are kept: skip the others
+    // once the name shows.
+    if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X") ||
+        (s.category == Category::python && s.has_name && !is_module_frame(s.name) &&
+         frame_words(s.name).role == FrameRole::none))
+      return !is_error(js.skip_container());
+  }
+  finish_event(s, out);
+  return true;
+}
+
+// The events array, its '[' already read.
+bool read_events(JsonStream& js, ChromeEvents& out) {
+  EventScratch s;
+  std::string tmp;
+  for (;;) {
+    const JsonToken t = js.next();
+    if (t == JsonToken::end_array) return true;
+    if (t == JsonToken::begin_object) {
+      if (!read_event(js, s, tmp, out)) return false;
+    } else if (t == JsonToken::begin_array) {
+      if (is_error(js.skip_container())) return false;
+    } else if (is_error(t)) {
+      return false;
+    }
+  }
+}
+
+}  // namespace
+
+std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out) {
+  JsonStream js(read);
+  std::string tmp;
+  bool saw_events = false;
+  JsonToken t = js.next();
+  bool ok = true;
+  if (t == JsonToken::begin_array) {  // the JSON Array Format: the events alone
+    saw_events = true;
+    ok = read_events(js, out);
+  } else if (t == JsonToken::begin_object) {
+    for (;;) {
+      t = js.next();
+      if (t == JsonToken::end_object) break;
+      if (t != JsonToken::key) {
+        ok = false;
+        break;
+      }
+      if (key_of(js, tmp) == Key::trace_events) {
+        t = js.next();
+        if (t == JsonToken::begin_array) {
+          saw_events = true;
+          ok = read_events(js, out);
+        } else if (t == JsonToken::begin_object) {
+          ok = !is_error(js.skip_container());
+        } else {
+          ok = !is_error(t);
+        }
+      } else {
+        tmp.clear();
+        js.append_text(tmp);
+        ok = read_trace_meta(js, tmp, out.meta);  // deviceProperties, …; others skipped
+      }
+      if (!ok) break;
+    }
+  } else if (t != JsonToken::error) {
+    return "not a Chrome trace: the JSON document is not an object or an array";
+  }
+  if (ok && t != JsonToken::error) {
+    t = js.next();  // only whitespace may follow
+    ok = t == JsonToken::end;
+  }
+  if (!ok || !js.error().empty()) return js.error().empty() ? "invalid JSON" : js.error();
+  if (!saw_events) return "not a Chrome trace: no traceEvents array";
+  return {};
+}
+
+}  // namespace roofline::topn::detail

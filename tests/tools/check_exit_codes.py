@@ -55,6 +55,8 @@ def cases(t):
     counters_empty = os.path.join(GOLDEN, "counters_broken_file/input/empty_counter_collection.csv")
     calc = ["calc", "--bytes", "1e9", "--flops", "1e9", "--time-us", "100", "--dtype", "bf16",
             "--class", "gemm"]
+    after = os.path.join(t, "after.json.gz")  # the trace again under another name: compare's AFTER
+    shutil.copy(TRACE, after)
     return [
         ("0", "the artifacts or output files were written",
          ["analyze", TRACE, "--config", config, "--out", f"{out}/a0", "--format", "quiet"], {}),
@@ -69,6 +71,8 @@ def cases(t):
          ["analyze", "--round", "1", "--dir", EXAMPLE, "--out", f"{out}/skill"], {"ANALYSIS_SKILL": "none"}),
         ("0", "the artifacts or output files were written", ["compare", "--round", "0", "--round", "tuning", "--dir", compare_dir,
                                 "--format", "quiet"], {}),
+        ("0", "the artifacts or output files were written",
+         ["compare", TRACE, after, "--config", config, "--format", "quiet"], {}),
         ("1", "analyze --strict when something is degraded",
          ["analyze", "--round", "1", "--dir", strict_dir, "--out", f"{out}/s", "--strict", "--format",
           "quiet"], {}),
@@ -92,6 +96,7 @@ def cases(t):
         ("2", "truncated", ["analyze", truncated, "--out", f"{out}/tr2"], {}),
         ("2", "a config given as a trace", ["topn", config, "-o", f"{out}/c/"], {}),
         ("2", "a config given as a trace", ["analyze", config, "--out", f"{out}/c2"], {}),
+        ("2", "a config given as a trace", ["compare", TRACE, config], {}),
         ("2", "a trace as a config", ["analyze", TRACE, "--config", TRACE, "--out", f"{out}/c3"], {}),
         ("2", "counters: a file with no usable row", ["counters", counters_empty], {}),
         ("2", "calc: a part the peaks table lacks", calc + ["--gfx", "gfx999"], {}),

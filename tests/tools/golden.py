@@ -25,11 +25,13 @@ A case folder holds:
   checks.json              optional targeted assertions on the artifact (see CHECKS below)
   expected/exit_code       the expected exit code (one line per command)
   expected/profile_roofline.json, expected/profile_roofline.md
-                           the golden artifacts; both absent = the run must write no artifact
+                           the golden artifacts; both absent = the run must write no artifact,
+                           or several (compare BEFORE AFTER writes one per round): then each is
+                           an output of its folder under expected/outputs/
   expected/stderr_contains optional: each non-empty line must appear in stderr (all commands)
   expected/stdout_contains optional: each non-empty line must appear in stdout (all commands)
   expected/outputs/        every other file the commands create or change in the scratch
-                           folder (path relative to it; *.lock files excepted), e.g.
+                           folder (path relative to it; a *.lock file left behind fails the case), e.g.
                            input/profile/round_1/roofline_compare.json: the files written must be
                            exactly these (none when the folder is absent); .json compared as
                            JSON, other files byte for byte. Files of input/ that no command
@@ -290,15 +292,22 @@ def run_once(binary, case, scratch):
         data = data.replace(wild, b"{wild}").replace(repo.encode(), b"{repo}")
         if ".tmp." in name:
             fail([f"temp file left behind: {path}"])
+        if name.endswith(".lock"):
+            fail([f"lock file left behind: {path}"])
         if before.get(rel) == data:
             continue  # an input no command changed
         if name in ARTIFACTS or name == CHART:
-            if name in produced:
-                fail([f"two {name} files written: {produced[name][0]} and {path}"])
-            produced[name] = (path, data)
-        elif not name.endswith(".lock"):
+            produced.setdefault(name, []).append((rel, data))
+        else:
             outputs[rel] = data
-    return procs, {k: v[1] for k, v in produced.items()}, outputs
+    if any(len(v) > 1 for v in produced.values()):
+        # Several rounds' artifacts (compare BEFORE AFTER analyses two traces): each is an
+        # output of its own folder, and the case has no single artifact.
+        for v in produced.values():
+            for rel, data in v:
+                outputs[rel] = data
+        return procs, {}, outputs
+    return procs, {k: v[0][1] for k, v in produced.items()}, outputs
 
 
 def check_outputs(outputs, expected_dir, update):

@@ -18,6 +18,8 @@ kernels/<kernel>_task/opbench_result.json per kernel of round 0's analysed head.
   2. Crash: ROOFLINE_TEST_WRITE_FAULT=fail (ENOSPC halfway) exits 3 and leaves the ledger byte
      for byte as it was, no temp file; =kill (SIGKILL halfway) leaves the ledger as it was and
      one half-written temp file, which the next normal run removes while writing the update.
+  3. The lock file: no `F.lock` is left beside the ledger after the race, after a failed write or
+     after the run that follows the kill (the killed writer leaves it; that run removes it).
 """
 import argparse
 import glob
@@ -97,6 +99,10 @@ def temps(folder):
     return sorted(n for n in os.listdir(folder) if ".tmp." in n)
 
 
+def locks(folder):
+    return sorted(n for n in os.listdir(folder) if n.endswith(".lock"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
@@ -154,6 +160,7 @@ def main():
                  if r["measured"]["isolated_speedup"] != last.get(tuple(r["key"][:2]))]
         expect(not stale, f"{len(stale)} records lost their last update, e.g. {stale[:2]}")
         expect(temps(shared) == [], f"temp files left: {temps(shared)}")
+        expect(locks(shared) == [], f"lock file left after the race: {locks(shared)}")
         print(f"race: {processes} outcomes processes over {len(runs)} runs, 2 at a time: "
               f"{len(set(keys))} of {len(want)} records, {len(keys) - len(set(keys))} duplicates, "
               f"{len(stale)} stale")
@@ -170,6 +177,7 @@ def main():
                f"fail hook: stderr does not explain: {stderr}")
         expect(open(ledger, "rb").read() == before, "fail hook: the ledger changed")
         expect(temps(shared) == [], f"fail hook: temp files left: {temps(shared)}")
+        expect(locks(shared) == [], f"fail hook: lock file left: {locks(shared)}")
         p = outcomes(binary, runs[0], ledger, {"ROOFLINE_TEST_WRITE_FAULT": "kill"})
         expect(p.returncode == -signal.SIGKILL, f"kill hook: exit {p.returncode}, expected SIGKILL")
         expect(open(ledger, "rb").read() == before, "kill hook: the ledger changed")
@@ -183,6 +191,7 @@ def main():
         expect(len(changed) == 1 and json.loads(changed[0])["measured"]["isolated_speedup"] == 1.5,
                "run after the kill: the update is not in the ledger")
         expect(temps(shared) == [], f"run after the kill: stale temp file not removed: {temps(shared)}")
+        expect(locks(shared) == [], f"run after the kill: lock file not removed: {locks(shared)}")
 
     for e in errors:
         print(f"FAIL: {e}")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the constructed PyTorch-profiler traces of the golden cases `inductor_decode_h200`,
-`hf_prefill_h100`, `vllm_fp8_moe_eager_h200`, `vllm_fp8_moe_graph_h200` and `vllm_dense_graph_place_h200`
-(their READMEs work out
+`hf_prefill_h100`, `vllm_fp8_moe_eager_h200`, `vllm_fp8_moe_graph_h200`, `vllm_dense_graph_place_h200`
+and `compare_two_traces_bf16_fp8` (their READMEs work out
 the truth from the shapes written here).
 
 Both follow what the profiler records with `record_shapes=True`: a `cpu_op` per op with `Input
@@ -28,6 +28,13 @@ verdicts by hand.
               not pass). `fp8-eager` records every op with its shapes; `fp8-graph` replays each
               step as one CUDA graph (no op, no shape, no capture trace), lm_head eager.
 
+    bf16-eager:
+              the same Qwen3-30B-A3B decode without `--quantization fp8`, as `fp8-eager` records
+              it: bf16 linears through `aten::mm` (cuBLAS picks nvjet kernels; the qkv GEMM's is the
+              kernel the fp8 run's lm_head runs), the router's cuBLAS gemv as in `fp8-eager`, the
+              experts through CUTLASS's MoeFCGemm (`cutlass::Kernel<…MoeFCGemm…>`), no quantization.
+              The before of `compare` against `fp8-eager`, its after.
+
     dense-graph:
               vLLM serving Llama-3.1-8B (bf16) on an H200 under full CUDA graphs captured at batch
               8, 4 decode steps of 5 requests (the graph pads them to 8 rows), no capture trace:
@@ -36,7 +43,7 @@ verdicts by hand.
               two take the same time); vLLM's norm and activation kernels launch one block per
               row. lm_head runs eagerly after each replay (`aten::mm`, 5 rows).
 
-Usage: synthetic_traces.py inductor|hf|fp8-eager|fp8-graph|dense-graph OUT.json.gz
+Usage: synthetic_traces.py inductor|hf|fp8-eager|fp8-graph|bf16-eager|dense-graph OUT.json.gz
 """
 import gzip
 import json
@@ -402,6 +409,73 @@ def fp8(path, replay):
                     "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, True)
 
 
+# --- the same decode in bf16 (no --quantization), the before of compare_two_traces_bf16_fp8 -----
+BF16_QKV_K = LM_HEAD_K  # cuBLAS's choice for the qkv shape is the fp8 run's lm_head kernel
+BF16_O_K = "nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT"
+BF16_LM_HEAD_K = "nvjet_sm90_tst_256x8_64x6_2x1_v_bz_TNT"
+MOEFC_K = ("void cutlass::Kernel<cutlass::gemm::kernel::MoeFCGemm<cutlass::gemm::threadblock::"
+           "MoeMmaMultistage<cutlass::gemm::GemmShape<16, 128, 64>, cutlass::bfloat16_t, "
+           "cutlass::bfloat16_t, float>, cutlass::epilogue::threadblock::Epilogue<cutlass::"
+           "bfloat16_t>, cutlass::gemm::threadblock::GemmBatchedIdentityThreadblockSwizzle, "
+           "cutlass::bfloat16_t> >(cutlass::gemm::kernel::MoeFCGemm<…>::Params)")
+
+
+def bf16_step():
+    """One bf16 decode step of 48 layers (kernel, op call) in launch order; the times are each
+    launch's true bytes (bf16 weights, 2 B) at the same shares of 4.8 TB/s as `fp8_step`."""
+    t, h, i = Q_T, Q_H, Q_I
+    pairs = t * Q_K
+    hit = experts_hit(t)
+    seq = []
+
+    def add(kernel, dur, grid, op=None):
+        seq.append((kernel, dur, grid, op))
+
+    def mm(kernel, k, n, eff=0.20):
+        nbytes = (t * k + k * n + t * n) * 2
+        add(kernel, at_bw(nbytes, eff), [n // 64, 1, 1], ("aten::mm", [[t, k], [k, n]], [BF, BF]))
+
+    norm = ("_C::fused_add_rms_norm", [[t, h], [t, h], [h], []], [BF, BF, BF, "Scalar"])
+    for _ in range(Q_LAYERS):
+        add(NORM_K, 2.2, [t, 1, 1], norm)
+        mm(BF16_QKV_K, h, (Q_NQ + 2 * Q_NKV) * Q_D)
+        kv = t * Q_CTX * Q_NKV * Q_D * 2 * 2
+        add(FA2_K, at_bw(kv, 0.65), [1, t, Q_NKV * 2],
+            ("_vllm_fa2_C::varlen_fwd", [[t, Q_NQ, Q_D], [4096, 16, Q_NKV, Q_D],
+                                        [4096, 16, Q_NKV, Q_D], [t, Q_NQ, Q_D], [t + 1], [], [t],
+                                        [], [t, 256], []] + [[]] * 11,
+             [BF, BF, BF, BF, "int", "", "int", "", "int", ""] + ["Scalar"] * 11,
+             [""] * 10 + ["1", str(Q_CTX), "0.", "0.08838834764831845", "False", "True", "-1",
+                          "-1", "0.", "False", ""]))
+        mm(BF16_O_K, Q_NQ * Q_D, h)
+        add(NORM_K, 2.2, [t, 1, 1], norm)
+        add(GEMV_K, 1.9, [Q_E // 8, 1, 1], ("aten::mm", [[t, h], [h, Q_E]], [BF, BF]))
+        moe = ("vllm::moe_forward", [[t, h], [t, Q_E]], [BF, BF])
+        add(TOPK_K, 2.0, [1, 1, 1], moe)
+        add(ALIGN_K, 3.0, [1, 1, 1], moe)
+        w1 = (hit * 2 * i * h + t * h + pairs * 2 * i) * 2
+        add(MOEFC_K, at_bw(w1, 0.60), [128 * (2 * i // 64), 1, 1], moe)
+        add(SILU_K, 1.8, [pairs, 1, 1], moe)
+        w2 = (hit * i * h + pairs * i + pairs * h) * 2
+        add(MOEFC_K, at_bw(w2, 0.60), [128 * (h // 64), 1, 1], moe)
+        add(SUM_K, 1.9, [t, 1, 1], moe)
+    return seq
+
+
+def bf16(path):
+    tr = Trace()
+    lm = (Q_T * Q_H + Q_H * Q_V + Q_T * Q_V) * 2
+    for s in range(4):
+        def body():
+            fp8_emit(tr, bf16_step(), False)
+            tr.op("aten::mm", [[Q_T, Q_H], [Q_H, Q_V]], [BF, BF], None,
+                  [kern(BF16_LM_HEAD_K, at_bw(lm, 0.85), [Q_V // 64, 1, 1], [128, 1, 1])])
+        tr.step(f"execute_context_0(0)_generation_{Q_T}({Q_T})", body)
+        tr.t += 10  # the steps' spans do not touch
+    tr.write(path, {"id": 0, "name": "NVIDIA H200", "totalGlobalMem": 150109880320,
+                    "computeMajor": 9, "computeMinor": 0, "numSms": 132, "warpSize": 32}, True)
+
+
 # --- vLLM dense decode under CUDA graphs, persistent GEMMs ------------------------------------------
 D_PAD, D_REQ, D_CTX = 8, 5, 2048
 D_GEMM = {kind: f"nvjet_sm90_tst_{tile}_v_bz_TNT" for kind, tile in (
@@ -445,7 +519,8 @@ def dense_graph(path):
 
 if __name__ == "__main__":
     modes = {"inductor": inductor, "hf": hf, "fp8-eager": lambda p: fp8(p, False),
-             "fp8-graph": lambda p: fp8(p, True), "dense-graph": dense_graph}
+             "fp8-graph": lambda p: fp8(p, True), "bf16-eager": bf16,
+             "dense-graph": dense_graph}
     if len(sys.argv) != 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     modes[sys.argv[1]](sys.argv[2])

@@ -106,7 +106,7 @@ TEST_CASE("pair_kernels: a kernel of B is taken once", "[compare][match]") {
   CHECK_FALSE(m[1].index.has_value());
 }
 
-TEST_CASE("compare_rounds: rows in A's unit, realized gain and fraction, vanished and new",
+TEST_CASE("compare_rounds: rows in A's unit, realized gain and fraction, gone and new",
           "[compare]") {
   RoundPredictions a;
   a.from = "profile/round_0/profile_roofline.json";
@@ -144,7 +144,7 @@ TEST_CASE("compare_rounds: rows in A's unit, realized gain and fraction, vanishe
   CHECK(attn.pct_b.value() == 6.0);
 
   CHECK(c.rows[2].name == "per_token_group_quant_fp8");
-  CHECK(c.rows[2].status == Sv{"vanished"});
+  CHECK(c.rows[2].status == Sv{"gone"});
   CHECK_FALSE(c.rows[2].speedup.has_value());
   CHECK(c.rows[3].name == "moe_align_block_size_kernel");
   CHECK(c.rows[3].status == Sv{"new"});  // 5.5 % ≥ A's 5 % bar; small_kernel is below it
@@ -164,7 +164,7 @@ TEST_CASE("compare_rounds: GPU time per step against the 0.5 % e2e band", "[comp
   tb = ta;
   tb.entries.push_back(measured("k", 10.0, 0.1));
   tb.total_gpu_time_ms = 33467.3 * 0.996;  // 0.4 % faster: within the band
-  CompareInput in{"0", "1", &a, &ta, &tb, k_noise_isolated};
+  CompareInput in{"0", "1", &a, nullptr, &ta, &tb, k_noise_isolated};
   Comparison c = compare_rounds(in);
   REQUIRE(c.step_time.has_value());
   CHECK(c.step_time->gpu_ms_per_step_a == rel(33467.3 / 2057));

@@ -90,24 +90,39 @@ bool write_topn_files(const AnalyzeArgs& a, const TopnBuild& build, const fs::pa
 
 }  // namespace analyze_trace_impl
 
-int run_analyze_trace(AnalyzeArgs a) {
+std::string trace_stem(const std::filesystem::path& trace) {
+  return analyze_trace_impl::trace_stem(trace);
+}
+
+std::optional<TraceRun> prepare_trace_run(AnalyzeArgs a) {
   analyze_trace_impl::refuse_folder_options(a);
   analyze_trace_impl::default_paths(a);
   prepare_options(a);
-  const std::optional<TopnBuild> build =
+  std::optional<TopnBuild> build =
       topn_from_traces(a.traces, a.captures, analyze_trace_impl::k_topn_kernels);
-  if (!build) {
-    err_line("nothing written: fix or leave out the trace(s) above");
-    return analyze_trace_impl::k_exit_bad_trace;
-  }
+  if (!build) return std::nullopt;
   a.paths.built_topn = BuiltTopN{
       fmt::format("{} (Top-N built in memory)", analyze_trace_impl::traces_display(a.traces)),
       render_topn_json(build->topn), render_workload_json(*build)};
-  const AnalyzeInputs inputs = load_analyze_inputs(a);
-  const std::filesystem::path dir = analyze_trace_impl::trace_out_dir(a);
+  AnalyzeInputs inputs = load_analyze_inputs(a);
+  std::filesystem::path dir = analyze_trace_impl::trace_out_dir(a);
+  return TraceRun{std::move(a), std::move(*build), std::move(inputs), std::move(dir)};
+}
+
+int write_trace_run(const TraceRun& run) {
   std::vector<std::string> written;
-  if (!analyze_trace_impl::write_topn_files(a, *build, dir, written)) return k_exit_write;
-  return analyze_and_write(a, inputs, dir, std::move(written));
+  if (!analyze_trace_impl::write_topn_files(run.args, run.build, run.dir, written))
+    return k_exit_write;
+  return analyze_and_write(run.args, run.inputs, run.dir, std::move(written));
+}
+
+int run_analyze_trace(AnalyzeArgs a) {
+  const std::optional<TraceRun> run = prepare_trace_run(std::move(a));
+  if (!run) {
+    err_line("nothing written: fix or leave out the trace(s) above");
+    return analyze_trace_impl::k_exit_bad_trace;
+  }
+  return write_trace_run(*run);
 }
 
 }  // namespace roofline::cli

@@ -140,30 +140,6 @@ void add_analyze_input_files(CLI::App& cmd, InputPaths& p) {
       ->capture_default_str();
 }
 
-// What the run was, over the env report and the trace (docs/method.md §22.9).
-void add_analyze_given(CLI::App& cmd, GivenArgs& g) {
-  cmd.add_option("--product,--gpu", g.product,
-                 "The GPU, by product name or alias as people write it (mi300x, \"AMD Instinct "
-                 "MI300X\", h100, h100-sxm, h200, b200, rtx-pro-6000; `roofline peaks list` "
-                 "shows what each part answers to): its peaks section, over the env report's "
-                 "and the trace's device. A name of several parts takes their lower figures");
-  cmd.add_option("--conc", g.conc,
-                 "Concurrency: requests in flight, the decode batch (over workload.conc and the "
-                 "trace's measured batch)")
-      ->check(positive());
-  cmd.add_option("--isl", g.isl, "Input sequence length in tokens (over workload.isl)")
-      ->check(positive());
-  cmd.add_option("--osl", g.osl, "Output sequence length in tokens (over workload.osl)")
-      ->check(positive());
-  cmd.add_option("--tp", g.tp,
-                 "Tensor-parallel degree (over the env report's tp and the trace's world size)")
-      ->check(whole_number(1, 4096));
-  cmd.add_option("--regime", g.regime,
-                 "decode or prefill: the e2e-critical regime of each entry that runs in both or "
-                 "neither (an entry the trace shows in one regime keeps it)")
-      ->check(CLI::IsMember({"decode", "prefill"}));
-}
-
 // Which entries are analysed and how: the head threshold and key, the entry cap, the dispatch
 // floor and forced op classes.
 void add_analyze_scope(CLI::App& cmd, AnalyzeArgs& a) {
@@ -238,6 +214,30 @@ void add_analyze_calibration(CLI::App& cmd, AnalyzeArgs& a) {
 }
 
 }  // namespace
+
+// What the run was, over the env report and the trace (docs/method.md §22.9).
+void add_analyze_given(CLI::App& cmd, GivenArgs& g) {
+  cmd.add_option("--product,--gpu", g.product,
+                 "The GPU, by product name or alias as people write it (mi300x, \"AMD Instinct "
+                 "MI300X\", h100, h100-sxm, h200, b200, rtx-pro-6000; `roofline peaks list` "
+                 "shows what each part answers to): its peaks section, over the env report's "
+                 "and the trace's device. A name of several parts takes their lower figures");
+  cmd.add_option("--conc", g.conc,
+                 "Concurrency: requests in flight, the decode batch (over workload.conc and the "
+                 "trace's measured batch)")
+      ->check(positive());
+  cmd.add_option("--isl", g.isl, "Input sequence length in tokens (over workload.isl)")
+      ->check(positive());
+  cmd.add_option("--osl", g.osl, "Output sequence length in tokens (over workload.osl)")
+      ->check(positive());
+  cmd.add_option("--tp", g.tp,
+                 "Tensor-parallel degree (over the env report's tp and the trace's world size)")
+      ->check(whole_number(1, 4096));
+  cmd.add_option("--regime", g.regime,
+                 "decode or prefill: the e2e-critical regime of each entry that runs in both or "
+                 "neither (an entry the trace shows in one regime keeps it)")
+      ->check(CLI::IsMember({"decode", "prefill"}));
+}
 
 CLI::App* add_analyze_command(CLI::App& app, AnalyzeArgs& a) {
   auto* cmd = app.add_subcommand("analyze", "Analyse one profile round and write the artifacts");

@@ -83,15 +83,34 @@ CLI::Validator noise_band_validator() {
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   auto* cmd = app.add_subcommand(
       "compare",
-      "Round A's predictions against round B's measured times: per kernel speedup, realized "
-      "gain, contradictions and regressions");
+      "Round A's predictions against round B's measured times, kernels paired by what they are: "
+      "per kernel speedup, realized gain, contradictions and regressions");
+  cmd->add_option("trace", args.traces,
+                  "Two traces, BEFORE then AFTER (one change re-profiled): each analysed as "
+                  "`roofline analyze TRACE` would and written where it writes (./<trace name>/), "
+                  "then compared (instead of --round)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("-r,--round", args.rounds,
                   "Give twice: --round A (the predictions: profile_roofline.json, else analysed "
-                  "in memory) --round B (the measurements: its profile_topN.json)")
-      ->required();
+                  "in memory) --round B (the measurements: its profile_topN.json)");
   cmd->add_option("-d,--dir", args.dir, "Evaluation folder holding profile/round_A and round_B")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
+  cmd->add_option("--config", args.analyze.paths.config,
+                  "With two traces: HuggingFace model config.json (else config.json beside each "
+                  "trace)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--env", args.analyze.paths.env,
+                  "With two traces: environment report (else env_report.json beside each trace)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--peaks", args.analyze.paths.peaks,
+                  "With two traces: peaks table in peaks.md format (default: built-in table)")
+      ->check(CLI::ExistingFile);
+  add_analyze_given(*cmd, args.analyze.given);
+  cmd->add_option("--head-threshold", args.analyze.head_threshold,
+                  "With two traces: analyse entries at or above this % of GPU time (default: "
+                  "$HEAD_THRESHOLD_PCT, else 5)")
+      ->check(finite_range(0.0, 100.0));
   cmd->add_option("--noise-isolated", args.noise_isolated,
                   "Noise band of a per-kernel speedup (|speedup - 1| within it: within_noise)")
       ->check(noise_band_validator())
@@ -104,9 +123,20 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
       ->check(CLI::IsMember({"text", "json", "quiet"}))
       ->capture_default_str();
   cmd->footer(
-      "Writes D/profile/round_B/roofline_compare.json and .md.\n"
+      "Examples:\n"
+      "  roofline compare before.json.gz after.json.gz --config config.json   # -> ./before/, "
+      "./after/\n"
+      "  roofline compare --round 0 --round 1 --dir EVAL --fail-on contradiction\n\n"
+      "Kernels are paired by what they are, never by short name alone: the same kernel by name, "
+      "else a\nrenamed kernel (a dtype change renames kernels) sharing its projection, module or "
+      "GEMM weight,\nelse the one kernel of its class renamed in each round; classes, roles or "
+      "weights that disagree\nare no pairing. A kernel without a counterpart is gone; one new in "
+      "B's head is new.\n"
+      "Writes D/profile/round_B/roofline_compare.json and .md (with two traces: into AFTER's "
+      "folder).\n"
       "Exit codes: 0 written; 1 a --fail-on condition holds; 2 usage error (a missing round lists "
-      "the rounds that exist); 3 the files could not be written.");
+      "the rounds that exist; a trace that cannot be read; a file of the wrong kind); 3 the files "
+      "could not be written.");
   return cmd;
 }
 
@@ -114,7 +144,7 @@ CLI::App* add_outcomes_command(CLI::App& app, OutcomesArgs& args) {
   auto* cmd = app.add_subcommand(
       "outcomes",
       "Record measured outcomes (opbench, director, integrate, compare files) against the "
-      "baseline round's predictions in the outcome ledger");
+      "baseline round's predictions in the outcome ledger, and count the band misses");
   cmd->add_option("-d,--dir", args.dir, "Evaluation folder")
       ->check(CLI::ExistingDirectory)
       ->capture_default_str();
@@ -130,6 +160,14 @@ CLI::App* add_outcomes_command(CLI::App& app, OutcomesArgs& args) {
   cmd->footer(
       "Reads D/kernels/*/opbench_result.json, D/kernels/_exp/**/director_validation.json,\n"
       "D/overlay/cand_*/integrate_result.json and D/profile/round_*/roofline_compare.json.\n"
+      "A compare row keeps the pairing compare made (by role); a row without a counterpart, or "
+      "one an\nolder compare paired by short name alone, is undefined.\n"
+      "Band misses: prints how many measured speedups lie above their predicted band's high end "
+      "by more\nthan the 3.4 % noise band (docs/method.md §10.8), in this run and over every "
+      "record of the ledger,\nbeside the contradictions among them (undefined outcomes are never "
+      "counted).\n"
+      "The ledger is locked through F.lock while it is rewritten; the lock file is removed when "
+      "done.\n"
       "Exit codes: 0 ledger written (problems in outcome files are reported on stderr); 2 usage "
       "error; 3 the ledger could not be written (it is left as it was).");
   return cmd;

@@ -21,4 +21,9 @@ CLI::Validator whole_number(long long lo, long long hi);
 // A noise band: a finite number in (0, 1).
 CLI::Validator noise_band_validator();
 
+struct GivenArgs;
+// What the run was, over the env report and the trace (docs/method.md §22.9): --product, --conc,
+// --isl, --osl, --tp, --regime, as analyze declares them (compare's trace form too).
+void add_analyze_given(CLI::App& cmd, GivenArgs& g);
+
 }  // namespace roofline::cli

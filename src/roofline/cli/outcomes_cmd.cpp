@@ -78,22 +78,32 @@ std::string band_misses_text(const std::vector<LedgerRecord>& records, const fs:
       over.measured, all.records.size(), over.contradictions);
 }
 
+// The round outcomes are judged against: --baseline-round, else the first round ("0" sorts first);
+// a usage error when there is none or it does not exist.
+std::string baseline_round(const OutcomesArgs& args, const fs::path& dir) {
+  std::string baseline = args.baseline_round;
+  if (baseline.empty()) {
+    const std::vector<std::string> rounds = rounds_in(dir);
+    if (rounds.empty())
+      throw UsageError(fmt::format(
+          "outcomes --dir {}: no profile/round_* folders, so no baseline predictions", args.dir));
+    baseline = rounds.front();
+  }
+  require_round(dir, baseline, "outcomes --baseline-round");
+  return baseline;
+}
+
 }  // namespace
 
 int run_outcomes(const OutcomesArgs& args) {
   const fs::path dir = args.dir;
-  const std::vector<std::string> rounds = rounds_in(dir);
-  std::string baseline = args.baseline_round;
-  if (baseline.empty()) {
-    if (rounds.empty())
-      throw UsageError(fmt::format(
-          "outcomes --dir {}: no profile/round_* folders, so no baseline predictions", args.dir));
-    baseline = rounds.front();  // "0" sorts first
-  }
-  require_round(dir, baseline, "outcomes --baseline-round");
+  const std::string baseline = baseline_round(args, dir);
 
-  const OutcomeScan scan = read_outcome_files(dir);
+  OutcomeScan scan = read_outcome_files(dir);
   for (const auto& p : scan.problems) err_line("warning: " + p);
+  std::vector<std::string> pairing_notes;
+  check_compare_pairings(scan.outcomes, dir, pairing_notes);
+  for (const auto& n : pairing_notes) err_line("note: " + n);
   std::map<std::string, RoundPredictions> preds;
   auto load = [&](const std::string& round) {
     if (preds.count(round)) return;

@@ -2,6 +2,7 @@
 // `roofline compare --round A --round B` (docs/method.md §17.1): round A's predictions joined with
 // round B's in-situ measurements, kernel by kernel.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,10 +22,16 @@ inline constexpr double k_noise_isolated = 0.034;
 inline constexpr double k_noise_e2e = 0.005;
 
 struct CompareRow {
-  std::string name, short_name;       // as round A names the kernel (round B's for a `new` row)
-  std::string display_name;           // as a person reads it (docs/method.md §16.6)
-  std::string name_b;                 // round B's name; "" when absent from B
-  MatchKind match = MatchKind::none;  // how B was found (the artifact spells it with to_string)
+  std::string name, short_name;  // as round A names the kernel (round B's for a `new` row)
+  std::string display_name;      // as a person reads it (docs/method.md §16.6)
+  std::string name_b;            // round B's name; "" when absent from B
+  std::string display_name_b;    // round B's display name; "" when absent from B
+  std::string signature_b;       // the signature of B's kernel it was paired through, if one
+  std::string role_a, role_b;    // what each round's kernel is (roles.hpp: role_text)
+  // How B's kernel was found (pairing_label): exact | normalized | substring (the same kernel),
+  // role | only_of_class (renamed), none; and why, in words.
+  std::string match = "none";
+  std::string pairing;
   std::optional<double> pct_a, pct_b;
   std::optional<double> t_a_ms, t_b_ms;  // per unit of A's regime and unit
   std::optional<double> speedup;         // t_a / t_b
@@ -32,7 +39,7 @@ struct CompareRow {
   std::string headroom_class_a;  // A's verdict; "unknown" = no prediction to hold it to
   std::optional<double> realized_gain_pct, realized_fraction;
   std::vector<std::string> status;  // within_noise|improved|regressed (+contradiction),
-                                    // vanished, new, undefined
+                                    // gone, new, undefined
   std::string note;
 };
 
@@ -57,8 +64,11 @@ struct Comparison {
 
 struct CompareInput {
   std::string baseline_round, round;
-  const RoundPredictions* a = nullptr;   // required
-  const TopnDocument* topn_a = nullptr;  // round A's Top-N, for GPU time per step (may be null)
+  const RoundPredictions* a = nullptr;  // required
+  // Round B's analysis: what its kernels are, for the pairing (may be null: then each kernel's
+  // role is read from its Top-N entry alone).
+  const RoundPredictions* b = nullptr;
+  const TopnDocument* topn_a = nullptr;  // round A's Top-N: GPU time per step, its other kernels
   const TopnDocument* topn_b = nullptr;  // required
   double noise_isolated = k_noise_isolated;
   const ModelConfig* config = nullptr;  // the layer plan, for steps without annotations (or null)
@@ -74,15 +84,20 @@ std::vector<std::string> speedup_statuses(std::optional<double> speedup, const P
 // base_latency_ms, else avg_us / 1000; nullopt when neither is given.
 std::optional<double> per_launch_ms(const TopnEntry& entry, std::string_view regime);
 
-// The comparison (pure): one row per entry of A's head in A's order, then round B's head
-// kernels (pct ≥ A's head threshold, else 5) that match no row, as `new`, biggest first; the GPU
-// time per step of both rounds when both give step counts and total GPU time.
+// The comparison (pure): one row per entry of A's head in A's order, paired with its kernel in
+// round B by role (pair_by_role) or `gone`, then round B's head kernels (pct ≥ A's head threshold,
+// else 5) that pair with no row, as `new`, biggest first; the GPU time per step of both rounds
+// when both give step counts and total GPU time.
 Comparison compare_rounds(const CompareInput& in);
+
+// The pairing compare_rounds makes (pair_by_role): each entry of A's head by name, and the name of
+// its kernel in round B ("" when it is gone). What `outcomes` holds a compare file's rows to.
+std::map<std::string, std::string> pair_rounds(const CompareInput& in);
 
 // roofline_compare.json (`roofline-compare-v1`), deterministic.
 nlohmann::ordered_json comparison_json(const Comparison& c);
-// roofline_compare.md: the table, with contradictions, regressions and vanished kernels called
-// out in sentences.
+// roofline_compare.md: the table, with contradictions, regressions, renamed and gone kernels
+// called out in sentences.
 std::string render_comparison_markdown(const Comparison& c);
 // The terminal table.
 std::string render_comparison_text(const Comparison& c);

@@ -1,5 +1,6 @@
-// The ledger file: an exclusive flock on F.lock around read-merge-write, the write through
-// write_atomic (temp file + rename), so concurrent writers and crashes never lose a record.
+// The ledger file: an exclusive flock on F.lock around read-merge-write (the lock file removed
+// when done), the write through write_atomic (temp file + rename), so concurrent writers and
+// crashes never lose a record.
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -27,33 +29,55 @@ namespace {
 // A ledger is shared by many runs; it may grow well past the input-file default.
 constexpr std::size_t k_max_ledger_bytes = std::size_t{1} << 30;
 
-// Holds an exclusive flock on a lock file for its lifetime (released on close, and by the kernel
-// when the process dies).
+// Holds an exclusive flock on the lock file for its lifetime, and removes the file when done:
+// no `F.lock` is left beside the ledger. Removing it while another writer waits on it would let
+// a third open a new file and lock it at the same time, so a lock is held only on the file the
+// path still names: after each flock the two are compared (device and inode) and, if the path was
+// removed or replaced meanwhile, the lock is taken again on the new file. The file is removed
+// before the lock is released. A crash leaves the file behind (the kernel still releases the
+// lock); the next writer locks it and removes it.
 class FileLock {
  public:
-  explicit FileLock(const fs::path& path) {
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-      error_ =
-          fmt::format("{}: cannot open the lock file: {}", path.string(), std::strerror(errno));
-      return;
-    }
-    while (::flock(fd_, LOCK_EX) != 0) {
-      if (errno == EINTR) continue;
-      error_ = fmt::format("{}: cannot lock: {}", path.string(), std::strerror(errno));
-      ::close(fd_);
-      fd_ = -1;
-      return;
-    }
+  explicit FileLock(fs::path path) : path_(std::move(path)) {
+    for (int tries = 0; tries < 1000 && fd_ < 0 && error_.empty(); ++tries) acquire();
+    if (fd_ < 0 && error_.empty())
+      error_ = path_.string() + ": cannot lock: it keeps being replaced";
   }
   ~FileLock() {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ < 0) return;
+    ::unlink(path_.c_str());
+    ::close(fd_);
   }
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
   const std::string& error() const { return error_; }
 
  private:
+  // One try: open (creating) and lock the file; keep it when the path still names it.
+  void acquire() {
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      error_ =
+          fmt::format("{}: cannot open the lock file: {}", path_.string(), std::strerror(errno));
+      return;
+    }
+    while (::flock(fd, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      error_ = fmt::format("{}: cannot lock: {}", path_.string(), std::strerror(errno));
+      ::close(fd);
+      return;
+    }
+    struct stat held {
+    }, named{};
+    if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &named) == 0 &&
+        held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+      fd_ = fd;
+      return;
+    }
+    ::close(fd);  // removed by the writer before us: lock the file the path names now
+  }
+
+  fs::path path_;
   int fd_ = -1;
   std::string error_;
 };

@@ -179,6 +179,26 @@ void parse_integrate_result(std::string_view text, const std::string& file, Outc
   out.outcomes.push_back(std::move(o));
 }
 
+namespace {
+
+// How the row's kernel of round B was found (docs/method.md §17.1): a row without a counterpart
+// (`gone`, an older file's `vanished`) measured nothing; the kernel it was paired with and how
+// are kept for check_compare_pairings.
+void read_row_pairing(FieldReader& f, const json& row, const std::string& path,
+                      const std::vector<std::string>& status, Outcome& o) {
+  o.match = f.string(row, "match", path + ".match").value_or("");
+  o.name_b = f.string(row, "name_b", path + ".name_b").value_or("");
+  for (const char* gone : {"gone", "vanished"})
+    if (std::find(status.begin(), status.end(), gone) != status.end()) {
+      o.flags.push_back("gone");
+      o.undefined_reason = fmt::format("gone in round {}: no kernel there is it", o.round);
+      return;
+    }
+  if (o.match == "role" || o.match == "only_of_class") o.flags.push_back("renamed_" + o.match);
+}
+
+}  // namespace
+
 void parse_compare_rows(std::string_view text, const std::string& file, OutcomeScan& out) {
   auto doc = parse_json_object(text, file, k_max_depth, out.problems);
   if (!doc) return;
@@ -219,10 +239,7 @@ void parse_compare_rows(std::string_view text, const std::string& file, OutcomeS
     o.in_situ_speedup = f.number(row, "speedup", path + ".speedup");
     o.pct_gpu_time = f.number(row, "pct_a", path + ".pct_a");
     if (out.problems.size() > before) o.undefined_reason = "a row field is unreadable";
-    if (std::find(status.begin(), status.end(), "vanished") != status.end()) {
-      o.flags.push_back("vanished");
-      o.undefined_reason = fmt::format("vanished in round {}: fused away or renamed", b);
-    }
+    read_row_pairing(f, row, path, status, o);
     out.outcomes.push_back(std::move(o));
   }
 }

@@ -44,6 +44,8 @@ struct Outcome {
   std::string reason;              // integrate: the gate's reason, as written
   std::string baseline_round;      // compare: the round whose predictions the row joins
   std::string round;               // compare: the measured round
+  std::string name_b;              // compare: round B's kernel the row was paired with
+  std::string match;               // compare: how it was paired (exact, role, short_name, …)
   std::string undefined_reason;    // set when the file itself says the result is not usable
   std::vector<std::string> flags;  // reader flags: harness_suspect, vanished, ...
 };
@@ -80,6 +82,18 @@ void parse_opbench_result(std::string_view text, const std::string& file, const 
 void parse_director_validation(std::string_view text, const std::string& file, OutcomeScan& out);
 void parse_integrate_result(std::string_view text, const std::string& file, OutcomeScan& out);
 void parse_compare_rows(std::string_view text, const std::string& file, OutcomeScan& out);
+// docs/method.md §17.2: a compare row holds only when its round-B kernel is the one the pairing
+// by role gives today (`pairing`: round A's kernel name -> round B's, "" gone; null when it could
+// not be made, with `unchecked` saying why). A row paired with another kernel is undefined (flag
+// pairing_disputed); an unchecked row paired by short name alone is undefined too (flag
+// paired_by_short_name). Other outcomes are left as they are.
+void hold_to_pairing(Outcome& o, const std::map<std::string, std::string>* pairing,
+                     const std::string& unchecked);
+// Every compare row of `outcomes` held to the pairing compare makes between its two rounds, each
+// read from `eval_dir` (round A's predictions and Top-N, round B's Top-N and analysis); what could
+// not be checked goes to `notes`.
+void check_compare_pairings(std::vector<Outcome>& outcomes, const std::filesystem::path& eval_dir,
+                            std::vector<std::string>& notes);
 // Reads kernels/*/opbench_result.json, kernels/_exp/**/director_validation.json,
 // overlay/cand_*/integrate_result.json and profile/round_*/roofline_compare.json, in sorted
 // path order.

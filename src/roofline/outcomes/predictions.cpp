@@ -17,7 +17,28 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int k_max_depth = 256;
+constexpr int k_max_artifact_depth = 256;
+
+// `signatures[]`: each one's label, module and operand dims (a signature that is no object is
+// skipped; a wrong field is reported on its path).
+std::vector<SignatureRef> read_signatures(FieldReader& f, const json& e, const std::string& path) {
+  std::vector<SignatureRef> out;
+  const json* sigs = f.array(e, "signatures", path + ".signatures");
+  if (!sigs) return out;
+  for (std::size_t i = 0; i < sigs->size(); ++i) {
+    const json& s = (*sigs)[i];
+    if (!s.is_object()) continue;
+    const std::string at = fmt::format("{}.signatures[{}]", path, i);
+    SignatureRef r;
+    r.label = f.string(s, "label", at + ".label").value_or("");
+    r.module = f.string(s, "module", at + ".module").value_or("");
+    read_operand_dims(f, s, "dims", at + ".dims", r.dims);
+    if (const json* t = f.object(s, "time_us", at + ".time_us"))
+      r.mean_us = f.number(*t, "mean", at + ".time_us.mean");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
 
 Prediction read_entry(FieldReader& f, const json& e, const std::string& path) {
   Prediction p;
@@ -27,6 +48,9 @@ Prediction read_entry(FieldReader& f, const json& e, const std::string& path) {
   p.short_name = str("short_name");
   if (const json* d = f.find(e, "display_name"); d && d->is_string())
     p.display_name = d->get<std::string>();
+  p.op = str("op");
+  p.module = str("module");
+  p.signatures = read_signatures(f, e, path);
   p.pct_gpu_time = number("pct_gpu_time");
   p.regime = str("regime");
   p.op_class = str("op_class");
@@ -85,7 +109,7 @@ double Prediction::unit_launches() const {
 RoundPredictions parse_predictions(std::string_view text, const std::string& display) {
   RoundPredictions r;
   r.from = display;
-  auto doc = parse_json_object(text, display, k_max_depth, r.problems);
+  auto doc = parse_json_object(text, display, k_max_artifact_depth, r.problems);
   if (!doc) return r;
   r.usable = true;
   FieldReader f(display, r.problems);

@@ -2,6 +2,7 @@
 // What a round predicted: the entries of its profile_roofline.json (docs/method.md §16.1), read
 // back for compare and outcomes (docs/method.md §17.1, §17.2).
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,10 +14,21 @@
 
 namespace roofline::outcomes {
 
+// One call signature of an entry as the artifact records it (docs/method.md §22.8): what compare's
+// pairing reads of it (docs/method.md §17.1).
+struct SignatureRef {
+  std::string label;   // "qkv_proj (linear plan) [16×2048]·[2048×5120] grid […]"
+  std::string module;  // its launches' module path; "" when none
+  std::vector<std::vector<std::int64_t>> dims;  // operand dims as recorded or planned
+  std::optional<double> mean_us;                // time_us.mean: one launch of it
+};
+
 // One analysed entry as the artifact records it (the fields compare and outcomes use).
 struct Prediction {
   std::string name, short_name;
   std::string display_name;  // the artifact's display_name ("" in artifacts older than it)
+  std::string op, module;    // the launching op and module path, when the trace gave them
+  std::vector<SignatureRef> signatures;
   std::optional<double> pct_gpu_time;
   std::string regime, op_class, unit, bound_type, headroom_class, confidence, stage;
   std::optional<double> t_ms;  // one launch in `regime`

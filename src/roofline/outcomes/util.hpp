@@ -45,11 +45,17 @@ inline std::string clip(const std::string& s, std::size_t n) {
   return out.substr(0, cut) + "…";
 }
 
-// Left-aligned (or right-aligned) to `width` display columns.
-inline std::string pad(const std::string& s, std::size_t width, bool right = false) {
+// The display columns of UTF-8 text: one per character.
+inline std::size_t display_width(const std::string& s) {
   std::size_t w = 0;
   for (char c : s)
     if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
+  return w;
+}
+
+// Left-aligned (or right-aligned) to `width` display columns.
+inline std::string pad(const std::string& s, std::size_t width, bool right = false) {
+  const std::size_t w = display_width(s);
   std::string fill(w < width ? width - w : 0, ' ');
   return right ? fill + s : s + fill;
 }

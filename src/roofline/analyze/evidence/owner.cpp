@@ -20,13 +20,14 @@ struct Word {
 };
 
 // The namespaces of compiled ops: the kernels such an op launches are built from its project's
-// source (vLLM's csrc extensions, sgl-kernel, aiter's and FlashInfer's torch ops).
+// source (vLLM's csrc extensions and its FlashAttention fork, sgl-kernel, aiter's and FlashInfer's
+// torch ops).
 constexpr Word k_compiled_ops[] = {{"_C", "vllm"},
                                    {"_C_cache_ops", "vllm"},
                                    {"_moe_C", "vllm"},
                                    {"_rocm_C", "vllm"},
-                                   {"_vllm_fa2_C", "vllm"},
-                                   {"_vllm_fa3_C", "vllm"},
+                                   {"_vllm_fa2_C", "vllm-flash-attn"},
+                                   {"_vllm_fa3_C", "vllm-flash-attn"},
                                    {"_C_custom_ar", "vllm"},
                                    {"sgl_kernel", "sglang"},
                                    {"aiter", "aiter"},
@@ -150,6 +151,7 @@ namespace {
 std::string describe(const std::string& backend) {
   static const std::map<std::string, std::string, std::less<>> k_projects{
       {"vllm", "vLLM (csrc custom op)"},
+      {"vllm-flash-attn", "vLLM's FlashAttention fork (vllm-flash-attn)"},
       {"sglang", "SGLang (sgl-kernel)"},
       {"flash-attn", "FlashAttention"},
       {"flashinfer", "FlashInfer"},

@@ -188,8 +188,7 @@ void padded_weights_reading(const MoeSetup& s, WorkEstimate& work) {
                   taken->label, format_g(s.H_act), format_g(s.H)),
       fmt::format("the trace's operand is {} wide where hidden_size is {}: a kernel that pads its "
                   "weights to the same tiles reads {} of weights, not {}",
-                  format_g(s.H_act), format_g(s.H), fmt_bytes(weights * scale),
-                  fmt_bytes(weights)),
+                  format_g(s.H_act), format_g(s.H), fmt_bytes(weights * scale), fmt_bytes(weights)),
       taken->bytes + (scale - 1.0) * weights, taken->flops * scale, std::nullopt});
 }
 

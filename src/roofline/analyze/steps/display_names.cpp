@@ -369,6 +369,23 @@ std::string class_role(const Classification& c) {
   return "";
 }
 
+bool is_class_role(std::string_view role) {
+  for (std::string_view w : {"gemm", "conv", "moe", "attention", "collective", "short conv",
+                             "state space", "linear attention"})
+    if (role == w) return true;
+  for (StateRole s : {StateRole::gdn, StateRole::kda, StateRole::lightning, StateRole::conv,
+                      StateRole::conv_prefill, StateRole::prefill, StateRole::update,
+                      StateRole::mamba1, StateRole::mamba2})
+    if (role == to_string(s)) return true;
+  for (ElementwiseKind k :
+       {ElementwiseKind::norm, ElementwiseKind::add_norm, ElementwiseKind::act_and_mul,
+        ElementwiseKind::rope, ElementwiseKind::quant, ElementwiseKind::kv_write,
+        ElementwiseKind::copy, ElementwiseKind::cat, ElementwiseKind::fill, ElementwiseKind::cast,
+        ElementwiseKind::softmax, ElementwiseKind::reduce, ElementwiseKind::index})
+    if (role == to_string(k)) return true;
+  return false;
+}
+
 void display_names(std::vector<HeadEntry>& entries) {
   std::map<std::string, int> count;
   for (auto& e : entries) {

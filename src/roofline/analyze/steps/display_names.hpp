@@ -1,6 +1,7 @@
 #pragma once
 // Pass display_names (docs/method.md §16.6): the name people know each head entry by.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roofline/analyze/layer.hpp"
@@ -20,5 +21,8 @@ std::string kernel_tag(const std::string& short_name, const std::string& demangl
                        const std::string& name);
 // What a kernel does, from its module path and op ("" when neither says).
 std::string kernel_role(const std::string& module, const std::string& op);
+// Whether a display name's role is only its class's word ("gemm", "moe", "attention", an
+// elementwise or state-space kind): what a kernel is called when nothing but its class speaks.
+bool is_class_role(std::string_view role);
 
 }  // namespace roofline::analyze

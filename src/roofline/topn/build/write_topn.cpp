@@ -8,6 +8,7 @@
 #include "roofline/base/json_number.hpp"
 #include "roofline/topn/build/write_topn.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/names/names.hpp"
 
 namespace roofline::topn {
 namespace {

@@ -138,6 +138,26 @@ struct StepSpan {
   bool rows_known = true;  // false for a forward-mode frame of the call stack: no figures
 };
 
+// What a python_function name is, worked out once per distinct name (a trace repeats its frames
+// launch after launch, and reading a name's grammar is most of a with-stack trace's cost): an
+// nn.Module span (`module`: its name's labels id), a frame whose words say something (its role
+// and `says`, a labels id), or neither (skipped).
+struct FrameName {
+  FrameRole role = FrameRole::none;
+  std::uint32_t says = 0xFFFFFFFFu;
+  std::uint32_t module = 0xFFFFFFFFu;
+  bool kept() const { return role != FrameRole::none || module != 0xFFFFFFFFu; }
+};
+
+// Per thread, the kept frames still open while frames arrive in the order StackIndex sorts them
+// (begin, longest first), as PyTorch writes them: a frame that says what its nearest enclosing
+// kept frame says, in the same role, changes no launch's stack and is not kept.
+struct FrameNesting {
+  std::vector<std::uint32_t> open;  // ChromeEvents::frames indexes, outermost first
+  double last_begin = 0.0, last_end = 0.0;
+  bool ordered = true;  // false once a frame came out of order: every frame is kept
+};
+
 struct GeometryHash {
   std::size_t operator()(const std::array<std::int64_t, 6>& g) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ULL;
@@ -168,6 +188,10 @@ struct ChromeEvents {
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
   std::vector<ModuleSpan> modules;
   std::vector<StackFrame> frames;  // the python frames whose words say something (call_stacks.hpp)
+  Interner frame_texts;            // python_function names seen, and what each is
+  std::vector<FrameName> frame_names;
+  std::vector<FrameNesting> frame_nesting;  // per thread index
+  const FrameName& frame_name(std::string_view name);
   std::vector<CaptureMark> capture_marks;
   double unparsed_steps = 0.0;  // names that start like a step but do not parse
   std::string unparsed_example;
@@ -267,6 +291,10 @@ std::optional<StepSpan> parse_step_name(std::string_view name);
 
 // True for a python_function name `nn.Module: <Name>_<k>`; `out` is then `<Name>`.
 bool module_name_of(std::string_view name, std::string_view& out);
+
+// A python_function span into `out`: an nn.Module span, or a frame whose words say something and
+// that its nearest enclosing kept frame does not already say (python_frames.cpp).
+void record_python_frame(const EventScratch& s, ChromeEvents& out);
 
 // Streams a Chrome trace (gzip inflated, a UTF-8 BOM skipped) into `out`. Returns "" or a
 // one-line description of what is wrong (a broken gzip stream wins over the JSON error it

@@ -177,25 +177,6 @@ bool module_name_of(std::string_view name, std::string_view& out) {
   return !out.empty();
 }
 
-namespace {
-
-// A python_function span: an nn.Module span, or a frame whose words say something
-// (call_stacks.hpp); the others are not kept.
-void record_python_frame(const EventScratch& s, ChromeEvents& out) {
-  std::string_view module;
-  if (module_name_of(s.name, module)) {
-    out.modules.push_back(
-        {s.ts, s.ts + s.dur, out.thread_of(s.pid, s.tid), out.labels.intern(module), -1});
-    return;
-  }
-  const FrameWords words = frame_words(s.name);
-  if (words.role == FrameRole::none) return;
-  out.frames.push_back(StackFrame{s.ts, s.ts + s.dur, out.thread_of(s.pid, s.tid),
-                                  out.labels.intern(words.says), words.role, -1});
-}
-
-}  // namespace
-
 void finish_event(EventScratch& s, ChromeEvents& out) {
   const auto device =
       s.pid >= 0 && s.pid < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(s.pid) : -1;

@@ -304,10 +304,6 @@ bool read_args(JsonStream& js, EventScratch& s, std::string& tmp) {
   }
 }
 
-bool is_module_frame(std::string_view name) {
-  return name.size() > 10 && std::memcmp(name.data(), "nn.Module:", 10) == 0;
-}
-
 // The value of an event's key `key`, into `s`.
 bool read_event_field(JsonStream& js, Key key, EventScratch& s, std::string& tmp) {
   switch (key) {
@@ -349,8 +345,7 @@ bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents&
     // forward mode, a collective, the model's own file: call_stacks.hpp) are kept: skip the others
     // once the name shows.
     if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X") ||
-        (s.category == Category::python && s.has_name && !is_module_frame(s.name) &&
-         frame_words(s.name).role == FrameRole::none))
+        (s.category == Category::python && s.has_name && !out.frame_name(s.name).kept()))
       return !is_error(js.skip_container());
   }
   finish_event(s, out);

@@ -207,7 +207,8 @@ namespace {
 std::vector<Replay> find_replays(const ChromeEvents& ev, const EventLookup& lookup,
                                  std::vector<std::uint32_t>& members, ReplayJoin& out) {
   for (std::size_t i = 0; i < ev.gpu.size(); ++i) {
-    const RuntimeRec* r = lookup.origin(i).launch;
+    // A graph launch is never joined as read (it launches many): its record is kept.
+    const RuntimeRec* r = lookup.origin(i).kept;
     if (r && r->kind == RuntimeKind::graph_launch) members.push_back(static_cast<std::uint32_t>(i));
   }
   if (members.empty()) return {};
@@ -220,7 +221,7 @@ std::vector<Replay> find_replays(const ChromeEvents& ev, const EventLookup& look
   for (std::size_t m = 0; m < members.size(); ++m) {
     out.origin[members[m]] = k_unpaired;
     if (m == 0 || ev.gpu[members[m]].correlation != ev.gpu[members[m - 1]].correlation)
-      replays.push_back({m, m, lookup.origin(members[m]).launch});
+      replays.push_back({m, m, lookup.origin(members[m]).kept});
     replays.back().end = m + 1;
   }
   const auto first_ts = [&](const Replay& r) { return ev.gpu[members[r.begin]].ts_us; };

@@ -184,6 +184,7 @@ std::string read_capture_stream(const ByteReader& read, const std::string& displ
                                 const CaptureDetails& details, CaptureSet& into,
                                 std::vector<std::string>& notes) {
   detail::ChromeEvents ev;
+  ev.keep_runtime = true;  // its windows are read from the runtime calls
   if (std::string error = detail::parse_trace_events(read, ev); !error.empty()) return error;
   const std::size_t file = into.files.size();
   into.files.push_back(display);

@@ -14,10 +14,14 @@
 namespace roofline::topn::detail {
 
 // A GPU event's runtime launch (by its correlation id) and launching op (by its External id, else
-// its launch's); nullptr where there is none.
+// its launch's): the launch as its GPU event kept it when it was joined as read, else the record
+// kept in ChromeEvents::runtime; nullptr where there is none.
 struct GpuOrigin {
-  const RuntimeRec* launch = nullptr;
+  const RuntimeRec* kept = nullptr;
+  RuntimeRec joined;
+  bool has_joined = false;
   const OpRec* op = nullptr;
+  const RuntimeRec* launch() const { return kept ? kept : has_joined ? &joined : nullptr; }
 };
 
 class EventLookup {
@@ -37,19 +41,26 @@ class EventLookup {
     };
     if (!std::is_sorted(ev.runtime.begin(), ev.runtime.end(), runtime_order))
       std::stable_sort(ev.runtime.begin(), ev.runtime.end(), runtime_order);
-    reserve_huge(of_gpu_, ev.gpu.size());
-    std::size_t near_launch = 0, near_op = 0;  // after the last hit: GPU events come in id order
-    for (const GpuEventRec& g : ev.gpu) {
-      const RuntimeRec* launch =
-          find(ev.runtime, g.correlation, near_launch, &RuntimeRec::correlation);
-      const std::int64_t ext = g.external_id >= 0 ? g.external_id
-                               : launch           ? launch->external_id
-                                                  : -1;
-      of_gpu_.push_back({launch, find(ev.ops, ext, near_op, &OpRec::external_id)});
-    }
   }
-  // The launch and op of ev.gpu[i].
-  const GpuOrigin& origin(std::size_t i) const { return of_gpu_[i]; }
+  // The launch and op of ev.gpu[i], looked up as asked (nothing is kept per GPU event): asked in
+  // GPU order, each is found next to the last one.
+  GpuOrigin origin(std::size_t i) const {
+    const GpuEventRec& g = ev_.gpu[i];
+    GpuOrigin o;
+    if (g.launch_thread >= 0) {
+      o.has_joined = true;
+      o.joined.correlation = g.correlation;
+      o.joined.external_id = g.external_id;
+      o.joined.ts_us = g.launch_ts_us;
+      o.joined.thread = g.launch_thread;
+      o.joined.kind = g.launch_kind;
+    } else {
+      o.kept = find(ev_.runtime, g.correlation, near_launch_, &RuntimeRec::correlation);
+    }
+    const std::int64_t ext = g.external_id >= 0 ? g.external_id : o.kept ? o.kept->external_id : -1;
+    o.op = find(ev_.ops, ext, near_op_, &OpRec::external_id);
+    return o;
+  }
   const OpRec* op(std::int64_t ext) const {
     std::size_t near = 0;
     return find(ev_.ops, ext, near, &OpRec::external_id);
@@ -80,7 +91,7 @@ class EventLookup {
   }
 
   ChromeEvents& ev_;
-  std::vector<GpuOrigin> of_gpu_;  // per GPU event, in ev.gpu's order
+  mutable std::size_t near_launch_ = 0, near_op_ = 0;  // after the last hit
 };
 
 }  // namespace roofline::topn::detail

@@ -88,21 +88,23 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
   Quantizations quantizations(ev);
   // A launch's op and runtime event: none for a graph replay.
   const auto origin = [&](std::uint32_t i) {
-    const GpuOrigin& o = lookup.origin(i);
-    return std::pair{join.replayed(i) ? nullptr : o.op, o.launch};
+    GpuOrigin o = lookup.origin(i);
+    if (join.replayed(i)) o.op = nullptr;
+    return o;
   };
   quant_sweep(
       launches,
       [&](std::uint32_t i) {
-        const OpRec* op = origin(i).first;
+        const OpRec* op = origin(i).op;
         return roles.of(ev.gpu[i].name, op ? op->name : k_no_id);
       },
-      [&](std::uint32_t i) { return quantizations.of(ev.gpu[i], origin(i).first); },
+      [&](std::uint32_t i) { return quantizations.of(ev.gpu[i], origin(i).op); },
       [&](std::uint32_t i, const Pending& p) {
-        const auto [op, launch] = origin(i);
+        const GpuOrigin o = origin(i);
         out[ev.gpu[i].name]
            [{p.write.dtype, p.write.by,
-             inside(p.op, op, launch) ? "inside its own op" : "before it on its stream"}] += 1.0;
+             inside(p.op, o.op, o.launch()) ? "inside its own op" : "before it on its stream"}] +=
+            1.0;
       });
   return out;
 }

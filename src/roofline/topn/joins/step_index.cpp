@@ -135,6 +135,8 @@ void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
   if (index.by_launch) {
     for (const auto& r : ev.runtime)
       if (is_launch(r.kind)) mark(r.thread, r.ts_us);
+    for (const auto& g : ev.gpu)  // the calls joined to their GPU event as they were read
+      if (g.launch_thread >= 0) mark(g.launch_thread, g.launch_ts_us);
   } else {
     for (const auto& g : ev.gpu) mark(g.device, g.ts_us);
   }
@@ -199,9 +201,13 @@ StepIndex build_step_index(const ChromeEvents& ev) {
     index.steps = group_spans(std::move(cpu), false);
     index.by_launch = true;
     index.source = "user_annotation";
-    const bool holds_launch = std::any_of(ev.runtime.begin(), ev.runtime.end(), [&](const auto& r) {
-      return is_launch(r.kind) && index.find(r.thread, r.ts_us);
-    });
+    const bool holds_launch =
+        std::any_of(
+            ev.runtime.begin(), ev.runtime.end(),
+            [&](const auto& r) { return is_launch(r.kind) && index.find(r.thread, r.ts_us); }) ||
+        std::any_of(ev.gpu.begin(), ev.gpu.end(), [&](const auto& g) {
+          return g.launch_thread >= 0 && index.find(g.launch_thread, g.launch_ts_us);
+        });
     if (holds_launch || gpu.empty()) {
       drop_empty_steps(ev, index);
       return index;

@@ -246,7 +246,9 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
       seen[g.name] = true;
       k.kind = g.kind;
     }
-    const auto [launch, op] = lookup.origin(i);
+    const GpuOrigin o = lookup.origin(i);
+    const RuntimeRec* launch = o.launch();
+    const OpRec* op = o.op;
     const bool replay = join.replayed(i);
     const Origin origin =
         replay ? origins.captured(join.paired(i)) : origins.eager(launch, op, modules, stacks);

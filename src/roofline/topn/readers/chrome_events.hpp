@@ -38,17 +38,34 @@ class Interner {
   std::unordered_map<std::string_view, std::uint32_t> ids_;
 };
 
-// A GPU activity: kernel, memcpy or memset (56 bytes: a trace holds millions).
+// What a runtime (`cuda_runtime` / `cuda_driver`) event is, by its name.
+enum class RuntimeKind : std::uint8_t {
+  other,          // kept only when it carries both ids (an unknown launch spelling)
+  launch,         // *LaunchKernel*, cuLaunchKernel(Ex), ...
+  graph_launch,   // hipGraphLaunch / cudaGraphLaunch: a replay
+  memcpy,         // *Memcpy*
+  memset,         // *Memset*
+  begin_capture,  // *StreamBeginCapture*
+  end_capture     // *StreamEndCapture*
+};
+RuntimeKind runtime_kind_of(std::string_view name);
+
+// A GPU activity: kernel, memcpy or memset (64 bytes: a trace holds millions), with the runtime
+// call that launched it when that call was read first (as PyTorch writes them): the call is then
+// kept here, not as a RuntimeRec of its own.
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
-  std::int64_t external_id = -1;         // -1: none (graph replays and some eager Triton launches)
+  double launch_ts_us = 0.0;             // its runtime call's start (launch_thread >= 0)
+  std::int64_t external_id = -1;         // its own, else its runtime call's; -1: none
   std::int64_t correlation = -1;         // the runtime launch's correlation id; -1: none
   std::uint32_t name = 0;                // Interner id
+  std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
   std::int32_t device = -1;              // the event's pid (the GPU), -1 when not a number
   std::int32_t stream = -1;              // the event's tid (the stream), -1 when not a number
-  std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
+  std::int32_t launch_thread = -1;       // its runtime call's thread; -1: not joined as it was read
   GpuEventKind kind = GpuEventKind::kernel;
+  RuntimeKind launch_kind = RuntimeKind::other;
 };
 
 inline constexpr std::uint32_t k_no_id = 0xFFFFFFFFu;
@@ -86,18 +103,8 @@ struct OpRec {
   std::uint32_t n_scalars = 0;
 };
 
-// What a runtime (`cuda_runtime` / `cuda_driver`) event is, by its name.
-enum class RuntimeKind : std::uint8_t {
-  other,          // kept only when it carries both ids (an unknown launch spelling)
-  launch,         // *LaunchKernel*, cuLaunchKernel(Ex), ...
-  graph_launch,   // hipGraphLaunch / cudaGraphLaunch: a replay
-  memcpy,         // *Memcpy*
-  memset,         // *Memset*
-  begin_capture,  // *StreamBeginCapture*
-  end_capture     // *StreamEndCapture*
-};
-RuntimeKind runtime_kind_of(std::string_view name);
-
+// A runtime call: kept in ChromeEvents::runtime when no GPU event joined it as it was read (a
+// call that launched more than one, a graph launch; a capture trace keeps them all).
 struct RuntimeRec {
   std::int64_t correlation = -1;
   std::int64_t external_id = -1;
@@ -183,7 +190,15 @@ struct ChromeEvents {
   // Kernel launch geometries by their six numbers (the ids `geometries` gives their text).
   std::unordered_map<std::array<std::int64_t, 6>, std::uint32_t, GeometryHash> geometry_ids;
   RecordList<OpRec> ops;           // cpu ops, in file order
-  RecordList<RuntimeRec> runtime;  // launches, graph launches, copies, capture begin/end
+  RecordList<RuntimeRec> runtime;  // graph launches, capture begin/end, calls not joined as read
+  // Runtime calls that launch one GPU event (a kernel, a copy, a fill), by correlation id, until
+  // that event is read and takes them; those left at the end go to `runtime`. A trace writes a
+  // call shortly before its activity: this holds the calls in flight, not the trace's.
+  std::unordered_map<std::int64_t, RuntimeRec> pending_runtime;
+  bool keep_runtime = false;  // a capture trace: every call kept in `runtime` (its windows)
+  // The last calls taken, for a second GPU event of one call (a multi-device launch).
+  std::vector<RuntimeRec> taken_runtime;
+  std::size_t taken_next = 0;
   std::vector<StepSpan> steps;
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
   std::vector<ModuleSpan> modules;
@@ -284,6 +299,8 @@ std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape);
 Category category_of(std::string_view cat);
 // Reduces a complete event to its record in `out` (GPU activity, op shape, launch, step span).
 void finish_event(EventScratch& s, ChromeEvents& out);
+// After the last event: the runtime calls no GPU event took, into `out.runtime`.
+void finish_events(ChromeEvents& out);
 
 // A step annotation name (any spelling of docs/method.md §22.7) as a span's figures; nullopt when
 // the name is not a step or does not parse.

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -67,7 +68,40 @@ void record_runtime(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
   r.ts_us = s.has_ts ? s.ts : 0.0;
   r.thread = thread;
   if (s.has_kernel && !s.kernel.empty()) r.kernel = out.labels.intern(s.kernel);
+  // A call of one GPU event waits for it, unless a call of its id already does (kept, as the
+  // lookup of the joins would find it).
+  const bool one_event = r.kind == RuntimeKind::launch || r.kind == RuntimeKind::memcpy ||
+                         r.kind == RuntimeKind::memset;
+  if (one_event && !out.keep_runtime && r.correlation >= 0 &&
+      out.pending_runtime.try_emplace(r.correlation, r).second)
+    return;
   out.runtime.push_back(r);
+}
+
+constexpr std::size_t k_taken_kept = 64;
+
+// The GPU event `g` takes the runtime call of its correlation id when it was read before it.
+void join_runtime(GpuEventRec& g, ChromeEvents& out) {
+  if (g.correlation < 0) return;
+  const RuntimeRec* r = nullptr;
+  const auto it = out.pending_runtime.find(g.correlation);
+  if (it != out.pending_runtime.end()) {
+    if (out.taken_runtime.size() < k_taken_kept)
+      out.taken_runtime.push_back(it->second);
+    else
+      out.taken_runtime[out.taken_next] = it->second;
+    r = &out.taken_runtime[out.taken_next];
+    out.taken_next = (out.taken_next + 1) % k_taken_kept;
+    out.pending_runtime.erase(it);
+  } else {
+    for (const RuntimeRec& t : out.taken_runtime)
+      if (t.correlation == g.correlation) r = &t;
+  }
+  if (!r) return;
+  g.launch_thread = r->thread;
+  g.launch_ts_us = r->ts_us;
+  g.launch_kind = r->kind;
+  if (g.external_id < 0) g.external_id = r->external_id;
 }
 
 // A step annotation span, CPU or GPU side; a malformed step name is counted.
@@ -203,6 +237,7 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
           s.tid >= 0 && s.tid < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(s.tid) : -1;
       g.kind = kind;
       if (s.has_grid && s.has_block) g.geometry = geometry_id(s, out);
+      join_runtime(g, out);
       out.gpu.push_back(g);
       return;
     }
@@ -253,6 +288,19 @@ std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
   if (std::string error = parse_chrome_trace(rest, out); !error.empty()) return fail(error);
   if (!source.error().empty()) return source.error();
   return {};
+}
+
+void finish_events(ChromeEvents& out) {
+  std::vector<RuntimeRec> left;
+  left.reserve(out.pending_runtime.size());
+  for (auto& [corr, r] : out.pending_runtime) left.push_back(r);
+  out.pending_runtime.clear();
+  // Ahead of the calls kept as read: a call waiting is the first of its id (the joins' lookup
+  // sorts by id and keeps the file's order among equals).
+  std::sort(left.begin(), left.end(), [](const RuntimeRec& a, const RuntimeRec& b) {
+    return std::tie(a.correlation, a.external_id) > std::tie(b.correlation, b.external_id);
+  });
+  for (const RuntimeRec& r : left) out.runtime.push_front(r);
 }
 
 }  // namespace roofline::topn::detail

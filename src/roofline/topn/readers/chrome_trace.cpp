@@ -408,6 +408,7 @@ std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out) {
   } else if (t != JsonToken::error) {
     return "not a Chrome trace: the JSON document is not an object or an array";
   }
+  finish_events(out);
   if (ok && t != JsonToken::error) {
     t = js.next();  // only whitespace may follow
     ok = t == JsonToken::end;

@@ -2,6 +2,8 @@
 // `graph_replay`, from what reading the trace gathered (docs/method.md §22.7).
 #include "roofline/topn/build/document_blocks.hpp"
 
+#include "roofline/topn/build/build_topn.hpp"
+
 namespace roofline::topn::detail {
 namespace {
 

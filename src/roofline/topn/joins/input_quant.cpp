@@ -6,8 +6,8 @@
 #include <map>
 #include <optional>
 
+#include "roofline/topn/joins/stream_order.hpp"
 #include "roofline/topn/layer.hpp"
-#include "roofline/topn/readers/record_arena.hpp"
 
 namespace roofline::topn::detail {
 namespace {
@@ -77,13 +77,6 @@ class Quantizations {
 std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const EventLookup& lookup,
                                                 const ReplayJoin& join) {
   std::vector<InputQuantSums> out(ev.names.size());
-  std::vector<SweepLaunch> launches;
-  reserve_huge(launches, ev.gpu.size());  // one allocation: no doubling through fresh pages
-  for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
-    const GpuEventRec& g = ev.gpu[i];
-    if (g.kind == GpuEventKind::kernel)
-      launches.push_back({(std::int64_t{g.device} << 32) | std::uint32_t(g.stream), g.ts_us, i});
-  }
   Roles roles(ev);
   Quantizations quantizations(ev);
   // A launch's op and runtime event: none for a graph replay.
@@ -92,8 +85,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
     if (join.replayed(i)) o.op = nullptr;
     return o;
   };
-  quant_sweep(
-      launches,
+  QuantSweep sweep(
       [&](std::uint32_t i) {
         const OpRec* op = origin(i).op;
         return roles.of(ev.gpu[i].name, op ? op->name : k_no_id);
@@ -106,6 +98,7 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
              inside(p.op, o.op, o.launch()) ? "inside its own op" : "before it on its stream"}] +=
             1.0;
       });
+  in_stream_order(ev, [&](std::uint32_t i, std::int64_t stream) { sweep.visit(i, stream); });
   return out;
 }
 

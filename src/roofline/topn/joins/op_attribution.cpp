@@ -25,7 +25,7 @@ bool left_out(std::string_view name) {
 }  // namespace
 
 OpModules::OpModules(ChromeEvents& ev) : ev_(ev) {
-  std::vector<ModuleSpan>& m = ev.modules;
+  RecordList<ModuleSpan>& m = ev.modules;
   std::sort(m.begin(), m.end(), [](const ModuleSpan& a, const ModuleSpan& b) {
     return std::make_tuple(a.thread, a.begin_us, -a.end_us, a.name) <
            std::make_tuple(b.thread, b.begin_us, -b.end_us, b.name);
@@ -41,7 +41,7 @@ OpModules::OpModules(ChromeEvents& ev) : ev_(ev) {
 }
 
 std::string OpModules::path_at(std::int32_t thread, double ts_us) const {
-  const std::vector<ModuleSpan>& m = ev_.modules;
+  const RecordList<ModuleSpan>& m = ev_.modules;
   if (m.empty()) return {};
   auto it = std::upper_bound(m.begin(), m.end(), std::pair{thread, ts_us},
                              [](const std::pair<std::int32_t, double>& k, const ModuleSpan& s) {

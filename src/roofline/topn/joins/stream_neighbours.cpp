@@ -11,8 +11,8 @@
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/topn/joins/input_quant.hpp"
 #include "roofline/topn/joins/signature_sums.hpp"
+#include "roofline/topn/joins/stream_order.hpp"
 #include "roofline/topn/names/names.hpp"
-#include "roofline/topn/readers/record_arena.hpp"
 
 namespace roofline::topn::detail {
 namespace {
@@ -79,24 +79,6 @@ bool passes_through(const std::string& kernel_name) {
 
 std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev,
                                                     const std::vector<std::uint32_t>& modules) {
-  struct Launch {
-    std::int64_t stream;
-    double ts;
-    std::uint32_t index;
-  };
-  std::vector<Launch> order;
-  reserve_huge(order, ev.gpu.size());
-  for (std::uint32_t i = 0; i < ev.gpu.size(); ++i) {
-    const GpuEventRec& g = ev.gpu[i];
-    if (g.kind == GpuEventKind::kernel)
-      order.push_back({(std::int64_t{g.device} << 32) | std::uint32_t(g.stream), g.ts_us, i});
-  }
-  const auto by_stream = [](const Launch& a, const Launch& b) {
-    return std::tie(a.stream, a.ts, a.index) < std::tie(b.stream, b.ts, b.index);
-  };
-  // A trace with one stream lists its launches in this order already: one pass, no sort.
-  if (!std::is_sorted(order.begin(), order.end(), by_stream))
-    std::sort(order.begin(), order.end(), by_stream);
   std::vector<signed char> through(ev.names.size(), -1);  // per name id: 1 passes through
   const auto marks = [&](std::uint32_t i) {
     signed char& t = through[ev.gpu[i].name];
@@ -106,10 +88,11 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev,
   std::unordered_map<LaunchKey, Tally, LaunchKeyHash> tally;  // addresses survive a rehash
   Tally* last = nullptr;  // the last launch that marks a place on this stream, and its key
   std::uint64_t last_key = 0;
-  for (std::size_t j = 0; j < order.size(); ++j) {
-    const std::uint32_t i = order[j].index;
-    if (j > 0 && order[j].stream != order[j - 1].stream) last = nullptr;
-    if (!marks(i)) continue;
+  std::int64_t last_stream = 0;
+  in_stream_order(ev, [&](std::uint32_t i, std::int64_t stream) {
+    if (stream != last_stream) last = nullptr;
+    last_stream = stream;
+    if (!marks(i)) return;
     const std::uint64_t key = launch_key(ev.gpu[i]);
     Tally& t = tally[LaunchKey{key, i < modules.size() ? modules[i] : k_no_id}];
     if (last) {
@@ -118,7 +101,7 @@ std::vector<NeighboursByGeometry> stream_neighbours(const ChromeEvents& ev,
     }
     last = &t;
     last_key = key;
-  }
+  });
   std::vector<NeighboursByGeometry> out(ev.names.size());
   for (const auto& [key, t] : tally) {
     const auto name = static_cast<std::uint32_t>(key.launch >> 32);

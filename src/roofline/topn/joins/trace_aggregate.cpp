@@ -10,13 +10,13 @@
 #include "roofline/topn/joins/capture_join.hpp"
 #include "roofline/topn/joins/event_lookup.hpp"
 #include "roofline/topn/joins/input_quant.hpp"
+#include "roofline/topn/joins/launch_stacks.hpp"
 #include "roofline/topn/joins/op_attribution.hpp"
 #include "roofline/topn/joins/signature_sums.hpp"
 #include "roofline/topn/joins/step_index.hpp"
 #include "roofline/topn/joins/stream_neighbours.hpp"
 #include "roofline/topn/joins/trace_aggregate.hpp"
 #include "roofline/topn/layer.hpp"
-#include "roofline/topn/names/call_stacks.hpp"
 #include "roofline/topn/readers/chrome_events.hpp"
 
 namespace roofline::topn {

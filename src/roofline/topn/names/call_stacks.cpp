@@ -1,5 +1,5 @@
 // The call stack of a launch (docs/method.md §22.10): the grammar of a `python_function` frame's
-// name, and the index that finds the kept frames enclosing a launch on its thread.
+// name.
 #include "roofline/topn/names/call_stacks.hpp"
 
 #include <algorithm>
@@ -114,55 +114,6 @@ FrameWords frame_words(std::string_view name) {
     return {FrameRole::model_call, std::string(file) + ": " + std::string(function)};
   if (const char* lib = library_of(folder)) return {FrameRole::library, lib};
   return {};
-}
-
-StackIndex::StackIndex(std::vector<StackFrame>& f) : frames_(f) {
-  std::sort(f.begin(), f.end(), [](const StackFrame& a, const StackFrame& b) {
-    return std::make_tuple(a.thread, a.begin_us, -a.end_us, a.says) <
-           std::make_tuple(b.thread, b.begin_us, -b.end_us, b.says);
-  });
-  std::vector<std::int32_t> open;
-  for (std::size_t i = 0; i < f.size(); ++i) {
-    if (i > 0 && f[i].thread != f[i - 1].thread) open.clear();
-    while (!open.empty() && f[static_cast<std::size_t>(open.back())].end_us < f[i].end_us)
-      open.pop_back();
-    f[i].parent = open.empty() ? -1 : open.back();
-    open.push_back(static_cast<std::int32_t>(i));
-  }
-}
-
-LaunchStack StackIndex::at(std::int32_t thread, double ts_us) const {
-  LaunchStack out;
-  const std::vector<StackFrame>& f = frames_;
-  auto it = std::upper_bound(f.begin(), f.end(), std::pair{thread, ts_us},
-                             [](const std::pair<std::int32_t, double>& k, const StackFrame& s) {
-                               return std::tie(k.first, k.second) < std::tie(s.thread, s.begin_us);
-                             });
-  if (it == f.begin()) return out;
-  auto at = static_cast<std::int32_t>(std::distance(f.begin(), it) - 1);
-  if (f[static_cast<std::size_t>(at)].thread != thread) return out;
-  for (; at >= 0; at = f[static_cast<std::size_t>(at)].parent) {
-    const StackFrame& s = f[static_cast<std::size_t>(at)];
-    if (ts_us >= s.end_us) continue;  // ends before the launch: not an enclosing frame
-    switch (s.role) {
-      case FrameRole::collective:
-        if (out.collective == 0xFFFFFFFFu) out.collective = s.says;
-        break;
-      case FrameRole::model_call:
-        if (out.call_site == 0xFFFFFFFFu) out.call_site = s.says;
-        break;
-      case FrameRole::library:
-        if (out.library == 0xFFFFFFFFu) out.library = s.says;
-        break;
-      case FrameRole::prefill:
-      case FrameRole::decode:
-        if (out.forward == FrameRole::none) out.forward = s.role;
-        break;
-      case FrameRole::none:
-        break;
-    }
-  }
-  return out;
 }
 
 }  // namespace roofline::topn::detail

@@ -41,32 +41,4 @@ struct FrameWords {
 };
 FrameWords frame_words(std::string_view name);
 
-// A kept frame: its extent on its thread, its role and what it says (an id of the labels table).
-struct StackFrame {
-  double begin_us = 0.0, end_us = 0.0;
-  std::int32_t thread = -1;
-  std::uint32_t says = 0;
-  FrameRole role = FrameRole::none;
-  std::int32_t parent = -1;  // the enclosing kept frame (set when the index is built)
-};
-
-// What the kept frames enclosing one launch say: labels ids, k_no_id where none does.
-struct LaunchStack {
-  std::uint32_t collective = 0xFFFFFFFFu;  // the innermost collective frame
-  std::uint32_t call_site = 0xFFFFFFFFu;   // the innermost frame of the model's file
-  std::uint32_t library = 0xFFFFFFFFu;     // the innermost library frame's package
-  FrameRole forward = FrameRole::none;     // the innermost forward-mode frame
-};
-
-class StackIndex {
- public:
-  // Sorts `frames` by (thread, begin, longest first) and links each to its parent.
-  explicit StackIndex(std::vector<StackFrame>& frames);
-  LaunchStack at(std::int32_t thread, double ts_us) const;
-  bool empty() const { return frames_.empty(); }
-
- private:
-  const std::vector<StackFrame>& frames_;
-};
-
 }  // namespace roofline::topn::detail

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "roofline/classify/classify.hpp"
@@ -51,7 +52,37 @@ struct SweepLaunch {
 
 // Per stream in time order: a quantization waits for the next matrix launch, which reads it
 // (`reads(index, pending)`); any matrix launch ends the wait. `role(index)` and `quant(index)` (an
-// optional write) say what a launch is and what it writes. Sorts `launches`.
+// optional write) say what a launch is and what it writes. Launches are visited in the order of
+// their streams (stream, start, index).
+template <class RoleOf, class QuantOf, class Reads>
+class QuantSweep {
+ public:
+  QuantSweep(RoleOf role, QuantOf quant, Reads reads)
+      : role_(std::move(role)), quant_(std::move(quant)), reads_(std::move(reads)) {}
+  void visit(std::uint32_t index, std::int64_t stream) {
+    if (!started_ || stream != stream_) pending_.reset();
+    started_ = true;
+    stream_ = stream;
+    const QuantRole r = role_(index);
+    if (r == QuantRole::quant) {
+      pending_ = quant_(index);
+    } else if (r == QuantRole::matrix) {
+      if (pending_) reads_(index, *pending_);
+      pending_
+          .reset();  // the quantized tensor's reader: a later matrix kernel reads something else
+    }
+  }
+
+ private:
+  RoleOf role_;
+  QuantOf quant_;
+  Reads reads_;
+  decltype(std::declval<QuantOf&>()(std::uint32_t{})) pending_;
+  std::int64_t stream_ = 0;
+  bool started_ = false;
+};
+
+// The same over a list of launches, sorted here into the order of their streams.
 template <class RoleOf, class QuantOf, class Reads>
 void quant_sweep(std::vector<SweepLaunch>& launches, RoleOf role, QuantOf quant, Reads reads) {
   const auto order = [](const SweepLaunch& a, const SweepLaunch& b) {
@@ -60,18 +91,8 @@ void quant_sweep(std::vector<SweepLaunch>& launches, RoleOf role, QuantOf quant,
   // A trace with one stream lists its launches in this order already: one pass, no sort.
   if (!std::is_sorted(launches.begin(), launches.end(), order))
     std::sort(launches.begin(), launches.end(), order);
-  decltype(quant(std::uint32_t{})) pending;
-  for (std::size_t i = 0; i < launches.size(); ++i) {
-    if (i == 0 || launches[i].stream != launches[i - 1].stream) pending.reset();
-    const std::uint32_t at = launches[i].index;
-    const QuantRole r = role(at);
-    if (r == QuantRole::quant) {
-      pending = quant(at);
-    } else if (r == QuantRole::matrix) {
-      if (pending) reads(at, *pending);
-      pending.reset();  // the quantized tensor's reader: a later matrix kernel reads something else
-    }
-  }
+  QuantSweep sweep(std::move(role), std::move(quant), std::move(reads));
+  for (const SweepLaunch& l : launches) sweep.visit(l.index, l.stream);
 }
 
 }  // namespace roofline::topn::detail

@@ -17,7 +17,7 @@
 
 namespace roofline::topn {
 
-enum class GpuEventKind { kernel, memcpy, memset };
+enum class GpuEventKind : std::uint8_t { kernel, memcpy, memset };
 
 // A recorded scalar of the launching op that varies launch by launch (docs/method.md §22.8):
 // its range over a signature's launches.

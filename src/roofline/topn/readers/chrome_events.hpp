@@ -122,6 +122,15 @@ struct ModuleSpan {
   std::int32_t parent = -1;      // the enclosing module span (set when the index is built)
 };
 
+// A kept frame: its extent on its thread, its role and what it says (an id of the labels table).
+struct StackFrame {
+  double begin_us = 0.0, end_us = 0.0;
+  std::int32_t thread = -1;
+  std::uint32_t says = 0;
+  FrameRole role = FrameRole::none;
+  std::int32_t parent = -1;  // the enclosing kept frame (set when the index is built)
+};
+
 // A `capture_<size>_<mode>` user annotation (the graph-capture phase).
 struct CaptureMark {
   double begin_us = 0.0, end_us = 0.0;
@@ -183,6 +192,8 @@ struct ChromeEvents {
   Interner labels;               // op names, module names, capture-launch kernel names
   Interner geometries;           // "grid;block" of kernel launches ("1,1,1;128,1,1")
   RecordList<OpScalar> scalars;  // the ops' varying scalars (OpRec::scalar_begin)
+  // Per op name (labels id): the scalars of its last op, (begin, count) in `scalars`.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> last_scalars;
   RecordList<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
   std::unordered_map<std::uint64_t, std::uint32_t> shape_ids;  // hash of its fields -> first shape
@@ -201,9 +212,9 @@ struct ChromeEvents {
   std::size_t taken_next = 0;
   std::vector<StepSpan> steps;
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
-  std::vector<ModuleSpan> modules;
-  std::vector<StackFrame> frames;  // the python frames whose words say something (call_stacks.hpp)
-  Interner frame_texts;            // python_function names seen, and what each is
+  RecordList<ModuleSpan> modules;
+  RecordList<StackFrame> frames;  // the python frames whose words say something (call_stacks.hpp)
+  Interner frame_texts;           // python_function names seen, and what each is
   std::vector<FrameName> frame_names;
   std::vector<FrameNesting> frame_nesting;  // per thread index
   const FrameName& frame_name(std::string_view name);

@@ -18,7 +18,9 @@ namespace {
 // Varying scalars kept in all (16 B each): past it, launches keep no scalar ranges.
 constexpr std::size_t k_max_scalars_kept = std::size_t{1} << 24;
 
-// The op's numeric scalars that are not keys: kept per launch (their range per signature).
+// The op's numeric scalars that are not keys: kept per launch (their range per signature). The
+// same scalars as the last op of its name share that op's (a fill value, a flag written as a
+// number: an op repeats them launch after launch).
 void record_scalars(const EventScratch& s, ChromeEvents& out, OpRec& op) {
   op.scalar_begin = static_cast<std::uint32_t>(out.scalars.size());
   for (std::size_t i = 0; i < s.n_concrete && i < k_max_scalar_args; ++i) {
@@ -28,6 +30,21 @@ void record_scalars(const EventScratch& s, ChromeEvents& out, OpRec& op) {
     out.scalars.push_back(OpScalar{static_cast<std::uint32_t>(i), *v});
     ++op.n_scalars;
   }
+  if (op.n_scalars == 0) return;
+  if (out.last_scalars.size() <= op.name) out.last_scalars.resize(op.name + 1, {0, 0});
+  auto& [begin, n] = out.last_scalars[op.name];
+  const auto same = [&](std::uint32_t a, std::uint32_t b) {
+    return out.scalars[a].arg == out.scalars[b].arg && out.scalars[a].value == out.scalars[b].value;
+  };
+  bool equal = n == op.n_scalars;
+  for (std::uint32_t i = 0; equal && i < n; ++i) equal = same(begin + i, op.scalar_begin + i);
+  if (!equal) {
+    begin = op.scalar_begin;
+    n = op.n_scalars;
+    return;
+  }
+  out.scalars.resize(op.scalar_begin);
+  op.scalar_begin = begin;
 }
 
 // A cpu op with an External id: its shapes, name and place (for the launches joined to it).

@@ -185,8 +185,7 @@ struct GeometryHash {
   }
 };
 
-// Deques, not vectors: they grow without a reallocation that briefly holds two copies
-// (RecordList: in huge-page chunks).
+// The per-event lists are RecordLists: they grow without a copy that briefly holds two.
 struct ChromeEvents {
   Interner names;                // GPU activity names
   Interner labels;               // op names, module names, capture-launch kernel names

@@ -315,9 +315,9 @@ void finish_events(ChromeEvents& out) {
   // Ahead of the calls kept as read: a call waiting is the first of its id (the joins' lookup
   // sorts by id and keeps the file's order among equals).
   std::sort(left.begin(), left.end(), [](const RuntimeRec& a, const RuntimeRec& b) {
-    return std::tie(a.correlation, a.external_id) > std::tie(b.correlation, b.external_id);
+    return std::tie(a.correlation, a.external_id) < std::tie(b.correlation, b.external_id);
   });
-  for (const RuntimeRec& r : left) out.runtime.push_front(r);
+  out.runtime.prepend(left.data(), left.data() + left.size());
 }
 
 }  // namespace roofline::topn::detail

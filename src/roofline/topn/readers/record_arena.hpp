@@ -1,81 +1,23 @@
 #pragma once
-// Private to src/topn: the memory of the per-event record lists (ChromeEvents). A std::deque
-// allocates a 512-byte block per few records, and each new 4 KiB page of them costs a page fault
-// on first touch: on a virtual machine, a tenth of a trace's parse. Here the blocks come from
-// chunks that grow to 2 MiB, those advised as transparent huge pages (one fault per 2 MiB). Blocks
-// are not given back one by one (the lists only grow): the chunks go with the last list using them.
+// Private to src/topn: the memory of the per-event record lists (ChromeEvents). Each new 4 KiB
+// page of them costs a page fault on first touch: on a virtual machine, a tenth of a trace's
+// parse. Memory is advised as transparent huge pages (one fault per 2 MiB).
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <deque>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
 namespace roofline::topn::detail {
-
-class RecordArena {
- public:
-  RecordArena() = default;
-  RecordArena(const RecordArena&) = delete;
-  RecordArena& operator=(const RecordArena&) = delete;
-  ~RecordArena() {
-    for (void* c : chunks_) std::free(c);
-  }
-
-  void* allocate(std::size_t bytes, std::size_t align) {
-    std::size_t at = (used_ + align - 1) / align * align;
-    if (chunks_.empty() || at + bytes > size_) {
-      grow(bytes);
-      at = 0;
-    }
-    used_ = at + bytes;
-    return static_cast<char*>(chunks_.back()) + at;
-  }
-
- private:
-  static constexpr std::size_t k_first = std::size_t{64} << 10;  // small traces stay small
-  static constexpr std::size_t k_huge = std::size_t{2} << 20;
-
-  // A new chunk, twice the last up to 2 MiB (larger when one block needs it).
-  void grow(std::size_t bytes) {
-    size_ = std::max(chunks_.empty() ? k_first : std::min(size_ * 2, k_huge), bytes);
-    const std::size_t align = size_ >= k_huge ? k_huge : k_first;  // a huge page's bounds
-    size_ = (size_ + align - 1) / align * align;  // aligned_alloc: a multiple of the alignment
-    void* c = std::aligned_alloc(align, size_);
-    if (!c) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (size_ >= k_huge) madvise(c, size_, MADV_HUGEPAGE);  // advice only: ignored where refused
-#endif
-    chunks_.push_back(c);
-    used_ = 0;
-  }
-
-  std::vector<void*> chunks_;
-  std::size_t size_ = 0, used_ = 0;
-};
-
-// A std allocator over one RecordArena, shared by its copies (a deque's map and blocks).
-template <class T>
-struct ArenaAllocator {
-  using value_type = T;
-  std::shared_ptr<RecordArena> arena = std::make_shared<RecordArena>();
-
-  ArenaAllocator() = default;
-  template <class U>
-  ArenaAllocator(const ArenaAllocator<U>& other) noexcept : arena(other.arena) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(arena->allocate(n * sizeof(T), alignof(T))); }
-  void deallocate(T*, std::size_t) noexcept {}
-  template <class U>
-  bool operator==(const ArenaAllocator<U>& other) const noexcept {
-    return arena == other.arena;
-  }
-};
 
 // Reserves room for `n` elements of a vector that will hold one entry per event (megabytes), the
 // 2 MiB-aligned part of it advised as transparent huge pages before its first touch: one fault
@@ -92,9 +34,113 @@ void reserve_huge(std::vector<T>& v, std::size_t n) {
 #endif
 }
 
-// A list of per-event records: a deque (no reallocation that briefly holds two copies) in arena
-// memory.
+// A list of per-event records (trivially copyable), contiguous in memory of its own: on Linux an
+// anonymous mapping that grows by moving its pages (mremap), so growing never copies the records
+// nor holds two copies for a moment (a vector's doubling does both), and pages are touched only as
+// records are added; advised as transparent huge pages. Elsewhere, realloc. Iterators are
+// pointers: the joins sort and search it like an array.
 template <class T>
-using RecordList = std::deque<T, ArenaAllocator<T>>;
+class RecordList {
+  static_assert(std::is_trivially_copyable_v<T>, "records are moved as bytes");
+
+ public:
+  using value_type = T;
+  using iterator = T*;
+  using const_iterator = const T*;
+
+  RecordList() = default;
+  RecordList(const RecordList& o) { append(o.begin(), o.end()); }
+  RecordList(RecordList&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)),
+        size_(std::exchange(o.size_, 0)),
+        cap_(std::exchange(o.cap_, 0)) {}
+  RecordList& operator=(RecordList o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(cap_, o.cap_);
+    return *this;
+  }
+  ~RecordList() { unmap(data_, cap_); }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& front() { return data_[0]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+
+  void push_back(const T& v) {
+    if (size_ == cap_) grow(size_ + 1);
+    data_[size_++] = v;
+  }
+  template <class... A>
+  T& emplace_back(A&&... a) {
+    push_back(T{std::forward<A>(a)...});
+    return back();
+  }
+  void clear() { size_ = 0; }
+  // Shrinks (or grows with default records) to `n`.
+  void resize(std::size_t n) {
+    if (n > cap_) grow(n);
+    for (std::size_t i = size_; i < n; ++i) data_[i] = T{};
+    size_ = n;
+  }
+  template <class It>
+  void append(It first, It last) {
+    for (; first != last; ++first) push_back(*first);
+  }
+  // Puts [first, last) before the records held.
+  void prepend(const T* first, const T* last) {
+    const auto n = static_cast<std::size_t>(last - first);
+    if (n == 0) return;
+    if (size_ + n > cap_) grow(size_ + n);
+    if (size_ > 0) std::memmove(static_cast<void*>(data_ + n), data_, size_ * sizeof(T));
+    std::memcpy(static_cast<void*>(data_), first, n * sizeof(T));
+    size_ += n;
+  }
+
+ private:
+  static constexpr std::size_t k_first_bytes = std::size_t{64} << 10;  // small traces stay small
+
+  void grow(std::size_t need) {
+    std::size_t cap = cap_ ? cap_ : std::max<std::size_t>(1, k_first_bytes / sizeof(T));
+    while (cap < need) cap *= 2;
+    data_ = static_cast<T*>(remap(data_, cap_ * sizeof(T), cap * sizeof(T)));
+    cap_ = cap;
+  }
+  static void* remap(void* old, std::size_t old_bytes, std::size_t bytes) {
+#if defined(__linux__)
+    void* p = old ? mremap(old, old_bytes, bytes, MREMAP_MAYMOVE)
+                  : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+    if (bytes >= (std::size_t{2} << 20)) madvise(p, bytes, MADV_HUGEPAGE);  // advice only
+#endif
+    return p;
+#else
+    (void)old_bytes;
+    void* p = std::realloc(old, bytes);
+    if (!p) throw std::bad_alloc();
+    return p;
+#endif
+  }
+  static void unmap(T* p, std::size_t cap) {
+    if (!p) return;
+#if defined(__linux__)
+    munmap(p, cap * sizeof(T));
+#else
+    (void)cap;
+    std::free(p);
+#endif
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0, cap_ = 0;
+};
 
 }  // namespace roofline::topn::detail

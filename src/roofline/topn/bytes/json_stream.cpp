@@ -162,6 +162,22 @@ void JsonStream::skip_ws() {
   }
 }
 
+void JsonStream::resume_at(std::uint64_t at, std::string_view open) {
+  dropped_ = at;
+  stack_.assign(open.begin(), open.end());
+  state_ = State::value;
+}
+
+std::uint64_t JsonStream::next_value_offset() {
+  skip_ws();
+  if (state_ == State::comma_or_end && pos_ < end_ && buf_[pos_] == ',' && !stack_.empty()) {
+    ++pos_;
+    state_ = stack_.back() == '{' ? State::key : State::value;
+    skip_ws();
+  }
+  return offset();
+}
+
 JsonToken JsonStream::fail(std::string what) {
   if (error_.empty()) error_ = fmt::format("invalid JSON at byte {}: {}", offset(), what);
   state_ = State::done;

@@ -57,6 +57,14 @@ class JsonStream {
   const std::string& error() const { return error_; }
   std::uint64_t offset() const { return dropped_ + pos_; }  // bytes consumed so far
 
+  // Reads a document from its middle: the reader starts at byte `at` of the document, where a
+  // value inside the containers `open` begins ('{' or '[' per level, outermost first). Offsets
+  // (and error messages) then count from the document's start. Call before the first next().
+  void resume_at(std::uint64_t at, std::string_view open);
+  // Where the next value or end token begins (whitespace and a pending ',' consumed, as next()
+  // would), or the end of the input.
+  std::uint64_t next_value_offset();
+
  private:
   enum class State : std::uint8_t {
     value,

@@ -309,6 +309,8 @@ std::uint32_t intern_op_shape(ChromeEvents& out, const OpShape& shape);
 Category category_of(std::string_view cat);
 // Reduces a complete event to its record in `out` (GPU activity, op shape, launch, step span).
 void finish_event(EventScratch& s, ChromeEvents& out);
+// The GPU event `g` takes the runtime call of its correlation id when it was read before it.
+void join_runtime(GpuEventRec& g, ChromeEvents& out);
 // After the last event: the runtime calls no GPU event took, into `out.runtime`.
 void finish_events(ChromeEvents& out);
 
@@ -328,8 +330,13 @@ void record_python_frame(const EventScratch& s, ChromeEvents& out);
 // caused).
 std::string parse_trace_events(const ByteReader& read, ChromeEvents& out);
 
+struct SplitSource;
+
 // Streams a Chrome trace (JSON object with traceEvents, or a bare event array) into `out`.
-// Returns "" or a one-line description of what is wrong with the document.
-std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out);
+// Returns "" or a one-line description of what is wrong with the document. `split`: the stream
+// is a plain file the second half of whose events a second parser may read at the same time
+// (chrome_split.hpp).
+std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out,
+                               const SplitSource* split = nullptr);
 
 }  // namespace roofline::topn::detail

@@ -95,32 +95,6 @@ void record_runtime(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
   out.runtime.push_back(r);
 }
 
-constexpr std::size_t k_taken_kept = 64;
-
-// The GPU event `g` takes the runtime call of its correlation id when it was read before it.
-void join_runtime(GpuEventRec& g, ChromeEvents& out) {
-  if (g.correlation < 0) return;
-  const RuntimeRec* r = nullptr;
-  const auto it = out.pending_runtime.find(g.correlation);
-  if (it != out.pending_runtime.end()) {
-    if (out.taken_runtime.size() < k_taken_kept)
-      out.taken_runtime.push_back(it->second);
-    else
-      out.taken_runtime[out.taken_next] = it->second;
-    r = &out.taken_runtime[out.taken_next];
-    out.taken_next = (out.taken_next + 1) % k_taken_kept;
-    out.pending_runtime.erase(it);
-  } else {
-    for (const RuntimeRec& t : out.taken_runtime)
-      if (t.correlation == g.correlation) r = &t;
-  }
-  if (!r) return;
-  g.launch_thread = r->thread;
-  g.launch_ts_us = r->ts_us;
-  g.launch_kind = r->kind;
-  if (g.external_id < 0) g.external_id = r->external_id;
-}
-
 // A step annotation span, CPU or GPU side; a malformed step name is counted.
 void record_step(EventScratch& s, ChromeEvents& out, bool gpu, std::int32_t where) {
   const StepNameParse parsed = parse_step_annotation(s.name);
@@ -305,6 +279,31 @@ std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
   if (std::string error = parse_chrome_trace(rest, out); !error.empty()) return fail(error);
   if (!source.error().empty()) return source.error();
   return {};
+}
+
+constexpr std::size_t k_taken_kept = 64;
+
+void join_runtime(GpuEventRec& g, ChromeEvents& out) {
+  if (g.correlation < 0) return;
+  const RuntimeRec* r = nullptr;
+  const auto it = out.pending_runtime.find(g.correlation);
+  if (it != out.pending_runtime.end()) {
+    if (out.taken_runtime.size() < k_taken_kept)
+      out.taken_runtime.push_back(it->second);
+    else
+      out.taken_runtime[out.taken_next] = it->second;
+    r = &out.taken_runtime[out.taken_next];
+    out.taken_next = (out.taken_next + 1) % k_taken_kept;
+    out.pending_runtime.erase(it);
+  } else {
+    for (const RuntimeRec& t : out.taken_runtime)
+      if (t.correlation == g.correlation) r = &t;
+  }
+  if (!r) return;
+  g.launch_thread = r->thread;
+  g.launch_ts_us = r->ts_us;
+  g.launch_kind = r->kind;
+  if (g.external_id < 0) g.external_id = r->external_id;
 }
 
 void finish_events(ChromeEvents& out) {

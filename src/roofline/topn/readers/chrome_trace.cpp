@@ -1,6 +1,7 @@
 // PyTorch profiler Chrome trace -> ChromeEvents, in one streaming pass (chrome_events.hpp).
 // Each event object is read field by field into reused scratch buffers and reduced to a
 // fixed-size record as soon as it closes; the document itself is never held.
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -10,9 +11,13 @@
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/names/call_stacks.hpp"
 #include "roofline/topn/readers/chrome_events.hpp"
+#include "roofline/topn/readers/chrome_split.hpp"
 
 namespace roofline::topn::detail {
 namespace {
+
+// How reading an events array ended.
+enum class EventsEnd : std::uint8_t { done, handed_over, error };
 
 bool is_error(JsonToken t) {
   return t == JsonToken::error || t == JsonToken::end;
@@ -352,70 +357,119 @@ bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents&
   return true;
 }
 
-// The events array, its '[' already read.
-bool read_events(JsonStream& js, ChromeEvents& out) {
+// The events array, its '[' already read, to its ']' — or to the offset where `second` takes
+// over (handed_over), or until `cancel` is set (the second parser, no longer needed: error).
+EventsEnd read_events(JsonStream& js, ChromeEvents& out, SecondPart* second,
+                      const std::atomic<bool>* cancel) {
   EventScratch s;
   std::string tmp;
   for (;;) {
+    if (second && second->waiting()) {
+      const std::uint64_t at = js.next_value_offset();
+      if (at == second->at()) return EventsEnd::handed_over;
+      if (at > second->at()) second->cancel();  // it did not start at an event: read on alone
+    }
+    if (cancel && cancel->load(std::memory_order_relaxed)) return EventsEnd::error;
     const JsonToken t = js.next();
-    if (t == JsonToken::end_array) return true;
+    if (t == JsonToken::end_array) return EventsEnd::done;
     if (t == JsonToken::begin_object) {
-      if (!read_event(js, s, tmp, out)) return false;
+      if (!read_event(js, s, tmp, out)) return EventsEnd::error;
     } else if (t == JsonToken::begin_array) {
-      if (is_error(js.skip_container())) return false;
+      if (is_error(js.skip_container())) return EventsEnd::error;
     } else if (is_error(t)) {
-      return false;
+      return EventsEnd::error;
     }
   }
 }
 
+// The traceEvents array, its '[' just read (`open`: the containers it is in, itself included):
+// read here, its second half (of a large plain file) by a second parser at the same time.
+EventsEnd read_event_array(JsonStream& js, ChromeEvents& out, std::string_view open,
+                           const SplitSource* split, SecondPart& second) {
+  if (split) second.start(*split, js.offset(), open, out.meta);
+  return read_events(js, out, split ? &second : nullptr, nullptr);
+}
+
+// What the top-level object holds from `js`'s position to its '}': traceEvents (saw_events),
+// the trace's metadata, other keys skipped. handed_over: the second parser read the rest.
+EventsEnd read_object_rest(JsonStream& js, ChromeEvents& out, bool& saw_events,
+                           const SplitSource* split, SecondPart& second) {
+  std::string tmp;
+  for (;;) {
+    JsonToken t = js.next();
+    if (t == JsonToken::end_object) return EventsEnd::done;
+    if (t != JsonToken::key) return EventsEnd::error;
+    bool ok = true;
+    if (key_of(js, tmp) == Key::trace_events) {
+      t = js.next();
+      if (t == JsonToken::begin_array) {
+        saw_events = true;
+        const EventsEnd end = read_event_array(js, out, "{[", split, second);
+        if (end != EventsEnd::done) return end;
+      } else if (t == JsonToken::begin_object) {
+        ok = !is_error(js.skip_container());
+      } else {
+        ok = !is_error(t);
+      }
+    } else {
+      tmp.clear();
+      js.append_text(tmp);
+      ok = read_trace_meta(js, tmp, out.meta);  // deviceProperties, …; others skipped
+    }
+    if (!ok) return EventsEnd::error;
+  }
+}
+
+// Only whitespace may follow the document.
+std::string document_end(JsonStream& js) {
+  if (js.next() == JsonToken::end && js.error().empty()) return {};
+  return js.error().empty() ? "invalid JSON" : js.error();
+}
+
 }  // namespace
 
-std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out) {
+std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out,
+                               const SplitSource* split) {
   JsonStream js(read);
-  std::string tmp;
+  SecondPart second;
   bool saw_events = false;
   JsonToken t = js.next();
-  bool ok = true;
+  EventsEnd end = EventsEnd::done;
   if (t == JsonToken::begin_array) {  // the JSON Array Format: the events alone
     saw_events = true;
-    ok = read_events(js, out);
+    end = read_event_array(js, out, "[", split, second);
   } else if (t == JsonToken::begin_object) {
-    for (;;) {
-      t = js.next();
-      if (t == JsonToken::end_object) break;
-      if (t != JsonToken::key) {
-        ok = false;
-        break;
-      }
-      if (key_of(js, tmp) == Key::trace_events) {
-        t = js.next();
-        if (t == JsonToken::begin_array) {
-          saw_events = true;
-          ok = read_events(js, out);
-        } else if (t == JsonToken::begin_object) {
-          ok = !is_error(js.skip_container());
-        } else {
-          ok = !is_error(t);
-        }
-      } else {
-        tmp.clear();
-        js.append_text(tmp);
-        ok = read_trace_meta(js, tmp, out.meta);  // deviceProperties, …; others skipped
-      }
-      if (!ok) break;
-    }
+    end = read_object_rest(js, out, saw_events, split, second);
   } else if (t != JsonToken::error) {
     return "not a Chrome trace: the JSON document is not an object or an array";
+  } else {
+    end = EventsEnd::error;
+  }
+  if (end == EventsEnd::handed_over) {  // the second parser read the rest of the document
+    std::string error = second.finish(out);
+    finish_events(out);
+    return error;
   }
   finish_events(out);
-  if (ok && t != JsonToken::error) {
-    t = js.next();  // only whitespace may follow
-    ok = t == JsonToken::end;
-  }
-  if (!ok || !js.error().empty()) return js.error().empty() ? "invalid JSON" : js.error();
+  if (end == EventsEnd::error) return js.error().empty() ? "invalid JSON" : js.error();
+  if (std::string error = document_end(js); !error.empty()) return error;
   if (!saw_events) return "not a Chrome trace: no traceEvents array";
   return {};
+}
+
+std::string parse_chrome_tail(const ByteReader& read, std::uint64_t at, std::string_view open,
+                              ChromeEvents& out, const std::atomic<bool>& cancel) {
+  JsonStream js(read);
+  js.resume_at(at, open);
+  EventsEnd end = read_events(js, out, nullptr, &cancel);
+  if (cancel.load()) return "cancelled";
+  if (end == EventsEnd::done && open.size() == 2) {  // then the rest of the top-level object
+    SecondPart none;
+    bool saw_events = true;
+    end = read_object_rest(js, out, saw_events, nullptr, none);
+  }
+  if (end != EventsEnd::done) return js.error().empty() ? "invalid JSON" : js.error();
+  return document_end(js);
 }
 
 }  // namespace roofline::topn::detail

@@ -94,6 +94,19 @@ class RecordList {
   void append(It first, It last) {
     for (; first != last; ++first) push_back(*first);
   }
+  // Gives the memory of the records before `i` back (whole pages; they read as zero after):
+  // a list being moved elsewhere record by record costs no more than one copy of it.
+  void release_before(std::size_t i) {
+#if defined(__linux__)
+    constexpr std::uintptr_t k_page = 4096;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data_);
+    const std::uintptr_t from = (begin + k_page - 1) / k_page * k_page;
+    const std::uintptr_t to = (begin + i * sizeof(T)) / k_page * k_page;
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+#else
+    (void)i;
+#endif
+  }
   // Puts [first, last) before the records held.
   void prepend(const T* first, const T* last) {
     const auto n = static_cast<std::size_t>(last - first);
@@ -115,8 +128,9 @@ class RecordList {
   }
   static void* remap(void* old, std::size_t old_bytes, std::size_t bytes) {
 #if defined(__linux__)
-    void* p = old ? mremap(old, old_bytes, bytes, MREMAP_MAYMOVE)
-                  : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* p =
+        old ? mremap(old, old_bytes, bytes, MREMAP_MAYMOVE)
+            : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
 #if defined(MADV_HUGEPAGE)
     if (bytes >= (std::size_t{2} << 20)) madvise(p, bytes, MADV_HUGEPAGE);  // advice only

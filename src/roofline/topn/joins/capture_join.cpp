@@ -213,14 +213,14 @@ std::vector<Replay> find_replays(const ChromeEvents& ev, const EventLookup& look
   }
   if (members.empty()) return {};
   std::sort(members.begin(), members.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::tie(ev.gpu[a].correlation, ev.gpu[a].ts_us, a) <
-           std::tie(ev.gpu[b].correlation, ev.gpu[b].ts_us, b);
+    return std::make_tuple(ev.gpu[a].correlation(), ev.gpu[a].ts_us, a) <
+           std::make_tuple(ev.gpu[b].correlation(), ev.gpu[b].ts_us, b);
   });
   out.origin.assign(ev.gpu.size(), k_not_replay);
   std::vector<Replay> replays;
   for (std::size_t m = 0; m < members.size(); ++m) {
     out.origin[members[m]] = k_unpaired;
-    if (m == 0 || ev.gpu[members[m]].correlation != ev.gpu[members[m - 1]].correlation)
+    if (m == 0 || ev.gpu[members[m]].correlation() != ev.gpu[members[m - 1]].correlation())
       replays.push_back({m, m, lookup.origin(members[m]).kept});
     replays.back().end = m + 1;
   }

@@ -49,13 +49,12 @@ class EventLookup {
     GpuOrigin o;
     if (g.launch_thread >= 0) {
       o.has_joined = true;
-      o.joined.correlation = g.correlation;
       o.joined.external_id = g.external_id;
-      o.joined.ts_us = g.launch_ts_us;
+      o.joined.ts_us = g.launch_ts_us();
       o.joined.thread = g.launch_thread;
       o.joined.kind = g.launch_kind;
     } else {
-      o.kept = find(ev_.runtime, g.correlation, near_launch_, &RuntimeRec::correlation);
+      o.kept = find(ev_.runtime, g.correlation(), near_launch_, &RuntimeRec::correlation);
     }
     const std::int64_t ext = g.external_id >= 0 ? g.external_id : o.kept ? o.kept->external_id : -1;
     o.op = find(ev_.ops, ext, near_op_, &OpRec::external_id);

@@ -13,12 +13,13 @@ StackIndex::StackIndex(RecordList<StackFrame>& f) : frames_(f) {
     return std::make_tuple(a.thread, a.begin_us, -a.end_us, a.says) <
            std::make_tuple(b.thread, b.begin_us, -b.end_us, b.says);
   });
+  parent_.assign(f.size(), -1);
   std::vector<std::int32_t> open;
   for (std::size_t i = 0; i < f.size(); ++i) {
     if (i > 0 && f[i].thread != f[i - 1].thread) open.clear();
     while (!open.empty() && f[static_cast<std::size_t>(open.back())].end_us < f[i].end_us)
       open.pop_back();
-    f[i].parent = open.empty() ? -1 : open.back();
+    parent_[i] = open.empty() ? -1 : open.back();
     open.push_back(static_cast<std::int32_t>(i));
   }
 }
@@ -33,7 +34,7 @@ LaunchStack StackIndex::at(std::int32_t thread, double ts_us) const {
   if (it == f.begin()) return out;
   auto at = static_cast<std::int32_t>(std::distance(f.begin(), it) - 1);
   if (f[static_cast<std::size_t>(at)].thread != thread) return out;
-  for (; at >= 0; at = f[static_cast<std::size_t>(at)].parent) {
+  for (; at >= 0; at = parent_[static_cast<std::size_t>(at)]) {
     const StackFrame& s = f[static_cast<std::size_t>(at)];
     if (ts_us >= s.end_us) continue;  // ends before the launch: not an enclosing frame
     switch (s.role) {

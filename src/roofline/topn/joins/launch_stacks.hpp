@@ -3,6 +3,7 @@
 // (call_stacks.hpp reads their names) that enclose a launch's runtime call on its thread.
 
 #include <cstdint>
+#include <vector>
 
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/names/call_stacks.hpp"
@@ -27,6 +28,7 @@ class StackIndex {
 
  private:
   const RecordList<StackFrame>& frames_;
+  std::vector<std::int32_t> parent_;  // per frame, the enclosing kept frame (-1 none)
 };
 
 }  // namespace roofline::topn::detail

@@ -11,6 +11,8 @@
 namespace roofline::topn::detail {
 namespace {
 
+constexpr std::uint32_t k_unset = 0xFFFFFFFEu;  // a path not worked out yet
+
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -30,36 +32,58 @@ OpModules::OpModules(ChromeEvents& ev) : ev_(ev) {
     return std::make_tuple(a.thread, a.begin_us, -a.end_us, a.name) <
            std::make_tuple(b.thread, b.begin_us, -b.end_us, b.name);
   });
+  parent_.assign(m.size(), -1);
   std::vector<std::int32_t> stack;
   for (std::size_t i = 0; i < m.size(); ++i) {
     if (i > 0 && m[i].thread != m[i - 1].thread) stack.clear();
     while (!stack.empty() && m[static_cast<std::size_t>(stack.back())].end_us < m[i].end_us)
       stack.pop_back();
-    m[i].parent = stack.empty() ? -1 : stack.back();
+    parent_[i] = stack.empty() ? -1 : stack.back();
     stack.push_back(static_cast<std::int32_t>(i));
   }
 }
 
-std::string OpModules::path_at(std::int32_t thread, double ts_us) const {
+std::int32_t OpModules::innermost(std::int32_t thread, double ts_us) const {
   const RecordList<ModuleSpan>& m = ev_.modules;
-  if (m.empty()) return {};
+  if (m.empty()) return -1;
   auto it = std::upper_bound(m.begin(), m.end(), std::pair{thread, ts_us},
                              [](const std::pair<std::int32_t, double>& k, const ModuleSpan& s) {
                                return std::tie(k.first, k.second) < std::tie(s.thread, s.begin_us);
                              });
-  if (it == m.begin()) return {};
+  if (it == m.begin()) return -1;
   auto at = static_cast<std::int32_t>(std::distance(m.begin(), it) - 1);
-  if (m[static_cast<std::size_t>(at)].thread != thread) return {};
+  if (m[static_cast<std::size_t>(at)].thread != thread) return -1;
+  // A span that ends before the op encloses nothing of it; its parents may.
+  while (at >= 0 && ts_us >= m[static_cast<std::size_t>(at)].end_us)
+    at = parent_[static_cast<std::size_t>(at)];
+  return at;
+}
+
+std::string OpModules::path_from(std::int32_t at) const {
   std::vector<std::string_view> inner;  // innermost first
-  for (; at >= 0 && inner.size() < 2; at = m[static_cast<std::size_t>(at)].parent) {
-    const ModuleSpan& s = m[static_cast<std::size_t>(at)];
-    if (ts_us >= s.end_us) continue;  // ends before the op: not an enclosing span
-    const std::string& name = ev_.labels.at(s.name);
+  for (; at >= 0 && inner.size() < 2; at = parent_[static_cast<std::size_t>(at)]) {
+    const std::string& name = ev_.labels.at(ev_.modules[static_cast<std::size_t>(at)].name);
     if (!left_out(name)) inner.push_back(name);
   }
   if (inner.empty()) return {};
   return inner.size() == 1 ? std::string(inner[0])
                            : std::string(inner[1]) + "." + std::string(inner[0]);
+}
+
+std::string OpModules::path_at(std::int32_t thread, double ts_us) const {
+  return path_from(innermost(thread, ts_us));
+}
+
+std::uint32_t OpModules::path_id_at(std::int32_t thread, double ts_us, ChromeEvents& ev) const {
+  const std::int32_t at = innermost(thread, ts_us);
+  if (at < 0) return k_no_id;
+  if (path_ids_.empty()) path_ids_.assign(parent_.size(), k_unset);
+  std::uint32_t& id = path_ids_[static_cast<std::size_t>(at)];
+  if (id == k_unset) {
+    const std::string path = path_from(at);
+    id = path.empty() ? k_no_id : ev.labels.intern(path);
+  }
+  return id;
 }
 
 }  // namespace roofline::topn::detail

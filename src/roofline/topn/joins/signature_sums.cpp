@@ -84,9 +84,10 @@ void SigSum::add(const SigLaunch& l, const ChromeEvents& ev) {
   if (l.collective != k_no_id) collectives[l.collective] += 1.0;
   if (l.call_site != k_no_id) call_sites[l.call_site] += 1.0;
   if (l.library != k_no_id) libraries[l.library] += 1.0;
-  if (!l.op) return;
-  for (std::uint32_t i = 0; i < l.op->n_scalars; ++i) {
-    const OpScalar& v = ev.scalars[l.op->scalar_begin + i];
+  if (!l.op || l.op->scalars == k_no_id) return;
+  const ScalarSet& set = ev.scalar_sets[l.op->scalars];
+  for (std::uint32_t i = 0; i < set.size; ++i) {
+    const OpScalar& v = ev.scalars[set.begin + i];
     auto [it, fresh] = scalars.try_emplace(v.arg, ScalarSum{v.value, v.value, 0.0, 0.0});
     ScalarSum& r = it->second;
     r.min = std::min(r.min, v.value);

@@ -136,7 +136,7 @@ void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
     for (const auto& r : ev.runtime)
       if (is_launch(r.kind)) mark(r.thread, r.ts_us);
     for (const auto& g : ev.gpu)  // the calls joined to their GPU event as they were read
-      if (g.launch_thread >= 0) mark(g.launch_thread, g.launch_ts_us);
+      if (g.launch_thread >= 0) mark(g.launch_thread, g.launch_ts_us());
   } else {
     for (const auto& g : ev.gpu) mark(g.device, g.ts_us);
   }
@@ -206,7 +206,7 @@ StepIndex build_step_index(const ChromeEvents& ev) {
             ev.runtime.begin(), ev.runtime.end(),
             [&](const auto& r) { return is_launch(r.kind) && index.find(r.thread, r.ts_us); }) ||
         std::any_of(ev.gpu.begin(), ev.gpu.end(), [&](const auto& g) {
-          return g.launch_thread >= 0 && index.find(g.launch_thread, g.launch_ts_us);
+          return g.launch_thread >= 0 && index.find(g.launch_thread, g.launch_ts_us());
         });
     if (holds_launch || gpu.empty()) {
       drop_empty_steps(ev, index);

@@ -93,16 +93,10 @@ class Origins {
   Origin eager(const RuntimeRec* launch, const OpRec* op, const OpModules& modules,
                const StackIndex& stacks) {
     Origin o;
-    if (op) {
-      if (op->module == k_unset_module) {  // computed once per op, kept in the op's padding
-        const std::string module = modules.path_of(*op);
-        op->module = module.empty() ? k_no_id : ev_.labels.intern(module);
-      }
-      o = {op->shape, op->name, op->module};
-    } else if (launch) {
-      const std::string module = modules.path_at(launch->thread, launch->ts_us);
-      if (!module.empty()) o.module = ev_.labels.intern(module);
-    }
+    if (op)
+      o = {op->shape, op->name, modules.path_id_at(op->thread, op->ts_us, ev_)};
+    else if (launch)
+      o.module = modules.path_id_at(launch->thread, launch->ts_us, ev_);
     const std::int32_t thread = launch ? launch->thread : op ? op->thread : -1;
     if (thread >= 0 && !stacks.empty()) {
       const LaunchStack s = stacks.at(thread, launch ? launch->ts_us : op->ts_us);

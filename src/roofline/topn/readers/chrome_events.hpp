@@ -4,6 +4,7 @@
 // signatures they point to. aggregate_chrome_events() joins them into a TraceProfile.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -50,15 +51,13 @@ enum class RuntimeKind : std::uint8_t {
 };
 RuntimeKind runtime_kind_of(std::string_view name);
 
-// A GPU activity: kernel, memcpy or memset (64 bytes: a trace holds millions), with the runtime
+// A GPU activity: kernel, memcpy or memset (56 bytes: a trace holds millions), with the runtime
 // call that launched it when that call was read first (as PyTorch writes them): the call is then
-// kept here, not as a RuntimeRec of its own.
+// kept here, not as a RuntimeRec of its own, and its correlation id is needed no more.
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
-  double launch_ts_us = 0.0;             // its runtime call's start (launch_thread >= 0)
   std::int64_t external_id = -1;         // its own, else its runtime call's; -1: none
-  std::int64_t correlation = -1;         // the runtime launch's correlation id; -1: none
   std::uint32_t name = 0;                // Interner id
   std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
   std::int32_t device = -1;              // the event's pid (the GPU), -1 when not a number
@@ -66,6 +65,20 @@ struct GpuEventRec {
   std::int32_t launch_thread = -1;       // its runtime call's thread; -1: not joined as it was read
   GpuEventKind kind = GpuEventKind::kernel;
   RuntimeKind launch_kind = RuntimeKind::other;
+
+  // The runtime launch's correlation id (-1: none, or joined as read).
+  std::int64_t correlation() const { return launch_thread < 0 ? call_ : -1; }
+  // Its runtime call's start (joined as read: launch_thread >= 0).
+  double launch_ts_us() const { return std::bit_cast<double>(call_); }
+  void set_correlation(std::int64_t id) { call_ = id; }
+  void set_launch(std::int32_t thread, double call_ts_us, RuntimeKind kind_of_call) {
+    launch_thread = thread;
+    launch_kind = kind_of_call;
+    call_ = std::bit_cast<std::int64_t>(call_ts_us);
+  }
+
+ private:
+  std::int64_t call_ = -1;  // the correlation id until the call is joined, then its start's bits
 };
 
 inline constexpr std::uint32_t k_no_id = 0xFFFFFFFFu;
@@ -87,20 +100,20 @@ struct OpScalar {
   double value = 0.0;
 };
 
-// A cpu_op with an External id: what a launch joined to it gets (interned ids).
-inline constexpr std::uint32_t k_unset_module = 0xFFFFFFFEu;
-
+// A cpu_op with an External id: what a launch joined to it gets (interned ids; 32 bytes).
 struct OpRec {
   std::int64_t external_id = 0;
   double ts_us = 0.0;
   std::uint32_t shape = k_no_id;  // index into ChromeEvents::shapes; k_no_id: no operand shapes
   std::uint32_t name = k_no_id;   // ChromeEvents::labels id of the op's name
   std::int32_t thread = -1;       // ChromeEvents::threads index
-  // labels id of its module path, k_no_id none; filled when first needed (it fits the padding)
-  mutable std::uint32_t module = k_unset_module;
-  // Its varying numeric scalars: ChromeEvents::scalars[scalar_begin, scalar_begin + n_scalars).
-  std::uint32_t scalar_begin = 0;
-  std::uint32_t n_scalars = 0;
+  // Its varying numeric scalars: ChromeEvents::scalar_sets id, k_no_id none.
+  std::uint32_t scalars = k_no_id;
+};
+
+// A run of ChromeEvents::scalars, shared by the ops that recorded the same values.
+struct ScalarSet {
+  std::uint32_t begin = 0, size = 0;
 };
 
 // A runtime call: kept in ChromeEvents::runtime when no GPU event joined it as it was read (a
@@ -119,16 +132,16 @@ struct ModuleSpan {
   double begin_us = 0.0, end_us = 0.0;
   std::int32_t thread = -1;
   std::uint32_t name = k_no_id;  // labels id
-  std::int32_t parent = -1;      // the enclosing module span (set when the index is built)
 };
 
-// A kept frame: its extent on its thread, its role and what it says (an id of the labels table).
+// A kept frame: its extent on its thread, its role and what it says (an id of the labels table,
+// below 2^29: a trace's distinct labels are far fewer). 24 bytes.
+inline constexpr std::uint32_t k_says_mask = (1u << 29) - 1;
 struct StackFrame {
   double begin_us = 0.0, end_us = 0.0;
   std::int32_t thread = -1;
-  std::uint32_t says = 0;
-  FrameRole role = FrameRole::none;
-  std::int32_t parent = -1;  // the enclosing kept frame (set when the index is built)
+  std::uint32_t says : 29 = 0;
+  FrameRole role : 3 = FrameRole::none;
 };
 
 // A `capture_<size>_<mode>` user annotation (the graph-capture phase).
@@ -187,12 +200,13 @@ struct GeometryHash {
 
 // The per-event lists are RecordLists: they grow without a copy that briefly holds two.
 struct ChromeEvents {
-  Interner names;                // GPU activity names
-  Interner labels;               // op names, module names, capture-launch kernel names
-  Interner geometries;           // "grid;block" of kernel launches ("1,1,1;128,1,1")
-  RecordList<OpScalar> scalars;  // the ops' varying scalars (OpRec::scalar_begin)
-  // Per op name (labels id): the scalars of its last op, (begin, count) in `scalars`.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> last_scalars;
+  Interner names;                     // GPU activity names
+  Interner labels;                    // op names, module names, capture-launch kernel names
+  Interner geometries;                // "grid;block" of kernel launches ("1,1,1;128,1,1")
+  RecordList<OpScalar> scalars;       // the ops' varying scalars, in runs
+  RecordList<ScalarSet> scalar_sets;  // OpRec::scalars ids: runs of `scalars`
+  // Per op name (labels id): the scalar set of its last op, k_no_id none.
+  std::vector<std::uint32_t> last_scalars;
   RecordList<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
   std::unordered_map<std::uint64_t, std::uint32_t> shape_ids;  // hash of its fields -> first shape

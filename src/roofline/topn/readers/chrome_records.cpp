@@ -19,32 +19,33 @@ namespace {
 constexpr std::size_t k_max_scalars_kept = std::size_t{1} << 24;
 
 // The op's numeric scalars that are not keys: kept per launch (their range per signature). The
-// same scalars as the last op of its name share that op's (a fill value, a flag written as a
-// number: an op repeats them launch after launch).
+// same scalars as the last op of its name share that op's set (a fill value, a flag written as
+// a number: an op repeats them launch after launch).
 void record_scalars(const EventScratch& s, ChromeEvents& out, OpRec& op) {
-  op.scalar_begin = static_cast<std::uint32_t>(out.scalars.size());
+  ScalarSet set{static_cast<std::uint32_t>(out.scalars.size()), 0};
   for (std::size_t i = 0; i < s.n_concrete && i < k_max_scalar_args; ++i) {
     if (s.concrete[i].empty() || op_scalar_is_key(s.name, i, s.concrete[i])) continue;
     const auto v = op_scalar_number(s.concrete[i]);
     if (!v || !std::isfinite(*v)) continue;
     out.scalars.push_back(OpScalar{static_cast<std::uint32_t>(i), *v});
-    ++op.n_scalars;
+    ++set.size;
   }
-  if (op.n_scalars == 0) return;
-  if (out.last_scalars.size() <= op.name) out.last_scalars.resize(op.name + 1, {0, 0});
-  auto& [begin, n] = out.last_scalars[op.name];
-  const auto same = [&](std::uint32_t a, std::uint32_t b) {
-    return out.scalars[a].arg == out.scalars[b].arg && out.scalars[a].value == out.scalars[b].value;
-  };
-  bool equal = n == op.n_scalars;
-  for (std::uint32_t i = 0; equal && i < n; ++i) equal = same(begin + i, op.scalar_begin + i);
-  if (!equal) {
-    begin = op.scalar_begin;
-    n = op.n_scalars;
-    return;
+  if (set.size == 0) return;
+  if (out.last_scalars.size() <= op.name) out.last_scalars.resize(op.name + 1, k_no_id);
+  std::uint32_t& last = out.last_scalars[op.name];
+  bool equal = last != k_no_id && out.scalar_sets[last].size == set.size;
+  for (std::uint32_t i = 0; equal && i < set.size; ++i) {
+    const OpScalar& a = out.scalars[out.scalar_sets[last].begin + i];
+    const OpScalar& b = out.scalars[set.begin + i];
+    equal = a.arg == b.arg && a.value == b.value;
   }
-  out.scalars.resize(op.scalar_begin);
-  op.scalar_begin = begin;
+  if (equal) {
+    out.scalars.resize(set.begin);
+  } else {
+    last = static_cast<std::uint32_t>(out.scalar_sets.size());
+    out.scalar_sets.push_back(set);
+  }
+  op.scalars = last;
 }
 
 // A cpu op with an External id: its shapes, name and place (for the launches joined to it).
@@ -217,7 +218,7 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
       g.ts_us = s.has_ts ? s.ts : 0.0;
       g.dur_us = s.dur;
       g.external_id = s.external_id;
-      g.correlation = s.correlation;
+      g.set_correlation(s.correlation);
       // A GPU event without a name is still GPU time: it gets one, so the Top-N entry is kept.
       g.name = out.names.intern(!s.name.empty()                  ? std::string_view(s.name)
                                 : s.category == Category::kernel ? "(unnamed kernel)"
@@ -284,9 +285,10 @@ std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
 constexpr std::size_t k_taken_kept = 64;
 
 void join_runtime(GpuEventRec& g, ChromeEvents& out) {
-  if (g.correlation < 0) return;
+  const std::int64_t corr = g.correlation();
+  if (corr < 0) return;
   const RuntimeRec* r = nullptr;
-  const auto it = out.pending_runtime.find(g.correlation);
+  const auto it = out.pending_runtime.find(corr);
   if (it != out.pending_runtime.end()) {
     if (out.taken_runtime.size() < k_taken_kept)
       out.taken_runtime.push_back(it->second);
@@ -297,13 +299,11 @@ void join_runtime(GpuEventRec& g, ChromeEvents& out) {
     out.pending_runtime.erase(it);
   } else {
     for (const RuntimeRec& t : out.taken_runtime)
-      if (t.correlation == g.correlation) r = &t;
+      if (t.correlation == corr) r = &t;
   }
   if (!r) return;
-  g.launch_thread = r->thread;
-  g.launch_ts_us = r->ts_us;
-  g.launch_kind = r->kind;
   if (g.external_id < 0) g.external_id = r->external_id;
+  g.set_launch(r->thread, r->ts_us, r->kind);
 }
 
 void finish_events(ChromeEvents& out) {

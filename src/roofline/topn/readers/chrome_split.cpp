@@ -125,7 +125,7 @@ void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
     g.name = m.names[g.name];
     if (g.geometry != k_no_id) g.geometry = m.geometries[g.geometry];
     if (g.launch_thread >= 0)
-      g.launch_thread = m.thread(g.launch_thread);
+      g.set_launch(m.thread(g.launch_thread), g.launch_ts_us(), g.launch_kind);
     else
       join_runtime(g, into);  // its call, read before the boundary, waits in `into`
   });
@@ -141,12 +141,14 @@ void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
 
 void move_cpu_side(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
   const auto scalar_offset = static_cast<std::uint32_t>(into.scalars.size());
+  const auto set_offset = static_cast<std::uint32_t>(into.scalar_sets.size());
   move_records(into.scalars, from.scalars, [](OpScalar&) {});
+  move_records(into.scalar_sets, from.scalar_sets, [&](ScalarSet& s) { s.begin += scalar_offset; });
   move_records(into.ops, from.ops, [&](OpRec& op) {
     if (op.shape != k_no_id) op.shape = m.shapes[op.shape];
     op.name = m.label(op.name);
     op.thread = m.thread(op.thread);
-    op.scalar_begin += scalar_offset;
+    if (op.scalars != k_no_id) op.scalars += set_offset;
   });
   move_records(into.runtime, from.runtime, [&](RuntimeRec& r) {
     r.thread = m.thread(r.thread);
@@ -154,7 +156,7 @@ void move_cpu_side(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
   });
   move_records(into.frames, from.frames, [&](StackFrame& f) {
     f.thread = m.thread(f.thread);
-    f.says = m.label(f.says);
+    f.says = m.label(f.says) & k_says_mask;
   });
   move_records(into.modules, from.modules, [&](ModuleSpan& s) {
     s.thread = m.thread(s.thread);

@@ -50,6 +50,7 @@ const FrameName& ChromeEvents::frame_name(std::string_view name) {
     const FrameWords words = frame_words(name);
     f.role = words.role;
     if (f.role != FrameRole::none) f.says = labels.intern(words.says);
+    if (f.says > k_says_mask) f.role = FrameRole::none;  // past StackFrame's ids: not kept
   }
   frame_texts.intern(name);
   frame_names.push_back(f);
@@ -61,10 +62,15 @@ void record_python_frame(const EventScratch& s, ChromeEvents& out) {
   if (!name.kept()) return;
   const std::int32_t thread = out.thread_of(s.pid, s.tid);
   if (name.module != k_no_id) {
-    out.modules.push_back({s.ts, s.ts + s.dur, thread, name.module, -1});
+    out.modules.push_back({s.ts, s.ts + s.dur, thread, name.module});
     return;
   }
-  const StackFrame f{s.ts, s.ts + s.dur, thread, name.says, name.role, -1};
+  StackFrame f;
+  f.begin_us = s.ts;
+  f.end_us = s.ts + s.dur;
+  f.thread = thread;
+  f.says = name.says & k_says_mask;
+  f.role = name.role;
   if (says_more(f, out)) out.frames.push_back(f);
 }
 

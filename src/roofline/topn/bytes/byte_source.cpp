@@ -152,7 +152,7 @@ namespace {
 // 128 KiB: a chunk is still in the cache when the parser reads it, and a small stream (a fuzz
 // input) allocates no block large enough to be mapped and unmapped each time.
 constexpr std::size_t k_chunk_bytes = std::size_t{1} << 17;
-constexpr std::size_t k_chunks_ahead = 32;  // 4 MiB produced ahead of the reader at most
+constexpr std::size_t k_chunks_ahead = 16;  // 2 MiB produced ahead of the reader at most
 // A producer that got ahead sleeps until the reader has taken all but this many chunks: one
 // wake-up per few chunks, not one per chunk.
 constexpr std::size_t k_resume_at = 8;

@@ -224,6 +224,7 @@ std::vector<TraceKernel> kernels_by_name(const ChromeEvents& ev, std::vector<Ker
 
 TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* captures) {
   const StepIndex steps = build_step_index(ev);
+  std::vector<StepSpan>().swap(ev.steps);  // the steps hold what the joins read of the spans
   const EventLookup lookup(ev);
   const OpModules modules(ev);
   const StackIndex stacks(ev.frames);

@@ -32,7 +32,7 @@ std::string most_common(const std::map<std::uint32_t, double>& m, const ChromeEv
   return best ? ev.labels.at(best->first) : std::string();
 }
 
-TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
+TraceCase case_of(const SigKey& key, SigSum& s, const ChromeEvents& ev) {
   TraceCase c;
   const auto [op, shape, geometry, module, collective] = key;
   if (shape != k_no_id) {
@@ -51,7 +51,7 @@ TraceCase case_of(const SigKey& key, const SigSum& s, const ChromeEvents& ev) {
   c.min_us = s.min_us;
   c.max_us = s.max_us;
   c.first_us = s.first_us;
-  c.durations_us = s.durations;
+  c.durations_us = std::move(s.durations);  // the signature is done with: no second copy
   c.steps = s.steps;
   c.step_count = s.step_count;
   c.regime = regime_of(s.steps);
@@ -162,7 +162,7 @@ std::vector<TraceCase> KernelSignatures::finish(const ChromeEvents& ev) {
   orphans.clear();
   for (const auto& [key, s] : apart) sigs[key].merge(s);
   std::vector<TraceCase> out;
-  for (const auto& [key, s] : sigs) out.push_back(case_of(key, s, ev));
+  for (auto& [key, s] : sigs) out.push_back(case_of(key, s, ev));
   // The order the signatures first ran in (docs/method.md §22.8): a kernel launched twice a
   // layer, once per stage, shows its stages so.
   std::vector<std::size_t> by_start(out.size());

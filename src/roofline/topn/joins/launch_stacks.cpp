@@ -1,6 +1,8 @@
 // The kept frames enclosing a launch on its thread (launch_stacks.hpp, docs/method.md §22.10).
 #include "roofline/topn/joins/launch_stacks.hpp"
 
+#include "roofline/topn/joins/span_nesting.hpp"
+
 #include <algorithm>
 #include <iterator>
 #include <tuple>
@@ -8,21 +10,8 @@
 
 namespace roofline::topn::detail {
 
-StackIndex::StackIndex(RecordList<StackFrame>& f) : frames_(f) {
-  std::sort(f.begin(), f.end(), [](const StackFrame& a, const StackFrame& b) {
-    return std::make_tuple(a.thread, a.begin_us, -a.end_us, a.says) <
-           std::make_tuple(b.thread, b.begin_us, -b.end_us, b.says);
-  });
-  parent_.assign(f.size(), -1);
-  std::vector<std::int32_t> open;
-  for (std::size_t i = 0; i < f.size(); ++i) {
-    if (i > 0 && f[i].thread != f[i - 1].thread) open.clear();
-    while (!open.empty() && f[static_cast<std::size_t>(open.back())].end_us < f[i].end_us)
-      open.pop_back();
-    parent_[i] = open.empty() ? -1 : open.back();
-    open.push_back(static_cast<std::int32_t>(i));
-  }
-}
+StackIndex::StackIndex(RecordList<StackFrame>& f)
+    : frames_(f), parent_(nest_spans(f, [](const StackFrame& s) { return s.says; })) {}
 
 LaunchStack StackIndex::at(std::int32_t thread, double ts_us) const {
   LaunchStack out;

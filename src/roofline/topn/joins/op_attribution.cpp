@@ -4,6 +4,8 @@
 // the innermost two names, GraphModule and the model's own class left out.
 #include "roofline/topn/joins/op_attribution.hpp"
 
+#include "roofline/topn/joins/span_nesting.hpp"
+
 #include <algorithm>
 #include <tuple>
 #include "roofline/topn/layer.hpp"
@@ -26,22 +28,8 @@ bool left_out(std::string_view name) {
 
 }  // namespace
 
-OpModules::OpModules(ChromeEvents& ev) : ev_(ev) {
-  RecordList<ModuleSpan>& m = ev.modules;
-  std::sort(m.begin(), m.end(), [](const ModuleSpan& a, const ModuleSpan& b) {
-    return std::make_tuple(a.thread, a.begin_us, -a.end_us, a.name) <
-           std::make_tuple(b.thread, b.begin_us, -b.end_us, b.name);
-  });
-  parent_.assign(m.size(), -1);
-  std::vector<std::int32_t> stack;
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    if (i > 0 && m[i].thread != m[i - 1].thread) stack.clear();
-    while (!stack.empty() && m[static_cast<std::size_t>(stack.back())].end_us < m[i].end_us)
-      stack.pop_back();
-    parent_[i] = stack.empty() ? -1 : stack.back();
-    stack.push_back(static_cast<std::int32_t>(i));
-  }
-}
+OpModules::OpModules(ChromeEvents& ev)
+    : ev_(ev), parent_(nest_spans(ev.modules, [](const ModuleSpan& s) { return s.name; })) {}
 
 std::int32_t OpModules::innermost(std::int32_t thread, double ts_us) const {
   const RecordList<ModuleSpan>& m = ev_.modules;

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "roofline/inputs/kernel_classes.hpp"
-#include "roofline/topn/graph_capture.hpp"
+#include "roofline/topn/profile/graph_capture.hpp"
 #include "roofline/topn/topn.hpp"
 
 namespace {

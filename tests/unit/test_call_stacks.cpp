@@ -10,7 +10,7 @@
 
 #include "roofline/classify/name_geometry.hpp"
 #include "roofline/cli/layer.hpp"
-#include "roofline/topn/call_stacks.hpp"
+#include "roofline/topn/names/call_stacks.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

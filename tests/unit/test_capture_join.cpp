@@ -8,7 +8,7 @@
 
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
-#include "roofline/topn/graph_capture.hpp"
+#include "roofline/topn/profile/graph_capture.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

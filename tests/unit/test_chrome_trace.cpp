@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/layer.hpp"
-#include "roofline/topn/chrome_events.hpp"
+#include "roofline/topn/readers/chrome_events.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

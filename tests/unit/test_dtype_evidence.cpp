@@ -10,7 +10,7 @@
 
 #include "roofline/analyze/models/models.hpp"
 #include "roofline/cli/layer.hpp"
-#include "roofline/topn/input_quant.hpp"
+#include "roofline/topn/joins/input_quant.hpp"
 #include "unit/test_helpers.hpp"
 #include "unit/topn_test_io.hpp"
 

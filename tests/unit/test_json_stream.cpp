@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/topn/json_stream.hpp"
+#include "roofline/topn/bytes/json_stream.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

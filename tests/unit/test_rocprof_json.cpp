@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/layer.hpp"
-#include "roofline/topn/json_kind.hpp"
+#include "roofline/topn/readers/json_kind.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

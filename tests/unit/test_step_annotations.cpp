@@ -8,8 +8,8 @@
 
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/load.hpp"
-#include "roofline/topn/chrome_events.hpp"
-#include "roofline/topn/step_annotations.hpp"
+#include "roofline/topn/names/step_annotations.hpp"
+#include "roofline/topn/readers/chrome_events.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

@@ -10,7 +10,7 @@
 #include "roofline/cli/layer.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/inputs/load.hpp"
-#include "roofline/topn/trace_device.hpp"
+#include "roofline/topn/readers/trace_device.hpp"
 #include "test_helpers.hpp"
 #include "topn_test_io.hpp"
 

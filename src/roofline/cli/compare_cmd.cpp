@@ -18,7 +18,7 @@
 #include "roofline/outcomes/compare.hpp"
 #include "roofline/outcomes/rounds.hpp"
 #include "roofline/render/report.hpp"
-#include "roofline/topn/input_kind.hpp"
+#include "roofline/topn/readers/input_kind.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/cli/common.hpp"
-#include "roofline/topn/input_kind.hpp"
+#include "roofline/topn/readers/input_kind.hpp"
 
 namespace roofline::cli {
 namespace input_checks_impl {  // named, not anonymous: unity batches share one translation unit

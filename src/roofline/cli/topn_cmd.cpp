@@ -16,7 +16,7 @@
 #include "roofline/cli/trace_topn.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
 #include "roofline/render/report.hpp"
-#include "roofline/topn/graph_capture.hpp"
+#include "roofline/topn/profile/graph_capture.hpp"
 #include "roofline/topn/topn.hpp"
 
 namespace roofline::cli {

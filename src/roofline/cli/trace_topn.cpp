@@ -5,7 +5,7 @@
 
 #include "roofline/cli/common.hpp"
 #include "roofline/inputs/kernel_classes.hpp"
-#include "roofline/topn/graph_capture.hpp"
+#include "roofline/topn/profile/graph_capture.hpp"
 
 namespace roofline::cli {
 

@@ -9,41 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "roofline/topn/byte_source.hpp"
-#include "roofline/topn/capture_join.hpp"
-#include "roofline/topn/graph_capture.hpp"
+#include "roofline/topn/bytes/byte_source.hpp"
 #include "roofline/topn/layer.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn {
-namespace detail {
-
-std::string parse_trace_events(const ByteReader& read, ChromeEvents& out) {
-  TraceText source(read);
-  ByteReader body = [&source](char* buf, std::size_t cap) { return source.read(buf, cap); };
-  PeekedInput text(body);
-  const std::string_view head = text.peek(4096);
-  std::size_t first = 0;
-  if (head.substr(0, 3) == "\xEF\xBB\xBF") {
-    char bom[3];
-    text.read(bom, 3);
-  }
-  const std::string_view rest_head = text.peek(4096);
-  while (first < rest_head.size() && std::strchr(" \t\r\n", rest_head[first]) &&
-         rest_head[first] != '\0')
-    ++first;
-  const auto fail = [&](const std::string& what) { return source.failure(what); };
-  if (first >= rest_head.size())
-    return fail(rest_head.empty() ? "empty file" : "holds only whitespace");
-  if (rest_head[first] != '{' && rest_head[first] != '[')
-    return fail("not a Chrome trace (a PyTorch profiler JSON trace)");
-  const ByteReader rest = [&text](char* buf, std::size_t cap) { return text.read(buf, cap); };
-  if (std::string error = parse_chrome_trace(rest, out); !error.empty()) return fail(error);
-  if (!source.error().empty()) return source.error();
-  return {};
-}
-
-}  // namespace detail
-
 namespace {
 
 namespace fs = std::filesystem;

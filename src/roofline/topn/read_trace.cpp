@@ -4,17 +4,20 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "roofline/topn/byte_source.hpp"
-#include "roofline/topn/capture_join.hpp"
-#include "roofline/topn/chrome_events.hpp"
-#include "roofline/topn/csv_traces.hpp"
-#include "roofline/topn/json_kind.hpp"
+#include "roofline/topn/bytes/byte_source.hpp"
+#include "roofline/topn/joins/capture_join.hpp"
 #include "roofline/topn/layer.hpp"
-#include "roofline/topn/rocprof_json.hpp"
+#include "roofline/topn/readers/chrome_events.hpp"
+#include "roofline/topn/readers/chrome_split.hpp"
+#include "roofline/topn/readers/csv_traces.hpp"
+#include "roofline/topn/readers/json_kind.hpp"
+#include "roofline/topn/readers/rocprof_json.hpp"
+#include "roofline/topn/topn.hpp"
 
 namespace roofline::topn {
 namespace {
@@ -73,11 +76,12 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
 // A JSON document whose first bytes read as `json_head`: a rocprofv3 JSON or a Chrome trace, into
 // `profile`. Returns "" or what is wrong (a file that is no trace: what it is instead).
 std::string read_json_document(const ByteReader& rest, const detail::JsonHead& json_head,
-                               const CaptureSet* captures, TraceProfile& profile, TraceRead& out) {
+                               const CaptureSet* captures, const detail::SplitSource* split,
+                               TraceProfile& profile, TraceRead& out) {
   if (detail::is_rocprof_json(json_head))
     return detail::parse_rocprof_json(rest, profile, out.notes);
   detail::ChromeEvents events;
-  if (std::string error = detail::parse_chrome_trace(rest, events); !error.empty())
+  if (std::string error = detail::parse_chrome_trace(rest, events, split); !error.empty())
     return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
   // A list whose first element is no event (execution_details.json, a memory timeline); an
   // object had traceEvents, or parse_chrome_trace said it had none.
@@ -94,14 +98,10 @@ std::string read_json_document(const ByteReader& rest, const detail::JsonHead& j
   return {};
 }
 
-}  // namespace
-
-TraceRead read_trace_stream(const ByteReader& read, const std::string& display) {
-  return read_trace_stream(read, display, nullptr);
-}
-
-TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
-                            const CaptureSet* captures) {
+// A trace of any format from a stream; `split`: the stream is that plain file (a Chrome trace in
+// it may be read by two parsers, chrome_split.hpp).
+TraceRead read_stream(const ByteReader& read, const std::string& display,
+                      const CaptureSet* captures, const detail::SplitSource* split) {
   TraceRead out;
   detail::TraceText source(read);
   ByteReader body = [&source](char* buf, std::size_t cap) { return source.read(buf, cap); };
@@ -126,7 +126,13 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
   if (head[first] == '{' || head[first] == '[') {
     // What the document is, from its first bytes (read before the parser consumes them).
     const detail::JsonHead json_head = detail::read_json_head(head.substr(first));
-    if (std::string error = read_json_document(rest, json_head, captures, profile, out);
+    std::optional<detail::SplitSource> plain;
+    if (split && !source.gzip()) {
+      plain = *split;
+      plain->origin = skip;
+    }
+    if (std::string error =
+            read_json_document(rest, json_head, captures, plain ? &*plain : nullptr, profile, out);
         !error.empty())
       return fail(error);
     if (!source.error().empty()) return fail(source.error());
@@ -143,6 +149,17 @@ TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
   return out;
 }
 
+}  // namespace
+
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display) {
+  return read_trace_stream(read, display, nullptr);
+}
+
+TraceRead read_trace_stream(const ByteReader& read, const std::string& display,
+                            const CaptureSet* captures) {
+  return read_stream(read, display, captures, nullptr);
+}
+
 TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display) {
   return read_trace_file(path, display, nullptr);
 }
@@ -157,8 +174,15 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
     return out;
   }
   detail::FileReader reader(file.get());
-  TraceRead out = read_trace_stream(
-      [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display, captures);
+  // A regular file may be read by two parsers at once (a large Chrome trace, chrome_split.hpp).
+  std::error_code ec;
+  detail::SplitSource split;
+  split.path = path;
+  split.size =
+      std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  TraceRead out =
+      read_stream([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display,
+                  captures, !ec && split.size > 0 ? &split : nullptr);
   if (!reader.error().empty()) {
     out.profile.reset();
     out.error = fmt::format("{}: {}", display, reader.error());

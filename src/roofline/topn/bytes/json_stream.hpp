@@ -1,0 +1,125 @@
+#pragma once
+// Private to src/topn: a pull tokenizer for JSON documents of any size. It reads through a
+// ByteReader into a buffer that holds only the token being read (it grows to the longest token,
+// up to a limit), validates the grammar as it goes and never recurses, so memory is independent
+// of the document size and nesting cannot exhaust the stack. Python's NaN / Infinity /
+// -Infinity literals are read as numbers.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/topn/bytes/byte_reader.hpp"
+#include "roofline/topn/layer.hpp"
+
+namespace roofline::topn::detail {
+
+enum class JsonToken : std::uint8_t {
+  begin_object,
+  end_object,
+  begin_array,
+  end_array,
+  key,      // an object key; raw() is its text
+  string,   // a string value; raw() is its text
+  number,   // raw() is its text
+  boolean,  // raw() is "true" or "false"
+  null,
+  end,    // the document ended cleanly
+  error,  // see error(); every later call returns error again
+};
+
+class JsonStream {
+ public:
+  explicit JsonStream(ByteReader read, std::size_t max_token_bytes = std::size_t{64} << 20,
+                      std::size_t max_depth = 100000);
+
+  // The next token. Keys and strings are returned without their quotes, escapes not undone.
+  JsonToken next();
+  // The text of the last key, string, number or literal; valid until the next call.
+  std::string_view raw() const { return {buf_.data() + tok_, tok_len_}; }
+  // True when the last key or string holds a backslash escape (use text() to undo it).
+  bool escaped() const { return escaped_; }
+  // The last key or string with its escapes undone (\uXXXX to UTF-8), appended to `out`.
+  void append_text(std::string& out) const;
+  // The last number token as a double / as an integer (false when it is not one).
+  bool as_double(double& out) const;
+  bool as_int(std::int64_t& out) const;
+
+  // After next() returned begin_object or begin_array: consumes up to its matching end.
+  // Returns that end token, or error. Skipped text is checked for matching brackets and closed
+  // strings only (a truncated document is always an error; commas inside are not checked).
+  JsonToken skip_container();
+  // Consumes one whole value where a value is expected. Returns its last token, or error.
+  JsonToken skip_value();
+
+  const std::string& error() const { return error_; }
+  std::uint64_t offset() const { return dropped_ + pos_; }  // bytes consumed so far
+
+  // Reads a document from its middle: the reader starts at byte `at` of the document, where a
+  // value inside the containers `open` begins ('{' or '[' per level, outermost first). Offsets
+  // (and error messages) then count from the document's start. Call before the first next().
+  void resume_at(std::uint64_t at, std::string_view open);
+  // Where the next value or end token begins (whitespace and a pending ',' consumed, as next()
+  // would), or the end of the input.
+  std::uint64_t next_value_offset();
+
+ private:
+  enum class State : std::uint8_t {
+    value,
+    value_or_end,
+    key_or_end,
+    key,
+    colon,
+    comma_or_end,
+    done
+  };
+  bool more(std::size_t& keep);
+  void skip_ws();
+  JsonToken fail(std::string what);
+  JsonToken close(char c);
+  JsonToken value(char c);
+  bool scan_string();
+  bool scan_plain_number();
+  JsonToken scan_bare();
+  // Where skip_container is: inside a string, right after its backslash.
+  struct SkipState {
+    bool in_string = false, escape = false;
+  };
+  std::optional<JsonToken> skip_bracket(char c, std::size_t target);
+  std::optional<JsonToken> skip_bytes(std::size_t limit, std::size_t target, SkipState& st);
+  std::optional<JsonToken> skip_blocks(std::size_t target, SkipState& st);
+  void after_value() {
+    if (stack_.empty()) {
+      state_ = State::done;
+    } else if (pos_ < end_ && buf_[pos_] == ',') {  // the usual value, — consumed right away
+      ++pos_;
+      if (pos_ < end_ && buf_[pos_] == ' ') ++pos_;  // and the one space usually after it
+      state_ = stack_.back() == '{' ? State::key : State::value;
+    } else {
+      state_ = State::comma_or_end;
+    }
+  }
+
+  ByteReader read_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, end_ = 0;  // unread data is [pos_, end_)
+  std::uint64_t dropped_ = 0;      // bytes discarded from the front of the buffer
+  std::size_t tok_ = 0, tok_len_ = 0;
+  bool escaped_ = false;
+  // The last number as scan_plain_number read it: its digits as one integer, how many of them
+  // follow the point, its sign; `fast` false when it was not read so (as_* then read its text).
+  struct PlainNumber {
+    std::uint64_t digits = 0;
+    std::uint32_t fraction = 0;
+    bool negative = false, fast = false;
+  } num_;
+  bool eof_ = false;
+  std::size_t max_token_, max_depth_;
+  State state_ = State::value;
+  std::vector<char> stack_;  // '{' or '[' per open container
+  std::string error_;
+};
+
+}  // namespace roofline::topn::detail

@@ -1,0 +1,34 @@
+#pragma once
+// Private to src/topn: the call stack of a launch (docs/method.md §22.10) — the kept frames
+// (call_stacks.hpp reads their names) that enclose a launch's runtime call on its thread.
+
+#include <cstdint>
+#include <vector>
+
+#include "roofline/topn/layer.hpp"
+#include "roofline/topn/names/call_stacks.hpp"
+#include "roofline/topn/readers/chrome_events.hpp"
+
+namespace roofline::topn::detail {
+
+// What the kept frames enclosing one launch say: labels ids, k_no_id where none does.
+struct LaunchStack {
+  std::uint32_t collective = 0xFFFFFFFFu;  // the innermost collective frame
+  std::uint32_t call_site = 0xFFFFFFFFu;   // the innermost frame of the model's file
+  std::uint32_t library = 0xFFFFFFFFu;     // the innermost library frame's package
+  FrameRole forward = FrameRole::none;     // the innermost forward-mode frame
+};
+
+class StackIndex {
+ public:
+  // Sorts `frames` by (thread, begin, longest first) and links each to its parent.
+  explicit StackIndex(RecordList<StackFrame>& frames);
+  LaunchStack at(std::int32_t thread, double ts_us) const;
+  bool empty() const { return frames_.empty(); }
+
+ private:
+  const RecordList<StackFrame>& frames_;
+  std::vector<std::int32_t> parent_;  // per frame, the enclosing kept frame (-1 none)
+};
+
+}  // namespace roofline::topn::detail

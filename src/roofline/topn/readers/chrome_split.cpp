@@ -1,0 +1,186 @@
+// Two parsers over a large plain Chrome trace (chrome_split.hpp): the boundary, the second
+// parser's thread, and the join of its records to the first's.
+#include "roofline/topn/readers/chrome_split.hpp"
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "roofline/topn/bytes/byte_source.hpp"
+
+namespace roofline::topn::detail {
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// The stream offset of the first `{` after `}` `,` (whitespace between) in the file's bytes from
+// stream offset `from` on; 0 when none shows in the next MiB.
+std::uint64_t event_boundary_after(const SplitSource& src, std::uint64_t from) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(src.path.c_str(), "rb"),
+                                                    &std::fclose);
+  if (!f || std::fseek(f.get(), static_cast<long>(src.origin + from), SEEK_SET) != 0) return 0;
+  std::vector<char> window(std::size_t{1} << 20);
+  const std::size_t n = std::fread(window.data(), 1, window.size(), f.get());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (window[i] != '}') continue;
+    std::size_t j = i + 1;
+    while (j < n && is_space(window[j])) ++j;
+    if (j >= n || window[j] != ',') continue;
+    ++j;
+    while (j < n && is_space(window[j])) ++j;
+    if (j < n && window[j] == '{') return from + j;
+  }
+  return 0;
+}
+
+}  // namespace
+
+SecondPart::~SecondPart() {
+  cancel_.store(true);
+  if (worker_.joinable()) worker_.join();
+}
+
+void SecondPart::start(const SplitSource& src, std::uint64_t from, std::string_view open,
+                       const TraceMeta& meta) {
+  const std::uint64_t end = src.size > src.origin ? src.size - src.origin : 0;
+  if (end < from || end - from < src.min_bytes) return;
+  at_ = event_boundary_after(src, from + (end - from) / 2);
+  if (at_ == 0) return;
+  events_.meta = meta;  // the keys before traceEvents: the second parser reads those after
+  running_ = true;
+  worker_ = std::thread([this, path = src.path, offset = src.origin + at_,
+                         open = std::string(open)] {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f || std::fseek(f.get(), static_cast<long>(offset), SEEK_SET) != 0) {
+      error_ = "cannot reopen the trace";
+      return;
+    }
+    FileReader reader(f.get());
+    error_ =
+        parse_chrome_tail([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); },
+                          at_, open, events_, cancel_);
+    if (error_.empty() && !reader.error().empty()) error_ = reader.error();
+  });
+}
+
+std::string SecondPart::finish(ChromeEvents& into) {
+  worker_.join();
+  join_events(into, events_);
+  return error_;
+}
+
+namespace {
+
+// `from`'s ids in `into`'s tables, made in `from`'s order (the order of first appearance in the
+// file, as one parser would have made them).
+struct IdMaps {
+  std::vector<std::uint32_t> names, labels, geometries, shapes;
+  std::vector<std::int32_t> threads;
+  std::uint32_t label(std::uint32_t id) const { return id == k_no_id ? id : labels[id]; }
+  std::int32_t thread(std::int32_t t) const {
+    return t < 0 ? t : threads[static_cast<std::size_t>(t)];
+  }
+};
+
+IdMaps map_ids(ChromeEvents& into, const ChromeEvents& from) {
+  IdMaps m;
+  for (std::uint32_t i = 0; i < from.names.size(); ++i)
+    m.names.push_back(into.names.intern(from.names.at(i)));
+  for (std::uint32_t i = 0; i < from.labels.size(); ++i)
+    m.labels.push_back(into.labels.intern(from.labels.at(i)));
+  for (const auto& [pid, tid] : from.threads) m.threads.push_back(into.thread_of(pid, tid));
+  std::vector<const std::array<std::int64_t, 6>*> by_id(from.geometries.size(), nullptr);
+  for (const auto& [key, id] : from.geometry_ids) by_id[id] = &key;
+  for (std::uint32_t i = 0; i < from.geometries.size(); ++i) {
+    const auto it = by_id[i] ? into.geometry_ids.find(*by_id[i]) : into.geometry_ids.end();
+    if (it != into.geometry_ids.end()) {
+      m.geometries.push_back(it->second);
+      continue;
+    }
+    m.geometries.push_back(into.geometries.intern(from.geometries.at(i)));
+    if (by_id[i]) into.geometry_ids.emplace(*by_id[i], m.geometries.back());
+  }
+  for (const OpShape& shape : from.shapes) m.shapes.push_back(intern_op_shape(into, shape));
+  return m;
+}
+
+// Appends `from`'s records to `into`, each through `remap`, giving `from`'s memory back as it goes.
+template <class T, class Remap>
+void move_records(RecordList<T>& into, RecordList<T>& from, Remap remap) {
+  constexpr std::size_t k_chunk = (std::size_t{2} << 20) / sizeof(T);
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    T r = from[i];
+    remap(r);
+    into.push_back(r);
+    if ((i + 1) % k_chunk == 0) from.release_before(i + 1);
+  }
+  from = RecordList<T>();
+}
+
+void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
+  move_records(into.gpu, from.gpu, [&](GpuEventRec& g) {
+    g.name = m.names[g.name];
+    if (g.geometry != k_no_id) g.geometry = m.geometries[g.geometry];
+    if (g.launch_thread >= 0)
+      g.set_launch(m.thread(g.launch_thread), g.launch_ts_us(), g.launch_kind);
+    else
+      join_runtime(g, into);  // its call, read before the boundary, waits in `into`
+  });
+  // `from`'s calls still waiting (their events, if any, come later or never): as if read after.
+  for (auto& [corr, r] : from.pending_runtime) {
+    RuntimeRec c = r;
+    c.thread = m.thread(c.thread);
+    c.kernel = m.label(c.kernel);
+    if (!into.pending_runtime.try_emplace(corr, c).second) into.runtime.push_back(c);
+  }
+  from.pending_runtime.clear();
+}
+
+void move_cpu_side(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
+  const auto scalar_offset = static_cast<std::uint32_t>(into.scalars.size());
+  const auto set_offset = static_cast<std::uint32_t>(into.scalar_sets.size());
+  move_records(into.scalars, from.scalars, [](OpScalar&) {});
+  move_records(into.scalar_sets, from.scalar_sets, [&](ScalarSet& s) { s.begin += scalar_offset; });
+  move_records(into.ops, from.ops, [&](OpRec& op) {
+    if (op.shape != k_no_id) op.shape = m.shapes[op.shape];
+    op.name = m.label(op.name);
+    op.thread = m.thread(op.thread);
+    if (op.scalars != k_no_id) op.scalars += set_offset;
+  });
+  move_records(into.runtime, from.runtime, [&](RuntimeRec& r) {
+    r.thread = m.thread(r.thread);
+    r.kernel = m.label(r.kernel);
+  });
+  move_records(into.frames, from.frames, [&](StackFrame& f) {
+    f.thread = m.thread(f.thread);
+    f.says = m.label(f.says) & k_says_mask;
+  });
+  move_records(into.modules, from.modules, [&](ModuleSpan& s) {
+    s.thread = m.thread(s.thread);
+    s.name = m.label(s.name);
+  });
+  for (StepSpan& s : from.steps) {
+    if (!s.gpu) s.thread = m.thread(s.thread);
+    into.steps.push_back(std::move(s));
+  }
+  for (CaptureMark& c : from.capture_marks) {
+    c.thread = m.thread(c.thread);
+    into.capture_marks.push_back(std::move(c));
+  }
+  if (into.unparsed_steps == 0.0) into.unparsed_example = from.unparsed_example;
+  into.unparsed_steps += from.unparsed_steps;
+}
+
+}  // namespace
+
+void join_events(ChromeEvents& into, ChromeEvents& from) {
+  const IdMaps m = map_ids(into, from);
+  move_cpu_side(into, from, m);  // runtime calls kept before the GPU events take waiting ones
+  move_gpu(into, from, m);
+  into.meta = std::move(from.meta);  // it began with `into`'s and read the keys after
+}
+
+}  // namespace roofline::topn::detail

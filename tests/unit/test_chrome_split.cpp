@@ -1,0 +1,168 @@
+// A Chrome trace read by two parsers (chrome_split.hpp) gives what one parser gives: the same
+// Top-N and workload, byte for byte — when the boundary is a real event start, when the guess
+// falls inside a string (the first parser reads on alone), with launches and their ops, runtime
+// calls and kernels on both sides of the boundary, and for a JSON error after it.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/cli/layer.hpp"
+#include "roofline/topn/bytes/byte_source.hpp"
+#include "roofline/topn/readers/chrome_split.hpp"
+#include "test_helpers.hpp"
+#include "topn_test_io.hpp"
+
+namespace unit_chrome_split {
+using namespace roofline::cli;
+using namespace roofline::topn::detail;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A step of `n` launches: a python frame, an op, its runtime call and its kernel each, the step's
+// annotation last (as vLLM's loop writes it); one kernel's long name ends in `}, {`, a decoy
+// boundary.
+std::string step_events(int step, int n, long& ext, double& t) {
+  std::string out;
+  const double begin = t;
+  for (int i = 0; i < n; ++i, ++ext, t += 40.0) {
+    const std::string kernel = i % 3 == 0   ? "gemm_kernel"
+                               : i % 3 == 1 ? "norm" + std::string(600, 'x') + "}, {kernel"
+                                            : "act_kernel";
+    out += fmt::format(
+        R"x({{"ph": "X", "cat": "python_function", "name": "vllm/layers/linear.py({}): forward", )x"
+        R"("pid": 7, "tid": 7, "ts": {}, "dur": 30}},)"
+        "\n  ",
+        100 + i % 3, t);
+    out += fmt::format(
+        R"({{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 7, "tid": 7, "ts": {}, "dur": 25, )"
+        R"("args": {{"External id": {}, "Input Dims": [[{}, 64], [64, 128]], "Input type": ["float", "float"], )"
+        R"("Concrete Inputs": ["", "", "1"]}}}},)"
+        "\n  ",
+        t + 1, ext, step % 2 ? 8 : 512);
+    out += fmt::format(
+        R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": 7, )"
+        R"("ts": {}, "dur": 4, "args": {{"External id": {}, "correlation": {}}}}},)"
+        "\n  ",
+        t + 10, ext, ext + 100000);
+    out += fmt::format(
+        R"({{"ph": "X", "cat": "kernel", "name": "{}", "pid": 0, "tid": 7, "ts": {}, "dur": {}, )"
+        R"("args": {{"External id": {}, "correlation": {}, "grid": [{}, 1, 1], "block": [128, 1, 1]}}}},)"
+        "\n  ",
+        kernel, t + 20, 1.5 + i % 7, ext, ext + 100000, 1 + i % 4);
+  }
+  const int tokens = step % 2 ? 0 : 512, requests = step % 2 ? 8 : 0;
+  out += fmt::format(
+      R"x({{"ph": "X", "cat": "user_annotation", "name": "execute_context_{}({})_generation_{}({})", )x"
+      R"x("pid": 7, "tid": 7, "ts": {}, "dur": {}}})x",
+      tokens ? 1 : 0, tokens, requests, requests, begin, t - begin);
+  return out;
+}
+
+std::string big_trace(int steps, const std::string& tail_junk = "", std::size_t pad = 0) {
+  std::string out =
+      R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H200"}], "traceEvents": [)"
+      "\n  ";
+  long ext = 1;
+  double t = 1000.0;
+  for (int s = 0; s < steps; ++s) out += (s ? ",\n  " : "") + step_events(s, 12, ext, t);
+  out += "\n  ]" + tail_junk + R"(, "traceName": "x)" + std::string(pad, 'y') +
+         R"(.json", "distributedInfo": {"world_size": 2}})";
+  return out;
+}
+
+struct TmpFile {
+  fs::path path;
+  explicit TmpFile(const std::string& text) {
+    path = fs::temp_directory_path() / fmt::format("roofline_split_{}_{}.json", ::getpid(),
+                                                   reinterpret_cast<std::uintptr_t>(this));
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~TmpFile() {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+};
+
+// The Top-N and workload texts of the file parsed by one parser, or by two with the least split
+// `min_bytes`; the parse's error in `error`.
+std::string topn_text(const fs::path& path, std::uint64_t min_bytes, std::string& error) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  REQUIRE(f);
+  FileReader reader(f.get());
+  SplitSource split;
+  split.path = path;
+  split.size = fs::file_size(path);
+  split.min_bytes = min_bytes;
+  ChromeEvents ev;
+  error =
+      parse_chrome_trace([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); },
+                         ev, min_bytes ? &split : nullptr);
+  if (!error.empty()) return {};
+  const TraceProfile p = aggregate_chrome_events(ev);
+  TopnOptions o;
+  o.top = 100;
+  const TopnBuild b =
+      build_topn(p, o, builtin_kernel_classes_rules(), builtin_kernel_backends_rules());
+  return render_topn_json(b.topn) + render_workload_json(b);
+}
+
+}  // namespace
+
+// Where a second parser would start in `text` (0: nowhere), and whether that is a decoy: the
+// middle of a kernel name, not an event.
+std::uint64_t boundary(const fs::path& path, const std::string& text, bool& decoy) {
+  SplitSource src;
+  src.path = path;
+  src.size = text.size();
+  src.min_bytes = 1;
+  SecondPart probe;
+  const std::uint64_t from = text.find("\"traceEvents\": [") + 16;
+  probe.start(src, from, "{[", TraceMeta{});
+  decoy = probe.waiting() && text.compare(probe.at() - 4, 4, "x}, ") == 0;
+  return probe.waiting() ? probe.at() : 0;
+}
+
+TEST_CASE("Chrome split: two parsers give one parser's Top-N, byte for byte", "[topn][split]") {
+  bool real = false, decoyed = false;
+  // The middle moves with the length: the guess lands on events and inside kernel names.
+  for (int k = 0; k < 20; ++k) {
+    const std::string text = big_trace(30 + k % 3, "", static_cast<std::size_t>(k) * 331);
+    const TmpFile file(text);
+    bool decoy = false;
+    const std::uint64_t at = boundary(file.path, text, decoy);
+    REQUIRE(at > 0);
+    CHECK(text[at] == '{');
+    (decoy ? decoyed : real) = true;
+    std::string e1, e2;
+    const std::string one = topn_text(file.path, 0, e1);
+    REQUIRE(e1.empty());
+    CHECK(one.find("\"world_size\": 2") != std::string::npos);  // a key after traceEvents
+    CHECK(one.find("}, {kernel") != std::string::npos);
+    const std::string two = topn_text(file.path, 1, e2);
+    INFO(k << (decoy ? " (decoy)" : ""));
+    CHECK(e2.empty());
+    CHECK(two == one);
+    CHECK(topn_text(file.path, text.size(), e2) == one);  // too short to split: one parser
+  }
+  CHECK(real);
+  CHECK(decoyed);
+}
+
+TEST_CASE("Chrome split: a JSON error after the boundary is the one parser's error",
+          "[topn][split]") {
+  const TmpFile file(big_trace(40, R"(, "broken": [1, 2)"));
+  std::string e1, e2;
+  topn_text(file.path, 0, e1);
+  topn_text(file.path, 1, e2);
+  CHECK(!e1.empty());
+  CHECK(e2 == e1);
+}
+
+}  // namespace unit_chrome_split

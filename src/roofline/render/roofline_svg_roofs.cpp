@@ -69,17 +69,26 @@ std::string plot_points(const std::vector<Pixel>& pts) {
       for (const Pixel& q : *seg)
         if (in.empty() || std::hypot(in.back()[0] - q[0], in.back()[1] - q[1]) > 1e-9)
           in.push_back(q);
+  if (in.size() < 2) return {};
   std::string out;
-  for (const Pixel& q : in) out += (out.empty() ? "" : " ") + num(q[0]) + "," + num(q[1]);
-  return in.size() < 2 ? std::string() : out;
+  for (const Pixel& q : in) {
+    if (!out.empty()) out.push_back(' ');
+    out.append(num(q[0]));
+    out.push_back(',');
+    out.append(num(q[1]));
+  }
+  return out;
 }
 
 // A polyline of the plot's roofs, cut to the plot; nothing where none of it is inside.
 void roof_polyline(svg::Writer& w, const std::vector<Pixel>& pts, Attrs attrs) {
   std::string points = plot_points(pts);
   if (points.empty()) return;
-  attrs.insert(attrs.begin(), {"points", std::move(points)});
-  w.leaf("polyline", attrs);
+  Attrs all;  // points first, then the roof's style (built anew: GCC 12 -O3 misreads an insert)
+  all.reserve(attrs.size() + 1);
+  all.emplace_back("points", std::move(points));
+  for (auto& a : attrs) all.push_back(std::move(a));
+  w.leaf("polyline", all);
 }
 
 // docs/method.md §5.7: where a ceiling is measured, the datasheet roof above it, dashed (long

@@ -193,7 +193,9 @@ bool read_input_dims(JsonStream& js, EventScratch& s) {
   }
 }
 
-bool read_input_types(JsonStream& js, EventScratch& s) {
+// An array of one text per argument into `texts` (reused; `n` counts those filled): a string as
+// written, a number or boolean as written where `scalars` (else ""), a container skipped as "".
+bool read_text_list(JsonStream& js, std::vector<std::string>& texts, std::size_t& n, bool scalars) {
   JsonToken t = js.next();
   if (t != JsonToken::begin_array) {
     if (t == JsonToken::begin_object) return !is_error(js.skip_container());
@@ -203,39 +205,27 @@ bool read_input_types(JsonStream& js, EventScratch& s) {
     t = js.next();
     if (t == JsonToken::end_array) return true;
     if (is_error(t)) return false;
-    if (s.n_types == s.types.size()) s.types.emplace_back();
-    std::string& type = s.types[s.n_types++];
-    type.clear();
+    if (n == texts.size()) texts.emplace_back();
+    std::string& text = texts[n++];
+    text.clear();
     if (t == JsonToken::string)
-      js.append_text(type);
+      js.append_text(text);
+    else if (scalars && (t == JsonToken::number || t == JsonToken::boolean))
+      text.append(js.raw());
     else if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
              is_error(js.skip_container()))
       return false;
   }
 }
 
+// `Input type`: one dtype per argument ("" for a non-tensor).
+bool read_input_types(JsonStream& js, EventScratch& s) {
+  return read_text_list(js, s.types, s.n_types, false);
+}
+
 // `Concrete Inputs`: one text per argument ("" for tensors); a number is kept as written.
 bool read_concrete_inputs(JsonStream& js, EventScratch& s) {
-  JsonToken t = js.next();
-  if (t != JsonToken::begin_array) {
-    if (t == JsonToken::begin_object) return !is_error(js.skip_container());
-    return !is_error(t);
-  }
-  for (;;) {
-    t = js.next();
-    if (t == JsonToken::end_array) return true;
-    if (is_error(t)) return false;
-    if (s.n_concrete == s.concrete.size()) s.concrete.emplace_back();
-    std::string& text = s.concrete[s.n_concrete++];
-    text.clear();
-    if (t == JsonToken::string)
-      js.append_text(text);
-    else if (t == JsonToken::number || t == JsonToken::boolean)
-      text.append(js.raw());
-    else if ((t == JsonToken::begin_array || t == JsonToken::begin_object) &&
-             is_error(js.skip_container()))
-      return false;
-  }
+  return read_text_list(js, s.concrete, s.n_concrete, true);
 }
 
 // A kernel's `grid` or `block`: three non-negative integers, else not kept.

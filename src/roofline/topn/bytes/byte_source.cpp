@@ -301,15 +301,20 @@ ReadAhead::Producer gzip_producer(ByteReader raw) {
 
 TraceText::TraceText(const ByteReader& raw) : peeked_(raw) {
   gzip_ = is_gzip(peeked_.peek(2));
-  ByteReader body = [this](char* buf, std::size_t cap) { return peeked_.read(buf, cap); };
-  if (gzip_) {
-    ahead_ = std::make_unique<ReadAhead>(gzip_producer(std::move(body)));
-  } else {
+  // A plain file is read on the parser's thread: a thread ahead of it would only add a copy (the
+  // kernel reads ahead of a sequential reader by itself).
+  if (gzip_)
     ahead_ = std::make_unique<ReadAhead>(
-        [body = std::move(body)](char* buf, std::size_t cap, std::string&) {
-          return body(buf, cap);
-        });
-  }
+        gzip_producer([this](char* buf, std::size_t cap) { return peeked_.read(buf, cap); }));
+}
+
+std::size_t TraceText::read(char* buf, std::size_t cap) {
+  return ahead_ ? ahead_->read(buf, cap) : peeked_.read(buf, cap);
+}
+
+const std::string& TraceText::error() const {
+  static const std::string none;
+  return ahead_ ? ahead_->error() : none;
 }
 
 std::string TraceText::failure(const std::string& what) {

@@ -98,27 +98,27 @@ class ReadAhead {
 // A GzipInflater over `raw`, made on the producer's thread, as a ReadAhead producer.
 ReadAhead::Producer gzip_producer(ByteReader raw);
 
-// The text of a trace file: inflated when its first bytes are gzip's, read ahead of the parser
-// on a thread either way. A broken gzip stream is the root cause of whatever the parser then
-// saw: failure() reads the rest of the compressed data first, so the message does not depend on
-// where the parser stopped.
+// The text of a trace file: inflated on a thread ahead of the parser when its first bytes are
+// gzip's, else read as the parser asks. A broken gzip stream is the root cause of whatever the
+// parser then saw: failure() reads the rest of the compressed data first, so the message does not
+// depend on where the parser stopped.
 class TraceText {
  public:
   explicit TraceText(const ByteReader& raw);
   TraceText(const TraceText&) = delete;
   TraceText& operator=(const TraceText&) = delete;
-  std::size_t read(char* buf, std::size_t cap) { return ahead_->read(buf, cap); }
+  std::size_t read(char* buf, std::size_t cap);
   bool gzip() const { return gzip_; }
   // The inflater's error once the stream has ended ("" for a plain file, whose read errors
   // its FileReader keeps).
-  const std::string& error() const { return ahead_->error(); }
+  const std::string& error() const;
   // What to report when the parser failed with `what`: the gzip error, when there is one.
   std::string failure(const std::string& what);
 
  private:
   PeekedInput peeked_;
   bool gzip_ = false;
-  std::unique_ptr<ReadAhead> ahead_;
+  std::unique_ptr<ReadAhead> ahead_;  // gzip only
 };
 
 // True when the bytes start with the gzip magic number.

@@ -19,9 +19,10 @@ namespace {
 
 // The buffer starts small and doubles while the input keeps filling it, up to the read size of a
 // long trace: a file of a few kilobytes (a head sniffed, a fuzz input) costs no megabyte to
-// allocate and zero, a long trace is still read a megabyte at a time.
+// allocate and zero, a long trace is read 256 KiB at a time (what was read is still in the core's
+// cache when the parser reaches it: a megabyte at a time was 5 % slower).
 constexpr std::size_t k_initial_buffer = std::size_t{1} << 16;
-constexpr std::size_t k_read_buffer = std::size_t{1} << 20;
+constexpr std::size_t k_read_buffer = std::size_t{1} << 18;
 
 // Byte classes, one table lookup per byte on the hot paths.
 enum : std::uint8_t { k_other, k_space, k_punct, k_quote, k_open, k_close };
@@ -84,6 +85,29 @@ const char* find_quote_or_backslash(const char* p, const char* e) {
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
+}
+
+// The eight bytes at p as a number when all are digits (one test and three multiplications on
+// the word: each step joins neighbouring groups of digits), else false.
+bool eight_digits(const char* p, std::uint64_t& out) {
+  if constexpr (std::endian::native != std::endian::little) {
+    return false;
+  } else {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, 8);
+    constexpr std::uint64_t k_high = 0xF0F0F0F0F0F0F0F0ULL;
+    // '0'..'9' are 0x30..0x39: the high nibble 3, and adding 6 does not carry into it.
+    if ((v & k_high) != 0x3030303030303030ULL ||
+        ((v + 0x0606060606060606ULL) & k_high) != 0x3030303030303030ULL)
+      return false;
+    v -= 0x3030303030303030ULL;
+    v = v * 10 + (v >> 8);  // pairs: the first digit is the lowest byte
+    v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+         ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >>
+        32;
+    out = v;
+    return true;
+  }
 }
 
 // The JSON number grammar, plus Python's non-finite literals.
@@ -178,6 +202,24 @@ std::uint64_t JsonStream::next_value_offset() {
   return offset();
 }
 
+JsonToken JsonStream::fail(const char* what) {
+  return fail(std::string(what));
+}
+
+// "<before>'<c>'<after>", the byte escaped for the message.
+JsonToken JsonStream::fail_at(const char* before, char c, const char* after) {
+  return fail(fmt::format("{}'{}'{}", before, escape_for_message({&c, 1}, true), after));
+}
+
+JsonToken JsonStream::fail_depth() {
+  return fail(fmt::format("nested deeper than {} levels", max_depth_));
+}
+
+JsonToken JsonStream::end_of_input() {
+  if (state_ == State::done && stack_.empty()) return JsonToken::end;
+  return fail("unexpected end of input (the file is truncated)");
+}
+
 JsonToken JsonStream::fail(std::string what) {
   if (error_.empty()) error_ = fmt::format("invalid JSON at byte {}: {}", offset(), what);
   state_ = State::done;
@@ -228,6 +270,8 @@ bool JsonStream::scan_plain_number() {
   std::size_t i = pos_ + (b[pos_] == '-' ? 1 : 0);
   const std::size_t first = i;
   std::uint64_t digits = 0;  // wraps past 19 digits: not used then
+  for (std::uint64_t eight = 0; end_ - i >= 8 && eight_digits(b + i, eight); i += 8)
+    digits = digits * 100000000 + eight;  // a timestamp's first eight digits at once
   while (i < end_ && is_digit(b[i]))
     digits = digits * 10 + static_cast<std::uint64_t>(b[i++] - '0');
   const std::size_t n_int = i - first;
@@ -290,10 +334,9 @@ JsonToken JsonStream::close(char c) {
   return c == '}' ? JsonToken::end_object : JsonToken::end_array;
 }
 
-JsonToken JsonStream::value(char c) {
+inline JsonToken JsonStream::value(char c) {
   if (c == '{' || c == '[') {
-    if (stack_.size() >= max_depth_)
-      return fail(fmt::format("nested deeper than {} levels", max_depth_));
+    if (stack_.size() >= max_depth_) return fail_depth();
     ++pos_;
     stack_.push_back(c);
     state_ = c == '{' ? State::key_or_end : State::value_or_end;
@@ -305,8 +348,7 @@ JsonToken JsonStream::value(char c) {
     return JsonToken::string;
   }
   if (c == ',' || c == ':' || c == ']' || c == '}')
-    return fail(fmt::format("unexpected '{}' where a value was expected",
-                            escape_for_message({&c, 1}, true)));
+    return fail_at("unexpected ", c, " where a value was expected");
   if ((c == '-' || is_digit(c)) && scan_plain_number()) return JsonToken::number;
   return scan_bare();
 }
@@ -314,11 +356,10 @@ JsonToken JsonStream::value(char c) {
 JsonToken JsonStream::next() {
   if (!error_.empty()) return JsonToken::error;
   for (;;) {
-    skip_ws();
-    if (!error_.empty()) return fail(error_);
-    if (pos_ >= end_) {
-      if (state_ == State::done && stack_.empty()) return JsonToken::end;
-      return fail("unexpected end of input (the file is truncated)");
+    if (pos_ >= end_ || is_ws(buf_[pos_])) {  // most tokens start right where the last ended
+      skip_ws();
+      if (!error_.empty()) return fail(error_);
+      if (pos_ >= end_) return end_of_input();
     }
     const char c = buf_[pos_];
     switch (state_) {
@@ -337,15 +378,14 @@ JsonToken JsonStream::next() {
         }
         if ((c == '}' && stack_.back() == '{') || (c == ']' && stack_.back() == '['))
           return close(c);
-        return fail(fmt::format("expected ',' or '{}', got '{}'", stack_.back() == '{' ? '}' : ']',
-                                escape_for_message({&c, 1}, true)));
+        return fail_at(
+            stack_.back() == '{' ? "expected ',' or '}', got " : "expected ',' or ']', got ", c,
+            "");
       case State::key_or_end:
         if (c == '}') return close(c);
         [[fallthrough]];
       case State::key:
-        if (c != '"')
-          return fail(
-              fmt::format("expected an object key, got '{}'", escape_for_message({&c, 1}, true)));
+        if (c != '"') return fail_at("expected an object key, got ", c, "");
         if (!scan_string()) return JsonToken::error;
         state_ = State::colon;
         if (pos_ < end_ && buf_[pos_] == ':') {  // the usual "key": — no extra round trip
@@ -368,13 +408,12 @@ JsonToken JsonStream::next() {
 // mismatch, nullopt to go on.
 std::optional<JsonToken> JsonStream::skip_bracket(char c, std::size_t target) {
   if (k_class[static_cast<unsigned char>(c)] == k_open) {
-    if (stack_.size() >= max_depth_)
-      return fail(fmt::format("nested deeper than {} levels", max_depth_));
+    if (stack_.size() >= max_depth_) return fail_depth();
     stack_.push_back(c);
     return std::nullopt;
   }
   if (stack_.size() <= target || stack_.back() != (c == '}' ? '{' : '['))
-    return fail(fmt::format("unexpected '{}'", escape_for_message({&c, 1}, true)));
+    return fail_at("unexpected ", c, "");
   stack_.pop_back();
   if (stack_.size() > target) return std::nullopt;
   after_value();

@@ -77,9 +77,15 @@ class JsonStream {
   };
   bool more(std::size_t& keep);
   void skip_ws();
-  JsonToken fail(std::string what);
+  // The error paths, kept out of the hot functions (no message is built on their stack frames).
+  [[gnu::cold, gnu::noinline]] JsonToken fail(std::string what);
+  [[gnu::cold, gnu::noinline]] JsonToken fail(const char* what);
+  [[gnu::cold, gnu::noinline]] JsonToken fail_at(const char* before, char c, const char* after);
+  [[gnu::cold, gnu::noinline]] JsonToken fail_depth();
+  // At the end of the input: the end of the document, or an error (truncated).
+  [[gnu::noinline]] JsonToken end_of_input();
   JsonToken close(char c);
-  JsonToken value(char c);
+  [[gnu::always_inline]] inline JsonToken value(char c);
   bool scan_string();
   bool scan_plain_number();
   JsonToken scan_bare();
@@ -90,7 +96,7 @@ class JsonStream {
   std::optional<JsonToken> skip_bracket(char c, std::size_t target);
   std::optional<JsonToken> skip_bytes(std::size_t limit, std::size_t target, SkipState& st);
   std::optional<JsonToken> skip_blocks(std::size_t target, SkipState& st);
-  void after_value() {
+  [[gnu::always_inline]] void after_value() {
     if (stack_.empty()) {
       state_ = State::done;
     } else if (pos_ < end_ && buf_[pos_] == ',') {  // the usual value, — consumed right away

@@ -329,19 +329,26 @@ bool read_event_field(JsonStream& js, Key key, EventScratch& s, std::string& tmp
 
 bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents& out) {
   s.reset();
+  bool frame_read = false;  // a python frame's name was looked up (once per name read)
   for (;;) {
     const JsonToken t = js.next();
     if (t == JsonToken::end_object) break;
     if (t != JsonToken::key) return false;
-    if (!read_event_field(js, key_of(js, tmp), s, tmp)) return false;
+    const Key key = key_of(js, tmp);
+    if (!read_event_field(js, key, s, tmp)) return false;
+    if (key == Key::name) frame_read = false;  // a repeated name is read again
     // Only complete ("X") events of the categories above matter: skip the rest of any other
     // event without reading its fields (flows, python frames, metadata are most of a trace).
     // Of the python frames only nn.Module spans and the frames whose words say something (a
     // forward mode, a collective, the model's own file: call_stacks.hpp) are kept: skip the others
     // once the name shows.
-    if (s.category == Category::ignored || (!s.ph.empty() && s.ph != "X") ||
-        (s.category == Category::python && s.has_name && !out.frame_name(s.name).kept()))
+    if (s.category == Category::ignored ||
+        (key == Key::ph && !(s.ph.size() == 1 && s.ph[0] == 'X') && !s.ph.empty()))
       return !is_error(js.skip_container());
+    if (s.category == Category::python && s.has_name && !frame_read) {
+      frame_read = true;
+      if (!out.frame_name(s.name).kept()) return !is_error(js.skip_container());
+    }
   }
   finish_event(s, out);
   return true;

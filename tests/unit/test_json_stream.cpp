@@ -222,7 +222,7 @@ TEST_CASE("JsonStream: skip_container over long values, strings holding brackets
 TEST_CASE("JsonStream: numbers read in one pass convert as from_chars does", "[topn][json]") {
   const std::string doc =
       "[1000000000546.083, -0, 9007199254740992, 9007199254740993, 1234567890123456789, "
-      "-9223372036854775807, 0.1, 1.0, 12345678901234567890]";
+      "-9223372036854775807, 0.1, 1.0, 12345678901234567890, 12345678.25, 8765432, 98765432]";
   for (std::size_t chunk : {3u, 4096u}) {
     JsonStream js(chunked(doc, chunk));
     CHECK(js.next() == JsonToken::begin_array);
@@ -254,6 +254,9 @@ TEST_CASE("JsonStream: numbers read in one pass convert as from_chars does", "[t
     CHECK_FALSE(js.as_int(i));
     CHECK(js.as_double(d));
     CHECK(d == 12345678901234567890.0);
+    next_double(12345678.25);  // eight digits read at once, then the point
+    next_int(8765432);         // seven: read digit by digit
+    next_int(98765432);        // eight, then the bracket
     CHECK(js.next() == JsonToken::end_array);
   }
 }

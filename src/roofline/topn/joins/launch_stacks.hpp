@@ -29,6 +29,7 @@ class StackIndex {
  private:
   const RecordList<StackFrame>& frames_;
   std::vector<std::int32_t> parent_;  // per frame, the enclosing kept frame (-1 none)
+  mutable std::size_t near_ = 0;      // the last answer's upper bound (where to look first)
 };
 
 }  // namespace roofline::topn::detail

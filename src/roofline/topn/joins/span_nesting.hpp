@@ -16,10 +16,13 @@ namespace roofline::topn::detail {
 // Sorts `spans` (thread, begin_us, end_us fields) and returns their parents' indexes (-1 none).
 template <class Span, class Tie>
 std::vector<std::int32_t> nest_spans(RecordList<Span>& spans, Tie tie) {
-  std::sort(spans.begin(), spans.end(), [&tie](const Span& a, const Span& b) {
+  const auto order = [&tie](const Span& a, const Span& b) {
     return std::make_tuple(a.thread, a.begin_us, -a.end_us, tie(a)) <
            std::make_tuple(b.thread, b.begin_us, -b.end_us, tie(b));
-  });
+  };
+  // A trace of one thread lists them so already: one pass finds it, no sort.
+  if (!std::is_sorted(spans.begin(), spans.end(), order))
+    std::sort(spans.begin(), spans.end(), order);
   std::vector<std::int32_t> parent(spans.size(), -1), open;
   for (std::size_t i = 0; i < spans.size(); ++i) {
     if (i > 0 && spans[i].thread != spans[i - 1].thread) open.clear();

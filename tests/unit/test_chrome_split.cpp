@@ -1,7 +1,8 @@
-// A Chrome trace read by two parsers (chrome_split.hpp) gives what one parser gives: the same
-// Top-N and workload, byte for byte — when the boundary is a real event start, when the guess
-// falls inside a string (the first parser reads on alone), with launches and their ops, runtime
-// calls and kernels on both sides of the boundary, and for a JSON error after it.
+// A Chrome trace read in parts by two parsers (chrome_split.hpp) gives what one parser gives: the
+// same Top-N and workload, byte for byte — when a boundary is a real event start, when the guess
+// falls inside a string (the parser before it reads on, the part it passed dropped), with
+// launches and their ops, runtime calls and kernels on both sides of a boundary, and for a JSON
+// error after one.
 #include <unistd.h>
 
 #include <cstdio>
@@ -90,9 +91,10 @@ struct TmpFile {
   }
 };
 
-// The Top-N and workload texts of the file parsed by one parser, or by two with the least split
-// `min_bytes`; the parse's error in `error`.
-std::string topn_text(const fs::path& path, std::uint64_t min_bytes, std::string& error) {
+// The Top-N and workload texts of the file parsed by one parser, or in parts with the least split
+// `min_bytes`, parts of about `part_bytes`; the parse's error in `error`.
+std::string topn_text(const fs::path& path, std::uint64_t min_bytes, std::string& error,
+                      std::uint64_t part_bytes = std::uint64_t{1} << 40) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   REQUIRE(f);
   FileReader reader(f.get());
@@ -100,6 +102,7 @@ std::string topn_text(const fs::path& path, std::uint64_t min_bytes, std::string
   split.path = path;
   split.size = fs::file_size(path);
   split.min_bytes = min_bytes;
+  split.part_bytes = part_bytes;
   ChromeEvents ev;
   error =
       parse_chrome_trace([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); },
@@ -115,54 +118,80 @@ std::string topn_text(const fs::path& path, std::uint64_t min_bytes, std::string
 
 }  // namespace
 
-// Where a second parser would start in `text` (0: nowhere), and whether that is a decoy: the
-// middle of a kernel name, not an event.
-std::uint64_t boundary(const fs::path& path, const std::string& text, bool& decoy) {
+// Where the parts after the first would begin in `text`, about `part_bytes` each, and how many of
+// those are decoys: the middle of a kernel name, not an event.
+std::vector<std::uint64_t> boundaries(const fs::path& path, const std::string& text,
+                                      std::uint64_t part_bytes, int& decoys) {
   SplitSource src;
   src.path = path;
   src.size = text.size();
   src.min_bytes = 1;
-  SecondPart probe;
+  src.part_bytes = part_bytes;
+  SplitParts probe;
   const std::uint64_t from = text.find("\"traceEvents\": [") + 16;
   probe.start(src, from, "{[", TraceMeta{});
-  decoy = probe.waiting() && text.compare(probe.at() - 4, 4, "x}, ") == 0;
-  return probe.waiting() ? probe.at() : 0;
+  decoys = 0;
+  for (std::uint64_t at : probe.bounds()) decoys += text.compare(at - 4, 4, "x}, ") == 0 ? 1 : 0;
+  return probe.bounds();
 }
 
-TEST_CASE("Chrome split: two parsers give one parser's Top-N, byte for byte", "[topn][split]") {
-  bool real = false, decoyed = false;
-  // The middle moves with the length: the guess lands on events and inside kernel names.
-  for (int k = 0; k < 20; ++k) {
-    const std::string text = big_trace(30 + k % 3, "", static_cast<std::size_t>(k) * 331);
-    const TmpFile file(text);
-    bool decoy = false;
-    const std::uint64_t at = boundary(file.path, text, decoy);
-    REQUIRE(at > 0);
-    CHECK(text[at] == '{');
-    (decoy ? decoyed : real) = true;
-    std::string e1, e2;
-    const std::string one = topn_text(file.path, 0, e1);
-    REQUIRE(e1.empty());
-    CHECK(one.find("\"world_size\": 2") != std::string::npos);  // a key after traceEvents
-    CHECK(one.find("}, {kernel") != std::string::npos);
-    const std::string two = topn_text(file.path, 1, e2);
-    INFO(k << (decoy ? " (decoy)" : ""));
-    CHECK(e2.empty());
-    CHECK(two == one);
-    CHECK(topn_text(file.path, text.size(), e2) == one);  // too short to split: one parser
+TEST_CASE("Chrome split: parts read by two parsers give one parser's Top-N, byte for byte",
+          "[topn][split]") {
+  int real = 0, decoyed = 0;
+  // The boundaries move with the length: they land on events and inside kernel names. Two parts
+  // (one boundary in the middle) and more (whichever parser is free reads the next).
+  for (std::uint64_t parts : {2u, 3u, 5u, 16u}) {
+    for (int k = 0; k < 10; ++k) {
+      const std::string text = big_trace(30 + k % 3, "", static_cast<std::size_t>(k) * 331);
+      const TmpFile file(text);
+      const std::uint64_t part_bytes = text.size() / parts;
+      int decoys = 0;
+      const std::vector<std::uint64_t> at = boundaries(file.path, text, part_bytes, decoys);
+      REQUIRE(!at.empty());
+      CHECK(at.size() <= parts - 1);
+      for (std::uint64_t b : at) CHECK(text[b] == '{');
+      decoyed += decoys;
+      real += static_cast<int>(at.size()) - decoys;
+      std::string e1, e2;
+      const std::string one = topn_text(file.path, 0, e1);
+      REQUIRE(e1.empty());
+      CHECK(one.find("\"world_size\": 2") != std::string::npos);  // a key after traceEvents
+      CHECK(one.find("}, {kernel") != std::string::npos);
+      INFO(parts << " parts, variant " << k << ", " << decoys << " decoy(s)");
+      const std::string split = topn_text(file.path, 1, e2, part_bytes);
+      CHECK(e2.empty());
+      CHECK(split == one);
+      CHECK(topn_text(file.path, text.size(), e2, part_bytes) == one);  // too short: one parser
+    }
   }
-  CHECK(real);
-  CHECK(decoyed);
+  CHECK(real > 0);
+  CHECK(decoyed > 0);
 }
 
 TEST_CASE("Chrome split: a JSON error after the boundary is the one parser's error",
           "[topn][split]") {
-  const TmpFile file(big_trace(40, R"(, "broken": [1, 2)"));
-  std::string e1, e2;
+  const std::string text = big_trace(40, R"(, "broken": [1, 2)");
+  const TmpFile file(text);
+  std::string e1;
   topn_text(file.path, 0, e1);
-  topn_text(file.path, 1, e2);
   CHECK(!e1.empty());
-  CHECK(e2 == e1);
+  for (std::uint64_t parts : {2u, 7u}) {
+    std::string e2;
+    topn_text(file.path, 1, e2, text.size() / parts);
+    CHECK(e2 == e1);
+  }
+  // An event broken in the middle of the events, in a later part.
+  std::string broken = big_trace(40);
+  broken.replace(broken.find("cudaLaunchKernel", broken.size() * 2 / 3), 16, "cudaLaunch\"Kernel");
+  const TmpFile bad(broken);
+  std::string b1;
+  topn_text(bad.path, 0, b1);
+  CHECK(!b1.empty());
+  for (std::uint64_t parts : {2u, 5u}) {
+    std::string b2;
+    topn_text(bad.path, 1, b2, broken.size() / parts);
+    CHECK(b2 == b1);
+  }
 }
 
 }  // namespace unit_chrome_split

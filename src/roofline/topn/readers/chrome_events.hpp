@@ -348,7 +348,7 @@ struct SplitSource;
 
 // Streams a Chrome trace (JSON object with traceEvents, or a bare event array) into `out`.
 // Returns "" or a one-line description of what is wrong with the document. `split`: the stream
-// is a plain file the second half of whose events a second parser may read at the same time
+// is a plain file whose later events other parsers may read in parts at the same time
 // (chrome_split.hpp).
 std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out,
                                const SplitSource* split = nullptr);

@@ -1,7 +1,8 @@
-// Two parsers over a large plain Chrome trace (chrome_split.hpp): the boundary, the second
-// parser's thread, and the join of its records to the first's.
+// A large plain Chrome trace read in parts (chrome_split.hpp): the boundaries, the parts' parsers
+// on two cores, and the join of their records in file order.
 #include "roofline/topn/readers/chrome_split.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <memory>
@@ -17,13 +18,11 @@ bool is_space(char c) {
 }
 
 // The stream offset of the first `{` after `}` `,` (whitespace between) in the file's bytes from
-// stream offset `from` on; 0 when none shows in the next MiB.
-std::uint64_t event_boundary_after(const SplitSource& src, std::uint64_t from) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(src.path.c_str(), "rb"),
-                                                    &std::fclose);
-  if (!f || std::fseek(f.get(), static_cast<long>(src.origin + from), SEEK_SET) != 0) return 0;
-  std::vector<char> window(std::size_t{1} << 20);
-  const std::size_t n = std::fread(window.data(), 1, window.size(), f.get());
+// stream offset `from` on; 0 when none shows in the next 256 KiB.
+std::uint64_t event_boundary_after(std::FILE* f, const SplitSource& src, std::uint64_t from) {
+  if (std::fseek(f, static_cast<long>(src.origin + from), SEEK_SET) != 0) return 0;
+  std::vector<char> window(std::size_t{256} << 10);
+  const std::size_t n = std::fread(window.data(), 1, window.size(), f);
   for (std::size_t i = 0; i < n; ++i) {
     if (window[i] != '}') continue;
     std::size_t j = i + 1;
@@ -38,38 +37,81 @@ std::uint64_t event_boundary_after(const SplitSource& src, std::uint64_t from) {
 
 }  // namespace
 
-SecondPart::~SecondPart() {
+SplitParts::~SplitParts() {
   cancel_.store(true);
   if (worker_.joinable()) worker_.join();
 }
 
-void SecondPart::start(const SplitSource& src, std::uint64_t from, std::string_view open,
+void SplitParts::start(const SplitSource& src, std::uint64_t from, std::string_view open,
                        const TraceMeta& meta) {
   const std::uint64_t end = src.size > src.origin ? src.size - src.origin : 0;
   if (end < from || end - from < src.min_bytes) return;
-  at_ = event_boundary_after(src, from + (end - from) / 2);
-  if (at_ == 0) return;
-  events_.meta = meta;  // the keys before traceEvents: the second parser reads those after
-  running_ = true;
-  worker_ = std::thread([this, path = src.path, offset = src.origin + at_,
-                         open = std::string(open)] {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!f || std::fseek(f.get(), static_cast<long>(offset), SEEK_SET) != 0) {
-      error_ = "cannot reopen the trace";
-      return;
+  const std::uint64_t rest = end - from;
+  const std::size_t n =
+      std::clamp<std::uint64_t>(rest / std::max<std::uint64_t>(src.part_bytes, 1), 2, k_max_parts);
+  {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(src.path.c_str(), "rb"),
+                                                      &std::fclose);
+    if (!f) return;
+    for (std::size_t k = 1; k < n; ++k) {
+      const std::uint64_t at = event_boundary_after(f.get(), src, from + rest / n * k);
+      if (at > (bounds_.empty() ? from : bounds_.back())) bounds_.push_back(at);
     }
-    FileReader reader(f.get());
-    error_ =
-        parse_chrome_tail([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); },
-                          at_, open, events_, cancel_);
-    if (error_.empty() && !reader.error().empty()) error_ = reader.error();
+  }
+  if (bounds_.empty()) return;
+  first_ = PartStops(bounds_, 0);
+  for (std::size_t k = 0; k < bounds_.size(); ++k) parts_.emplace_back().events.meta = meta;
+  path_ = src.path;
+  origin_ = src.origin;
+  open_ = std::string(open);
+  // One thread beside this one reads the parts in order; this one joins in once its part is read.
+  worker_ = std::thread([this] {
+    for (std::size_t k = 0; k < parts_.size() && !cancel_.load(); ++k)
+      if (take(k)) read_part(k);
   });
 }
 
-std::string SecondPart::finish(ChromeEvents& into) {
-  worker_.join();
-  join_events(into, events_);
-  return error_;
+bool SplitParts::take(std::size_t k) {
+  int waiting = 0;
+  return parts_[k].state.compare_exchange_strong(waiting, 1);
+}
+
+void SplitParts::read_part(std::size_t k) {
+  Part& part = parts_[k];
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path_.c_str(), "rb"), &std::fclose);
+  if (!f || std::fseek(f.get(), static_cast<long>(origin_ + bounds_[k]), SEEK_SET) != 0) {
+    part.error = "cannot reopen the trace";
+  } else {
+    FileReader reader(f.get());
+    PartStops stops(bounds_, k + 1);
+    part.error =
+        parse_chrome_part([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); },
+                          bounds_[k], open_, stops, part.events, cancel_);
+    if (part.error.empty() && !reader.error().empty()) part.error = reader.error();
+    part.landed = part.error.empty() ? stops.landed() : k_no_part;
+  }
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    part.state.store(2);
+  }
+  read_.notify_all();
+}
+
+std::string SplitParts::finish(ChromeEvents& into) {
+  for (std::size_t k = first_.landed(); k != k_no_part;) {
+    // Rather than wait for part k, read the next part no one has begun (one comes later).
+    for (std::size_t j = k; parts_[k].state.load() != 2 && j < parts_.size(); ++j)
+      if (take(j)) read_part(j);
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      read_.wait(lock, [&] { return parts_[k].state.load() == 2; });
+    }
+    Part& part = parts_[k];
+    join_events(into, part.events);
+    if (!part.error.empty()) return part.error;
+    k = part.landed;
+  }
+  return {};
 }
 
 namespace {

@@ -1,17 +1,22 @@
 #pragma once
-// Private to src/topn: a large plain Chrome trace read by two parsers at once, one core each —
-// the first from the start, the second from an event boundary near the middle of the traceEvents
-// array — their records joined at that boundary. The boundary is a guess from the bytes alone
-// (`}` `,` `{`, which a string can hold too): it counts only when the first parser, reading on,
-// finds an event starting exactly there; otherwise the second parser's work is dropped and the
-// first reads to the end alone. Either way the records are what one parser would have made.
+// Private to src/topn: a large plain Chrome trace read in parts by two parsers at once, one core
+// each — the first part from the start, the others from event boundaries spread over the
+// traceEvents array — whichever core is free taking the next part, so the two end together.
+// Their records are joined in file order. A boundary is a guess from the bytes alone (`}` `,`
+// `{`, which a string can hold too): it counts only when the parser of the part before it, reading
+// on, finds an event starting exactly there; otherwise that parser reads on to the next boundary
+// and the part it passed is dropped. Either way the records are what one parser would have made.
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "roofline/topn/bytes/byte_reader.hpp"
 #include "roofline/topn/layer.hpp"
@@ -19,49 +24,94 @@
 
 namespace roofline::topn::detail {
 
-// A plain file the Chrome parser may read in two parts: its path and size, the file offset of the
-// parsed stream's first byte (after a BOM), and the least events to split (smaller: one parser).
+// A plain file the Chrome parser may read in parts: its path and size, the file offset of the
+// parsed stream's first byte (after a BOM), the least events to split (smaller: one parser) and
+// about how long a part is (at most k_max_parts parts, at least two).
 struct SplitSource {
   std::filesystem::path path;
   std::uint64_t size = 0;
   std::uint64_t origin = 0;
   std::uint64_t min_bytes = std::uint64_t{64} << 20;
+  std::uint64_t part_bytes = std::uint64_t{32} << 20;
 };
 
-// The second parser, as the first one sees it.
-class SecondPart {
- public:
-  SecondPart() = default;
-  SecondPart(const SecondPart&) = delete;
-  SecondPart& operator=(const SecondPart&) = delete;
-  ~SecondPart();  // a second parser still running is told to stop, and joined
+inline constexpr std::size_t k_max_parts = 16;
+inline constexpr std::size_t k_no_part = static_cast<std::size_t>(-1);
 
-  // Starts the second parser at an event boundary near the middle of what follows stream offset
-  // `from` (inside the containers `open`, the events array last), with the metadata read so
-  // far; nothing when the rest is shorter than `src.min_bytes` or no boundary shows.
-  void start(const SplitSource& src, std::uint64_t from, std::string_view open,
-             const TraceMeta& meta);
-  // Started and not cancelled: the first parser stops where the next event starts at at().
-  bool waiting() const { return running_ && !cancel_.load(std::memory_order_relaxed); }
-  std::uint64_t at() const { return at_; }
-  void cancel() { cancel_.store(true); }
-  // The first parser stopped at at(): waits for the second and joins its records to `into`.
-  // Returns its verdict on the rest of the document ("" or what is wrong).
-  std::string finish(ChromeEvents& into);
+// The boundaries ahead of one parser, in order: it stops where it finds an event starting at the
+// next one (landed() is then that boundary's index), and passes those it reads past.
+class PartStops {
+ public:
+  PartStops(const std::vector<std::uint64_t>& bounds, std::size_t next)
+      : bounds_(&bounds), next_(next) {}
+  // At stream offset `at`, where the next event starts: true to stop there.
+  bool stop_at(std::uint64_t at) {
+    while (next_ < bounds_->size() && at > (*bounds_)[next_]) ++next_;
+    stopped_ = next_ < bounds_->size() && at == (*bounds_)[next_];
+    return stopped_;
+  }
+  bool pending() const { return next_ < bounds_->size(); }
+  // The boundary it stopped at, k_no_part when it read on to the end.
+  std::size_t landed() const { return stopped_ ? next_ : k_no_part; }
 
  private:
-  std::thread worker_;
-  std::atomic<bool> cancel_{false};
-  bool running_ = false;
-  std::uint64_t at_ = 0;
-  ChromeEvents events_;
-  std::string error_;
+  const std::vector<std::uint64_t>* bounds_;
+  std::size_t next_;
+  bool stopped_ = false;
 };
 
-// The second parser's work: the events of a traceEvents array from stream offset `at` (an
-// event's '{', inside the containers `open`) to the end of the document.
-std::string parse_chrome_tail(const ByteReader& read, std::uint64_t at, std::string_view open,
-                              ChromeEvents& out, const std::atomic<bool>& cancel);
+// The parts after the first, as the first parser sees them.
+class SplitParts {
+ public:
+  SplitParts() = default;
+  SplitParts(const SplitParts&) = delete;
+  SplitParts& operator=(const SplitParts&) = delete;
+  ~SplitParts();  // parsers still running are told to stop, and joined
+
+  // Finds the boundaries in what follows stream offset `from` (inside the containers `open`, the
+  // events array last) and starts parsing the parts they begin on a thread, each with the
+  // metadata read so far; nothing when the rest is shorter than `src.min_bytes` or no boundary
+  // shows.
+  void start(const SplitSource& src, std::uint64_t from, std::string_view open,
+             const TraceMeta& meta);
+  // The first parser's stops (nullptr: not split).
+  PartStops* first_stops() { return bounds_.empty() ? nullptr : &first_; }
+  // The first parser stopped at boundary first_stops()->landed(): the parts from there on, each
+  // begun by the one before it, joined to `into` in order (this thread parsing the parts no one
+  // has begun, rather than waiting). Returns their verdict on the rest of the document ("" or
+  // what is wrong).
+  std::string finish(ChromeEvents& into);
+
+  // The boundaries found (tests).
+  const std::vector<std::uint64_t>& bounds() const { return bounds_; }
+
+ private:
+  struct Part {
+    ChromeEvents events;
+    std::string error;
+    std::size_t landed = k_no_part;  // the boundary its parser stopped at; k_no_part: the end
+    std::atomic<int> state{0};       // 0 waiting, 1 being read, 2 read
+  };
+  bool take(std::size_t k);  // claims part k for the calling thread
+  void read_part(std::size_t k);
+
+  std::vector<std::uint64_t> bounds_;  // stream offsets where the parts after the first begin
+  PartStops first_{bounds_, 0};
+  std::deque<Part> parts_;
+  std::filesystem::path path_;
+  std::uint64_t origin_ = 0;
+  std::string open_;
+  std::thread worker_;
+  std::atomic<bool> cancel_{false};
+  std::mutex mutex_;
+  std::condition_variable read_;  // a part was read
+};
+
+// The work of a part's parser: the events of a traceEvents array from stream offset `at` (an
+// event's '{', inside the containers `open`) to the first boundary of `stops` it lands on, else to
+// the end of the document.
+std::string parse_chrome_part(const ByteReader& read, std::uint64_t at, std::string_view open,
+                              PartStops& stops, ChromeEvents& out, const std::atomic<bool>& cancel);
 
 // Appends the records of `from` (read after everything in `into`) to `into`, its ids made
 // `into`'s, as if one parser had read both; `from` is emptied as it goes.

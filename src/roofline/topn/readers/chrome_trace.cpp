@@ -354,18 +354,16 @@ bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents&
   return true;
 }
 
-// The events array, its '[' already read, to its ']' — or to the offset where `second` takes
-// over (handed_over), or until `cancel` is set (the second parser, no longer needed: error).
-EventsEnd read_events(JsonStream& js, ChromeEvents& out, SecondPart* second,
+// The events array, its '[' already read, to its ']' — or to the first boundary of `stops` where
+// an event starts (handed_over: the part that begins there reads on), or until `cancel` is set
+// (a part no longer needed: error).
+EventsEnd read_events(JsonStream& js, ChromeEvents& out, PartStops* stops,
                       const std::atomic<bool>* cancel) {
   EventScratch s;
   std::string tmp;
   for (;;) {
-    if (second && second->waiting()) {
-      const std::uint64_t at = js.next_value_offset();
-      if (at == second->at()) return EventsEnd::handed_over;
-      if (at > second->at()) second->cancel();  // it did not start at an event: read on alone
-    }
+    if (stops && stops->pending() && stops->stop_at(js.next_value_offset()))
+      return EventsEnd::handed_over;
     if (cancel && cancel->load(std::memory_order_relaxed)) return EventsEnd::error;
     const JsonToken t = js.next();
     if (t == JsonToken::end_array) return EventsEnd::done;
@@ -380,17 +378,17 @@ EventsEnd read_events(JsonStream& js, ChromeEvents& out, SecondPart* second,
 }
 
 // The traceEvents array, its '[' just read (`open`: the containers it is in, itself included):
-// read here, its second half (of a large plain file) by a second parser at the same time.
+// read here, its later parts (of a large plain file) by the parts' parsers at the same time.
 EventsEnd read_event_array(JsonStream& js, ChromeEvents& out, std::string_view open,
-                           const SplitSource* split, SecondPart& second) {
-  if (split) second.start(*split, js.offset(), open, out.meta);
-  return read_events(js, out, split ? &second : nullptr, nullptr);
+                           const SplitSource* split, SplitParts& parts) {
+  if (split) parts.start(*split, js.offset(), open, out.meta);
+  return read_events(js, out, parts.first_stops(), nullptr);
 }
 
 // What the top-level object holds from `js`'s position to its '}': traceEvents (saw_events),
-// the trace's metadata, other keys skipped. handed_over: the second parser read the rest.
+// the trace's metadata, other keys skipped. handed_over: the parts' parsers read the rest.
 EventsEnd read_object_rest(JsonStream& js, ChromeEvents& out, bool& saw_events,
-                           const SplitSource* split, SecondPart& second) {
+                           const SplitSource* split, SplitParts& parts) {
   std::string tmp;
   for (;;) {
     JsonToken t = js.next();
@@ -401,7 +399,7 @@ EventsEnd read_object_rest(JsonStream& js, ChromeEvents& out, bool& saw_events,
       t = js.next();
       if (t == JsonToken::begin_array) {
         saw_events = true;
-        const EventsEnd end = read_event_array(js, out, "{[", split, second);
+        const EventsEnd end = read_event_array(js, out, "{[", split, parts);
         if (end != EventsEnd::done) return end;
       } else if (t == JsonToken::begin_object) {
         ok = !is_error(js.skip_container());
@@ -428,22 +426,22 @@ std::string document_end(JsonStream& js) {
 std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out,
                                const SplitSource* split) {
   JsonStream js(read);
-  SecondPart second;
+  SplitParts parts;
   bool saw_events = false;
   JsonToken t = js.next();
   EventsEnd end = EventsEnd::done;
   if (t == JsonToken::begin_array) {  // the JSON Array Format: the events alone
     saw_events = true;
-    end = read_event_array(js, out, "[", split, second);
+    end = read_event_array(js, out, "[", split, parts);
   } else if (t == JsonToken::begin_object) {
-    end = read_object_rest(js, out, saw_events, split, second);
+    end = read_object_rest(js, out, saw_events, split, parts);
   } else if (t != JsonToken::error) {
     return "not a Chrome trace: the JSON document is not an object or an array";
   } else {
     end = EventsEnd::error;
   }
-  if (end == EventsEnd::handed_over) {  // the second parser read the rest of the document
-    std::string error = second.finish(out);
+  if (end == EventsEnd::handed_over) {  // the parts' parsers read the rest of the document
+    std::string error = parts.finish(out);
     finish_events(out);
     return error;
   }
@@ -454,14 +452,16 @@ std::string parse_chrome_trace(const ByteReader& read, ChromeEvents& out,
   return {};
 }
 
-std::string parse_chrome_tail(const ByteReader& read, std::uint64_t at, std::string_view open,
-                              ChromeEvents& out, const std::atomic<bool>& cancel) {
+std::string parse_chrome_part(const ByteReader& read, std::uint64_t at, std::string_view open,
+                              PartStops& stops, ChromeEvents& out,
+                              const std::atomic<bool>& cancel) {
   JsonStream js(read);
   js.resume_at(at, open);
-  EventsEnd end = read_events(js, out, nullptr, &cancel);
+  EventsEnd end = read_events(js, out, &stops, &cancel);
   if (cancel.load()) return "cancelled";
+  if (end == EventsEnd::handed_over) return {};
   if (end == EventsEnd::done && open.size() == 2) {  // then the rest of the top-level object
-    SecondPart none;
+    SplitParts none;
     bool saw_events = true;
     end = read_object_rest(js, out, saw_events, nullptr, none);
   }

@@ -74,8 +74,8 @@ class EventLookup {
   // The first record of `list` (sorted by `id`) whose id is `want`, or nullptr (none, or `want`
   // negative). `near` is where to look first (set past a hit): in a trace the next GPU event's
   // id is mostly the next record's, found without a binary search over the deque.
-  template <class Rec>
-  static const Rec* find(const RecordList<Rec>& list, std::int64_t want, std::size_t& near,
+  template <class List, class Rec = typename List::value_type>
+  static const Rec* find(const List& list, std::int64_t want, std::size_t& near,
                          std::int64_t Rec::*id) {
     if (want < 0) return nullptr;
     std::size_t at = near;

@@ -10,12 +10,12 @@
 
 namespace roofline::topn::detail {
 
-StackIndex::StackIndex(RecordList<StackFrame>& f)
+StackIndex::StackIndex(RecordChain<StackFrame>& f)
     : frames_(f), parent_(nest_spans(f, [](const StackFrame& s) { return s.says; })) {}
 
 LaunchStack StackIndex::at(std::int32_t thread, double ts_us) const {
   LaunchStack out;
-  const RecordList<StackFrame>& f = frames_;
+  const RecordChain<StackFrame>& f = frames_;
   // The first frame that begins after (thread, ts_us): asked launch after launch in time order,
   // it is mostly the last answer or just past it, else found by a binary search.
   const auto before = [&](std::size_t i) {

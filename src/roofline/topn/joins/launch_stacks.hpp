@@ -22,12 +22,12 @@ struct LaunchStack {
 class StackIndex {
  public:
   // Sorts `frames` by (thread, begin, longest first) and links each to its parent.
-  explicit StackIndex(RecordList<StackFrame>& frames);
+  explicit StackIndex(RecordChain<StackFrame>& frames);
   LaunchStack at(std::int32_t thread, double ts_us) const;
   bool empty() const { return frames_.empty(); }
 
  private:
-  const RecordList<StackFrame>& frames_;
+  const RecordChain<StackFrame>& frames_;
   std::vector<std::int32_t> parent_;  // per frame, the enclosing kept frame (-1 none)
   mutable std::size_t near_ = 0;      // the last answer's upper bound (where to look first)
 };

@@ -32,7 +32,7 @@ OpModules::OpModules(ChromeEvents& ev)
     : ev_(ev), parent_(nest_spans(ev.modules, [](const ModuleSpan& s) { return s.name; })) {}
 
 std::int32_t OpModules::innermost(std::int32_t thread, double ts_us) const {
-  const RecordList<ModuleSpan>& m = ev_.modules;
+  const RecordChain<ModuleSpan>& m = ev_.modules;
   if (m.empty()) return -1;
   auto it = std::upper_bound(m.begin(), m.end(), std::pair{thread, ts_us},
                              [](const std::pair<std::int32_t, double>& k, const ModuleSpan& s) {

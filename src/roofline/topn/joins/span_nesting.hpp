@@ -14,8 +14,9 @@
 namespace roofline::topn::detail {
 
 // Sorts `spans` (thread, begin_us, end_us fields) and returns their parents' indexes (-1 none).
-template <class Span, class Tie>
-std::vector<std::int32_t> nest_spans(RecordList<Span>& spans, Tie tie) {
+template <class List, class Tie>
+std::vector<std::int32_t> nest_spans(List& spans, Tie tie) {
+  using Span = typename List::value_type;
   const auto order = [&tie](const Span& a, const Span& b) {
     return std::make_tuple(a.thread, a.begin_us, -a.end_us, tie(a)) <
            std::make_tuple(b.thread, b.begin_us, -b.end_us, tie(b));

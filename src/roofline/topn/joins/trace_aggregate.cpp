@@ -129,7 +129,7 @@ class Origins {
 };
 
 // The device most GPU events ran on (ties: the lower id); -1 when none names one.
-std::int64_t kernels_device(const RecordList<GpuEventRec>& gpu) {
+std::int64_t kernels_device(const RecordChain<GpuEventRec>& gpu) {
   std::map<std::int32_t, std::size_t> count;
   for (const GpuEventRec& g : gpu)
     if (g.device >= 0) ++count[g.device];

@@ -198,7 +198,8 @@ struct GeometryHash {
   }
 };
 
-// The per-event lists are RecordLists: they grow without a copy that briefly holds two.
+// The per-event lists are RecordLists: they grow without a copy that briefly holds two; the
+// largest are RecordChains, a list per part of a file read in parts (chrome_split.hpp).
 struct ChromeEvents {
   Interner names;                     // GPU activity names
   Interner labels;                    // op names, module names, capture-launch kernel names
@@ -207,13 +208,13 @@ struct ChromeEvents {
   RecordList<ScalarSet> scalar_sets;  // OpRec::scalars ids: runs of `scalars`
   // Per op name (labels id): the scalar set of its last op, k_no_id none.
   std::vector<std::uint32_t> last_scalars;
-  RecordList<GpuEventRec> gpu;
+  RecordChain<GpuEventRec> gpu;
   std::vector<OpShape> shapes;
   std::unordered_map<std::uint64_t, std::uint32_t> shape_ids;  // hash of its fields -> first shape
   std::vector<std::uint32_t> shape_next;  // per shape, the next with the same hash; k_no_id none
   // Kernel launch geometries by their six numbers (the ids `geometries` gives their text).
   std::unordered_map<std::array<std::int64_t, 6>, std::uint32_t, GeometryHash> geometry_ids;
-  RecordList<OpRec> ops;           // cpu ops, in file order
+  RecordChain<OpRec> ops;          // cpu ops, in file order
   RecordList<RuntimeRec> runtime;  // graph launches, capture begin/end, calls not joined as read
   // Runtime calls that launch one GPU event (a kernel, a copy, a fill), by correlation id, until
   // that event is read and takes them; those left at the end go to `runtime`. A trace writes a
@@ -225,9 +226,9 @@ struct ChromeEvents {
   std::size_t taken_next = 0;
   std::vector<StepSpan> steps;
   TraceMeta meta;  // the top-level deviceProperties, version keys, distributedInfo
-  RecordList<ModuleSpan> modules;
-  RecordList<StackFrame> frames;  // the python frames whose words say something (call_stacks.hpp)
-  Interner frame_texts;           // python_function names seen, and what each is
+  RecordChain<ModuleSpan> modules;
+  RecordChain<StackFrame> frames;  // the python frames whose words say something (call_stacks.hpp)
+  Interner frame_texts;            // python_function names seen, and what each is
   std::vector<FrameName> frame_names;
   std::vector<FrameNesting> frame_nesting;  // per thread index
   const FrameName& frame_name(std::string_view name);

@@ -149,7 +149,8 @@ IdMaps map_ids(ChromeEvents& into, const ChromeEvents& from) {
   return m;
 }
 
-// Appends `from`'s records to `into`, each through `remap`, giving `from`'s memory back as it goes.
+// Appends `from`'s records to `into`, each through `remap`, giving `from`'s memory back as it goes
+// (the small lists; the large ones are chained, RecordChain::join).
 template <class T, class Remap>
 void move_records(RecordList<T>& into, RecordList<T>& from, Remap remap) {
   constexpr std::size_t k_chunk = (std::size_t{2} << 20) / sizeof(T);
@@ -163,7 +164,7 @@ void move_records(RecordList<T>& into, RecordList<T>& from, Remap remap) {
 }
 
 void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
-  move_records(into.gpu, from.gpu, [&](GpuEventRec& g) {
+  into.gpu.join(from.gpu, [&](GpuEventRec& g) {
     g.name = m.names[g.name];
     if (g.geometry != k_no_id) g.geometry = m.geometries[g.geometry];
     if (g.launch_thread >= 0)
@@ -186,7 +187,7 @@ void move_cpu_side(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
   const auto set_offset = static_cast<std::uint32_t>(into.scalar_sets.size());
   move_records(into.scalars, from.scalars, [](OpScalar&) {});
   move_records(into.scalar_sets, from.scalar_sets, [&](ScalarSet& s) { s.begin += scalar_offset; });
-  move_records(into.ops, from.ops, [&](OpRec& op) {
+  into.ops.join(from.ops, [&](OpRec& op) {
     if (op.shape != k_no_id) op.shape = m.shapes[op.shape];
     op.name = m.label(op.name);
     op.thread = m.thread(op.thread);
@@ -196,11 +197,11 @@ void move_cpu_side(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
     r.thread = m.thread(r.thread);
     r.kernel = m.label(r.kernel);
   });
-  move_records(into.frames, from.frames, [&](StackFrame& f) {
+  into.frames.join(from.frames, [&](StackFrame& f) {
     f.thread = m.thread(f.thread);
     f.says = m.label(f.says) & k_says_mask;
   });
-  move_records(into.modules, from.modules, [&](ModuleSpan& s) {
+  into.modules.join(from.modules, [&](ModuleSpan& s) {
     s.thread = m.thread(s.thread);
     s.name = m.label(s.name);
   });

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -107,6 +108,23 @@ class RecordList {
     (void)i;
 #endif
   }
+  // Gives back the pages past the last record (a list that will not grow: a part of a file read
+  // in parts, whose half-used huge page would otherwise stay whole).
+  void shrink_to_fit() {
+#if defined(__linux__)
+    constexpr std::size_t k_page = 4096;
+    const std::size_t keep = (size_ * sizeof(T) + k_page - 1) / k_page * k_page;
+    if (!data_ || keep >= cap_ * sizeof(T)) return;
+    if (keep == 0) {
+      unmap(data_, cap_);
+      data_ = nullptr;
+      cap_ = 0;
+      return;
+    }
+    data_ = static_cast<T*>(remap(data_, cap_ * sizeof(T), keep));
+    cap_ = keep / sizeof(T);
+#endif
+  }
   // Puts [first, last) before the records held.
   void prepend(const T* first, const T* last) {
     const auto n = static_cast<std::size_t>(last - first);
@@ -155,6 +173,130 @@ class RecordList {
 
   T* data_ = nullptr;
   std::size_t size_ = 0, cap_ = 0;
+};
+
+// Records read in parts (a large file's parsers, chrome_split.hpp): one RecordList per part,
+// chained in file order. Joining a part moves its list in, records untouched — no copy of the
+// records, no new pages — where one list would copy each part's records after the others. Indexed
+// like an array (the part of the last index asked is tried first: sweeps and searches ask near
+// it); its iterators are random access, so the joins sort and search it as before.
+template <class T>
+class RecordChain {
+ public:
+  using value_type = T;
+
+  template <class Chain, class Ref>
+  class Iter {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = std::remove_reference_t<Ref>*;
+    using reference = Ref;
+    Iter() = default;
+    Iter(Chain* c, std::size_t i) : c_(c), i_(i) {}
+    Ref operator*() const { return (*c_)[i_]; }
+    pointer operator->() const { return &(*c_)[i_]; }
+    Ref operator[](difference_type n) const { return (*c_)[at(n)]; }
+    Iter& operator++() {
+      ++i_;
+      return *this;
+    }
+    Iter operator++(int) {
+      Iter t = *this;
+      ++i_;
+      return t;
+    }
+    Iter& operator--() {
+      --i_;
+      return *this;
+    }
+    Iter operator--(int) {
+      Iter t = *this;
+      --i_;
+      return t;
+    }
+    Iter& operator+=(difference_type n) {
+      i_ = at(n);
+      return *this;
+    }
+    Iter& operator-=(difference_type n) {
+      i_ = at(-n);
+      return *this;
+    }
+    Iter operator+(difference_type n) const { return {c_, at(n)}; }
+    friend Iter operator+(difference_type n, const Iter& it) { return it + n; }
+    Iter operator-(difference_type n) const { return {c_, at(-n)}; }
+    difference_type operator-(const Iter& o) const {
+      return static_cast<difference_type>(i_) - static_cast<difference_type>(o.i_);
+    }
+    bool operator==(const Iter& o) const { return i_ == o.i_; }
+    bool operator!=(const Iter& o) const { return i_ != o.i_; }
+    bool operator<(const Iter& o) const { return i_ < o.i_; }
+    bool operator>(const Iter& o) const { return i_ > o.i_; }
+    bool operator<=(const Iter& o) const { return i_ <= o.i_; }
+    bool operator>=(const Iter& o) const { return i_ >= o.i_; }
+    std::size_t index() const { return i_; }
+
+   private:
+    std::size_t at(difference_type n) const {
+      return static_cast<std::size_t>(static_cast<difference_type>(i_) + n);
+    }
+    Chain* c_ = nullptr;
+    std::size_t i_ = 0;
+  };
+  using iterator = Iter<RecordChain, T&>;
+  using const_iterator = Iter<const RecordChain, const T&>;
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return locate(i); }
+  const T& operator[](std::size_t i) const { return locate(i); }
+  iterator begin() { return {this, 0}; }
+  iterator end() { return {this, size_}; }
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+  T& back() { return parts_.back().back(); }
+  const T& back() const { return parts_.back().back(); }
+
+  void push_back(const T& v) {
+    if (parts_.empty()) add_part();
+    parts_.back().push_back(v);
+    ++size_;
+  }
+  // Moves `from`'s parts after these, calling `remap` on each of its records in place.
+  template <class Remap>
+  void join(RecordChain& from, Remap remap) {
+    if (!parts_.empty()) parts_.back().shrink_to_fit();  // no record comes after it now
+    for (RecordList<T>& part : from.parts_) {
+      for (T& r : part) remap(r);
+      part.shrink_to_fit();
+      if (part.empty()) continue;
+      starts_.push_back(size_);
+      size_ += part.size();
+      parts_.push_back(std::move(part));
+    }
+    from = RecordChain();
+  }
+
+ private:
+  void add_part() {
+    starts_.push_back(size_);
+    parts_.emplace_back();
+  }
+  // Record i: in the part asked last, else the part a binary search over the parts' starts finds.
+  T& locate(std::size_t i) const {
+    if (i < starts_[last_] || i - starts_[last_] >= parts_[last_].size()) {
+      const auto it = std::upper_bound(starts_.begin(), starts_.end(), i);
+      last_ = static_cast<std::size_t>(it - starts_.begin()) - 1;
+    }
+    return const_cast<RecordList<T>&>(parts_[last_])[i - starts_[last_]];
+  }
+
+  std::vector<RecordList<T>> parts_;
+  std::vector<std::size_t> starts_;  // per part, the index of its first record
+  std::size_t size_ = 0;
+  mutable std::size_t last_ = 0;
 };
 
 }  // namespace roofline::topn::detail

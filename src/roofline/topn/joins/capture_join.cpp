@@ -240,7 +240,7 @@ std::optional<double> replay_size(const ChromeEvents& ev, const StepIndex& steps
     s = steps.find(r.launch->thread, r.launch->ts_us);
   } else if (!steps.steps.empty()) {
     const GpuEventRec& g = ev.gpu[members[r.begin]];
-    s = steps.find(g.device, g.ts_us);
+    s = steps.find(ev.device_of(g), g.ts_us);
   }
   return s ? s->graph_size : std::nullopt;
 }

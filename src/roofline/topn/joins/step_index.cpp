@@ -138,7 +138,7 @@ void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
     for (const auto& g : ev.gpu)  // the calls joined to their GPU event as they were read
       if (g.launch_thread >= 0) mark(g.launch_thread, g.launch_ts_us());
   } else {
-    for (const auto& g : ev.gpu) mark(g.device, g.ts_us);
+    for (const auto& g : ev.gpu) mark(ev.device_of(g), g.ts_us);
   }
   std::vector<Step> kept;
   for (std::size_t i = 0; i < index.steps.size(); ++i) {

@@ -15,8 +15,8 @@
 namespace roofline::topn::detail {
 
 // A GPU event's stream: its device and stream in one key.
-inline std::int64_t stream_key(const GpuEventRec& g) {
-  return (std::int64_t{g.device} << 32) | std::uint32_t(g.stream);
+inline std::int64_t stream_key(const ChromeEvents& ev, const GpuEventRec& g) {
+  return (std::int64_t{ev.device_of(g)} << 32) | std::uint32_t(ev.stream_of(g));
 }
 
 // Calls `visit(index, stream_key)` for every kernel of `ev.gpu` in stream order. A trace with one
@@ -26,7 +26,7 @@ template <class Visit>
 void in_stream_order(const ChromeEvents& ev, Visit visit) {
   const auto key = [&ev](std::uint32_t i) {
     const GpuEventRec& g = ev.gpu[i];
-    return std::tuple{stream_key(g), g.ts_us, i};
+    return std::tuple{stream_key(ev, g), g.ts_us, i};
   };
   const auto n = static_cast<std::uint32_t>(ev.gpu.size());
   bool sorted = true, any = false;
@@ -40,7 +40,7 @@ void in_stream_order(const ChromeEvents& ev, Visit visit) {
   }
   if (sorted) {
     for (std::uint32_t i = 0; i < n; ++i)
-      if (ev.gpu[i].kind == GpuEventKind::kernel) visit(i, stream_key(ev.gpu[i]));
+      if (ev.gpu[i].kind == GpuEventKind::kernel) visit(i, stream_key(ev, ev.gpu[i]));
     return;
   }
   std::vector<std::uint32_t> order;
@@ -49,7 +49,7 @@ void in_stream_order(const ChromeEvents& ev, Visit visit) {
     if (ev.gpu[i].kind == GpuEventKind::kernel) order.push_back(i);
   std::sort(order.begin(), order.end(),
             [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
-  for (const std::uint32_t i : order) visit(i, stream_key(ev.gpu[i]));
+  for (const std::uint32_t i : order) visit(i, stream_key(ev, ev.gpu[i]));
 }
 
 }  // namespace roofline::topn::detail

@@ -35,10 +35,10 @@ struct KernelSum {
 
 // The step a GPU event belongs to: the one holding its launch (the runtime event, else the
 // launching op), or with GPU spans only the one holding the event itself.
-const Step* step_of(const StepIndex& steps, const GpuEventRec& g, const RuntimeRec* launch,
-                    const OpRec* op) {
+const Step* step_of(const StepIndex& steps, const ChromeEvents& ev, const GpuEventRec& g,
+                    const RuntimeRec* launch, const OpRec* op) {
   if (steps.steps.empty()) return nullptr;
-  if (!steps.by_launch) return steps.find(g.device, g.ts_us);
+  if (!steps.by_launch) return steps.find(ev.device_of(g), g.ts_us);
   if (launch) return steps.find(launch->thread, launch->ts_us);
   if (op) return steps.find(op->thread, op->ts_us);
   return nullptr;
@@ -129,10 +129,10 @@ class Origins {
 };
 
 // The device most GPU events ran on (ties: the lower id); -1 when none names one.
-std::int64_t kernels_device(const RecordChain<GpuEventRec>& gpu) {
+std::int64_t kernels_device(const ChromeEvents& ev) {
   std::map<std::int32_t, std::size_t> count;
-  for (const GpuEventRec& g : gpu)
-    if (g.device >= 0) ++count[g.device];
+  for (const GpuEventRec& g : ev.gpu)
+    if (ev.device_of(g) >= 0) ++count[ev.device_of(g)];
   std::int64_t best = -1;
   std::size_t most = 0;
   for (const auto& [dev, n] : count)
@@ -247,7 +247,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
     const bool replay = join.replayed(i);
     const Origin origin =
         replay ? origins.captured(join.paired(i)) : origins.eager(launch, op, modules, stacks);
-    add_event(ev, k, g, origin, step_of(steps, g, launch, op), op, replay, launch || op,
+    add_event(ev, k, g, origin, step_of(steps, ev, g, launch, op), op, replay, launch || op,
               join.stats);
     const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
     if (!shaped && !replay && origin.module != k_no_id) {
@@ -258,7 +258,7 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
 
   TraceProfile p;
   p.source = "torch-trace";
-  p.device = choose_trace_device(ev.meta, kernels_device(ev.gpu));
+  p.device = choose_trace_device(ev.meta, kernels_device(ev));
   p.world_size = ev.meta.world_size;
   std::vector<InputQuantSums> quant = input_quant_by_name(ev, lookup, join);
   std::vector<NeighboursByGeometry> neighbours = stream_neighbours(ev, sig_modules);

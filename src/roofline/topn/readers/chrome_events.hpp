@@ -51,20 +51,21 @@ enum class RuntimeKind : std::uint8_t {
 };
 RuntimeKind runtime_kind_of(std::string_view name);
 
-// A GPU activity: kernel, memcpy or memset (56 bytes: a trace holds millions), with the runtime
+// A GPU activity: kernel, memcpy or memset (48 bytes: a trace holds millions), with the runtime
 // call that launched it when that call was read first (as PyTorch writes them): the call is then
 // kept here, not as a RuntimeRec of its own, and its correlation id is needed no more.
+inline constexpr std::uint32_t k_max_lanes = 1u << 27;
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
   std::int64_t external_id = -1;         // its own, else its runtime call's; -1: none
   std::uint32_t name = 0;                // Interner id
   std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
-  std::int32_t device = -1;              // the event's pid (the GPU), -1 when not a number
-  std::int32_t stream = -1;              // the event's tid (the stream), -1 when not a number
   std::int32_t launch_thread = -1;       // its runtime call's thread; -1: not joined as it was read
-  GpuEventKind kind = GpuEventKind::kernel;
-  RuntimeKind launch_kind = RuntimeKind::other;
+  // ChromeEvents::lanes id: the event's pid (the GPU) and tid (the stream).
+  std::uint32_t lane : 27 = 0;
+  GpuEventKind kind : 2 = GpuEventKind::kernel;
+  RuntimeKind launch_kind : 3 = RuntimeKind::other;
 
   // The runtime launch's correlation id (-1: none, or joined as read).
   std::int64_t correlation() const { return launch_thread < 0 ? call_ : -1; }
@@ -80,6 +81,8 @@ struct GpuEventRec {
  private:
   std::int64_t call_ = -1;  // the correlation id until the call is joined, then its start's bits
 };
+
+static_assert(sizeof(GpuEventRec) == 48, "a trace holds millions: keep it six words");
 
 inline constexpr std::uint32_t k_no_id = 0xFFFFFFFFu;
 
@@ -220,6 +223,15 @@ struct ChromeEvents {
   // that event is read and takes them; those left at the end go to `runtime`. A trace writes a
   // call shortly before its activity: this holds the calls in flight, not the trace's.
   std::unordered_map<std::int64_t, RuntimeRec> pending_runtime;
+  // The (device, stream) pairs of the GPU events, in first appearance (GpuEventRec::lane); the
+  // first is (-1, -1), the pair of an event that names neither (or of one past k_max_lanes).
+  std::vector<std::pair<std::int32_t, std::int32_t>> lanes{{-1, -1}};
+  std::unordered_map<std::uint64_t, std::uint32_t> lane_ids{{~std::uint64_t{0}, 0}};
+  std::uint32_t lane_of(std::int32_t device, std::int32_t stream);
+  std::uint64_t last_lane_key = ~std::uint64_t{0};
+  std::uint32_t last_lane = 0;
+  std::int32_t device_of(const GpuEventRec& g) const { return lanes[g.lane].first; }
+  std::int32_t stream_of(const GpuEventRec& g) const { return lanes[g.lane].second; }
   bool keep_runtime = false;  // a capture trace: every call kept in `runtime` (its windows)
   // The last calls taken, for a second GPU event of one call (a multi-device launch).
   std::vector<RuntimeRec> taken_runtime;

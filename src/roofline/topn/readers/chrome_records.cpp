@@ -174,6 +174,21 @@ RuntimeKind runtime_kind_of(std::string_view name) {
   return RuntimeKind::other;
 }
 
+std::uint32_t ChromeEvents::lane_of(std::int32_t device, std::int32_t stream) {
+  const std::uint64_t key = (std::uint64_t{static_cast<std::uint32_t>(device)} << 32) |
+                            static_cast<std::uint32_t>(stream);
+  if (key == last_lane_key) return last_lane;  // a trace's GPU events come stream after stream
+  auto it = lane_ids.find(key);
+  if (it == lane_ids.end()) {
+    if (lanes.size() >= k_max_lanes) return 0;
+    it = lane_ids.emplace(key, static_cast<std::uint32_t>(lanes.size())).first;
+    lanes.emplace_back(device, stream);
+  }
+  last_lane_key = key;
+  last_lane = it->second;
+  return last_lane;
+}
+
 std::int32_t ChromeEvents::thread_of(std::int64_t pid, std::int64_t tid) {
   auto [it, inserted] =
       thread_ids.try_emplace({pid, tid}, static_cast<std::int32_t>(threads.size()));
@@ -224,9 +239,10 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
                                 : s.category == Category::kernel ? "(unnamed kernel)"
                                 : s.category == Category::memcpy ? "(unnamed memcpy)"
                                                                  : "(unnamed memset)");
-      g.device = device;
-      g.stream =
-          s.tid >= 0 && s.tid < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(s.tid) : -1;
+      g.lane = out.lane_of(device, s.tid >= 0 && s.tid < (std::int64_t{1} << 30)
+                                       ? static_cast<std::int32_t>(s.tid)
+                                       : -1) &
+               (k_max_lanes - 1);
       g.kind = kind;
       if (s.has_grid && s.has_block) g.geometry = geometry_id(s, out);
       join_runtime(g, out);

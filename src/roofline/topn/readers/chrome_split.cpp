@@ -119,7 +119,7 @@ namespace {
 // `from`'s ids in `into`'s tables, made in `from`'s order (the order of first appearance in the
 // file, as one parser would have made them).
 struct IdMaps {
-  std::vector<std::uint32_t> names, labels, geometries, shapes;
+  std::vector<std::uint32_t> names, labels, geometries, shapes, lanes;
   std::vector<std::int32_t> threads;
   std::uint32_t label(std::uint32_t id) const { return id == k_no_id ? id : labels[id]; }
   std::int32_t thread(std::int32_t t) const {
@@ -134,6 +134,7 @@ IdMaps map_ids(ChromeEvents& into, const ChromeEvents& from) {
   for (std::uint32_t i = 0; i < from.labels.size(); ++i)
     m.labels.push_back(into.labels.intern(from.labels.at(i)));
   for (const auto& [pid, tid] : from.threads) m.threads.push_back(into.thread_of(pid, tid));
+  for (const auto& [device, stream] : from.lanes) m.lanes.push_back(into.lane_of(device, stream));
   std::vector<const std::array<std::int64_t, 6>*> by_id(from.geometries.size(), nullptr);
   for (const auto& [key, id] : from.geometry_ids) by_id[id] = &key;
   for (std::uint32_t i = 0; i < from.geometries.size(); ++i) {
@@ -166,6 +167,7 @@ void move_records(RecordList<T>& into, RecordList<T>& from, Remap remap) {
 void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
   into.gpu.join(from.gpu, [&](GpuEventRec& g) {
     g.name = m.names[g.name];
+    g.lane = m.lanes[g.lane] & (k_max_lanes - 1);
     if (g.geometry != k_no_id) g.geometry = m.geometries[g.geometry];
     if (g.launch_thread >= 0)
       g.set_launch(m.thread(g.launch_thread), g.launch_ts_us(), g.launch_kind);

@@ -168,30 +168,27 @@ TEST_CASE("Chrome split: parts read by two parsers give one parser's Top-N, byte
   CHECK(decoyed > 0);
 }
 
+// Read by one parser and in `parts` parts, `text` fails with the same message.
+void same_error_in_parts(const std::string& text, std::initializer_list<std::uint64_t> parts) {
+  const TmpFile file(text);
+  std::string one;
+  topn_text(file.path, 0, one);
+  CHECK(!one.empty());
+  for (std::uint64_t n : parts) {
+    std::string split;
+    topn_text(file.path, 1, split, text.size() / n);
+    INFO(n << " parts");
+    CHECK(split == one);
+  }
+}
+
 TEST_CASE("Chrome split: a JSON error after the boundary is the one parser's error",
           "[topn][split]") {
-  const std::string text = big_trace(40, R"(, "broken": [1, 2)");
-  const TmpFile file(text);
-  std::string e1;
-  topn_text(file.path, 0, e1);
-  CHECK(!e1.empty());
-  for (std::uint64_t parts : {2u, 7u}) {
-    std::string e2;
-    topn_text(file.path, 1, e2, text.size() / parts);
-    CHECK(e2 == e1);
-  }
+  same_error_in_parts(big_trace(40, R"(, "broken": [1, 2)"), {2u, 7u});
   // An event broken in the middle of the events, in a later part.
   std::string broken = big_trace(40);
   broken.replace(broken.find("cudaLaunchKernel", broken.size() * 2 / 3), 16, "cudaLaunch\"Kernel");
-  const TmpFile bad(broken);
-  std::string b1;
-  topn_text(bad.path, 0, b1);
-  CHECK(!b1.empty());
-  for (std::uint64_t parts : {2u, 5u}) {
-    std::string b2;
-    topn_text(bad.path, 1, b2, broken.size() / parts);
-    CHECK(b2 == b1);
-  }
+  same_error_in_parts(broken, {2u, 5u});
 }
 
 }  // namespace unit_chrome_split

@@ -99,7 +99,7 @@ std::string read_json_document(const ByteReader& rest, const detail::JsonHead& j
 }
 
 // A trace of any format from a stream; `split`: the stream is that plain file (a Chrome trace in
-// it may be read in parts by two parsers, chrome_split.hpp).
+// it may be read in parts by a parser per core, chrome_split.hpp).
 TraceRead read_stream(const ByteReader& read, const std::string& display,
                       const CaptureSet* captures, const detail::SplitSource* split) {
   TraceRead out;
@@ -174,7 +174,7 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
     return out;
   }
   detail::FileReader reader(file.get());
-  // A regular file may be read in parts by two parsers at once (a large Chrome trace,
+  // A regular file may be read in parts by a parser per core (a large Chrome trace,
   // chrome_split.hpp).
   std::error_code ec;
   detail::SplitSource split;

@@ -39,7 +39,7 @@ std::uint64_t event_boundary_after(std::FILE* f, const SplitSource& src, std::ui
 
 SplitParts::~SplitParts() {
   cancel_.store(true);
-  if (worker_.joinable()) worker_.join();
+  for (std::thread& w : workers_) w.join();
 }
 
 void SplitParts::start(const SplitSource& src, std::uint64_t from, std::string_view open,
@@ -64,11 +64,15 @@ void SplitParts::start(const SplitSource& src, std::uint64_t from, std::string_v
   path_ = src.path;
   origin_ = src.origin;
   open_ = std::string(open);
-  // One thread beside this one reads the parts in order; this one joins in once its part is read.
-  worker_ = std::thread([this] {
-    for (std::size_t k = 0; k < parts_.size() && !cancel_.load(); ++k)
-      if (take(k)) read_part(k);
-  });
+  // Threads beside this one read the parts in order; this one joins in once its part is read.
+  const std::size_t cores = std::max(std::thread::hardware_concurrency(), 2u);
+  const std::size_t n_workers =
+      std::min({src.workers ? src.workers : cores - 1, k_max_workers, parts_.size()});
+  for (std::size_t w = 0; w < n_workers; ++w)
+    workers_.emplace_back([this] {
+      for (std::size_t k = 0; k < parts_.size() && !cancel_.load(); ++k)
+        if (take(k)) read_part(k);
+    });
 }
 
 bool SplitParts::take(std::size_t k) {

@@ -1,7 +1,7 @@
 #pragma once
-// Private to src/topn: a large plain Chrome trace read in parts by two parsers at once, one core
-// each — the first part from the start, the others from event boundaries spread over the
-// traceEvents array — whichever core is free taking the next part, so the two end together.
+// Private to src/topn: a large plain Chrome trace read in parts by a parser per core at once (two
+// on two cores) — the first part from the start, the others from event boundaries spread over
+// the traceEvents array — whichever parser is free taking the next part, so they end together.
 // Their records are joined in file order. A boundary is a guess from the bytes alone (`}` `,`
 // `{`, which a string can hold too): it counts only when the parser of the part before it, reading
 // on, finds an event starting exactly there; otherwise that parser reads on to the next boundary
@@ -25,17 +25,20 @@
 namespace roofline::topn::detail {
 
 // A plain file the Chrome parser may read in parts: its path and size, the file offset of the
-// parsed stream's first byte (after a BOM), the least events to split (smaller: one parser) and
-// about how long a part is (at most k_max_parts parts, at least two).
+// parsed stream's first byte (after a BOM), the least events to split (smaller: one parser),
+// about how long a part is (at most k_max_parts parts, at least two) and how many threads read
+// parts beside the first parser (0: one per core but the first's, at most k_max_workers).
 struct SplitSource {
   std::filesystem::path path;
   std::uint64_t size = 0;
   std::uint64_t origin = 0;
   std::uint64_t min_bytes = std::uint64_t{64} << 20;
   std::uint64_t part_bytes = std::uint64_t{32} << 20;
+  std::size_t workers = 0;
 };
 
 inline constexpr std::size_t k_max_parts = 16;
+inline constexpr std::size_t k_max_workers = 7;
 inline constexpr std::size_t k_no_part = static_cast<std::size_t>(-1);
 
 // The boundaries ahead of one parser, in order: it stops where it finds an event starting at the
@@ -101,7 +104,7 @@ class SplitParts {
   std::filesystem::path path_;
   std::uint64_t origin_ = 0;
   std::string open_;
-  std::thread worker_;
+  std::vector<std::thread> workers_;
   std::atomic<bool> cancel_{false};
   std::mutex mutex_;
   std::condition_variable read_;  // a part was read

@@ -18,48 +18,18 @@
 #include <fmt/format.h>
 
 #include "roofline/topn/bytes/json_stream.hpp"
+#include "roofline/topn/bytes/json_value_readers.hpp"
 #include "roofline/topn/layer.hpp"
 #include "roofline/topn/readers/dispatch_quant.hpp"
 
 namespace roofline::topn::detail {
 namespace rocprof {  // named, not anonymous: unity batches share one translation unit
 
-bool failed(JsonToken t) {
-  return t == JsonToken::error || t == JsonToken::end;
-}
-
-bool skip_rest(JsonStream& js, JsonToken t) {
-  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
-    return !failed(js.skip_container());
-  return !failed(t) && t != JsonToken::key;
-}
-
-std::string key_text(const JsonStream& js) {
-  std::string key;
-  js.append_text(key);
-  return key;
-}
-
-// An integer value into `out` (left unset when the value is not one).
-bool integer(JsonStream& js, std::optional<std::int64_t>& out) {
-  const JsonToken t = js.next();
-  std::int64_t v = 0;
-  if (t == JsonToken::number) {
-    if (js.as_int(v)) out = v;
-    return true;
-  }
-  return skip_rest(js, t);
-}
-
-bool text(JsonStream& js, std::string& out) {
-  const JsonToken t = js.next();
-  if (t == JsonToken::string) {
-    out.clear();
-    js.append_text(out);
-    return true;
-  }
-  return skip_rest(js, t);
-}
+using json_values::failed;
+using json_values::integer;
+using json_values::key_text;
+using json_values::skip_rest;
+using json_values::text;
 
 struct Sum {
   double calls = 0.0, ns = 0.0;

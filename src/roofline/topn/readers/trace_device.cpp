@@ -10,48 +10,17 @@
 #include <fmt/format.h>
 
 #include "roofline/topn/bytes/json_stream.hpp"
+#include "roofline/topn/bytes/json_value_readers.hpp"
 #include "roofline/topn/layer.hpp"
 
 namespace roofline::topn::detail {
 namespace device_json {  // named, not anonymous: unity batches share one translation unit
 
-bool failed(JsonToken t) {
-  return t == JsonToken::error || t == JsonToken::end;
-}
-
-// Skips the rest of a value whose first token `t` was just read.
-bool skip_rest(JsonStream& js, JsonToken t) {
-  if (t == JsonToken::begin_object || t == JsonToken::begin_array)
-    return !failed(js.skip_container());
-  return !failed(t) && t != JsonToken::key;
-}
-
-// A finite number value, else nullopt (anything else is skipped).
-bool number(JsonStream& js, std::optional<double>& out) {
-  const JsonToken t = js.next();
-  double v = 0.0;
-  if (t == JsonToken::number) {
-    if (js.as_double(v) && std::isfinite(v)) out = v;
-    return true;
-  }
-  return skip_rest(js, t);
-}
-
-bool string(JsonStream& js, std::string& out) {
-  const JsonToken t = js.next();
-  if (t == JsonToken::string) {
-    out.clear();
-    js.append_text(out);
-    return true;
-  }
-  return skip_rest(js, t);
-}
-
-std::string key_text(const JsonStream& js) {
-  std::string key;
-  js.append_text(key);
-  return key;
-}
+using json_values::failed;
+using json_values::key_text;
+using json_values::number;
+using json_values::skip_rest;
+using json_values::text;
 
 // One deviceProperties element, its '{' already read.
 bool device(JsonStream& js, DeviceProps& d) {
@@ -67,7 +36,7 @@ bool device(JsonStream& js, DeviceProps& d) {
       if (id && *id >= 0 && *id < 1e9 && std::floor(*id) == *id)
         d.id = static_cast<std::int64_t>(*id);
     } else if (key == "name") {
-      ok = string(js, d.name);
+      ok = text(js, d.name);
       for (char& c : d.name)  // it lands in one-line notes: no control characters
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
     } else if (key == "computeMajor") {

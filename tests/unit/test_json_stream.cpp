@@ -189,6 +189,36 @@ TEST_CASE("JsonStream: skip_value consumes a whole value", "[topn][json]") {
   CHECK(js.next() == JsonToken::end);
 }
 
+TEST_CASE("JsonStream: skip_value passes a number over as bytes, at any read boundary",
+          "[topn][json]") {
+  const std::string doc = R"({"a": -12.5e+3, "b": 7,"c":1e9}  )";
+  for (std::size_t chunk : {1u, 2u, 5u, 4096u}) {
+    INFO("chunk " << chunk);
+    JsonStream js(chunked(doc, chunk));
+    CHECK(js.next() == JsonToken::begin_object);
+    CHECK(js.next() == JsonToken::key);
+    CHECK(js.skip_value() == JsonToken::number);
+    CHECK(js.next() == JsonToken::key);
+    CHECK(js.raw() == "b");
+    CHECK(js.skip_value() == JsonToken::number);
+    CHECK(js.next() == JsonToken::key);
+    CHECK(js.skip_value() == JsonToken::number);
+    CHECK(js.raw() == "1e9");
+    CHECK(js.next() == JsonToken::end_object);
+    CHECK(js.next() == JsonToken::end);
+  }
+  // A byte no number holds is an error, skipped or not; a truncated document too.
+  for (const std::string bad : {R"({"a": 12x, "b": 1})", R"({"a": 12)", R"({"a": -})"}) {
+    INFO(bad);
+    JsonStream js(chunked(bad, 4096));
+    CHECK(js.next() == JsonToken::begin_object);
+    CHECK(js.next() == JsonToken::key);
+    const JsonToken t = js.skip_value();
+    CHECK((t == JsonToken::error || js.next() == JsonToken::error));
+    CHECK_FALSE(js.error().empty());
+  }
+}
+
 TEST_CASE("JsonStream: skip_container over long values, strings holding brackets and escapes",
           "[topn][json]") {
   // Long enough for the 64-byte block scan, with blocks that hold a backslash (read byte by

@@ -75,4 +75,28 @@ TEST_CASE("RecordChain: a part's pages given back keep its records", "[topn][rec
   CHECK(c[350007].id == 350007);
 }
 
+TEST_CASE("RecordChain: records read between pushes, copies and moves", "[topn][records]") {
+  // The part asked last is cached: a push that grows (and so moves) the last part, a copy and a
+  // move must each leave every index finding its own record.
+  RecordChain<Rec> c = chain_of({10});
+  for (std::int64_t id = 10; id < 200000; ++id) {
+    c.push_back({id, 0.0});
+    if (id % 997 == 0) {
+      CHECK(c[static_cast<std::size_t>(id)].id == id);
+      CHECK(c[3].id == 3);
+    }
+  }
+  CHECK(c[199999].id == 199999);
+  RecordChain<Rec> copy = c;
+  c[5].id = -5;
+  CHECK(copy[5].id == 5);
+  CHECK(copy[150000].id == 150000);
+  RecordChain<Rec> moved = std::move(copy);
+  CHECK(moved[150001].id == 150001);
+  CHECK(moved[5].id == 5);
+  copy = chain_of({4});
+  CHECK(copy[3].id == 3);
+  CHECK(copy.size() == 4);
+}
+
 }  // namespace unit_record_chain

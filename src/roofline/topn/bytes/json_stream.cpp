@@ -87,6 +87,17 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+// A byte a JSON number may hold after its first.
+constexpr std::array<bool, 256> k_number_byte = [] {
+  std::array<bool, 256> t{};
+  for (char c : std::string_view("0123456789.eE+-")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
+bool is_number_byte(char c) {
+  return k_number_byte[static_cast<unsigned char>(c)];
+}
+
 // The eight bytes at p as a number when all are digits (one test and three multiplications on
 // the word: each step joins neighbouring groups of digits), else false.
 bool eight_digits(const char* p, std::uint64_t& out) {
@@ -524,6 +535,21 @@ JsonToken JsonStream::skip_container() {
 }
 
 JsonToken JsonStream::skip_value() {
+  // A number where a value is expected, read as bytes up to its delimiter: checked for the bytes
+  // a number holds and its last being a digit only, like the text skip_container passes over
+  // (most skipped values of a trace are numbers: a kernel's registers, occupancy, queue ids).
+  if (state_ == State::value && pos_ < end_ && (is_digit(buf_[pos_]) || buf_[pos_] == '-')) {
+    std::size_t i = pos_ + 1;
+    while (i < end_ && is_number_byte(buf_[i])) ++i;
+    if (i < end_ && is_delim(buf_[i]) && is_digit(buf_[i - 1])) {  // a number ends on a digit
+      num_.fast = false;
+      tok_ = pos_;
+      tok_len_ = i - pos_;
+      pos_ = i;
+      after_value();
+      return JsonToken::number;
+    }
+  }
   const JsonToken t = next();
   if (t == JsonToken::begin_object || t == JsonToken::begin_array) return skip_container();
   if (t == JsonToken::end || t == JsonToken::key || t == JsonToken::end_object ||

@@ -51,7 +51,8 @@ class JsonStream {
   // Returns that end token, or error. Skipped text is checked for matching brackets and closed
   // strings only (a truncated document is always an error; commas inside are not checked).
   JsonToken skip_container();
-  // Consumes one whole value where a value is expected. Returns its last token, or error.
+  // Consumes one whole value where a value is expected. Returns its last token, or error. A
+  // number is checked for the bytes a number holds only (as skip_container checks what it skips).
   JsonToken skip_value();
 
   const std::string& error() const { return error_; }

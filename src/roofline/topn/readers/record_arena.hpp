@@ -77,7 +77,11 @@ class RecordList {
 
   void push_back(const T& v) {
     if (size_ == cap_) grow(size_ + 1);
-    data_[size_++] = v;
+    // As bytes: an assignment may read the slot first (a bit-field's word is merged), and a read
+    // of a page not yet written maps the zero page, so its first write faults a second time and
+    // flushes the TLB of every core the process runs on.
+    std::memcpy(static_cast<void*>(data_ + size_), &v, sizeof(T));
+    ++size_;
   }
   template <class... A>
   T& emplace_back(A&&... a) {
@@ -248,6 +252,24 @@ class RecordChain {
   using iterator = Iter<RecordChain, T&>;
   using const_iterator = Iter<const RecordChain, const T&>;
 
+  // What is cached of the part asked last belongs to one chain: never copied, never moved.
+  RecordChain() = default;
+  RecordChain(const RecordChain& o) : parts_(o.parts_), starts_(o.starts_), size_(o.size_) {}
+  RecordChain(RecordChain&& o) noexcept
+      : parts_(std::move(o.parts_)),
+        starts_(std::move(o.starts_)),
+        size_(std::exchange(o.size_, 0)) {
+    o.forget_part();
+  }
+  RecordChain& operator=(RecordChain o) noexcept {
+    std::swap(parts_, o.parts_);
+    std::swap(starts_, o.starts_);
+    std::swap(size_, o.size_);
+    forget_part();
+    return *this;
+  }
+  ~RecordChain() = default;
+
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   T& operator[](std::size_t i) { return locate(i); }
@@ -263,10 +285,12 @@ class RecordChain {
     if (parts_.empty()) add_part();
     parts_.back().push_back(v);
     ++size_;
+    forget_part();  // the last part may have moved as it grew
   }
   // Moves `from`'s parts after these, calling `remap` on each of its records in place.
   template <class Remap>
   void join(RecordChain& from, Remap remap) {
+    forget_part();
     if (!parts_.empty()) parts_.back().shrink_to_fit();  // no record comes after it now
     for (RecordList<T>& part : from.parts_) {
       for (T& r : part) remap(r);
@@ -284,19 +308,29 @@ class RecordChain {
     starts_.push_back(size_);
     parts_.emplace_back();
   }
-  // Record i: in the part asked last, else the part a binary search over the parts' starts finds.
+  // Record i: in the part asked last (one comparison against what is cached of it), else the part
+  // a binary search over the parts' starts finds.
   T& locate(std::size_t i) const {
-    if (i < starts_[last_] || i - starts_[last_] >= parts_[last_].size()) {
-      const auto it = std::upper_bound(starts_.begin(), starts_.end(), i);
-      last_ = static_cast<std::size_t>(it - starts_.begin()) - 1;
-    }
-    return const_cast<RecordList<T>&>(parts_[last_])[i - starts_[last_]];
+    if (i - last_start_ >= last_size_) [[unlikely]]
+      find_part(i);
+    return last_data_[i - last_start_];
   }
+  [[gnu::noinline]] void find_part(std::size_t i) const {
+    const auto it = std::upper_bound(starts_.begin(), starts_.end(), i);
+    const auto part = static_cast<std::size_t>(it - starts_.begin()) - 1;
+    last_start_ = starts_[part];
+    last_size_ = parts_[part].size();
+    last_data_ = const_cast<T*>(parts_[part].begin());
+  }
+  // Records are added to the last part only: what is cached of it must follow.
+  void forget_part() const { last_start_ = last_size_ = 0; }
 
   std::vector<RecordList<T>> parts_;
   std::vector<std::size_t> starts_;  // per part, the index of its first record
   std::size_t size_ = 0;
-  mutable std::size_t last_ = 0;
+  // The part asked last: its first index, its size when asked, its records.
+  mutable std::size_t last_start_ = 0, last_size_ = 0;
+  mutable T* last_data_ = nullptr;
 };
 
 }  // namespace roofline::topn::detail

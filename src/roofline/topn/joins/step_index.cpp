@@ -105,14 +105,24 @@ void join_source(const std::string& source, std::string& into) {
 
 }  // namespace
 
-const Step* StepIndex::find(std::int32_t key, double ts) const {
+std::size_t step_holding(const std::vector<Step>& steps, std::int32_t key, double ts,
+                         std::size_t& near) {
+  // A step that holds ts is the one a search finds: the steps of a key are disjoint and sorted.
+  for (std::size_t i = near; i < steps.size() && i < near + 2; ++i)
+    if (steps[i].key == key && steps[i].begin_us <= ts && ts < steps[i].end_us) return near = i;
   auto it = std::upper_bound(steps.begin(), steps.end(), std::pair{key, ts},
                              [](const std::pair<std::int32_t, double>& k, const Step& s) {
                                return std::tie(k.first, k.second) < std::tie(s.key, s.begin_us);
                              });
-  if (it == steps.begin()) return nullptr;
+  if (it == steps.begin()) return steps.size();
   --it;
-  return it->key == key && ts < it->end_us ? &*it : nullptr;
+  if (it->key != key || !(ts < it->end_us)) return steps.size();
+  return near = static_cast<std::size_t>(it - steps.begin());
+}
+
+const Step* StepIndex::find(std::int32_t key, double ts) const {
+  const std::size_t at = step_holding(steps, key, ts, near);
+  return at < steps.size() ? &steps[at] : nullptr;
 }
 
 namespace {
@@ -121,16 +131,10 @@ namespace {
 // GPU activity on their device (GPU spans) inside their extent.
 void drop_empty_steps(const ChromeEvents& ev, StepIndex& index) {
   std::vector<char> busy(index.steps.size(), 0);
+  std::size_t near = 0;
   const auto mark = [&](std::int32_t key, double ts) {
-    const auto it =
-        std::upper_bound(index.steps.begin(), index.steps.end(), std::pair{key, ts},
-                         [](const std::pair<std::int32_t, double>& k, const Step& s) {
-                           return std::tie(k.first, k.second) < std::tie(s.key, s.begin_us);
-                         });
-    if (it == index.steps.begin()) return;
-    const auto at = std::prev(it);
-    if (at->key == key && ts < at->end_us)
-      busy[static_cast<std::size_t>(at - index.steps.begin())] = 1;
+    const std::size_t at = step_holding(index.steps, key, ts, near);
+    if (at < busy.size()) busy[at] = 1;
   };
   if (index.by_launch) {
     for (const auto& r : ev.runtime)

@@ -28,9 +28,17 @@ struct StepIndex {
   bool by_launch = false;   // CPU spans: look a GPU event up by its launch's thread and time
   std::string source;       // "user_annotation", "gpu_user_annotation" or "" (no steps)
   double empty = 0.0;       // annotations dropped as no step: zero tokens or no launch inside
-  // The step of `key` whose extent holds `ts`, if any.
+  // The step of `key` whose extent holds `ts`, if any. Asked launch after launch, the step found
+  // last and the one after it are tried before a binary search (not to be asked from two threads).
   const Step* find(std::int32_t key, double ts) const;
+  mutable std::size_t near = 0;
 };
+
+// The index in `steps` (sorted by (key, begin_us), disjoint within one key) of the step of `key`
+// whose extent holds `ts`, or steps.size(); `near` is tried first, with the step after it, and is
+// left at what was found.
+std::size_t step_holding(const std::vector<Step>& steps, std::int32_t key, double ts,
+                         std::size_t& near);
 
 // Groups the spans of `ev` into steps. The CPU spans are used when any of them holds a launch
 // (a runtime launch event on its thread inside it); otherwise the GPU spans, when there are any;

@@ -31,6 +31,10 @@ struct KernelSum {
   std::set<std::uint32_t> shapes;  // every OpShape its launches had
   double replay_calls = 0.0, replay_with_shapes = 0.0;
   std::map<std::pair<std::uint32_t, std::uint32_t>, double> launchers;  // (op, module) labels
+  // The last launcher and shape added (a kernel's launches mostly repeat them): no map search.
+  std::pair<std::uint32_t, std::uint32_t> last_launcher{k_no_id, k_no_id};
+  double* last_launcher_calls = nullptr;
+  std::uint32_t last_shape = k_no_id;
 };
 
 // The step a GPU event belongs to: the one holding its launch (the runtime event, else the
@@ -155,7 +159,10 @@ StepKind step_kind(const Step* step) {
 void add_signature(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const Origin& origin,
                    const Step* step, const OpRec* op, bool replay, bool launched) {
   const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();
-  if (origin.shape != k_no_id) k.shapes.insert(origin.shape);
+  if (origin.shape != k_no_id && origin.shape != k.last_shape) {
+    k.shapes.insert(origin.shape);
+    k.last_shape = origin.shape;
+  }
   SigLaunch l;
   l.us = g.dur_us;
   l.ts_us = g.ts_us;
@@ -192,7 +199,12 @@ void add_event(const ChromeEvents& ev, KernelSum& k, const GpuEventRec& g, const
       stats.with_shapes += 1.0;
     }
   }
-  k.launchers[{origin.op, origin.module}] += 1.0;
+  const std::pair launcher{origin.op, origin.module};
+  if (!k.last_launcher_calls || launcher != k.last_launcher) {
+    k.last_launcher = launcher;
+    k.last_launcher_calls = &k.launchers[launcher];  // a map's values stay where they are
+  }
+  *k.last_launcher_calls += 1.0;
   add_signature(ev, k, g, origin, step, replay ? nullptr : op, replay, launched);
 }
 

@@ -1,4 +1,6 @@
 // topn/json_stream.hpp: the streaming JSON tokenizer behind `roofline topn`.
+#include <charconv>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -187,6 +189,51 @@ TEST_CASE("JsonStream: skip_value consumes a whole value", "[topn][json]") {
   CHECK(js.raw() == "7");
   CHECK(js.next() == JsonToken::end_object);
   CHECK(js.next() == JsonToken::end);
+}
+
+TEST_CASE("JsonStream: decimals of 17 to 19 digits convert as from_chars does", "[topn][json]") {
+  // Past 2^53 the digits are no exact double: the quotient is rounded in extended precision, and
+  // the values that land near a point halfway between two doubles are left to from_chars. Random
+  // decimals, and the halfway points themselves (odd multiples of half an ulp, with and without
+  // a fraction of zeros), against from_chars.
+  std::mt19937_64 rng(47);
+  std::vector<std::string> texts;
+  for (int n = 0; n < 20000; ++n) {
+    const std::uint64_t digits =
+        (std::uint64_t{1} << 53) + rng() % (std::uint64_t{9999999999999999999u} - (1ull << 53));
+    std::string t = std::to_string(digits);
+    const std::size_t fraction = rng() % t.size();
+    if (fraction > 0) t.insert(t.size() - fraction, ".");
+    if (t.front() == '.') t.insert(0, "0");
+    texts.push_back((n % 3 == 0 ? "-" : "") + t);
+  }
+  for (int shift = 0; shift < 10; ++shift)
+    for (int n = 0; n < 200; ++n) {
+      const std::uint64_t ulp = std::uint64_t{2} << shift;  // of the doubles in [2^(54+shift), ..)
+      const std::uint64_t base = (std::uint64_t{1} << (54 + shift)) + (rng() % (1u << 20)) * ulp;
+      const std::string mid = std::to_string(base + ulp / 2);
+      texts.push_back(mid);
+      texts.push_back(mid + ".000");
+      texts.push_back(std::to_string(base + ulp / 2 + 1));
+    }
+  std::string doc = "[";
+  for (const std::string& t : texts) doc += t + ", ";
+  doc += "0]";
+  JsonStream js(chunked(doc, 4096));
+  REQUIRE(js.next() == JsonToken::begin_array);
+  std::size_t differ = 0;
+  for (const std::string& t : texts) {
+    REQUIRE(js.next() == JsonToken::number);
+    double got = 0, want = 0;
+    REQUIRE(js.as_double(got));
+    std::from_chars(t.data(), t.data() + t.size(), want);
+    if (got != want) {
+      ++differ;
+      INFO(t);
+      CHECK(got == want);
+    }
+  }
+  CHECK(differ == 0);
 }
 
 TEST_CASE("JsonStream: skip_value passes a number over as bytes, at any read boundary",

@@ -1,6 +1,8 @@
 // The values of JsonStream tokens: strings with their escapes undone, numbers converted.
+#include <cfloat>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "roofline/topn/bytes/json_stream.hpp"
@@ -45,6 +47,34 @@ void append_utf8(std::string& out, unsigned cp) {
   }
 }
 
+// digits / 10^fraction for digits past 2^53 (a timestamp of 17 to 19 digits: 1000000000602.3329),
+// correctly rounded or false. Where long double has a 64-bit significand (x87), the digits and
+// 10^fraction (fraction <= 22) are exact in it and one division rounds the quotient to 64 bits;
+// rounding that to a double's 53 gives the correctly rounded quotient unless it lies within one of
+// its last bits of a point halfway between two doubles (its low 11 bits 0x3FF, 0x400 or 0x401): then
+// false (from_chars reads it).
+bool wide_decimal(std::uint64_t digits, std::size_t fraction, bool negative, double& out) {
+#if (defined(__x86_64__) || defined(__i386__)) && LDBL_MANT_DIG == 64
+  static constexpr long double k_pow10[] = {
+      1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,  1e10L, 1e11L,
+      1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L};
+  const long double q = static_cast<long double>(digits) / k_pow10[fraction];
+  std::uint64_t significand = 0;
+  std::memcpy(&significand, &q, sizeof significand);  // x87: the 64-bit significand first
+  const std::uint64_t low = significand & 0x7FF;
+  if (low >= 0x3FF && low <= 0x401) return false;
+  out = static_cast<double>(q);
+  if (negative) out = -out;
+  return true;
+#else
+  (void)digits;
+  (void)fraction;
+  (void)negative;
+  (void)out;
+  return false;
+#endif
+}
+
 // digits / 10^fraction, negated when `negative`, exactly when the digits are at most 2^53 and
 // the fraction at most 22 digits: both are then exact doubles and one division rounds correctly
 // (Clinger's fast path) — what from_chars gives. A trace's timestamps (1000000000546.083: 16
@@ -53,7 +83,8 @@ bool exact_decimal(std::uint64_t digits, std::size_t fraction, bool negative, do
   static constexpr double k_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  if (digits > (std::uint64_t{1} << 53) || fraction > 22) return false;
+  if (fraction > 22) return false;
+  if (digits > (std::uint64_t{1} << 53)) return wide_decimal(digits, fraction, negative, out);
   out = static_cast<double>(digits) / k_pow10[fraction];
   if (negative) out = -out;
   return true;
@@ -165,7 +196,8 @@ bool JsonStream::as_int(std::int64_t& out) const {
   const std::string_view s = raw();
   double fast = 0.0;
   bool integral = false;
-  if (fast_decimal(s, fast, integral) && integral) {
+  // Past 2^53 a double is no exact integer: from_chars reads those.
+  if (fast_decimal(s, fast, integral) && integral && std::fabs(fast) < 9007199254740992.0) {
     out = static_cast<std::int64_t>(fast);
     return true;
   }

@@ -56,7 +56,7 @@ bool is_delim(char c) {
 // time (a byte equal to either has a zero in its XOR with a broadcast of that byte; the lowest
 // flagged byte is the first match), then byte by byte. Cheaper than two memchr calls on the short
 // strings of a trace.
-const char* find_quote_or_backslash(const char* p, const char* e) {
+[[gnu::always_inline]] inline const char* find_quote_or_backslash(const char* p, const char* e) {
 #if defined(__SSE2__)
   // Sixteen bytes at a time first: kernel names run to hundreds of bytes.
   while (e - p >= 16) {
@@ -240,7 +240,7 @@ JsonToken JsonStream::fail(std::string what) {
 }
 
 // Scans the string whose opening quote is at pos_; on success tok_/tok_len_ hold its content.
-bool JsonStream::scan_string() {
+inline bool JsonStream::scan_string() {
   std::size_t start = pos_;  // the opening quote
   std::size_t i = start + 1;
   escaped_ = false;
@@ -353,18 +353,31 @@ inline JsonToken JsonStream::value(char c) {
     state_ = c == '{' ? State::key_or_end : State::value_or_end;
     return c == '{' ? JsonToken::begin_object : JsonToken::begin_array;
   }
-  if (c == '"') {
-    if (!scan_string()) return JsonToken::error;
-    after_value();
-    return JsonToken::string;
-  }
+  if (c == '"') return next_string();
   if (c == ',' || c == ':' || c == ']' || c == '}')
     return fail_at("unexpected ", c, " where a value was expected");
   if ((c == '-' || is_digit(c)) && scan_plain_number()) return JsonToken::number;
   return scan_bare();
 }
 
-JsonToken JsonStream::next() {
+JsonToken JsonStream::next_key() {
+  if (!scan_string()) return JsonToken::error;
+  state_ = State::colon;
+  if (pos_ < end_ && buf_[pos_] == ':') {  // the usual "key": — no extra round trip
+    ++pos_;
+    if (pos_ < end_ && buf_[pos_] == ' ') ++pos_;
+    state_ = State::value;
+  }
+  return JsonToken::key;
+}
+
+JsonToken JsonStream::next_string() {
+  if (!scan_string()) return JsonToken::error;
+  after_value();
+  return JsonToken::string;
+}
+
+JsonToken JsonStream::next_token() {
   if (!error_.empty()) return JsonToken::error;
   for (;;) {
     if (pos_ >= end_ || is_ws(buf_[pos_])) {  // most tokens start right where the last ended
@@ -397,14 +410,7 @@ JsonToken JsonStream::next() {
         [[fallthrough]];
       case State::key:
         if (c != '"') return fail_at("expected an object key, got ", c, "");
-        if (!scan_string()) return JsonToken::error;
-        state_ = State::colon;
-        if (pos_ < end_ && buf_[pos_] == ':') {  // the usual "key": — no extra round trip
-          ++pos_;
-          if (pos_ < end_ && buf_[pos_] == ' ') ++pos_;
-          state_ = State::value;
-        }
-        return JsonToken::key;
+        return next_key();
       case State::value_or_end:
         if (c == ']') return close(c);
         [[fallthrough]];

@@ -51,13 +51,13 @@ void append_utf8(std::string& out, unsigned cp) {
 // correctly rounded or false. Where long double has a 64-bit significand (x87), the digits and
 // 10^fraction (fraction <= 22) are exact in it and one division rounds the quotient to 64 bits;
 // rounding that to a double's 53 gives the correctly rounded quotient unless it lies within one of
-// its last bits of a point halfway between two doubles (its low 11 bits 0x3FF, 0x400 or 0x401): then
-// false (from_chars reads it).
+// its last bits of a point halfway between two doubles (its low 11 bits 0x3FF, 0x400 or 0x401):
+// then false (from_chars reads it).
 bool wide_decimal(std::uint64_t digits, std::size_t fraction, bool negative, double& out) {
 #if (defined(__x86_64__) || defined(__i386__)) && LDBL_MANT_DIG == 64
-  static constexpr long double k_pow10[] = {
-      1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,  1e10L, 1e11L,
-      1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L};
+  static constexpr long double k_pow10[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,
+                                            1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L,
+                                            1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L};
   const long double q = static_cast<long double>(digits) / k_pow10[fraction];
   std::uint64_t significand = 0;
   std::memcpy(&significand, &q, sizeof significand);  // x87: the 64-bit significand first

@@ -104,6 +104,7 @@ class JsonStream {
   JsonToken close(char c);
   [[gnu::always_inline]] inline JsonToken value(char c);
   [[gnu::always_inline]] inline bool scan_string();
+  [[gnu::noinline]] bool scan_string_rest();  // a string with escapes, or past the bytes read
   bool scan_plain_number();
   JsonToken scan_bare();
   // Where skip_container is: inside a string, right after its backslash.

@@ -369,14 +369,16 @@ JsonToken JsonStream::close(char c) {
   return c == '}' ? JsonToken::end_object : JsonToken::end_array;
 }
 
+JsonToken JsonStream::open(char c) {
+  if (stack_.size() >= max_depth_) return fail_depth();
+  ++pos_;
+  stack_.push_back(c);
+  state_ = c == '{' ? State::key_or_end : State::value_or_end;
+  return c == '{' ? JsonToken::begin_object : JsonToken::begin_array;
+}
+
 inline JsonToken JsonStream::value(char c) {
-  if (c == '{' || c == '[') {
-    if (stack_.size() >= max_depth_) return fail_depth();
-    ++pos_;
-    stack_.push_back(c);
-    state_ = c == '{' ? State::key_or_end : State::value_or_end;
-    return c == '{' ? JsonToken::begin_object : JsonToken::begin_array;
-  }
+  if (c == '{' || c == '[') return open(c);
   if (c == '"') return next_string();
   if (c == ',' || c == ':' || c == ']' || c == '}')
     return fail_at("unexpected ", c, " where a value was expected");
@@ -402,6 +404,41 @@ JsonToken JsonStream::next_string() {
 }
 
 JsonToken JsonStream::next_token() {
+  // What next() leaves: the tokens after whitespace (a new line of a trace) and the brackets,
+  // read here with no more than a call each; the rest by the general path.
+  if (error_.empty()) {
+    std::size_t i = pos_;
+    while (i < end_ && is_ws(buf_[i])) ++i;
+    if (i < end_) {
+      pos_ = i;
+      const char c = buf_[i];
+      switch (state_) {
+        case State::key_or_end:
+          if (c == '}') return close(c);
+          [[fallthrough]];
+        case State::key:
+          if (c == '"') return next_key();
+          break;
+        case State::value_or_end:
+          if (c == ']') return close(c);
+          [[fallthrough]];
+        case State::value:
+          if (c == '{' || c == '[') return open(c);
+          if (c == '"') return next_string();
+          break;
+        case State::comma_or_end:
+          if ((c == '}' && stack_.back() == '{') || (c == ']' && stack_.back() == '['))
+            return close(c);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  return next_general();
+}
+
+JsonToken JsonStream::next_general() {
   if (!error_.empty()) return JsonToken::error;
   for (;;) {
     if (pos_ >= end_ || is_ws(buf_[pos_])) {  // most tokens start right where the last ended

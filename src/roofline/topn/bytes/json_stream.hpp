@@ -89,11 +89,11 @@ class JsonStream {
     comma_or_end,
     done
   };
-  JsonToken next_token();   // after whitespace, the brackets; else next_general()
+  JsonToken next_token();  // after whitespace, the brackets; else next_general()
   [[gnu::noinline]] JsonToken next_general();  // the general path
-  JsonToken open(char c);   // a '{' or '[' at pos_ where a value is expected
-  JsonToken next_key();     // a key at pos_
-  JsonToken next_string();  // a string value at pos_
+  JsonToken open(char c);                      // a '{' or '[' at pos_ where a value is expected
+  JsonToken next_key();                        // a key at pos_
+  JsonToken next_string();                     // a string value at pos_
   bool more(std::size_t& keep);
   void skip_ws();
   // The error paths, kept out of the hot functions (no message is built on their stack frames).

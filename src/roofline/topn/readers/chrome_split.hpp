@@ -37,7 +37,7 @@ struct SplitSource {
   std::size_t workers = 0;
 };
 
-inline constexpr std::size_t k_max_parts = 16;
+inline constexpr std::size_t k_max_parts = 256;  // 8 GB in parts of 32 MB; then longer parts
 inline constexpr std::size_t k_max_workers = 7;
 inline constexpr std::size_t k_no_part = static_cast<std::size_t>(-1);
 

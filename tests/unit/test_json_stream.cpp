@@ -236,6 +236,61 @@ TEST_CASE("JsonStream: decimals of 17 to 19 digits convert as from_chars does", 
   CHECK(differ == 0);
 }
 
+TEST_CASE("JsonStream: next_small_uint reads what next() would, or leaves it", "[topn][json]") {
+  // Each value: read by next_small_uint (its value), or left for next() (-1), which then reads
+  // it as a number (or fails: "01").
+  const std::string doc =
+      R"({"a": 807, "b": 0, "c": 12.5, "d": 123e4, "e": -5, "f": 1234567890123456789,)"
+      R"( "g":  42, "h": [3, 4], "i": "7"})";
+  const std::vector<std::int64_t> want = {807, 0, -1, -1, -1, -1};
+  for (std::size_t chunk : {1u, 2u, 3u, 4096u}) {
+    INFO("chunk " << chunk);
+    JsonStream js(chunked(doc, chunk));
+    REQUIRE(js.next() == JsonToken::begin_object);
+    std::int64_t v = 0;
+    CHECK_FALSE(js.next_small_uint(v));  // a key is expected
+    for (std::int64_t w : want) {
+      REQUIRE(js.next() == JsonToken::key);
+      // Where the read stopped inside a number, the small read declines; next() reads it whole.
+      if (w >= 0 && js.next_small_uint(v)) {
+        CHECK(v == w);
+        continue;
+      }
+      REQUIRE(js.next() == JsonToken::number);
+      if (w >= 0) CHECK(js.as_int(v));
+      if (w >= 0) CHECK(v == w);
+    }
+    REQUIRE(js.next() == JsonToken::key);  // "g": after two spaces, next() reads it
+    if (!js.next_small_uint(v)) {
+      REQUIRE(js.next() == JsonToken::number);
+      CHECK(js.as_int(v));
+    }
+    CHECK(v == 42);
+    REQUIRE(js.next() == JsonToken::key);
+    REQUIRE(js.next() == JsonToken::begin_array);
+    for (std::int64_t w : {3, 4}) {
+      if (!js.next_small_uint(v)) {
+        REQUIRE(js.next() == JsonToken::number);
+        CHECK(js.as_int(v));
+      }
+      CHECK(v == w);
+    }
+    CHECK(js.next() == JsonToken::end_array);
+    REQUIRE(js.next() == JsonToken::key);
+    CHECK_FALSE(js.next_small_uint(v));  // a string
+    CHECK(js.next() == JsonToken::string);
+    CHECK(js.next() == JsonToken::end_object);
+    CHECK(js.next() == JsonToken::end);
+  }
+  // A leading zero stands alone: "01" is not read as 1, and next() says why.
+  JsonStream bad(chunked(R"({"a": 01})", 4096));
+  REQUIRE(bad.next() == JsonToken::begin_object);
+  REQUIRE(bad.next() == JsonToken::key);
+  std::int64_t v = 0;
+  CHECK_FALSE(bad.next_small_uint(v));
+  CHECK(bad.next() == JsonToken::error);
+}
+
 TEST_CASE("JsonStream: skip_value passes a number over as bytes, at any read boundary",
           "[topn][json]") {
   const std::string doc = R"({"a": -12.5e+3, "b": 7,"c":1e9}  )";

@@ -50,6 +50,29 @@ class JsonStream {
     }
     return next_token();
   }
+  // Where a value is expected and a non-negative integer of at most 18 digits (an id, a size, a
+  // dim) starts right there and ends in the bytes read: reads it as next() would have, into
+  // `out`, and returns true. Otherwise false, nothing read (read the value with next()).
+  [[gnu::always_inline]] bool next_small_uint(std::int64_t& out) {
+    const char* const b = buf_.data();
+    std::size_t i = pos_;
+    if (!(state_ == State::value || state_ == State::value_or_end) || i >= end_ ||
+        static_cast<unsigned char>(b[i] - '0') > 9 || !error_.empty())
+      return false;
+    std::uint64_t v = static_cast<std::uint64_t>(b[i++] - '0');
+    if (v != 0)  // a leading zero stands alone
+      while (i < end_ && static_cast<unsigned char>(b[i] - '0') <= 9 && i - pos_ < 18)
+        v = v * 10 + static_cast<std::uint64_t>(b[i++] - '0');
+    if (i >= end_ || !ends_number(b[i])) return false;  // a fraction, an exponent, more digits
+    num_ = {v, 0, false, true};
+    tok_ = pos_;
+    tok_len_ = i - pos_;
+    pos_ = i;
+    after_value();
+    out = static_cast<std::int64_t>(v);
+    return true;
+  }
+
   // The text of the last key, string, number or literal; valid until the next call.
   std::string_view raw() const { return {buf_.data() + tok_, tok_len_}; }
   // True when the last key or string holds a backslash escape (use text() to undo it).
@@ -92,8 +115,13 @@ class JsonStream {
   JsonToken next_token();  // after whitespace, the brackets; else next_general()
   [[gnu::noinline]] JsonToken next_general();  // the general path
   JsonToken open(char c);                      // a '{' or '[' at pos_ where a value is expected
-  JsonToken next_key();                        // a key at pos_
-  JsonToken next_string();                     // a string value at pos_
+  // A byte that may follow a number: whitespace or punctuation (not a digit, '.', 'e', a letter).
+  static bool ends_number(char c) {
+    return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t' ||
+           c == ':' || c == '"' || c == '[' || c == '{';
+  }
+  JsonToken next_key();     // a key at pos_
+  JsonToken next_string();  // a string value at pos_
   bool more(std::size_t& keep);
   void skip_ws();
   // The error paths, kept out of the hot functions (no message is built on their stack frames).

@@ -121,6 +121,7 @@ bool read_number(JsonStream& js, double& out, bool& has) {
 }
 
 bool read_int(JsonStream& js, std::int64_t& out) {
+  if (js.next_small_uint(out)) return true;
   const JsonToken t = js.next();
   if (t == JsonToken::number) {
     if (!js.as_int(out)) out = -1;
@@ -135,10 +136,14 @@ bool read_int(JsonStream& js, std::int64_t& out) {
 // JSON error; `ok` false when an element is not a non-negative integer.
 bool read_int_list(JsonStream& js, std::vector<std::int64_t>& out, bool& ok) {
   for (;;) {
+    std::int64_t v = 0;
+    if (js.next_small_uint(v)) {
+      out.push_back(v);
+      continue;
+    }
     const JsonToken t = js.next();
     if (t == JsonToken::end_array) return true;
     if (is_error(t)) return false;
-    std::int64_t v = 0;
     if (t == JsonToken::number && js.as_int(v) && v >= 0) {
       out.push_back(v);
       continue;
@@ -171,10 +176,14 @@ bool read_input_dims(JsonStream& js, EventScratch& s) {
     Operand* op = &s.new_operand(arg);
     bool ok = true;
     for (;;) {
+      std::int64_t v = 0;
+      if (js.next_small_uint(v)) {
+        op->dims.push_back(v);
+        continue;
+      }
       t = js.next();
       if (t == JsonToken::end_array) break;
       if (is_error(t)) return false;
-      std::int64_t v = 0;
       if (t == JsonToken::number && js.as_int(v) && v >= 0) {
         op->dims.push_back(v);
       } else if (t == JsonToken::begin_array) {  // a member of a tensor list
@@ -238,10 +247,14 @@ bool read_dim3(JsonStream& js, std::int64_t (&out)[3], bool& has) {
   std::size_t n = 0;
   bool ok = true;
   for (;;) {
+    std::int64_t v = 0;
+    if (n < 3 && js.next_small_uint(v)) {
+      out[n++] = v;
+      continue;
+    }
     const JsonToken e = js.next();
     if (e == JsonToken::end_array) break;
     if (is_error(e)) return false;
-    std::int64_t v = 0;
     if (e == JsonToken::number && js.as_int(v) && v >= 0 && n < 3) {
       out[n++] = v;
       continue;

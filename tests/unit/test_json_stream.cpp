@@ -283,7 +283,8 @@ TEST_CASE("JsonStream: next_small_uint reads what next() would, or leaves it", "
     CHECK(js.next() == JsonToken::end);
   }
   // A leading zero stands alone: "01" is not read as 1, and next() says why.
-  JsonStream bad(chunked(R"({"a": 01})", 4096));
+  const std::string leading_zero = R"({"a": 01})";
+  JsonStream bad(chunked(leading_zero, 4096));
   REQUIRE(bad.next() == JsonToken::begin_object);
   REQUIRE(bad.next() == JsonToken::key);
   std::int64_t v = 0;

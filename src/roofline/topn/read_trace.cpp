@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -25,6 +26,9 @@ namespace {
 constexpr std::string_view k_bom = "\xEF\xBB\xBF";
 // parse_chrome_trace's message for a JSON document without traceEvents: said better by its kind.
 constexpr std::string_view k_no_trace_events = "not a Chrome trace: no traceEvents array";
+// read_json_document's answer when launches resolved as read met an order that breaks what the
+// resolving counted on (launch_reads.cpp): the stream is read again holding everything.
+constexpr std::string_view k_read_again = "(read again)";
 
 void chrome_notes(const TraceProfile& p, TraceRead& out) {
   double cases = 0.0, calls = 0.0;
@@ -77,12 +81,14 @@ void chrome_notes(const TraceProfile& p, TraceRead& out) {
 // `profile`. Returns "" or what is wrong (a file that is no trace: what it is instead).
 std::string read_json_document(const ByteReader& rest, const detail::JsonHead& json_head,
                                const CaptureSet* captures, const detail::SplitSource* split,
-                               TraceProfile& profile, TraceRead& out) {
+                               bool resolve, TraceProfile& profile, TraceRead& out) {
   if (detail::is_rocprof_json(json_head))
     return detail::parse_rocprof_json(rest, profile, out.notes);
   detail::ChromeEvents events;
+  events.resolve_as_read = resolve;
   if (std::string error = detail::parse_chrome_trace(rest, events, split); !error.empty())
     return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
+  if (events.order_broke) return std::string(k_read_again);
   // A list whose first element is no event (execution_details.json, a memory timeline); an
   // object had traceEvents, or parse_chrome_trace said it had none.
   if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))
@@ -95,13 +101,17 @@ std::string read_json_document(const ByteReader& rest, const detail::JsonHead& j
     return "no GPU activity in the trace (no kernel, gpu_memcpy or gpu_memset events): was the "
            "profiler run with the CUDA (ROCm) activity enabled?";
   profile = detail::aggregate_chrome_events(events, captures);
+  if (events.order_broke) return std::string(k_read_again);
   return {};
 }
 
 // A trace of any format from a stream; `split`: the stream is that plain file (a Chrome trace in
-// it may be read in parts by a parser per core, chrome_split.hpp).
+// it may be read in parts by a parser per core, chrome_split.hpp). `again`: the stream can be read
+// again from its start, so a Chrome trace's launches may be resolved as read; set when they must
+// be read again holding everything (the result is then empty).
 TraceRead read_stream(const ByteReader& read, const std::string& display,
-                      const CaptureSet* captures, const detail::SplitSource* split) {
+                      const CaptureSet* captures, const detail::SplitSource* split,
+                      bool* again = nullptr) {
   TraceRead out;
   detail::TraceText source(read);
   ByteReader body = [&source](char* buf, std::size_t cap) { return source.read(buf, cap); };
@@ -131,10 +141,15 @@ TraceRead read_stream(const ByteReader& read, const std::string& display,
       plain = *split;
       plain->origin = skip;
     }
-    if (std::string error =
-            read_json_document(rest, json_head, captures, plain ? &*plain : nullptr, profile, out);
-        !error.empty())
+    if (std::string error = read_json_document(rest, json_head, captures, plain ? &*plain : nullptr,
+                                               again != nullptr, profile, out);
+        !error.empty()) {
+      if (again && error == k_read_again) {
+        *again = true;
+        return {};
+      }
       return fail(error);
+    }
     if (!source.error().empty()) return fail(source.error());
     if (!detail::is_rocprof_json(json_head)) {
       chrome_notes(profile, out);
@@ -164,6 +179,17 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
   return read_trace_file(path, display, nullptr);
 }
 
+TraceRead read_trace_rereadable(const std::function<ByteReader()>& reopen,
+                                const std::string& display, const CaptureSet* captures,
+                                bool hold_everything) {
+  bool again = false;
+  if (!hold_everything) {
+    TraceRead out = read_stream(reopen(), display, captures, nullptr, &again);
+    if (!again) return out;
+  }
+  return read_stream(reopen(), display, captures, nullptr);
+}
+
 TraceRead read_trace_file(const std::filesystem::path& path, const std::string& display,
                           const CaptureSet* captures) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
@@ -181,9 +207,17 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
   split.path = path;
   split.size =
       std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
-  TraceRead out =
-      read_stream([&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); }, display,
-                  captures, !ec && split.size > 0 ? &split : nullptr);
+  const ByteReader read = [&reader](char* buf, std::size_t cap) { return reader.read(buf, cap); };
+  const detail::SplitSource* parts = !ec && split.size > 0 ? &split : nullptr;
+  // A regular file can be read again: its launches are resolved as read, and where the trace's
+  // order breaks what that counts on, it is read once more holding everything (launch_reads.cpp).
+  bool again = false;
+  TraceRead out = read_stream(read, display, captures, parts, parts ? &again : nullptr);
+  if (again && reader.error().empty()) {
+    std::rewind(file.get());
+    reader = detail::FileReader(file.get());
+    out = read_stream(read, display, captures, parts);
+  }
   if (!reader.error().empty()) {
     out.profile.reset();
     out.error = fmt::format("{}: {}", display, reader.error());

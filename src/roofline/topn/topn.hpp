@@ -14,6 +14,7 @@
 // own part, and the drivers here (read_trace.cpp, capture_files.cpp) run them in order.
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,14 @@ TraceRead read_trace_file(const std::filesystem::path& path, const std::string& 
 
 // The same over a byte stream (gzip inflated when the stream starts with its magic bytes).
 TraceRead read_trace_stream(const ByteReader& read, const std::string& display);
+
+// The same over bytes that can be read again: `reopen` gives a reader from their first byte each
+// time it is called. As for a file, a Chrome trace whose launches follow their ops and frames is
+// read keeping little of its CPU side, and read again holding everything where its order breaks
+// what that counts on; `hold_everything` reads it holding everything at once (the same result).
+TraceRead read_trace_rereadable(const std::function<ByteReader()>& reopen,
+                                const std::string& display, const CaptureSet* captures = nullptr,
+                                bool hold_everything = false);
 
 struct CaptureRead {
   CaptureSet set;

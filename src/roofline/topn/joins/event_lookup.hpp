@@ -15,14 +15,25 @@ namespace roofline::topn::detail {
 
 // A GPU event's runtime launch (by its correlation id) and launching op (by its External id, else
 // its launch's): the launch as its GPU event kept it when it was joined as read, else the record
-// kept in ChromeEvents::runtime; nullptr where there is none.
+// kept in ChromeEvents::runtime; nullptr where there is none. A launch resolved as read has its op
+// made again from what it kept (its External id, not kept, is -1) and its `resolved` origin.
 struct GpuOrigin {
   const RuntimeRec* kept = nullptr;
   RuntimeRec joined;
   bool has_joined = false;
-  const OpRec* op = nullptr;
+  const OpRec* found = nullptr;
+  OpRec remade;
+  bool has_remade = false;
+  const ResolvedOrigin* resolved = nullptr;
   const RuntimeRec* launch() const { return kept ? kept : has_joined ? &joined : nullptr; }
+  const OpRec* op() const { return found ? found : has_remade ? &remade : nullptr; }
 };
+
+// One op, whether kept or made again for a launch resolved as read: the same record, or the same
+// start, thread and name (what a remade op keeps of it).
+inline bool same_op(const OpRec& a, const OpRec& b) {
+  return &a == &b || (a.ts_us == b.ts_us && a.thread == b.thread && a.name == b.name);
+}
 
 class EventLookup {
  public:
@@ -47,6 +58,23 @@ class EventLookup {
   GpuOrigin origin(std::size_t i) const {
     const GpuEventRec& g = ev_.gpu[i];
     GpuOrigin o;
+    if (g.resolved) {
+      o.has_joined = true;
+      o.joined.ts_us = g.launch_ts_us();
+      o.joined.thread = g.launch_thread;
+      o.joined.kind = g.launch_kind;
+      o.resolved = &ev_.origins[g.origin()];
+      if (o.resolved->op != k_no_id) {
+        o.has_remade = true;
+        o.remade = OpRec{-1,
+                         g.op_ts_us(),
+                         o.resolved->shape,
+                         o.resolved->op,
+                         g.launch_thread,
+                         o.resolved->scalars};
+      }
+      return o;
+    }
     if (g.launch_thread >= 0) {
       o.has_joined = true;
       o.joined.external_id = g.external_id;
@@ -57,12 +85,12 @@ class EventLookup {
       o.kept = find(ev_.runtime, g.correlation(), near_launch_, &RuntimeRec::correlation);
     }
     const std::int64_t ext = g.external_id >= 0 ? g.external_id : o.kept ? o.kept->external_id : -1;
-    o.op = find(ev_.ops, ext, near_op_, &OpRec::external_id);
+    o.found = find_op(ext, near_op_);
     return o;
   }
   const OpRec* op(std::int64_t ext) const {
     std::size_t near = 0;
-    return find(ev_.ops, ext, near, &OpRec::external_id);
+    return find_op(ext, near);
   }
   const RuntimeRec* runtime(std::int64_t corr) const {
     std::size_t near = 0;
@@ -87,6 +115,14 @@ class EventLookup {
     }
     near = at + 1;
     return &list[at];
+  }
+
+  // The op of `ext`; one let go as a launch resolved as read took it means the trace must be read
+  // again holding everything (launch_reads.cpp).
+  const OpRec* find_op(std::int64_t ext, std::size_t& near) const {
+    const OpRec* op = find(ev_.ops, ext, near, &OpRec::external_id);
+    if (!op && ext >= 0 && !ev_.dropped_ops.empty() && ev_.op_dropped(ext)) ev_.order_broke = true;
+    return op;
   }
 
   ChromeEvents& ev_;

@@ -33,14 +33,15 @@ class Roles {
 // A quantization waiting for its reader on one stream.
 struct Pending {
   QuantWrite write;
-  const OpRec* op = nullptr;  // its launching op (eager)
+  std::optional<OpRec> op;  // its launching op (eager), as kept or made again
 };
 
 // Whether the quantization ran inside the matrix kernel's own launching op: launched by that op
 // itself, or by an op on the same thread that began after it and before the kernel's launch.
-bool inside(const OpRec* quant, const OpRec* op, const RuntimeRec* launch) {
-  if (!quant || !op) return false;
-  if (quant == op) return true;  // both launched by the op itself (a Triton quantization in it)
+bool inside(const std::optional<OpRec>& quant_op, const OpRec* op, const RuntimeRec* launch) {
+  if (!quant_op || !op) return false;
+  const OpRec* quant = &*quant_op;
+  if (same_op(*quant, *op)) return true;  // both launched by the op itself (a Triton one in it)
   return launch && quant->thread == op->thread && launch->thread == op->thread &&
          quant->ts_us >= op->ts_us && quant->ts_us <= launch->ts_us;
 }
@@ -56,7 +57,7 @@ class Quantizations {
     auto [it, fresh] = cache_.try_emplace({g.name, op_name});
     if (fresh) it->second = by_names(g.name, op_name);
     if (!it->second) return std::nullopt;
-    return Pending{*it->second, op};
+    return Pending{*it->second, op ? std::optional<OpRec>(*op) : std::nullopt};
   }
 
  private:
@@ -82,20 +83,24 @@ std::vector<InputQuantSums> input_quant_by_name(const ChromeEvents& ev, const Ev
   // A launch's op and runtime event: none for a graph replay.
   const auto origin = [&](std::uint32_t i) {
     GpuOrigin o = lookup.origin(i);
-    if (join.replayed(i)) o.op = nullptr;
+    if (join.replayed(i)) o.found = nullptr, o.has_remade = false;
     return o;
   };
   QuantSweep sweep(
       [&](std::uint32_t i) {
-        const OpRec* op = origin(i).op;
+        const GpuOrigin o = origin(i);
+        const OpRec* op = o.op();
         return roles.of(ev.gpu[i].name, op ? op->name : k_no_id);
       },
-      [&](std::uint32_t i) { return quantizations.of(ev.gpu[i], origin(i).op); },
+      [&](std::uint32_t i) {
+        const GpuOrigin o = origin(i);
+        return quantizations.of(ev.gpu[i], o.op());
+      },
       [&](std::uint32_t i, const Pending& p) {
         const GpuOrigin o = origin(i);
         out[ev.gpu[i].name]
            [{p.write.dtype, p.write.by,
-             inside(p.op, o.op, o.launch()) ? "inside its own op" : "before it on its stream"}] +=
+             inside(p.op, o.op(), o.launch()) ? "inside its own op" : "before it on its stream"}] +=
             1.0;
       });
   in_stream_order(ev, [&](std::uint32_t i, std::int64_t stream) { sweep.visit(i, stream); });

@@ -38,23 +38,7 @@ LaunchStack StackIndex::at(std::int32_t thread, double ts_us) const {
   for (; at >= 0; at = parent_[static_cast<std::size_t>(at)]) {
     const StackFrame& s = f[static_cast<std::size_t>(at)];
     if (ts_us >= s.end_us) continue;  // ends before the launch: not an enclosing frame
-    switch (s.role) {
-      case FrameRole::collective:
-        if (out.collective == 0xFFFFFFFFu) out.collective = s.says;
-        break;
-      case FrameRole::model_call:
-        if (out.call_site == 0xFFFFFFFFu) out.call_site = s.says;
-        break;
-      case FrameRole::library:
-        if (out.library == 0xFFFFFFFFu) out.library = s.says;
-        break;
-      case FrameRole::prefill:
-      case FrameRole::decode:
-        if (out.forward == FrameRole::none) out.forward = s.role;
-        break;
-      case FrameRole::none:
-        break;
-    }
+    out.add_outer(s);
   }
   return out;
 }

@@ -11,14 +11,6 @@
 
 namespace roofline::topn::detail {
 
-// What the kept frames enclosing one launch say: labels ids, k_no_id where none does.
-struct LaunchStack {
-  std::uint32_t collective = 0xFFFFFFFFu;  // the innermost collective frame
-  std::uint32_t call_site = 0xFFFFFFFFu;   // the innermost frame of the model's file
-  std::uint32_t library = 0xFFFFFFFFu;     // the innermost library frame's package
-  FrameRole forward = FrameRole::none;     // the innermost forward-mode frame
-};
-
 class StackIndex {
  public:
   // Sorts `frames` by (thread, begin, longest first) and links each to its parent.

@@ -94,8 +94,11 @@ class Origins {
   // An eager launch: its op's shape, name and module; a launch with no op (a custom kernel called
   // from Python) its module from the spans enclosing its runtime call; both what the call stack
   // says (docs/method.md §22.10).
-  Origin eager(const RuntimeRec* launch, const OpRec* op, const OpModules& modules,
-               const StackIndex& stacks) {
+  Origin eager(const GpuOrigin& g, const OpModules& modules, const StackIndex& stacks) {
+    if (const ResolvedOrigin* r = g.resolved)  // no module span on its thread
+      return {r->shape, r->op, k_no_id, r->collective, r->call_site, r->library};
+    const RuntimeRec* launch = g.launch();
+    const OpRec* op = g.op();
     Origin o;
     if (op)
       o = {op->shape, op->name, modules.path_id_at(op->thread, op->ts_us, ev_)};
@@ -255,10 +258,10 @@ TraceProfile aggregate_chrome_events(ChromeEvents& ev, const CaptureSet* capture
     }
     const GpuOrigin o = lookup.origin(i);
     const RuntimeRec* launch = o.launch();
-    const OpRec* op = o.op;
+    const OpRec* op = o.op();
     const bool replay = join.replayed(i);
     const Origin origin =
-        replay ? origins.captured(join.paired(i)) : origins.eager(launch, op, modules, stacks);
+        replay ? origins.captured(join.paired(i)) : origins.eager(o, modules, stacks);
     add_event(ev, k, g, origin, step_of(steps, ev, g, launch, op), op, replay, launch || op,
               join.stats);
     const bool shaped = origin.shape != k_no_id && !ev.shapes[origin.shape].dims.empty();

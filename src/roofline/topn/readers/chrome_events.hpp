@@ -3,10 +3,12 @@
 // (tens of bytes per event, against hundreds in the file) and the interned names and call
 // signatures they point to. aggregate_chrome_events() joins them into a TraceProfile.
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -53,19 +55,25 @@ RuntimeKind runtime_kind_of(std::string_view name);
 
 // A GPU activity: kernel, memcpy or memset (48 bytes: a trace holds millions), with the runtime
 // call that launched it when that call was read first (as PyTorch writes them): the call is then
-// kept here, not as a RuntimeRec of its own, and its correlation id is needed no more.
-inline constexpr std::uint32_t k_max_lanes = 1u << 27;
+// kept here, not as a RuntimeRec of its own, and its correlation id is needed no more. A launch
+// whose op and call stack were read just before it is resolved as read (launch_reads.cpp): it
+// keeps what they gave it (its origin, an id of ChromeEvents::origins) in place of its External
+// id, and they can be let go.
+inline constexpr std::uint32_t k_max_lanes = 1u << 26;
 struct GpuEventRec {
   double ts_us = 0.0;
   double dur_us = 0.0;
-  std::int64_t external_id = -1;         // its own, else its runtime call's; -1: none
+  // Its own External id, else its runtime call's; -1: none. Resolved as read: the origin's id and
+  // how long before the runtime call its op began.
+  std::int64_t external_id = -1;
   std::uint32_t name = 0;                // Interner id
   std::uint32_t geometry = 0xFFFFFFFFu;  // ChromeEvents::geometries id of (grid, block); none
   std::int32_t launch_thread = -1;       // its runtime call's thread; -1: not joined as it was read
   // ChromeEvents::lanes id: the event's pid (the GPU) and tid (the stream).
-  std::uint32_t lane : 27 = 0;
+  std::uint32_t lane : 26 = 0;
   GpuEventKind kind : 2 = GpuEventKind::kernel;
   RuntimeKind launch_kind : 3 = RuntimeKind::other;
+  bool resolved : 1 = false;
 
   // The runtime launch's correlation id (-1: none, or joined as read).
   std::int64_t correlation() const { return launch_thread < 0 ? call_ : -1; }
@@ -77,6 +85,20 @@ struct GpuEventRec {
     launch_kind = kind_of_call;
     call_ = std::bit_cast<std::int64_t>(call_ts_us);
   }
+  // Resolved as read: its ChromeEvents::origins id, and its op's start (exact: `lead`, the op's
+  // start before the call's, is kept only where a float holds it exactly).
+  void set_resolved(std::uint32_t origin_id, float lead_us) {
+    resolved = true;
+    external_id = static_cast<std::int64_t>(
+        (std::uint64_t{std::bit_cast<std::uint32_t>(lead_us)} << 32) | origin_id);
+  }
+  std::uint32_t origin() const {
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(external_id) & 0xFFFFFFFFu);
+  }
+  float lead_us() const {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(external_id) >> 32));
+  }
+  double op_ts_us() const { return launch_ts_us() - static_cast<double>(lead_us()); }
 
  private:
   std::int64_t call_ = -1;  // the correlation id until the call is joined, then its start's bits
@@ -181,6 +203,72 @@ struct FrameName {
   bool kept() const { return role != FrameRole::none || module != 0xFFFFFFFFu; }
 };
 
+// What the kept frames enclosing one launch say: labels ids, k_no_id where none does.
+struct LaunchStack {
+  std::uint32_t collective = 0xFFFFFFFFu;  // the innermost collective frame
+  std::uint32_t call_site = 0xFFFFFFFFu;   // the innermost frame of the model's file
+  std::uint32_t library = 0xFFFFFFFFu;     // the innermost library frame's package
+  FrameRole forward = FrameRole::none;     // the innermost forward-mode frame
+  // Adds what `f`, the next enclosing frame outwards, says where no inner frame said it.
+  void add_outer(const StackFrame& f) {
+    switch (f.role) {
+      case FrameRole::collective:
+        if (collective == 0xFFFFFFFFu) collective = f.says;
+        break;
+      case FrameRole::model_call:
+        if (call_site == 0xFFFFFFFFu) call_site = f.says;
+        break;
+      case FrameRole::library:
+        if (library == 0xFFFFFFFFu) library = f.says;
+        break;
+      case FrameRole::prefill:
+      case FrameRole::decode:
+        if (forward == FrameRole::none) forward = f.role;
+        break;
+      case FrameRole::none:
+        break;
+    }
+  }
+};
+
+// What a launch resolved as read got from its op and call stack (interned: launches repeat them).
+// `op` is the op's name (labels id), k_no_id: no op; no module span was on its thread.
+struct ResolvedOrigin {
+  std::uint32_t shape = 0xFFFFFFFFu, op = 0xFFFFFFFFu, scalars = 0xFFFFFFFFu;
+  std::uint32_t collective = 0xFFFFFFFFu, call_site = 0xFFFFFFFFu, library = 0xFFFFFFFFu;
+};
+
+struct OriginHash {
+  std::size_t operator()(const std::array<std::uint32_t, 6>& k) const {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (std::uint32_t v : k) {
+      h = (h ^ v) * 0xFF51AFD7ED558CCDULL;
+      h ^= h >> 32;
+    }
+    return static_cast<std::size_t>(h);
+  }
+};
+
+// Per thread, what resolving launches as read must know to be sure it answered what the joins
+// over everything would (launch_reads.cpp): the times it resolved, the extent of the frames and
+// module spans read, the frames it let go.
+struct ThreadReads {
+  double resolved_min = std::numeric_limits<double>::infinity();  // earliest op or call resolved
+  double resolved_max = -std::numeric_limits<double>::infinity();  // latest call resolved
+  // The python frames (whose words say something) and module spans read: the earliest begin, the
+  // latest begin; the first frame's extent; the latest end of a module span.
+  double spans_begin = std::numeric_limits<double>::infinity();
+  double spans_begin_max = -std::numeric_limits<double>::infinity();
+  double first_begin = std::numeric_limits<double>::infinity(), first_end = 0.0;
+  double modules_end = -std::numeric_limits<double>::infinity();
+  double dropped_end = -std::numeric_limits<double>::infinity();  // frames let go end by then
+  // The runtime calls and ops read: the earliest and latest start.
+  double seen_min = std::numeric_limits<double>::infinity();
+  double seen_max = -std::numeric_limits<double>::infinity();
+  bool modules = false;  // a module span was read: no launch on the thread is resolved as read
+  bool resolved_any() const { return resolved_max > -std::numeric_limits<double>::infinity(); }
+};
+
 // Per thread, the kept frames still open while frames arrive in the order StackIndex sorts them
 // (begin, longest first), as PyTorch writes them: a frame that says what its nearest enclosing
 // kept frame says, in the same role, changes no launch's stack and is not kept.
@@ -188,6 +276,7 @@ struct FrameNesting {
   std::vector<std::uint32_t> open;  // ChromeEvents::frames indexes, outermost first
   double last_begin = 0.0, last_end = 0.0;
   bool ordered = true;  // false once a frame came out of order: every frame is kept
+  bool improper = false;  // two kept frames overlapped without nesting: nothing resolved as read
 };
 
 struct GeometryHash {
@@ -247,6 +336,42 @@ struct ChromeEvents {
   std::vector<CaptureMark> capture_marks;
   double unparsed_steps = 0.0;  // names that start like a step but do not parse
   std::string unparsed_example;
+  // Launches resolved as read (launch_reads.cpp): on when the file can be read again should the
+  // order the resolving counts on break (`order_broke`: read it again holding everything).
+  bool resolve_as_read = false;
+  bool order_broke = false;
+  std::vector<ResolvedOrigin> origins;
+  std::unordered_map<std::array<std::uint32_t, 6>, std::uint32_t, OriginHash> origin_ids;
+  std::vector<ThreadReads> thread_reads;  // per thread index
+  ThreadReads& reads_of(std::int32_t thread) {
+    const auto t = static_cast<std::size_t>(thread);
+    if (thread_reads.size() <= t) thread_reads.resize(t + 1);
+    return thread_reads[t];
+  }
+  // The ops' External ids: whether they came in increasing order, their range, the range of those
+  // resolved launches took; the ops let go (runs of consecutive ids, sorted).
+  bool ops_increasing = true;
+  std::int64_t min_op_ext = std::numeric_limits<std::int64_t>::max();
+  std::int64_t max_op_ext = std::numeric_limits<std::int64_t>::min();
+  std::int64_t min_resolved_ext = std::numeric_limits<std::int64_t>::max();
+  std::int64_t max_resolved_ext = std::numeric_limits<std::int64_t>::min();
+  std::vector<std::pair<std::int64_t, std::int64_t>> dropped_ops;
+  bool tail_op_used = false;     // the last op read gave a launch resolved as read
+  // The last frame kept: it encloses a launch resolved as read; something read since it was kept
+  // may need it after the parse (a launch not resolved, a call or an op read before it inside it);
+  // an op has been read since.
+  bool tail_frame_used = false, tail_frame_blocked = false, op_since_frame = false;
+  std::size_t resolved = 0;      // launches resolved as read
+  // Whether the op of External id `ext` was let go (a join asking for it must read again).
+  bool op_dropped(std::int64_t ext) const;
+  // A runtime call or an op read on `thread` at `ts_us` (one inside a frame let go: read again).
+  void cpu_read(std::int32_t thread, double ts_us) {
+    if (!resolve_as_read || thread < 0) return;
+    ThreadReads& reads = reads_of(thread);
+    if (ts_us < reads.dropped_end) order_broke = true;
+    reads.seen_min = std::min(reads.seen_min, ts_us);
+    reads.seen_max = std::max(reads.seen_max, ts_us);
+  }
   std::vector<std::pair<std::int64_t, std::int64_t>> threads;  // (pid, tid) per thread index
   std::map<std::pair<std::int64_t, std::int64_t>, std::int32_t> thread_ids;
   std::int32_t thread_of(std::int64_t pid, std::int64_t tid);
@@ -338,6 +463,11 @@ Category category_of(std::string_view cat);
 void finish_event(EventScratch& s, ChromeEvents& out);
 // The GPU event `g` takes the runtime call of its correlation id when it was read before it.
 void join_runtime(GpuEventRec& g, ChromeEvents& out);
+// The GPU event `g`, joined to its runtime call as read, takes its op's and call stack's origin
+// when the events before it leave no doubt what the joins over everything would give it.
+void resolve_launch(GpuEventRec& g, ChromeEvents& out);
+// A cpu op about to be kept: the last one is let go when a launch resolved as read took it.
+void before_op(const OpRec& op, ChromeEvents& out);
 // After the last event: the runtime calls no GPU event took, into `out.runtime`.
 void finish_events(ChromeEvents& out);
 

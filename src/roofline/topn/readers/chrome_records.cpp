@@ -58,6 +58,7 @@ void record_op(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
   op.name = out.labels.intern(s.name);
   op.thread = thread;
   if (out.scalars.size() < k_max_scalars_kept) record_scalars(s, out, op);
+  before_op(op, out);
   out.ops.push_back(op);
 }
 
@@ -85,6 +86,7 @@ void record_runtime(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
   r.external_id = s.external_id;
   r.ts_us = s.has_ts ? s.ts : 0.0;
   r.thread = thread;
+  out.cpu_read(thread, r.ts_us);
   if (s.has_kernel && !s.kernel.empty()) r.kernel = out.labels.intern(s.kernel);
   // A call of one GPU event waits for it, unless a call of its id already does (kept, as the
   // lookup of the joins would find it).
@@ -246,6 +248,8 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
       g.kind = kind;
       if (s.has_grid && s.has_block) g.geometry = geometry_id(s, out);
       join_runtime(g, out);
+      resolve_launch(g, out);
+      if (!g.resolved) out.tail_frame_blocked = true;  // its stack may be asked after the parse
       out.gpu.push_back(g);
       return;
     }

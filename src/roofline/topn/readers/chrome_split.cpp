@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <limits>
+#include <tuple>
 #include <memory>
 #include <vector>
 
@@ -43,7 +45,7 @@ SplitParts::~SplitParts() {
 }
 
 void SplitParts::start(const SplitSource& src, std::uint64_t from, std::string_view open,
-                       const TraceMeta& meta) {
+                       const ChromeEvents& first) {
   const std::uint64_t end = src.size > src.origin ? src.size - src.origin : 0;
   if (end < from || end - from < src.min_bytes) return;
   const std::uint64_t rest = end - from;
@@ -60,7 +62,11 @@ void SplitParts::start(const SplitSource& src, std::uint64_t from, std::string_v
   }
   if (bounds_.empty()) return;
   first_ = PartStops(bounds_, 0);
-  for (std::size_t k = 0; k < bounds_.size(); ++k) parts_.emplace_back().events.meta = meta;
+  for (std::size_t k = 0; k < bounds_.size(); ++k) {
+    ChromeEvents& events = parts_.emplace_back().events;
+    events.meta = first.meta;
+    events.resolve_as_read = first.resolve_as_read;
+  }
   path_ = src.path;
   origin_ = src.origin;
   open_ = std::string(open);
@@ -168,14 +174,45 @@ void move_records(RecordList<T>& into, RecordList<T>& from, Remap remap) {
   from = RecordList<T>();
 }
 
-void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
+// A launch `from` resolved as read, in `into`'s ids: what the frames of `into` still open on its
+// thread that enclose its call say, where its own frames said nothing (they are inner).
+std::uint32_t with_outer_frames(ChromeEvents& into, const GpuEventRec& g, std::uint32_t origin) {
+  const auto thread = static_cast<std::size_t>(g.launch_thread);
+  if (thread >= into.frame_nesting.size()) return origin;
+  LaunchStack outer;
+  bool any = false;
+  const double ts = g.launch_ts_us();
+  const std::vector<std::uint32_t>& open = into.frame_nesting[thread].open;
+  for (auto it = open.rbegin(); it != open.rend(); ++it) {
+    const StackFrame& f = into.frames[*it];
+    if (ts < f.begin_us || ts >= f.end_us) continue;
+    outer.add_outer(f);
+    any = true;
+  }
+  if (!any) return origin;
+  ResolvedOrigin o = into.origins[origin];
+  if (o.collective == k_no_id) o.collective = outer.collective;
+  if (o.call_site == k_no_id) o.call_site = outer.call_site;
+  if (o.library == k_no_id) o.library = outer.library;
+  const std::array<std::uint32_t, 6> key{o.shape,      o.op,        o.scalars,
+                                         o.collective, o.call_site, o.library};
+  const auto [found, fresh] =
+      into.origin_ids.try_emplace(key, static_cast<std::uint32_t>(into.origins.size()));
+  if (fresh) into.origins.push_back(o);
+  return found->second;
+}
+
+void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m,
+              const std::vector<std::uint32_t>& origins) {
   into.gpu.join(from.gpu, [&](GpuEventRec& g) {
     g.name = m.names[g.name];
     g.lane = m.lanes[g.lane] & (k_max_lanes - 1);
     if (g.geometry != k_no_id) g.geometry = m.geometries[g.geometry];
     if (g.launch_thread >= 0)
       g.set_launch(m.thread(g.launch_thread), g.launch_ts_us(), g.launch_kind);
-    else
+    if (g.resolved)
+      g.set_resolved(with_outer_frames(into, g, origins[g.origin()]), g.lead_us());
+    else if (g.launch_thread < 0)
       join_runtime(g, into);  // its call, read before the boundary, waits in `into`
   });
   // `from`'s calls still waiting (their events, if any, come later or never): as if read after.
@@ -223,12 +260,126 @@ void move_cpu_side(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
   into.unparsed_steps += from.unparsed_steps;
 }
 
+// `from`'s origins in `into`'s table (their scalar sets moved after `into`'s `set_offset`).
+std::vector<std::uint32_t> move_origins(ChromeEvents& into, const ChromeEvents& from,
+                                        const IdMaps& m, std::uint32_t set_offset) {
+  std::vector<std::uint32_t> ids;
+  ids.reserve(from.origins.size());
+  for (ResolvedOrigin o : from.origins) {
+    if (o.shape != k_no_id) o.shape = m.shapes[o.shape];
+    o.op = m.label(o.op);
+    if (o.scalars != k_no_id) o.scalars += set_offset;
+    o.collective = m.label(o.collective);
+    o.call_site = m.label(o.call_site);
+    o.library = m.label(o.library);
+    const std::array<std::uint32_t, 6> key{o.shape,      o.op,        o.scalars,
+                                           o.collective, o.call_site, o.library};
+    const auto [it, fresh] =
+        into.origin_ids.try_emplace(key, static_cast<std::uint32_t>(into.origins.size()));
+    if (fresh) into.origins.push_back(o);
+    ids.push_back(it->second);
+  }
+  return ids;
+}
+
+// What each part's resolving as read assumed of the records before it (launch_reads.cpp), checked
+// against `into`'s as one parser reading on would have: an op of `from` at or below an id a
+// launch of `into` took, an op of `into` at or above an id `from` took; on a thread, a frame or
+// module span of `from` beginning at or before a launch `into` resolved, or, where `from`
+// resolved launches, `into`'s frames out of order or overlapping, a frame of `into` let go or
+// beginning after one of them, a module span of `into` reaching one, `from`'s frames before
+// `into`'s, a call or op of `from` inside a frame `into` let go, one of `into` at or after the
+// first frame of `from` where `from` let frames go. `into`'s frames still open at its end may enclose launches `from` resolved: those
+// take what they say as they move (move_gpu). Then their figures as one parser's.
+void join_reads(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
+  if (from.order_broke || from.min_op_ext <= into.max_resolved_ext ||
+      into.max_op_ext >= from.min_resolved_ext)
+    into.order_broke = true;
+  into.ops_increasing =
+      into.ops_increasing && from.ops_increasing && from.min_op_ext > into.max_op_ext;
+  into.min_op_ext = std::min(into.min_op_ext, from.min_op_ext);
+  into.max_op_ext = std::max(into.max_op_ext, from.max_op_ext);
+  into.min_resolved_ext = std::min(into.min_resolved_ext, from.min_resolved_ext);
+  into.max_resolved_ext = std::max(into.max_resolved_ext, from.max_resolved_ext);
+  into.resolved += from.resolved;
+  into.dropped_ops.insert(into.dropped_ops.end(), from.dropped_ops.begin(), from.dropped_ops.end());
+  if (!std::is_sorted(into.dropped_ops.begin(), into.dropped_ops.end())) {
+    std::sort(into.dropped_ops.begin(), into.dropped_ops.end());
+    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+    for (const auto& r : into.dropped_ops)
+      if (!merged.empty() && r.first <= merged.back().second + 1)
+        merged.back().second = std::max(merged.back().second, r.second);
+      else
+        merged.push_back(r);
+    into.dropped_ops = std::move(merged);
+  }
+  for (std::size_t t = 0; t < from.thread_reads.size(); ++t) {
+    const ThreadReads& f = from.thread_reads[t];
+    const std::int32_t thread = m.thread(static_cast<std::int32_t>(t));
+    ThreadReads& i = into.reads_of(thread);
+    if (into.frame_nesting.size() <= static_cast<std::size_t>(thread))
+      into.frame_nesting.resize(static_cast<std::size_t>(thread) + 1);
+    const FrameNesting& n = into.frame_nesting[static_cast<std::size_t>(thread)];
+    const bool frames_before = !n.open.empty() && std::make_tuple(f.first_begin, -f.first_end) <
+                                                      std::make_tuple(n.last_begin, -n.last_end);
+    if (f.spans_begin <= i.resolved_max || f.seen_min < i.dropped_end ||
+        (f.dropped_end > -std::numeric_limits<double>::infinity() && f.spans_begin <= i.seen_max))
+      into.order_broke = true;
+    if (f.resolved_any() &&
+        (!n.ordered || n.improper || frames_before || i.dropped_end > f.resolved_min ||
+         i.spans_begin_max > f.resolved_min || i.modules_end > f.resolved_min))
+      into.order_broke = true;
+    i.resolved_min = std::min(i.resolved_min, f.resolved_min);
+    i.resolved_max = std::max(i.resolved_max, f.resolved_max);
+    i.spans_begin = std::min(i.spans_begin, f.spans_begin);
+    i.spans_begin_max = std::max(i.spans_begin_max, f.spans_begin_max);
+    if (i.first_begin == std::numeric_limits<double>::infinity()) {
+      i.first_begin = f.first_begin;
+      i.first_end = f.first_end;
+    }
+    i.modules_end = std::max(i.modules_end, f.modules_end);
+    i.dropped_end = std::max(i.dropped_end, f.dropped_end);
+    i.seen_min = std::min(i.seen_min, f.seen_min);
+    i.seen_max = std::max(i.seen_max, f.seen_max);
+    i.modules = i.modules || f.modules;
+  }
+}
+
+// After the join: the frames open at `from`'s end stay open after `into`'s on each thread (those of
+// `into` that `from`'s frames closed enclose nothing after them, and a launch passes them by).
+void join_nesting(ChromeEvents& into, ChromeEvents& from, const IdMaps& m,
+                  std::uint32_t frame_offset) {
+  for (std::size_t t = 0; t < from.frame_nesting.size(); ++t) {
+    const FrameNesting& f = from.frame_nesting[t];
+    const auto thread = static_cast<std::size_t>(m.thread(static_cast<std::int32_t>(t)));
+    if (into.frame_nesting.size() <= thread) into.frame_nesting.resize(thread + 1);
+    FrameNesting& n = into.frame_nesting[thread];
+    const ThreadReads* reads = t < from.thread_reads.size() ? &from.thread_reads[t] : nullptr;
+    if (reads && !n.open.empty() &&
+        std::make_tuple(reads->first_begin, -reads->first_end) <
+            std::make_tuple(n.last_begin, -n.last_end))
+      n.ordered = false;
+    n.ordered = n.ordered && f.ordered;
+    n.improper = n.improper || f.improper;
+    if (!f.open.empty() || f.last_begin != 0.0 || f.last_end != 0.0) {
+      n.last_begin = f.last_begin;
+      n.last_end = f.last_end;
+    }
+    for (std::uint32_t i : f.open) n.open.push_back(i + frame_offset);
+  }
+}
+
 }  // namespace
 
 void join_events(ChromeEvents& into, ChromeEvents& from) {
   const IdMaps m = map_ids(into, from);
+  const auto set_offset = static_cast<std::uint32_t>(into.scalar_sets.size());
+  const std::vector<std::uint32_t> origins = move_origins(into, from, m, set_offset);
+  join_reads(into, from, m);
+  const auto frame_offset = static_cast<std::uint32_t>(into.frames.size());
   move_cpu_side(into, from, m);  // runtime calls kept before the GPU events take waiting ones
-  move_gpu(into, from, m);
+  move_gpu(into, from, m, origins);
+  join_nesting(into, from, m, frame_offset);
   into.meta = std::move(from.meta);  // it began with `into`'s and read the keys after
 }
 

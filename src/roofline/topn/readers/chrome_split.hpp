@@ -73,10 +73,10 @@ class SplitParts {
 
   // Finds the boundaries in what follows stream offset `from` (inside the containers `open`, the
   // events array last) and starts parsing the parts they begin on a thread, each with the
-  // metadata read so far; nothing when the rest is shorter than `src.min_bytes` or no boundary
-  // shows.
+  // metadata `first` (the first part's records) read so far and its way of reading launches;
+  // nothing when the rest is shorter than `src.min_bytes` or no boundary shows.
   void start(const SplitSource& src, std::uint64_t from, std::string_view open,
-             const TraceMeta& meta);
+             const ChromeEvents& first);
   // The first parser's stops (nullptr: not split).
   PartStops* first_stops() { return bounds_.empty() ? nullptr : &first_; }
   // The first parser stopped at boundary first_stops()->landed(): the parts from there on, each

@@ -394,7 +394,7 @@ EventsEnd read_events(JsonStream& js, ChromeEvents& out, PartStops* stops,
 // read here, its later parts (of a large plain file) by the parts' parsers at the same time.
 EventsEnd read_event_array(JsonStream& js, ChromeEvents& out, std::string_view open,
                            const SplitSource* split, SplitParts& parts) {
-  if (split) parts.start(*split, js.offset(), open, out.meta);
+  if (split) parts.start(*split, js.offset(), open, out);
   return read_events(js, out, parts.first_stops(), nullptr);
 }
 

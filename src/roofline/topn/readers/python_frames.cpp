@@ -1,6 +1,8 @@
 // python_function spans into ChromeEvents (chrome_events.hpp): each distinct name read once, and
 // of the frames whose words say something only those that say more than the kept frame around them
 // (docs/method.md §22.10).
+#include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "roofline/topn/layer.hpp"
@@ -26,7 +28,24 @@ bool says_more(const StackFrame& f, ChromeEvents& out) {
   }
   n.last_begin = f.begin_us;
   n.last_end = f.end_us;
-  while (!n.open.empty() && out.frames[n.open.back()].end_us < f.end_us) n.open.pop_back();
+  while (!n.open.empty() && out.frames[n.open.back()].end_us < f.end_us) {
+    const std::uint32_t closed = n.open.back();
+    const StackFrame c = out.frames[closed];
+    n.open.pop_back();
+    if (c.end_us > f.begin_us) n.improper = true;  // overlaps `f` without enclosing it
+    // The frame kept last closes holding a launch resolved as read, and nothing read since it was
+    // kept can ask for it after the parse (every GPU event resolved, every op taken, no call
+    // waiting for its GPU event): let go. A call or op read later inside it breaks the order
+    // (launch_reads.cpp). Forward frames stay: they are steps (step_index.cpp).
+    if (out.tail_frame_used && !out.tail_frame_blocked && closed + 1 == out.frames.size() &&
+        !(out.op_since_frame && !out.tail_op_used) && out.pending_runtime.empty() &&
+        c.role != FrameRole::prefill && c.role != FrameRole::decode) {
+      out.frames.pop_back();
+      out.tail_frame_used = false;
+      ThreadReads& reads = out.reads_of(f.thread);
+      reads.dropped_end = std::max(reads.dropped_end, c.end_us);
+    }
+  }
   if (!n.open.empty()) {
     const StackFrame& parent = out.frames[n.open.back()];
     // Forward-mode frames are steps of their own (step_index.cpp): always kept.
@@ -36,6 +55,25 @@ bool says_more(const StackFrame& f, ChromeEvents& out) {
   }
   n.open.push_back(static_cast<std::uint32_t>(out.frames.size()));
   return true;
+}
+
+// A frame whose words say something, or a module span, read on its thread: one beginning at or
+// before a call resolved as read may have enclosed it, and the resolving did not see it.
+void span_read(ChromeEvents& out, std::int32_t thread, double begin_us, double end_us,
+               bool module) {
+  if (!out.resolve_as_read) return;
+  ThreadReads& reads = out.reads_of(thread);
+  if (begin_us <= reads.resolved_max) out.order_broke = true;
+  if (!module && reads.first_begin == std::numeric_limits<double>::infinity()) {
+    reads.first_begin = begin_us;
+    reads.first_end = end_us;
+  }
+  reads.spans_begin = std::min(reads.spans_begin, begin_us);
+  reads.spans_begin_max = std::max(reads.spans_begin_max, begin_us);
+  if (module) {
+    reads.modules = true;
+    reads.modules_end = std::max(reads.modules_end, end_us);
+  }
 }
 
 }  // namespace
@@ -63,6 +101,7 @@ void record_python_frame(const EventScratch& s, ChromeEvents& out) {
   const std::int32_t thread = out.thread_of(s.pid, s.tid);
   if (name.module != k_no_id) {
     out.modules.push_back({s.ts, s.ts + s.dur, thread, name.module});
+    span_read(out, thread, s.ts, s.ts + s.dur, true);
     return;
   }
   StackFrame f;
@@ -71,7 +110,15 @@ void record_python_frame(const EventScratch& s, ChromeEvents& out) {
   f.thread = thread;
   f.says = name.says & k_says_mask;
   f.role = name.role;
-  if (says_more(f, out)) out.frames.push_back(f);
+  span_read(out, thread, f.begin_us, f.end_us, false);
+  if (says_more(f, out)) {
+    out.frames.push_back(f);
+    out.tail_frame_used = false;
+    out.op_since_frame = false;
+    // A call or op read before it, inside it, may ask for it after the parse.
+    out.tail_frame_blocked =
+        out.resolve_as_read && f.begin_us <= out.reads_of(thread).seen_max;
+  }
 }
 
 }  // namespace roofline::topn::detail

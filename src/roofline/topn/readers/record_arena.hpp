@@ -89,6 +89,7 @@ class RecordList {
     return back();
   }
   void clear() { size_ = 0; }
+  void pop_back() { --size_; }
   // Shrinks (or grows with default records) to `n`.
   void resize(std::size_t n) {
     if (n > cap_) grow(n);
@@ -286,6 +287,14 @@ class RecordChain {
     parts_.back().push_back(v);
     ++size_;
     forget_part();  // the last part may have moved as it grew
+  }
+  // Drops the last record when it is in the last part (a list being read); false otherwise.
+  bool pop_back() {
+    if (parts_.empty() || parts_.back().empty()) return false;
+    parts_.back().pop_back();
+    --size_;
+    forget_part();
+    return true;
   }
   // Moves `from`'s parts after these, calling `remap` on each of its records in place.
   template <class Remap>

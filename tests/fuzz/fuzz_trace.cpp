@@ -1,10 +1,13 @@
 // libFuzzer target: `roofline topn`'s trace reader (Chrome trace JSON, gzip, kernel CSVs) on
-// arbitrary bytes, in uneven chunks and in one piece — both must agree — then build_topn and both
-// renderers. Nothing may crash, hang or throw; a refused input must say why in one line.
+// arbitrary bytes, in uneven chunks holding everything, and in one piece as a file is read
+// (launches resolved as read, read again where the order breaks) — both must agree, to the Top-N's
+// last byte — then build_topn and both renderers. Nothing may crash, hang or throw; a refused input
+// must say why in one line.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "roofline/inputs/kernel_classes.hpp"
@@ -22,13 +25,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return n;
       },
       "t.json");
-  std::size_t whole_pos = 0;
-  const roofline::topn::TraceRead whole = roofline::topn::read_trace_stream(
-      [&](char* buf, std::size_t cap) {
-        const std::size_t n = std::min(cap, size - whole_pos);
-        std::memcpy(buf, bytes + whole_pos, n);
-        whole_pos += n;
-        return n;
+  const roofline::topn::TraceRead whole = roofline::topn::read_trace_rereadable(
+      [&]() -> roofline::topn::ByteReader {
+        auto at = std::make_shared<std::size_t>(0);
+        return [bytes, size, at](char* buf, std::size_t cap) {
+          const std::size_t n = std::min(cap, size - *at);
+          std::memcpy(buf, bytes + *at, n);
+          *at += n;
+          return n;
+        };
       },
       "t.json");
   if (chunked.profile.has_value() != whole.profile.has_value() || chunked.error != whole.error)
@@ -45,6 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       roofline::topn::builtin_kernel_backends_rules());
   const roofline::inputs::TopnDocument& doc = build.topn;
   const std::string topn = roofline::topn::render_topn_json(doc);
+  const roofline::topn::TopnBuild held = roofline::topn::build_topn(
+      *chunked.profile, options, roofline::topn::builtin_kernel_classes_rules(),
+      roofline::topn::builtin_kernel_backends_rules());
+  if (roofline::topn::render_topn_json(held.topn) != topn) __builtin_trap();
   (void)roofline::topn::render_workload_json(build);
   // What topn writes, analyze must read.
   auto loaded = roofline::topn::parse_topn(topn, "profile_topN.json");

@@ -130,7 +130,8 @@ std::vector<std::uint64_t> boundaries(const fs::path& path, const std::string& t
   src.part_bytes = part_bytes;
   SplitParts probe;
   const std::uint64_t from = text.find("\"traceEvents\": [") + 16;
-  probe.start(src, from, "{[", TraceMeta{});
+  const ChromeEvents first;
+  probe.start(src, from, "{[", first);
   decoys = 0;
   for (std::uint64_t at : probe.bounds()) decoys += text.compare(at - 4, 4, "x}, ") == 0 ? 1 : 0;
   return probe.bounds();

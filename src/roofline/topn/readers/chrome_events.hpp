@@ -96,7 +96,8 @@ struct GpuEventRec {
     return static_cast<std::uint32_t>(static_cast<std::uint64_t>(external_id) & 0xFFFFFFFFu);
   }
   float lead_us() const {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(external_id) >> 32));
+    return std::bit_cast<float>(
+        static_cast<std::uint32_t>(static_cast<std::uint64_t>(external_id) >> 32));
   }
   double op_ts_us() const { return launch_ts_us() - static_cast<double>(lead_us()); }
 
@@ -253,7 +254,7 @@ struct OriginHash {
 // over everything would (launch_reads.cpp): the times it resolved, the extent of the frames and
 // module spans read, the frames it let go.
 struct ThreadReads {
-  double resolved_min = std::numeric_limits<double>::infinity();  // earliest op or call resolved
+  double resolved_min = std::numeric_limits<double>::infinity();   // earliest op or call resolved
   double resolved_max = -std::numeric_limits<double>::infinity();  // latest call resolved
   // The python frames (whose words say something) and module spans read: the earliest begin, the
   // latest begin; the first frame's extent; the latest end of a module span.
@@ -275,7 +276,7 @@ struct ThreadReads {
 struct FrameNesting {
   std::vector<std::uint32_t> open;  // ChromeEvents::frames indexes, outermost first
   double last_begin = 0.0, last_end = 0.0;
-  bool ordered = true;  // false once a frame came out of order: every frame is kept
+  bool ordered = true;    // false once a frame came out of order: every frame is kept
   bool improper = false;  // two kept frames overlapped without nesting: nothing resolved as read
 };
 
@@ -356,12 +357,12 @@ struct ChromeEvents {
   std::int64_t min_resolved_ext = std::numeric_limits<std::int64_t>::max();
   std::int64_t max_resolved_ext = std::numeric_limits<std::int64_t>::min();
   std::vector<std::pair<std::int64_t, std::int64_t>> dropped_ops;
-  bool tail_op_used = false;     // the last op read gave a launch resolved as read
+  bool tail_op_used = false;  // the last op read gave a launch resolved as read
   // The last frame kept: it encloses a launch resolved as read; something read since it was kept
   // may need it after the parse (a launch not resolved, a call or an op read before it inside it);
   // an op has been read since.
   bool tail_frame_used = false, tail_frame_blocked = false, op_since_frame = false;
-  std::size_t resolved = 0;      // launches resolved as read
+  std::size_t resolved = 0;  // launches resolved as read
   // Whether the op of External id `ext` was let go (a join asking for it must read again).
   bool op_dropped(std::int64_t ext) const;
   // A runtime call or an op read on `thread` at `ts_us` (one inside a frame let go: read again).

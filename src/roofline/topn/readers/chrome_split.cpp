@@ -6,8 +6,8 @@
 #include <array>
 #include <cstdio>
 #include <limits>
-#include <tuple>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "roofline/topn/bytes/byte_source.hpp"
@@ -289,8 +289,9 @@ std::vector<std::uint32_t> move_origins(ChromeEvents& into, const ChromeEvents& 
 // resolved launches, `into`'s frames out of order or overlapping, a frame of `into` let go or
 // beginning after one of them, a module span of `into` reaching one, `from`'s frames before
 // `into`'s, a call or op of `from` inside a frame `into` let go, one of `into` at or after the
-// first frame of `from` where `from` let frames go. `into`'s frames still open at its end may enclose launches `from` resolved: those
-// take what they say as they move (move_gpu). Then their figures as one parser's.
+// first frame of `from` where `from` let frames go. `into`'s frames still open at its end may
+// enclose launches `from` resolved: those take what they say as they move (move_gpu). Then their
+// figures as one parser's.
 void join_reads(ChromeEvents& into, ChromeEvents& from, const IdMaps& m) {
   if (from.order_broke || from.min_op_ext <= into.max_resolved_ext ||
       into.max_op_ext >= from.min_resolved_ext)

@@ -62,7 +62,9 @@ void before_op(const OpRec& op, ChromeEvents& out) {
 
 void resolve_launch(GpuEventRec& g, ChromeEvents& out) {
   if (!out.resolve_as_read || out.order_broke || out.keep_runtime || g.launch_thread < 0) return;
-  if (out.origins.size() >= k_max_origins) return;
+  // No op read yet: the CPU side is in another part of the file (a part of a trace that writes
+  // every op and frame first), whose frames this part has not seen.
+  if (out.ops.empty() || out.origins.size() >= k_max_origins) return;
   const std::int32_t thread = g.launch_thread;
   const double call_ts = g.launch_ts_us();
   ThreadReads& reads = out.reads_of(thread);
@@ -73,7 +75,7 @@ void resolve_launch(GpuEventRec& g, ChromeEvents& out) {
   if (g.external_id >= 0) {
     // Its op (EventLookup: the record of its External id) is the last op read, and no op before it
     // had that id or a larger one.
-    if (out.ops.empty() || !out.ops_increasing) return;
+    if (!out.ops_increasing) return;
     const OpRec& op = out.ops.back();
     if (op.external_id != g.external_id || op.thread != thread) return;
     if (!exact_lead(call_ts, op.ts_us, lead)) return;

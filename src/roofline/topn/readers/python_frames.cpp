@@ -116,8 +116,7 @@ void record_python_frame(const EventScratch& s, ChromeEvents& out) {
     out.tail_frame_used = false;
     out.op_since_frame = false;
     // A call or op read before it, inside it, may ask for it after the parse.
-    out.tail_frame_blocked =
-        out.resolve_as_read && f.begin_us <= out.reads_of(thread).seen_max;
+    out.tail_frame_blocked = out.resolve_as_read && f.begin_us <= out.reads_of(thread).seen_max;
   }
 }
 

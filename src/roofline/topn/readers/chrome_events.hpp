@@ -343,6 +343,7 @@ struct ChromeEvents {
   bool order_broke = false;
   std::vector<ResolvedOrigin> origins;
   std::unordered_map<std::array<std::uint32_t, 6>, std::uint32_t, OriginHash> origin_ids;
+  std::uint32_t intern_origin(const ResolvedOrigin& o);
   std::vector<ThreadReads> thread_reads;  // per thread index
   ThreadReads& reads_of(std::int32_t thread) {
     const auto t = static_cast<std::size_t>(thread);

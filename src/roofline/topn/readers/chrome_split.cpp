@@ -194,12 +194,7 @@ std::uint32_t with_outer_frames(ChromeEvents& into, const GpuEventRec& g, std::u
   if (o.collective == k_no_id) o.collective = outer.collective;
   if (o.call_site == k_no_id) o.call_site = outer.call_site;
   if (o.library == k_no_id) o.library = outer.library;
-  const std::array<std::uint32_t, 6> key{o.shape,      o.op,        o.scalars,
-                                         o.collective, o.call_site, o.library};
-  const auto [found, fresh] =
-      into.origin_ids.try_emplace(key, static_cast<std::uint32_t>(into.origins.size()));
-  if (fresh) into.origins.push_back(o);
-  return found->second;
+  return into.intern_origin(o);
 }
 
 void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m,
@@ -272,12 +267,7 @@ std::vector<std::uint32_t> move_origins(ChromeEvents& into, const ChromeEvents& 
     o.collective = m.label(o.collective);
     o.call_site = m.label(o.call_site);
     o.library = m.label(o.library);
-    const std::array<std::uint32_t, 6> key{o.shape,      o.op,        o.scalars,
-                                           o.collective, o.call_site, o.library};
-    const auto [it, fresh] =
-        into.origin_ids.try_emplace(key, static_cast<std::uint32_t>(into.origins.size()));
-    if (fresh) into.origins.push_back(o);
-    ids.push_back(it->second);
+    ids.push_back(into.intern_origin(o));
   }
   return ids;
 }

@@ -38,6 +38,14 @@ bool ChromeEvents::op_dropped(std::int64_t ext) const {
   return it != dropped_ops.begin() && ext <= std::prev(it)->second;
 }
 
+std::uint32_t ChromeEvents::intern_origin(const ResolvedOrigin& o) {
+  const std::array<std::uint32_t, 6> key{o.shape,      o.op,        o.scalars,
+                                         o.collective, o.call_site, o.library};
+  const auto [it, fresh] = origin_ids.try_emplace(key, static_cast<std::uint32_t>(origins.size()));
+  if (fresh) origins.push_back(o);
+  return it->second;
+}
+
 void before_op(const OpRec& op, ChromeEvents& out) {
   if (!out.resolve_as_read) return;
   out.cpu_read(op.thread, op.ts_us);
@@ -101,17 +109,13 @@ void resolve_launch(GpuEventRec& g, ChromeEvents& out) {
   o.collective = stack.collective;
   o.call_site = stack.call_site;
   o.library = stack.library;
-  const std::array<std::uint32_t, 6> key{o.shape,      o.op,        o.scalars,
-                                         o.collective, o.call_site, o.library};
-  const auto [it, fresh] =
-      out.origin_ids.try_emplace(key, static_cast<std::uint32_t>(out.origins.size()));
-  if (fresh) out.origins.push_back(o);
+  const std::uint32_t origin = out.intern_origin(o);
   if (o.op != k_no_id) {
     out.tail_op_used = true;
     out.min_resolved_ext = std::min(out.min_resolved_ext, g.external_id);
     out.max_resolved_ext = std::max(out.max_resolved_ext, g.external_id);
   }
-  g.set_resolved(it->second, lead);
+  g.set_resolved(origin, lead);
   ++out.resolved;
   if (tail_frame_in) out.tail_frame_used = true;
   reads.resolved_min = std::min(reads.resolved_min, op_ts);

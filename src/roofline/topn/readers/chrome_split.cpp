@@ -357,6 +357,9 @@ void join_nesting(ChromeEvents& into, ChromeEvents& from, const IdMaps& m,
       n.last_end = f.last_end;
     }
     for (std::uint32_t i : f.open) n.open.push_back(i + frame_offset);
+    // A frame of `into` that ended by the last frame's start encloses nothing read after it (a
+    // launch resolved before that start broke the order): no launch of a later part asks for it.
+    std::erase_if(n.open, [&](std::uint32_t i) { return into.frames[i].end_us <= n.last_begin; });
   }
 }
 

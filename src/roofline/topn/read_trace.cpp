@@ -86,9 +86,12 @@ std::string read_json_document(const ByteReader& rest, const detail::JsonHead& j
     return detail::parse_rocprof_json(rest, profile, out.notes);
   detail::ChromeEvents events;
   events.resolve_as_read = resolve;
-  if (std::string error = detail::parse_chrome_trace(rest, events, split); !error.empty())
-    return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
+  std::string error = detail::parse_chrome_trace(rest, events, split);
+  // Stopped where the order broke what resolving launches as read counts on: read it again (a
+  // JSON error after that point, if any, is found then).
   if (events.order_broke) return std::string(k_read_again);
+  if (!error.empty())
+    return error == k_no_trace_events ? detail::describe_non_trace(json_head) : error;
   // A list whose first element is no event (execution_details.json, a memory timeline); an
   // object had traceEvents, or parse_chrome_trace said it had none.
   if (events.gpu.empty() && json_head.top == '[' && !detail::looks_like_chrome_trace(json_head))

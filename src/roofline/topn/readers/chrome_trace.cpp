@@ -369,7 +369,8 @@ bool read_event(JsonStream& js, EventScratch& s, std::string& tmp, ChromeEvents&
 
 // The events array, its '[' already read, to its ']' — or to the first boundary of `stops` where
 // an event starts (handed_over: the part that begins there reads on), or until `cancel` is set
-// (a part no longer needed: error).
+// (a part no longer needed: error), or until launches resolved as read meet an order that breaks
+// what they count on (error: the file is read again, launch_reads.cpp).
 EventsEnd read_events(JsonStream& js, ChromeEvents& out, PartStops* stops,
                       const std::atomic<bool>* cancel) {
   EventScratch s;
@@ -378,6 +379,7 @@ EventsEnd read_events(JsonStream& js, ChromeEvents& out, PartStops* stops,
     if (stops && stops->pending() && stops->stop_at(js.next_value_offset()))
       return EventsEnd::handed_over;
     if (cancel && cancel->load(std::memory_order_relaxed)) return EventsEnd::error;
+    if (out.order_broke) return EventsEnd::error;
     const JsonToken t = js.next();
     if (t == JsonToken::end_array) return EventsEnd::done;
     if (t == JsonToken::begin_object) {

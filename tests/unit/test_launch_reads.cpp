@@ -51,9 +51,11 @@ struct Disorder {
   double twice = 0.0;         // an op that launches two kernels
   double cpu_only = 0.0;      // an op that launches nothing
   double no_kernel = 0.0;     // a call whose kernel never comes
-  double nested = 0.5;        // frames nested two deep
-  bool forward = true;        // frames include an engine's forward (a step: never let go)
-  bool two_threads = true;    // every third launch from a second thread
+  double late_kernel =
+      0.0;              // a kernel written after the next launch's events (a trace sorted by time)
+  double nested = 0.5;  // frames nested two deep
+  bool forward = true;  // frames include an engine's forward (a step: never let go)
+  bool two_threads = true;  // every third launch from a second thread
 };
 
 class TraceWriter {
@@ -101,12 +103,15 @@ class TraceWriter {
     gpu_ += 12.0;
     return e;
   }
-  // A call and its kernel (the kernel first, or never, as the disorder says).
+  // A call and its kernel (the kernel first, later, or never, as the disorder says).
   void launched(int tid, double ts, long ext) {
     const long corr = ++corr_;
     const std::string c = call(tid, ts, ext, corr), k = kernel(ext, corr);
     if (chance(d_.no_kernel)) {
       events_.push_back(c);
+    } else if (chance(d_.late_kernel)) {
+      events_.push_back(c);
+      late_.push_back(k);
     } else if (chance(d_.kernel_first)) {
       events_.push_back(k);
       events_.push_back(c);
@@ -117,6 +122,8 @@ class TraceWriter {
   }
 
   void launch(int tid) {
+    const std::vector<std::string> late = std::move(late_);  // the last launch's late kernels
+    late_.clear();
     double& t = cursor_[tid == 7 ? 0 : 1];
     const double begin = t;
     const bool module = chance(d_.module);
@@ -142,9 +149,12 @@ class TraceWriter {
       gpu_ += 4.0;
     }
     t = begin + 40.0;
+    events_.insert(events_.end(), late.begin(), late.end());
   }
 
   void step_marks() {
+    events_.insert(events_.end(), late_.begin(), late_.end());
+    late_.clear();
     // One CPU step over all launches of thread 7, and its GPU span: written last, as vLLM does.
     events_.push_back(fmt::format(
         R"x({{"ph": "X", "cat": "user_annotation", "name": "execute_context_0(0)_generation_8(8)", "pid": 7, "tid": 7, "ts": 999, "dur": {}}})x",
@@ -172,7 +182,7 @@ class TraceWriter {
 
   std::mt19937 rng_;
   Disorder d_;
-  std::vector<std::string> events_;
+  std::vector<std::string> events_, late_;
   double cursor_[2] = {1000.0, 1013.0};
   double gpu_ = 1000.0;
   long ext_ = 100, corr_ = 5000;
@@ -252,6 +262,24 @@ TEST_CASE("Launches resolved as read: a clean trace keeps almost none of its CPU
   CHECK(read_text(text, false) == read_text(text, true));
 }
 
+TEST_CASE("Launches resolved as read: kernels written after the next launch (sorted by time)",
+          "[topn][launch_reads]") {
+  Disorder d;
+  d.nested = 0.0;
+  d.forward = false;
+  d.two_threads = false;
+  d.late_kernel = 1.0;
+  const std::string text = TraceWriter(5, d).trace(300);
+  ChromeEvents ev;
+  ev.resolve_as_read = true;
+  REQUIRE(parse_chrome_trace(roofline::test::chunked(text, 4096), ev).empty());
+  CHECK_FALSE(ev.order_broke);
+  CHECK(ev.resolved == 300);  // each kernel takes what its call was given
+  CHECK(ev.ops.size() <= 2);
+  CHECK(ev.frames.size() <= 2);
+  CHECK(read_text(text, false) == read_text(text, true));
+}
+
 TEST_CASE("Launches resolved as read: two threads, nested frames, forward frames",
           "[topn][launch_reads]") {
   Disorder d;
@@ -298,6 +326,10 @@ TEST_CASE("Launches resolved as read: what breaks the order is seen, and the Top
     d = Disorder{};
     d.no_kernel = 0.05;
     c.emplace_back("calls with no kernel", d);
+    d = Disorder{};
+    d.late_kernel = 0.3;
+    d.kernel_first = 0.05;
+    c.emplace_back("kernels late and first", d);
     d.swap = 0.02;
     d.late_frame = 0.02;
     d.again = 0.02;
@@ -306,6 +338,7 @@ TEST_CASE("Launches resolved as read: what breaks the order is seen, and the Top
     d.copy = 0.1;
     d.twice = 0.1;
     d.cpu_only = 0.1;
+    d.late_kernel = 0.1;
     c.emplace_back("all of them", d);
     return c;
   }();

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "roofline/topn/bytes/byte_reader.hpp"
@@ -151,6 +152,10 @@ struct RuntimeRec {
   std::int32_t thread = -1;
   std::uint32_t kernel = k_no_id;  // labels id of args.kernel (ROCm names the kernel)
   RuntimeKind kind = RuntimeKind::other;
+  // A call waiting for its GPU event, resolved as read (launch_reads.cpp): its origin
+  // (ChromeEvents::origins id, k_no_id: not resolved) and its op's start before its own.
+  std::uint32_t origin = k_no_id;
+  float lead_us = 0.0f;
 };
 
 // A `python_function` span named `nn.Module: <Name>_<k>` (the name without `_<k>`).
@@ -359,11 +364,18 @@ struct ChromeEvents {
   std::int64_t max_resolved_ext = std::numeric_limits<std::int64_t>::min();
   std::vector<std::pair<std::int64_t, std::int64_t>> dropped_ops;
   bool tail_op_used = false;  // the last op read gave a launch resolved as read
-  // The last frame kept: it encloses a launch resolved as read; something read since it was kept
+  // The last frame kept: it encloses a call resolved as read; something read since it was kept
   // may need it after the parse (a launch not resolved, a call or an op read before it inside it);
   // an op has been read since.
   bool tail_frame_used = false, tail_frame_blocked = false, op_since_frame = false;
   std::size_t resolved = 0;  // launches resolved as read
+  // Calls waiting for their GPU event that are not resolved (their GPU event will ask for their
+  // call stack after the parse: no frame is let go meanwhile).
+  std::int64_t unresolved_pending = 0;
+  // The correlation ids of GPU events read before their call (a call of one of them is not
+  // resolved: its GPU event will not take it); past 4 096, no call is resolved any more.
+  std::unordered_set<std::int64_t> unjoined;
+  bool unjoined_overflow = false;
   // Whether the op of External id `ext` was let go (a join asking for it must read again).
   bool op_dropped(std::int64_t ext) const;
   // A runtime call or an op read on `thread` at `ts_us` (one inside a frame let go: read again).
@@ -465,9 +477,13 @@ Category category_of(std::string_view cat);
 void finish_event(EventScratch& s, ChromeEvents& out);
 // The GPU event `g` takes the runtime call of its correlation id when it was read before it.
 void join_runtime(GpuEventRec& g, ChromeEvents& out);
-// The GPU event `g`, joined to its runtime call as read, takes its op's and call stack's origin
-// when the events before it leave no doubt what the joins over everything would give it.
-void resolve_launch(GpuEventRec& g, ChromeEvents& out);
+// A runtime call of one GPU event, about to wait for it: it takes its op's and call stack's origin
+// when the events before it leave no doubt what the joins over everything would give it; its GPU
+// event takes the origin when it joins it (join_runtime).
+void resolve_call(RuntimeRec& r, ChromeEvents& out);
+// A GPU event read (joined to its call or not): one not resolved may ask for the last frame's
+// extent after the parse; one read before its call keeps that call from being resolved.
+void gpu_read(const GpuEventRec& g, ChromeEvents& out);
 // A cpu op about to be kept: the last one is let go when a launch resolved as read took it.
 void before_op(const OpRec& op, ChromeEvents& out);
 // After the last event: the runtime calls no GPU event took, into `out.runtime`.

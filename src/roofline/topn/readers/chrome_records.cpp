@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <tuple>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -92,9 +93,14 @@ void record_runtime(EventScratch& s, ChromeEvents& out, std::int32_t thread) {
   // lookup of the joins would find it).
   const bool one_event = r.kind == RuntimeKind::launch || r.kind == RuntimeKind::memcpy ||
                          r.kind == RuntimeKind::memset;
-  if (one_event && !out.keep_runtime && r.correlation >= 0 &&
-      out.pending_runtime.try_emplace(r.correlation, r).second)
-    return;
+  if (one_event && !out.keep_runtime && r.correlation >= 0) {
+    const auto [it, waiting] = out.pending_runtime.try_emplace(r.correlation, r);
+    if (waiting) {
+      resolve_call(it->second, out);
+      if (it->second.origin == k_no_id) ++out.unresolved_pending;
+      return;
+    }
+  }
   out.runtime.push_back(r);
 }
 
@@ -248,8 +254,7 @@ void finish_event(EventScratch& s, ChromeEvents& out) {
       g.kind = kind;
       if (s.has_grid && s.has_block) g.geometry = geometry_id(s, out);
       join_runtime(g, out);
-      resolve_launch(g, out);
-      if (!g.resolved) out.tail_frame_blocked = true;  // its stack may be asked after the parse
+      gpu_read(g, out);
       out.gpu.push_back(g);
       return;
     }
@@ -316,6 +321,7 @@ void join_runtime(GpuEventRec& g, ChromeEvents& out) {
       out.taken_runtime[out.taken_next] = it->second;
     r = &out.taken_runtime[out.taken_next];
     out.taken_next = (out.taken_next + 1) % k_taken_kept;
+    if (it->second.origin == k_no_id) --out.unresolved_pending;
     out.pending_runtime.erase(it);
   } else {
     for (const RuntimeRec& t : out.taken_runtime)
@@ -324,12 +330,33 @@ void join_runtime(GpuEventRec& g, ChromeEvents& out) {
   if (!r) return;
   if (g.external_id < 0) g.external_id = r->external_id;
   g.set_launch(r->thread, r->ts_us, r->kind);
+  if (r->origin == k_no_id) return;
+  // The call was resolved as read: its GPU event takes its origin — unless it names an op of its
+  // own, which the joins over everything would ask for (read again, launch_reads.cpp).
+  if (g.external_id != r->external_id) {
+    out.order_broke = true;
+    return;
+  }
+  g.set_resolved(r->origin, r->lead_us);
+  ++out.resolved;
 }
 
 void finish_events(ChromeEvents& out) {
   std::vector<RuntimeRec> left;
   left.reserve(out.pending_runtime.size());
-  for (auto& [corr, r] : out.pending_runtime) left.push_back(r);
+  std::unordered_set<std::int64_t> resolved_left;
+  for (auto& [corr, r] : out.pending_runtime) {
+    if (r.origin != k_no_id) resolved_left.insert(corr);
+    left.push_back(r);
+  }
+  // A call resolved as read that no GPU event took as read: no join asks for its frames, unless a
+  // GPU event read before it, in an earlier part, joins it after the parse (read again).
+  if (!resolved_left.empty())
+    for (const GpuEventRec& g : out.gpu)
+      if (g.launch_thread < 0 && resolved_left.count(g.correlation()) > 0) {
+        out.order_broke = true;
+        break;
+      }
   out.pending_runtime.clear();
   // Ahead of the calls kept as read: a call waiting is the first of its id (the joins' lookup
   // sorts by id and keeps the file's order among equals).

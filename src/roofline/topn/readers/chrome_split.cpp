@@ -176,12 +176,12 @@ void move_records(RecordList<T>& into, RecordList<T>& from, Remap remap) {
 
 // A launch `from` resolved as read, in `into`'s ids: what the frames of `into` still open on its
 // thread that enclose its call say, where its own frames said nothing (they are inner).
-std::uint32_t with_outer_frames(ChromeEvents& into, const GpuEventRec& g, std::uint32_t origin) {
-  const auto thread = static_cast<std::size_t>(g.launch_thread);
-  if (thread >= into.frame_nesting.size()) return origin;
+std::uint32_t with_outer_frames(ChromeEvents& into, std::int32_t launch_thread, double ts,
+                                std::uint32_t origin) {
+  const auto thread = static_cast<std::size_t>(launch_thread);
+  if (launch_thread < 0 || thread >= into.frame_nesting.size()) return origin;
   LaunchStack outer;
   bool any = false;
-  const double ts = g.launch_ts_us();
   const std::vector<std::uint32_t>& open = into.frame_nesting[thread].open;
   for (auto it = open.rbegin(); it != open.rend(); ++it) {
     const StackFrame& f = into.frames[*it];
@@ -206,7 +206,9 @@ void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m,
     if (g.launch_thread >= 0)
       g.set_launch(m.thread(g.launch_thread), g.launch_ts_us(), g.launch_kind);
     if (g.resolved)
-      g.set_resolved(with_outer_frames(into, g, origins[g.origin()]), g.lead_us());
+      g.set_resolved(
+          with_outer_frames(into, g.launch_thread, g.launch_ts_us(), origins[g.origin()]),
+          g.lead_us());
     else if (g.launch_thread < 0)
       join_runtime(g, into);  // its call, read before the boundary, waits in `into`
   });
@@ -215,7 +217,14 @@ void move_gpu(ChromeEvents& into, ChromeEvents& from, const IdMaps& m,
     RuntimeRec c = r;
     c.thread = m.thread(c.thread);
     c.kernel = m.label(c.kernel);
-    if (!into.pending_runtime.try_emplace(corr, c).second) into.runtime.push_back(c);
+    if (c.origin != k_no_id)  // resolved in `from`: the open frames before it too
+      c.origin = with_outer_frames(into, c.thread, c.ts_us, origins[c.origin]);
+    if (!into.pending_runtime.try_emplace(corr, c).second) {
+      if (c.origin != k_no_id) into.order_broke = true;  // kept, not joined as read
+      into.runtime.push_back(c);
+    } else if (c.origin == k_no_id) {
+      ++into.unresolved_pending;
+    }
   }
   from.pending_runtime.clear();
 }

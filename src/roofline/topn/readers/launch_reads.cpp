@@ -1,13 +1,14 @@
-// Launches resolved as they are read (chrome_events.hpp): where a trace writes each launch's op,
-// frames, runtime call and kernel one after the other, the kernel takes what its op and call stack
-// give it as it is read, and the op and the frames can be let go — the trace's memory is then
-// its GPU events', not its CPU side's. It is done only where the records read so far decide what
-// the joins over all of them would give (the op is the last one read, its id above every earlier
-// op's; the frames on the thread arrived nested and in order, none begins after the call; no
-// module span is on the thread), and whatever could make that untrue later is watched for: an
-// op whose id is not above those taken, a frame or module span beginning before a resolved call,
-// a join asking for an op or a frame let go. Any of these sets `order_broke`, and the file is
-// read again holding everything (read_trace.cpp).
+// Launches resolved as they are read (chrome_events.hpp): where a trace writes each launch's
+// frames, op and runtime call one after the other (its kernel right after, or later), the call
+// takes what its op and call stack give it as it is read, its kernel takes that from the call, and
+// the op and the frames can be let go — the trace's memory is then its GPU events', not its CPU
+// side's. It is done only where the records read so far decide what the joins over all of them
+// would give (the op is the last one read, its id above every earlier op's; the frames on the
+// thread arrived nested and in order, none begins after the call; no module span is on the thread),
+// and whatever could make that untrue later is watched for: an op whose id is not above those
+// taken, a frame or module span beginning before a resolved call, a join asking for an op or a
+// frame let go. Any of these sets `order_broke`, and the file is read again holding everything
+// (read_trace.cpp).
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +21,9 @@ namespace {
 // Distinct origins kept at most: past it (a trace whose ops' scalars change launch by launch), no
 // more launches are resolved as read and their ops are kept as before.
 constexpr std::size_t k_max_origins = std::size_t{1} << 16;
+// GPU events read before their call kept in mind at most: past it (a trace that writes its GPU
+// events first), no call is resolved any more.
+constexpr std::size_t k_max_unjoined = 4096;
 
 // The op's start as `lead` before the call's, when a float holds that lead exactly.
 bool exact_lead(double call_ts, double op_ts, float& lead) {
@@ -68,24 +72,36 @@ void before_op(const OpRec& op, ChromeEvents& out) {
   out.max_op_ext = std::max(out.max_op_ext, op.external_id);
 }
 
-void resolve_launch(GpuEventRec& g, ChromeEvents& out) {
-  if (!out.resolve_as_read || out.order_broke || out.keep_runtime || g.launch_thread < 0) return;
+void gpu_read(const GpuEventRec& g, ChromeEvents& out) {
+  if (g.resolved) return;
+  out.tail_frame_blocked = true;  // its call stack may be asked for after the parse
+  if (!out.resolve_as_read || g.launch_thread >= 0 || g.correlation() < 0) return;
+  if (out.unjoined.size() < k_max_unjoined)
+    out.unjoined.insert(g.correlation());
+  else
+    out.unjoined_overflow = true;
+}
+
+void resolve_call(RuntimeRec& r, ChromeEvents& out) {
+  if (!out.resolve_as_read || out.order_broke || out.keep_runtime || r.thread < 0) return;
   // No op read yet: the CPU side is in another part of the file (a part of a trace that writes
   // every op and frame first), whose frames this part has not seen.
-  if (out.ops.empty() || out.origins.size() >= k_max_origins) return;
-  const std::int32_t thread = g.launch_thread;
-  const double call_ts = g.launch_ts_us();
+  if (out.ops.empty() || out.origins.size() >= k_max_origins || out.unjoined_overflow) return;
+  // Its GPU event came first: it will be joined after the parse, and ask for the op and frames.
+  if (!out.unjoined.empty() && out.unjoined.erase(r.correlation) > 0) return;
+  const std::int32_t thread = r.thread;
+  const double call_ts = r.ts_us;
   ThreadReads& reads = out.reads_of(thread);
   if (reads.modules || !std::isfinite(call_ts)) return;
   ResolvedOrigin o;
   float lead = 0.0f;
   double op_ts = call_ts;
-  if (g.external_id >= 0) {
+  if (r.external_id >= 0) {
     // Its op (EventLookup: the record of its External id) is the last op read, and no op before it
     // had that id or a larger one.
     if (!out.ops_increasing) return;
     const OpRec& op = out.ops.back();
-    if (op.external_id != g.external_id || op.thread != thread) return;
+    if (op.external_id != r.external_id || op.thread != thread) return;
     if (!exact_lead(call_ts, op.ts_us, lead)) return;
     o.shape = op.shape;
     o.op = op.name;
@@ -109,14 +125,13 @@ void resolve_launch(GpuEventRec& g, ChromeEvents& out) {
   o.collective = stack.collective;
   o.call_site = stack.call_site;
   o.library = stack.library;
-  const std::uint32_t origin = out.intern_origin(o);
+  r.origin = out.intern_origin(o);
+  r.lead_us = lead;
   if (o.op != k_no_id) {
     out.tail_op_used = true;
-    out.min_resolved_ext = std::min(out.min_resolved_ext, g.external_id);
-    out.max_resolved_ext = std::max(out.max_resolved_ext, g.external_id);
+    out.min_resolved_ext = std::min(out.min_resolved_ext, r.external_id);
+    out.max_resolved_ext = std::max(out.max_resolved_ext, r.external_id);
   }
-  g.set_resolved(origin, lead);
-  ++out.resolved;
   if (tail_frame_in) out.tail_frame_used = true;
   reads.resolved_min = std::min(reads.resolved_min, op_ts);
   reads.resolved_max = std::max(reads.resolved_max, call_ts);

@@ -33,12 +33,12 @@ bool says_more(const StackFrame& f, ChromeEvents& out) {
     const StackFrame c = out.frames[closed];
     n.open.pop_back();
     if (c.end_us > f.begin_us) n.improper = true;  // overlaps `f` without enclosing it
-    // The frame kept last closes holding a launch resolved as read, and nothing read since it was
+    // The frame kept last closes holding a call resolved as read, and nothing read since it was
     // kept can ask for it after the parse (every GPU event resolved, every op taken, no call
-    // waiting for its GPU event): let go. A call or op read later inside it breaks the order
-    // (launch_reads.cpp). Forward frames stay: they are steps (step_index.cpp).
+    // waiting for its GPU event unresolved): let go. A call or op read later inside it breaks the
+    // order (launch_reads.cpp). Forward frames stay: they are steps (step_index.cpp).
     if (out.tail_frame_used && !out.tail_frame_blocked && closed + 1 == out.frames.size() &&
-        !(out.op_since_frame && !out.tail_op_used) && out.pending_runtime.empty() &&
+        !(out.op_since_frame && !out.tail_op_used) && out.unresolved_pending == 0 &&
         c.role != FrameRole::prefill && c.role != FrameRole::decode) {
       out.frames.pop_back();
       out.tail_frame_used = false;

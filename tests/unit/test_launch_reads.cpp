@@ -1,11 +1,11 @@
-// Launches resolved as read (launch_reads.cpp): where a trace writes each launch's frames, op,
-// runtime call and kernel one after the other, the kernels take what their ops and call stacks give
-// them as they are read and the CPU side is let go — and the Top-N is the one the joins over
-// everything give, byte for byte. Checked on clean traces (the resolving must happen, and keep
-// little) and on random traces whose order breaks what it counts on in every way we know (events
-// swapped, frames and ops arriving late, an op's id again, kernels before their calls, module
-// spans, GPU events with an op and no call, ops that launch twice or never, calls whose kernel
-// never comes), read by one parser and in parts by several.
+// Launches resolved as read (launch_reads.cpp): where a trace writes each launch's frames, op and
+// runtime call one after the other, the calls take what their ops and call stacks give them as they
+// are read, their kernels take that from them whenever they come, and the CPU side is let go — and
+// the Top-N is the one the joins over everything give, byte for byte. Checked on clean traces (the
+// resolving must happen, and keep little) and on random traces whose order breaks what it counts on
+// in every way we know (events swapped, frames and ops arriving late, an op's id again, kernels
+// before their calls or after later events, module spans, GPU events with an op and no call, ops
+// that launch twice or never, calls whose kernel never comes), read by one parser and in parts.
 #include <unistd.h>
 
 #include <cstdio>

@@ -299,49 +299,28 @@ TEST_CASE("Launches resolved as read: two threads, nested frames, forward frames
 
 TEST_CASE("Launches resolved as read: what breaks the order is seen, and the Top-N is the same",
           "[topn][launch_reads]") {
-  const std::vector<std::pair<const char*, Disorder>> cases = [] {
-    std::vector<std::pair<const char*, Disorder>> c;
-    Disorder d;
-    d.swap = 0.05;
-    c.emplace_back("neighbours swapped", d);
-    d = Disorder{};
-    d.late_frame = 0.05;
-    c.emplace_back("frames late", d);
-    d = Disorder{};
-    d.again = 0.03;
-    c.emplace_back("an op's id again", d);
-    d = Disorder{};
-    d.kernel_first = 0.1;
-    c.emplace_back("kernels before their calls", d);
-    d = Disorder{};
-    d.module = 0.2;
-    c.emplace_back("module spans", d);
-    d = Disorder{};
-    d.copy = 0.2;
-    c.emplace_back("copies by their op", d);
-    d = Disorder{};
-    d.twice = 0.2;
-    d.cpu_only = 0.2;
-    c.emplace_back("ops launching twice or never", d);
-    d = Disorder{};
-    d.no_kernel = 0.05;
-    c.emplace_back("calls with no kernel", d);
-    d = Disorder{};
-    d.late_kernel = 0.3;
-    d.kernel_first = 0.05;
-    c.emplace_back("kernels late and first", d);
-    d.swap = 0.02;
-    d.late_frame = 0.02;
-    d.again = 0.02;
-    d.kernel_first = 0.05;
-    d.module = 0.1;
-    d.copy = 0.1;
-    d.twice = 0.1;
-    d.cpu_only = 0.1;
-    d.late_kernel = 0.1;
-    c.emplace_back("all of them", d);
-    return c;
-  }();
+  const std::vector<std::pair<const char*, Disorder>> cases = {
+      {"neighbours swapped", {.swap = 0.05}},
+      {"frames late", {.late_frame = 0.05}},
+      {"an op's id again", {.again = 0.03}},
+      {"kernels before their calls", {.kernel_first = 0.1}},
+      {"module spans", {.module = 0.2}},
+      {"copies by their op", {.copy = 0.2}},
+      {"ops launching twice or never", {.twice = 0.2, .cpu_only = 0.2}},
+      {"calls with no kernel", {.no_kernel = 0.05}},
+      {"kernels late and first", {.kernel_first = 0.05, .late_kernel = 0.3}},
+      {"all of them",
+       {.swap = 0.02,
+        .late_frame = 0.02,
+        .again = 0.02,
+        .kernel_first = 0.05,
+        .module = 0.1,
+        .copy = 0.1,
+        .twice = 0.1,
+        .cpu_only = 0.1,
+        .no_kernel = 0.05,
+        .late_kernel = 0.1}},
+  };
   for (const auto& [what, disorder] : cases)
     for (std::uint32_t seed = 1; seed <= 12; ++seed) {
       INFO(what << ", seed " << seed);
